@@ -1,0 +1,64 @@
+package io.quotaflow.model;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/** What a model call came to: a value, never an exception. */
+public sealed interface ModelOutcome permits ModelOutcome.Answered, ModelOutcome.RateLimited, ModelOutcome.Failed {
+
+    /** Provider rate-limit state read from the answer's headers (may be empty). */
+    RateLimitInfo rateLimits();
+
+    /** How long the call took. */
+    long latencyMs();
+
+    /** A ticket's validated label. */
+    record Label(String category, String urgency) {
+    }
+
+    /**
+     * HTTP 200. {@code labels} holds every ticket whose answer was valid; {@code invalid} maps each
+     * other ticket of the batch to why (missing, value outside the closed set, malformed answer).
+     */
+    record Answered(Map<String, Label> labels, Map<String, String> invalid, String finishReason,
+                    long promptTokens, long completionTokens, RateLimitInfo rateLimits, long latencyMs) implements ModelOutcome {
+
+        public boolean truncated() {
+            return "length".equals(finishReason);
+        }
+
+        public Set<String> invalidIds() {
+            return invalid.keySet();
+        }
+    }
+
+    /**
+     * HTTP 429 on a rate limit (not a spent quota): cool down and resend, no attempt consumed.
+     *
+     * @param retryAfter the provider's hint, if any
+     * @param used       "Used X" from the body, if present
+     * @param requested  "Requested Y" from the body, if present
+     */
+    record RateLimited(Optional<Duration> retryAfter, String message, Optional<Long> used, Optional<Long> requested,
+                       RateLimitInfo rateLimits, long latencyMs) implements ModelOutcome {
+    }
+
+    /** Any other failure, classified by what the dispatcher must do about it. */
+    record Failed(FailureKind kind, int status, String message, Optional<Duration> retryAfter,
+                  RateLimitInfo rateLimits, long latencyMs) implements ModelOutcome {
+    }
+
+    /** Failure classes of DESIGN's failure table. */
+    enum FailureKind {
+        /** 408, 5xx, 529, timeout, connection error: retry with backoff. */
+        TRANSIENT,
+        /** 400 context length exceeded: split the batch. */
+        CONTEXT_LENGTH,
+        /** 401, 403, 404 model, 429 insufficient_quota: halt the scope. */
+        HALT,
+        /** Any other 4xx: the request itself is wrong; dead-letter {@code non-retryable}. */
+        NON_RETRYABLE
+    }
+}

@@ -1,0 +1,16 @@
+package io.quotaflow.model;
+
+import java.util.List;
+
+/**
+ * One chat-completions call classifying a batch.
+ *
+ * @param batchId   unique id of the batch (for logs and the in-flight store)
+ * @param prompt    the prompt, built once so the admitted token count is the one sent
+ */
+public record ModelRequest(String batchId, ChatPrompt prompt) {
+
+    public List<ModelItem> items() {
+        return prompt.items();
+    }
+}

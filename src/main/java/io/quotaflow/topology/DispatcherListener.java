@@ -1,0 +1,33 @@
+package io.quotaflow.topology;
+
+import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.ticket.Priority;
+
+/**
+ * Observes the dispatcher (metrics, status, the demo's progress line). Called on the stream
+ * thread; implementations must be quick and must not throw.
+ */
+public interface DispatcherListener {
+
+    DispatcherListener NONE = new DispatcherListener() {
+    };
+
+    default void dispatched(String scope, Priority priority, int items, long admissionCost) {
+    }
+
+    default void completed(String scope, ModelOutcome outcome, int items) {
+    }
+
+    default void classified(String scope, Priority priority, long queuedMs) {
+    }
+
+    default void retried(String scope, String kind) {
+    }
+
+    default void deadLettered(String scope, String kind) {
+    }
+
+    /** A snapshot taken after each punctuation. */
+    default void state(DispatcherSnapshot snapshot) {
+    }
+}

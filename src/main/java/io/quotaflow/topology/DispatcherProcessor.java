@@ -1,0 +1,415 @@
+package io.quotaflow.topology;
+
+import io.quotaflow.failure.Backoff;
+import io.quotaflow.failure.ErrorKind;
+import io.quotaflow.failure.FailureHeaders;
+import io.quotaflow.model.ModelClient;
+import io.quotaflow.model.ModelItem;
+import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.model.ChatPrompt;
+import io.quotaflow.model.ModelRequest;
+import io.quotaflow.model.PromptBuilder;
+import io.quotaflow.quota.QuotaLimiter;
+import io.quotaflow.ticket.Classification;
+import io.quotaflow.ticket.Json;
+import io.quotaflow.ticket.Priority;
+import io.quotaflow.ticket.Ticket;
+import io.quotaflow.ticket.TicketParser;
+import io.quotaflow.ticket.WorkItem;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.Cancellable;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.random.RandomGenerator;
+
+/**
+ * Owns one quota scope: holds its tickets, batches them highest priority first, admits each call
+ * through the {@link QuotaLimiter}, sends it without blocking, and forwards what came back on the
+ * next punctuation (only the stream thread may forward).
+ *
+ * <p>State lives in three changelogged stores, so it commits atomically with the input offsets and
+ * the outputs under exactly-once: {@code pending} (ready tickets by id), {@code delayed} (retries
+ * held until {@code qf.not-before}) and {@code in-flight} (calls outstanding, by batch id). When a
+ * task starts, every in-flight call is put back to pending: the previous owner's answers are lost
+ * with it, so those tickets are asked again (it costs tokens, never a duplicate result).
+ */
+final class DispatcherProcessor implements Processor<String, WorkItem, String, Outbound> {
+
+    static final String PENDING_STORE = "qf-pending";
+    static final String DELAYED_STORE = "qf-delayed";
+    static final String IN_FLIGHT_STORE = "qf-in-flight";
+
+    private static final Logger LOG = LoggerFactory.getLogger(DispatcherProcessor.class);
+    private static final Duration DEFAULT_COOLDOWN = Duration.ofSeconds(1);
+    private static final Duration HALT_PROBE = Duration.ofSeconds(30);
+
+    private final DispatcherSettings settings;
+    private final ModelClient client;
+    private final RandomGenerator random;
+    private final DispatcherListener listener;
+    private final String scope;
+    private final Backoff backoff;
+
+    private ProcessorContext<String, Outbound> context;
+    private KeyValueStore<String, WorkItem> pending;
+    private KeyValueStore<String, WorkItem> delayed;
+    private KeyValueStore<String, InFlightBatch> inFlight;
+    private PromptBuilder prompts;
+    private QuotaLimiter limiter;
+    private final PendingQueue queue = new PendingQueue();
+    private final TreeSet<DelayedRef> delayedIndex = new TreeSet<>(Comparator.comparingLong(DelayedRef::notBefore).thenComparing(DelayedRef::id));
+    private final Set<String> inFlightIds = new HashSet<>();
+    private final Queue<Completion> completions = new ConcurrentLinkedQueue<>();
+    private Cancellable punctuator;
+    private volatile boolean closed;
+    private int inFlightCalls;
+    private long inFlightTokens;
+    private long haltedUntil;
+    private String haltReason;
+
+    private record DelayedRef(long notBefore, String id) {
+    }
+
+    private record Completion(String batchId, ModelOutcome outcome) {
+    }
+
+    DispatcherProcessor(DispatcherSettings settings, ModelClient client, RandomGenerator random, DispatcherListener listener) {
+        this.settings = settings;
+        this.client = client;
+        this.random = random;
+        this.listener = listener;
+        this.scope = settings.scope();
+        this.backoff = new Backoff(settings.retry(), random);
+    }
+
+    @Override
+    public void init(ProcessorContext<String, Outbound> context) {
+        this.context = context;
+        this.pending = context.getStateStore(PENDING_STORE);
+        this.delayed = context.getStateStore(DELAYED_STORE);
+        this.inFlight = context.getStateStore(IN_FLIGHT_STORE);
+        this.prompts = new PromptBuilder(settings.model());
+        long now = context.currentSystemTimeMs();
+        this.limiter = new QuotaLimiter(settings.quota(), nanos(now));
+        restore();
+        this.punctuator = context.schedule(settings.batch().punctuateInterval(), PunctuationType.WALL_CLOCK_TIME, this::punctuate);
+    }
+
+    /** Rebuilds the in-memory indexes; in-flight calls of a previous owner go back to pending. */
+    private void restore() {
+        List<WorkItem> items = new ArrayList<>();
+        try (KeyValueIterator<String, WorkItem> it = pending.all()) {
+            it.forEachRemaining(kv -> items.add(kv.value));
+        }
+        List<KeyValue<String, InFlightBatch>> orphaned = new ArrayList<>();
+        try (KeyValueIterator<String, InFlightBatch> it = inFlight.all()) {
+            it.forEachRemaining(orphaned::add);
+        }
+        for (KeyValue<String, InFlightBatch> kv : orphaned) {
+            for (WorkItem item : kv.value.items()) {
+                pending.put(item.id(), item);
+                items.add(item);
+            }
+            inFlight.delete(kv.key);
+        }
+        items.sort(Comparator.comparingLong(WorkItem::enqueuedAt));
+        items.forEach(this::index);
+        try (KeyValueIterator<String, WorkItem> it = delayed.all()) {
+            it.forEachRemaining(kv -> delayedIndex.add(new DelayedRef(kv.value.notBefore(), kv.key)));
+        }
+        if (!orphaned.isEmpty() || !items.isEmpty() || !delayedIndex.isEmpty()) {
+            LOG.info("scope {}: restored {} pending ({} from {} interrupted calls), {} delayed", scope, items.size(),
+                    orphaned.stream().mapToInt(kv -> kv.value.items().size()).sum(), orphaned.size(), delayedIndex.size());
+        }
+    }
+
+    private void index(WorkItem item) {
+        queue.add(item.priority(), new PendingQueue.Ref(item.id(), item.tenant(), item.tokens(), item.enqueuedAt(), item.batchCap()));
+    }
+
+    @Override
+    public void process(Record<String, WorkItem> record) {
+        WorkItem item = record.value();
+        if (item == null) {
+            return;
+        }
+        String id = item.id();
+        if (queue.contains(id) || inFlightIds.contains(id) || delayed.get(id) != null) {
+            LOG.debug("scope {}: ticket {} is already being processed; duplicate input ignored", scope, id);
+            return;
+        }
+        long now = context.currentSystemTimeMs();
+        if (item.notBefore() > now) {
+            delayed.put(id, item);
+            delayedIndex.add(new DelayedRef(item.notBefore(), id));
+        } else {
+            pending.put(id, item);
+            index(item);
+        }
+    }
+
+    void punctuate(long now) {
+        drainCompletions(now);
+        promoteDue(now);
+        dispatch(now);
+        listener.state(snapshot(now));
+    }
+
+    private void promoteDue(long now) {
+        while (!delayedIndex.isEmpty() && delayedIndex.first().notBefore() <= now) {
+            DelayedRef ref = delayedIndex.pollFirst();
+            WorkItem item = delayed.get(ref.id());
+            delayed.delete(ref.id());
+            if (item != null && !queue.contains(item.id())) {
+                pending.put(item.id(), item);
+                index(item);
+            }
+        }
+    }
+
+    private void dispatch(long now) {
+        if (now < haltedUntil) {
+            return;
+        }
+        int maxInFlight = settings.quota().maxInFlight();
+        while (inFlightCalls < maxInFlight) {
+            Optional<PendingQueue.Proposal> next = queue.propose(settings.batch().maxItems(), settings.batch().maxPromptTokens());
+            if (next.isEmpty()) {
+                return;
+            }
+            PendingQueue.Proposal proposal = next.get();
+            List<WorkItem> items = new ArrayList<>(proposal.refs().size());
+            List<ModelItem> modelItems = new ArrayList<>(proposal.refs().size());
+            int boost = 1;
+            for (PendingQueue.Ref ref : proposal.refs()) {
+                WorkItem item = pending.get(ref.id());
+                if (item == null) {
+                    continue;
+                }
+                items.add(item);
+                modelItems.add(modelItem(item));
+                boost = Math.max(boost, item.maxTokensBoost());
+            }
+            if (items.isEmpty()) {
+                queue.remove(proposal);
+                continue;
+            }
+            int maxTokens = settings.batch().maxTokensFor(items.size()) * boost;
+            ChatPrompt prompt = prompts.build(modelItems, maxTokens);
+            if (!limiter.tryAcquire(proposal.priority(), prompt.admissionCost(), nanos(now))) {
+                // strict priority: nothing of a lower class may overtake a waiting higher one
+                return;
+            }
+            queue.remove(proposal);
+            String batchId = UUID.randomUUID().toString();
+            InFlightBatch batch = new InFlightBatch(batchId, proposal.priority(), List.copyOf(items), now,
+                    prompt.promptTokens(), prompt.maxTokens());
+            for (WorkItem item : items) {
+                pending.delete(item.id());
+                inFlightIds.add(item.id());
+            }
+            inFlight.put(batchId, batch);
+            inFlightCalls++;
+            inFlightTokens += prompt.admissionCost();
+            listener.dispatched(scope, proposal.priority(), items.size(), prompt.admissionCost());
+            send(new ModelRequest(batchId, prompt));
+        }
+    }
+
+    private void send(ModelRequest request) {
+        try {
+            client.classify(request).whenComplete((outcome, error) -> {
+                if (closed) {
+                    return;
+                }
+                ModelOutcome result = outcome != null ? outcome : new ModelOutcome.Failed(ModelOutcome.FailureKind.TRANSIENT, 0,
+                        "client error: " + (error == null ? "no outcome" : error.getClass().getSimpleName()),
+                        Optional.empty(), io.quotaflow.model.RateLimitInfo.EMPTY, 0);
+                completions.add(new Completion(request.batchId(), result));
+            });
+        } catch (RuntimeException e) {
+            completions.add(new Completion(request.batchId(), new ModelOutcome.Failed(ModelOutcome.FailureKind.TRANSIENT, 0,
+                    "client error: " + e.getClass().getSimpleName(), Optional.empty(), io.quotaflow.model.RateLimitInfo.EMPTY, 0)));
+        }
+    }
+
+    private ModelItem modelItem(WorkItem item) {
+        TicketParser.Parsed parsed = TicketParser.parse(item.original());
+        if (parsed instanceof TicketParser.Valid valid) {
+            Ticket t = valid.ticket();
+            return new ModelItem(item.id(), t.subject(), t.body());
+        }
+        // validated at intake; unreachable unless the bytes were altered
+        return new ModelItem(item.id(), null, new String(item.original(), java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    private void drainCompletions(long now) {
+        Completion c;
+        while ((c = completions.poll()) != null) {
+            InFlightBatch batch = inFlight.get(c.batchId());
+            if (batch == null) {
+                continue;
+            }
+            inFlight.delete(c.batchId());
+            inFlightCalls = Math.max(0, inFlightCalls - 1);
+            inFlightTokens = Math.max(0, inFlightTokens - batch.admissionCost());
+            batch.items().forEach(i -> inFlightIds.remove(i.id()));
+            listener.completed(scope, c.outcome(), batch.items().size());
+            handle(batch, c.outcome(), now);
+        }
+    }
+
+    private void handle(InFlightBatch batch, ModelOutcome outcome, long now) {
+        if (outcome instanceof ModelOutcome.Answered answered) {
+            limiter.reconcile(batch.promptTokens(), answered.promptTokens(), nanos(now));
+            for (WorkItem item : batch.items()) {
+                ModelOutcome.Label label = answered.labels().get(item.id());
+                if (label != null) {
+                    classified(item, label, batch, answered, now);
+                } else if (answered.truncated()) {
+                    retry(item.withMaxTokensBoost(Math.min(16, item.maxTokensBoost() * 2)), ErrorKind.TRUNCATED, 200,
+                            "finish_reason=length: the answer was cut at max_tokens=" + batch.maxTokens(), Optional.empty(), now);
+                } else {
+                    retry(item, ErrorKind.INVALID_OUTPUT, 200, answered.invalid().getOrDefault(item.id(), "invalid answer"),
+                            Optional.empty(), now);
+                }
+            }
+        } else if (outcome instanceof ModelOutcome.RateLimited limited) {
+            Duration wait = limited.retryAfter().orElse(DEFAULT_COOLDOWN);
+            Duration jitter = Duration.ofMillis(random.nextLong(Math.max(1, Math.min(1000, wait.toMillis() / 4 + 50))));
+            limiter.coolDown(wait.plus(jitter), nanos(now));
+            LOG.warn("scope {}: provider answered 429 ({}); all dispatch paused for {} ms", scope, limited.message(),
+                    wait.plus(jitter).toMillis());
+            requeue(batch.items());
+        } else if (outcome instanceof ModelOutcome.Failed failed) {
+            switch (failed.kind()) {
+                case TRANSIENT -> batch.items().forEach(i -> retry(i, failed.status() == 0 && failed.message().startsWith("timeout")
+                        ? ErrorKind.TIMEOUT : ErrorKind.TRANSIENT, failed.status(), failed.message(), failed.retryAfter(), now));
+                case CONTEXT_LENGTH -> {
+                    if (batch.items().size() == 1) {
+                        deadLetter(batch.items().get(0), ErrorKind.TOO_LARGE, failed.status(), failed.message(), now);
+                    } else {
+                        int half = (batch.items().size() + 1) / 2;
+                        requeue(batch.items().stream().map(i -> i.withBatchCap(half)).toList());
+                    }
+                }
+                case HALT -> {
+                    haltedUntil = now + HALT_PROBE.toMillis();
+                    haltReason = "HTTP " + failed.status() + ": " + failed.message();
+                    LOG.error("scope {}: provider refused the credentials or quota ({}); dispatch halted, tickets kept, probing again in {} s",
+                            scope, haltReason, HALT_PROBE.toSeconds());
+                    requeue(batch.items());
+                }
+                case NON_RETRYABLE -> batch.items().forEach(i -> deadLetter(i, ErrorKind.NON_RETRYABLE, failed.status(), failed.message(), now));
+            }
+        }
+    }
+
+    private void requeue(List<WorkItem> items) {
+        for (WorkItem item : items) {
+            pending.put(item.id(), item);
+            index(item);
+        }
+    }
+
+    private void classified(WorkItem item, ModelOutcome.Label label, InFlightBatch batch, ModelOutcome.Answered answered, long now) {
+        Classification result = new Classification(item.id(), label.category(), label.urgency(), settings.model().model(), scope,
+                item.attempt() + 1, answered.promptTokens(), answered.completionTokens(), answered.latencyMs(),
+                Math.max(0, batch.dispatchedAt() - item.enqueuedAt()), Instant.ofEpochMilli(now).toString());
+        byte[] json;
+        try {
+            json = Json.MAPPER.writeValueAsBytes(result);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        context.forward(new Record<>(item.id(), new Outbound(Outbound.Target.CLASSIFIED, json), now, new RecordHeaders()));
+        listener.classified(scope, item.priority(), result.queuedMs());
+    }
+
+    private void retry(WorkItem item, String kind, int status, String message, Optional<Duration> hint, long now) {
+        int attempts = item.attempt() + 1;
+        boolean tooOld = now - item.enqueuedAt() >= settings.retry().maxAge().toMillis();
+        WorkItem.FailureState failure = new WorkItem.FailureState(
+                item.failure() == null ? now : item.failure().firstFailure(), now, kind, status, message);
+        if (attempts >= settings.retry().maxAttempts() || tooOld) {
+            String finalKind = ErrorKind.INVALID_OUTPUT.equals(kind) ? ErrorKind.INVALID_OUTPUT : ErrorKind.RETRIES_EXHAUSTED;
+            String why = (tooOld ? "older than " + settings.retry().maxAge().toSeconds() + " s" : attempts + " attempts")
+                    + "; last error: " + message;
+            deadLetter(item.withAttemptFailed(failure, 0), finalKind, status, why, now);
+            return;
+        }
+        Duration delay = backoff.delay(attempts - 1, hint);
+        WorkItem next = item.withAttemptFailed(failure, now + delay.toMillis());
+        Headers headers = FailureHeaders.forItem(next, kind, status, message);
+        context.forward(new Record<>(item.id(), new Outbound(Outbound.Target.RETRY, item.original()), now, headers));
+        listener.retried(scope, kind);
+    }
+
+    private void deadLetter(WorkItem item, String kind, int status, String message, long now) {
+        WorkItem.FailureState failure = item.failure() != null && item.failure().lastFailure() == now ? item.failure()
+                : new WorkItem.FailureState(item.failure() == null ? now : item.failure().firstFailure(), now, kind, status, message);
+        WorkItem last = new WorkItem(item.id(), item.priority(), item.tenant(), item.tokens(), item.original(), item.origin(),
+                item.enqueuedAt(), item.attempt(), 0, failure, item.replayCount(), item.replayOf(), item.batchCap(), item.maxTokensBoost());
+        Headers headers = FailureHeaders.forItem(last, kind, status, message);
+        context.forward(new Record<>(item.id(), new Outbound(Outbound.Target.DEAD_LETTER, item.original()), now, headers));
+        listener.deadLettered(scope, kind);
+    }
+
+    DispatcherSnapshot snapshot(long now) {
+        Map<Priority, Integer> sizes = new EnumMap<>(Priority.class);
+        Map<Priority, Long> ages = new EnumMap<>(Priority.class);
+        for (Priority p : Priority.values()) {
+            sizes.put(p, queue.size(p));
+            queue.oldest(p).ifPresent(t -> ages.put(p, Math.max(0, now - t)));
+        }
+        long nowNanos = nanos(now);
+        long wait = 0;
+        Optional<PendingQueue.Proposal> next = queue.propose(settings.batch().maxItems(), settings.batch().maxPromptTokens());
+        if (next.isPresent()) {
+            long cost = prompts.fixedTokens() + next.get().tokens() + settings.batch().maxTokensFor(next.get().refs().size());
+            wait = limiter.nanosUntilAdmissible(next.get().priority(), cost, nowNanos) / 1_000_000;
+        }
+        String state = now < haltedUntil ? "HALTED: " + haltReason : limiter.inCooldown(nowNanos) ? "COOLDOWN" : "RUNNING";
+        return new DispatcherSnapshot(scope, now, sizes, ages, delayedIndex.size(), inFlightCalls,
+                limiter.availableTokens(nowNanos), limiter.availableRequests(nowNanos),
+                limiter.cooldownRemainingNanos(nowNanos) / 1_000_000, Math.max(0, wait), state);
+    }
+
+    private static long nanos(long epochMs) {
+        return epochMs * 1_000_000L;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        if (punctuator != null) {
+            punctuator.cancel();
+        }
+        completions.clear();
+    }
+}

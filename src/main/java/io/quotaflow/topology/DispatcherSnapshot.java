@@ -1,0 +1,26 @@
+package io.quotaflow.topology;
+
+import io.quotaflow.ticket.Priority;
+
+import java.util.Map;
+
+/**
+ * The dispatcher's state after a punctuation, for {@code /status} and progress lines.
+ *
+ * @param pending           tickets waiting per priority
+ * @param oldestAgeMs       age of the oldest waiting ticket per priority (absent when none)
+ * @param delayed           retries held until their not-before time
+ * @param inFlightCalls     calls outstanding
+ * @param availableTokens   local TPM bucket level
+ * @param availableRequests local RPM bucket level
+ * @param cooldownMs        remaining cooldown, 0 when none
+ * @param estimatedWaitMs   time until the next call could be admitted
+ */
+public record DispatcherSnapshot(String scope, long at, Map<Priority, Integer> pending, Map<Priority, Long> oldestAgeMs,
+                                 int delayed, int inFlightCalls, double availableTokens, double availableRequests,
+                                 long cooldownMs, long estimatedWaitMs, String state) {
+
+    public int pendingTotal() {
+        return pending.values().stream().mapToInt(Integer::intValue).sum();
+    }
+}

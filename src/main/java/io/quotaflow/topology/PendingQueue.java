@@ -1,0 +1,183 @@
+package io.quotaflow.topology;
+
+import io.quotaflow.ticket.Priority;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * In-memory index of the pending store: per priority class, one FIFO per tenant, served round-robin
+ * so that no tenant can starve the others within a class. Holds only ids and sizes; the tickets
+ * themselves stay in the store. Rebuilt from the store when a task starts.
+ */
+final class PendingQueue {
+
+    /** An index entry. */
+    record Ref(String id, String tenant, int tokens, long enqueuedAt, int batchCap) {
+    }
+
+    /** A batch proposal: refs at the heads of their tenants' queues, in serving order. */
+    record Proposal(Priority priority, List<Ref> refs, int tokens) {
+    }
+
+    private static final class ClassQueue {
+        // insertion-ordered: the rotation order of tenants
+        final LinkedHashMap<String, ArrayDeque<Ref>> byTenant = new LinkedHashMap<>();
+        final List<String> rotation = new ArrayList<>();
+        int next;
+        int size;
+    }
+
+    private final Map<Priority, ClassQueue> classes = new EnumMap<>(Priority.class);
+    private final Map<String, Priority> index = new HashMap<>();
+
+    PendingQueue() {
+        for (Priority p : Priority.values()) {
+            classes.put(p, new ClassQueue());
+        }
+    }
+
+    boolean contains(String id) {
+        return index.containsKey(id);
+    }
+
+    void add(Priority priority, Ref ref) {
+        if (index.putIfAbsent(ref.id(), priority) != null) {
+            return;
+        }
+        ClassQueue q = classes.get(priority);
+        ArrayDeque<Ref> tenantQueue = q.byTenant.get(ref.tenant());
+        if (tenantQueue == null) {
+            tenantQueue = new ArrayDeque<>();
+            q.byTenant.put(ref.tenant(), tenantQueue);
+            q.rotation.add(ref.tenant());
+        }
+        tenantQueue.addLast(ref);
+        q.size++;
+    }
+
+    int size(Priority priority) {
+        return classes.get(priority).size;
+    }
+
+    int size() {
+        return index.size();
+    }
+
+    /** Epoch ms of the oldest pending ticket of a class. */
+    Optional<Long> oldest(Priority priority) {
+        long min = Long.MAX_VALUE;
+        for (ArrayDeque<Ref> dq : classes.get(priority).byTenant.values()) {
+            Ref head = dq.peekFirst();
+            if (head != null) {
+                min = Math.min(min, head.enqueuedAt());
+            }
+        }
+        return min == Long.MAX_VALUE ? Optional.empty() : Optional.of(min);
+    }
+
+    /** Sum of estimated tokens pending in a class. */
+    long tokens(Priority priority) {
+        long sum = 0;
+        for (ArrayDeque<Ref> dq : classes.get(priority).byTenant.values()) {
+            for (Ref r : dq) {
+                sum += r.tokens();
+            }
+        }
+        return sum;
+    }
+
+    /**
+     * The next batch of the highest non-empty class: up to {@code maxItems} tickets and
+     * {@code maxTokens} estimated tokens, taken one per tenant in turn. The first ticket is always
+     * taken, even if it alone exceeds the token cap. Nothing is removed.
+     */
+    Optional<Proposal> propose(int maxItems, int maxTokens) {
+        for (Priority p : Priority.values()) {
+            ClassQueue q = classes.get(p);
+            if (q.size == 0) {
+                continue;
+            }
+            return Optional.of(propose(p, q, maxItems, maxTokens));
+        }
+        return Optional.empty();
+    }
+
+    private Proposal propose(Priority priority, ClassQueue q, int maxItems, int maxTokens) {
+        List<Ref> refs = new ArrayList<>();
+        Map<String, Integer> taken = new HashMap<>();
+        int tokens = 0;
+        int cap = maxItems;
+        int tenants = q.rotation.size();
+        boolean progress = true;
+        int turn = 0;
+        outer:
+        while (refs.size() < cap && progress) {
+            progress = false;
+            for (int i = 0; i < tenants && refs.size() < cap; i++) {
+                String tenant = q.rotation.get((q.next + turn) % tenants);
+                turn++;
+                ArrayDeque<Ref> dq = q.byTenant.get(tenant);
+                int already = taken.getOrDefault(tenant, 0);
+                if (dq.size() <= already) {
+                    continue;
+                }
+                Ref candidate = nth(dq, already);
+                int candidateCap = candidate.batchCap() > 0 ? candidate.batchCap() : Integer.MAX_VALUE;
+                if (!refs.isEmpty()) {
+                    if (tokens + candidate.tokens() > maxTokens || refs.size() + 1 > Math.min(cap, candidateCap)) {
+                        // this tenant's next ticket does not fit; others may
+                        continue;
+                    }
+                } else {
+                    cap = Math.min(cap, candidateCap);
+                }
+                refs.add(candidate);
+                tokens += candidate.tokens();
+                taken.put(tenant, already + 1);
+                progress = true;
+                if (tokens >= maxTokens) {
+                    break outer;
+                }
+            }
+        }
+        return new Proposal(priority, List.copyOf(refs), tokens);
+    }
+
+    private static Ref nth(ArrayDeque<Ref> dq, int n) {
+        Iterator<Ref> it = dq.iterator();
+        Ref r = it.next();
+        for (int i = 0; i < n; i++) {
+            r = it.next();
+        }
+        return r;
+    }
+
+    /** Removes a proposal's tickets and moves the tenant rotation on. */
+    void remove(Proposal proposal) {
+        ClassQueue q = classes.get(proposal.priority());
+        for (Ref ref : proposal.refs()) {
+            ArrayDeque<Ref> dq = q.byTenant.get(ref.tenant());
+            if (dq != null && dq.remove(ref)) {
+                q.size--;
+                index.remove(ref.id());
+            }
+        }
+        // drop empty tenants from the rotation
+        for (Iterator<Map.Entry<String, ArrayDeque<Ref>>> it = q.byTenant.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, ArrayDeque<Ref>> e = it.next();
+            if (e.getValue().isEmpty()) {
+                it.remove();
+                q.rotation.remove(e.getKey());
+            }
+        }
+        q.next = q.rotation.isEmpty() ? 0 : (q.next + 1) % q.rotation.size();
+    }
+}

@@ -1,0 +1,110 @@
+package io.quotaflow.topology;
+
+import io.quotaflow.model.ModelClient;
+import io.quotaflow.ticket.JsonSerde;
+import io.quotaflow.ticket.WorkItem;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Branched;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.random.RandomGenerator;
+
+/**
+ * The pipeline as a pure function over a {@link StreamsBuilder}:
+ *
+ * <pre>
+ * tickets.{interactive,standard,bulk,retry} → intake ─bad/too large→ tickets.dlq
+ *                                               │ re-key by quota scope
+ *                                               ▼ (repartition "dispatch")
+ *                                           dispatcher → tickets.classified | tickets.retry | tickets.dlq
+ * </pre>
+ */
+public final class QuotaflowTopology {
+
+    /** Name of the internal repartition topic (prefixed with the application id by Kafka Streams). */
+    public static final String DISPATCH_REPARTITION = "dispatch";
+
+    private QuotaflowTopology() {
+    }
+
+    public static Topology build(DispatcherSettings settings, ModelClient client, RandomGenerator random,
+                                 DispatcherListener listener) {
+        StreamsBuilder builder = new StreamsBuilder();
+        build(builder, settings, client, random, listener);
+        return builder.build();
+    }
+
+    public static void build(StreamsBuilder builder, DispatcherSettings settings, ModelClient client, RandomGenerator random,
+                             DispatcherListener listener) {
+        JsonSerde<WorkItem> workItemSerde = new JsonSerde<>(WorkItem.class);
+
+        KStream<String, byte[]> input = builder.stream(Topics.INPUTS.stream().map(Topics.Topic::name).toList(),
+                Topics.INTERACTIVE.consumed());
+
+        Map<String, KStream<String, IntakeResult>> intake = input
+                .process(() -> new IntakeProcessor(settings), Named.as("intake"))
+                .split(Named.as("intake-"))
+                .branch((key, value) -> value instanceof IntakeResult.Rejected, Branched.as("rejected"))
+                .defaultBranch(Branched.as("accepted"));
+
+        intake.get("intake-rejected")
+                .mapValues(v -> ((IntakeResult.Rejected) v).original(), Named.as("rejected-bytes"))
+                .to(Topics.DLQ.name(), Topics.DLQ.produced());
+
+        KStream<String, Outbound> outbound = intake.get("intake-accepted")
+                .mapValues(v -> ((IntakeResult.Accepted) v).item(), Named.as("accepted-item"))
+                .repartition(Repartitioned.with(Serdes.String(), workItemSerde).withName(DISPATCH_REPARTITION))
+                .process(new DispatcherSupplier(settings, client, random, listener), Named.as("dispatcher"));
+
+        Map<String, KStream<String, Outbound>> out = outbound.split(Named.as("out-"))
+                .branch((k, v) -> v.target() == Outbound.Target.CLASSIFIED, Branched.as("classified"))
+                .branch((k, v) -> v.target() == Outbound.Target.RETRY, Branched.as("retry"))
+                .defaultBranch(Branched.as("dead-letter"));
+        out.get("out-classified").mapValues(Outbound::value, Named.as("classified-bytes"))
+                .to(Topics.CLASSIFIED.name(), Topics.CLASSIFIED.produced());
+        out.get("out-retry").mapValues(Outbound::value, Named.as("retry-bytes"))
+                .to(Topics.RETRY.name(), Topics.RETRY.produced());
+        out.get("out-dead-letter").mapValues(Outbound::value, Named.as("dead-letter-bytes"))
+                .to(Topics.DLQ.name(), Topics.DLQ.produced());
+    }
+
+    /** Creates one dispatcher per task, with its three stores. */
+    static final class DispatcherSupplier implements ProcessorSupplier<String, WorkItem, String, Outbound> {
+
+        private final DispatcherSettings settings;
+        private final ModelClient client;
+        private final RandomGenerator random;
+        private final DispatcherListener listener;
+
+        DispatcherSupplier(DispatcherSettings settings, ModelClient client, RandomGenerator random, DispatcherListener listener) {
+            this.settings = settings;
+            this.client = client;
+            this.random = random;
+            this.listener = listener;
+        }
+
+        @Override
+        public DispatcherProcessor get() {
+            return new DispatcherProcessor(settings, client, random, listener);
+        }
+
+        @Override
+        public Set<StoreBuilder<?>> stores() {
+            JsonSerde<WorkItem> items = new JsonSerde<>(WorkItem.class);
+            return Set.of(
+                    Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.PENDING_STORE), Serdes.String(), items),
+                    Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.DELAYED_STORE), Serdes.String(), items),
+                    Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.IN_FLIGHT_STORE), Serdes.String(),
+                            new JsonSerde<>(InFlightBatch.class)));
+        }
+    }
+}
