@@ -1,0 +1,50 @@
+package io.quotaflow.model;
+
+import io.quotaflow.config.ModelSettings;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class AnswerValidatorTest {
+
+    private final AnswerValidator validator = new AnswerValidator(ModelSettings.DEFAULT_CATEGORIES, ModelSettings.DEFAULT_URGENCIES);
+
+    @Test
+    void shouldAcceptAnAnswerForEveryId() {
+        var v = validator.validate("{\"results\":[{\"id\":\"a\",\"category\":\"billing\",\"urgency\":\"low\"},"
+                + "{\"id\":\"b\",\"category\":\"Shipping\",\"urgency\":\"CRITICAL\"}]}", List.of("a", "b"));
+        assertThat(v.invalid()).isEmpty();
+        assertThat(v.labels()).containsEntry("a", new ModelOutcome.Label("billing", "low"))
+                .containsEntry("b", new ModelOutcome.Label("shipping", "critical"));
+    }
+
+    @Test
+    void shouldReportMissingIdsAndValuesOutsideTheClosedSets() {
+        var v = validator.validate("{\"results\":[{\"id\":\"a\",\"category\":\"refunds\",\"urgency\":\"low\"},"
+                + "{\"id\":\"b\",\"category\":\"billing\",\"urgency\":\"whenever\"},"
+                + "{\"id\":\"zzz\",\"category\":\"billing\",\"urgency\":\"low\"}]}", List.of("a", "b", "c"));
+        assertThat(v.labels()).isEmpty();
+        assertThat(v.invalid()).containsOnlyKeys("a", "b", "c");
+        assertThat(v.invalid().get("a")).contains("category");
+        assertThat(v.invalid().get("b")).contains("urgency");
+        assertThat(v.invalid().get("c")).contains("missing");
+        assertThat(v.unknownIds()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRejectMalformedJsonForTheWholeBatch() {
+        var v = validator.validate("{\"results\":[{\"id\":\"a\",", List.of("a", "b"));
+        assertThat(v.labels()).isEmpty();
+        assertThat(v.invalid()).containsOnlyKeys("a", "b");
+    }
+
+    @Test
+    void shouldRejectAnIdAnsweredTwice() {
+        var v = validator.validate("{\"results\":[{\"id\":\"a\",\"category\":\"billing\",\"urgency\":\"low\"},"
+                + "{\"id\":\"a\",\"category\":\"other\",\"urgency\":\"low\"}]}", List.of("a"));
+        assertThat(v.labels()).isEmpty();
+        assertThat(v.invalid().get("a")).contains("more than once");
+    }
+}

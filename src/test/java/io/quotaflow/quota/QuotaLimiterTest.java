@@ -1,0 +1,84 @@
+package io.quotaflow.quota;
+
+import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.ticket.Priority;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class QuotaLimiterTest {
+
+    private static final long SECOND = 1_000_000_000L;
+
+    @Test
+    void shouldStartEmptyAndRefillContinuously() {
+        // 600 RPM, 60k TPM at safety 1: 10 requests/s, 1000 tokens/s, 2 s of burst
+        QuotaLimiter limiter = new QuotaLimiter(QuotaSettings.ofDefaults().withRpm(600).withTpm(60_000).withSafetyFactor(1.0), 0);
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 100, 0)).isFalse();
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 100, SECOND / 10)).isTrue();
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 100, SECOND / 10)).isFalse();
+    }
+
+    @Test
+    void shouldNeverAdmitMoreThanBurstPlusRateTimesWindow() {
+        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(600).withTpm(60_000).withSafetyFactor(1.0).withBurstSeconds(2);
+        QuotaLimiter limiter = new QuotaLimiter(settings, 0);
+        long admitted = 0;
+        long calls = 0;
+        // hammer it every millisecond for 60 s with 250-token calls
+        for (long t = 0; t <= 60 * SECOND; t += SECOND / 1000) {
+            if (limiter.tryAcquire(Priority.INTERACTIVE, 250, t)) {
+                admitted += 250;
+                calls++;
+            }
+        }
+        // burst 2000 + 1000/s × 60 s
+        assertThat(admitted).isLessThanOrEqualTo(2_000 + 60_000).isGreaterThan(55_000);
+        assertThat(calls).isLessThanOrEqualTo(20 + 600);
+    }
+
+    @Test
+    void shouldKeepTheReserveForInteractiveWork() {
+        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(60_000).withSafetyFactor(1.0)
+                .withBurstSeconds(2).withReserveFraction(0.5);
+        QuotaLimiter limiter = new QuotaLimiter(settings, 0);
+        long full = 2 * SECOND; // bucket full: 2000 tokens
+        assertThat(limiter.tryAcquire(Priority.BULK, 900, full)).isTrue();
+        assertThat(limiter.tryAcquire(Priority.BULK, 200, full)).as("would dig into the reserve").isFalse();
+        assertThat(limiter.tryAcquire(Priority.STANDARD, 200, full)).isFalse();
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 1_000, full)).isTrue();
+    }
+
+    @Test
+    void shouldAdmitNothingDuringACooldown() {
+        QuotaLimiter limiter = new QuotaLimiter(QuotaSettings.ofDefaults().withRpm(600).withTpm(60_000), 0);
+        limiter.coolDown(Duration.ofSeconds(5), 3 * SECOND);
+        for (long t = 3 * SECOND; t < 8 * SECOND; t += SECOND / 20) {
+            assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 1, t)).isFalse();
+        }
+        assertThat(limiter.inCooldown(8 * SECOND - 1)).isTrue();
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 1, 8 * SECOND)).isTrue();
+    }
+
+    @Test
+    void shouldAdmitAnOversizedCallOnlyFromAFullBucket() {
+        QuotaLimiter limiter = new QuotaLimiter(QuotaSettings.ofDefaults().withRpm(600).withTpm(60_000).withSafetyFactor(1.0), 0);
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 5_000, SECOND)).isFalse();
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 5_000, 2 * SECOND)).isTrue();
+        // in debt now: 2000 - 5000 = -3000, back to 100 after 3.1 s
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 100, 5 * SECOND)).isFalse();
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 100, 5 * SECOND + SECOND / 5)).isTrue();
+    }
+
+    @Test
+    void shouldChargeAPromptLargerThanEstimated() {
+        QuotaLimiter limiter = new QuotaLimiter(QuotaSettings.ofDefaults().withRpm(600).withTpm(60_000).withSafetyFactor(1.0), 0);
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 1_000, 2 * SECOND)).isTrue();
+        limiter.reconcile(800, 900, 2 * SECOND);
+        assertThat(limiter.availableTokens(2 * SECOND)).isEqualTo(900.0);
+        limiter.reconcile(800, 700, 2 * SECOND);
+        assertThat(limiter.availableTokens(2 * SECOND)).as("no refund").isEqualTo(900.0);
+    }
+}
