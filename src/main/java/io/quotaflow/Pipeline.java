@@ -1,0 +1,130 @@
+package io.quotaflow;
+
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.config.QuotaflowConfig;
+import io.quotaflow.metrics.PipelineMetrics;
+import io.quotaflow.metrics.StatusServer;
+import io.quotaflow.model.ModelClient;
+import io.quotaflow.model.OpenAiChatClient;
+import io.quotaflow.topology.QuotaflowTopology;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.SplittableRandom;
+
+/**
+ * One running quotaflow instance: the Kafka Streams application, its model client, metrics and
+ * status endpoints. Several instances with the same application id share the work and, through
+ * quota-scope partitioning, the quota.
+ */
+public final class Pipeline implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Pipeline.class);
+
+    private final KafkaStreams streams;
+    private final ModelClient client;
+    private final PipelineMetrics metrics;
+    private final PrometheusMeterRegistry registry;
+    private final KafkaStreamsMetrics streamsMetrics;
+    private final StatusServer status;
+
+    private Pipeline(QuotaflowConfig config, ModelClient client) {
+        this.client = client;
+        this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        this.metrics = new PipelineMetrics(registry);
+        Topology topology = QuotaflowTopology.build(config.dispatcher(), client,
+                new SplittableRandom(new SecureRandom().nextLong()), metrics);
+        this.streams = new KafkaStreams(topology, streamsProperties(config));
+        this.streams.setUncaughtExceptionHandler(e -> {
+            LOG.error("stream thread failed; replacing it", e);
+            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
+        this.streamsMetrics = new KafkaStreamsMetrics(streams);
+        this.streamsMetrics.bindTo(registry);
+        try {
+            this.status = config.httpPort() >= 0 ? new StatusServer(config.httpPort(), registry, metrics, streams::state) : null;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot serve /metrics on port " + config.httpPort(), e);
+        }
+    }
+
+    /** Starts an instance calling the configured OpenAI-compatible endpoint. */
+    public static Pipeline start(QuotaflowConfig config) {
+        return start(config, new OpenAiChatClient(config.dispatcher().model()));
+    }
+
+    /** Starts an instance with the given model client (tests, simulators). */
+    public static Pipeline start(QuotaflowConfig config, ModelClient client) {
+        Pipeline pipeline = new Pipeline(config, client);
+        pipeline.streams.start();
+        return pipeline;
+    }
+
+    public static Properties streamsProperties(QuotaflowConfig config) {
+        Properties p = new Properties();
+        p.putAll(config.kafka());
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        p.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir().toString());
+        p.putIfAbsent(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        p.putIfAbsent(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, "1");
+        p.putIfAbsent(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "100");
+        p.putIfAbsent(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, "true");
+        return p;
+    }
+
+    /** Waits until the application is RUNNING; false on timeout or failure. */
+    public boolean awaitRunning(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            KafkaStreams.State s = streams.state();
+            if (s == KafkaStreams.State.RUNNING) {
+                return true;
+            }
+            if (s == KafkaStreams.State.ERROR || s == KafkaStreams.State.NOT_RUNNING || s == KafkaStreams.State.PENDING_ERROR) {
+                return false;
+            }
+            Thread.sleep(50);
+        }
+        return false;
+    }
+
+    public KafkaStreams streams() {
+        return streams;
+    }
+
+    public PipelineMetrics metrics() {
+        return metrics;
+    }
+
+    /** Port of the status server, or -1 when off. */
+    public int httpPort() {
+        return status == null ? -1 : status.port();
+    }
+
+    @Override
+    public void close() {
+        close(Duration.ofSeconds(30));
+    }
+
+    public void close(Duration timeout) {
+        streams.close(timeout);
+        streamsMetrics.close();
+        client.close();
+        if (status != null) {
+            status.close();
+        }
+        registry.close();
+    }
+}

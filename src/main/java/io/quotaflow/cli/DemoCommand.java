@@ -1,0 +1,64 @@
+package io.quotaflow.cli;
+
+import io.quotaflow.local.DemoReport;
+import io.quotaflow.local.DemoRun;
+import io.quotaflow.ticket.Json;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+
+/** {@code quotaflow demo}: everything in one JVM, no Kafka and no API key needed. */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = {
+                "Starts an in-process Kafka broker and the provider simulator, publishes the bundled tickets",
+                "(English and Portuguese, three priorities, a few malformed lines, one far too large),",
+                "runs the pipeline until every ticket is classified or dead-lettered, and prints a report."})
+public final class DemoCommand implements Callable<Integer> {
+
+    @Option(names = "--tickets", description = "How many tickets to publish (default: the bundled ${DEFAULT-VALUE} = all of them; more repeat with new ids).",
+            defaultValue = "0")
+    int tickets;
+
+    @Option(names = "--rpm", description = "Simulated requests-per-minute limit (default: ${DEFAULT-VALUE}).", defaultValue = "300")
+    long rpm;
+
+    @Option(names = "--tpm", description = "Simulated tokens-per-minute limit (default: ${DEFAULT-VALUE}).", defaultValue = "60000")
+    long tpm;
+
+    @Option(names = "--report-json", description = "Also write the final report as JSON to this file.")
+    Path reportJson;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintStream err = System.err;
+        boolean tty = System.console() != null;
+        DemoRun.Options options = new DemoRun.Options(tickets, rpm, tpm, 5, Duration.ofMinutes(20),
+                Duration.ofMillis(tty ? 250 : 5_000));
+        DemoReport report = DemoRun.run(options, p -> {
+            String line = String.format("[%5.1f s] classified %d/%d  dead-lettered %d  calls %d  429s %d  tokens %,d  %s",
+                    p.elapsedMs() / 1000.0, p.classified(), p.expected(), p.deadLettered(), p.calls(), p.http429(),
+                    p.tokensAdmitted(), p.state());
+            if (tty) {
+                err.print("\r" + line + "   ");
+            } else {
+                err.println(line);
+            }
+        }, err);
+        if (tty) {
+            err.println();
+        }
+        System.out.print(report.render());
+        if (reportJson != null) {
+            Files.writeString(reportJson, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report));
+            System.out.println("report written to " + reportJson);
+        }
+        boolean ok = report.http429() == 0 && report.duplicates() == 0
+                && report.classified() + report.deadLettered() == report.tickets();
+        return ok ? 0 : 1;
+    }
+}

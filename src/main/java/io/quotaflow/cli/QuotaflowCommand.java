@@ -1,0 +1,73 @@
+package io.quotaflow.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.util.Arrays;
+
+/** The {@code quotaflow} command line. {@code main} only wires. */
+@Command(name = "quotaflow",
+        mixinStandardHelpOptions = true,
+        versionProvider = QuotaflowCommand.Version.class,
+        description = {
+                "Classifies support tickets from Kafka with an LLM, getting the most tickets per minute",
+                "out of a provider's rate limits with zero 429s, zero lost tickets and zero duplicates.",
+                "",
+                "Global option: --verbose (or -v) raises logging from WARN to INFO."},
+        subcommands = {
+                DemoCommand.class,
+                RunCommand.class,
+                BrokerCommand.class,
+                SimCommand.class,
+                TopicsCommand.class,
+                PublishCommand.class,
+                ResultsCommand.class,
+                CommandLine.HelpCommand.class})
+public final class QuotaflowCommand implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    /** Runs the command line and returns its exit code (tests call this). */
+    public static int execute(String... args) {
+        boolean verbose = Arrays.stream(args).anyMatch(a -> a.equals("--verbose") || a.equals("-v"));
+        if (verbose) {
+            // slf4j-simple reads this once, at its first use: before any logger exists
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "info");
+        }
+        String[] rest = Arrays.stream(args).filter(a -> !a.equals("--verbose") && !a.equals("-v")).toArray(String[]::new);
+        CommandLine cli = new CommandLine(new QuotaflowCommand());
+        cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            if (ex instanceof IllegalArgumentException) {
+                commandLine.getErr().println("quotaflow: " + ex.getMessage());
+                return 2;
+            }
+            commandLine.getErr().println("quotaflow: " + ex);
+            if (verbose) {
+                ex.printStackTrace(commandLine.getErr());
+            } else {
+                commandLine.getErr().println("(run with --verbose for details)");
+            }
+            return 1;
+        });
+        return cli.execute(rest);
+    }
+
+    /** Version from the jar manifest. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = QuotaflowCommand.class.getPackage().getImplementationVersion();
+            return new String[] {"quotaflow " + (v == null ? "development build" : v)};
+        }
+    }
+}

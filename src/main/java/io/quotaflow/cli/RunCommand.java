@@ -1,0 +1,101 @@
+package io.quotaflow.cli;
+
+import io.quotaflow.Pipeline;
+import io.quotaflow.admin.KafkaClients;
+import io.quotaflow.admin.TopicsApplier;
+import io.quotaflow.config.ConfigLoader;
+import io.quotaflow.config.QuotaflowConfig;
+import org.apache.kafka.clients.admin.Admin;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+/** {@code quotaflow run}: the pipeline against a real cluster and a real provider. */
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = {
+                "Runs the pipeline against a Kafka cluster and an OpenAI-compatible provider until stopped.",
+                "Applies topics/ first. Instances started with the same --application-id share the work and the quota.",
+                "The API key comes from QUOTAFLOW_LLM_API_KEY or --llm-api-key-file, never from a flag value.",
+                "Settings: --config FILE (properties), overridden by QUOTAFLOW_* variables, overridden by flags."})
+public final class RunCommand implements Callable<Integer> {
+
+    @Option(names = "--bootstrap-servers", description = "Kafka bootstrap servers (or bootstrap.servers in --config).")
+    String bootstrapServers;
+
+    @Option(names = "--llm-base-url", description = "API root including its version, e.g. https://api.openai.com/v1.")
+    String baseUrl;
+
+    @Option(names = "--llm-model", description = "Model name (default: gpt-4o-mini).")
+    String model;
+
+    @Option(names = "--llm-api-key-file", description = "File holding the API key (else QUOTAFLOW_LLM_API_KEY).")
+    Path apiKeyFile;
+
+    @Option(names = "--rpm", description = "The provider's requests-per-minute limit for this key and model.")
+    Integer rpm;
+
+    @Option(names = "--tpm", description = "The provider's tokens-per-minute limit for this key and model.")
+    Integer tpm;
+
+    @Option(names = "--application-id", description = "Kafka Streams application id (default: quotaflow).")
+    String applicationId;
+
+    @Option(names = "--state-dir", description = "Local state directory.")
+    Path stateDir;
+
+    @Option(names = "--http-port", description = "Port of /metrics, /health and /status (default 8080; -1 turns it off).")
+    Integer httpPort;
+
+    @Option(names = "--config", description = "Properties file (see README: Configuration).")
+    Path configFile;
+
+    @Option(names = {"-X", "--kafka-property"}, description = "Extra Kafka client property key=value (repeatable).")
+    Map<String, String> kafkaProperties = new LinkedHashMap<>();
+
+    @Override
+    public Integer call() throws Exception {
+        Map<String, String> flags = new LinkedHashMap<>();
+        put(flags, "bootstrap.servers", bootstrapServers);
+        put(flags, "llm.base-url", baseUrl);
+        put(flags, "llm.model", model);
+        put(flags, "llm.api-key-file", apiKeyFile);
+        put(flags, "quota.rpm", rpm);
+        put(flags, "quota.tpm", tpm);
+        put(flags, "application.id", applicationId);
+        put(flags, "state.dir", stateDir);
+        put(flags, "http.port", httpPort);
+        kafkaProperties.forEach((k, v) -> flags.put("kafka." + k, v));
+        QuotaflowConfig config = ConfigLoader.load(configFile, System.getenv(), flags);
+
+        try (Admin admin = KafkaClients.admin(config.bootstrapServers(), config.kafka())) {
+            var changes = TopicsApplier.bundled().apply(admin);
+            changes.forEach(c -> System.err.println("topics: " + c));
+        }
+        CountDownLatch stop = new CountDownLatch(1);
+        Pipeline pipeline = Pipeline.start(config);
+        Thread hook = new Thread(() -> {
+            System.err.println("quotaflow: stopping (committing and closing cleanly)...");
+            pipeline.close(Duration.ofSeconds(60));
+            stop.countDown();
+        }, "quotaflow-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        System.err.printf("quotaflow running: application id %s, quota scope %s (%d RPM, %d TPM), model %s at %s%s%n",
+                config.applicationId(), config.dispatcher().scope(), config.dispatcher().quota().rpm(),
+                config.dispatcher().quota().tpm(), config.dispatcher().model().model(), config.dispatcher().model().baseUrl(),
+                pipeline.httpPort() > 0 ? ", status on http://localhost:" + pipeline.httpPort() + "/status" : "");
+        stop.await();
+        return 0;
+    }
+
+    private static void put(Map<String, String> flags, String key, Object value) {
+        if (value != null) {
+            flags.put(key, value.toString());
+        }
+    }
+}

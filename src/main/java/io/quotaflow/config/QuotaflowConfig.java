@@ -1,0 +1,31 @@
+package io.quotaflow.config;
+
+import io.quotaflow.topology.DispatcherSettings;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A whole run's configuration.
+ *
+ * @param bootstrapServers Kafka bootstrap servers
+ * @param applicationId    Kafka Streams application id: every instance sharing it shares the work and the quota
+ * @param stateDir         local state directory
+ * @param httpPort         port of {@code /metrics}, {@code /health}, {@code /status} (0: random, -1: off)
+ * @param kafka            extra client properties ({@code kafka.*} keys, prefix removed), security settings included
+ * @param dispatcher       model, quota, batching and retry settings
+ */
+public record QuotaflowConfig(String bootstrapServers, String applicationId, Path stateDir, int httpPort,
+                              Map<String, String> kafka, DispatcherSettings dispatcher) {
+
+    public QuotaflowConfig {
+        QuotaSettings.require(bootstrapServers != null && !bootstrapServers.isBlank(), "bootstrap servers are required (--bootstrap-servers)");
+        QuotaSettings.require(applicationId != null && applicationId.matches("[A-Za-z0-9._-]+"),
+                "application id must be letters, digits, '.', '_' or '-'");
+        Objects.requireNonNull(stateDir, "stateDir");
+        QuotaSettings.require(httpPort >= -1 && httpPort <= 65535, "http port must be in [-1, 65535]");
+        kafka = Map.copyOf(kafka);
+        Objects.requireNonNull(dispatcher, "dispatcher");
+    }
+}

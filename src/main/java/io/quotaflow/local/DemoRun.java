@@ -1,0 +1,217 @@
+package io.quotaflow.local;
+
+import io.quotaflow.Pipeline;
+import io.quotaflow.admin.KafkaClients;
+import io.quotaflow.admin.TopicsApplier;
+import io.quotaflow.config.BatchSettings;
+import io.quotaflow.config.ModelSettings;
+import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.config.QuotaflowConfig;
+import io.quotaflow.config.RetrySettings;
+import io.quotaflow.config.Secret;
+import io.quotaflow.publish.DemoDataset;
+import io.quotaflow.publish.PublishSummary;
+import io.quotaflow.publish.TicketPublisher;
+import io.quotaflow.ticket.Json;
+import io.quotaflow.topology.DispatcherSettings;
+import org.apache.kafka.clients.admin.Admin;
+
+import java.io.ByteArrayInputStream;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+/**
+ * Broker + simulator + pipeline in one JVM: publishes the bundled tickets, waits until every one
+ * is classified or dead-lettered, and reports what the provider saw.
+ */
+public final class DemoRun {
+
+    /**
+     * @param tickets          how many records to publish (0: the bundled set once; beyond its size it repeats with fresh ids)
+     * @param rpm              the simulator's (and the limiter's) requests per minute
+     * @param tpm              tokens per minute
+     * @param simBurstSeconds  the simulator's bucket capacity in seconds
+     * @param timeout          give up after this long
+     * @param tickerInterval   how often to call the progress consumer
+     */
+    public record Options(int tickets, long rpm, long tpm, double simBurstSeconds, Duration timeout, Duration tickerInterval) {
+
+        public static Options ofDefaults() {
+            return new Options(0, 300, 60_000, 5, Duration.ofMinutes(15), Duration.ofMillis(500));
+        }
+    }
+
+    /** A progress sample for the live line. */
+    public record Progress(long elapsedMs, long expected, long classified, long deadLettered, long calls, long http429,
+                           long tokensAdmitted, String state) {
+    }
+
+    private DemoRun() {
+    }
+
+    public static DemoReport run(Options options, Consumer<Progress> progress, PrintStream log) {
+        Path stateDir;
+        try {
+            stateDir = Files.createTempDirectory("quotaflow-demo-state");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        String apiKey = "sk-demo-" + UUID.randomUUID();
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
+            log.println("Kafka broker (KRaft, in-process) at " + broker.bootstrapServers());
+            try (Admin admin = KafkaClients.admin(broker.bootstrapServers(), Map.of())) {
+                TopicsApplier.bundled().apply(admin).forEach(line -> log.println("  topics: " + line));
+            }
+            SimulatorConfig simConfig = SimulatorConfig.builder().port(0).rpm(options.rpm()).tpm(options.tpm())
+                    .burstSeconds(options.simBurstSeconds()).apiKeys(java.util.Set.of(apiKey)).build();
+            try (ProviderSimulator sim = ProviderSimulator.start(simConfig)) {
+                log.println("Provider simulator at " + sim.baseUrl() + " (" + options.rpm() + " RPM, " + options.tpm() + " TPM, burst "
+                        + options.simBurstSeconds() + " s)");
+                QuotaflowConfig config = new QuotaflowConfig(broker.bootstrapServers(), "quotaflow-demo", stateDir, -1, Map.of(),
+                        new DispatcherSettings(ModelSettings.of(URI.create(sim.baseUrl()), simConfig.model(), Secret.of(apiKey)),
+                                QuotaSettings.ofDefaults().withRpm((int) options.rpm()).withTpm((int) options.tpm()),
+                                BatchSettings.ofDefaults(), RetrySettings.ofDefaults()));
+                try (Pipeline pipeline = Pipeline.start(config)) {
+                    if (!pipeline.awaitRunning(Duration.ofSeconds(60))) {
+                        throw new IllegalStateException("the pipeline did not start: " + pipeline.streams().state());
+                    }
+                    return publishAndWait(options, broker, sim, pipeline, progress, log);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted");
+        } finally {
+            deleteQuietly(stateDir);
+        }
+    }
+
+    private static DemoReport publishAndWait(Options options, EmbeddedKafkaBroker broker, ProviderSimulator sim, Pipeline pipeline,
+                                             Consumer<Progress> progress, PrintStream log) throws InterruptedException {
+        byte[] lines = lines(options.tickets());
+        long start = System.currentTimeMillis();
+        PublishSummary summary;
+        try (TicketPublisher publisher = new TicketPublisher(broker.bootstrapServers(), Map.of())) {
+            summary = publisher.publish(new ByteArrayInputStream(lines), Optional.empty(), true, p -> { }, issue -> { });
+        }
+        log.println(summary.describe());
+        if (!summary.succeeded()) {
+            throw new IllegalStateException("publishing failed: " + summary.firstError());
+        }
+        long expected = summary.acknowledged();
+        try (OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of())) {
+            long deadline = System.currentTimeMillis() + options.timeout().toMillis();
+            long nextTick = 0;
+            while (true) {
+                counter.poll(Duration.ofMillis(100));
+                long now = System.currentTimeMillis();
+                long done = (long) counter.classified() + counter.deadLettered();
+                if (now >= nextTick || done >= expected) {
+                    SimulatorStats stats = sim.stats();
+                    String state = pipeline.metrics().snapshots().stream().map(s -> s.state()).findFirst().orElse("STARTING");
+                    progress.accept(new Progress(now - start, expected, counter.classified(), counter.deadLettered(),
+                            stats.totalRequests(), stats.http429(), stats.tokensAdmitted(), state));
+                    nextTick = now + options.tickerInterval().toMillis();
+                }
+                if (done >= expected) {
+                    break;
+                }
+                if (now > deadline) {
+                    throw new IllegalStateException("timed out after " + options.timeout().toSeconds() + " s with " + done + " of "
+                            + expected + " tickets accounted for");
+                }
+            }
+            long elapsed = System.currentTimeMillis() - start;
+            // a last look for duplicates that a late commit could reveal
+            counter.poll(Duration.ofMillis(500));
+            SimulatorStats stats = sim.stats();
+            return report(summary, counter, stats, elapsed, options);
+        }
+    }
+
+    static DemoReport report(PublishSummary summary, OutcomeCounter counter, SimulatorStats stats, long elapsed, Options options) {
+        List<SimulatorStats.Second> seconds = stats.perSecond();
+        double utilization = 0;
+        String binding = "TPM";
+        if (!seconds.isEmpty()) {
+            long from = seconds.get(0).epochSecond();
+            long to = seconds.get(seconds.size() - 1).epochSecond();
+            // the busy span: first admission to the second before the last (partial seconds excluded)
+            if (to - from >= 2) {
+                double minutes = (to - from) / 60.0;
+                double tpmUse = stats.tokensAdmittedBetween(from, to) / (options.tpm() * minutes);
+                double rpmUse = stats.requestsAdmittedBetween(from, to) / (options.rpm() * minutes);
+                binding = rpmUse > tpmUse ? "RPM" : "TPM";
+                utilization = Math.max(tpmUse, rpmUse);
+            }
+        }
+        return new DemoReport(summary.acknowledged(), counter.classified(), counter.deadLettered(), counter.duplicates(),
+                stats.totalRequests(), stats.http429(), stats.promptTokens(), stats.completionTokens(), stats.tokensAdmitted(),
+                elapsed, utilization, binding, counter.deadLettersByKind(), options.rpm(), options.tpm());
+    }
+
+    /** The first {@code n} records of the bundled set, repeated with suffixed ids when {@code n} exceeds it. */
+    static byte[] lines(int n) {
+        List<String> base = new ArrayList<>();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(DemoDataset.openTickets(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                if (!line.isBlank()) {
+                    base.add(line);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (n <= 0) {
+            n = base.size();
+        }
+        StringBuilder out = new StringBuilder();
+        int written = 0;
+        for (int round = 1; written < n; round++) {
+            for (String line : base) {
+                if (written >= n) {
+                    break;
+                }
+                if (round == 1) {
+                    out.append(line).append('\n');
+                    written++;
+                    continue;
+                }
+                try {
+                    var node = Json.MAPPER.readTree(line);
+                    if (node != null && node.isObject() && node.hasNonNull("id") && !DemoDataset.HUGE_TICKET_ID.equals(node.get("id").asText())) {
+                        ((com.fasterxml.jackson.databind.node.ObjectNode) node).put("id", node.get("id").asText() + "-" + round);
+                        out.append(Json.MAPPER.writeValueAsString(node)).append('\n');
+                        written++;
+                    }
+                } catch (IOException e) {
+                    // malformed lines appear once, in the first round
+                }
+            }
+        }
+        return out.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (var files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // temporary directory
+        }
+    }
+}

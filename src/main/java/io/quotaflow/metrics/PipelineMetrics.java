@@ -1,0 +1,147 @@
+package io.quotaflow.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.ticket.Priority;
+import io.quotaflow.topology.DispatcherListener;
+import io.quotaflow.topology.DispatcherSnapshot;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Micrometer meters for the dispatcher, and the latest state of every quota scope this instance
+ * owns (for {@code /status} and {@code /health}). Scope tags are hashes: no key ever reaches a
+ * metric.
+ */
+public final class PipelineMetrics implements DispatcherListener {
+
+    private final MeterRegistry registry;
+    private final Map<String, DispatcherSnapshot> snapshots = new ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> gauges = new ConcurrentHashMap<>();
+    private final AtomicLong calls = new AtomicLong();
+    private final AtomicLong http429 = new AtomicLong();
+    private final AtomicLong classified = new AtomicLong();
+    private final AtomicLong deadLettered = new AtomicLong();
+    private final AtomicLong retried = new AtomicLong();
+
+    public PipelineMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    public MeterRegistry registry() {
+        return registry;
+    }
+
+    @Override
+    public void dispatched(String scope, Priority priority, int items, long admissionCost) {
+        calls.incrementAndGet();
+        Counter.builder("quotaflow.calls").description("model calls started").tag("scope", scope)
+                .tag("priority", priority.wireName()).register(registry).increment();
+        Counter.builder("quotaflow.call.items").description("tickets sent in model calls").tag("scope", scope)
+                .tag("priority", priority.wireName()).register(registry).increment(items);
+        Counter.builder("quotaflow.tokens.reserved").description("tokens reserved at admission (prompt + max_tokens)")
+                .tag("scope", scope).register(registry).increment(admissionCost);
+    }
+
+    @Override
+    public void completed(String scope, ModelOutcome outcome, int items) {
+        String result;
+        if (outcome instanceof ModelOutcome.Answered a) {
+            result = "answered";
+            Counter.builder("quotaflow.tokens.prompt").tag("scope", scope).register(registry).increment(a.promptTokens());
+            Counter.builder("quotaflow.tokens.completion").tag("scope", scope).register(registry).increment(a.completionTokens());
+        } else if (outcome instanceof ModelOutcome.RateLimited) {
+            result = "rate-limited";
+            http429.incrementAndGet();
+        } else {
+            result = ((ModelOutcome.Failed) outcome).kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        }
+        Counter.builder("quotaflow.call.outcomes").tag("scope", scope).tag("outcome", result).register(registry).increment();
+        Timer.builder("quotaflow.call.latency").tag("scope", scope).register(registry).record(Duration.ofMillis(outcome.latencyMs()));
+    }
+
+    @Override
+    public void classified(String scope, Priority priority, long queuedMs) {
+        classified.incrementAndGet();
+        Counter.builder("quotaflow.tickets.classified").tag("scope", scope).tag("priority", priority.wireName())
+                .register(registry).increment();
+        Timer.builder("quotaflow.tickets.queued").description("time from intake to dispatch").tag("priority", priority.wireName())
+                .register(registry).record(Duration.ofMillis(queuedMs));
+    }
+
+    @Override
+    public void retried(String scope, String kind) {
+        retried.incrementAndGet();
+        Counter.builder("quotaflow.tickets.retried").tag("scope", scope).tag("kind", kind).register(registry).increment();
+    }
+
+    @Override
+    public void deadLettered(String scope, String kind) {
+        deadLettered.incrementAndGet();
+        Counter.builder("quotaflow.tickets.dead.lettered").tag("scope", scope).tag("kind", kind).register(registry).increment();
+    }
+
+    @Override
+    public void state(DispatcherSnapshot s) {
+        snapshots.put(s.scope(), s);
+        for (Priority p : Priority.values()) {
+            gauge("quotaflow.queue.depth", s.scope(), p).set(s.pending().getOrDefault(p, 0));
+            gauge("quotaflow.queue.oldest.age.ms", s.scope(), p).set(s.oldestAgeMs().getOrDefault(p, 0L));
+        }
+        gauge("quotaflow.in.flight", s.scope(), null).set(s.inFlightCalls());
+        gauge("quotaflow.delayed", s.scope(), null).set(s.delayed());
+        gauge("quotaflow.quota.tokens.available", s.scope(), null).set((long) s.availableTokens());
+        gauge("quotaflow.quota.requests.available", s.scope(), null).set((long) s.availableRequests());
+        gauge("quotaflow.cooldown.ms", s.scope(), null).set(s.cooldownMs());
+        gauge("quotaflow.halted", s.scope(), null).set(s.state().startsWith("HALTED") ? 1 : 0);
+    }
+
+    private AtomicLong gauge(String name, String scope, Priority priority) {
+        String id = name + "|" + scope + "|" + (priority == null ? "" : priority.wireName());
+        return gauges.computeIfAbsent(id, k -> {
+            AtomicLong value = new AtomicLong();
+            Gauge.Builder<AtomicLong> b = Gauge.builder(name, value, AtomicLong::get).tag("scope", scope);
+            if (priority != null) {
+                b.tag("priority", priority.wireName());
+            }
+            b.register(registry);
+            return value;
+        });
+    }
+
+    public List<DispatcherSnapshot> snapshots() {
+        return List.copyOf(snapshots.values());
+    }
+
+    /** False while any scope this instance owns is halted. */
+    public boolean healthy() {
+        return snapshots.values().stream().noneMatch(s -> s.state().startsWith("HALTED"));
+    }
+
+    public long calls() {
+        return calls.get();
+    }
+
+    public long http429() {
+        return http429.get();
+    }
+
+    public long classifiedCount() {
+        return classified.get();
+    }
+
+    public long deadLetteredCount() {
+        return deadLettered.get();
+    }
+
+    public long retriedCount() {
+        return retried.get();
+    }
+}
