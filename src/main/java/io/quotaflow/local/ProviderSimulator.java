@@ -593,14 +593,17 @@ public final class ProviderSimulator implements AutoCloseable {
                 tokens.tryTake(cost);
                 return new Admission(true, null, false, 0, Duration.ZERO, headers());
             }
+            Map<String, String> headers = headers();
             Duration requestWait = requests.timeUntilAvailable(1);
             Duration tokenWait = tokens.timeUntilAvailable(cost);
             boolean byRequests = !requestOk && (tokensOk || requestWait.compareTo(tokenWait) >= 0);
-            SimBucket binding = byRequests ? requests : tokens;
-            long limit = byRequests ? config.rpm() : config.tpm();
-            long used = limit - binding.remaining();
+            // "Used" is what the message's reader can reconcile with the headers sent alongside:
+            // limit − x-ratelimit-remaining-* of this very answer.
+            long used = byRequests
+                    ? config.rpm() - Long.parseLong(headers.get("x-ratelimit-remaining-requests"))
+                    : config.tpm() - Long.parseLong(headers.get("x-ratelimit-remaining-tokens"));
             Duration wait = requestWait.compareTo(tokenWait) >= 0 ? requestWait : tokenWait;
-            return new Admission(false, byRequests ? "requests" : "tokens", false, used, wait, headers());
+            return new Admission(false, byRequests ? "requests" : "tokens", false, used, wait, headers);
         }
 
         private Map<String, String> headers() {
