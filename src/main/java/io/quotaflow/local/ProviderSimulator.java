@@ -127,7 +127,7 @@ public final class ProviderSimulator implements AutoCloseable {
         if (config.faults().any()) {
             LOG.warn("Fault injection is configured but not implemented yet; faults are ignored: {}", config.faults());
         }
-        LOG.info("Provider simulator listening on {} ({})", simulator.baseUrl(), config);
+        LOG.debug("Provider simulator listening on {} ({})", simulator.baseUrl(), config);
         return simulator;
     }
 
