@@ -1,0 +1,211 @@
+package io.quotaflow.cli;
+
+import io.quotaflow.local.ProviderSimulator;
+import io.quotaflow.local.SimulatorConfig;
+import io.quotaflow.local.SimulatorStats;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * {@code quotaflow sim}: runs the built-in OpenAI-compatible provider simulator in the foreground
+ * until SIGINT/SIGTERM.
+ */
+@Command(
+        name = "sim",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        usageHelpAutoWidth = true,
+        description = {
+                "Runs the built-in OpenAI-compatible provider simulator until interrupted (Ctrl+C / SIGTERM).",
+                "",
+                "It serves POST /v1/chat/completions with per-API-key requests-per-minute (RPM) and "
+                        + "tokens-per-minute (TPM) limits enforced the way OpenAI does: continuously refilling "
+                        + "buckets holding only a few seconds of the minute's budget, admission by the prompt "
+                        + "estimate plus max_tokens, HTTP 429 with retry-after, retry-after-ms and "
+                        + "\"Used X, Requested Y\" when a bucket is short, and the x-ratelimit-* headers on every "
+                        + "answer. Tickets are classified by deterministic keyword rules (English and Portuguese) "
+                        + "after a simulated latency.",
+                "",
+                "Statistics: GET http://localhost:PORT/admin/stats (JSON); POST /admin/reset clears them.",
+                ""},
+        footer = {
+                "",
+                "Accepted API keys come from the environment variable QUOTAFLOW_SIM_API_KEYS "
+                        + "(comma-separated) and/or --api-key-file; with neither, any non-empty bearer key is "
+                        + "accepted. Keys are never printed.",
+                "",
+                "Example:",
+                "  quotaflow sim --port 8089 --rpm 60 --tpm 20000",
+                "  quotaflow run --llm-base-url http://localhost:8089/v1 ..."})
+public final class SimCommand implements Callable<Integer> {
+
+    /** Environment variable with a comma-separated list of accepted keys. */
+    public static final String API_KEYS_ENV = "QUOTAFLOW_SIM_API_KEYS";
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = "" + SimulatorConfig.DEFAULT_PORT,
+            description = "TCP port to listen on; 0 picks a free port. Default: ${DEFAULT-VALUE}.")
+    int port;
+
+    @Option(names = "--bind", paramLabel = "ADDRESS", defaultValue = SimulatorConfig.DEFAULT_BIND_ADDRESS,
+            description = "Address to listen on. The default, ${DEFAULT-VALUE}, accepts local connections only; "
+                    + "0.0.0.0 listens on every interface.")
+    String bindAddress;
+
+    @Option(names = "--rpm", paramLabel = "R", defaultValue = "" + SimulatorConfig.DEFAULT_RPM,
+            description = "Requests per minute allowed per API key. Default: ${DEFAULT-VALUE}.")
+    long rpm;
+
+    @Option(names = "--tpm", paramLabel = "T", defaultValue = "" + SimulatorConfig.DEFAULT_TPM,
+            description = "Tokens per minute allowed per API key, charged at admission as prompt tokens + "
+                    + "max_tokens (not refunded). Default: ${DEFAULT-VALUE}.")
+    long tpm;
+
+    @Option(names = "--burst-seconds", paramLabel = "S", defaultValue = "" + SimulatorConfig.DEFAULT_BURST_SECONDS,
+            description = "Seconds of refill each bucket holds, in (0, 60]: a bucket's capacity is "
+                    + "limit x S / 60, so a fresh key can burst S seconds' worth, never a full minute. "
+                    + "Default: ${DEFAULT-VALUE}.")
+    double burstSeconds;
+
+    @Option(names = "--model", paramLabel = "M", defaultValue = SimulatorConfig.DEFAULT_MODEL,
+            description = "The model served; requests naming another model get 404 model_not_found. "
+                    + "Also selects the tokenizer. Default: ${DEFAULT-VALUE}.")
+    String model;
+
+    @Option(names = "--latency-ms", paramLabel = "MS", defaultValue = "" + SimulatorConfig.DEFAULT_BASE_LATENCY_MS,
+            description = "Base latency of every successful answer, in milliseconds. Default: ${DEFAULT-VALUE}.")
+    long latencyMs;
+
+    @Option(names = "--per-token-ms", paramLabel = "MS",
+            defaultValue = "" + SimulatorConfig.DEFAULT_PER_COMPLETION_TOKEN_MS,
+            description = "Extra latency per completion token, in milliseconds. Default: ${DEFAULT-VALUE}.")
+    double perTokenMs;
+
+    @Option(names = "--latency-jitter", paramLabel = "F", defaultValue = "" + SimulatorConfig.DEFAULT_LATENCY_JITTER,
+            description = "Relative latency jitter in [0, 1]; 0.2 means +/-20 %%. Default: ${DEFAULT-VALUE}.")
+    double latencyJitter;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "" + SimulatorConfig.DEFAULT_SEED,
+            description = "Seed of the simulator's random source (latency jitter). Default: ${DEFAULT-VALUE}.")
+    long seed;
+
+    @Option(names = "--api-key-file", paramLabel = "FILE",
+            description = "File of accepted API keys, one per line (or comma-separated); blank lines and lines "
+                    + "starting with # are ignored. Combined with " + API_KEYS_ENV + ".")
+    Path apiKeyFile;
+
+    @Override
+    public Integer call() {
+        SimulatorConfig config = toConfig(System.getenv());
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        ProviderSimulator simulator;
+        try {
+            simulator = ProviderSimulator.start(config);
+        } catch (UncheckedIOException e) {
+            err.println("quotaflow sim: " + e.getMessage());
+            err.flush();
+            return 1;
+        }
+        out.println(banner(config, simulator.baseUrl()));
+        out.println(config.apiKeys().isEmpty()
+                ? "API keys: any non-empty bearer key is accepted"
+                : "API keys: " + config.apiKeys().size() + " accepted");
+        out.println("Statistics: http://localhost:" + simulator.port() + "/admin/stats. Press Ctrl+C to stop.");
+        out.flush();
+
+        CountDownLatch stopped = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            SimulatorStats stats = simulator.stats();
+            simulator.close();
+            out.println("Provider simulator stopped: " + stats.totalRequests() + " requests, "
+                    + stats.requestsAdmitted() + " admitted, " + stats.http429() + " answered 429.");
+            out.flush();
+            stopped.countDown();
+        }, "quotaflow-sim-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException alreadyShuttingDown) {
+                // the hook closes the simulator
+            }
+            simulator.close();
+        }
+        return 0;
+    }
+
+    /** {@code Provider simulator listening on http://localhost:8089/v1 (RPM 500, TPM 200000, burst 5s)}. */
+    static String banner(SimulatorConfig config, String baseUrl) {
+        return "Provider simulator listening on " + baseUrl + " (RPM " + config.rpm() + ", TPM " + config.tpm()
+                + ", burst " + BigDecimal.valueOf(config.burstSeconds()).stripTrailingZeros().toPlainString() + "s)";
+    }
+
+    /**
+     * The configuration the options describe, with the accepted keys read from {@code env} and
+     * {@code --api-key-file}.
+     *
+     * @throws CommandLine.ParameterException for an unreadable key file or an invalid value
+     */
+    SimulatorConfig toConfig(Map<String, String> env) {
+        Set<String> keys = new LinkedHashSet<>(splitKeys(env.get(API_KEYS_ENV)));
+        if (apiKeyFile != null) {
+            try {
+                for (String line : Files.readAllLines(apiKeyFile, StandardCharsets.UTF_8)) {
+                    if (!line.strip().startsWith("#")) {
+                        keys.addAll(splitKeys(line));
+                    }
+                }
+            } catch (IOException | UncheckedIOException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "cannot read --api-key-file " + apiKeyFile + ": " + e.getMessage());
+            }
+            if (keys.isEmpty()) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "--api-key-file " + apiKeyFile + " holds no key");
+            }
+        }
+        try {
+            return SimulatorConfig.builder()
+                    .port(port).bindAddress(bindAddress).rpm(rpm).tpm(tpm).burstSeconds(burstSeconds)
+                    .model(model).baseLatencyMs(latencyMs).perCompletionTokenMs(perTokenMs)
+                    .latencyJitter(latencyJitter).seed(seed).apiKeys(keys)
+                    .build();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+    }
+
+    private static Set<String> splitKeys(String list) {
+        Set<String> keys = new LinkedHashSet<>();
+        if (list != null) {
+            for (String key : list.split(",")) {
+                if (!key.isBlank()) {
+                    keys.add(key.strip());
+                }
+            }
+        }
+        return keys;
+    }
+}

@@ -1,0 +1,294 @@
+package io.quotaflow.local;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Configuration of the {@link ProviderSimulator}. Immutable; build with {@link #builder()} or take
+ * {@link #ofDefaults()}. The canonical constructor validates every field, so an instance is always
+ * usable.
+ *
+ * @param port                 TCP port to listen on; 0 picks a free port
+ * @param bindAddress          address to listen on; the loopback address by default
+ * @param rpm                  requests per minute allowed per API key
+ * @param tpm                  tokens per minute allowed per API key (prompt estimate + max_tokens)
+ * @param burstSeconds         seconds of refill each bucket holds: capacity = limit × burstSeconds / 60
+ * @param apiKeys              accepted bearer keys; empty = accept any non-empty key
+ * @param model                the one model served (requests naming another get 404 model_not_found)
+ * @param baseLatencyMs        latency of every successful answer before the per-token part
+ * @param perCompletionTokenMs extra latency per completion token
+ * @param latencyJitter        relative jitter of the latency, 0..1 (0.2 = ±20 %)
+ * @param seed                 seed of the random source (latency jitter, later the faults)
+ * @param defaultMaxTokens     max_tokens assumed when a request gives neither max_tokens nor
+ *                             max_completion_tokens
+ * @param faults               fault injection; all off by default
+ */
+public record SimulatorConfig(
+        int port,
+        String bindAddress,
+        long rpm,
+        long tpm,
+        double burstSeconds,
+        Set<String> apiKeys,
+        String model,
+        long baseLatencyMs,
+        double perCompletionTokenMs,
+        double latencyJitter,
+        long seed,
+        int defaultMaxTokens,
+        Faults faults) {
+
+    public static final int DEFAULT_PORT = 8089;
+    public static final String DEFAULT_BIND_ADDRESS = "127.0.0.1";
+    public static final long DEFAULT_RPM = 500;
+    public static final long DEFAULT_TPM = 200_000;
+    public static final double DEFAULT_BURST_SECONDS = 5;
+    public static final String DEFAULT_MODEL = "gpt-4o-mini";
+    public static final long DEFAULT_BASE_LATENCY_MS = 150;
+    public static final double DEFAULT_PER_COMPLETION_TOKEN_MS = 2;
+    public static final double DEFAULT_LATENCY_JITTER = 0.2;
+    public static final long DEFAULT_SEED = 42;
+    public static final int DEFAULT_MAX_TOKENS = 4096;
+
+    public SimulatorConfig {
+        if (port < 0 || port > 65_535) {
+            throw new IllegalArgumentException("port must be 0..65535: " + port);
+        }
+        Objects.requireNonNull(bindAddress, "bindAddress");
+        if (bindAddress.isBlank()) {
+            throw new IllegalArgumentException("bindAddress must not be blank");
+        }
+        if (rpm <= 0) {
+            throw new IllegalArgumentException("rpm must be > 0: " + rpm);
+        }
+        if (tpm <= 0) {
+            throw new IllegalArgumentException("tpm must be > 0: " + tpm);
+        }
+        if (!(burstSeconds > 0 && burstSeconds <= 60)) {
+            throw new IllegalArgumentException("burstSeconds must be in (0, 60]: " + burstSeconds);
+        }
+        Objects.requireNonNull(apiKeys, "apiKeys");
+        for (String key : apiKeys) {
+            if (key == null || key.isBlank()) {
+                throw new IllegalArgumentException("apiKeys must not contain blank keys");
+            }
+        }
+        apiKeys = Set.copyOf(apiKeys);
+        Objects.requireNonNull(model, "model");
+        if (model.isBlank()) {
+            throw new IllegalArgumentException("model must not be blank");
+        }
+        if (baseLatencyMs < 0) {
+            throw new IllegalArgumentException("baseLatencyMs must be >= 0: " + baseLatencyMs);
+        }
+        if (!(perCompletionTokenMs >= 0) || Double.isInfinite(perCompletionTokenMs)) {
+            throw new IllegalArgumentException("perCompletionTokenMs must be >= 0: " + perCompletionTokenMs);
+        }
+        if (!(latencyJitter >= 0 && latencyJitter <= 1)) {
+            throw new IllegalArgumentException("latencyJitter must be in [0, 1]: " + latencyJitter);
+        }
+        if (defaultMaxTokens <= 0) {
+            throw new IllegalArgumentException("defaultMaxTokens must be > 0: " + defaultMaxTokens);
+        }
+        Objects.requireNonNull(faults, "faults");
+    }
+
+    /** Every default: port 8089, RPM 500, TPM 200 000, burst 5 s, any key, gpt-4o-mini, 150 ms + 2 ms/token ±20 %. */
+    public static SimulatorConfig ofDefaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder pre-filled with this configuration. */
+    public Builder toBuilder() {
+        return new Builder()
+                .port(port).bindAddress(bindAddress).rpm(rpm).tpm(tpm).burstSeconds(burstSeconds)
+                .apiKeys(apiKeys).model(model).baseLatencyMs(baseLatencyMs)
+                .perCompletionTokenMs(perCompletionTokenMs).latencyJitter(latencyJitter).seed(seed)
+                .defaultMaxTokens(defaultMaxTokens).faults(faults);
+    }
+
+    /** Request bucket capacity: {@code rpm × burstSeconds / 60}. */
+    public double requestCapacity() {
+        return rpm * burstSeconds / 60.0;
+    }
+
+    /** Token bucket capacity: {@code tpm × burstSeconds / 60}. */
+    public double tokenCapacity() {
+        return tpm * burstSeconds / 60.0;
+    }
+
+    /** Never prints the keys themselves, only how many there are. */
+    @Override
+    public String toString() {
+        return "SimulatorConfig[port=" + port + ", bindAddress=" + bindAddress + ", rpm=" + rpm + ", tpm=" + tpm
+                + ", burstSeconds=" + burstSeconds + ", apiKeys=" + (apiKeys.isEmpty() ? "any" : apiKeys.size() + " key(s)")
+                + ", model=" + model + ", baseLatencyMs=" + baseLatencyMs + ", perCompletionTokenMs="
+                + perCompletionTokenMs + ", latencyJitter=" + latencyJitter + ", seed=" + seed
+                + ", defaultMaxTokens=" + defaultMaxTokens + ", faults=" + faults + "]";
+    }
+
+    /**
+     * Fault injection (the flags {@code --p500 --p503 --p529 --p-malformed --p-missing-item
+     * --p-hang --outage START:END --fail-auth}). Structure only for now: the simulator does not
+     * act on these yet. Probabilities are per admitted request, each in [0, 1].
+     *
+     * @param p500         probability of an HTTP 500 server error
+     * @param p503         probability of an HTTP 503 service unavailable
+     * @param p529         probability of an HTTP 529 overloaded
+     * @param pMalformed   probability of a 200 whose content is not valid JSON
+     * @param pMissingItem probability of a 200 whose results miss one ticket id
+     * @param pHang        probability of never answering (the client must time out)
+     * @param outages      windows, relative to the simulator's start, during which every call fails
+     * @param failAuth     answer every call with 401
+     */
+    public record Faults(
+            double p500,
+            double p503,
+            double p529,
+            double pMalformed,
+            double pMissingItem,
+            double pHang,
+            List<Outage> outages,
+            boolean failAuth) {
+
+        private static final Faults NONE = new Faults(0, 0, 0, 0, 0, 0, List.of(), false);
+
+        public Faults {
+            probability("p500", p500);
+            probability("p503", p503);
+            probability("p529", p529);
+            probability("pMalformed", pMalformed);
+            probability("pMissingItem", pMissingItem);
+            probability("pHang", pHang);
+            outages = List.copyOf(Objects.requireNonNull(outages, "outages"));
+        }
+
+        /** No faults at all. */
+        public static Faults none() {
+            return NONE;
+        }
+
+        /** Whether any fault is configured. */
+        public boolean any() {
+            return !equals(NONE);
+        }
+
+        private static void probability(String name, double p) {
+            if (!(p >= 0 && p <= 1)) {
+                throw new IllegalArgumentException(name + " must be a probability in [0, 1]: " + p);
+            }
+        }
+    }
+
+    /** A window {@code [start, end)} measured from the simulator's start. */
+    public record Outage(Duration start, Duration end) {
+        public Outage {
+            Objects.requireNonNull(start, "start");
+            Objects.requireNonNull(end, "end");
+            if (start.isNegative() || end.compareTo(start) <= 0) {
+                throw new IllegalArgumentException("outage needs 0 <= start < end: " + start + ".." + end);
+            }
+        }
+    }
+
+    /** Mutable builder; {@link #build()} validates. */
+    public static final class Builder {
+        private int port = DEFAULT_PORT;
+        private String bindAddress = DEFAULT_BIND_ADDRESS;
+        private long rpm = DEFAULT_RPM;
+        private long tpm = DEFAULT_TPM;
+        private double burstSeconds = DEFAULT_BURST_SECONDS;
+        private Set<String> apiKeys = Set.of();
+        private String model = DEFAULT_MODEL;
+        private long baseLatencyMs = DEFAULT_BASE_LATENCY_MS;
+        private double perCompletionTokenMs = DEFAULT_PER_COMPLETION_TOKEN_MS;
+        private double latencyJitter = DEFAULT_LATENCY_JITTER;
+        private long seed = DEFAULT_SEED;
+        private int defaultMaxTokens = DEFAULT_MAX_TOKENS;
+        private Faults faults = Faults.none();
+
+        private Builder() {
+        }
+
+        public Builder port(int port) {
+            this.port = port;
+            return this;
+        }
+
+        public Builder bindAddress(String bindAddress) {
+            this.bindAddress = bindAddress;
+            return this;
+        }
+
+        public Builder rpm(long rpm) {
+            this.rpm = rpm;
+            return this;
+        }
+
+        public Builder tpm(long tpm) {
+            this.tpm = tpm;
+            return this;
+        }
+
+        public Builder burstSeconds(double burstSeconds) {
+            this.burstSeconds = burstSeconds;
+            return this;
+        }
+
+        public Builder apiKeys(Set<String> apiKeys) {
+            this.apiKeys = apiKeys;
+            return this;
+        }
+
+        public Builder model(String model) {
+            this.model = model;
+            return this;
+        }
+
+        public Builder baseLatencyMs(long baseLatencyMs) {
+            this.baseLatencyMs = baseLatencyMs;
+            return this;
+        }
+
+        public Builder perCompletionTokenMs(double perCompletionTokenMs) {
+            this.perCompletionTokenMs = perCompletionTokenMs;
+            return this;
+        }
+
+        public Builder latencyJitter(double latencyJitter) {
+            this.latencyJitter = latencyJitter;
+            return this;
+        }
+
+        /** No latency at all: handy in tests. */
+        public Builder noLatency() {
+            return baseLatencyMs(0).perCompletionTokenMs(0).latencyJitter(0);
+        }
+
+        public Builder seed(long seed) {
+            this.seed = seed;
+            return this;
+        }
+
+        public Builder defaultMaxTokens(int defaultMaxTokens) {
+            this.defaultMaxTokens = defaultMaxTokens;
+            return this;
+        }
+
+        public Builder faults(Faults faults) {
+            this.faults = faults;
+            return this;
+        }
+
+        public SimulatorConfig build() {
+            return new SimulatorConfig(port, bindAddress, rpm, tpm, burstSeconds, apiKeys, model, baseLatencyMs,
+                    perCompletionTokenMs, latencyJitter, seed, defaultMaxTokens, faults);
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package io.quotaflow.local;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * A snapshot of what the {@link ProviderSimulator} has seen, served as JSON on
+ * {@code GET /admin/stats} and returned in-process by {@link ProviderSimulator#stats()}.
+ *
+ * <p>Requests are counted when they arrive ({@link #totalRequests}) and again by status when they
+ * are answered ({@link #requestsByStatus}); the difference is {@link #inFlight}. Admission
+ * counters ({@code requestsAdmitted}, {@code tokensAdmitted}, {@code promptTokens},
+ * {@code completionTokens} and the per-second series) are recorded at admission time, because
+ * that is when a provider charges the quota.
+ *
+ * @param model            the model served
+ * @param rpmLimit         configured requests per minute (per key)
+ * @param tpmLimit         configured tokens per minute (per key)
+ * @param burstSeconds     configured burst window
+ * @param startedAtEpochMs when the simulator started (or was last reset)
+ * @param snapshotAtEpochMs when this snapshot was taken
+ * @param totalRequests    chat-completion requests received (any status, including in flight)
+ * @param inFlight         admitted requests whose answer is not sent yet
+ * @param requestsByStatus answers sent by HTTP status, e.g. {@code "200" → 930, "429" → 12}
+ * @param http429          answers with status 429
+ * @param requestsAdmitted requests that passed the rate limits
+ * @param promptTokens     sum of {@code usage.prompt_tokens} of admitted requests
+ * @param completionTokens sum of {@code usage.completion_tokens} of admitted requests
+ * @param tokensAdmitted   sum of admission costs (prompt tokens + max_tokens): what the TPM bucket was charged
+ * @param perSecond        admissions per wall-clock second, oldest first, seconds without admissions omitted
+ */
+public record SimulatorStats(
+        String model,
+        long rpmLimit,
+        long tpmLimit,
+        double burstSeconds,
+        long startedAtEpochMs,
+        long snapshotAtEpochMs,
+        long totalRequests,
+        long inFlight,
+        Map<String, Long> requestsByStatus,
+        long http429,
+        long requestsAdmitted,
+        long promptTokens,
+        long completionTokens,
+        long tokensAdmitted,
+        List<Second> perSecond) {
+
+    public SimulatorStats {
+        requestsByStatus = Collections.unmodifiableMap(
+                new TreeMap<>(Objects.requireNonNull(requestsByStatus, "requestsByStatus")));
+        perSecond = List.copyOf(Objects.requireNonNull(perSecond, "perSecond"));
+    }
+
+    /** Answers sent with {@code status}. */
+    public long requestsWithStatus(int status) {
+        return requestsByStatus.getOrDefault(Integer.toString(status), 0L);
+    }
+
+    /** Tokens admitted in the wall-clock seconds {@code [fromEpochSecond, toEpochSecond)}. */
+    public long tokensAdmittedBetween(long fromEpochSecond, long toEpochSecond) {
+        return perSecond.stream()
+                .filter(s -> s.epochSecond() >= fromEpochSecond && s.epochSecond() < toEpochSecond)
+                .mapToLong(Second::tokensAdmitted).sum();
+    }
+
+    /** Requests admitted in the wall-clock seconds {@code [fromEpochSecond, toEpochSecond)}. */
+    public long requestsAdmittedBetween(long fromEpochSecond, long toEpochSecond) {
+        return perSecond.stream()
+                .filter(s -> s.epochSecond() >= fromEpochSecond && s.epochSecond() < toEpochSecond)
+                .mapToLong(Second::requestsAdmitted).sum();
+    }
+
+    /**
+     * Utilisation of the binding limit over {@code [fromEpochSecond, toEpochSecond)}: the larger of
+     * admitted tokens / (TPM × minutes) and admitted requests / (RPM × minutes), for one API key.
+     * 1.0 means the window ran at exactly the configured rate.
+     */
+    public double utilization(long fromEpochSecond, long toEpochSecond) {
+        if (toEpochSecond <= fromEpochSecond) {
+            return 0;
+        }
+        double minutes = (toEpochSecond - fromEpochSecond) / 60.0;
+        double tokens = tokensAdmittedBetween(fromEpochSecond, toEpochSecond) / (tpmLimit * minutes);
+        double requests = requestsAdmittedBetween(fromEpochSecond, toEpochSecond) / (rpmLimit * minutes);
+        return Math.max(tokens, requests);
+    }
+
+    /**
+     * Admissions during one wall-clock second.
+     *
+     * @param epochSecond      the second (Unix time)
+     * @param requestsAdmitted requests admitted
+     * @param tokensAdmitted   admission cost charged (prompt + max_tokens)
+     * @param promptTokens     prompt tokens of those requests
+     * @param completionTokens completion tokens of those requests
+     */
+    public record Second(long epochSecond, long requestsAdmitted, long tokensAdmitted, long promptTokens,
+                         long completionTokens) {
+    }
+}

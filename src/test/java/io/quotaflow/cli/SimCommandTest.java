@@ -1,0 +1,80 @@
+package io.quotaflow.cli;
+
+import io.quotaflow.local.SimulatorConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class SimCommandTest {
+
+    private static SimCommand parse(String... args) {
+        SimCommand command = new SimCommand();
+        new CommandLine(command).parseArgs(args);
+        return command;
+    }
+
+    @Test
+    void shouldDefaultToTheSimulatorDefaults() {
+        SimulatorConfig config = parse().toConfig(Map.of());
+        assertThat(config).isEqualTo(SimulatorConfig.ofDefaults());
+        assertThat(SimCommand.banner(config, "http://localhost:8089/v1"))
+                .isEqualTo("Provider simulator listening on http://localhost:8089/v1 (RPM 500, TPM 200000, burst 5s)");
+    }
+
+    @Test
+    void shouldMapEveryOption() {
+        SimulatorConfig config = parse("--port", "0", "--rpm", "60", "--tpm", "20000", "--burst-seconds", "2.5",
+                "--model", "gpt-4.1-mini", "--latency-ms", "10", "--per-token-ms", "0.5", "--latency-jitter", "0",
+                "--seed", "7", "--bind", "0.0.0.0").toConfig(Map.of());
+        assertThat(config.port()).isZero();
+        assertThat(config.rpm()).isEqualTo(60);
+        assertThat(config.tpm()).isEqualTo(20_000);
+        assertThat(config.burstSeconds()).isEqualTo(2.5);
+        assertThat(config.model()).isEqualTo("gpt-4.1-mini");
+        assertThat(config.baseLatencyMs()).isEqualTo(10);
+        assertThat(config.perCompletionTokenMs()).isEqualTo(0.5);
+        assertThat(config.latencyJitter()).isZero();
+        assertThat(config.seed()).isEqualTo(7);
+        assertThat(config.bindAddress()).isEqualTo("0.0.0.0");
+        assertThat(SimCommand.banner(config, "http://localhost:1234/v1"))
+                .isEqualTo("Provider simulator listening on http://localhost:1234/v1 (RPM 60, TPM 20000, burst 2.5s)");
+    }
+
+    @Test
+    void shouldReadApiKeysFromTheEnvironmentAndTheFile(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("keys");
+        Files.writeString(file, "# accepted keys\nsk-file-1\n\n  sk-file-2 , sk-file-3\n");
+        SimulatorConfig config = parse("--api-key-file", file.toString())
+                .toConfig(Map.of(SimCommand.API_KEYS_ENV, "sk-env-1, ,sk-env-2"));
+        assertThat(config.apiKeys()).containsExactlyInAnyOrder("sk-env-1", "sk-env-2", "sk-file-1", "sk-file-2", "sk-file-3");
+        assertThat(config.toString()).doesNotContain("sk-");
+    }
+
+    @Test
+    void shouldRejectAMissingKeyFileAndInvalidValues(@TempDir Path dir) {
+        assertThatThrownBy(() -> parse("--api-key-file", dir.resolve("absent").toString()).toConfig(Map.of()))
+                .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("--api-key-file");
+        assertThatThrownBy(() -> parse("--rpm", "0").toConfig(Map.of()))
+                .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("rpm");
+    }
+
+    @Test
+    void shouldDescribeEveryOptionInTheHelp() {
+        StringWriter help = new StringWriter();
+        CommandLine cl = new CommandLine(new SimCommand());
+        cl.setOut(new PrintWriter(help));
+        assertThat(cl.execute("--help")).isZero();
+        assertThat(help.toString()).contains("--port", "--rpm", "--tpm", "--burst-seconds", "--model", "--latency-ms",
+                "--api-key-file", "QUOTAFLOW_SIM_API_KEYS", "Default: 8089", "Default: 0.2");
+        assertThat(help.toString()).doesNotContain("%%");
+    }
+}
