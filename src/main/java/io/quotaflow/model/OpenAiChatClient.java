@@ -114,6 +114,10 @@ public final class OpenAiChatClient implements ModelClient {
                     || lowered.contains("spend limit") || lowered.contains("billing")) {
                 return failed(ModelOutcome.FailureKind.HALT, status, message, hint, limits, latencyMs);
             }
+            if (lowered.contains("request too large")) {
+                // larger than the whole per-minute limit: waiting cannot help, a smaller batch can
+                return failed(ModelOutcome.FailureKind.CONTEXT_LENGTH, status, message, Optional.empty(), limits, latencyMs);
+            }
             Optional<long[]> ur = RateLimitHeaders.usedRequested(message);
             return new ModelOutcome.RateLimited(hint, truncate(message), ur.map(a -> a[0]), ur.map(a -> a[1]), limits, latencyMs);
         }

@@ -34,6 +34,15 @@ class OpenAiChatClientTest {
     }
 
     @Test
+    void shouldSplitARequestLargerThanTheWholeLimit() {
+        ModelOutcome outcome = client.interpret(429, headers(Map.of()),
+                "{\"error\":{\"message\":\"Request too large for gpt-4o-mini on tokens per min (TPM): Limit 30000, Requested 41000.\",\"type\":\"tokens\",\"code\":\"rate_limit_exceeded\"}}",
+                request, 1);
+        assertThat(outcome).isInstanceOfSatisfying(ModelOutcome.Failed.class,
+                f -> assertThat(f.kind()).isEqualTo(ModelOutcome.FailureKind.CONTEXT_LENGTH));
+    }
+
+    @Test
     void shouldHaltOnInsufficientQuotaAndAuthErrors() {
         ModelOutcome quota = client.interpret(429, headers(Map.of()),
                 "{\"error\":{\"message\":\"You exceeded your current quota\",\"type\":\"insufficient_quota\",\"code\":\"insufficient_quota\"}}", request, 1);
