@@ -15,10 +15,11 @@ public final class KafkaConnectionOptions {
             description = "Kafka bootstrap servers, e.g. localhost:9092.")
     String bootstrapServers;
 
-    @Option(names = {"-X", "--client-property"}, paramLabel = "KEY=VALUE", mapFallbackValue = "",
-            description = {"Extra Kafka client property, repeatable; overrides quotaflow's defaults.",
-                    "E.g. -X security.protocol=SASL_SSL -X sasl.mechanism=PLAIN",
-                    "-X sasl.jaas.config=\"...\" or -X compression.type=zstd."})
+    @Option(names = {"-X", "--client-property"}, paramLabel = "KEY=VALUE",
+            description = {"Kafka client property, repeatable; overrides quotaflow's defaults. Examples:",
+                    "  -X security.protocol=SASL_SSL",
+                    "  -X sasl.mechanism=PLAIN",
+                    "  -X compression.type=zstd"})
     Map<String, String> clientProperties = new LinkedHashMap<>();
 
     public String bootstrapServers() {

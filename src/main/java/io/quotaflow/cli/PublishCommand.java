@@ -23,7 +23,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /** {@code quotaflow publish}: sends a JSON-lines file of tickets to the priority topics. */
-@Command(name = "publish", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "publish", sortOptions = false,
         headerHeading = "%n", synopsisHeading = "Usage: ",
         header = "Publish support tickets (JSON lines) to the priority topics.",
         descriptionHeading = "%nDescription:%n",
@@ -49,12 +49,16 @@ import java.util.concurrent.TimeUnit;
         footerHeading = "%nExamples:%n",
         footer = {
             "  quotaflow publish --bootstrap-servers localhost:9092 --file tickets.jsonl",
-            "  cat backlog.jsonl | quotaflow publish --bootstrap-servers localhost:9092 --file - --priority bulk"
+            "  zcat backlog.jsonl.gz | quotaflow publish --bootstrap-servers localhost:9092 \\",
+            "      --file - --priority bulk"
         })
 public final class PublishCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    boolean help;
 
     @Mixin
     KafkaConnectionOptions kafka = new KafkaConnectionOptions();

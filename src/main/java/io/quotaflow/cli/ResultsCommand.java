@@ -19,7 +19,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /** {@code quotaflow results}: prints classification results, one JSON per line. */
-@Command(name = "results", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "results", sortOptions = false,
         headerHeading = "%n", synopsisHeading = "Usage: ",
         header = "Print classification results (tickets.classified), one JSON object per line.",
         descriptionHeading = "%nDescription:%n",
@@ -42,12 +42,16 @@ import java.util.concurrent.TimeUnit;
         footerHeading = "%nExamples:%n",
         footer = {
             "  quotaflow results --bootstrap-servers localhost:9092 --from-beginning",
-            "  quotaflow results --bootstrap-servers localhost:9092 --follow | jq -c '{id, category, urgency}'"
+            "  quotaflow results --bootstrap-servers localhost:9092 --follow \\",
+            "      | jq -c '{id, category, urgency}'"
         })
 public final class ResultsCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    boolean help;
 
     @Mixin
     KafkaConnectionOptions kafka = new KafkaConnectionOptions();

@@ -36,7 +36,7 @@ public final class TicketLineParser {
     public static final String MISSING_ID = "missing id";
     public static final String BLANK_ID = "blank id";
     public static final String BAD_ID_TYPE = "id is not a string or number";
-    public static final String NO_TEXT = "no subject or body (the pipeline will dead-letter it)";
+    public static final String NO_TEXT = "no subject or body";
 
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);

@@ -172,7 +172,11 @@ public final class TicketPublisher implements AutoCloseable {
                 }
                 for (String warning : line.warnings()) {
                     run.warnings++;
-                    run.report(new LineIssue(lineNumber, LineIssue.Kind.WARNING, warning, "sent to " + line.topic()));
+                    String outcome = "sent to " + line.topic();
+                    if (TicketLineParser.NO_TEXT.equals(warning)) {
+                        outcome += "; the pipeline will dead-letter it";
+                    }
+                    run.report(new LineIssue(lineNumber, LineIssue.Kind.WARNING, warning, outcome));
                 }
                 send(line, run);
                 long now = System.nanoTime();

@@ -252,7 +252,7 @@ class TicketPublisherTest {
                 "line 17: not JSON (skipped)",
                 "line 133: not a JSON object (skipped)",
                 "line 250: missing id (skipped)",
-                "line 377: " + TicketLineParser.NO_TEXT + " (sent to tickets.standard)");
+                "line 377: no subject or body (sent to tickets.standard; the pipeline will dead-letter it)");
         ProducerRecord<String, byte[]> huge = producer.history().stream()
                 .filter(r -> r.key().equals(DemoDataset.HUGE_TICKET_ID)).findFirst().orElseThrow();
         assertThat(huge.value().length).isGreaterThan(500_000);
