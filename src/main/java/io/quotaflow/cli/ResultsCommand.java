@@ -1,0 +1,136 @@
+package io.quotaflow.cli;
+
+import io.quotaflow.publish.ResultsReader;
+import io.quotaflow.publish.ResultsReader.ReadResult;
+import org.apache.kafka.common.KafkaException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/** {@code quotaflow results}: prints classification results, one JSON per line. */
+@Command(name = "results", sortOptions = false,
+        headerHeading = "%n", synopsisHeading = "Usage: ",
+        header = "Print classification results (tickets.classified), one JSON object per line.",
+        descriptionHeading = "%nDescription:%n",
+        description = {
+            "Reads tickets.classified as a read_committed consumer, so only results of committed pipeline "
+                    + "transactions appear, each exactly once. Each record value is printed unchanged on its "
+                    + "own line of standard output; nothing else goes to standard output.",
+            "",
+            "Without --from-beginning only results committed after the start are printed. The command exits "
+                    + "after --max results, or after --idle-timeout seconds without a new one, unless --follow "
+                    + "is given. It uses no consumer group and commits no offsets."
+        },
+        optionListHeading = "%nOptions:%n",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:stopped after --max results, after the idle timeout, or on Ctrl+C",
+            "1:the topic does not exist or the cluster did not answer",
+            "2:usage error"
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  quotaflow results --bootstrap-servers localhost:9092 --from-beginning",
+            "  quotaflow results --bootstrap-servers localhost:9092 --follow \\",
+            "      | jq -c '{id, category, urgency}'"
+        })
+public final class ResultsCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    boolean help;
+
+    @Mixin
+    KafkaConnectionOptions kafka = new KafkaConnectionOptions();
+
+    @Option(names = "--from-beginning", description = "Start at the oldest result instead of the current end.")
+    boolean fromBeginning;
+
+    @Option(names = "--follow", description = "Keep waiting for new results; never exit on idle (ignores "
+            + "--idle-timeout). Stop with --max or Ctrl+C.")
+    boolean follow;
+
+    @Option(names = "--max", paramLabel = "N", description = "Exit after N results.")
+    Long max;
+
+    @Option(names = "--idle-timeout", paramLabel = "SECONDS", defaultValue = "10",
+            description = "Exit after this many seconds without a new result (default: ${DEFAULT-VALUE}). "
+                    + "Fractions allowed.")
+    double idleTimeoutSeconds;
+
+    @Option(names = "--topic", paramLabel = "TOPIC", defaultValue = ResultsReader.DEFAULT_TOPIC, hidden = true,
+            description = "The results topic (default: ${DEFAULT-VALUE}).")
+    String topic;
+
+    @Override
+    public Integer call() {
+        if (max != null && max < 1) {
+            throw new ParameterException(spec.commandLine(), "--max must be at least 1, was " + max);
+        }
+        if (!(idleTimeoutSeconds > 0) || Double.isInfinite(idleTimeoutSeconds)) {
+            throw new ParameterException(spec.commandLine(),
+                    "--idle-timeout must be a positive number of seconds, was " + idleTimeoutSeconds);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Duration idle = Duration.ofMillis(Math.max(1, Math.round(idleTimeoutSeconds * 1000)));
+
+        ResultsReader reader;
+        try {
+            reader = new ResultsReader(kafka.bootstrapServers(), kafka.clientProperties(), topic);
+        } catch (KafkaException e) {
+            err.println("results: invalid Kafka client settings: " + PublishCommand.rootMessage(e));
+            return 2;
+        }
+        CountDownLatch finished = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            reader.wakeup(); // Ctrl+C: end the read, flush stdout, close the consumer
+            try {
+                finished.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "quotaflow-results-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try (reader) {
+            ReadResult result = reader.read(fromBeginning, follow ? Optional.empty() : Optional.of(idle),
+                    max == null ? Long.MAX_VALUE : max,
+                    value -> {
+                        out.print(value);
+                        out.print('\n');
+                    },
+                    out::flush);
+            out.flush();
+            if (result.reason() == ResultsReader.StopReason.TOPIC_NOT_FOUND) {
+                err.printf(Locale.ROOT, "results: topic %s not found within %.1f s: is %s reachable, and were the "
+                        + "topics created (quotaflow topics apply)?%n", topic, idleTimeoutSeconds, kafka.bootstrapServers());
+                return 1;
+            }
+            return 0;
+        } catch (KafkaException e) {
+            out.flush();
+            err.println("results: " + PublishCommand.rootMessage(e));
+            return 1;
+        } finally {
+            finished.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running; it returns as soon as 'finished' is counted down
+            }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package io.quotaflow.publish;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The bundled demo dataset ({@code src/main/resources/demo}, made by
+ * {@code dev/generate-demo-tickets.py}): about 500 support tickets in English and Portuguese,
+ * 4 malformed lines and one ticket ({@value #HUGE_TICKET_ID}) far over any context budget, plus the
+ * category and urgency each ticket was written to have.
+ */
+public final class DemoDataset {
+
+    /** Classpath resource of the tickets, one JSON object per line. */
+    public static final String TICKETS_RESOURCE = "/demo/tickets.jsonl";
+    /** Classpath resource of the intended labels: {@code {"id","category","urgency"}} per line. */
+    public static final String LABELS_RESOURCE = "/demo/labels.jsonl";
+    /** The ticket whose body (~700 000 characters) no model can take. */
+    public static final String HUGE_TICKET_ID = "T-HUGE-1";
+
+    /** The intended classification of one demo ticket. */
+    public record Label(String id, String category, String urgency) {
+    }
+
+    private DemoDataset() {
+    }
+
+    /** Opens the tickets file; the caller closes the stream. */
+    public static InputStream openTickets() {
+        return open(TICKETS_RESOURCE);
+    }
+
+    /** Opens the labels file; the caller closes the stream. */
+    public static InputStream openLabels() {
+        return open(LABELS_RESOURCE);
+    }
+
+    /** The intended labels by ticket id, in file order. */
+    public static Map<String, Label> labels() {
+        ObjectMapper mapper = new ObjectMapper();
+        Map<String, Label> labels = new LinkedHashMap<>();
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(openLabels(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                if (line.isBlank()) {
+                    continue;
+                }
+                JsonNode node = mapper.readTree(line);
+                Label label = new Label(node.path("id").asText(), node.path("category").asText(),
+                        node.path("urgency").asText());
+                labels.put(label.id(), label);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + LABELS_RESOURCE, e);
+        }
+        return Collections.unmodifiableMap(labels);
+    }
+
+    private static InputStream open(String resource) {
+        InputStream in = DemoDataset.class.getResourceAsStream(resource);
+        if (in == null) {
+            throw new IllegalStateException("resource " + resource + " is missing from the classpath");
+        }
+        return in;
+    }
+}
