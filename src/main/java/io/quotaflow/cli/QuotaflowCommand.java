@@ -3,6 +3,11 @@ package io.quotaflow.cli;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /** The {@code quotaflow} command line. {@code main} only wires. */
@@ -46,6 +51,9 @@ public final class QuotaflowCommand implements Runnable {
         }
         String[] rest = Arrays.stream(args).filter(a -> !a.equals("--verbose") && !a.equals("-v")).toArray(String[]::new);
         CommandLine cli = new CommandLine(new QuotaflowCommand());
+        // UTF-8 whatever the platform charset: tickets are multilingual
+        cli.setOut(new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8), true));
+        cli.setErr(new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.err), StandardCharsets.UTF_8), true));
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             if (ex instanceof IllegalArgumentException) {
                 commandLine.getErr().println("quotaflow: " + ex.getMessage());

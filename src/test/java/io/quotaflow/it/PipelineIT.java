@@ -1,0 +1,124 @@
+package io.quotaflow.it;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quotaflow.Pipeline;
+import io.quotaflow.admin.KafkaClients;
+import io.quotaflow.admin.TopicsApplier;
+import io.quotaflow.config.BatchSettings;
+import io.quotaflow.config.ModelSettings;
+import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.config.QuotaflowConfig;
+import io.quotaflow.config.RetrySettings;
+import io.quotaflow.config.Secret;
+import io.quotaflow.local.EmbeddedKafkaBroker;
+import io.quotaflow.local.OutcomeCounter;
+import io.quotaflow.local.ProviderSimulator;
+import io.quotaflow.local.SimulatorConfig;
+import io.quotaflow.local.SimulatorStats;
+import io.quotaflow.publish.DemoDataset;
+import io.quotaflow.publish.PublishSummary;
+import io.quotaflow.publish.TicketPublisher;
+import io.quotaflow.ticket.Json;
+import io.quotaflow.topology.DispatcherSettings;
+import org.apache.kafka.clients.admin.Admin;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The whole pipeline on an in-process KRaft broker, calling the provider simulator over HTTP. */
+class PipelineIT {
+
+    private static final String KEY = "sk-it-pipeline";
+    private static EmbeddedKafkaBroker broker;
+    private static ProviderSimulator sim;
+
+    @BeforeAll
+    static void start() {
+        broker = EmbeddedKafkaBroker.start();
+        try (Admin admin = KafkaClients.admin(broker.bootstrapServers(), Map.of())) {
+            TopicsApplier.bundled().apply(admin);
+        }
+        // TPM binds: the bundled set needs well over a burst's worth of tokens
+        sim = ProviderSimulator.start(SimulatorConfig.builder().port(0).rpm(1_000).tpm(400_000).burstSeconds(5)
+                .apiKeys(Set.of(KEY)).baseLatencyMs(40).build());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (sim != null) {
+            sim.close();
+        }
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void shouldClassifyEveryValidTicketExactlyOnceWithNo429() throws Exception {
+        Path state = Files.createTempDirectory("qf-it-state");
+        QuotaflowConfig config = new QuotaflowConfig(broker.bootstrapServers(), "quotaflow-it", state, -1, Map.of(),
+                new DispatcherSettings(ModelSettings.of(URI.create(sim.baseUrl()), "gpt-4o-mini", Secret.of(KEY)),
+                        QuotaSettings.ofDefaults().withRpm(1_000).withTpm(400_000), BatchSettings.ofDefaults(), RetrySettings.ofDefaults()));
+
+        PublishSummary summary;
+        try (TicketPublisher publisher = new TicketPublisher(broker.bootstrapServers(), Map.of())) {
+            summary = publisher.publish(DemoDataset.openTickets(), Optional.empty(), true, p -> { }, i -> { });
+        }
+        assertThat(summary.succeeded()).isTrue();
+        assertThat(summary.acknowledged()).isEqualTo(500);
+
+        Set<String> expected = new HashSet<>(DemoDataset.labels().keySet());
+        expected.remove(DemoDataset.HUGE_TICKET_ID);
+
+        try (Pipeline pipeline = Pipeline.start(config);
+             OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of())) {
+            assertThat(pipeline.awaitRunning(Duration.ofSeconds(60))).isTrue();
+            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200)).until(() -> {
+                counter.poll(Duration.ofMillis(100));
+                return counter.classified() + counter.deadLettered() >= 500;
+            });
+            // anything late would be a duplicate: give it a moment to show up
+            Thread.sleep(1_000);
+            counter.poll(Duration.ofMillis(500));
+
+            assertThat(counter.classifiedIds()).isEqualTo(expected);
+            assertThat(counter.duplicates()).isZero();
+            assertThat(counter.deadLetters()).containsEntry(DemoDataset.HUGE_TICKET_ID, "too-large")
+                    .containsEntry("T-EMPTY-1", "bad-input")
+                    .hasSize(5);
+            assertThat(counter.deadLettersByKind()).containsEntry("bad-input", 4L).containsEntry("too-large", 1L);
+
+            int agree = 0;
+            for (Map.Entry<String, byte[]> e : counter.results().entrySet()) {
+                JsonNode json = Json.MAPPER.readTree(e.getValue());
+                assertThat(json.get("id").asText()).isEqualTo(e.getKey());
+                assertThat(ModelSettings.DEFAULT_CATEGORIES).contains(json.get("category").asText());
+                assertThat(ModelSettings.DEFAULT_URGENCIES).contains(json.get("urgency").asText());
+                var label = DemoDataset.labels().get(e.getKey());
+                if (label.category().equals(json.get("category").asText())) {
+                    agree++;
+                }
+            }
+            SimulatorStats stats = sim.stats();
+            assertThat(stats.http429()).isZero();
+            assertThat(stats.totalRequests()).isPositive().isLessThan(200);
+            System.out.printf("PipelineIT: %d calls, %d prompt + %d completion tokens, category agreement %d/%d%n",
+                    stats.totalRequests(), stats.promptTokens(), stats.completionTokens(), agree, expected.size());
+        }
+    }
+}
