@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -35,7 +36,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * @param replicationFactor the replication factor, at least 1
  * @param configs           topic configs (values as strings), never {@code null}
  */
-public record TopicSpec(String name, int partitions, int replicationFactor, Map<String, String> configs) {
+public record TopicSpec(
+        @JsonProperty(required = true) String name,
+        @JsonProperty(required = true) int partitions,
+        @JsonProperty(required = true) int replicationFactor,
+        Map<String, String> configs) {
 
     /** The topics bundled with quotaflow, in the jar under {@code topics/NAME.json}. */
     public static final List<String> BUNDLED_TOPICS = List.of(
@@ -53,8 +58,7 @@ public record TopicSpec(String name, int partitions, int replicationFactor, Map<
 
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-            .enable(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES);
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
 
     public TopicSpec {
         if (name == null || name.isBlank()) {
