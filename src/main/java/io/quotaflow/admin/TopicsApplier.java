@@ -140,14 +140,18 @@ public final class TopicsApplier {
             return List.of();
         }
         List<NewTopic> newTopics = new ArrayList<>();
+        List<String> capped = new ArrayList<>();
         for (TopicSpec spec : toCreate) {
             int rf = Math.min(spec.replicationFactor(), liveBrokers);
             if (rf < spec.replicationFactor()) {
-                LOG.warn("{}: replication factor {} capped to {} (only {} live broker{})", spec.name(),
-                        spec.replicationFactor(), rf, liveBrokers, liveBrokers == 1 ? "" : "s");
+                capped.add(spec.name() + " (" + spec.replicationFactor() + ")");
             }
             newTopics.add(new NewTopic(spec.name(), spec.partitions(), (short) rf)
                     .configs(effectiveConfigs(spec, rf)));
+        }
+        if (!capped.isEmpty()) {
+            LOG.warn("only {} live broker{}: replication factor (and min.insync.replicas) capped to {} for {}",
+                    liveBrokers, liveBrokers == 1 ? "" : "s", liveBrokers, String.join(", ", capped));
         }
         Map<String, KafkaFuture<Void>> results = admin.createTopics(newTopics).values();
         List<String> raced = new ArrayList<>();

@@ -104,6 +104,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         }
         KafkaRaftServer server = null;
         try {
+            if (port != 0) {
+                requireFree(port);
+            }
             int brokerPort = port == 0 ? freePort() : port;
             int controllerPort = freePort(brokerPort);
             Properties props = brokerProperties(dir, brokerPort, controllerPort);
@@ -283,6 +286,17 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             }
         }
         throw new IllegalStateException("cannot find a free port");
+    }
+
+    /** Fails fast, before Kafka logs a fatal start-up error, when the requested port is taken. */
+    private static void requireFree(int port) {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true);
+            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start the embedded Kafka broker: port " + port
+                    + " on localhost is already in use", e);
+        }
     }
 
     private static void stopQuietly(KafkaRaftServer server) {
