@@ -18,22 +18,22 @@ import picocli.CommandLine.Spec;
  */
 @Command(
         name = "broker",
-        mixinStandardHelpOptions = true,
         usageHelpAutoWidth = true,
-        headerHeading = "",
         header = "Run a local single-node Kafka broker (KRaft) until stopped.",
         descriptionHeading = "%n",
+        optionListHeading = "%nOptions:%n",
         description = {
-                "Starts an Apache Kafka broker with its KRaft controller inside"
-                        + " this process, listening on localhost only, with every replication factor set to 1."
-                        + " Transactions work, so the pipeline's exactly-once processing does too.",
+                "Starts an Apache Kafka broker and its KRaft controller in this process,",
+                "listening on localhost only, with every replication factor set to 1.",
+                "Transactions work, so the pipeline's exactly-once processing does too.",
+                "Stop it with Ctrl+C (or SIGTERM); it shuts down cleanly.",
                 "",
-                "Without --dir the data lives in a temporary directory deleted on exit. With --dir the"
-                        + " directory is formatted on first use and reused afterwards, so topics and records"
-                        + " survive a restart. Give it a directory of its own.",
+                "Without --dir the data lives in a temporary directory deleted on exit.",
+                "With --dir the directory is formatted on first use and reused afterwards,",
+                "so topics and records survive a restart; give it a directory of its own.",
                 "",
-                "Topics are not created automatically; run `quotaflow topics apply --bootstrap-servers"
-                        + " localhost:PORT` (the pipeline also does it at start-up).",
+                "Topics are not created automatically: run `quotaflow topics apply",
+                "--bootstrap-servers localhost:PORT` (the pipeline also applies them).",
                 "",
                 "For development and tests only: no security, no replication."},
         footerHeading = "%nExamples:%n",
@@ -45,6 +45,9 @@ import picocli.CommandLine.Spec;
                 "0:stopped cleanly (Ctrl+C / SIGTERM)",
                 "1:the broker could not start (port in use, unusable directory, ...)"})
 public class BrokerCommand implements Callable<Integer> {
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    boolean help;
 
     @Option(names = "--port", paramLabel = "PORT", defaultValue = "9092",
             description = "Client port on localhost (default: ${DEFAULT-VALUE}); 0 picks a free port."

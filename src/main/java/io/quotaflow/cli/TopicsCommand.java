@@ -20,17 +20,21 @@ import picocli.CommandLine.Spec;
 /** {@code quotaflow topics}: manage the topics declared in {@code topics/*.json}. */
 @Command(
         name = "topics",
-        mixinStandardHelpOptions = true,
         usageHelpAutoWidth = true,
         header = "Manage the quotaflow topics.",
         descriptionHeading = "%n",
+        optionListHeading = "%nOptions:%n",
         description = {
-                "quotaflow declares its topics (tickets.interactive, tickets.standard, tickets.bulk,"
-                        + " tickets.retry, tickets.classified, tickets.dlq) as JSON files: partitions,"
-                        + " replication factor and topic configs. They are bundled in the jar and kept"
-                        + " under topics/ in the repository."},
+                "The topics are declared as JSON files (partitions, replication factor,",
+                "topic configs), one per topic: tickets.interactive, tickets.standard,",
+                "tickets.bulk, tickets.retry, tickets.classified and tickets.dlq.",
+                "They are bundled in the jar and kept under topics/ in the repository."},
+        commandListHeading = "%nCommands:%n",
         subcommands = {TopicsCommand.Apply.class})
 public class TopicsCommand implements Callable<Integer> {
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    boolean help;
 
     @Spec
     CommandSpec spec;
@@ -43,31 +47,37 @@ public class TopicsCommand implements Callable<Integer> {
     /** {@code quotaflow topics apply}. */
     @Command(
             name = "apply",
-            mixinStandardHelpOptions = true,
             usageHelpAutoWidth = true,
             header = "Create or update the topics to match their declarations.",
             descriptionHeading = "%n",
+            optionListHeading = "%nOptions:%n",
             description = {
-                    "Idempotent, and safe to run from several processes at once:",
-                    "  - creates missing topics; the replication factor is capped at the number of live"
-                            + " brokers (with a warning), and min.insync.replicas at the replication factor;",
-                    "  - raises partition counts to the declared count (never lowers them; a higher"
-                            + " count is only reported as a warning);",
-                    "  - sets the declared configs that differ; undeclared configs are left alone;",
-                    "  - never deletes a topic and never changes an existing topic's replication factor.",
+                    "Creates missing topics, raises partition counts to the declared count and",
+                    "sets the declared configs that differ. Idempotent, and safe to run from",
+                    "several processes at once. Prints one line per change, or",
+                    "`topics up to date`.",
                     "",
-                    "Prints one line per change, or `topics up to date`."},
+                    "It never deletes a topic, never lowers a partition count (a higher count",
+                    "only draws a warning), never changes an existing topic's replication",
+                    "factor and leaves undeclared configs alone. On a cluster with fewer",
+                    "brokers than a declared replication factor, new topics get one replica",
+                    "per live broker (with a warning), and min.insync.replicas is capped at",
+                    "the topic's replication factor."},
             footerHeading = "%nExamples:%n",
             footer = {
                     "  quotaflow topics apply --bootstrap-servers localhost:9092",
-                    "  quotaflow topics apply --bootstrap-servers broker:9093 -X security.protocol=SSL \\",
-                    "      -X ssl.truststore.location=/etc/kafka/truststore.jks --topics-dir ./topics"},
+                    "  quotaflow topics apply --bootstrap-servers kafka-1:9093 \\",
+                    "      -X security.protocol=SSL \\",
+                    "      -X ssl.truststore.location=/etc/kafka/truststore.jks"},
             exitCodeListHeading = "%nExit codes:%n",
             exitCodeList = {
                     "0:the topics match their declarations",
-                    "1:a declaration is invalid, or the cluster refused a change or did not answer",
+                    "1:invalid declarations, or the cluster refused a change or did not answer",
                     "2:invalid command line"})
     public static class Apply implements Callable<Integer> {
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+        boolean help;
 
         @Option(names = "--bootstrap-servers", required = true, paramLabel = "HOST:PORT[,HOST:PORT...]",
                 description = "Kafka bootstrap servers.")

@@ -38,10 +38,12 @@ class TopicsCommandTest {
     void shouldPassKafkaPropertiesThroughButKeepTheBootstrapServersOption() {
         TopicsCommand.Apply apply = new TopicsCommand.Apply();
         new picocli.CommandLine(apply).parseArgs("--bootstrap-servers", "b:9092",
-                "-X", "security.protocol=SSL", "--kafka-property", "bootstrap.servers=other:1");
+                "-X", "security.protocol=SASL_SSL", "--kafka-property", "bootstrap.servers=other:1",
+                "-X", "sasl.jaas.config=Module required username=\"u\" password=\"p=q\";");
 
         assertThat(apply.adminConfig())
-                .containsEntry("security.protocol", "SSL")
+                .containsEntry("security.protocol", "SASL_SSL")
+                .containsEntry("sasl.jaas.config", "Module required username=\"u\" password=\"p=q\";")
                 .containsEntry("bootstrap.servers", "b:9092");
     }
 
