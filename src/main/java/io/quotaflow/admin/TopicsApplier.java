@@ -144,14 +144,14 @@ public final class TopicsApplier {
         for (TopicSpec spec : toCreate) {
             int rf = Math.min(spec.replicationFactor(), liveBrokers);
             if (rf < spec.replicationFactor()) {
-                capped.add(spec.name() + " (" + spec.replicationFactor() + ")");
+                capped.add(spec.name() + " (" + spec.replicationFactor() + " -> " + rf + ")");
             }
             newTopics.add(new NewTopic(spec.name(), spec.partitions(), (short) rf)
                     .configs(effectiveConfigs(spec, rf)));
         }
         if (!capped.isEmpty()) {
-            LOG.warn("only {} live broker{}: replication factor (and min.insync.replicas) capped to {} for {}",
-                    liveBrokers, liveBrokers == 1 ? "" : "s", liveBrokers, String.join(", ", capped));
+            LOG.warn("only {} live broker{}: replication factor capped for {}; min.insync.replicas capped to match",
+                    liveBrokers, liveBrokers == 1 ? "" : "s", String.join(", ", capped));
         }
         Map<String, KafkaFuture<Void>> results = admin.createTopics(newTopics).values();
         List<String> raced = new ArrayList<>();

@@ -15,7 +15,9 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -86,7 +88,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
      * @param dirOrNull the data directory, kept across restarts (formatted only when it has not
      *                  been yet); {@code null} for a temporary directory deleted on close
      * @return the running broker, ready to serve requests
-     * @throws IllegalStateException when the broker cannot be formatted or started
+     * @throws IllegalStateException when the broker cannot be formatted or started (port taken, ...)
+     * @throws UncheckedIOException  when the data directory cannot be created
      */
     public static EmbeddedKafkaBroker start(int port, Path dirOrNull) {
         if (port < 0 || port > 65535) {
@@ -125,8 +128,10 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             if (temporary) {
                 deleteRecursively(dir);
             }
-            throw e instanceof IllegalStateException ise ? ise
-                    : new IllegalStateException("cannot start the embedded Kafka broker: " + e, e);
+            if (e instanceof Error error) {
+                throw error;
+            }
+            throw new IllegalStateException("cannot start the embedded Kafka broker: " + e.getMessage(), e);
         }
     }
 
@@ -227,7 +232,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         try {
             formatter.run();
         } catch (Exception e) {
-            throw new IllegalStateException("cannot format the broker storage in " + dir + ": " + e, e);
+            throw new IllegalStateException("formatting the storage in " + dir + " failed: " + e, e);
         }
     }
 
@@ -249,13 +254,13 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new IllegalStateException("interrupted while waiting for the broker", e);
-                } catch (Exception e) {
+                } catch (ExecutionException | TimeoutException e) {
                     last = e;
                 }
                 sleep(100);
             }
-            throw new IllegalStateException(
-                    "the embedded Kafka broker did not become ready within " + READY_TIMEOUT, last);
+            throw new IllegalStateException("the broker did not become ready within "
+                    + READY_TIMEOUT.toSeconds() + " s" + (last == null ? "" : ": " + last), last);
         }
     }
 
@@ -294,8 +299,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             socket.setReuseAddress(true);
             socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
         } catch (IOException e) {
-            throw new IllegalStateException("cannot start the embedded Kafka broker: port " + port
-                    + " on localhost is already in use", e);
+            throw new IllegalStateException("port " + port + " on localhost is already in use", e);
         }
     }
 

@@ -123,7 +123,8 @@ class EmbeddedKafkaBrokerIT {
     void shouldFailWithAClearErrorWhenThePortIsTaken(EmbeddedKafkaBroker shared) {
         assertThatThrownBy(() -> EmbeddedKafkaBroker.start(shared.port(), null))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("cannot start the embedded Kafka broker");
+                .hasMessage("cannot start the embedded Kafka broker: port " + shared.port()
+                        + " on localhost is already in use");
         // the shared broker is unaffected
         try (Admin admin = admin(shared)) {
             assertThat(admin.describeCluster().nodes().get(30, TimeUnit.SECONDS)).hasSize(1);
