@@ -1,0 +1,371 @@
+package io.quotaflow.admin;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
+import org.apache.kafka.clients.admin.NewPartitions;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.InvalidPartitionsException;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Brings a cluster's topics in line with their {@link TopicSpec declarations}, idempotently.
+ *
+ * <ul>
+ *   <li>Missing topics are created with the declared partitions and configs; the replication
+ *       factor is capped at the number of live brokers (with a warning).</li>
+ *   <li>Partition counts are raised to the declared count, never lowered (a higher count only
+ *       draws a warning).</li>
+ *   <li>Declared configs that differ are SET with {@code incrementalAlterConfigs}; configs that
+ *       are not declared are left untouched. {@code min.insync.replicas} is capped at the topic's
+ *       effective replication factor, so a one-broker development cluster stays writable with
+ *       {@code acks=all}.</li>
+ *   <li>Topics are never deleted and replication factors of existing topics never changed.</li>
+ * </ul>
+ *
+ * <p>Running it twice changes nothing the second time. Two processes may run it at the same
+ * time: a topic created by the other one in between is simply reconciled like any existing one.
+ */
+public final class TopicsApplier {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TopicsApplier.class);
+
+    /** Default bound on each Admin round trip. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+
+    private final List<TopicSpec> specs;
+    private final Duration timeout;
+
+    public TopicsApplier(List<TopicSpec> specs) {
+        this(specs, DEFAULT_TIMEOUT);
+    }
+
+    public TopicsApplier(List<TopicSpec> specs, Duration timeout) {
+        this.specs = List.copyOf(Objects.requireNonNull(specs, "specs"));
+        this.timeout = Objects.requireNonNull(timeout, "timeout");
+        Set<String> names = new HashSet<>();
+        for (TopicSpec spec : this.specs) {
+            if (!names.add(spec.name())) {
+                throw new IllegalArgumentException("topic " + spec.name() + " is declared twice");
+            }
+        }
+    }
+
+    /** An applier for the declarations bundled in the jar ({@code topics/*.json}). */
+    public static TopicsApplier bundled() {
+        return new TopicsApplier(TopicSpec.loadBundled());
+    }
+
+    /** An applier for the {@code *.json} declarations of a directory. */
+    public static TopicsApplier fromDirectory(Path dir) {
+        return new TopicsApplier(TopicSpec.loadDirectory(dir));
+    }
+
+    /** {@link #fromDirectory(Path)} when a directory is given, else {@link #bundled()}. */
+    public static TopicsApplier load(Path dirOrNull) {
+        return new TopicsApplier(TopicSpec.load(dirOrNull));
+    }
+
+    /** The declarations this applier enforces, in order. */
+    public List<TopicSpec> specs() {
+        return specs;
+    }
+
+    /**
+     * Creates, grows and re-configures topics to match the declarations.
+     *
+     * @return one human-readable line per change made, in declaration order, e.g.
+     *         {@code created tickets.bulk (6 partitions, rf 1)},
+     *         {@code tickets.bulk: partitions 3 -> 6},
+     *         {@code tickets.dlq: retention.ms 604800000 -> 2592000000}; empty when the cluster
+     *         already matched
+     * @throws KafkaException     when the cluster refuses a change or does not answer in time
+     * @throws InterruptException when the calling thread is interrupted
+     */
+    public List<String> apply(Admin admin) {
+        Map<String, List<String>> changes = new LinkedHashMap<>();
+        specs.forEach(spec -> changes.put(spec.name(), new ArrayList<>()));
+        if (specs.isEmpty()) {
+            return List.of();
+        }
+
+        int liveBrokers = await(admin.describeCluster().nodes(), "describe the cluster").size();
+        if (liveBrokers < 1) {
+            throw new KafkaException("the cluster reports no live broker");
+        }
+        Set<String> existing =
+                await(admin.listTopics(new ListTopicsOptions().listInternal(false)).names(), "list topics");
+
+        List<TopicSpec> toCreate = specs.stream().filter(s -> !existing.contains(s.name())).toList();
+        List<String> toReconcile = new ArrayList<>(
+                specs.stream().map(TopicSpec::name).filter(existing::contains).toList());
+        toReconcile.addAll(create(admin, toCreate, liveBrokers, changes));
+        reconcile(admin, toReconcile, liveBrokers, changes);
+
+        return changes.values().stream().flatMap(List::stream).toList();
+    }
+
+    /** Creates the topics; returns those that another process created meanwhile. */
+    private List<String> create(Admin admin, List<TopicSpec> toCreate, int liveBrokers,
+                                Map<String, List<String>> changes) {
+        if (toCreate.isEmpty()) {
+            return List.of();
+        }
+        List<NewTopic> newTopics = new ArrayList<>();
+        List<String> capped = new ArrayList<>();
+        for (TopicSpec spec : toCreate) {
+            int rf = Math.min(spec.replicationFactor(), liveBrokers);
+            if (rf < spec.replicationFactor()) {
+                capped.add(spec.name() + " (" + spec.replicationFactor() + " -> " + rf + ")");
+            }
+            newTopics.add(new NewTopic(spec.name(), spec.partitions(), (short) rf)
+                    .configs(effectiveConfigs(spec, rf)));
+        }
+        if (!capped.isEmpty()) {
+            LOG.warn("only {} live broker{}: replication factor capped for {}; min.insync.replicas capped to match",
+                    liveBrokers, liveBrokers == 1 ? "" : "s", String.join(", ", capped));
+        }
+        Map<String, KafkaFuture<Void>> results = admin.createTopics(newTopics).values();
+        List<String> raced = new ArrayList<>();
+        List<String> created = new ArrayList<>();
+        for (NewTopic topic : newTopics) {
+            try {
+                await(results.get(topic.name()), "create topic " + topic.name());
+                created.add(topic.name());
+                changes.get(topic.name()).add("created " + topic.name() + " (" + topic.numPartitions()
+                        + " partitions, rf " + topic.replicationFactor() + ")");
+            } catch (KafkaException e) {
+                if (e.getCause() instanceof TopicExistsException) {
+                    LOG.debug("{} was created concurrently; reconciling it instead", topic.name());
+                    raced.add(topic.name());
+                } else {
+                    throw e;
+                }
+            }
+        }
+        Map<String, Integer> wanted = new HashMap<>();
+        newTopics.stream().filter(t -> created.contains(t.name()))
+                .forEach(t -> wanted.put(t.name(), t.numPartitions()));
+        awaitPartitions(admin, wanted);
+        return raced;
+    }
+
+    private void reconcile(Admin admin, List<String> names, int liveBrokers, Map<String, List<String>> changes) {
+        if (names.isEmpty()) {
+            return;
+        }
+        Map<String, TopicSpec> byName = new HashMap<>();
+        specs.forEach(s -> byName.put(s.name(), s));
+
+        Map<String, TopicDescription> descriptions = retryUnknownTopic(() ->
+                await(admin.describeTopics(names).allTopicNames(), "describe topics " + names));
+
+        // partitions: only ever raised
+        Map<String, NewPartitions> increases = new LinkedHashMap<>();
+        Map<String, Integer> rfs = new HashMap<>();
+        for (String name : names) {
+            TopicSpec spec = byName.get(name);
+            TopicDescription description = descriptions.get(name);
+            int actual = description.partitions().size();
+            int rf = description.partitions().isEmpty() ? 1 : description.partitions().get(0).replicas().size();
+            rfs.put(name, rf);
+            if (spec.partitions() > actual) {
+                increases.put(name, NewPartitions.increaseTo(spec.partitions()));
+            } else if (spec.partitions() < actual) {
+                LOG.warn("{} has {} partitions, more than the {} declared; partition counts are never lowered",
+                        name, actual, spec.partitions());
+            }
+            int wantedRf = Math.min(spec.replicationFactor(), liveBrokers);
+            if (rf < wantedRf) {
+                LOG.warn("{} has replication factor {}, {} declared; replication factors of existing topics"
+                        + " are not changed (reassign the partitions to raise it)", name, rf, wantedRf);
+            }
+        }
+        if (!increases.isEmpty()) {
+            Map<String, KafkaFuture<Void>> results = admin.createPartitions(increases).values();
+            Map<String, Integer> wanted = new HashMap<>();
+            for (Map.Entry<String, NewPartitions> entry : increases.entrySet()) {
+                String name = entry.getKey();
+                int from = descriptions.get(name).partitions().size();
+                int to = entry.getValue().totalCount();
+                try {
+                    await(results.get(name), "add partitions to " + name);
+                    changes.get(name).add(name + ": partitions " + from + " -> " + to);
+                    wanted.put(name, to);
+                } catch (KafkaException e) {
+                    if (!(e.getCause() instanceof InvalidPartitionsException)) {
+                        throw e;
+                    }
+                    // maybe another process raised it meanwhile: fine if the count is now high enough
+                    int now = retryUnknownTopic(() -> await(admin.describeTopics(List.of(name)).allTopicNames(),
+                            "describe topic " + name)).get(name).partitions().size();
+                    if (now < to) {
+                        throw e;
+                    }
+                    LOG.debug("{}: partitions were raised concurrently to {}", name, now);
+                }
+            }
+            awaitPartitions(admin, wanted);
+        }
+
+        // configs: SET the declared keys that differ, leave everything else alone
+        List<ConfigResource> resources = names.stream()
+                .map(n -> new ConfigResource(ConfigResource.Type.TOPIC, n)).toList();
+        Map<ConfigResource, Config> current = retryUnknownTopic(() ->
+                await(admin.describeConfigs(resources).all(), "describe configs of " + names));
+        Map<ConfigResource, Collection<AlterConfigOp>> alterations = new LinkedHashMap<>();
+        Map<ConfigResource, List<String>> alterationLines = new LinkedHashMap<>();
+        for (ConfigResource resource : resources) {
+            String name = resource.name();
+            Config config = current.get(resource);
+            List<AlterConfigOp> ops = new ArrayList<>();
+            List<String> lines = new ArrayList<>();
+            effectiveConfigs(byName.get(name), rfs.get(name)).forEach((key, wanted) -> {
+                ConfigEntry entry = config == null ? null : config.get(key);
+                String actual = entry == null ? null : entry.value();
+                if (!sameValue(actual, wanted)) {
+                    ops.add(new AlterConfigOp(new ConfigEntry(key, wanted), AlterConfigOp.OpType.SET));
+                    lines.add(name + ": " + key + " " + (actual == null ? "(unset)" : actual) + " -> " + wanted);
+                }
+            });
+            if (!ops.isEmpty()) {
+                alterations.put(resource, ops);
+                alterationLines.put(resource, lines);
+            }
+        }
+        if (!alterations.isEmpty()) {
+            Map<ConfigResource, KafkaFuture<Void>> results = admin.incrementalAlterConfigs(alterations).values();
+            for (ConfigResource resource : alterations.keySet()) {
+                await(results.get(resource), "alter configs of " + resource.name());
+                changes.get(resource.name()).addAll(alterationLines.get(resource));
+            }
+        }
+    }
+
+    /** The declared configs with {@code min.insync.replicas} capped at the replication factor. */
+    static Map<String, String> effectiveConfigs(TopicSpec spec, int replicationFactor) {
+        Map<String, String> configs = new LinkedHashMap<>(spec.configs());
+        String minIsr = configs.get(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG);
+        if (minIsr != null) {
+            try {
+                if (Integer.parseInt(minIsr) > replicationFactor) {
+                    LOG.debug("{}: min.insync.replicas {} capped to the replication factor {}",
+                            spec.name(), minIsr, replicationFactor);
+                    configs.put(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, String.valueOf(replicationFactor));
+                }
+            } catch (NumberFormatException e) {
+                // leave it: the broker will reject it with a clear message
+            }
+        }
+        return configs;
+    }
+
+    /** Compares config values, ignoring blanks around list separators and list order. */
+    static boolean sameValue(String actual, String wanted) {
+        if (actual == null) {
+            return false;
+        }
+        if (actual.trim().equals(wanted.trim())) {
+            return true;
+        }
+        if (actual.contains(",") || wanted.contains(",")) {
+            return normalizedList(actual).equals(normalizedList(wanted));
+        }
+        return false;
+    }
+
+    private static List<String> normalizedList(String value) {
+        return Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).sorted().toList();
+    }
+
+    /** Waits until every broker answer shows the topics with at least the given partition counts. */
+    private void awaitPartitions(Admin admin, Map<String, Integer> wanted) {
+        if (wanted.isEmpty()) {
+            return;
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            try {
+                Map<String, TopicDescription> seen =
+                        await(admin.describeTopics(wanted.keySet()).allTopicNames(), "describe topics");
+                if (wanted.entrySet().stream()
+                        .allMatch(e -> seen.get(e.getKey()).partitions().size() >= e.getValue())) {
+                    return;
+                }
+            } catch (KafkaException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw e;
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new KafkaException("topics " + wanted.keySet() + " are not visible after " + timeout);
+            }
+            pause();
+        }
+    }
+
+    /** Repeats a describe call while a just-created topic has not reached the broker answering it. */
+    private <T> T retryUnknownTopic(Supplier<T> call) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            try {
+                return call.get();
+            } catch (KafkaException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+            }
+            pause();
+        }
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(100);
+        } catch (InterruptedException e) {
+            throw new InterruptException(e);
+        }
+    }
+
+    /** Gets a future within the timeout; failures become a {@link KafkaException} with the cause kept. */
+    private <T> T await(KafkaFuture<T> future, String what) {
+        try {
+            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            throw new InterruptException(e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            throw new KafkaException("cannot " + what + ": " + cause.getMessage(), cause);
+        } catch (TimeoutException e) {
+            throw new KafkaException("cannot " + what + ": no answer within " + timeout, e);
+        }
+    }
+}
