@@ -24,10 +24,10 @@ public final class DemoCommand implements Callable<Integer> {
             defaultValue = "0")
     int tickets;
 
-    @Option(names = "--rpm", description = "Simulated requests-per-minute limit (default: ${DEFAULT-VALUE}).", defaultValue = "300")
+    @Option(names = "--rpm", description = "Simulated requests-per-minute limit (default: ${DEFAULT-VALUE}).", defaultValue = "200")
     long rpm;
 
-    @Option(names = "--tpm", description = "Simulated tokens-per-minute limit (default: ${DEFAULT-VALUE}).", defaultValue = "60000")
+    @Option(names = "--tpm", description = "Simulated tokens-per-minute limit (default: ${DEFAULT-VALUE}).", defaultValue = "45000")
     long tpm;
 
     @Option(names = "--report-json", description = "Also write the final report as JSON to this file.")

@@ -51,7 +51,7 @@ public final class DemoRun {
     public record Options(int tickets, long rpm, long tpm, double simBurstSeconds, Duration timeout, Duration tickerInterval) {
 
         public static Options ofDefaults() {
-            return new Options(0, 300, 60_000, 5, Duration.ofMinutes(15), Duration.ofMillis(500));
+            return new Options(0, 200, 45_000, 5, Duration.ofMinutes(15), Duration.ofMillis(500));
         }
     }
 
