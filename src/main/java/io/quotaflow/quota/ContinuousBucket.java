@@ -62,8 +62,8 @@ public final class ContinuousBucket {
     public boolean canTake(double cost, double floor, long nowNanos) {
         refill(nowNanos);
         if (cost > capacity - floor) {
-            // oversized: only from a full bucket (the floor still applies to what may be spent)
-            return available >= capacity - 1e-9 && floor <= 0;
+            // oversized for this floor: only from a full bucket, or it could never run
+            return available >= capacity - 1e-9;
         }
         return available - cost >= floor - 1e-9;
     }

@@ -60,6 +60,14 @@ public final class QuotaLimiter {
         return true;
     }
 
+    /**
+     * The largest call {@code priority} can start without waiting for a completely full bucket:
+     * batches are sized to fit it.
+     */
+    public long maxRegularCost(Priority priority) {
+        return (long) Math.floor(tokens.capacity() - floor(tokens, priority));
+    }
+
     /** Nanoseconds until a call of {@code cost} at {@code priority} could be admitted. */
     public long nanosUntilAdmissible(Priority priority, long cost, long nowNanos) {
         long wait = Math.max(requests.nanosUntil(1, floor(requests, priority), nowNanos),

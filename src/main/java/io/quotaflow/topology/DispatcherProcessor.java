@@ -198,7 +198,7 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         }
         int maxInFlight = settings.quota().maxInFlight();
         while (inFlightCalls < maxInFlight) {
-            Optional<PendingQueue.Proposal> next = queue.propose(settings.batch().maxItems(), settings.batch().maxPromptTokens());
+            Optional<PendingQueue.Proposal> next = queue.propose(settings.batch().maxItems(), this::promptTokenCap);
             if (next.isEmpty()) {
                 return;
             }
@@ -239,6 +239,16 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             listener.dispatched(scope, proposal.priority(), items.size(), prompt.admissionCost());
             send(new ModelRequest(batchId, prompt));
         }
+    }
+
+    /**
+     * Prompt tokens one batch of {@code priority} may hold: the configured cap, lowered so that a
+     * full batch (prompt + its {@code max_tokens}) fits the limiter's bucket above that class's
+     * reserve. A single larger ticket still goes alone, from a full bucket.
+     */
+    private int promptTokenCap(Priority priority) {
+        long fits = limiter.maxRegularCost(priority) - prompts.fixedTokens() - settings.batch().maxTokensFor(settings.batch().maxItems());
+        return (int) Math.max(1, Math.min(settings.batch().maxPromptTokens(), fits));
     }
 
     private void send(ModelRequest request) {
@@ -389,7 +399,7 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         }
         long nowNanos = nanos(now);
         long wait = 0;
-        Optional<PendingQueue.Proposal> next = queue.propose(settings.batch().maxItems(), settings.batch().maxPromptTokens());
+        Optional<PendingQueue.Proposal> next = queue.propose(settings.batch().maxItems(), this::promptTokenCap);
         if (next.isPresent()) {
             long cost = prompts.fixedTokens() + next.get().tokens() + settings.batch().maxTokensFor(next.get().refs().size());
             wait = limiter.nanosUntilAdmissible(next.get().priority(), cost, nowNanos) / 1_000_000;

@@ -99,13 +99,13 @@ final class PendingQueue {
      * {@code maxTokens} estimated tokens, taken one per tenant in turn. The first ticket is always
      * taken, even if it alone exceeds the token cap. Nothing is removed.
      */
-    Optional<Proposal> propose(int maxItems, int maxTokens) {
+    Optional<Proposal> propose(int maxItems, java.util.function.ToIntFunction<Priority> maxTokens) {
         for (Priority p : Priority.values()) {
             ClassQueue q = classes.get(p);
             if (q.size == 0) {
                 continue;
             }
-            return Optional.of(propose(p, q, maxItems, maxTokens));
+            return Optional.of(propose(p, q, maxItems, maxTokens.applyAsInt(p)));
         }
         return Optional.empty();
     }

@@ -194,6 +194,28 @@ class QuotaflowTopologyTest {
     }
 
     @Test
+    void shouldSizeBatchesToTheBucketAndStillRunTicketsLargerThanIt() {
+        FakeModelClient client = FakeModelClient.labellingAll("other", "low");
+        // 12k TPM at 0.98 and 2 s of burst: a 392-token bucket, 294 above the bulk reserve
+        DispatcherSettings settings = new DispatcherSettings(Fixtures.model(),
+                QuotaSettings.ofDefaults().withRpm(6_000).withTpm(12_000), BatchSettings.ofDefaults(), Fixtures.settings().retry());
+        try (PipelineHarness h = new PipelineHarness(settings, client)) {
+            h.pipe(Priority.BULK, "huge", Fixtures.ticket("huge", "acme", "a long ticket body ".repeat(120)));
+            IntStream.range(0, 6).forEach(i -> h.pipe(Priority.BULK, "T-" + i, Fixtures.ticket("T-" + i)));
+            h.advance(Duration.ofSeconds(40));
+
+            assertThat(h.classified()).hasSize(7);
+            assertThat(client.requests()).anySatisfy(r -> assertThat(r.items()).extracting(ModelItem::id).containsExactly("huge"));
+            PromptBuilder prompts = new PromptBuilder(Fixtures.model());
+            for (ModelRequest r : client.requests()) {
+                if (r.items().size() > 1) {
+                    assertThat(r.prompt().admissionCost()).isLessThanOrEqualTo(392);
+                }
+            }
+        }
+    }
+
+    @Test
     void shouldPauseTheScopeOnA429WithoutConsumingAnAttempt() throws Exception {
         FakeModelClient client = FakeModelClient.labellingAll("billing", "low");
         client.respondWith(r -> new ModelOutcome.RateLimited(Optional.of(Duration.ofSeconds(3)), "Rate limit reached",
