@@ -17,7 +17,7 @@ package io.quotaflow.quota;
 public final class ContinuousBucket {
 
     private final double ratePerNano;
-    private final double capacity;
+    private double capacity;
     private double available;
     private long lastNanos;
 
@@ -84,6 +84,16 @@ public final class ContinuousBucket {
     public void clampTo(double level, long nowNanos) {
         refill(nowNanos);
         available = Math.min(available, level);
+    }
+
+    /** Changes the capacity (shrinking the burst after a 429); the level is clamped to it. */
+    public void setCapacity(double newCapacity, long nowNanos) {
+        if (!(newCapacity > 0)) {
+            throw new IllegalArgumentException("capacity must be positive");
+        }
+        refill(nowNanos);
+        capacity = newCapacity;
+        available = Math.min(available, capacity);
     }
 
     /** Nanoseconds until {@code cost} could be taken leaving {@code floor}; 0 if it can now. */

@@ -1,9 +1,12 @@
 package io.quotaflow.quota;
 
 import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.model.RateLimitInfo;
 import io.quotaflow.ticket.Priority;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Iterator;
 
 /**
  * Admits calls of one quota scope against two continuously refilled budgets, requests per minute
@@ -12,29 +15,47 @@ import java.time.Duration;
  * waits for a refill that bulk work used up. A cooldown (after a 429) stops all admission.
  *
  * <p>Both buckets start empty: a new owner of the scope (a restart, a task moved to another
- * instance) cannot know what the previous owner spent, so it earns its burst back at the refill rate.
+ * instance) cannot know what the previous owner spent, so it earns its burst at the refill rate.
+ *
+ * <p>It listens to the provider: {@link #reseed} lowers the local view to what the provider's
+ * {@code remaining} headers imply, and each 429 halves the burst allowance, which grows back by an
+ * eighth after every clean minute.
  *
  * <p>Owned by one stream task; not thread-safe. Time comes in as nanoseconds.
  */
 public final class QuotaLimiter {
 
+    static final double MIN_BURST_SCALE = 0.25;
+    static final long CLEAN_PERIOD_NANOS = Duration.ofSeconds(60).toNanos();
+    private static final long ADMISSION_LOG_NANOS = Duration.ofMinutes(2).toNanos();
+
     private final QuotaSettings settings;
     private final ContinuousBucket requests;
     private final ContinuousBucket tokens;
+    private final double baseRequestCapacity;
+    private final double baseTokenCapacity;
+    /** Recent admissions {nanos, tokens}, oldest first: what the provider may not have counted yet. */
+    private final ArrayDeque<long[]> admissions = new ArrayDeque<>();
     private long cooldownUntilNanos;
+    private double burstScale = 1.0;
+    private long lastRateLimitNanos;
+    private long lastGrowthNanos;
     private long admittedCalls;
     private long admittedTokens;
+    private long rateLimits;
 
     public QuotaLimiter(QuotaSettings settings, long nowNanos) {
         this.settings = settings;
         double rpm = settings.rpm() * settings.safetyFactor();
         double tpm = settings.tpm() * settings.safetyFactor();
         // at least one call's worth of request capacity, or a low RPM could never admit anything
-        double requestCapacity = Math.max(1.0, rpm * settings.burstSeconds() / 60.0);
-        double tokenCapacity = Math.max(1.0, tpm * settings.burstSeconds() / 60.0);
-        this.requests = new ContinuousBucket(rpm / 60.0, requestCapacity, 0, nowNanos);
-        this.tokens = new ContinuousBucket(tpm / 60.0, tokenCapacity, 0, nowNanos);
+        this.baseRequestCapacity = Math.max(1.0, rpm * settings.burstSeconds() / 60.0);
+        this.baseTokenCapacity = Math.max(1.0, tpm * settings.burstSeconds() / 60.0);
+        this.requests = new ContinuousBucket(rpm / 60.0, baseRequestCapacity, 0, nowNanos);
+        this.tokens = new ContinuousBucket(tpm / 60.0, baseTokenCapacity, 0, nowNanos);
         this.cooldownUntilNanos = nowNanos;
+        this.lastRateLimitNanos = nowNanos - CLEAN_PERIOD_NANOS;
+        this.lastGrowthNanos = nowNanos;
     }
 
     public QuotaSettings settings() {
@@ -47,6 +68,7 @@ public final class QuotaLimiter {
 
     /** Whether a call costing {@code cost} tokens may start now at {@code priority}; takes it if so. */
     public boolean tryAcquire(Priority priority, long cost, long nowNanos) {
+        maintain(nowNanos);
         if (nowNanos < cooldownUntilNanos) {
             return false;
         }
@@ -57,6 +79,7 @@ public final class QuotaLimiter {
         tokens.take(cost, nowNanos);
         admittedCalls++;
         admittedTokens += cost;
+        admissions.addLast(new long[] {nowNanos, cost});
         return true;
     }
 
@@ -87,24 +110,77 @@ public final class QuotaLimiter {
     }
 
     /**
-     * Lowers the local view to the provider's: {@code remaining} less what calls still in flight
-     * will be charged when they arrive. Never raises it.
+     * Lowers the local view to the provider's. The provider computed {@code remaining} when it
+     * admitted the call we sent at {@code sentAtNanos}; since then it has refilled at its own rate,
+     * and every call we admitted after that one is charged there too (or will be on arrival). The
+     * local level never rises here and never ends above that view.
      */
-    public void reseed(Long remainingRequests, Long remainingTokens, long inFlightCalls, long inFlightTokens, long nowNanos) {
-        if (remainingRequests != null) {
-            requests.clampTo(remainingRequests * settings.safetyFactor() - inFlightCalls, nowNanos);
+    public void reseed(RateLimitInfo info, long sentAtNanos, long nowNanos) {
+        if (info == null) {
+            return;
         }
-        if (remainingTokens != null) {
-            tokens.clampTo(remainingTokens * settings.safetyFactor() - inFlightTokens, nowNanos);
+        double elapsedSeconds = Math.max(0, nowNanos - sentAtNanos) / 1e9;
+        long laterCalls = 0;
+        long laterTokens = 0;
+        for (Iterator<long[]> it = admissions.descendingIterator(); it.hasNext(); ) {
+            long[] a = it.next();
+            if (a[0] <= sentAtNanos) {
+                break;
+            }
+            laterCalls++;
+            laterTokens += a[1];
+        }
+        if (info.remainingRequests().isPresent()) {
+            double rate = info.limitRequests().orElse(settings.rpm()) / 60.0;
+            requests.clampTo(info.remainingRequests().getAsLong() + rate * elapsedSeconds - laterCalls, nowNanos);
+        }
+        if (info.remainingTokens().isPresent()) {
+            double rate = info.limitTokens().orElse(settings.tpm()) / 60.0;
+            tokens.clampTo(info.remainingTokens().getAsLong() + rate * elapsedSeconds - laterTokens, nowNanos);
         }
     }
 
-    /** Stops all admission for {@code duration}; both buckets restart empty afterwards. */
+    /**
+     * A 429: stops all admission for {@code duration} and halves the burst allowance (down to a
+     * quarter), so the next minute runs clean. The buckets refill during the cooldown, as the
+     * provider's do.
+     */
+    public void rateLimited(Duration duration, long nowNanos) {
+        rateLimits++;
+        coolDown(duration, nowNanos);
+        burstScale = Math.max(MIN_BURST_SCALE, burstScale / 2);
+        applyBurstScale(nowNanos);
+        lastRateLimitNanos = nowNanos;
+        lastGrowthNanos = nowNanos;
+    }
+
+    /** Stops all admission for {@code duration}; the levels drop to zero and refill meanwhile. */
     public void coolDown(Duration duration, long nowNanos) {
         long until = nowNanos + Math.max(0, duration.toNanos());
         cooldownUntilNanos = Math.max(cooldownUntilNanos, until);
         requests.clampTo(0, nowNanos);
         tokens.clampTo(0, nowNanos);
+    }
+
+    private void maintain(long nowNanos) {
+        while (!admissions.isEmpty() && admissions.peekFirst()[0] < nowNanos - ADMISSION_LOG_NANOS) {
+            admissions.pollFirst();
+        }
+        if (burstScale < 1.0 && nowNanos - lastRateLimitNanos >= CLEAN_PERIOD_NANOS
+                && nowNanos - lastGrowthNanos >= CLEAN_PERIOD_NANOS) {
+            burstScale = Math.min(1.0, burstScale + 0.125);
+            lastGrowthNanos = nowNanos;
+            applyBurstScale(nowNanos);
+        }
+    }
+
+    private void applyBurstScale(long nowNanos) {
+        requests.setCapacity(Math.max(1.0, baseRequestCapacity * burstScale), nowNanos);
+        tokens.setCapacity(Math.max(1.0, baseTokenCapacity * burstScale), nowNanos);
+    }
+
+    public double burstScale() {
+        return burstScale;
     }
 
     public boolean inCooldown(long nowNanos) {
@@ -137,5 +213,9 @@ public final class QuotaLimiter {
 
     public long admittedTokens() {
         return admittedTokens;
+    }
+
+    public long rateLimits() {
+        return rateLimits;
     }
 }
