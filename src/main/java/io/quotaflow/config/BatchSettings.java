@@ -8,11 +8,23 @@ import java.time.Duration;
  * @param maxItems            most tickets in one call
  * @param maxPromptTokens     most prompt tokens in one call (a single larger ticket goes alone)
  * @param punctuateInterval   how often the dispatcher wakes up
- * @param completionTokensPerItem  {@code max_tokens} budget per ticket in a call
+ * @param completionTokensPerItem  initial {@code max_tokens} budget per ticket (then learned from answers)
+ * @param standardLinger      how long a standard batch may wait to fill up (interactive never waits)
+ * @param bulkLinger          how long a bulk batch may wait to fill up
  */
-public record BatchSettings(int maxItems, int maxPromptTokens, Duration punctuateInterval, int completionTokensPerItem) {
+public record BatchSettings(int maxItems, int maxPromptTokens, Duration punctuateInterval, int completionTokensPerItem,
+                            Duration standardLinger, Duration bulkLinger) {
+
+    public static final Duration DEFAULT_STANDARD_LINGER = Duration.ofMillis(100);
+    public static final Duration DEFAULT_BULK_LINGER = Duration.ofSeconds(1);
+
+    public BatchSettings(int maxItems, int maxPromptTokens, Duration punctuateInterval, int completionTokensPerItem) {
+        this(maxItems, maxPromptTokens, punctuateInterval, completionTokensPerItem, DEFAULT_STANDARD_LINGER, DEFAULT_BULK_LINGER);
+    }
 
     public BatchSettings {
+        QuotaSettings.require(standardLinger != null && !standardLinger.isNegative(), "batch.standard-linger-ms must be >= 0");
+        QuotaSettings.require(bulkLinger != null && !bulkLinger.isNegative(), "batch.bulk-linger-ms must be >= 0");
         QuotaSettings.require(maxItems > 0 && maxItems <= 100, "batch.max-items must be in [1, 100]");
         QuotaSettings.require(maxPromptTokens >= 256, "batch.max-prompt-tokens must be >= 256");
         QuotaSettings.require(punctuateInterval != null && !punctuateInterval.isNegative() && !punctuateInterval.isZero(),
@@ -25,15 +37,28 @@ public record BatchSettings(int maxItems, int maxPromptTokens, Duration punctuat
     }
 
     public BatchSettings withMaxItems(int value) {
-        return new BatchSettings(value, maxPromptTokens, punctuateInterval, completionTokensPerItem);
+        return new BatchSettings(value, maxPromptTokens, punctuateInterval, completionTokensPerItem, standardLinger, bulkLinger);
     }
 
     public BatchSettings withMaxPromptTokens(int value) {
-        return new BatchSettings(maxItems, value, punctuateInterval, completionTokensPerItem);
+        return new BatchSettings(maxItems, value, punctuateInterval, completionTokensPerItem, standardLinger, bulkLinger);
     }
 
     public BatchSettings withPunctuateInterval(Duration value) {
-        return new BatchSettings(maxItems, maxPromptTokens, value, completionTokensPerItem);
+        return new BatchSettings(maxItems, maxPromptTokens, value, completionTokensPerItem, standardLinger, bulkLinger);
+    }
+
+    public BatchSettings withLinger(Duration standard, Duration bulk) {
+        return new BatchSettings(maxItems, maxPromptTokens, punctuateInterval, completionTokensPerItem, standard, bulk);
+    }
+
+    /** How long a batch of {@code priority} may wait to fill up. */
+    public Duration linger(io.quotaflow.ticket.Priority priority) {
+        return switch (priority) {
+            case INTERACTIVE -> Duration.ZERO;
+            case STANDARD -> standardLinger;
+            case BULK -> bulkLinger;
+        };
     }
 
     /** {@code max_tokens} for a call of {@code items} tickets. */

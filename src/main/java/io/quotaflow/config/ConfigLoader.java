@@ -61,11 +61,15 @@ public final class ConfigLoader {
         d.put("batch.max-prompt-tokens", Integer.toString(b.maxPromptTokens()));
         d.put("batch.completion-tokens-per-item", Integer.toString(b.completionTokensPerItem()));
         d.put("batch.punctuate-ms", Long.toString(b.punctuateInterval().toMillis()));
+        d.put("batch.standard-linger-ms", Long.toString(b.standardLinger().toMillis()));
+        d.put("batch.bulk-linger-ms", Long.toString(b.bulkLinger().toMillis()));
         RetrySettings r = RetrySettings.ofDefaults();
         d.put("retry.base-ms", Long.toString(r.base().toMillis()));
         d.put("retry.cap-ms", Long.toString(r.cap().toMillis()));
         d.put("retry.max-attempts", Integer.toString(r.maxAttempts()));
         d.put("retry.max-age-ms", Long.toString(r.maxAge().toMillis()));
+        d.put("retry.circuit-open-ms", Long.toString(r.circuitOpenWait().toMillis()));
+        d.put("retry.halt-probe-ms", Long.toString(r.haltProbeInterval().toMillis()));
         DEFAULTS = java.util.Collections.unmodifiableMap(d);
     }
 
@@ -132,10 +136,12 @@ public final class ConfigLoader {
                 doubleValue(p, "quota.safety-factor"), doubleValue(p, "quota.burst-seconds"), intValue(p, "quota.max-in-flight"),
                 doubleValue(p, "quota.reserve-fraction"));
         BatchSettings batch = new BatchSettings(intValue(p, "batch.max-items"), intValue(p, "batch.max-prompt-tokens"),
-                Duration.ofMillis(longValue(p, "batch.punctuate-ms")), intValue(p, "batch.completion-tokens-per-item"));
+                Duration.ofMillis(longValue(p, "batch.punctuate-ms")), intValue(p, "batch.completion-tokens-per-item"),
+                Duration.ofMillis(longValue(p, "batch.standard-linger-ms")), Duration.ofMillis(longValue(p, "batch.bulk-linger-ms")));
         RetrySettings retry = new RetrySettings(Duration.ofMillis(longValue(p, "retry.base-ms")),
                 Duration.ofMillis(longValue(p, "retry.cap-ms")), intValue(p, "retry.max-attempts"),
-                Duration.ofMillis(longValue(p, "retry.max-age-ms")));
+                Duration.ofMillis(longValue(p, "retry.max-age-ms")), Duration.ofMillis(longValue(p, "retry.circuit-open-ms")),
+                Duration.ofMillis(longValue(p, "retry.halt-probe-ms")));
         Map<String, String> kafka = new TreeMap<>();
         p.forEach((k, v) -> {
             if (k.startsWith("kafka.")) {

@@ -89,6 +89,12 @@ public final class PipelineMetrics implements DispatcherListener {
     }
 
     @Override
+    public void circuitTransition(String scope, String from, String to) {
+        Counter.builder("quotaflow.circuit.transitions").description("circuit breaker state changes").tag("scope", scope)
+                .tag("to", to.toLowerCase(java.util.Locale.ROOT)).register(registry).increment();
+    }
+
+    @Override
     public void state(DispatcherSnapshot s) {
         snapshots.put(s.scope(), s);
         for (Priority p : Priority.values()) {

@@ -27,6 +27,10 @@ public interface DispatcherListener {
     default void deadLettered(String scope, String kind) {
     }
 
+    /** The scope's circuit breaker changed state. */
+    default void circuitTransition(String scope, String from, String to) {
+    }
+
     /** A snapshot taken after each punctuation. */
     default void state(DispatcherSnapshot snapshot) {
     }

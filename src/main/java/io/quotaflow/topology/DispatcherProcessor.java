@@ -3,6 +3,8 @@ package io.quotaflow.topology;
 import io.quotaflow.failure.Backoff;
 import io.quotaflow.failure.ErrorKind;
 import io.quotaflow.failure.FailureHeaders;
+import io.quotaflow.failure.ScopeHealth;
+import io.quotaflow.quota.CompletionBudget;
 import io.quotaflow.model.ModelClient;
 import io.quotaflow.model.ModelItem;
 import io.quotaflow.model.ModelOutcome;
@@ -66,7 +68,8 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
 
     private static final Logger LOG = LoggerFactory.getLogger(DispatcherProcessor.class);
     private static final Duration DEFAULT_COOLDOWN = Duration.ofSeconds(1);
-    private static final Duration HALT_PROBE = Duration.ofSeconds(30);
+    private static final long SWEEP_INTERVAL_MS = 1_000;
+    private static final int MAX_TOKENS_BOOST = 8;
 
     private final DispatcherSettings settings;
     private final ModelClient client;
@@ -87,10 +90,12 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
     private final Queue<Completion> completions = new ConcurrentLinkedQueue<>();
     private Cancellable punctuator;
     private volatile boolean closed;
+    private final Set<String> probes = new HashSet<>();
     private int inFlightCalls;
     private long inFlightTokens;
-    private long haltedUntil;
-    private String haltReason;
+    private ScopeHealth health;
+    private CompletionBudget budget;
+    private long nextSweep;
 
     private record DelayedRef(long notBefore, String id) {
     }
@@ -116,6 +121,9 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         this.prompts = new PromptBuilder(settings.model());
         long now = context.currentSystemTimeMs();
         this.limiter = new QuotaLimiter(settings.quota(), nanos(now));
+        this.health = new ScopeHealth(scope, settings.retry(), (from, to) -> listener.circuitTransition(scope, from, to));
+        this.health.at(now);
+        this.budget = new CompletionBudget(settings.batch().completionTokensPerItem());
         restore();
         this.punctuator = context.schedule(settings.batch().punctuateInterval(), PunctuationType.WALL_CLOCK_TIME, this::punctuate);
     }
@@ -149,7 +157,7 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
     }
 
     private void index(WorkItem item) {
-        queue.add(item.priority(), new PendingQueue.Ref(item.id(), item.tenant(), item.tokens(), item.enqueuedAt(), item.batchCap()));
+        queue.add(item.priority(), new PendingQueue.Ref(item.id(), item.tenant(), item.tokens(), item.enqueuedAt(), item.batchCap(), item.attempt()));
     }
 
     @Override
@@ -174,10 +182,41 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
     }
 
     void punctuate(long now) {
+        health.at(now);
         drainCompletions(now);
         promoteDue(now);
+        if (now >= nextSweep) {
+            nextSweep = now + SWEEP_INTERVAL_MS;
+            expireOld(now);
+            health.logHalt(now, false);
+        }
         dispatch(now);
         listener.state(snapshot(now));
+    }
+
+    /**
+     * Dead-letters tickets past the maximum age: those that already failed at least once, and all
+     * of them while the circuit is open (an outage longer than the budget ends in the dead-letter
+     * topic, ready for replay). A halted scope dead-letters nothing: a fixed key resumes the work.
+     */
+    private void expireOld(long now) {
+        if (health.halted()) {
+            return;
+        }
+        long maxAge = settings.retry().maxAge().toMillis();
+        boolean outage = health.circuitOpen();
+        List<PendingQueue.Ref> expired = queue.removeIf(r -> now - r.enqueuedAt() >= maxAge && (r.attempt() > 0 || outage));
+        for (PendingQueue.Ref ref : expired) {
+            WorkItem item = pending.get(ref.id());
+            pending.delete(ref.id());
+            if (item != null) {
+                String last = item.failure() == null ? "none (never dispatched: circuit " + health.circuitState() + ")"
+                        : item.failure().kind() + ": " + item.failure().message();
+                deadLetter(item, ErrorKind.RETRIES_EXHAUSTED, item.failure() == null ? 0 : item.failure().status(),
+                        "older than " + settings.retry().maxAge().toSeconds() + " s after " + item.attempt()
+                                + " attempts; last error: " + last, now);
+            }
+        }
     }
 
     private void promoteDue(long now) {
@@ -193,16 +232,22 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
     }
 
     private void dispatch(long now) {
-        if (now < haltedUntil) {
-            return;
-        }
         int maxInFlight = settings.quota().maxInFlight();
         while (inFlightCalls < maxInFlight) {
-            Optional<PendingQueue.Proposal> next = queue.propose(settings.batch().maxItems(), this::promptTokenCap);
+            ScopeHealth.Mode mode = health.mode(now);
+            if (mode == ScopeHealth.Mode.BLOCKED || (mode == ScopeHealth.Mode.PROBE && !probes.isEmpty())) {
+                return;
+            }
+            boolean probe = mode == ScopeHealth.Mode.PROBE;
+            int maxItems = probe ? 1 : settings.batch().maxItems();
+            Optional<PendingQueue.Proposal> next = queue.propose(maxItems, this::promptTokenCap);
             if (next.isEmpty()) {
                 return;
             }
             PendingQueue.Proposal proposal = next.get();
+            if (!probe && lingering(proposal, maxItems, now)) {
+                return;
+            }
             List<WorkItem> items = new ArrayList<>(proposal.refs().size());
             List<ModelItem> modelItems = new ArrayList<>(proposal.refs().size());
             int boost = 1;
@@ -219,10 +264,13 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
                 queue.remove(proposal);
                 continue;
             }
-            int maxTokens = settings.batch().maxTokensFor(items.size()) * boost;
-            ChatPrompt prompt = prompts.build(modelItems, maxTokens);
+            ChatPrompt prompt = prompts.build(modelItems, budget.maxTokensFor(items.size(), boost));
+            if (!health.tryStart(now)) {
+                return;
+            }
             if (!limiter.tryAcquire(proposal.priority(), prompt.admissionCost(), nanos(now))) {
                 // strict priority: nothing of a lower class may overtake a waiting higher one
+                health.cancelStart();
                 return;
             }
             queue.remove(proposal);
@@ -236,9 +284,23 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             inFlight.put(batchId, batch);
             inFlightCalls++;
             inFlightTokens += prompt.admissionCost();
+            if (probe) {
+                probes.add(batchId);
+            }
             listener.dispatched(scope, proposal.priority(), items.size(), prompt.admissionCost());
             send(new ModelRequest(batchId, prompt));
         }
+    }
+
+    /** A batch that is not full may wait for more tickets, up to its class's linger. */
+    private boolean lingering(PendingQueue.Proposal proposal, int maxItems, long now) {
+        long linger = settings.batch().linger(proposal.priority()).toMillis();
+        if (linger <= 0 || proposal.refs().size() >= maxItems
+                || proposal.tokens() >= promptTokenCap(proposal.priority()) * 0.8) {
+            return false;
+        }
+        long oldest = proposal.refs().stream().mapToLong(PendingQueue.Ref::enqueuedAt).min().orElse(now);
+        return now - oldest < linger;
     }
 
     /**
@@ -247,7 +309,7 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
      * reserve. A single larger ticket still goes alone, from a full bucket.
      */
     private int promptTokenCap(Priority priority) {
-        long fits = limiter.maxRegularCost(priority) - prompts.fixedTokens() - settings.batch().maxTokensFor(settings.batch().maxItems());
+        long fits = limiter.maxRegularCost(priority) - prompts.fixedTokens() - budget.maxTokensFor(settings.batch().maxItems(), 1);
         return (int) Math.max(1, Math.min(settings.batch().maxPromptTokens(), fits));
     }
 
@@ -289,53 +351,75 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             inFlightCalls = Math.max(0, inFlightCalls - 1);
             inFlightTokens = Math.max(0, inFlightTokens - batch.admissionCost());
             batch.items().forEach(i -> inFlightIds.remove(i.id()));
+            probes.remove(c.batchId());
             listener.completed(scope, c.outcome(), batch.items().size());
+            if (!c.outcome().rateLimits().isEmpty()) {
+                limiter.reseed(c.outcome().rateLimits(), nanos(batch.dispatchedAt()), nanos(now));
+            }
             handle(batch, c.outcome(), now);
         }
     }
 
     private void handle(InFlightBatch batch, ModelOutcome outcome, long now) {
+        List<WorkItem> items = batch.items();
         if (outcome instanceof ModelOutcome.Answered answered) {
+            health.succeeded(now, answered.latencyMs());
             limiter.reconcile(batch.promptTokens(), answered.promptTokens(), nanos(now));
-            for (WorkItem item : batch.items()) {
+            if (!answered.truncated() && answered.invalid().isEmpty()) {
+                budget.record(items.size(), answered.completionTokens());
+            }
+            if (answered.labels().isEmpty() && items.size() > 1 && !answered.truncated()) {
+                // nothing usable: bisect, so that a poison ticket ends up alone; no attempt consumed
+                int half = (items.size() + 1) / 2;
+                LOG.debug("scope {}: unusable answer for a batch of {}; splitting into halves", scope, items.size());
+                requeue(items.stream().map(i -> i.withBatchCap(half)).toList());
+                return;
+            }
+            for (WorkItem item : items) {
                 ModelOutcome.Label label = answered.labels().get(item.id());
                 if (label != null) {
                     classified(item, label, batch, answered, now);
-                } else if (answered.truncated()) {
-                    retry(item.withMaxTokensBoost(Math.min(16, item.maxTokensBoost() * 2)), ErrorKind.TRUNCATED, 200,
-                            "finish_reason=length: the answer was cut at max_tokens=" + batch.maxTokens(), Optional.empty(), now);
+                } else if (answered.truncated() && item.maxTokensBoost() < MAX_TOKENS_BOOST) {
+                    // cut at max_tokens: ask again at once with twice the budget, no attempt consumed
+                    requeue(List.of(item.withMaxTokensBoost(item.maxTokensBoost() * 2)));
                 } else {
-                    retry(item, ErrorKind.INVALID_OUTPUT, 200, answered.invalid().getOrDefault(item.id(), "invalid answer"),
-                            Optional.empty(), now);
+                    String why = answered.truncated() ? "finish_reason=length even with max_tokens=" + batch.maxTokens()
+                            : answered.invalid().getOrDefault(item.id(), "invalid answer");
+                    retry(item.withBatchCap(1), ErrorKind.INVALID_OUTPUT, 200, why, Optional.empty(), now);
                 }
             }
         } else if (outcome instanceof ModelOutcome.RateLimited limited) {
+            health.rateLimited(now);
             Duration wait = limited.retryAfter().orElse(DEFAULT_COOLDOWN);
             Duration jitter = Duration.ofMillis(random.nextLong(Math.max(1, Math.min(1000, wait.toMillis() / 4 + 50))));
-            limiter.coolDown(wait.plus(jitter), nanos(now));
-            LOG.warn("scope {}: provider answered 429 ({}); all dispatch paused for {} ms", scope, limited.message(),
-                    wait.plus(jitter).toMillis());
-            requeue(batch.items());
+            limiter.rateLimited(wait.plus(jitter), nanos(now));
+            LOG.warn("scope {}: provider answered 429 ({}); all dispatch paused for {} ms, burst allowance now {} %", scope,
+                    limited.message(), wait.plus(jitter).toMillis(), Math.round(limiter.burstScale() * 100));
+            requeue(items);
         } else if (outcome instanceof ModelOutcome.Failed failed) {
             switch (failed.kind()) {
-                case TRANSIENT -> batch.items().forEach(i -> retry(i, failed.status() == 0 && failed.message().startsWith("timeout")
-                        ? ErrorKind.TIMEOUT : ErrorKind.TRANSIENT, failed.status(), failed.message(), failed.retryAfter(), now));
+                case TRANSIENT -> {
+                    health.failed(now, failed.latencyMs(), failed.message());
+                    String kind = failed.status() == 0 && failed.message().startsWith("timeout") ? ErrorKind.TIMEOUT : ErrorKind.TRANSIENT;
+                    items.forEach(i -> retry(i, kind, failed.status(), failed.message(), failed.retryAfter(), now));
+                }
                 case CONTEXT_LENGTH -> {
-                    if (batch.items().size() == 1) {
-                        deadLetter(batch.items().get(0), ErrorKind.TOO_LARGE, failed.status(), failed.message(), now);
+                    health.succeeded(now, failed.latencyMs());
+                    if (items.size() == 1) {
+                        deadLetter(items.get(0), ErrorKind.TOO_LARGE, failed.status(), failed.message(), now);
                     } else {
-                        int half = (batch.items().size() + 1) / 2;
-                        requeue(batch.items().stream().map(i -> i.withBatchCap(half)).toList());
+                        int half = (items.size() + 1) / 2;
+                        requeue(items.stream().map(i -> i.withBatchCap(half)).toList());
                     }
                 }
                 case HALT -> {
-                    haltedUntil = now + HALT_PROBE.toMillis();
-                    haltReason = "HTTP " + failed.status() + ": " + failed.message();
-                    LOG.error("scope {}: provider refused the credentials or quota ({}); dispatch halted, tickets kept, probing again in {} s",
-                            scope, haltReason, HALT_PROBE.toSeconds());
-                    requeue(batch.items());
+                    health.halt(now, "HTTP " + failed.status() + ": " + failed.message());
+                    requeue(items);
                 }
-                case NON_RETRYABLE -> batch.items().forEach(i -> deadLetter(i, ErrorKind.NON_RETRYABLE, failed.status(), failed.message(), now));
+                case NON_RETRYABLE -> {
+                    health.succeeded(now, failed.latencyMs());
+                    items.forEach(i -> deadLetter(i, ErrorKind.NON_RETRYABLE, failed.status(), failed.message(), now));
+                }
             }
         }
     }
@@ -401,10 +485,12 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         long wait = 0;
         Optional<PendingQueue.Proposal> next = queue.propose(settings.batch().maxItems(), this::promptTokenCap);
         if (next.isPresent()) {
-            long cost = prompts.fixedTokens() + next.get().tokens() + settings.batch().maxTokensFor(next.get().refs().size());
+            long cost = prompts.fixedTokens() + next.get().tokens() + budget.maxTokensFor(next.get().refs().size(), 1);
             wait = limiter.nanosUntilAdmissible(next.get().priority(), cost, nowNanos) / 1_000_000;
         }
-        String state = now < haltedUntil ? "HALTED: " + haltReason : limiter.inCooldown(nowNanos) ? "COOLDOWN" : "RUNNING";
+        String state = health.halted() ? "HALTED: " + health.haltReason()
+                : health.circuitOpen() ? "CIRCUIT_" + health.circuitState()
+                : limiter.inCooldown(nowNanos) ? "COOLDOWN" : "RUNNING";
         return new DispatcherSnapshot(scope, now, sizes, ages, delayedIndex.size(), inFlightCalls,
                 limiter.availableTokens(nowNanos), limiter.availableRequests(nowNanos),
                 limiter.cooldownRemainingNanos(nowNanos) / 1_000_000, Math.max(0, wait), state);

@@ -20,7 +20,7 @@ import java.util.Optional;
 final class PendingQueue {
 
     /** An index entry. */
-    record Ref(String id, String tenant, int tokens, long enqueuedAt, int batchCap) {
+    record Ref(String id, String tenant, int tokens, long enqueuedAt, int batchCap, int attempt) {
     }
 
     /** A batch proposal: refs at the heads of their tenants' queues, in serving order. */
@@ -158,6 +158,27 @@ final class PendingQueue {
             r = it.next();
         }
         return r;
+    }
+
+    /** Removes and returns every ticket matching {@code predicate}, in any class. */
+    List<Ref> removeIf(java.util.function.Predicate<Ref> predicate) {
+        List<Ref> removed = new ArrayList<>();
+        for (Map.Entry<Priority, ClassQueue> e : classes.entrySet()) {
+            ClassQueue q = e.getValue();
+            List<Ref> matched = new ArrayList<>();
+            for (ArrayDeque<Ref> dq : q.byTenant.values()) {
+                for (Ref r : dq) {
+                    if (predicate.test(r)) {
+                        matched.add(r);
+                    }
+                }
+            }
+            if (!matched.isEmpty()) {
+                remove(new Proposal(e.getKey(), matched, 0));
+                removed.addAll(matched);
+            }
+        }
+        return removed;
     }
 
     /** Removes a proposal's tickets and moves the tenant rotation on. */

@@ -1,0 +1,227 @@
+package io.quotaflow.failure;
+
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.quotaflow.config.RetrySettings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+
+/**
+ * Whether a quota scope may call its provider: a Resilience4j circuit breaker over transient
+ * failures (5xx, 529, timeouts, connection errors) that pauses dispatch during an outage and probes
+ * with one small batch when half-open; and a halt, for failures no retry can fix (rejected key,
+ * missing model, spent quota), that stops dispatch until a periodic probe is accepted.
+ *
+ * <p>Time is the stream task's (wall-clock of the punctuator), set with {@link #at(long)}, so tests
+ * drive it with the {@code TopologyTestDriver}'s clock.
+ */
+public final class ScopeHealth {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ScopeHealth.class);
+    private static final Duration HALT_LOG_INTERVAL = Duration.ofMinutes(1);
+
+    /** What dispatch may do now. */
+    public enum Mode {
+        /** Normal dispatch. */
+        NORMAL,
+        /** One small probe batch, then wait for its answer. */
+        PROBE,
+        /** Nothing. */
+        BLOCKED
+    }
+
+    /** A transient failure, recorded by the breaker. */
+    static final class TransientFailure extends RuntimeException {
+        TransientFailure(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private final String scope;
+    private final RetrySettings settings;
+    private final TaskClock clock = new TaskClock();
+    private final CircuitBreaker breaker;
+    private boolean halted;
+    private String haltReason;
+    private long nextHaltProbeAt;
+    private boolean haltProbeInFlight;
+    private long lastHaltLog = Long.MIN_VALUE;
+    private long haltedSince;
+
+    public ScopeHealth(String scope, RetrySettings settings, BiConsumer<String, String> transitions) {
+        this.scope = scope;
+        this.settings = settings;
+        CircuitBreakerConfig config = CircuitBreakerConfig.custom()
+                .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+                .slidingWindowSize(10)
+                .minimumNumberOfCalls(5)
+                .failureRateThreshold(50)
+                .waitDurationInOpenState(settings.circuitOpenWait())
+                .permittedNumberOfCallsInHalfOpenState(1)
+                .automaticTransitionFromOpenToHalfOpenEnabled(false)
+                .clock(clock)
+                .currentTimestampFunction(c -> c.millis(), TimeUnit.MILLISECONDS)
+                .build();
+        this.breaker = CircuitBreaker.of("quotaflow-" + scope, config);
+        this.breaker.getEventPublisher().onStateTransition(e -> {
+            String from = e.getStateTransition().getFromState().name();
+            String to = e.getStateTransition().getToState().name();
+            if (e.getStateTransition().getToState() == CircuitBreaker.State.OPEN) {
+                LOG.warn("scope {}: circuit {} -> {}: the provider is failing; dispatch paused for {} s, tickets kept",
+                        scope, from, to, settings.circuitOpenWait().toSeconds());
+            } else {
+                LOG.warn("scope {}: circuit {} -> {}", scope, from, to);
+            }
+            transitions.accept(from, to);
+        });
+    }
+
+    /** Sets the current time (epoch ms). */
+    public void at(long nowMs) {
+        clock.millis = nowMs;
+    }
+
+    /** What dispatch may do at {@code nowMs}. */
+    public Mode mode(long nowMs) {
+        at(nowMs);
+        if (halted) {
+            return !haltProbeInFlight && nowMs >= nextHaltProbeAt ? Mode.PROBE : Mode.BLOCKED;
+        }
+        return switch (breaker.getState()) {
+            case CLOSED, DISABLED, METRICS_ONLY -> Mode.NORMAL;
+            // tryStart decides whether the open wait is over and whether the one probe is free
+            case HALF_OPEN, OPEN, FORCED_OPEN -> Mode.PROBE;
+        };
+    }
+
+    /** Takes a permission to start a call; false means not now. A halt probe is marked in flight. */
+    public boolean tryStart(long nowMs) {
+        at(nowMs);
+        if (halted) {
+            if (haltProbeInFlight || nowMs < nextHaltProbeAt) {
+                return false;
+            }
+            haltProbeInFlight = true;
+            nextHaltProbeAt = nowMs + settings.haltProbeInterval().toMillis();
+            return true;
+        }
+        return breaker.tryAcquirePermission();
+    }
+
+    /** Gives back a permission taken by {@link #tryStart} for a call that was not made. */
+    public void cancelStart() {
+        if (halted) {
+            haltProbeInFlight = false;
+            nextHaltProbeAt = 0;
+        } else {
+            breaker.releasePermission();
+        }
+    }
+
+    /** The provider answered (200, or a 4xx about the request itself). */
+    public void succeeded(long nowMs, long latencyMs) {
+        at(nowMs);
+        resume(nowMs);
+        breaker.onSuccess(latencyMs, TimeUnit.MILLISECONDS);
+    }
+
+    /** A 429 rate limit: says nothing about an outage, but proves the credentials work. */
+    public void rateLimited(long nowMs) {
+        at(nowMs);
+        resume(nowMs);
+        breaker.releasePermission();
+    }
+
+    /** A transient failure: counted by the breaker. */
+    public void failed(long nowMs, long latencyMs, String message) {
+        at(nowMs);
+        if (halted) {
+            haltProbeInFlight = false;
+            return;
+        }
+        breaker.onError(latencyMs, TimeUnit.MILLISECONDS, new TransientFailure(message));
+    }
+
+    /** Credentials, model or spend refused: stop dispatch until a probe is accepted. */
+    public void halt(long nowMs, String reason) {
+        at(nowMs);
+        if (!halted) {
+            haltedSince = nowMs;
+            breaker.releasePermission();
+        }
+        halted = true;
+        haltReason = reason;
+        haltProbeInFlight = false;
+        nextHaltProbeAt = nowMs + settings.haltProbeInterval().toMillis();
+        logHalt(nowMs, true);
+    }
+
+    /** Repeats the halt's log line at most once a minute. */
+    public void logHalt(long nowMs, boolean force) {
+        if (halted && (force || nowMs - lastHaltLog >= HALT_LOG_INTERVAL.toMillis())) {
+            lastHaltLog = nowMs;
+            LOG.error("scope {}: HALTED for {} s: {}. Dispatch stopped, tickets kept (none dead-lettered), health DOWN; "
+                            + "fix the key, model or quota — quotaflow probes the provider every {} s and resumes by itself.",
+                    scope, Math.max(0, (nowMs - haltedSince) / 1000), haltReason, settings.haltProbeInterval().toSeconds());
+        }
+    }
+
+    private void resume(long nowMs) {
+        if (halted) {
+            halted = false;
+            haltProbeInFlight = false;
+            LOG.warn("scope {}: the provider accepts calls again after {} s; dispatch resumed", scope, (nowMs - haltedSince) / 1000);
+        }
+    }
+
+    public boolean halted() {
+        return halted;
+    }
+
+    public String haltReason() {
+        return haltReason;
+    }
+
+    /** True unless the breaker is closed (an outage is suspected). */
+    public boolean circuitOpen() {
+        CircuitBreaker.State s = breaker.getState();
+        return s == CircuitBreaker.State.OPEN || s == CircuitBreaker.State.HALF_OPEN || s == CircuitBreaker.State.FORCED_OPEN;
+    }
+
+    public String circuitState() {
+        return breaker.getState().name();
+    }
+
+    /** A clock the stream task moves. */
+    private static final class TaskClock extends Clock {
+        volatile long millis;
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public long millis() {
+            return millis;
+        }
+
+        @Override
+        public Instant instant() {
+            return Instant.ofEpochMilli(millis);
+        }
+    }
+}
