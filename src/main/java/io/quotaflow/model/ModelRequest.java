@@ -13,4 +13,10 @@ public record ModelRequest(String batchId, ChatPrompt prompt) {
     public List<ModelItem> items() {
         return prompt.items();
     }
+
+    @Override
+    public String toString() {
+        return "ModelRequest[" + batchId + ", ids=" + items().stream().map(ModelItem::id).toList()
+                + ", promptTokens=" + prompt.promptTokens() + ", maxTokens=" + prompt.maxTokens() + "]";
+    }
 }
