@@ -174,6 +174,31 @@ class QuotaflowTopologyTest {
     }
 
     @Test
+    void shouldNotDelayInteractiveWorkBehindABulkBacklog() {
+        FakeModelClient client = FakeModelClient.labellingAll("other", "low");
+        // TPM binds hard: an 11 760-token bucket (2 940 tokens/s) that bulk work may drain only down to its 25 % reserve
+        DispatcherSettings settings = new DispatcherSettings(Fixtures.model(),
+                QuotaSettings.ofDefaults().withRpm(6_000).withTpm(180_000).withBurstSeconds(4), BatchSettings.ofDefaults(),
+                Fixtures.settings().retry());
+        try (PipelineHarness h = new PipelineHarness(settings, client)) {
+            IntStream.range(0, 400).forEach(i -> h.pipe(Priority.BULK, "B-" + i, Fixtures.ticket("B-" + i, "t" + (i % 4),
+                    "bulk export log line ".repeat(20))));
+            h.advance(Duration.ofSeconds(5));
+            int before = client.requests().size();
+            assertThat(before).as("the bulk backlog is being worked").isGreaterThan(3);
+            assertThat(h.classified().size()).isLessThan(400);
+
+            // ~2 400 tokens with its prompt, more than a bulk batch: without the reserve it would wait
+            // for ~0.4 s of refill after each bulk call; with it, it goes at once
+            h.pipe(Priority.INTERACTIVE, "I-1", Fixtures.ticket("I-1", "vip", "our checkout is down for every customer ".repeat(270)));
+            h.advance(Duration.ofMillis(100));
+            assertThat(client.requests().subList(before, client.requests().size()))
+                    .as("dispatched within two ticks of arriving, from the reserve")
+                    .anySatisfy(r -> assertThat(r.items()).extracting(ModelItem::id).contains("I-1"));
+        }
+    }
+
+    @Test
     void shouldNotDispatchWhileTheLimiterSaysNo() {
         FakeModelClient client = FakeModelClient.labellingAll("other", "low");
         // 6 RPM at 0.98 safety: the bucket starts empty and earns one request every ~10.2 s

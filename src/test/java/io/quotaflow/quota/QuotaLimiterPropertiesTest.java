@@ -1,0 +1,142 @@
+package io.quotaflow.quota;
+
+import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.model.RateLimitInfo;
+import io.quotaflow.ticket.Priority;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Properties of the limiter over random call sizes and arrival patterns, on an injected clock. */
+class QuotaLimiterPropertiesTest {
+
+    private static final long MS = 1_000_000L;
+
+    /** An attempted call: after {@code gapMs}, at a priority, costing {@code cost} tokens. */
+    record Attempt(int gapMs, Priority priority, int cost) {
+    }
+
+    @Provide
+    Arbitrary<List<Attempt>> arrivals() {
+        Arbitrary<Attempt> attempt = Combinators.combine(
+                Arbitraries.frequencyOf(
+                        net.jqwik.api.Tuple.of(6, Arbitraries.integers().between(0, 5)),
+                        net.jqwik.api.Tuple.of(3, Arbitraries.integers().between(5, 200)),
+                        net.jqwik.api.Tuple.of(1, Arbitraries.integers().between(200, 3_000))),
+                Arbitraries.of(Priority.class),
+                Arbitraries.frequencyOf(
+                        net.jqwik.api.Tuple.of(8, Arbitraries.integers().between(50, 2_000)),
+                        net.jqwik.api.Tuple.of(2, Arbitraries.integers().between(2_000, 12_000))))
+                .as(Attempt::new);
+        return attempt.list().ofMinSize(50).ofMaxSize(600);
+    }
+
+    @Property(tries = 200)
+    void shouldNeverAdmitMoreThanBurstPlusRateTimesWindow(@ForAll("arrivals") List<Attempt> attempts,
+                                                          @ForAll @IntRange(min = 30, max = 600) int rpm,
+                                                          @ForAll @IntRange(min = 10_000, max = 400_000) int tpm) {
+        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(rpm).withTpm(tpm);
+        QuotaLimiter limiter = new QuotaLimiter(settings, 0);
+        List<long[]> admitted = new ArrayList<>();
+        long now = 0;
+        for (Attempt a : attempts) {
+            now += a.gapMs() * MS;
+            if (limiter.tryAcquire(a.priority(), a.cost(), now)) {
+                admitted.add(new long[] {now, a.cost()});
+            }
+        }
+        double tokenRate = tpm * settings.safetyFactor() / 60.0;
+        double requestRate = rpm * settings.safetyFactor() / 60.0;
+        double tokenBurst = limiter.tokenCapacity();
+        double requestBurst = limiter.requestCapacity();
+        // every window [admitted_i, admitted_j]: what was admitted in it, minus the one oversized call
+        // a full bucket may let into debt, stays within burst + rate × W
+        for (int i = 0; i < admitted.size(); i++) {
+            long tokens = 0;
+            long largest = 0;
+            for (int j = i; j < admitted.size(); j++) {
+                tokens += admitted.get(j)[1];
+                largest = Math.max(largest, admitted.get(j)[1]);
+                double window = (admitted.get(j)[0] - admitted.get(i)[0]) / 1e9;
+                long oversized = largest > tokenBurst ? largest : 0;
+                assertThat(tokens - oversized).as("tokens in a %.3f s window", window)
+                        .isLessThanOrEqualTo((long) Math.ceil(tokenBurst + tokenRate * window) + 1);
+                assertThat(j - i + 1).as("requests in a %.3f s window", window)
+                        .isLessThanOrEqualTo((int) Math.floor(requestBurst + requestRate * window + 1e-9) + 1);
+            }
+        }
+    }
+
+    @Property(tries = 200)
+    void shouldAdmitNothingDuringACooldown(@ForAll("arrivals") List<Attempt> attempts,
+                                           @ForAll @IntRange(min = 1, max = 120) int cooldownSeconds,
+                                           @ForAll @IntRange(min = 0, max = 60_000) int cooldownAtMs) {
+        QuotaLimiter limiter = new QuotaLimiter(QuotaSettings.ofDefaults().withRpm(6_000).withTpm(2_000_000), 0);
+        long start = cooldownAtMs * MS;
+        long end = start + Duration.ofSeconds(cooldownSeconds).toNanos();
+        boolean cooled = false;
+        long now = 0;
+        for (Attempt a : attempts) {
+            now += a.gapMs() * MS;
+            if (!cooled && now >= start) {
+                limiter.rateLimited(Duration.ofSeconds(cooldownSeconds), start);
+                cooled = true;
+            }
+            boolean admitted = limiter.tryAcquire(a.priority(), a.cost(), now);
+            if (cooled && now < end) {
+                assertThat(admitted).as("admitted at %d ms inside a cooldown ending at %d ms", now / MS, end / MS).isFalse();
+            }
+        }
+    }
+
+    @Property(tries = 300)
+    void shouldNeverLetReseedingExceedTheProvidersView(@ForAll("arrivals") List<Attempt> attempts,
+                                                       @ForAll @IntRange(min = 0, max = 20_000) int remainingTokens,
+                                                       @ForAll @IntRange(min = 0, max = 100) int remainingRequests,
+                                                       @ForAll @IntRange(min = 0, max = 599) int sentIndex) {
+        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(600).withTpm(200_000);
+        QuotaLimiter limiter = new QuotaLimiter(settings, 0);
+        List<long[]> admitted = new ArrayList<>();
+        long now = 0;
+        for (Attempt a : attempts) {
+            now += a.gapMs() * MS;
+            if (limiter.tryAcquire(Priority.INTERACTIVE, a.cost(), now)) {
+                admitted.add(new long[] {now, a.cost()});
+            }
+        }
+        if (admitted.isEmpty()) {
+            return;
+        }
+        long[] sent = admitted.get(Math.min(sentIndex, admitted.size() - 1));
+        long later = 0;
+        long laterCalls = 0;
+        for (long[] a : admitted) {
+            if (a[0] > sent[0]) {
+                later += a[1];
+                laterCalls++;
+            }
+        }
+        long answerAt = now + 300 * MS;
+        RateLimitInfo info = new RateLimitInfo(OptionalLong.of(600), OptionalLong.of(200_000), OptionalLong.of(remainingRequests),
+                OptionalLong.of(remainingTokens), Optional.empty(), Optional.empty(), Optional.empty());
+        double before = limiter.availableTokens(answerAt);
+        limiter.reseed(info, sent[0], answerAt);
+        double elapsed = (answerAt - sent[0]) / 1e9;
+        double providerTokens = remainingTokens + 200_000 / 60.0 * elapsed - later;
+        double providerRequests = remainingRequests + 600 / 60.0 * elapsed - laterCalls;
+        assertThat(limiter.availableTokens(answerAt)).isLessThanOrEqualTo(providerTokens + 1e-6).isLessThanOrEqualTo(before + 1e-6);
+        assertThat(limiter.availableRequests(answerAt)).isLessThanOrEqualTo(providerRequests + 1e-6);
+    }
+}
