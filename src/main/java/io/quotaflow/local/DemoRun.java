@@ -165,7 +165,7 @@ public final class DemoRun {
     }
 
     /** The first {@code n} records of the bundled set, repeated with suffixed ids when {@code n} exceeds it. */
-    static byte[] lines(int n) {
+    public static byte[] lines(int n) {
         List<String> base = new ArrayList<>();
         try (BufferedReader r = new BufferedReader(new InputStreamReader(DemoDataset.openTickets(), StandardCharsets.UTF_8))) {
             String line;

@@ -96,6 +96,8 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
     private ScopeHealth health;
     private CompletionBudget budget;
     private long nextSweep;
+    /** Whether this task has seen work: tasks of partitions no scope maps to stay silent in /status. */
+    private boolean active;
 
     private record DelayedRef(long notBefore, String id) {
     }
@@ -151,6 +153,7 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             it.forEachRemaining(kv -> delayedIndex.add(new DelayedRef(kv.value.notBefore(), kv.key)));
         }
         if (!orphaned.isEmpty() || !items.isEmpty() || !delayedIndex.isEmpty()) {
+            active = true;
             LOG.info("scope {}: restored {} pending ({} from {} interrupted calls), {} delayed", scope, items.size(),
                     orphaned.stream().mapToInt(kv -> kv.value.items().size()).sum(), orphaned.size(), delayedIndex.size());
         }
@@ -166,6 +169,7 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         if (item == null) {
             return;
         }
+        active = true;
         String id = item.id();
         if (queue.contains(id) || inFlightIds.contains(id) || delayed.get(id) != null) {
             LOG.debug("scope {}: ticket {} is already being processed; duplicate input ignored", scope, id);
@@ -191,7 +195,9 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             health.logHalt(now, false);
         }
         dispatch(now);
-        listener.state(snapshot(now));
+        if (active) {
+            listener.state(snapshot(now));
+        }
     }
 
     /**

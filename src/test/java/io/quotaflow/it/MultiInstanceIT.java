@@ -1,0 +1,136 @@
+package io.quotaflow.it;
+
+import io.quotaflow.Pipeline;
+import io.quotaflow.admin.KafkaClients;
+import io.quotaflow.admin.TopicsApplier;
+import io.quotaflow.config.BatchSettings;
+import io.quotaflow.config.ModelSettings;
+import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.config.QuotaflowConfig;
+import io.quotaflow.config.RetrySettings;
+import io.quotaflow.config.Secret;
+import io.quotaflow.local.EmbeddedKafkaBroker;
+import io.quotaflow.local.OutcomeCounter;
+import io.quotaflow.local.ProviderSimulator;
+import io.quotaflow.local.SimulatorConfig;
+import io.quotaflow.local.SimulatorStats;
+import io.quotaflow.publish.TicketPublisher;
+import io.quotaflow.topology.DispatcherSettings;
+import org.apache.kafka.clients.admin.Admin;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Three instances with one application id share one quota: the scope's calls are made by the one
+ * task that owns its partition. Closing that instance mid-run moves the task; the quota still holds.
+ */
+class MultiInstanceIT {
+
+    private static final String KEY = "sk-it-multi";
+    private static final int TICKETS = 400;
+    private static EmbeddedKafkaBroker broker;
+    private static ProviderSimulator sim;
+
+    @BeforeAll
+    static void start() {
+        broker = EmbeddedKafkaBroker.start();
+        try (Admin admin = KafkaClients.admin(broker.bootstrapServers(), Map.of())) {
+            TopicsApplier.bundled().apply(admin);
+        }
+        sim = ProviderSimulator.start(SimulatorConfig.builder().port(0).rpm(600).tpm(100_000).burstSeconds(5)
+                .apiKeys(Set.of(KEY)).baseLatencyMs(80).build());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (sim != null) {
+            sim.close();
+        }
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    private static QuotaflowConfig config(int instance) throws Exception {
+        return new QuotaflowConfig(broker.bootstrapServers(), "quotaflow-multi", Files.createTempDirectory("qf-multi-" + instance),
+                -1, Map.of(), new DispatcherSettings(ModelSettings.of(URI.create(sim.baseUrl()), "gpt-4o-mini", Secret.of(KEY)),
+                QuotaSettings.ofDefaults().withRpm(600).withTpm(100_000), BatchSettings.ofDefaults(), RetrySettings.ofDefaults()));
+    }
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void shouldShareOneQuotaAcrossInstancesAndSurviveLosingTheOwner() throws Exception {
+        List<Pipeline> instances = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            instances.add(Pipeline.start(config(i)));
+        }
+        try (OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of())) {
+            for (Pipeline p : instances) {
+                assertThat(p.awaitRunning(Duration.ofSeconds(90))).isTrue();
+            }
+            String lines = new String(io.quotaflow.local.DemoRun.lines(TICKETS), StandardCharsets.UTF_8);
+            Set<String> expected = new HashSet<>();
+            try (TicketPublisher publisher = new TicketPublisher(broker.bootstrapServers(), Map.of())) {
+                var summary = publisher.publish(new ByteArrayInputStream(lines.getBytes(StandardCharsets.UTF_8)), Optional.empty(),
+                        false, p -> { }, i -> { });
+                assertThat(summary.succeeded()).isTrue();
+            }
+            for (String line : lines.split("\n")) {
+                var parsed = io.quotaflow.ticket.TicketParser.parse(line.getBytes(StandardCharsets.UTF_8));
+                if (parsed instanceof io.quotaflow.ticket.TicketParser.Valid v && !v.ticket().id().equals("T-HUGE-1")) {
+                    expected.add(v.ticket().id());
+                }
+            }
+
+            // let the owner work for a while, then close it mid-run
+            await().atMost(Duration.ofMinutes(2)).until(() -> {
+                counter.poll(Duration.ofMillis(100));
+                return counter.classified() >= expected.size() / 3;
+            });
+            List<Pipeline> owners = instances.stream().filter(p -> p.metrics().calls() > 0).toList();
+            assertThat(owners).as("exactly one instance makes the calls of the scope").hasSize(1);
+            Pipeline owner = owners.get(0);
+            long callsBefore = owner.metrics().calls();
+            owner.close();
+            instances.remove(owner);
+
+            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(250)).until(() -> {
+                counter.poll(Duration.ofMillis(100));
+                return counter.classifiedIds().containsAll(expected);
+            });
+            Thread.sleep(1_000);
+            counter.poll(Duration.ofMillis(500));
+
+            assertThat(counter.classifiedIds()).containsAll(expected);
+            assertThat(counter.duplicates()).isZero();
+            assertThat(instances.stream().filter(p -> p.metrics().calls() > 0))
+                    .as("one survivor took the scope over").hasSize(1);
+            SimulatorStats stats = sim.stats();
+            assertThat(stats.http429()).isZero();
+            System.out.printf("MultiInstanceIT: %d calls (%d before the owner closed), %d tokens admitted, 0 x 429%n",
+                    stats.totalRequests(), callsBefore, stats.tokensAdmitted());
+        } finally {
+            for (Pipeline p : instances) {
+                p.close();
+            }
+        }
+    }
+}
