@@ -9,6 +9,7 @@ import io.quotaflow.metrics.StatusServer;
 import io.quotaflow.model.ModelClient;
 import io.quotaflow.model.OpenAiChatClient;
 import io.quotaflow.topology.QuotaflowTopology;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
@@ -119,7 +120,8 @@ public final class Pipeline implements AutoCloseable {
     }
 
     public void close(Duration timeout) {
-        streams.close(timeout);
+        // leave the group at once, so the quota scope's task moves now rather than after the session timeout
+        streams.close(CloseOptions.timeout(timeout).withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
         streamsMetrics.close();
         client.close();
         if (status != null) {

@@ -15,7 +15,7 @@ public final class KafkaConnectionOptions {
             description = "Kafka bootstrap servers, e.g. localhost:9092.")
     String bootstrapServers;
 
-    @Option(names = {"-X", "--client-property"}, paramLabel = "KEY=VALUE",
+    @Option(names = {"-X", "--kafka-property", "--client-property"}, paramLabel = "KEY=VALUE",
             description = {"Kafka client property, repeatable; overrides quotaflow's defaults. Examples:",
                     "  -X security.protocol=SASL_SSL",
                     "  -X sasl.mechanism=PLAIN",

@@ -55,7 +55,7 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--config", description = "Properties file (see README: Configuration).")
     Path configFile;
 
-    @Option(names = {"-X", "--kafka-property"}, description = "Extra Kafka client property key=value (repeatable).")
+    @Option(names = {"-X", "--kafka-property", "--client-property"}, description = "Extra Kafka client property key=value (repeatable).")
     Map<String, String> kafkaProperties = new LinkedHashMap<>();
 
     @Override

@@ -88,7 +88,7 @@ public class TopicsCommand implements Callable<Integer> {
                         + " bundled in the jar.")
         Path topicsDir;
 
-        @Option(names = {"-X", "--kafka-property"}, paramLabel = "KEY=VALUE",
+        @Option(names = {"-X", "--kafka-property", "--client-property"}, paramLabel = "KEY=VALUE",
                 description = "Extra Kafka Admin client property, repeatable (e.g. security.protocol,"
                         + " sasl.mechanism, sasl.jaas.config, ssl.truststore.location).")
         Map<String, String> kafkaProperties = new LinkedHashMap<>();
