@@ -44,35 +44,19 @@ import static org.awaitility.Awaitility.await;
  */
 class MultiInstanceIT {
 
-    private static final String KEY = "sk-it-multi";
     private static final int TICKETS = 400;
-    private static EmbeddedKafkaBroker broker;
-    private static ProviderSimulator sim;
+    private static ItSupport it;
 
     @BeforeAll
     static void start() {
-        broker = EmbeddedKafkaBroker.start();
-        try (Admin admin = KafkaClients.admin(broker.bootstrapServers(), Map.of())) {
-            TopicsApplier.bundled().apply(admin);
-        }
-        sim = ProviderSimulator.start(SimulatorConfig.builder().port(0).rpm(600).tpm(100_000).burstSeconds(5)
-                .apiKeys(Set.of(KEY)).baseLatencyMs(80).build());
+        it = ItSupport.start("sk-it-multi", 600, 100_000, 80);
     }
 
     @AfterAll
     static void stop() {
-        if (sim != null) {
-            sim.close();
+        if (it != null) {
+            it.close();
         }
-        if (broker != null) {
-            broker.close();
-        }
-    }
-
-    private static QuotaflowConfig config(int instance) throws Exception {
-        return new QuotaflowConfig(broker.bootstrapServers(), "quotaflow-multi", Files.createTempDirectory("qf-multi-" + instance),
-                -1, Map.of(), new DispatcherSettings(ModelSettings.of(URI.create(sim.baseUrl()), "gpt-4o-mini", Secret.of(KEY)),
-                QuotaSettings.ofDefaults().withRpm(600).withTpm(100_000), BatchSettings.ofDefaults(), RetrySettings.ofDefaults()));
     }
 
     @Test
@@ -80,15 +64,16 @@ class MultiInstanceIT {
     void shouldShareOneQuotaAcrossInstancesAndSurviveLosingTheOwner() throws Exception {
         List<Pipeline> instances = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            instances.add(Pipeline.start(config(i)));
+            instances.add(Pipeline.start(it.config("quotaflow-multi", QuotaSettings.ofDefaults().withRpm(600).withTpm(100_000),
+                    RetrySettings.ofDefaults())));
         }
-        try (OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of())) {
+        try (OutcomeCounter counter = new OutcomeCounter(it.bootstrapServers(), Map.of())) {
             for (Pipeline p : instances) {
                 assertThat(p.awaitRunning(Duration.ofSeconds(90))).isTrue();
             }
             String lines = new String(io.quotaflow.local.DemoRun.lines(TICKETS), StandardCharsets.UTF_8);
             Set<String> expected = new HashSet<>();
-            try (TicketPublisher publisher = new TicketPublisher(broker.bootstrapServers(), Map.of())) {
+            try (TicketPublisher publisher = new TicketPublisher(it.bootstrapServers(), Map.of())) {
                 var summary = publisher.publish(new ByteArrayInputStream(lines.getBytes(StandardCharsets.UTF_8)), Optional.empty(),
                         false, p -> { }, i -> { });
                 assertThat(summary.succeeded()).isTrue();
@@ -123,7 +108,7 @@ class MultiInstanceIT {
             assertThat(counter.duplicates()).isZero();
             assertThat(instances.stream().filter(p -> p.metrics().calls() > 0))
                     .as("one survivor took the scope over").hasSize(1);
-            SimulatorStats stats = sim.stats();
+            SimulatorStats stats = it.sim.stats();
             assertThat(stats.http429()).isZero();
             System.out.printf("MultiInstanceIT: %d calls (%d before the owner closed), %d tokens admitted, 0 x 429%n",
                     stats.totalRequests(), callsBefore, stats.tokensAdmitted());

@@ -42,41 +42,29 @@ import static org.awaitility.Awaitility.await;
 /** The whole pipeline on an in-process KRaft broker, calling the provider simulator over HTTP. */
 class PipelineIT {
 
-    private static final String KEY = "sk-it-pipeline";
-    private static EmbeddedKafkaBroker broker;
-    private static ProviderSimulator sim;
+    private static ItSupport it;
 
     @BeforeAll
     static void start() {
-        broker = EmbeddedKafkaBroker.start();
-        try (Admin admin = KafkaClients.admin(broker.bootstrapServers(), Map.of())) {
-            TopicsApplier.bundled().apply(admin);
-        }
-        // TPM binds: the bundled set needs well over a burst's worth of tokens
-        sim = ProviderSimulator.start(SimulatorConfig.builder().port(0).rpm(1_000).tpm(400_000).burstSeconds(5)
-                .apiKeys(Set.of(KEY)).baseLatencyMs(40).build());
+        it = ItSupport.start("sk-it-pipeline", 1_000, 400_000, 40);
     }
 
     @AfterAll
     static void stop() {
-        if (sim != null) {
-            sim.close();
-        }
-        if (broker != null) {
-            broker.close();
+        if (it != null) {
+            it.close();
         }
     }
 
     @Test
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
     void shouldClassifyEveryValidTicketExactlyOnceWithNo429() throws Exception {
-        Path state = Files.createTempDirectory("qf-it-state");
-        QuotaflowConfig config = new QuotaflowConfig(broker.bootstrapServers(), "quotaflow-it", state, -1, Map.of(),
-                new DispatcherSettings(ModelSettings.of(URI.create(sim.baseUrl()), "gpt-4o-mini", Secret.of(KEY)),
-                        QuotaSettings.ofDefaults().withRpm(1_000).withTpm(400_000), BatchSettings.ofDefaults(), RetrySettings.ofDefaults()));
+        // TPM binds: the bundled set needs well over a burst's worth of tokens
+        QuotaflowConfig config = it.config("quotaflow-it", QuotaSettings.ofDefaults().withRpm(1_000).withTpm(400_000),
+                RetrySettings.ofDefaults());
 
         PublishSummary summary;
-        try (TicketPublisher publisher = new TicketPublisher(broker.bootstrapServers(), Map.of())) {
+        try (TicketPublisher publisher = new TicketPublisher(it.bootstrapServers(), Map.of())) {
             summary = publisher.publish(DemoDataset.openTickets(), Optional.empty(), true, p -> { }, i -> { });
         }
         assertThat(summary.succeeded()).isTrue();
@@ -86,7 +74,7 @@ class PipelineIT {
         expected.remove(DemoDataset.HUGE_TICKET_ID);
 
         try (Pipeline pipeline = Pipeline.start(config);
-             OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of())) {
+             OutcomeCounter counter = new OutcomeCounter(it.bootstrapServers(), Map.of())) {
             assertThat(pipeline.awaitRunning(Duration.ofSeconds(60))).isTrue();
             await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200)).until(() -> {
                 counter.poll(Duration.ofMillis(100));
@@ -114,7 +102,7 @@ class PipelineIT {
                     agree++;
                 }
             }
-            SimulatorStats stats = sim.stats();
+            SimulatorStats stats = it.sim.stats();
             assertThat(stats.http429()).isZero();
             assertThat(stats.totalRequests()).isPositive().isLessThan(200);
             System.out.printf("PipelineIT: %d calls, %d prompt + %d completion tokens, category agreement %d/%d%n",

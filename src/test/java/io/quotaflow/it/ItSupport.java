@@ -1,0 +1,107 @@
+package io.quotaflow.it;
+
+import io.quotaflow.admin.KafkaClients;
+import io.quotaflow.admin.TopicsApplier;
+import io.quotaflow.config.BatchSettings;
+import io.quotaflow.config.ModelSettings;
+import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.config.QuotaflowConfig;
+import io.quotaflow.config.RetrySettings;
+import io.quotaflow.config.Secret;
+import io.quotaflow.local.EmbeddedKafkaBroker;
+import io.quotaflow.local.ProviderSimulator;
+import io.quotaflow.publish.PublishSummary;
+import io.quotaflow.publish.TicketPublisher;
+import io.quotaflow.topology.DispatcherSettings;
+import org.apache.kafka.clients.admin.Admin;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The world of one pipeline integration test class: its own in-process KRaft broker with the
+ * topics applied, and the provider simulator with one API key.
+ */
+final class ItSupport implements AutoCloseable {
+
+    final EmbeddedKafkaBroker broker;
+    final ProviderSimulator sim;
+    final String key;
+
+    private ItSupport(EmbeddedKafkaBroker broker, ProviderSimulator sim, String key) {
+        this.broker = broker;
+        this.sim = sim;
+        this.key = key;
+    }
+
+    /** Starts a broker and a simulator admitting {@code rpm}/{@code tpm} with a 5 s burst. */
+    static ItSupport start(String key, long rpm, long tpm, long latencyMs) {
+        EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start();
+        try (Admin admin = KafkaClients.admin(broker.bootstrapServers(), Map.of())) {
+            TopicsApplier.bundled().apply(admin);
+        }
+        ProviderSimulator sim = ProviderSimulator.start(io.quotaflow.local.SimulatorConfig.builder().port(0).rpm(rpm).tpm(tpm)
+                .burstSeconds(5).apiKeys(Set.of(key)).baseLatencyMs(latencyMs).build());
+        return new ItSupport(broker, sim, key);
+    }
+
+    String bootstrapServers() {
+        return broker.bootstrapServers();
+    }
+
+    /** A pipeline configuration against this broker and simulator. */
+    QuotaflowConfig config(String applicationId, QuotaSettings quota, RetrySettings retry) {
+        return config(broker, sim, key, applicationId, quota, retry);
+    }
+
+    Set<String> publish(String prefix, int n) {
+        return publish(broker, prefix, n);
+    }
+
+    @Override
+    public void close() {
+        sim.close();
+        broker.close();
+    }
+
+    static QuotaflowConfig config(EmbeddedKafkaBroker broker, ProviderSimulator sim, String key, String applicationId,
+                                  QuotaSettings quota, RetrySettings retry) {
+        try {
+            return new QuotaflowConfig(broker.bootstrapServers(), applicationId, Files.createTempDirectory("qf-" + applicationId), -1,
+                    Map.of(), new DispatcherSettings(ModelSettings.of(URI.create(sim.baseUrl()), "gpt-4o-mini", Secret.of(key)),
+                    quota, BatchSettings.ofDefaults(), retry));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Publishes {@code n} small tickets with ids {@code prefix-0 … prefix-(n-1)} over the three priorities. */
+    static Set<String> publish(EmbeddedKafkaBroker broker, String prefix, int n) {
+        StringBuilder lines = new StringBuilder();
+        Set<String> ids = new LinkedHashSet<>();
+        String[] priorities = {"interactive", "standard", "bulk"};
+        for (int i = 0; i < n; i++) {
+            String id = prefix + "-" + i;
+            ids.add(id);
+            lines.append("{\"id\":\"").append(id).append("\",\"subject\":\"Order ").append(i)
+                    .append(" not delivered\",\"body\":\"The tracking for my package has not moved for ").append(i % 9 + 2)
+                    .append(" days.\",\"tenant\":\"t").append(i % 3).append("\",\"priority\":\"").append(priorities[i % 3]).append("\"}\n");
+        }
+        try (TicketPublisher publisher = new TicketPublisher(broker.bootstrapServers(), Map.of())) {
+            PublishSummary summary = publisher.publish(new ByteArrayInputStream(lines.toString().getBytes(StandardCharsets.UTF_8)),
+                    Optional.empty(), false, p -> { }, i -> { });
+            if (!summary.succeeded() || summary.acknowledged() != n) {
+                throw new IllegalStateException("publish failed: " + summary.describe());
+            }
+        }
+        return ids;
+    }
+}
