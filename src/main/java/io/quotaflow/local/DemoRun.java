@@ -9,6 +9,10 @@ import io.quotaflow.config.QuotaSettings;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.config.RetrySettings;
 import io.quotaflow.config.Secret;
+import io.quotaflow.dlq.DeadLetterReplayer;
+import io.quotaflow.dlq.ReplayOptions;
+import io.quotaflow.dlq.ReplaySummary;
+import io.quotaflow.failure.ErrorKind;
 import io.quotaflow.publish.DemoDataset;
 import io.quotaflow.publish.PublishSummary;
 import io.quotaflow.publish.TicketPublisher;
@@ -48,16 +52,37 @@ public final class DemoRun {
      * @param timeout          give up after this long
      * @param tickerInterval   how often to call the progress consumer
      */
-    public record Options(int tickets, long rpm, long tpm, double simBurstSeconds, Duration timeout, Duration tickerInterval) {
+    public record Options(int tickets, long rpm, long tpm, double simBurstSeconds, Duration timeout, Duration tickerInterval,
+                          Scenario scenario) {
+
+        public Options(int tickets, long rpm, long tpm, double simBurstSeconds, Duration timeout, Duration tickerInterval) {
+            this(tickets, rpm, tpm, simBurstSeconds, timeout, tickerInterval, Scenario.STEADY);
+        }
 
         public static Options ofDefaults() {
-            return new Options(0, 200, 45_000, 5, Duration.ofMinutes(15), Duration.ofMillis(500));
+            return new Options(0, 200, 45_000, 5, Duration.ofMinutes(15), Duration.ofMillis(500), Scenario.STEADY);
         }
     }
 
+    /** What the demo shows. */
+    public enum Scenario {
+        /** The limiter binding on a healthy provider. */
+        STEADY,
+        /**
+         * A provider outage longer than the retry budget: tickets go to the retry topic, the circuit
+         * opens, the budget runs out and they are dead-lettered; when the provider is back the
+         * dead letters are replayed and every valid ticket ends classified exactly once.
+         */
+        OUTAGE
+    }
+
+    /** Retry budget of the outage scenario: short, so the demo shows it running out. */
+    static final RetrySettings OUTAGE_RETRY = RetrySettings.ofDefaults().withBase(Duration.ofMillis(500)).withCap(Duration.ofSeconds(4))
+            .withMaxAttempts(50).withMaxAge(Duration.ofSeconds(20)).withCircuitOpenWait(Duration.ofSeconds(5));
+
     /** A progress sample for the live line. */
     public record Progress(long elapsedMs, long expected, long classified, long deadLettered, long calls, long http429,
-                           long tokensAdmitted, String state) {
+                           long tokensAdmitted, String state, long retried) {
     }
 
     private DemoRun() {
@@ -84,7 +109,8 @@ public final class DemoRun {
                 QuotaflowConfig config = new QuotaflowConfig(broker.bootstrapServers(), "quotaflow-demo", stateDir, -1, Map.of(),
                         new DispatcherSettings(ModelSettings.of(URI.create(sim.baseUrl()), simConfig.model(), Secret.of(apiKey)),
                                 QuotaSettings.ofDefaults().withRpm((int) options.rpm()).withTpm((int) options.tpm()),
-                                BatchSettings.ofDefaults(), RetrySettings.ofDefaults()));
+                                BatchSettings.ofDefaults(),
+                                options.scenario() == Scenario.OUTAGE ? OUTAGE_RETRY : RetrySettings.ofDefaults()));
                 try (Pipeline pipeline = Pipeline.start(config)) {
                     if (!pipeline.awaitRunning(Duration.ofSeconds(60))) {
                         throw new IllegalStateException("the pipeline did not start: " + pipeline.streams().state());
@@ -115,31 +141,85 @@ public final class DemoRun {
         long expected = summary.acknowledged();
         try (OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of())) {
             long deadline = System.currentTimeMillis() + options.timeout().toMillis();
-            long nextTick = 0;
-            while (true) {
-                counter.poll(Duration.ofMillis(100));
-                long now = System.currentTimeMillis();
-                long done = (long) counter.classified() + counter.deadLettered();
-                if (now >= nextTick || done >= expected) {
-                    SimulatorStats stats = sim.stats();
-                    String state = pipeline.metrics().snapshots().stream().map(s -> s.state()).findFirst().orElse("STARTING");
-                    progress.accept(new Progress(now - start, expected, counter.classified(), counter.deadLettered(),
-                            stats.totalRequests(), stats.http429(), stats.tokensAdmitted(), state));
-                    nextTick = now + options.tickerInterval().toMillis();
-                }
-                if (done >= expected) {
-                    break;
-                }
-                if (now > deadline) {
-                    throw new IllegalStateException("timed out after " + options.timeout().toSeconds() + " s with " + done + " of "
-                            + expected + " tickets accounted for");
-                }
+            Ticker ticker = new Ticker(options, start, expected, counter, sim, pipeline, progress);
+            long replayed = 0;
+            if (options.scenario() == Scenario.OUTAGE) {
+                // let the pipeline work for a while, then take the provider down
+                waitUntil(ticker, deadline, () -> counter.classified() >= expected / 5);
+                sim.setFaults(SimulatorConfig.Faults.builder().p503(1.0).build());
+                log.printf("%n>>> OUTAGE: the provider now answers 503 to everything; tickets go to tickets.retry, the circuit opens,"
+                        + " and after their %d s budget they are dead-lettered%n", OUTAGE_RETRY.maxAge().toSeconds());
+                waitUntil(ticker, deadline, () -> (long) counter.classified() + counter.deadLettered() >= expected);
+                sim.setFaults(SimulatorConfig.Faults.none());
+                log.printf("%n>>> the provider is back; dead letters by kind: %s%n>>> replaying kind retries-exhausted"
+                        + " (quotaflow dlq replay --kind retries-exhausted)%n", counter.deadLettersByKind());
+                ReplaySummary replay = new DeadLetterReplayer(broker.bootstrapServers(), Map.of(),
+                        ReplayOptions.builder().kinds(ErrorKind.RETRIES_EXHAUSTED).ratePerSecond(0).build()).run();
+                replayed = replay.replayed();
+                log.printf(">>> replayed %d dead letters to their origin topics%n", replayed);
+                long outageLetters = counter.deadLettersByKind().getOrDefault(ErrorKind.RETRIES_EXHAUSTED, 0L);
+                waitUntil(ticker, deadline, () -> (long) counter.classified() + counter.deadLettered() - outageLetters >= expected);
+            } else {
+                waitUntil(ticker, deadline, () -> (long) counter.classified() + counter.deadLettered() >= expected);
             }
             long elapsed = System.currentTimeMillis() - start;
             // a last look for duplicates that a late commit could reveal
             counter.poll(Duration.ofMillis(500));
+            ticker.tick(true);
             SimulatorStats stats = sim.stats();
-            return report(summary, counter, stats, elapsed, options);
+            DemoReport report = report(summary, counter, stats, elapsed, options);
+            return options.scenario() == Scenario.OUTAGE ? report.withOutage(pipeline.metrics().retriedCount(), replayed,
+                    stats.requestsWithStatus(503)) : report;
+        }
+    }
+
+    private static void waitUntil(Ticker ticker, long deadline, java.util.function.BooleanSupplier done) {
+        while (true) {
+            ticker.counter.poll(Duration.ofMillis(100));
+            boolean finished = done.getAsBoolean();
+            ticker.tick(finished);
+            if (finished) {
+                return;
+            }
+            if (System.currentTimeMillis() > deadline) {
+                throw new IllegalStateException("timed out with " + ticker.counter.classified() + " classified and "
+                        + ticker.counter.deadLettered() + " dead-lettered of " + ticker.expected);
+            }
+        }
+    }
+
+    /** Samples progress at the configured interval. */
+    private static final class Ticker {
+        final Options options;
+        final long start;
+        final long expected;
+        final OutcomeCounter counter;
+        final ProviderSimulator sim;
+        final Pipeline pipeline;
+        final Consumer<Progress> progress;
+        long next;
+
+        Ticker(Options options, long start, long expected, OutcomeCounter counter, ProviderSimulator sim, Pipeline pipeline,
+               Consumer<Progress> progress) {
+            this.options = options;
+            this.start = start;
+            this.expected = expected;
+            this.counter = counter;
+            this.sim = sim;
+            this.pipeline = pipeline;
+            this.progress = progress;
+        }
+
+        void tick(boolean force) {
+            long now = System.currentTimeMillis();
+            if (!force && now < next) {
+                return;
+            }
+            next = now + options.tickerInterval().toMillis();
+            SimulatorStats stats = sim.stats();
+            String state = pipeline.metrics().snapshots().stream().map(s -> s.state()).findFirst().orElse("STARTING");
+            progress.accept(new Progress(now - start, expected, counter.classified(), counter.deadLettered(),
+                    stats.totalRequests(), stats.http429(), stats.tokensAdmitted(), state, pipeline.metrics().retriedCount()));
         }
     }
 
