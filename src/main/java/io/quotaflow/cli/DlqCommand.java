@@ -399,7 +399,9 @@ public final class DlqCommand implements Callable<Integer> {
             lines.put("left (at most)", Long.toString(s.remaining()));
         }
         int width = lines.keySet().stream().mapToInt(String::length).max().orElse(0);
-        lines.forEach((k, v) -> sb.append("  ").append(pad(k, width)).append("  ").append(v).append('\n'));
+        int valueWidth = lines.values().stream().mapToInt(String::length).max().orElse(0);
+        lines.forEach((k, v) -> sb.append("  ").append(pad(k, width)).append("  ").append(padLeft(v, valueWidth))
+                .append('\n'));
         if (!s.replayedByTopic().isEmpty()) {
             sb.append(s.dryRun() ? "would be replayed to:\n" : "replayed to:\n");
             breakdown(sb, s.replayedByTopic());
@@ -413,7 +415,9 @@ public final class DlqCommand implements Callable<Integer> {
 
     private static void breakdown(StringBuilder sb, Map<String, Long> counts) {
         int width = counts.keySet().stream().mapToInt(String::length).max().orElse(0);
-        counts.forEach((k, v) -> sb.append("  ").append(pad(k, width)).append("  ").append(v).append('\n'));
+        int valueWidth = counts.values().stream().mapToInt(v -> Long.toString(v).length()).max().orElse(0);
+        counts.forEach((k, v) -> sb.append("  ").append(pad(k, width)).append("  ")
+                .append(padLeft(Long.toString(v), valueWidth)).append('\n'));
     }
 
     private static String trim(double d) {
