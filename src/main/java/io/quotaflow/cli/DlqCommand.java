@@ -42,6 +42,7 @@ import java.util.function.Supplier;
                     + "(qf.origin.topic). 'stats' summarises them; 'replay' writes selected ones back to their "
                     + "origin topics, exactly once."
         },
+        optionListHeading = "%nOptions:%n",
         commandListHeading = "%nCommands:%n",
         subcommands = {DlqCommand.Stats.class, DlqCommand.Replay.class})
 public final class DlqCommand implements Callable<Integer> {

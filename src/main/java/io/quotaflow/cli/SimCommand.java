@@ -191,8 +191,10 @@ public final class SimCommand implements Callable<Integer> {
         Thread hook = new Thread(() -> {
             SimulatorStats stats = simulator.stats();
             simulator.close();
+            long faults = stats.faultsInjected().values().stream().mapToLong(Long::longValue).sum();
             out.println("Provider simulator stopped: " + stats.totalRequests() + " requests, "
-                    + stats.requestsAdmitted() + " admitted, " + stats.http429() + " answered 429.");
+                    + stats.requestsAdmitted() + " admitted, " + stats.http429() + " answered 429"
+                    + (faults == 0 ? "." : ", " + faults + " faults injected " + stats.faultsInjected() + "."));
             out.flush();
             stopped.countDown();
         }, "quotaflow-sim-shutdown");

@@ -223,8 +223,8 @@ public final class DeadLetterReplayer {
                     tally.add(done);
                     positions.putAll(done.next);
                     boolean complete = done.examined == batch.size();
+                    List<TopicPartition> reached = new ArrayList<>();
                     if (complete) {
-                        List<TopicPartition> reached = new ArrayList<>();
                         for (TopicPartition tp : active) {
                             long end = ends.get(tp);
                             long position = Math.min(consumer.position(tp), end);
@@ -237,7 +237,7 @@ public final class DeadLetterReplayer {
                         consumer.pause(reached);
                     }
                     long now = nanoClock.getAsLong();
-                    if (done.examined > 0 || !batch.isEmpty()) {
+                    if (!batch.isEmpty() || !reached.isEmpty()) {
                         lastAdvance = now;
                     } else if (now - lastAdvance > STALL_TIMEOUT.toNanos() && !active.isEmpty()) {
                         throw new DeadLetterException("no progress reading " + options.dlqTopic() + " for "
