@@ -1,6 +1,9 @@
 package io.quotaflow.dlq;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quotaflow.admin.TopicsApplier;
+import io.quotaflow.cli.DlqCommand;
 import io.quotaflow.failure.ErrorKind;
 import io.quotaflow.failure.FailureHeaders;
 import io.quotaflow.testing.KafkaBrokerExtension;
@@ -26,7 +29,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import picocli.CommandLine;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
@@ -47,7 +53,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * {@code dlq stats} and {@code dlq replay} on the shared in-process broker and the real topic
+ * {@link DeadLetterStats}, {@link DeadLetterReplayer} and the {@code quotaflow dlq} command line on
+ * the shared in-process broker and the real topic
  * names. Other tests write to the same topics, so each test writes its dead letters with a key
  * prefix of its own and timestamps in a time window of its own (days in the past), filters its
  * replays on that window and counts only its own keys.
@@ -383,6 +390,84 @@ class DeadLetterReplayIT {
         Map<String, Long> counts = replayedKeys.stream().collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
         assertThat(counts.values()).containsOnly(1L);
     }
+
+
+    // ---------------------------------------------------------------- the command line
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    /** Exit code and output of {@code quotaflow dlq ARGS}, run in-process. */
+    record Cli(int exitCode, String out, String err) {
+    }
+
+    private static Cli cli(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = new CommandLine(new DlqCommand())
+                .setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true)).execute(args);
+        return new Cli(exit, out.toString().replace(System.lineSeparator(), "\n"),
+                err.toString().replace(System.lineSeparator(), "\n"));
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] out = new String[a.length + b.length];
+        System.arraycopy(a, 0, out, 0, a.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    @Test
+    void theCliShouldPrintStatsThenDryRunThenReplayTheSelectedKeys() throws Exception {
+        String prefix = KafkaBrokerExtension.uniqueName("cli-dlq");
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int i = 0; i < 3; i++) {
+                RecordHeaders h = new RecordHeaders();
+                h.add(FailureHeaders.ERROR_KIND, "retries-exhausted".getBytes(StandardCharsets.UTF_8));
+                h.add(FailureHeaders.ERROR_STATUS, "503".getBytes(StandardCharsets.UTF_8));
+                h.add(FailureHeaders.ERROR_MESSAGE, ("HTTP 503 " + prefix).getBytes(StandardCharsets.UTF_8));
+                h.add(FailureHeaders.ORIGIN_TOPIC, "tickets.bulk".getBytes(StandardCharsets.UTF_8));
+                producer.send(new ProducerRecord<>(DLQ, null, (prefix + "-" + i).getBytes(StandardCharsets.UTF_8),
+                        ("{\"id\":\"" + prefix + "-" + i + "\",\"body\":\"x\"}").getBytes(StandardCharsets.UTF_8), h));
+            }
+            producer.flush();
+        }
+
+        Cli stats = cli("stats", "--bootstrap-servers", bootstrap, "--json");
+        assertThat(stats.exitCode()).as(stats.err()).isZero();
+        JsonNode report = MAPPER.readTree(stats.out());
+        assertThat(report.path("total").asLong()).isGreaterThanOrEqualTo(3);
+        assertThat(report.path("byOriginTopic").path("tickets.bulk").asLong()).isGreaterThanOrEqualTo(3);
+
+        Cli table = cli("stats", "--bootstrap-servers", bootstrap);
+        assertThat(table.exitCode()).isZero();
+        assertThat(table.out()).startsWith("tickets.dlq: ").contains("error kind", "origin topic", "top error messages");
+
+        String group = KafkaBrokerExtension.uniqueName("cli-replay");
+        String[] select = {"--bootstrap-servers", bootstrap, "--group", group, "--key", prefix + "-0", "--key",
+                prefix + "-2", "--rate", "0"};
+        Cli dry = cli(concat(new String[] {"replay", "--dry-run"}, select));
+        assertThat(dry.exitCode()).as(dry.err()).isZero();
+        assertThat(dry.out()).startsWith("Dry run complete").containsPattern("would be replayed +2\n")
+                .containsPattern("tickets.bulk +2\n");
+        assertThat(dry.err()).contains("Dry run of a replay of tickets.dlq (group " + group);
+
+        Cli real = cli(concat(new String[] {"replay", "--json"}, select));
+        assertThat(real.exitCode()).as(real.err()).isZero();
+        JsonNode summary = MAPPER.readTree(real.out());
+        assertThat(summary.path("outcome").asText()).isEqualTo("completed");
+        assertThat(summary.path("replayed").asLong()).isEqualTo(2);
+        assertThat(summary.path("replayedByTopic").path("tickets.bulk").asLong()).isEqualTo(2);
+
+        Cli again = cli(concat(new String[] {"replay", "--json"}, select));
+        assertThat(MAPPER.readTree(again.out()).path("replayed").asLong()).as("the group's offsets moved on").isZero();
+
+        Cli missing = cli("stats", "--bootstrap-servers", bootstrap, "--topic",
+                KafkaBrokerExtension.uniqueName("absent"));
+        assertThat(missing.exitCode()).isEqualTo(1);
+        assertThat(missing.err()).contains("does not exist");
+    }
+
 
     /** A producer that throws on send number {@code n + 1} and then refuses to abort: a crash mid-transaction. */
     @SuppressWarnings("unchecked")
