@@ -27,6 +27,7 @@ import java.util.Arrays;
                 TopicsCommand.class,
                 PublishCommand.class,
                 ResultsCommand.class,
+                DlqCommand.class,
                 CommandLine.HelpCommand.class})
 public final class QuotaflowCommand implements Runnable {
 

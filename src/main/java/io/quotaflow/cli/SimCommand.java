@@ -16,7 +16,9 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -43,6 +45,15 @@ import java.util.concurrent.CountDownLatch;
                         + "after a simulated latency.",
                 "",
                 "Statistics: GET http://localhost:PORT/admin/stats (JSON); POST /admin/reset clears them.",
+                "",
+                "Fault injection: the --p* probabilities are exclusive (one draw per request picks at most one "
+                        + "fault, so they add up to at most 1) and deterministic for a given --seed and a "
+                        + "sequential client. 5xx answers, hangs, outages and --fail-auth never debit the rate "
+                        + "limits; malformed and missing-item answers are admitted 200s and do. Faults can be "
+                        + "changed while running: GET /admin/faults shows them as JSON, POST /admin/faults with "
+                        + "such a JSON body replaces them (fields left out are off), e.g.",
+                "  curl -d '{\"failAuth\":true}' http://localhost:8089/admin/faults",
+                "  curl -d '{\"p503\":0.2,\"outages\":[\"60:120\"]}' http://localhost:8089/admin/faults",
                 ""},
         footer = {
                 "",
@@ -52,6 +63,7 @@ import java.util.concurrent.CountDownLatch;
                 "",
                 "Example:",
                 "  quotaflow sim --port 8089 --rpm 60 --tpm 20000",
+                "  quotaflow sim --p503 0.05 --p-malformed 0.02 --outage 60:90",
                 "  quotaflow run --llm-base-url http://localhost:8089/v1 ..."})
 public final class SimCommand implements Callable<Integer> {
 
@@ -104,8 +116,47 @@ public final class SimCommand implements Callable<Integer> {
     double latencyJitter;
 
     @Option(names = "--seed", paramLabel = "N", defaultValue = "" + SimulatorConfig.DEFAULT_SEED,
-            description = "Seed of the simulator's random source (latency jitter). Default: ${DEFAULT-VALUE}.")
+            description = "Seed of the simulator's random source (latency jitter and fault draws). "
+                    + "Default: ${DEFAULT-VALUE}.")
     long seed;
+
+    @Option(names = "--p500", paramLabel = "P", defaultValue = "0",
+            description = "Probability of an HTTP 500 server_error answer (no rate-limit debit).")
+    double p500;
+
+    @Option(names = "--p503", paramLabel = "P", defaultValue = "0",
+            description = "Probability of an HTTP 503 \"The server is overloaded or not ready yet.\" answer "
+                    + "(no rate-limit debit).")
+    double p503;
+
+    @Option(names = "--p529", paramLabel = "P", defaultValue = "0",
+            description = "Probability of an HTTP 529 overloaded_error answer (no rate-limit debit).")
+    double p529;
+
+    @Option(names = "--p-malformed", paramLabel = "P", defaultValue = "0",
+            description = "Probability of a 200 whose message content is not valid JSON (admitted: debits the "
+                    + "rate limits).")
+    double pMalformed;
+
+    @Option(names = "--p-missing-item", paramLabel = "P", defaultValue = "0",
+            description = "Probability of a 200 whose results omit one ticket id of the batch (admitted: debits "
+                    + "the rate limits).")
+    double pMissingItem;
+
+    @Option(names = "--p-hang", paramLabel = "P", defaultValue = "0",
+            description = "Probability of never answering: the connection is dropped after 120 s, so the "
+                    + "client's timeout must fire (no rate-limit debit).")
+    double pHang;
+
+    @Option(names = "--outage", paramLabel = "START:END",
+            description = "Outage window in seconds after the simulator starts, e.g. 60:90; repeatable. During "
+                    + "an outage every request gets 503 and the rate limits are not debited.")
+    List<String> outages = new ArrayList<>();
+
+    @Option(names = "--fail-auth",
+            description = "Answer every request with 401 invalid_api_key (switch it off at run time with "
+                    + "POST /admin/faults).")
+    boolean failAuth;
 
     @Option(names = "--api-key-file", paramLabel = "FILE",
             description = "File of accepted API keys, one per line (or comma-separated); blank lines and lines "
@@ -126,18 +177,24 @@ public final class SimCommand implements Callable<Integer> {
             return 1;
         }
         out.println(banner(config, simulator.baseUrl()));
+        if (config.faults().any()) {
+            out.println("Fault injection: " + config.faults().describe());
+        }
         out.println(config.apiKeys().isEmpty()
                 ? "API keys: any non-empty bearer key is accepted"
                 : "API keys: " + config.apiKeys().size() + " accepted");
-        out.println("Statistics: http://localhost:" + simulator.port() + "/admin/stats. Press Ctrl+C to stop.");
+        out.println("Statistics: http://localhost:" + simulator.port() + "/admin/stats, faults: http://localhost:"
+                + simulator.port() + "/admin/faults. Press Ctrl+C to stop.");
         out.flush();
 
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             SimulatorStats stats = simulator.stats();
             simulator.close();
+            long faults = stats.faultsInjected().values().stream().mapToLong(Long::longValue).sum();
             out.println("Provider simulator stopped: " + stats.totalRequests() + " requests, "
-                    + stats.requestsAdmitted() + " admitted, " + stats.http429() + " answered 429.");
+                    + stats.requestsAdmitted() + " admitted, " + stats.http429() + " answered 429"
+                    + (faults == 0 ? "." : ", " + faults + " faults injected " + stats.faultsInjected() + "."));
             out.flush();
             stopped.countDown();
         }, "quotaflow-sim-shutdown");
@@ -187,10 +244,17 @@ public final class SimCommand implements Callable<Integer> {
             }
         }
         try {
+            SimulatorConfig.FaultsBuilder faults = SimulatorConfig.Faults.builder()
+                    .p500(p500).p503(p503).p529(p529).pMalformed(pMalformed).pMissingItem(pMissingItem).pHang(pHang)
+                    .failAuth(failAuth);
+            for (String outage : outages) {
+                SimulatorConfig.Outage window = SimulatorConfig.Outage.parse(outage);
+                faults.outage(window.start(), window.end());
+            }
             return SimulatorConfig.builder()
                     .port(port).bindAddress(bindAddress).rpm(rpm).tpm(tpm).burstSeconds(burstSeconds)
                     .model(model).baseLatencyMs(latencyMs).perCompletionTokenMs(perTokenMs)
-                    .latencyJitter(latencyJitter).seed(seed).apiKeys(keys)
+                    .latencyJitter(latencyJitter).seed(seed).apiKeys(keys).faults(faults.build())
                     .build();
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -28,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -57,8 +59,26 @@ import java.util.regex.Pattern;
  *       carries the six {@code x-ratelimit-*} headers.</li>
  *   <li>{@code GET /v1/models}: the one model served.</li>
  *   <li>{@code GET /admin/stats}: {@link SimulatorStats} as JSON. {@code POST /admin/reset}:
- *       refills every bucket and clears the statistics. The admin endpoints need no key.</li>
+ *       refills every bucket and clears the statistics. {@code GET /admin/faults}: the current
+ *       {@link SimulatorConfig.Faults} as JSON; {@code POST /admin/faults} with such a JSON body
+ *       replaces them (fields left out are off). The admin endpoints need no key and are never
+ *       subject to faults.</li>
  * </ul>
+ *
+ * <p>Fault injection ({@link SimulatorConfig.Faults}, switchable at run time with
+ * {@link #setFaults}), in the order a chat-completion request meets them:
+ * <ol>
+ *   <li>an outage window (relative to the simulator's start) answers 503 "The server is
+ *       overloaded or not ready yet." to every request, before authentication;</li>
+ *   <li>{@code failAuth} answers 401 {@code invalid_api_key} to every request;</li>
+ *   <li>after authentication and validation, one draw of the seeded random source picks at most
+ *       one of: 500 {@code server_error}, 503, 529 {@code overloaded_error}, a hang (the connection
+ *       is parked on a timer and closed after {@link #HANG} without an answer, holding no thread),
+ *       a malformed 200 (content that is not JSON) or a 200 missing one ticket id.</li>
+ * </ol>
+ * The failures (outage, 401, 5xx, hang) never debit the rate limits; the malformed and
+ * missing-item 200s were admitted and debit them like any 200 (a short bucket gives its 429
+ * instead). Draws are deterministic per {@link SimulatorConfig#seed()} for a sequential client.
  *
  * <p>Rate limits follow how providers behave: a request is admitted by its <em>estimate</em>,
  * prompt tokens plus {@code max_tokens} (or {@code max_completion_tokens}, default
@@ -71,6 +91,9 @@ import java.util.regex.Pattern;
  */
 public final class ProviderSimulator implements AutoCloseable {
 
+    /** How long a hung request is held before its connection is closed without an answer. */
+    public static final Duration HANG = Duration.ofSeconds(120);
+
     private static final Logger LOG = LoggerFactory.getLogger(ProviderSimulator.class);
 
     private static final String ORGANIZATION = "org-sim";
@@ -81,6 +104,16 @@ public final class ProviderSimulator implements AutoCloseable {
     private static final int MAX_SECONDS_KEPT = 6 * 3600;
     private static final Pattern ID_FALLBACK = Pattern.compile("\"id\"\\s*:\\s*\"((?:[^\"\\\\]|\\\\.)*)\"");
 
+    static {
+        // The JDK server writes the response headers and the body separately; with Nagle's algorithm
+        // on, the body then waits for the client's delayed ACK, adding ~40 ms to every answer. A
+        // documented jdk.httpserver property, read once when the first server of the JVM is made;
+        // an explicit setting wins.
+        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+            System.setProperty("sun.net.httpserver.nodelay", "true");
+        }
+    }
+
     private final SimulatorConfig config;
     private final HttpServer server;
     private final ExecutorService handlerPool;
@@ -90,14 +123,19 @@ public final class ProviderSimulator implements AutoCloseable {
     private final KeywordClassifier classifier = new KeywordClassifier();
     private final Map<String, KeyLimiter> limiters = new ConcurrentHashMap<>();
     private final List<byte[]> acceptedKeys;
-    private final LongSupplier nanoClock = System::nanoTime;
+    private final LongSupplier nanoClock;
+    private final long startNanos;
     private final Random random;
     private final AtomicLong completionIds = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Stats stats = new Stats();
+    private volatile SimulatorConfig.Faults faults;
 
-    private ProviderSimulator(SimulatorConfig config) throws IOException {
+    private ProviderSimulator(SimulatorConfig config, LongSupplier nanoClock) throws IOException {
         this.config = config;
+        this.nanoClock = nanoClock;
+        this.startNanos = nanoClock.getAsLong();
+        this.faults = config.faults();
         this.tokenCounter = TokenCounter.forModel(config.model());
         this.random = new Random(config.seed());
         this.acceptedKeys = config.apiKeys().stream().map(k -> k.getBytes(StandardCharsets.UTF_8)).toList();
@@ -116,16 +154,24 @@ public final class ProviderSimulator implements AutoCloseable {
      * @throws UncheckedIOException when the address cannot be bound (port in use, ...)
      */
     public static ProviderSimulator start(SimulatorConfig config) {
+        return start(config, System::nanoTime);
+    }
+
+    /**
+     * {@link #start(SimulatorConfig)} with the monotonic clock of the rate-limit buckets and the
+     * outage windows injected (tests).
+     */
+    static ProviderSimulator start(SimulatorConfig config, LongSupplier nanoClock) {
         ProviderSimulator simulator;
         try {
-            simulator = new ProviderSimulator(config);
+            simulator = new ProviderSimulator(config, Objects.requireNonNull(nanoClock, "nanoClock"));
         } catch (IOException e) {
             throw new UncheckedIOException("provider simulator cannot listen on " + config.bindAddress() + ":"
                     + config.port() + ": " + e.getMessage(), e);
         }
         simulator.server.start();
         if (config.faults().any()) {
-            LOG.warn("Fault injection is configured but not implemented yet; faults are ignored: {}", config.faults());
+            LOG.info("Provider simulator fault injection: {}", config.faults().describe());
         }
         LOG.debug("Provider simulator listening on {} ({})", simulator.baseUrl(), config);
         return simulator;
@@ -141,8 +187,28 @@ public final class ProviderSimulator implements AutoCloseable {
         return "http://localhost:" + port() + "/v1";
     }
 
+    /** The configuration the simulator started with ({@link #faults()} may have changed since). */
     public SimulatorConfig config() {
         return config;
+    }
+
+    /** The faults in force now. */
+    public SimulatorConfig.Faults faults() {
+        return faults;
+    }
+
+    /**
+     * Replaces the faults in force, from the next request on (requests already admitted or parked
+     * are not affected). Outage windows stay relative to the simulator's start.
+     */
+    public void setFaults(SimulatorConfig.Faults faults) {
+        this.faults = Objects.requireNonNull(faults, "faults");
+        LOG.info("Provider simulator faults set to: {}", faults.describe());
+    }
+
+    /** Time since the simulator started: the clock of the outage windows. */
+    public Duration uptime() {
+        return Duration.ofNanos(nanoClock.getAsLong() - startNanos);
     }
 
     /** A snapshot of the statistics. */
@@ -206,6 +272,16 @@ public final class ProviderSimulator implements AutoCloseable {
                         methodNotAllowed(exchange, "GET");
                     }
                     break;
+                case "/admin/faults":
+                    if (method.equals("GET")) {
+                        readBody(exchange);
+                        send(exchange, 200, Map.of(), mapper.writeValueAsBytes(faultsToJson(faults)), false);
+                    } else if (method.equals("POST") || method.equals("PUT")) {
+                        postFaults(exchange);
+                    } else {
+                        methodNotAllowed(exchange, "GET, POST");
+                    }
+                    break;
                 case "/admin/reset":
                     if (method.equals("POST")) {
                         readBody(exchange);
@@ -242,6 +318,17 @@ public final class ProviderSimulator implements AutoCloseable {
 
     private void models(HttpExchange exchange) throws IOException {
         readBody(exchange);
+        SimulatorConfig.Faults current = faults;
+        if (current.inOutage(uptime())) {
+            stats.fault("outage");
+            serviceUnavailable(exchange, false);
+            return;
+        }
+        if (current.failAuth()) {
+            stats.fault("auth");
+            unauthorized(exchange, false);
+            return;
+        }
         if (authenticate(exchange) == null) {
             unauthorized(exchange);
             return;
@@ -257,6 +344,17 @@ public final class ProviderSimulator implements AutoCloseable {
     private void chatCompletions(HttpExchange exchange) throws IOException {
         stats.arrived();
         byte[] body = readBody(exchange);
+        SimulatorConfig.Faults current = faults;
+        if (current.inOutage(uptime())) {
+            stats.fault("outage");
+            serviceUnavailable(exchange, true);
+            return;
+        }
+        if (current.failAuth()) {
+            stats.fault("auth");
+            unauthorized(exchange);
+            return;
+        }
         String key = authenticate(exchange);
         if (key == null) {
             unauthorized(exchange);
@@ -304,6 +402,34 @@ public final class ProviderSimulator implements AutoCloseable {
             return;
         }
 
+        Fault fault = drawFault(current);
+        switch (fault) {
+            case HTTP_500 -> {
+                stats.fault("500");
+                sendError(exchange, 500, "The server had an error while processing your request. Sorry about that!",
+                        "server_error", null, null, true);
+                return;
+            }
+            case HTTP_503 -> {
+                stats.fault("503");
+                serviceUnavailable(exchange, true);
+                return;
+            }
+            case HTTP_529 -> {
+                stats.fault("529");
+                sendError(exchange, 529, "Overloaded", "overloaded_error", null, null, true);
+                return;
+            }
+            case HANG -> {
+                stats.fault("hang");
+                hang(exchange);
+                return;
+            }
+            default -> {
+                // a 200 (possibly malformed or missing an item) after the rate limits
+            }
+        }
+
         int promptTokens = tokenCounter.countChat(messages);
         long cost = (long) promptTokens + maxTokens;
         KeyLimiter limiter = limiters.computeIfAbsent(key, k -> new KeyLimiter());
@@ -313,7 +439,12 @@ public final class ProviderSimulator implements AutoCloseable {
             return;
         }
 
-        Answer answer = answer(messages, request, maxTokens);
+        if (fault == Fault.MALFORMED) {
+            stats.fault("malformed");
+        } else if (fault == Fault.MISSING_ITEM) {
+            stats.fault("missing-item");
+        }
+        Answer answer = answer(messages, request, maxTokens, fault);
         stats.admitted(cost, promptTokens, answer.completionTokens());
         long latencyMs = latencyMs(answer.completionTokens());
 
@@ -347,6 +478,159 @@ public final class ProviderSimulator implements AutoCloseable {
             stats.inFlight(-1);
             exchange.close();
         }
+    }
+
+    // ---------------------------------------------------------------- faults
+
+    /** What one fault draw picked. */
+    private enum Fault { NONE, HTTP_500, HTTP_503, HTTP_529, HANG, MALFORMED, MISSING_ITEM }
+
+    /** One uniform draw over the exclusive fault probabilities; no draw at all when they are all 0. */
+    private Fault drawFault(SimulatorConfig.Faults f) {
+        if (f.probabilitySum() <= 0) {
+            return Fault.NONE;
+        }
+        double u = random.nextDouble();
+        double edge = f.p500();
+        if (u < edge) {
+            return Fault.HTTP_500;
+        }
+        edge += f.p503();
+        if (u < edge) {
+            return Fault.HTTP_503;
+        }
+        edge += f.p529();
+        if (u < edge) {
+            return Fault.HTTP_529;
+        }
+        edge += f.pHang();
+        if (u < edge) {
+            return Fault.HANG;
+        }
+        edge += f.pMalformed();
+        if (u < edge) {
+            return Fault.MALFORMED;
+        }
+        edge += f.pMissingItem();
+        return u < edge ? Fault.MISSING_ITEM : Fault.NONE;
+    }
+
+    private void serviceUnavailable(HttpExchange exchange, boolean counted) {
+        sendError(exchange, 503, "The server is overloaded or not ready yet.", "server_error", null, null, counted);
+    }
+
+    /**
+     * Never answers: the exchange is parked on the answer timer and its connection closed after
+     * {@link #HANG}, so no handler thread waits for it.
+     */
+    private void hang(HttpExchange exchange) {
+        stats.inFlight(+1);
+        Runnable drop = () -> {
+            stats.inFlight(-1);
+            exchange.close();
+        };
+        try {
+            answerScheduler.schedule(drop, HANG.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException shuttingDown) {
+            stats.inFlight(-1);
+            exchange.close();
+        }
+    }
+
+    private void postFaults(HttpExchange exchange) throws IOException {
+        byte[] body = readBody(exchange);
+        SimulatorConfig.Faults parsed;
+        try {
+            parsed = faultsFromJson(mapper.readTree(body));
+        } catch (JsonProcessingException e) {
+            sendError(exchange, 400, "The body must be a JSON object of faults: " + e.getOriginalMessage(),
+                    "invalid_request_error", null, null, false);
+            return;
+        } catch (IllegalArgumentException e) {
+            sendError(exchange, 400, e.getMessage(), "invalid_request_error", null, null, false);
+            return;
+        }
+        setFaults(parsed);
+        send(exchange, 200, Map.of(), mapper.writeValueAsBytes(faultsToJson(parsed)), false);
+    }
+
+    private static final List<String> FAULT_FIELDS =
+            List.of("p500", "p503", "p529", "pMalformed", "pMissingItem", "pHang", "outages", "failAuth");
+
+    /**
+     * {@code {"p500":0.1,...,"outages":["30:90"],"failAuth":false}}: the JSON form of
+     * {@code GET /admin/faults}, which {@code POST /admin/faults} accepts back.
+     */
+    static ObjectNode faultsToJson(SimulatorConfig.Faults f) {
+        ObjectNode json = JsonNodeFactory.instance.objectNode();
+        json.put("p500", f.p500());
+        json.put("p503", f.p503());
+        json.put("p529", f.p529());
+        json.put("pMalformed", f.pMalformed());
+        json.put("pMissingItem", f.pMissingItem());
+        json.put("pHang", f.pHang());
+        ArrayNode outages = json.putArray("outages");
+        f.outages().forEach(o -> outages.add(o.toString()));
+        json.put("failAuth", f.failAuth());
+        return json;
+    }
+
+    /**
+     * Faults from their JSON form; fields left out are off. Outages are {@code "START:END"}
+     * strings or {@code {"start":S,"end":E}} objects, in seconds from the simulator's start.
+     *
+     * @throws IllegalArgumentException for an unknown field, a wrong type or an invalid value
+     */
+    static SimulatorConfig.Faults faultsFromJson(JsonNode json) {
+        if (json == null || !json.isObject()) {
+            throw new IllegalArgumentException("The body must be a JSON object with some of the fields " + FAULT_FIELDS);
+        }
+        json.fieldNames().forEachRemaining(name -> {
+            if (!FAULT_FIELDS.contains(name)) {
+                throw new IllegalArgumentException("Unknown fault field '" + name + "'; known fields: " + FAULT_FIELDS);
+            }
+        });
+        SimulatorConfig.FaultsBuilder b = SimulatorConfig.Faults.builder()
+                .p500(probability(json, "p500")).p503(probability(json, "p503")).p529(probability(json, "p529"))
+                .pMalformed(probability(json, "pMalformed")).pMissingItem(probability(json, "pMissingItem"))
+                .pHang(probability(json, "pHang"));
+        JsonNode outages = json.get("outages");
+        if (outages != null && !outages.isNull()) {
+            if (!outages.isArray()) {
+                throw new IllegalArgumentException("'outages' must be an array of \"START:END\" strings");
+            }
+            for (JsonNode o : outages) {
+                if (o.isTextual()) {
+                    SimulatorConfig.Outage outage = SimulatorConfig.Outage.parse(o.asText());
+                    b.outage(outage.start(), outage.end());
+                } else if (o.isObject() && o.path("start").isNumber() && o.path("end").isNumber()) {
+                    SimulatorConfig.Outage outage = SimulatorConfig.Outage.parse(
+                            o.get("start").decimalValue().toPlainString() + ":" + o.get("end").decimalValue().toPlainString());
+                    b.outage(outage.start(), outage.end());
+                } else {
+                    throw new IllegalArgumentException("an outage must be a \"START:END\" string or {\"start\":S,\"end\":E}: " + o);
+                }
+            }
+        }
+        JsonNode failAuth = json.get("failAuth");
+        if (failAuth != null && !failAuth.isNull()) {
+            if (!failAuth.isBoolean()) {
+                throw new IllegalArgumentException("'failAuth' must be true or false: " + failAuth);
+            }
+            b.failAuth(failAuth.booleanValue());
+        }
+        return b.build();
+    }
+
+    private static double probability(JsonNode json, String field) {
+        JsonNode value = json.get(field);
+        if (value == null || value.isNull()) {
+            return 0;
+        }
+        if (!value.isNumber()) {
+            throw new IllegalArgumentException("'" + field + "' must be a number in [0, 1]: " + value);
+        }
+        return value.doubleValue();
     }
 
     /** Role/content pairs, or null when {@code node} is not a non-empty array of messages. */
@@ -385,7 +669,7 @@ public final class ProviderSimulator implements AutoCloseable {
     private record Answer(String content, int completionTokens, String finishReason) {
     }
 
-    private Answer answer(List<ChatMessage> messages, JsonNode request, int maxTokens) throws IOException {
+    private Answer answer(List<ChatMessage> messages, JsonNode request, int maxTokens, Fault fault) throws IOException {
         String userContent = "";
         for (int i = messages.size() - 1; i >= 0; i--) {
             if (messages.get(i).role().equals("user")) {
@@ -404,7 +688,14 @@ public final class ProviderSimulator implements AutoCloseable {
             KeywordClassifier.Result result = classifier.classify(ticket.subject(), ticket.body(), categories, urgencies);
             results.addObject().put("id", ticket.id()).put("category", result.category()).put("urgency", result.urgency());
         }
+        if (fault == Fault.MISSING_ITEM && !results.isEmpty()) {
+            results.remove(random.nextInt(results.size()));
+        }
         String content = mapper.writeValueAsString(document);
+        if (fault == Fault.MALFORMED) {
+            // cut in the middle: unbalanced braces, so no lenient parser can recover an object
+            content = content.substring(0, Math.max(1, content.length() / 2));
+        }
         int tokens = tokenCounter.count(content);
         if (tokens <= maxTokens) {
             return new Answer(content, tokens, "stop");
@@ -528,9 +819,14 @@ public final class ProviderSimulator implements AutoCloseable {
     }
 
     private void unauthorized(HttpExchange exchange) {
+        unauthorized(exchange, true);
+    }
+
+    private void unauthorized(HttpExchange exchange, boolean counted) {
         // Never echo the presented key, not even masked.
         sendError(exchange, 401, "Incorrect API key provided. You can find your API key at "
-                + "https://platform.openai.com/account/api-keys.", "invalid_request_error", null, "invalid_api_key", true);
+                + "https://platform.openai.com/account/api-keys.", "invalid_request_error", null, "invalid_api_key",
+                counted);
     }
 
     private void badRequest(HttpExchange exchange, String message, String param) {
@@ -693,6 +989,7 @@ public final class ProviderSimulator implements AutoCloseable {
 
     private final class Stats {
         private final Map<Integer, AtomicLong> byStatus = new ConcurrentHashMap<>();
+        private final Map<String, AtomicLong> faultCounts = new ConcurrentHashMap<>();
         private final AtomicLong total = new AtomicLong();
         private final AtomicLong inFlight = new AtomicLong();
         private final AtomicLong admitted = new AtomicLong();
@@ -705,6 +1002,10 @@ public final class ProviderSimulator implements AutoCloseable {
 
         void arrived() {
             total.incrementAndGet();
+        }
+
+        void fault(String kind) {
+            faultCounts.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
         }
 
         void answered(int status) {
@@ -736,6 +1037,7 @@ public final class ProviderSimulator implements AutoCloseable {
         void reset() {
             synchronized (perSecond) {
                 byStatus.clear();
+                faultCounts.clear();
                 total.set(0);
                 inFlight.set(0);
                 admitted.set(0);
@@ -751,12 +1053,14 @@ public final class ProviderSimulator implements AutoCloseable {
             synchronized (perSecond) {
                 Map<String, Long> statuses = new TreeMap<>();
                 byStatus.forEach((status, n) -> statuses.put(Integer.toString(status), n.get()));
+                Map<String, Long> injected = new TreeMap<>();
+                faultCounts.forEach((kind, n) -> injected.put(kind, n.get()));
                 List<SimulatorStats.Second> seconds = new ArrayList<>(perSecond.size());
                 perSecond.forEach((second, s) -> seconds.add(new SimulatorStats.Second(second, s[0], s[1], s[2], s[3])));
                 return new SimulatorStats(config.model(), config.rpm(), config.tpm(), config.burstSeconds(),
                         startedAtEpochMs, System.currentTimeMillis(), total.get(), Math.max(0, inFlight.get()),
                         statuses, statuses.getOrDefault("429", 0L), admitted.get(), prompt.get(), completion.get(),
-                        tokensAdmitted.get(), seconds);
+                        tokensAdmitted.get(), injected, seconds);
             }
         }
     }

@@ -23,13 +23,18 @@ import java.util.TreeMap;
  * @param startedAtEpochMs when the simulator started (or was last reset)
  * @param snapshotAtEpochMs when this snapshot was taken
  * @param totalRequests    chat-completion requests received (any status, including in flight)
- * @param inFlight         admitted requests whose answer is not sent yet
+ * @param inFlight         requests whose answer is not sent yet: admitted ones waiting for their latency,
+ *                         and hung ones (fault injection) until their connection is dropped
  * @param requestsByStatus answers sent by HTTP status, e.g. {@code "200" → 930, "429" → 12}
  * @param http429          answers with status 429
  * @param requestsAdmitted requests that passed the rate limits
  * @param promptTokens     sum of {@code usage.prompt_tokens} of admitted requests
  * @param completionTokens sum of {@code usage.completion_tokens} of admitted requests
  * @param tokensAdmitted   sum of admission costs (prompt tokens + max_tokens): what the TPM bucket was charged
+ * @param faultsInjected   injected faults by kind: {@code "500"}, {@code "503"}, {@code "529"}, {@code "hang"},
+ *                         {@code "malformed"}, {@code "missing-item"}, {@code "outage"} (a 503 during an
+ *                         outage window) and {@code "auth"} (a 401 of {@code failAuth}); the answers
+ *                         themselves also count in {@code requestsByStatus}, except hangs, which get none
  * @param perSecond        admissions per wall-clock second, oldest first, seconds without admissions omitted
  */
 public record SimulatorStats(
@@ -47,17 +52,25 @@ public record SimulatorStats(
         long promptTokens,
         long completionTokens,
         long tokensAdmitted,
+        Map<String, Long> faultsInjected,
         List<Second> perSecond) {
 
     public SimulatorStats {
         requestsByStatus = Collections.unmodifiableMap(
                 new TreeMap<>(Objects.requireNonNull(requestsByStatus, "requestsByStatus")));
+        faultsInjected = Collections.unmodifiableMap(
+                new TreeMap<>(Objects.requireNonNull(faultsInjected, "faultsInjected")));
         perSecond = List.copyOf(Objects.requireNonNull(perSecond, "perSecond"));
     }
 
     /** Answers sent with {@code status}. */
     public long requestsWithStatus(int status) {
         return requestsByStatus.getOrDefault(Integer.toString(status), 0L);
+    }
+
+    /** Faults of {@code kind} injected so far (see {@link #faultsInjected}). */
+    public long faultsInjected(String kind) {
+        return faultsInjected.getOrDefault(kind, 0L);
     }
 
     /** Tokens admitted in the wall-clock seconds {@code [fromEpochSecond, toEpochSecond)}. */

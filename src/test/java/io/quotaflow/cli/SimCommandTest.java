@@ -77,4 +77,37 @@ class SimCommandTest {
                 "--api-key-file", "QUOTAFLOW_SIM_API_KEYS", "Default: 8089", "Default: 0.2");
         assertThat(help.toString()).doesNotContain("%%");
     }
+
+    @Test
+    void shouldMapTheFaultOptions() {
+        SimulatorConfig config = parse("--p500", "0.1", "--p503", "0.05", "--p529", "0.02", "--p-malformed", "0.03",
+                "--p-missing-item", "0.04", "--p-hang", "0.01", "--outage", "30:90", "--outage", "120:150.5",
+                "--fail-auth").toConfig(Map.of());
+        assertThat(config.faults()).isEqualTo(SimulatorConfig.Faults.builder().p500(0.1).p503(0.05).p529(0.02)
+                .pMalformed(0.03).pMissingItem(0.04).pHang(0.01).outageSeconds(30, 90)
+                .outage(java.time.Duration.ofSeconds(120), java.time.Duration.ofMillis(150_500)).failAuth(true).build());
+        assertThat(parse().toConfig(Map.of()).faults().any()).isFalse();
+    }
+
+    @Test
+    void shouldRejectInvalidFaultOptions() {
+        assertThatThrownBy(() -> parse("--outage", "90:30").toConfig(Map.of()))
+                .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("outage");
+        assertThatThrownBy(() -> parse("--outage", "soon").toConfig(Map.of()))
+                .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("START:END");
+        assertThatThrownBy(() -> parse("--p500", "1.2").toConfig(Map.of()))
+                .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("p500");
+        assertThatThrownBy(() -> parse("--p500", "0.7", "--p503", "0.7").toConfig(Map.of()))
+                .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("at most 1");
+    }
+
+    @Test
+    void shouldDescribeTheFaultOptionsInTheHelp() {
+        StringWriter help = new StringWriter();
+        CommandLine cl = new CommandLine(new SimCommand());
+        cl.setOut(new PrintWriter(help));
+        assertThat(cl.execute("--help")).isZero();
+        assertThat(help.toString()).contains("--p500", "--p503", "--p529", "--p-malformed", "--p-missing-item",
+                "--p-hang", "--outage=START:END", "--fail-auth", "/admin/faults");
+    }
 }

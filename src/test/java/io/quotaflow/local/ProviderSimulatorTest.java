@@ -164,7 +164,9 @@ class ProviderSimulatorTest {
         assertThat(header(response, "x-ratelimit-limit-tokens")).isEqualTo(200_000);
         // buckets start at limit × 5 s / 60: 41.67 requests and 16 666.67 tokens
         assertThat(header(response, "x-ratelimit-remaining-requests")).isEqualTo(40);
-        assertThat(header(response, "x-ratelimit-remaining-tokens")).isBetween(16_666 - cost - 1, 16_666 - cost);
+        // the bucket refills 3.3 tokens per millisecond between the debit and the header snapshot:
+        // allow a few milliseconds of a busy machine
+        assertThat(header(response, "x-ratelimit-remaining-tokens")).isBetween(16_666 - cost - 1, 16_666 - cost + 10);
         Duration resetRequests = GoDuration.parse(response.headers().firstValue("x-ratelimit-reset-requests").orElseThrow())
                 .orElseThrow();
         Duration resetTokens = GoDuration.parse(response.headers().firstValue("x-ratelimit-reset-tokens").orElseThrow())

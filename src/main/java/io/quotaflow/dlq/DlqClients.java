@@ -1,0 +1,97 @@
+package io.quotaflow.dlq;
+
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
+
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Client configuration and topic lookups shared by the dead-letter tools. */
+final class DlqClients {
+
+    /** Bound on metadata lookups (the topic's partitions). */
+    static final Duration METADATA_TIMEOUT = Duration.ofSeconds(30);
+
+    private DlqClients() {
+    }
+
+    /**
+     * A {@code read_committed} consumer configuration without auto-commit. The settings quotaflow
+     * relies on win over the pass-through properties; the group id is set only when given.
+     */
+    static Map<String, Object> consumerConfig(String bootstrapServers, Map<String, ?> clientProperties, String clientId,
+                                              String groupId, int maxPollRecords) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxPollRecords);
+        if (clientProperties != null) {
+            config.putAll(clientProperties);
+        }
+        if (bootstrapServers != null) {
+            config.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        }
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+        config.remove(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG);
+        config.remove(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG);
+        if (groupId != null) {
+            config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        } else {
+            config.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        }
+        return config;
+    }
+
+    /** A transactional, idempotent producer configuration; the transactional id wins over pass-through properties. */
+    static Map<String, Object> producerConfig(String bootstrapServers, Map<String, ?> clientProperties, String clientId,
+                                              String transactionalId) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        if (clientProperties != null) {
+            config.putAll(clientProperties);
+        }
+        if (bootstrapServers != null) {
+            config.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        }
+        // consumer-only pass-through settings would only draw "unknown config" warnings
+        config.remove(ConsumerConfig.ISOLATION_LEVEL_CONFIG);
+        config.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        config.remove(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG);
+        config.remove(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG);
+        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        return config;
+    }
+
+    /**
+     * The partitions of {@code topic}, in partition order.
+     *
+     * @throws DeadLetterException when the topic does not exist
+     */
+    static List<TopicPartition> partitions(Consumer<?, ?> consumer, String topic) {
+        List<PartitionInfo> infos;
+        try {
+            infos = consumer.partitionsFor(topic, METADATA_TIMEOUT);
+        } catch (TimeoutException e) {
+            throw new DeadLetterException("no answer from the cluster about topic " + topic + " within "
+                    + METADATA_TIMEOUT.toSeconds() + " s: " + e.getMessage(), e);
+        }
+        if (infos == null || infos.isEmpty()) {
+            throw new DeadLetterException("topic " + topic + " does not exist (run `quotaflow topics apply`)");
+        }
+        return infos.stream().map(p -> new TopicPartition(p.topic(), p.partition()))
+                .sorted(Comparator.comparingInt(TopicPartition::partition)).toList();
+    }
+}

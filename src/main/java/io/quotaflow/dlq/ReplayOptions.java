@@ -1,0 +1,373 @@
+package io.quotaflow.dlq;
+
+import io.quotaflow.topology.Topics;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What a {@link DeadLetterReplayer} replays and how. Immutable; the canonical constructor
+ * validates, so an instance is always usable. Build with {@link #builder()}.
+ *
+ * <p>A dead letter is <em>selected</em> when it passes every filter given: its record timestamp in
+ * {@code [since, until)}, its {@code qf.error.kind} in {@code kinds}, its {@code qf.error.status}
+ * in {@code statuses} and its key in {@code keys} (an empty set accepts everything). A selected
+ * record whose {@code qf.replay.count} is at least {@code maxReplays} is skipped (loop protection).
+ *
+ * @param since         replay records whose timestamp is at or after this instant; null = no lower bound
+ * @param until         replay records whose timestamp is before this instant; null = no upper bound
+ * @param kinds         accepted {@code qf.error.kind} values; empty = any
+ * @param statuses      accepted {@code qf.error.status} values (decimal integers); empty = any
+ * @param keys          accepted record keys (exact, UTF-8); empty = any
+ * @param dryRun        only count what would be replayed; write nothing, commit no offsets
+ * @param ratePerSecond at most this many records written per second; 0 = unlimited
+ * @param groupId       consumer group whose committed offsets mark the progress of the replay
+ * @param maxReplays    skip records already replayed this many times or more (≥ 1)
+ * @param reset         start from the beginning of the dead-letter topic instead of the group's
+ *                      committed offsets
+ * @param maxRecords    stop after replaying this many records ({@link Long#MAX_VALUE} = no limit)
+ * @param dlqTopic      the dead-letter topic to read
+ */
+public record ReplayOptions(
+        Instant since,
+        Instant until,
+        Set<String> kinds,
+        Set<String> statuses,
+        Set<String> keys,
+        boolean dryRun,
+        double ratePerSecond,
+        String groupId,
+        int maxReplays,
+        boolean reset,
+        long maxRecords,
+        String dlqTopic) {
+
+    public static final String DEFAULT_GROUP = "quotaflow-dlq-replay";
+    public static final double DEFAULT_RATE = 50;
+    public static final int DEFAULT_MAX_REPLAYS = 3;
+
+    private static final Pattern STATUS = Pattern.compile("\\d{1,3}");
+    /** {@code 90s}, {@code 15m}, {@code 2h}, {@code 1d}, {@code 1w}, {@code 500ms}, combined as {@code 1h30m}. */
+    private static final Pattern SHORT_DURATION = Pattern.compile("(?:\\d+(?:ms|s|m|h|d|w))+");
+    private static final Pattern SHORT_PART = Pattern.compile("(\\d+)(ms|s|m|h|d|w)");
+
+    public ReplayOptions {
+        kinds = normalized("kind", kinds);
+        statuses = normalized("status", statuses);
+        keys = Collections.unmodifiableSet(new LinkedHashSet<>(Objects.requireNonNull(keys, "keys")));
+        for (String key : keys) {
+            Objects.requireNonNull(key, "keys must not contain null");
+        }
+        for (String status : statuses) {
+            if (!STATUS.matcher(status).matches()) {
+                throw new IllegalArgumentException("status must be an HTTP status code (0 for input rejected before any "
+                        + "call), was: " + status);
+            }
+        }
+        if (since != null && until != null && !since.isBefore(until)) {
+            throw new IllegalArgumentException("since (" + since + ") must be before until (" + until + ")");
+        }
+        if (!(ratePerSecond >= 0) || Double.isInfinite(ratePerSecond)) {
+            throw new IllegalArgumentException("rate must be >= 0 records per second (0 = unlimited): " + ratePerSecond);
+        }
+        Objects.requireNonNull(groupId, "groupId");
+        if (groupId.isBlank()) {
+            throw new IllegalArgumentException("group must not be blank");
+        }
+        if (maxReplays < 1) {
+            throw new IllegalArgumentException("max-replays must be >= 1: " + maxReplays);
+        }
+        if (maxRecords < 1) {
+            throw new IllegalArgumentException("maxRecords must be >= 1: " + maxRecords);
+        }
+        Objects.requireNonNull(dlqTopic, "dlqTopic");
+        if (dlqTopic.isBlank()) {
+            throw new IllegalArgumentException("dlqTopic must not be blank");
+        }
+    }
+
+    /** Defaults: no filter, not a dry run, 50 records/s, group {@value #DEFAULT_GROUP}, max 3 replays. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Builder toBuilder() {
+        return new Builder().since(since).until(until).kinds(kinds).statuses(statuses).keys(keys).dryRun(dryRun)
+                .ratePerSecond(ratePerSecond).groupId(groupId).maxReplays(maxReplays).reset(reset)
+                .maxRecords(maxRecords).dlqTopic(dlqTopic);
+    }
+
+    /** The producer's {@code transactional.id}: {@code quotaflow-dlq-replay-<group>}. */
+    public String transactionalId() {
+        return "quotaflow-dlq-replay-" + groupId;
+    }
+
+    /** Whether a record with these attributes passes the filters (null attributes match no filter on them). */
+    public boolean matches(long timestampMs, String kind, String status, String key) {
+        if (since != null && timestampMs < since.toEpochMilli()) {
+            return false;
+        }
+        if (until != null && timestampMs >= until.toEpochMilli()) {
+            return false;
+        }
+        if (!kinds.isEmpty() && (kind == null || !kinds.contains(kind.strip()))) {
+            return false;
+        }
+        if (!statuses.isEmpty() && (status == null || !statuses.contains(status.strip()))) {
+            return false;
+        }
+        return keys.isEmpty() || (key != null && keys.contains(key));
+    }
+
+    /** Whether any filter is set. */
+    public boolean filtered() {
+        return since != null || until != null || !kinds.isEmpty() || !statuses.isEmpty() || !keys.isEmpty();
+    }
+
+    /** The filters in words, e.g. {@code kind in [retries-exhausted], since 2026-11-30T06:00:00Z}; {@code none}. */
+    public String describeFilters() {
+        StringBuilder sb = new StringBuilder();
+        if (since != null) {
+            append(sb, "since " + since);
+        }
+        if (until != null) {
+            append(sb, "until " + until);
+        }
+        if (!kinds.isEmpty()) {
+            append(sb, "kind in " + kinds);
+        }
+        if (!statuses.isEmpty()) {
+            append(sb, "status in " + statuses);
+        }
+        if (!keys.isEmpty()) {
+            append(sb, keys.size() == 1 ? "key " + keys.iterator().next() : keys.size() + " keys");
+        }
+        return sb.length() == 0 ? "none" : sb.toString();
+    }
+
+    private static void append(StringBuilder sb, String part) {
+        if (sb.length() > 0) {
+            sb.append(", ");
+        }
+        sb.append(part);
+    }
+
+    // ---------------------------------------------------------------- parsing helpers (CLI)
+
+    /**
+     * Parses a point in time: an ISO-8601 instant ({@code 2026-11-30T06:00:00Z}), a date-time with
+     * an offset ({@code 2026-11-30T07:00:00+01:00}), a date ({@code 2026-11-30}, midnight UTC), or
+     * a duration ago: {@code 90s}, {@code 15m}, {@code 2h}, {@code 1d}, {@code 1w}, {@code 1h30m}
+     * or ISO-8601 ({@code PT30M}, {@code P1D}).
+     *
+     * @param now what "ago" is measured from
+     * @throws IllegalArgumentException when the text is none of these
+     */
+    public static Instant parseTime(String text, Instant now) {
+        Objects.requireNonNull(text, "text");
+        Objects.requireNonNull(now, "now");
+        String t = text.strip();
+        if (t.isEmpty()) {
+            throw new IllegalArgumentException("empty time");
+        }
+        try {
+            return Instant.parse(t);
+        } catch (DateTimeParseException notInstant) {
+            // next form
+        }
+        try {
+            return OffsetDateTime.parse(t).toInstant();
+        } catch (DateTimeParseException notOffsetDateTime) {
+            // next form
+        }
+        try {
+            return LocalDate.parse(t).atStartOfDay(ZoneOffset.UTC).toInstant();
+        } catch (DateTimeParseException notDate) {
+            // next form
+        }
+        Duration ago = parseDuration(t);
+        if (ago == null) {
+            throw new IllegalArgumentException("not a time: '" + text + "'; use an ISO-8601 instant such as "
+                    + "2026-11-30T06:00:00Z, or a duration ago such as 15m, 2h, 1d or PT30M");
+        }
+        return now.minus(ago);
+    }
+
+    /** {@code 15m}, {@code 1h30m}, {@code PT30M}, ...; null when the text is not a duration; never negative. */
+    static Duration parseDuration(String text) {
+        String t = text.strip().toLowerCase(Locale.ROOT);
+        if (SHORT_DURATION.matcher(t).matches()) {
+            Duration total = Duration.ZERO;
+            Matcher m = SHORT_PART.matcher(t);
+            try {
+                while (m.find()) {
+                    long n = Long.parseLong(m.group(1));
+                    Duration part = switch (m.group(2)) {
+                        case "ms" -> Duration.ofMillis(n);
+                        case "s" -> Duration.ofSeconds(n);
+                        case "m" -> Duration.ofMinutes(n);
+                        case "h" -> Duration.ofHours(n);
+                        case "d" -> Duration.ofDays(n);
+                        case "w" -> Duration.ofDays(Math.multiplyExact(n, 7));
+                        default -> throw new IllegalStateException(m.group(2));
+                    };
+                    total = total.plus(part);
+                }
+            } catch (ArithmeticException | NumberFormatException e) {
+                return null;
+            }
+            return total;
+        }
+        if (t.startsWith("p") || t.startsWith("-p")) {
+            try {
+                Duration d = Duration.parse(t.toUpperCase(Locale.ROOT));
+                return d.isNegative() ? null : d;
+            } catch (DateTimeParseException e) {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Flattens repeatable, comma-separated option values: {@code ["a,b", " c "]} → {@code [a, b, c]};
+     * blanks are dropped, order kept, duplicates removed.
+     */
+    public static Set<String> splitList(Collection<String> values) {
+        Set<String> out = new LinkedHashSet<>();
+        if (values != null) {
+            for (String value : values) {
+                if (value == null) {
+                    continue;
+                }
+                for (String part : value.split(",")) {
+                    if (!part.isBlank()) {
+                        out.add(part.strip());
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Set<String> normalized(String what, Set<String> values) {
+        Objects.requireNonNull(values, what + "s");
+        Set<String> out = new LinkedHashSet<>();
+        for (String v : values) {
+            if (v == null || v.isBlank()) {
+                throw new IllegalArgumentException(what + " must not be blank");
+            }
+            out.add(v.strip());
+        }
+        return Collections.unmodifiableSet(out);
+    }
+
+    /** Mutable builder; {@link #build()} validates. */
+    public static final class Builder {
+        private Instant since;
+        private Instant until;
+        private Set<String> kinds = Set.of();
+        private Set<String> statuses = Set.of();
+        private Set<String> keys = Set.of();
+        private boolean dryRun;
+        private double ratePerSecond = DEFAULT_RATE;
+        private String groupId = DEFAULT_GROUP;
+        private int maxReplays = DEFAULT_MAX_REPLAYS;
+        private boolean reset;
+        private long maxRecords = Long.MAX_VALUE;
+        private String dlqTopic = Topics.DLQ.name();
+
+        private Builder() {
+        }
+
+        public Builder since(Instant since) {
+            this.since = since;
+            return this;
+        }
+
+        public Builder until(Instant until) {
+            this.until = until;
+            return this;
+        }
+
+        public Builder kinds(Collection<String> kinds) {
+            this.kinds = new LinkedHashSet<>(kinds);
+            return this;
+        }
+
+        public Builder kinds(String... kinds) {
+            return kinds(java.util.List.of(kinds));
+        }
+
+        public Builder statuses(Collection<String> statuses) {
+            this.statuses = new LinkedHashSet<>(statuses);
+            return this;
+        }
+
+        public Builder statuses(String... statuses) {
+            return statuses(java.util.List.of(statuses));
+        }
+
+        public Builder keys(Collection<String> keys) {
+            this.keys = new LinkedHashSet<>(keys);
+            return this;
+        }
+
+        public Builder keys(String... keys) {
+            return keys(java.util.List.of(keys));
+        }
+
+        public Builder dryRun(boolean dryRun) {
+            this.dryRun = dryRun;
+            return this;
+        }
+
+        /** Records written per second at most; 0 = unlimited. */
+        public Builder ratePerSecond(double ratePerSecond) {
+            this.ratePerSecond = ratePerSecond;
+            return this;
+        }
+
+        public Builder groupId(String groupId) {
+            this.groupId = groupId;
+            return this;
+        }
+
+        public Builder maxReplays(int maxReplays) {
+            this.maxReplays = maxReplays;
+            return this;
+        }
+
+        public Builder reset(boolean reset) {
+            this.reset = reset;
+            return this;
+        }
+
+        public Builder maxRecords(long maxRecords) {
+            this.maxRecords = maxRecords;
+            return this;
+        }
+
+        public Builder dlqTopic(String dlqTopic) {
+            this.dlqTopic = dlqTopic;
+            return this;
+        }
+
+        public ReplayOptions build() {
+            return new ReplayOptions(since, until, kinds, statuses, keys, dryRun, ratePerSecond, groupId, maxReplays,
+                    reset, maxRecords, dlqTopic);
+        }
+    }
+}

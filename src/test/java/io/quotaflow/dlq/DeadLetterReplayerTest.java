@@ -1,0 +1,300 @@
+package io.quotaflow.dlq;
+
+import io.quotaflow.failure.FailureHeaders;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The per-record rules (Kafka-free) and the replay loop on a MockConsumer and a MockProducer. */
+class DeadLetterReplayerTest {
+
+    private static final String DLQ = "tickets.dlq";
+
+    private static ConsumerRecord<byte[], byte[]> deadLetter(int partition, long offset, long timestamp, String key,
+                                                             String kind, String status, String origin, String replayCount) {
+        RecordHeaders h = new RecordHeaders();
+        add(h, FailureHeaders.VERSION, "1");
+        add(h, FailureHeaders.ATTEMPT, "5");
+        if (kind != null) {
+            add(h, FailureHeaders.ERROR_KIND, kind);
+        }
+        if (status != null) {
+            add(h, FailureHeaders.ERROR_STATUS, status);
+        }
+        add(h, FailureHeaders.ERROR_MESSAGE, "HTTP 503: overloaded");
+        if (origin != null) {
+            add(h, FailureHeaders.ORIGIN_TOPIC, origin);
+            add(h, FailureHeaders.ORIGIN_PARTITION, "2");
+            add(h, FailureHeaders.ORIGIN_OFFSET, "77");
+        }
+        if (replayCount != null) {
+            add(h, FailureHeaders.REPLAY_COUNT, replayCount);
+            add(h, FailureHeaders.REPLAY_OF, "0:1");
+        }
+        add(h, "traceparent", "00-abc-01");
+        return new ConsumerRecord<>(DLQ, partition, offset, timestamp, TimestampType.CREATE_TIME, 0, 0,
+                key == null ? null : key.getBytes(StandardCharsets.UTF_8),
+                ("{\"id\":\"" + key + "\",\"body\":\"Cobrança — ü\"}").getBytes(StandardCharsets.UTF_8), h,
+                Optional.empty());
+    }
+
+    private static ConsumerRecord<byte[], byte[]> deadLetter(int partition, long offset, String key, String kind,
+                                                             String replayCount) {
+        return deadLetter(partition, offset, 1_000, key, kind, "503", "tickets.interactive", replayCount);
+    }
+
+    private static void add(RecordHeaders h, String key, String value) {
+        h.add(key, value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String header(ProducerRecord<byte[], byte[]> r, String name) {
+        return FailureHeaders.string(r.headers(), name).orElse(null);
+    }
+
+    // ---------------------------------------------------------------- rules
+
+    @Test
+    void shouldRewriteTheHeadersForAFreshStartAndKeepKeyAndValueBytes() {
+        ConsumerRecord<byte[], byte[]> dead = deadLetter(2, 41, 1_000, "T-1", "retries-exhausted", "503",
+                "tickets.interactive", "1");
+
+        ProducerRecord<byte[], byte[]> replay = DeadLetterReplayer.replayRecord(dead);
+
+        assertThat(replay.topic()).isEqualTo("tickets.interactive");
+        assertThat(replay.partition()).as("partitioned by key, as when first published").isNull();
+        assertThat(replay.timestamp()).as("stamped by the producer").isNull();
+        assertThat(replay.key()).isEqualTo(dead.key());
+        assertThat(replay.value()).isEqualTo(dead.value());
+        assertThat(header(replay, FailureHeaders.REPLAY_COUNT)).isEqualTo("2");
+        assertThat(header(replay, FailureHeaders.REPLAY_OF)).isEqualTo("2:41");
+        List<String> names = new ArrayList<>();
+        for (Header h : replay.headers()) {
+            names.add(h.key());
+        }
+        assertThat(names).containsExactly("traceparent", FailureHeaders.REPLAY_COUNT, FailureHeaders.REPLAY_OF);
+    }
+
+    @Test
+    void shouldStartTheReplayCountAtOneWhenTheHeaderIsMissingOrUnreadable() {
+        assertThat(header(DeadLetterReplayer.replayRecord(deadLetter(0, 0, "T-1", "bad-input", null)),
+                FailureHeaders.REPLAY_COUNT)).isEqualTo("1");
+        assertThat(header(DeadLetterReplayer.replayRecord(deadLetter(0, 0, "T-1", "bad-input", "x")),
+                FailureHeaders.REPLAY_COUNT)).isEqualTo("1");
+        assertThat(header(DeadLetterReplayer.replayRecord(deadLetter(0, 0, "T-1", "bad-input", "-4")),
+                FailureHeaders.REPLAY_COUNT)).isEqualTo("1");
+    }
+
+    @Test
+    void shouldReplayToTheOriginPriorityTopicElseToStandard() {
+        for (String origin : List.of("tickets.interactive", "tickets.standard", "tickets.bulk")) {
+            assertThat(DeadLetterReplayer.replayRecord(deadLetter(0, 0, 1, "T", "k", "0", origin, null)).topic())
+                    .isEqualTo(origin);
+        }
+        for (String origin : new String[] {null, "tickets.retry", "tickets.dlq", "tickets.classified", "elsewhere", ""}) {
+            assertThat(DeadLetterReplayer.replayRecord(deadLetter(0, 0, 1, "T", "k", "0", origin, null)).topic())
+                    .as(String.valueOf(origin)).isEqualTo("tickets.standard");
+        }
+    }
+
+    @Test
+    void shouldSkipFilteredRecordsAndRecordsReplayedMaxReplaysTimes() {
+        ReplayOptions options = ReplayOptions.builder().kinds("retries-exhausted").maxReplays(3).build();
+
+        assertThat(DeadLetterReplayer.decide(deadLetter(0, 0, "T", "bad-input", "0"), options))
+                .isEqualTo(DeadLetterReplayer.Decision.FILTERED);
+        assertThat(DeadLetterReplayer.decide(deadLetter(0, 0, "T", null, "0"), options))
+                .isEqualTo(DeadLetterReplayer.Decision.FILTERED);
+        assertThat(DeadLetterReplayer.decide(deadLetter(0, 0, "T", "retries-exhausted", null), options))
+                .isEqualTo(DeadLetterReplayer.Decision.REPLAY);
+        assertThat(DeadLetterReplayer.decide(deadLetter(0, 0, "T", "retries-exhausted", "2"), options))
+                .isEqualTo(DeadLetterReplayer.Decision.REPLAY);
+        assertThat(DeadLetterReplayer.decide(deadLetter(0, 0, "T", "retries-exhausted", "3"), options))
+                .isEqualTo(DeadLetterReplayer.Decision.MAX_REPLAYS);
+        assertThat(DeadLetterReplayer.decide(deadLetter(0, 0, "T", "retries-exhausted", "7"), options))
+                .isEqualTo(DeadLetterReplayer.Decision.MAX_REPLAYS);
+        assertThat(DeadLetterReplayer.decide(deadLetter(0, 0, "T", "bad-input", "7"), options))
+                .as("filters first").isEqualTo(DeadLetterReplayer.Decision.FILTERED);
+        assertThat(DeadLetterReplayer.decide(deadLetter(0, 0, "T", "retries-exhausted", "1"),
+                options.toBuilder().maxReplays(1).build())).isEqualTo(DeadLetterReplayer.Decision.MAX_REPLAYS);
+        assertThat(DeadLetterReplayer.decide(deadLetter(0, 0, null, "retries-exhausted", "0"),
+                options.toBuilder().keys("T").build())).isEqualTo(DeadLetterReplayer.Decision.FILTERED);
+    }
+
+    @Test
+    void shouldSizeBatchesToAboutOneSecondOfTheRate() {
+        assertThat(DeadLetterReplayer.maxPollRecords(ReplayOptions.builder().build())).isEqualTo(50);
+        assertThat(DeadLetterReplayer.maxPollRecords(ReplayOptions.builder().ratePerSecond(0.5).build())).isEqualTo(1);
+        assertThat(DeadLetterReplayer.maxPollRecords(ReplayOptions.builder().ratePerSecond(10_000).build())).isEqualTo(500);
+        assertThat(DeadLetterReplayer.maxPollRecords(ReplayOptions.builder().ratePerSecond(0).build())).isEqualTo(500);
+        assertThat(DeadLetterReplayer.maxPollRecords(ReplayOptions.builder().ratePerSecond(5).dryRun(true).build())).isEqualTo(500);
+    }
+
+    // ---------------------------------------------------------------- the loop, on mocks
+
+    private static final class Mocks {
+        /** What the group has committed (the mock forgets its own commits on assign()). */
+        final Map<TopicPartition, OffsetAndMetadata> committed = new java.util.HashMap<>();
+        final MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest") {
+            @Override
+            public synchronized Map<TopicPartition, OffsetAndMetadata> committed(java.util.Set<TopicPartition> partitions) {
+                Map<TopicPartition, OffsetAndMetadata> out = new java.util.HashMap<>();
+                partitions.stream().filter(committed::containsKey).forEach(tp -> out.put(tp, committed.get(tp)));
+                return out;
+            }
+        };
+        final MockProducer<byte[], byte[]> producer =
+                new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
+        final TopicPartition p0 = new TopicPartition(DLQ, 0);
+        final TopicPartition p1 = new TopicPartition(DLQ, 1);
+        final AtomicLong clock = new AtomicLong();
+
+        Mocks(Map<TopicPartition, Long> ends, List<ConsumerRecord<byte[], byte[]>> records) {
+            Node node = new Node(0, "localhost", 9092);
+            consumer.updatePartitions(DLQ, List.of(new PartitionInfo(DLQ, 0, node, null, null),
+                    new PartitionInfo(DLQ, 1, node, null, null)));
+            consumer.updateBeginningOffsets(Map.of(p0, 0L, p1, 0L));
+            consumer.updateEndOffsets(ends);
+            consumer.schedulePollTask(() -> records.forEach(consumer::addRecord));
+        }
+
+        DeadLetterReplayer replayer(ReplayOptions options) {
+            return new DeadLetterReplayer(options, () -> consumer, () -> producer, clock::get);
+        }
+    }
+
+    private static List<ConsumerRecord<byte[], byte[]>> sixDeadLetters() {
+        return List.of(
+                deadLetter(0, 0, "A", "retries-exhausted", "0"),
+                deadLetter(0, 1, "B", "bad-input", "0"),
+                deadLetter(0, 2, "C", "retries-exhausted", "3"),
+                deadLetter(1, 0, "D", "retries-exhausted", "1"),
+                deadLetter(1, 1, "E", "retries-exhausted", "0"),
+                deadLetter(1, 2, "LATE", "retries-exhausted", "0")); // after the end offset captured at start
+    }
+
+    @Test
+    void shouldReplayInOneTransactionWithTheOffsetsUpToTheEndCapturedAtStart() {
+        Mocks m = new Mocks(Map.of(new TopicPartition(DLQ, 0), 3L, new TopicPartition(DLQ, 1), 2L), sixDeadLetters());
+
+        ReplaySummary summary = m.replayer(ReplayOptions.builder().kinds("retries-exhausted").ratePerSecond(0).build()).run();
+
+        assertThat(summary.outcome()).isEqualTo(ReplaySummary.Outcome.COMPLETED);
+        assertThat(summary.examined()).isEqualTo(5);
+        assertThat(summary.replayed()).isEqualTo(3);
+        assertThat(summary.skippedByFilter()).isEqualTo(1);
+        assertThat(summary.skippedMaxReplays()).isEqualTo(1);
+        assertThat(summary.remaining()).isZero();
+        assertThat(summary.replayedByTopic()).containsExactly(Map.entry("tickets.interactive", 3L));
+        assertThat(summary.replayedByKind()).containsExactly(Map.entry("retries-exhausted", 3L));
+        assertThat(m.producer.history()).extracting(r -> new String(r.key(), StandardCharsets.UTF_8))
+                .containsExactlyInAnyOrder("A", "D", "E");
+        assertThat(m.producer.transactionCommitted()).isTrue();
+        assertThat(m.producer.consumerGroupOffsetsHistory()).hasSize(1);
+        assertThat(m.producer.consumerGroupOffsetsHistory().get(0).values().iterator().next())
+                .containsOnly(Map.entry(m.p0, new OffsetAndMetadata(3)), Map.entry(m.p1, new OffsetAndMetadata(2)));
+        assertThat(m.consumer.closed()).isTrue();
+        assertThat(m.producer.closed()).isTrue();
+    }
+
+    @Test
+    void aDryRunShouldNeitherWriteNorCommitNorEvenCreateAProducer() {
+        Mocks m = new Mocks(Map.of(new TopicPartition(DLQ, 0), 3L, new TopicPartition(DLQ, 1), 2L), sixDeadLetters());
+        DeadLetterReplayer replayer = new DeadLetterReplayer(ReplayOptions.builder().dryRun(true).build(),
+                () -> m.consumer, () -> {
+                    throw new AssertionError("a dry run needs no producer");
+                }, m.clock::get);
+
+        ReplaySummary summary = replayer.run();
+
+        assertThat(summary.dryRun()).isTrue();
+        assertThat(summary.replayed()).isEqualTo(4);
+        assertThat(summary.skippedMaxReplays()).isEqualTo(1);
+        assertThat(summary.replayedByKind()).containsExactly(Map.entry("bad-input", 1L), Map.entry("retries-exhausted", 3L));
+    }
+
+    @Test
+    void shouldStopAfterMaxRecordsAndCommitOnlyTheRecordsHandled() {
+        Mocks m = new Mocks(Map.of(new TopicPartition(DLQ, 0), 3L, new TopicPartition(DLQ, 1), 2L), sixDeadLetters());
+
+        ReplaySummary summary = m.replayer(ReplayOptions.builder().maxRecords(2).ratePerSecond(0).build()).run();
+
+        assertThat(summary.outcome()).isEqualTo(ReplaySummary.Outcome.MAX_RECORDS);
+        assertThat(summary.replayed()).isEqualTo(2);
+        assertThat(summary.remaining()).isPositive();
+        assertThat(m.producer.history()).hasSize(2);
+        Map<TopicPartition, OffsetAndMetadata> committed = m.producer.consumerGroupOffsetsHistory().get(0).values()
+                .iterator().next();
+        long handled = committed.values().stream().mapToLong(OffsetAndMetadata::offset).sum();
+        assertThat(handled).as("offsets of the records handled, not of the whole poll").isEqualTo(summary.examined());
+    }
+
+    @Test
+    void shouldStartFromTheCommittedOffsetsUnlessReset() {
+        for (boolean reset : new boolean[] {false, true}) {
+            Mocks m = new Mocks(Map.of(new TopicPartition(DLQ, 0), 3L, new TopicPartition(DLQ, 1), 2L), sixDeadLetters());
+            m.committed.putAll(Map.of(m.p0, new OffsetAndMetadata(2), m.p1, new OffsetAndMetadata(2)));
+
+            ReplaySummary summary = m.replayer(ReplayOptions.builder().dryRun(true).reset(reset).build()).run();
+
+            assertThat(summary.examined()).as("reset " + reset).isEqualTo(reset ? 5 : 1);
+        }
+    }
+
+    @Test
+    void shouldAbortTheBatchAndFailWhenASendFails() {
+        Mocks m = new Mocks(Map.of(new TopicPartition(DLQ, 0), 3L, new TopicPartition(DLQ, 1), 2L), sixDeadLetters());
+        m.producer.sendOffsetsToTransactionException = new KafkaException("broker said no");
+
+        assertThatThrownBy(() -> m.replayer(ReplayOptions.builder().ratePerSecond(0).build()).run())
+                .isInstanceOf(DeadLetterException.class).hasMessageContaining("rolled back").hasMessageContaining("broker said no");
+        assertThat(m.producer.transactionAborted()).isTrue();
+        assertThat(m.producer.transactionCommitted()).isFalse();
+    }
+
+    @Test
+    void shouldFailClearlyWhenTheTopicDoesNotExist() {
+        MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest");
+        DeadLetterReplayer replayer = new DeadLetterReplayer(ReplayOptions.builder().build(), () -> consumer,
+                () -> {
+                    throw new AssertionError("no producer for a missing topic");
+                }, System::nanoTime);
+        assertThatThrownBy(replayer::run).isInstanceOf(DeadLetterException.class).hasMessageContaining("does not exist");
+    }
+
+    @Test
+    void shouldPaceWritesAtTheRate() {
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            records.add(deadLetter(0, i, "K" + i, "retries-exhausted", "0"));
+        }
+        Mocks m = new Mocks(Map.of(new TopicPartition(DLQ, 0), 6L, new TopicPartition(DLQ, 1), 0L), records);
+        DeadLetterReplayer replayer = new DeadLetterReplayer(ReplayOptions.builder().ratePerSecond(100).build(),
+                () -> m.consumer, () -> m.producer, System::nanoTime);
+
+        long started = System.nanoTime();
+        assertThat(replayer.run().replayed()).isEqualTo(6);
+        long elapsedMs = (System.nanoTime() - started) / 1_000_000;
+        assertThat(elapsedMs).as("6 records at 100/s: 5 gaps of 10 ms").isGreaterThanOrEqualTo(45);
+    }
+}
