@@ -24,11 +24,11 @@ public final class DemoCommand implements Callable<Integer> {
             defaultValue = "0")
     int tickets;
 
-    @Option(names = "--rpm", description = "Simulated requests-per-minute limit (default: ${DEFAULT-VALUE}).", defaultValue = "200")
-    long rpm;
+    @Option(names = "--rpm", description = "Simulated requests-per-minute limit (default: 200; 600 for the outage scenario).")
+    Long rpm;
 
-    @Option(names = "--tpm", description = "Simulated tokens-per-minute limit (default: ${DEFAULT-VALUE}).", defaultValue = "45000")
-    long tpm;
+    @Option(names = "--tpm", description = "Simulated tokens-per-minute limit (default: 45000, so the limiter binds; 150000 for the outage scenario).")
+    Long tpm;
 
     @Option(names = "--report-json", description = "Also write the final report as JSON to this file.")
     Path reportJson;
@@ -48,7 +48,10 @@ public final class DemoCommand implements Callable<Integer> {
             case "outage" -> DemoRun.Scenario.OUTAGE;
             default -> throw new IllegalArgumentException("--scenario must be steady or outage, not " + scenario);
         };
-        DemoRun.Options options = new DemoRun.Options(tickets, rpm, tpm, 5, Duration.ofMinutes(20),
+        boolean outage = chosen == DemoRun.Scenario.OUTAGE;
+        long rpmLimit = rpm != null ? rpm : outage ? 600 : 200;
+        long tpmLimit = tpm != null ? tpm : outage ? 150_000 : 45_000;
+        DemoRun.Options options = new DemoRun.Options(tickets, rpmLimit, tpmLimit, 5, Duration.ofMinutes(20),
                 Duration.ofMillis(tty ? 250 : 5_000), chosen);
         DemoReport report = DemoRun.run(options, p -> {
             String line = String.format("[%5.1f s] classified %d/%d  dead-lettered %d  retried %d  calls %d  429s %d  tokens %,d  %s",
