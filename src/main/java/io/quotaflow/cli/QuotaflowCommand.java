@@ -51,6 +51,12 @@ public final class QuotaflowCommand implements Runnable {
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "info");
         }
         String[] rest = Arrays.stream(args).filter(a -> !a.equals("--verbose") && !a.equals("-v")).toArray(String[]::new);
+        if (!verbose && rest.length > 0 && rest[0].equals("demo")) {
+            // the demo runs broker, clients and simulator in one JVM on a temporary directory: their
+            // start-up warnings (temporary state dir, topics not yet known, capped replication) are expected
+            System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "error");
+            System.setProperty("org.slf4j.simpleLogger.log.io.quotaflow.admin.TopicsApplier", "error");
+        }
         CommandLine cli = new CommandLine(new QuotaflowCommand());
         // UTF-8 whatever the platform charset: tickets are multilingual
         cli.setOut(new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8), true));
