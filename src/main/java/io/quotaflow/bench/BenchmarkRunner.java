@@ -166,7 +166,9 @@ public final class BenchmarkRunner {
 
     static QuotaflowConfig config(Scenario scenario, String bootstrap, Path stateDir, String baseUrl, String model, String apiKey) {
         QuotaSettings quota = QuotaSettings.ofDefaults().withRpm(Math.toIntExact(scenario.rpm())).withTpm(Math.toIntExact(scenario.tpm()));
-        return new QuotaflowConfig(bootstrap, APPLICATION_ID, stateDir, -1, Map.of(),
+        // one instance cannot host a standby of its own tasks: ask for none rather than log that at every rebalance
+        Map<String, String> kafka = scenario.instances() == 1 ? Map.of("num.standby.replicas", "0") : Map.of();
+        return new QuotaflowConfig(bootstrap, APPLICATION_ID, stateDir, -1, kafka,
                 new DispatcherSettings(ModelSettings.of(URI.create(baseUrl), model, Secret.of(apiKey)), quota,
                         BatchSettings.ofDefaults(), RetrySettings.ofDefaults()));
     }

@@ -106,7 +106,8 @@ public final class ResultTable {
         sb.append("- **Steady-state use**: what the provider simulator admitted of the binding limit (TPM counts prompt + "
                 + "`max_tokens`, as providers charge) between first arrival + 60 s and last answer − 10 s, divided by "
                 + "limit / 60 × the window's seconds. The pipeline's limiter runs at a safety factor of 0.98, so about "
-                + "98 % is the ceiling. † a run shorter than 80 s starts the window at first arrival + 10 s instead.\n");
+                + "98 % is the ceiling over a long window. † a run shorter than 80 s starts the window at first arrival + 10 s "
+                + "instead; such a short window still holds the limiter's first burst and can read above 100 %.\n");
         sb.append("- **Tokens/ticket**: admitted = what the TPM bucket was charged (prompt + `max_tokens`) per ticket; "
                 + "used = prompt + completion tokens per ticket.\n");
         sb.append("- **Accuracy**: share of classified tickets whose category (urgency) matches the label the generator "

@@ -117,7 +117,7 @@ public final class BenchCommand implements Callable<Integer> {
         failures.forEach((name, why) -> out.println(name + ": FAILED: " + why));
         out.flush();
 
-        String command = "quotaflow bench " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
+        String command = "quotaflow " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
         if (markdown != null) {
             Files.writeString(markdown, ResultTable.markdown(results, seed, command.strip()), StandardCharsets.UTF_8);
             out.println("Markdown table written to " + markdown);
