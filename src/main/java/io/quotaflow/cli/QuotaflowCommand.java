@@ -21,6 +21,7 @@ import java.util.Arrays;
                 "Global option: --verbose (or -v) raises logging from WARN to INFO."},
         subcommands = {
                 DemoCommand.class,
+                BenchCommand.class,
                 RunCommand.class,
                 BrokerCommand.class,
                 SimCommand.class,

@@ -1,0 +1,157 @@
+package io.quotaflow.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quotaflow.bench.BenchmarkRunner;
+import io.quotaflow.bench.ResultTable;
+import io.quotaflow.bench.Scenario;
+import io.quotaflow.bench.ScenarioResult;
+import io.quotaflow.ticket.Json;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/** {@code quotaflow bench}: throughput and correctness figures under fixed provider limits. */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {
+                "Runs benchmark scenarios, each on a fresh in-process Kafka broker and provider simulator:",
+                "  a  tpm-binds           500 RPM, 200k TPM, simulator burst 5 s, 1 instance",
+                "  b  rpm-binds           60 RPM, 2M TPM, 1 instance (5 000 tickets take about 9 minutes)",
+                "  c  full-minute-bucket  as a, simulator burst 60 s",
+                "  d  two-instances       as a, 2 pipeline instances on one API key",
+                "  e  fixed-batches-10    a's tickets in fixed batches of 10: tokens per ticket, computed, not run",
+                "publishes generated tickets (English and Portuguese, heavy-tailed lengths, three priorities,",
+                "several tenants), waits until every one is classified or dead-lettered, and prints one row per",
+                "scenario: 429s, steady-state use of the binding limit, tokens per ticket, wall time, accuracy",
+                "against the generator's labels, duplicates. Exits 1 when a scenario saw a 429 or a duplicate,",
+                "lost a ticket, or failed."})
+public final class BenchCommand implements Callable<Integer> {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--scenario", paramLabel = "LIST", defaultValue = "all",
+            description = "Comma-separated scenario keys or names (a,b,c,d,e or tpm-binds,...), or all (default: ${DEFAULT-VALUE}).")
+    String scenarios;
+
+    @Option(names = "--tickets", paramLabel = "N",
+            description = "Tickets per scenario (default: " + Scenario.DEFAULT_TICKETS + ").")
+    Integer tickets;
+
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "42", description = "Generator seed (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--markdown", paramLabel = "FILE", description = "Also write the table as Markdown, with footnotes.")
+    Path markdown;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write the raw results as JSON.")
+    Path json;
+
+    @Option(names = "--timeout-minutes", paramLabel = "M", defaultValue = "30",
+            description = "Give up on a scenario after this many minutes (default: ${DEFAULT-VALUE}).")
+    long timeoutMinutes;
+
+    @Override
+    public Integer call() throws Exception {
+        if (tickets != null && tickets < 1) {
+            throw new IllegalArgumentException("--tickets must be >= 1");
+        }
+        if (timeoutMinutes < 1) {
+            throw new IllegalArgumentException("--timeout-minutes must be >= 1");
+        }
+        List<Scenario> selected = Scenario.select(scenarios, tickets);
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        boolean terminal = ProgressLine.isTerminal();
+        ProgressLine line = new ProgressLine(err, terminal);
+        BenchmarkRunner runner = new BenchmarkRunner(
+                BenchmarkRunner.Options.defaults(seed).withTimeout(Duration.ofMinutes(timeoutMinutes))
+                        .withProgressInterval(Duration.ofMillis(terminal ? 250 : 5_000)),
+                new BenchmarkRunner.Listener() {
+                    @Override
+                    public void phase(Scenario scenario, String message) {
+                        line.println("[" + scenario.key() + " " + scenario.name() + "] " + message);
+                    }
+
+                    @Override
+                    public void progress(Scenario scenario, BenchmarkRunner.Progress p) {
+                        line.update(String.format(Locale.ROOT,
+                                "[%s %s] %6.1f s  classified %d/%d  dead-lettered %d  calls %d  429s %d  tokens %,d",
+                                scenario.key(), scenario.name(), p.elapsedMs() / 1000.0, p.classified(), p.expected(),
+                                p.deadLettered(), p.calls(), p.http429(), p.tokensAdmitted()));
+                    }
+                });
+
+        Instant startedAt = Instant.now();
+        List<ScenarioResult> results = new ArrayList<>();
+        Map<String, String> failures = new LinkedHashMap<>();
+        for (Scenario scenario : selected) {
+            line.println("[" + scenario.key() + " " + scenario.name() + "] " + scenario.description() + ", "
+                    + scenario.tickets() + " tickets");
+            try {
+                ScenarioResult r = runner.run(scenario);
+                results.add(r);
+                line.println("[" + scenario.key() + " " + scenario.name() + "] done: " + summary(r));
+            } catch (RuntimeException e) {
+                failures.put(scenario.name(), String.valueOf(e.getMessage()));
+                line.println("[" + scenario.key() + " " + scenario.name() + "] FAILED: " + e.getMessage());
+            }
+        }
+        line.clear();
+
+        out.println();
+        out.print(ResultTable.text(results));
+        failures.forEach((name, why) -> out.println(name + ": FAILED: " + why));
+        out.flush();
+
+        String command = "quotaflow " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
+        if (markdown != null) {
+            Files.writeString(markdown, ResultTable.markdown(results, seed, command.strip()), StandardCharsets.UTF_8);
+            out.println("Markdown table written to " + markdown);
+        }
+        if (json != null) {
+            ObjectNode root = Json.MAPPER.createObjectNode();
+            root.put("command", command.strip());
+            root.put("seed", seed);
+            root.put("startedAt", startedAt.toString());
+            root.put("finishedAt", Instant.now().toString());
+            root.put("java", System.getProperty("java.version"));
+            root.put("availableProcessors", Runtime.getRuntime().availableProcessors());
+            root.set("results", Json.MAPPER.valueToTree(results));
+            ArrayNode failed = root.putArray("failures");
+            failures.forEach((name, why) -> failed.addObject().put("scenario", name).put("error", why));
+            Files.writeString(json, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root), StandardCharsets.UTF_8);
+            out.println("JSON results written to " + json);
+        }
+        out.flush();
+        boolean ok = failures.isEmpty() && results.stream().allMatch(ScenarioResult::clean);
+        return ok ? 0 : 1;
+    }
+
+    static String summary(ScenarioResult r) {
+        if (r.computed()) {
+            return String.format(Locale.ROOT, "%d calls of up to %d tickets, %.1f tokens/ticket admitted, %.1f used",
+                    r.calls(), Scenario.FIXED_BATCH_ITEMS, r.tokensPerTicketAdmitted(), r.tokensPerTicketUsed());
+        }
+        String use = r.steadyState() != null && r.steadyState().measured()
+                ? String.format(Locale.ROOT, "%.1f %% of %s (%s)", r.steadyState().use() * 100, r.binding(), r.steadyState().describeWindow())
+                : "steady-state use not measurable (run too short)";
+        return String.format(Locale.ROOT, "%d tickets: %d classified, %d dead-lettered %s, %d duplicates; %d calls (%.1f tickets/call), "
+                        + "%d × 429; %s; %.1f tokens/ticket admitted, %.1f used; %s",
+                r.tickets(), r.classified(), r.deadLettered(), r.deadLettersByKind(), r.duplicates(), r.calls(), r.ticketsPerCall(),
+                r.http429(), use, r.tokensPerTicketAdmitted(), r.tokensPerTicketUsed(), ResultTable.duration(r.wallTimeMs()));
+    }
+}

@@ -1,0 +1,47 @@
+package io.quotaflow.bench;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A tiny benchmark end to end: fresh broker, simulator and pipeline; every ticket accounted for once. */
+class BenchmarkRunnerIT {
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void shouldAccountForEveryTicketOnceWithoutA429() {
+        Scenario smoke = new Scenario("s", "smoke", "high limits, 150 tickets", 150, 10_000, 10_000_000, 5, 1, Binding.TPM, false);
+        List<String> phases = new ArrayList<>();
+        BenchmarkRunner runner = new BenchmarkRunner(
+                BenchmarkRunner.Options.defaults(11).withTimeout(Duration.ofSeconds(90)).withProgressInterval(Duration.ofSeconds(1))
+                        .withSimulator(b -> b.baseLatencyMs(20).perCompletionTokenMs(0)),
+                new BenchmarkRunner.Listener() {
+                    @Override
+                    public void phase(Scenario scenario, String message) {
+                        phases.add(message);
+                    }
+                });
+
+        ScenarioResult r = runner.run(smoke);
+
+        assertThat(r.tickets()).isEqualTo(150);
+        assertThat(r.classified() + r.deadLettered()).isEqualTo(150);
+        assertThat(r.classified()).isPositive();
+        assertThat(r.duplicates()).isZero();
+        assertThat(r.http429()).isZero();
+        assertThat(r.clean()).isTrue();
+        assertThat(r.requestsAdmitted()).isPositive().isLessThan(150);
+        assertThat(r.tokensPerTicketAdmitted()).isGreaterThan(r.tokensPerTicketUsed()).isGreaterThan(50);
+        assertThat(r.categoryAccuracy()).isBetween(0.5, 1.0);
+        assertThat(r.urgencyAccuracy()).isBetween(0.5, 1.0);
+        assertThat(r.wallTimeMs()).isPositive();
+        assertThat(r.steadyState().shortRun()).isTrue();
+        assertThat(phases).anyMatch(p -> p.startsWith("publishing 150 tickets"));
+    }
+}
