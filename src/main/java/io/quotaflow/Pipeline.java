@@ -44,9 +44,10 @@ public final class Pipeline implements AutoCloseable {
         this.client = client;
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         this.metrics = new PipelineMetrics(registry);
+        Properties properties = streamsProperties(config);
         Topology topology = QuotaflowTopology.build(config.dispatcher(), client,
-                new SplittableRandom(new SecureRandom().nextLong()), metrics);
-        this.streams = new KafkaStreams(topology, streamsProperties(config));
+                new SplittableRandom(new SecureRandom().nextLong()), metrics, properties);
+        this.streams = new KafkaStreams(topology, properties);
         this.streams.setUncaughtExceptionHandler(e -> {
             LOG.error("stream thread failed; replacing it", e);
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;

@@ -52,7 +52,7 @@ public final class QuotaflowCommand implements Runnable {
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "info");
         }
         String[] rest = Arrays.stream(args).filter(a -> !a.equals("--verbose") && !a.equals("-v")).toArray(String[]::new);
-        if (!verbose && rest.length > 0 && rest[0].equals("demo")) {
+        if (!verbose && rest.length > 0 && (rest[0].equals("demo") || rest[0].equals("bench"))) {
             // the demo runs broker, clients and simulator in one JVM on a temporary directory: their
             // start-up warnings (temporary state dir, topics not yet known, capped replication) are expected
             System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "error");

@@ -39,7 +39,7 @@ public final class ConfigLoader {
         Map<String, String> d = new LinkedHashMap<>();
         d.put("bootstrap.servers", null);
         d.put("application.id", "quotaflow");
-        d.put("state.dir", System.getProperty("java.io.tmpdir") + "/quotaflow-state");
+        d.put("state.dir", System.getProperty("user.home") + "/.quotaflow/state");
         d.put("http.port", "8080");
         d.put("llm.base-url", null);
         d.put("llm.model", "gpt-4o-mini");

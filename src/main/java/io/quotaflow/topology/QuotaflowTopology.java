@@ -38,9 +38,25 @@ public final class QuotaflowTopology {
 
     public static Topology build(DispatcherSettings settings, ModelClient client, RandomGenerator random,
                                  DispatcherListener listener) {
-        StreamsBuilder builder = new StreamsBuilder();
+        return build(settings, client, random, listener, new java.util.Properties());
+    }
+
+    /** Builds with the application's Streams properties, so topology-level settings see them. */
+    public static Topology build(DispatcherSettings settings, ModelClient client, RandomGenerator random,
+                                 DispatcherListener listener, java.util.Properties streamsProperties) {
+        StreamsBuilder builder = new StreamsBuilder(new org.apache.kafka.streams.TopologyConfig(
+                new org.apache.kafka.streams.StreamsConfig(withDefaults(streamsProperties))));
         build(builder, settings, client, random, listener);
-        return builder.build();
+        return builder.build(streamsProperties);
+    }
+
+    private static java.util.Properties withDefaults(java.util.Properties p) {
+        java.util.Properties copy = new java.util.Properties();
+        copy.putAll(p);
+        copy.putIfAbsent(org.apache.kafka.streams.StreamsConfig.APPLICATION_ID_CONFIG, "quotaflow");
+        copy.putIfAbsent(org.apache.kafka.streams.StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        copy.putIfAbsent(org.apache.kafka.streams.StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, "true");
+        return copy;
     }
 
     public static void build(StreamsBuilder builder, DispatcherSettings settings, ModelClient client, RandomGenerator random,
