@@ -96,6 +96,7 @@ public final class BenchCommand implements Callable<Integer> {
                 });
 
         Instant startedAt = Instant.now();
+        String command = ("quotaflow " + String.join(" ", spec.commandLine().getParseResult().originalArgs())).strip();
         List<ScenarioResult> results = new ArrayList<>();
         Map<String, String> failures = new LinkedHashMap<>();
         for (Scenario scenario : selected) {
@@ -109,6 +110,8 @@ public final class BenchCommand implements Callable<Integer> {
                 failures.put(scenario.name(), String.valueOf(e.getMessage()));
                 line.println("[" + scenario.key() + " " + scenario.name() + "] FAILED: " + e.getMessage());
             }
+            // written after every scenario, so that an interrupted run keeps what it measured
+            writeFiles(results, failures, command, startedAt);
         }
         line.clear();
 
@@ -117,28 +120,35 @@ public final class BenchCommand implements Callable<Integer> {
         failures.forEach((name, why) -> out.println(name + ": FAILED: " + why));
         out.flush();
 
-        String command = "quotaflow " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
         if (markdown != null) {
-            Files.writeString(markdown, ResultTable.markdown(results, seed, command.strip()), StandardCharsets.UTF_8);
             out.println("Markdown table written to " + markdown);
         }
         if (json != null) {
+            out.println("JSON results written to " + json);
+        }
+        out.flush();
+        boolean ok = failures.isEmpty() && results.stream().allMatch(ScenarioResult::clean);
+        return ok ? 0 : 1;
+    }
+
+    private void writeFiles(List<ScenarioResult> results, Map<String, String> failures, String command, Instant startedAt)
+            throws java.io.IOException {
+        if (markdown != null) {
+            Files.writeString(markdown, ResultTable.markdown(results, seed, command), StandardCharsets.UTF_8);
+        }
+        if (json != null) {
             ObjectNode root = Json.MAPPER.createObjectNode();
-            root.put("command", command.strip());
+            root.put("command", command);
             root.put("seed", seed);
             root.put("startedAt", startedAt.toString());
-            root.put("finishedAt", Instant.now().toString());
+            root.put("writtenAt", Instant.now().toString());
             root.put("java", System.getProperty("java.version"));
             root.put("availableProcessors", Runtime.getRuntime().availableProcessors());
             root.set("results", Json.MAPPER.valueToTree(results));
             ArrayNode failed = root.putArray("failures");
             failures.forEach((name, why) -> failed.addObject().put("scenario", name).put("error", why));
             Files.writeString(json, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root), StandardCharsets.UTF_8);
-            out.println("JSON results written to " + json);
         }
-        out.flush();
-        boolean ok = failures.isEmpty() && results.stream().allMatch(ScenarioResult::clean);
-        return ok ? 0 : 1;
     }
 
     static String summary(ScenarioResult r) {
@@ -150,8 +160,9 @@ public final class BenchCommand implements Callable<Integer> {
                 ? String.format(Locale.ROOT, "%.1f %% of %s (%s)", r.steadyState().use() * 100, r.binding(), r.steadyState().describeWindow())
                 : "steady-state use not measurable (run too short)";
         return String.format(Locale.ROOT, "%d tickets: %d classified, %d dead-lettered %s, %d duplicates; %d calls (%.1f tickets/call), "
-                        + "%d × 429; %s; %.1f tokens/ticket admitted, %.1f used; %s",
+                        + "%d × 429; %s; %.1f tokens/ticket admitted, %.1f used; %s; accuracy %s category, %s urgency",
                 r.tickets(), r.classified(), r.deadLettered(), r.deadLettersByKind(), r.duplicates(), r.calls(), r.ticketsPerCall(),
-                r.http429(), use, r.tokensPerTicketAdmitted(), r.tokensPerTicketUsed(), ResultTable.duration(r.wallTimeMs()));
+                r.http429(), use, r.tokensPerTicketAdmitted(), r.tokensPerTicketUsed(), ResultTable.duration(r.wallTimeMs()),
+                ResultTable.percent(r.categoryAccuracy()), ResultTable.percent(r.urgencyAccuracy()));
     }
 }
