@@ -27,17 +27,19 @@ import java.util.concurrent.Callable;
 /** {@code quotaflow bench}: throughput and correctness figures under fixed provider limits. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {
-                "Runs benchmark scenarios, each on a fresh in-process Kafka broker and provider simulator:",
-                "  a  tpm-binds           500 RPM, 200k TPM, simulator burst 5 s, 1 instance",
-                "  b  rpm-binds           60 RPM, 2M TPM, 1 instance (5 000 tickets take about 9 minutes)",
+                "Runs benchmark scenarios, each on a fresh in-process Kafka broker and",
+                "provider simulator:",
+                "  a  tpm-binds           500 RPM, 200k TPM, simulator burst 5 s",
+                "  b  rpm-binds           60 RPM, 2M TPM (5 000 tickets: about 9 min)",
                 "  c  full-minute-bucket  as a, simulator burst 60 s",
                 "  d  two-instances       as a, 2 pipeline instances on one API key",
-                "  e  fixed-batches-10    a's tickets in fixed batches of 10: tokens per ticket, computed, not run",
-                "publishes generated tickets (English and Portuguese, heavy-tailed lengths, three priorities,",
-                "several tenants), waits until every one is classified or dead-lettered, and prints one row per",
-                "scenario: 429s, steady-state use of the binding limit, tokens per ticket, wall time, accuracy",
-                "against the generator's labels, duplicates. Exits 1 when a scenario saw a 429 or a duplicate,",
-                "lost a ticket, or failed."})
+                "  e  fixed-batches-10    a's tickets in fixed batches of 10 (computed)",
+                "It publishes generated tickets (English and Portuguese, heavy-tailed",
+                "lengths, three priorities, several tenants), waits until every one is",
+                "classified or dead-lettered, and prints one row per scenario: 429s,",
+                "steady-state use of the binding limit, tokens per ticket, wall time,",
+                "accuracy against the generator's labels, duplicates. Exits 1 when a",
+                "scenario saw a 429 or a duplicate, lost a ticket, or failed."})
 public final class BenchCommand implements Callable<Integer> {
 
     @CommandLine.Spec
