@@ -131,7 +131,7 @@ public final class ResultTable {
         return String.format(Locale.ROOT, "%d m %02d s", s / 60, s % 60);
     }
 
-    static String percent(Double share) {
+    public static String percent(Double share) {
         return share == null ? NONE : String.format(Locale.ROOT, "%.1f %%", share * 100);
     }
 

@@ -27,17 +27,19 @@ import java.util.concurrent.Callable;
 /** {@code quotaflow bench}: throughput and correctness figures under fixed provider limits. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {
-                "Runs benchmark scenarios, each on a fresh in-process Kafka broker and provider simulator:",
-                "  a  tpm-binds           500 RPM, 200k TPM, simulator burst 5 s, 1 instance",
-                "  b  rpm-binds           60 RPM, 2M TPM, 1 instance (5 000 tickets take about 9 minutes)",
+                "Runs benchmark scenarios, each on a fresh in-process Kafka broker and",
+                "provider simulator:",
+                "  a  tpm-binds           500 RPM, 200k TPM, simulator burst 5 s",
+                "  b  rpm-binds           60 RPM, 2M TPM (5 000 tickets: about 9 min)",
                 "  c  full-minute-bucket  as a, simulator burst 60 s",
                 "  d  two-instances       as a, 2 pipeline instances on one API key",
-                "  e  fixed-batches-10    a's tickets in fixed batches of 10: tokens per ticket, computed, not run",
-                "publishes generated tickets (English and Portuguese, heavy-tailed lengths, three priorities,",
-                "several tenants), waits until every one is classified or dead-lettered, and prints one row per",
-                "scenario: 429s, steady-state use of the binding limit, tokens per ticket, wall time, accuracy",
-                "against the generator's labels, duplicates. Exits 1 when a scenario saw a 429 or a duplicate,",
-                "lost a ticket, or failed."})
+                "  e  fixed-batches-10    a's tickets in fixed batches of 10 (computed)",
+                "It publishes generated tickets (English and Portuguese, heavy-tailed",
+                "lengths, three priorities, several tenants), waits until every one is",
+                "classified or dead-lettered, and prints one row per scenario: 429s,",
+                "steady-state use of the binding limit, tokens per ticket, wall time,",
+                "accuracy against the generator's labels, duplicates. Exits 1 when a",
+                "scenario saw a 429 or a duplicate, lost a ticket, or failed."})
 public final class BenchCommand implements Callable<Integer> {
 
     @CommandLine.Spec
@@ -96,6 +98,7 @@ public final class BenchCommand implements Callable<Integer> {
                 });
 
         Instant startedAt = Instant.now();
+        String command = ("quotaflow " + String.join(" ", spec.commandLine().getParseResult().originalArgs())).strip();
         List<ScenarioResult> results = new ArrayList<>();
         Map<String, String> failures = new LinkedHashMap<>();
         for (Scenario scenario : selected) {
@@ -109,6 +112,8 @@ public final class BenchCommand implements Callable<Integer> {
                 failures.put(scenario.name(), String.valueOf(e.getMessage()));
                 line.println("[" + scenario.key() + " " + scenario.name() + "] FAILED: " + e.getMessage());
             }
+            // written after every scenario, so that an interrupted run keeps what it measured
+            writeFiles(results, failures, command, startedAt);
         }
         line.clear();
 
@@ -117,28 +122,35 @@ public final class BenchCommand implements Callable<Integer> {
         failures.forEach((name, why) -> out.println(name + ": FAILED: " + why));
         out.flush();
 
-        String command = "quotaflow " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
         if (markdown != null) {
-            Files.writeString(markdown, ResultTable.markdown(results, seed, command.strip()), StandardCharsets.UTF_8);
             out.println("Markdown table written to " + markdown);
         }
         if (json != null) {
+            out.println("JSON results written to " + json);
+        }
+        out.flush();
+        boolean ok = failures.isEmpty() && results.stream().allMatch(ScenarioResult::clean);
+        return ok ? 0 : 1;
+    }
+
+    private void writeFiles(List<ScenarioResult> results, Map<String, String> failures, String command, Instant startedAt)
+            throws java.io.IOException {
+        if (markdown != null) {
+            Files.writeString(markdown, ResultTable.markdown(results, seed, command), StandardCharsets.UTF_8);
+        }
+        if (json != null) {
             ObjectNode root = Json.MAPPER.createObjectNode();
-            root.put("command", command.strip());
+            root.put("command", command);
             root.put("seed", seed);
             root.put("startedAt", startedAt.toString());
-            root.put("finishedAt", Instant.now().toString());
+            root.put("writtenAt", Instant.now().toString());
             root.put("java", System.getProperty("java.version"));
             root.put("availableProcessors", Runtime.getRuntime().availableProcessors());
             root.set("results", Json.MAPPER.valueToTree(results));
             ArrayNode failed = root.putArray("failures");
             failures.forEach((name, why) -> failed.addObject().put("scenario", name).put("error", why));
             Files.writeString(json, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root), StandardCharsets.UTF_8);
-            out.println("JSON results written to " + json);
         }
-        out.flush();
-        boolean ok = failures.isEmpty() && results.stream().allMatch(ScenarioResult::clean);
-        return ok ? 0 : 1;
     }
 
     static String summary(ScenarioResult r) {
@@ -150,8 +162,9 @@ public final class BenchCommand implements Callable<Integer> {
                 ? String.format(Locale.ROOT, "%.1f %% of %s (%s)", r.steadyState().use() * 100, r.binding(), r.steadyState().describeWindow())
                 : "steady-state use not measurable (run too short)";
         return String.format(Locale.ROOT, "%d tickets: %d classified, %d dead-lettered %s, %d duplicates; %d calls (%.1f tickets/call), "
-                        + "%d × 429; %s; %.1f tokens/ticket admitted, %.1f used; %s",
+                        + "%d × 429; %s; %.1f tokens/ticket admitted, %.1f used; %s; accuracy %s category, %s urgency",
                 r.tickets(), r.classified(), r.deadLettered(), r.deadLettersByKind(), r.duplicates(), r.calls(), r.ticketsPerCall(),
-                r.http429(), use, r.tokensPerTicketAdmitted(), r.tokensPerTicketUsed(), ResultTable.duration(r.wallTimeMs()));
+                r.http429(), use, r.tokensPerTicketAdmitted(), r.tokensPerTicketUsed(), ResultTable.duration(r.wallTimeMs()),
+                ResultTable.percent(r.categoryAccuracy()), ResultTable.percent(r.urgencyAccuracy()));
     }
 }
