@@ -79,6 +79,15 @@ public final class RateLimitHeaders {
         }
     }
 
+    /** Whether a 429 message is about the token limit ("tokens per min (TPM)"), as opposed to requests. */
+    public static boolean aboutTokens(String message) {
+        if (message == null) {
+            return false;
+        }
+        String m = message.toLowerCase(java.util.Locale.ROOT);
+        return m.contains("(tpm)") || m.contains("tokens per min");
+    }
+
     /** "Please try again in 1.28s" from a 429 message. */
     public static Optional<Duration> tryAgainIn(String message) {
         if (message == null) {

@@ -5,6 +5,8 @@ import io.quotaflow.failure.ErrorKind;
 import io.quotaflow.failure.FailureHeaders;
 import io.quotaflow.failure.ScopeHealth;
 import io.quotaflow.quota.CompletionBudget;
+import io.quotaflow.quota.CostCalibration;
+import io.quotaflow.quota.RateLimitHeaders;
 import io.quotaflow.model.ModelClient;
 import io.quotaflow.model.ModelItem;
 import io.quotaflow.model.ModelOutcome;
@@ -95,6 +97,7 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
     private long inFlightTokens;
     private ScopeHealth health;
     private CompletionBudget budget;
+    private final CostCalibration calibration = new CostCalibration();
     private long nextSweep;
     /** Whether this task has seen work: tasks of partitions no scope maps to stay silent in /status. */
     private boolean active;
@@ -274,7 +277,8 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             if (!health.tryStart(now)) {
                 return;
             }
-            if (!limiter.tryAcquire(proposal.priority(), prompt.admissionCost(), nanos(now))) {
+            long cost = calibration.apply(prompt.admissionCost());
+            if (!limiter.tryAcquire(proposal.priority(), cost, nanos(now))) {
                 // strict priority: nothing of a lower class may overtake a waiting higher one
                 health.cancelStart();
                 return;
@@ -293,7 +297,7 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             if (probe) {
                 probes.add(batchId);
             }
-            listener.dispatched(scope, proposal.priority(), items.size(), prompt.admissionCost());
+            listener.dispatched(scope, proposal.priority(), items.size(), cost);
             send(new ModelRequest(batchId, prompt));
         }
     }
@@ -396,6 +400,10 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             }
         } else if (outcome instanceof ModelOutcome.RateLimited limited) {
             health.rateLimited(now);
+            if (RateLimitHeaders.aboutTokens(limited.message())) {
+                // "Used X, Requested Y": the provider's own count of this call calibrates our estimate
+                limited.requested().ifPresent(requested -> calibration.observe(requested, batch.admissionCost()));
+            }
             Duration wait = limited.retryAfter().orElse(DEFAULT_COOLDOWN);
             Duration jitter = Duration.ofMillis(random.nextLong(Math.max(1, Math.min(1000, wait.toMillis() / 4 + 50))));
             limiter.rateLimited(wait.plus(jitter), nanos(now));

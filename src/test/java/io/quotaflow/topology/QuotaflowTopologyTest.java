@@ -264,6 +264,31 @@ class QuotaflowTopologyTest {
     }
 
     @Test
+    void shouldCalibrateTheCostEstimateFromWhatA429SaysTheProviderCounted() {
+        List<Long> costs = new java.util.ArrayList<>();
+        DispatcherListener listener = new DispatcherListener() {
+            @Override
+            public void dispatched(String scope, Priority priority, int items, long admissionCost) {
+                costs.add(admissionCost);
+            }
+        };
+        FakeModelClient client = FakeModelClient.labellingAll("billing", "low");
+        client.respondWith(r -> new ModelOutcome.RateLimited(Optional.of(Duration.ofMillis(500)),
+                "Rate limit reached for gpt-4o-mini on tokens per min (TPM): Limit 200000, Used 199000, Requested "
+                        + (r.prompt().admissionCost() * 3 / 2) + ". Please try again in 500ms.",
+                Optional.of(199_000L), Optional.of((long) r.prompt().admissionCost() * 3 / 2), RateLimitInfo.EMPTY, 3));
+        try (PipelineHarness h = new PipelineHarness(Fixtures.settings(), client, listener)) {
+            h.pipe(Priority.INTERACTIVE, "T-1", Fixtures.ticket("T-1"));
+            h.advance(Duration.ofMillis(300));
+            client.respondWith(r -> FakeModelClient.answer(r, "billing", "low"));
+            h.advance(Duration.ofSeconds(3));
+            assertThat(costs).hasSize(2);
+            assertThat(costs.get(1)).isBetween(costs.get(0) * 3 / 2 - 1, costs.get(0) * 3 / 2 + 1);
+            assertThat(h.classified()).hasSize(1);
+        }
+    }
+
+    @Test
     void shouldSendTransientFailuresToTheRetryTopicWithHeadersAndHoldThemUntilDue() {
         FakeModelClient client = new FakeModelClient(r -> FakeModelClient.failed(ModelOutcome.FailureKind.TRANSIENT, 503, "upstream busy"));
         try (PipelineHarness h = new PipelineHarness(Fixtures.settings(), client)) {
