@@ -153,7 +153,8 @@ public final class ScopeHealth {
     /** Credentials, model or spend refused: stop dispatch until a probe is accepted. */
     public void halt(long nowMs, String reason) {
         at(nowMs);
-        if (!halted) {
+        boolean first = !halted;
+        if (first) {
             haltedSince = nowMs;
             breaker.releasePermission();
         }
@@ -161,7 +162,8 @@ public final class ScopeHealth {
         haltReason = reason;
         haltProbeInFlight = false;
         nextHaltProbeAt = nowMs + settings.haltProbeInterval().toMillis();
-        logHalt(nowMs, true);
+        // loud at once when it starts; then at most once a minute, however often the probe is refused
+        logHalt(nowMs, first);
     }
 
     /** Repeats the halt's log line at most once a minute. */

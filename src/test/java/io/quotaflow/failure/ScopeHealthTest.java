@@ -1,0 +1,49 @@
+package io.quotaflow.failure;
+
+import io.quotaflow.config.RetrySettings;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ScopeHealthTest {
+
+    @Test
+    void shouldProbeAHaltedScopeOncePerIntervalAndResumeOnSuccess() {
+        ScopeHealth health = new ScopeHealth("s", RetrySettings.ofDefaults().withHaltProbeInterval(Duration.ofSeconds(10)), (a, b) -> { });
+        assertThat(health.tryStart(0)).isTrue();
+        health.halt(100, "HTTP 401: invalid_api_key");
+        assertThat(health.mode(5_000)).isEqualTo(ScopeHealth.Mode.BLOCKED);
+        assertThat(health.tryStart(5_000)).isFalse();
+        assertThat(health.mode(10_100)).isEqualTo(ScopeHealth.Mode.PROBE);
+        assertThat(health.tryStart(10_100)).isTrue();
+        assertThat(health.mode(10_200)).as("one probe at a time").isEqualTo(ScopeHealth.Mode.BLOCKED);
+        health.halt(10_300, "HTTP 401: invalid_api_key");
+        assertThat(health.halted()).isTrue();
+        assertThat(health.tryStart(20_300)).isTrue();
+        health.succeeded(20_400, 10);
+        assertThat(health.halted()).isFalse();
+        assertThat(health.mode(20_500)).isEqualTo(ScopeHealth.Mode.NORMAL);
+    }
+
+    @Test
+    void shouldOpenTheCircuitAfterMostlyFailingCallsAndCloseAfterAGoodProbe() {
+        List<String> transitions = new ArrayList<>();
+        ScopeHealth health = new ScopeHealth("s", RetrySettings.ofDefaults().withCircuitOpenWait(Duration.ofSeconds(5)),
+                (from, to) -> transitions.add(from + "->" + to));
+        for (int i = 0; i < 5; i++) {
+            assertThat(health.tryStart(i)).isTrue();
+            health.failed(i + 1, 1, "503");
+        }
+        assertThat(health.circuitOpen()).isTrue();
+        assertThat(health.tryStart(4_000)).isFalse();
+        assertThat(health.tryStart(5_100)).as("half-open probe").isTrue();
+        assertThat(health.tryStart(5_150)).as("only one probe").isFalse();
+        health.succeeded(5_200, 10);
+        assertThat(health.circuitOpen()).isFalse();
+        assertThat(transitions).containsExactly("CLOSED->OPEN", "OPEN->HALF_OPEN", "HALF_OPEN->CLOSED");
+    }
+}
