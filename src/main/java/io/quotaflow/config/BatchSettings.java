@@ -61,8 +61,8 @@ public record BatchSettings(int maxItems, int maxPromptTokens, Duration punctuat
         };
     }
 
-    /** {@code max_tokens} for a call of {@code items} tickets. */
+    /** The initial {@code max_tokens} of a call of {@code items} tickets, before anything is learned. */
     public int maxTokensFor(int items) {
-        return 16 + items * completionTokensPerItem;
+        return io.quotaflow.quota.CompletionBudget.maxTokens(items, completionTokensPerItem);
     }
 }

@@ -64,10 +64,6 @@ public record ModelSettings(URI baseUrl, String model, Secret apiKey, Duration t
         return new ModelSettings(baseUrl, model, apiKey, timeout, encoding, value, categories, urgencies);
     }
 
-    public ModelSettings withClosedSets(List<String> categories, List<String> urgencies) {
-        return new ModelSettings(baseUrl, model, apiKey, timeout, encoding, contextTokens, categories, urgencies);
-    }
-
     /** Chat completions endpoint: {@code {baseUrl}/chat/completions}. */
     public URI chatCompletionsUri() {
         return URI.create(baseUrl + "/chat/completions");

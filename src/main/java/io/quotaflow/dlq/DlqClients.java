@@ -1,6 +1,5 @@
 package io.quotaflow.dlq;
 
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -10,7 +9,6 @@ import org.apache.kafka.common.errors.TimeoutException;
 
 import java.time.Duration;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -29,21 +27,13 @@ final class DlqClients {
      */
     static Map<String, Object> consumerConfig(String bootstrapServers, Map<String, ?> clientProperties, String clientId,
                                               String groupId, int maxPollRecords) {
-        Map<String, Object> config = new HashMap<>();
-        config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
-        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxPollRecords);
-        if (clientProperties != null) {
-            config.putAll(clientProperties);
-        }
-        if (bootstrapServers != null) {
-            config.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        }
+        Map<String, Object> config = io.quotaflow.admin.KafkaClients.properties(Map.of(
+                ConsumerConfig.CLIENT_ID_CONFIG, clientId,
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxPollRecords), bootstrapServers, clientProperties);
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
-        config.remove(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG);
-        config.remove(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG);
         if (groupId != null) {
             config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
         } else {
@@ -55,21 +45,13 @@ final class DlqClients {
     /** A transactional, idempotent producer configuration; the transactional id wins over pass-through properties. */
     static Map<String, Object> producerConfig(String bootstrapServers, Map<String, ?> clientProperties, String clientId,
                                               String transactionalId) {
-        Map<String, Object> config = new HashMap<>();
-        config.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
-        config.put(ProducerConfig.ACKS_CONFIG, "all");
-        config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-        if (clientProperties != null) {
-            config.putAll(clientProperties);
-        }
-        if (bootstrapServers != null) {
-            config.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        }
+        Map<String, Object> config = io.quotaflow.admin.KafkaClients.properties(Map.of(
+                ProducerConfig.CLIENT_ID_CONFIG, clientId,
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.LINGER_MS_CONFIG, 5), bootstrapServers, clientProperties);
         // consumer-only pass-through settings would only draw "unknown config" warnings
         config.remove(ConsumerConfig.ISOLATION_LEVEL_CONFIG);
         config.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        config.remove(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG);
-        config.remove(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG);
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
         return config;

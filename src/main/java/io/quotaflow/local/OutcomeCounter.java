@@ -1,5 +1,6 @@
 package io.quotaflow.local;
 
+import io.quotaflow.admin.KafkaClients;
 import io.quotaflow.failure.FailureHeaders;
 import io.quotaflow.topology.Topics;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -11,7 +12,6 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -32,11 +32,10 @@ public final class OutcomeCounter implements AutoCloseable {
     private long duplicates;
 
     public OutcomeCounter(String bootstrapServers, Map<String, ?> extra) {
-        Map<String, Object> p = new HashMap<>(extra);
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        Map<String, Object> p = KafkaClients.properties(Map.of(ConsumerConfig.CLIENT_ID_CONFIG, "quotaflow-outcome-counter"),
+                bootstrapServers, extra);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        p.put(ConsumerConfig.CLIENT_ID_CONFIG, "quotaflow-outcome-counter");
         consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
         List<TopicPartition> partitions = new ArrayList<>();
         for (String topic : List.of(Topics.CLASSIFIED.name(), Topics.DLQ.name())) {

@@ -52,8 +52,10 @@ public sealed interface ModelOutcome permits ModelOutcome.Answered, ModelOutcome
 
     /** Failure classes of DESIGN's failure table. */
     enum FailureKind {
-        /** 408, 5xx, 529, timeout, connection error: retry with backoff. */
+        /** 408, 5xx, 529, connection error: retry with backoff. */
         TRANSIENT,
+        /** No answer within the client's timeout: retried like {@link #TRANSIENT}, recorded as a timeout. */
+        TIMEOUT,
         /** 400 context length exceeded: split the batch. */
         CONTEXT_LENGTH,
         /** 401, 403, 404 model, 429 insufficient_quota: halt the scope. */

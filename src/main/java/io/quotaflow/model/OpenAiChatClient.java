@@ -159,6 +159,8 @@ public final class OpenAiChatClient implements ModelClient {
     private ModelOutcome transportFailure(Throwable error, long latencyMs) {
         Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
         String what;
+        ModelOutcome.FailureKind kind = cause instanceof HttpTimeoutException ? ModelOutcome.FailureKind.TIMEOUT
+                : ModelOutcome.FailureKind.TRANSIENT;
         if (cause instanceof HttpTimeoutException) {
             what = "timeout after " + settings.timeout().toMillis() + " ms";
         } else if (cause instanceof ConnectException) {
@@ -166,7 +168,7 @@ public final class OpenAiChatClient implements ModelClient {
         } else {
             what = cause.getClass().getSimpleName() + ": " + cause.getMessage();
         }
-        return new ModelOutcome.Failed(ModelOutcome.FailureKind.TRANSIENT, 0, truncate(what), Optional.empty(),
+        return new ModelOutcome.Failed(kind, 0, truncate(what), Optional.empty(),
                 RateLimitInfo.EMPTY, latencyMs);
     }
 

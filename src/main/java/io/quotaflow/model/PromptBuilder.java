@@ -37,10 +37,6 @@ public final class PromptBuilder {
         this.fixedTokens = counter.countChat(List.of(new ChatMessage("system", SYSTEM_PROMPT), new ChatMessage("user", "{\"tickets\":[]}")));
     }
 
-    public TokenCounter counter() {
-        return counter;
-    }
-
     /** Tokens a ticket adds to a prompt (its JSON object and separator). */
     public int itemTokens(ModelItem item) {
         return counter.count(itemJson(item).toString()) + 1;

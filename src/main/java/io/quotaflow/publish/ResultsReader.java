@@ -14,7 +14,6 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -81,20 +80,11 @@ public final class ResultsReader implements AutoCloseable {
 
     /** The consumer configuration used by {@link #ResultsReader(String, Map, String)}. */
     public static Map<String, Object> consumerConfig(String bootstrapServers, Map<String, ?> clientProperties) {
-        Map<String, Object> config = new HashMap<>();
-        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
-        config.put(ConsumerConfig.CLIENT_ID_CONFIG, "quotaflow-results");
-        if (clientProperties != null) {
-            config.putAll(clientProperties);
-        }
-        if (bootstrapServers != null) {
-            config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        }
-        config.remove(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG);
-        config.remove(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG);
-        return config;
+        return io.quotaflow.admin.KafkaClients.properties(Map.of(
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false,
+                ConsumerConfig.CLIENT_ID_CONFIG, "quotaflow-results"), bootstrapServers, clientProperties);
     }
 
     /**

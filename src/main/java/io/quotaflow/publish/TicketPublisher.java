@@ -16,7 +16,6 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -71,22 +70,12 @@ public final class TicketPublisher implements AutoCloseable {
 
     /** The producer configuration used by {@link #TicketPublisher(String, Map)}. */
     public static Map<String, Object> producerConfig(String bootstrapServers, Map<String, ?> clientProperties) {
-        Map<String, Object> config = new HashMap<>();
-        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        config.put(ProducerConfig.ACKS_CONFIG, "all");
-        config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-        config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-        config.put(ProducerConfig.CLIENT_ID_CONFIG, "quotaflow-publish");
-        if (clientProperties != null) {
-            config.putAll(clientProperties);
-        }
-        if (bootstrapServers != null) {
-            config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        }
-        // the serializers are passed as instances; drop class names that would be ignored anyway
-        config.remove(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG);
-        config.remove(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG);
-        return config;
+        return io.quotaflow.admin.KafkaClients.properties(Map.of(
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.LINGER_MS_CONFIG, 5,
+                ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4",
+                ProducerConfig.CLIENT_ID_CONFIG, "quotaflow-publish"), bootstrapServers, clientProperties);
     }
 
     /** Publishes valid tickets, skipping (and reporting through the summary) invalid lines. */

@@ -19,7 +19,6 @@ public final class CompletionBudget {
     private static final double PERCENTILE = 0.99;
     private static final double MARGIN = 1.15;
 
-    private final int initialPerItem;
     private final int minPerItem;
     private final int maxPerItem;
     private final double[] samples = new double[WINDOW];
@@ -31,7 +30,6 @@ public final class CompletionBudget {
      * @param initialPerItem the budget per ticket before anything was learned (the configured value)
      */
     public CompletionBudget(int initialPerItem) {
-        this.initialPerItem = initialPerItem;
         this.minPerItem = Math.max(6, initialPerItem / 3);
         this.maxPerItem = initialPerItem * 4;
         this.learnedPerItem = initialPerItem;
@@ -58,12 +56,13 @@ public final class CompletionBudget {
         return learnedPerItem;
     }
 
-    public int initialPerItem() {
-        return initialPerItem;
-    }
-
     /** {@code max_tokens} for a call of {@code items} tickets, times {@code boost} after a truncation. */
     public int maxTokensFor(int items, int boost) {
-        return (ENVELOPE + items * learnedPerItem) * Math.max(1, boost);
+        return maxTokens(items, learnedPerItem) * Math.max(1, boost);
+    }
+
+    /** The one {@code max_tokens} formula: the answer's envelope plus {@code perItem} per ticket. */
+    public static int maxTokens(int items, int perItem) {
+        return ENVELOPE + items * perItem;
     }
 }

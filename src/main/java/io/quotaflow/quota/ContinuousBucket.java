@@ -54,10 +54,6 @@ public final class ContinuousBucket {
         return capacity;
     }
 
-    public double ratePerSecond() {
-        return ratePerNano * 1e9;
-    }
-
     /** Whether {@code cost} could be taken now while leaving at least {@code floor} behind. */
     public boolean canTake(double cost, double floor, long nowNanos) {
         refill(nowNanos);

@@ -40,9 +40,6 @@ public final class QuotaLimiter {
     private double burstScale = 1.0;
     private long lastRateLimitNanos;
     private long lastGrowthNanos;
-    private long admittedCalls;
-    private long admittedTokens;
-    private long rateLimits;
 
     public QuotaLimiter(QuotaSettings settings, long nowNanos) {
         this.settings = settings;
@@ -77,8 +74,6 @@ public final class QuotaLimiter {
         }
         requests.take(1, nowNanos);
         tokens.take(cost, nowNanos);
-        admittedCalls++;
-        admittedTokens += cost;
         admissions.addLast(new long[] {nowNanos, cost});
         return true;
     }
@@ -146,7 +141,6 @@ public final class QuotaLimiter {
      * provider's do.
      */
     public void rateLimited(Duration duration, long nowNanos) {
-        rateLimits++;
         coolDown(duration, nowNanos);
         burstScale = Math.max(MIN_BURST_SCALE, burstScale / 2);
         applyBurstScale(nowNanos);
@@ -205,17 +199,5 @@ public final class QuotaLimiter {
 
     public double requestCapacity() {
         return requests.capacity();
-    }
-
-    public long admittedCalls() {
-        return admittedCalls;
-    }
-
-    public long admittedTokens() {
-        return admittedTokens;
-    }
-
-    public long rateLimits() {
-        return rateLimits;
     }
 }

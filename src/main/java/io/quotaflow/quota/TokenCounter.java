@@ -56,10 +56,6 @@ public final class TokenCounter {
         return "cl100k_base";
     }
 
-    public String encodingName() {
-        return encoding.getName();
-    }
-
     /** Tokens of a plain string, special tokens treated as ordinary text. */
     public int count(String text) {
         return text == null || text.isEmpty() ? 0 : encoding.countTokensOrdinary(text);

@@ -64,9 +64,4 @@ public record WorkItem(String id, Priority priority, String tenant, int tokens, 
         return new WorkItem(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, notBefore,
                 failure, replayCount, replayOf, batchCap, boost);
     }
-
-    public WorkItem withNotBefore(long value) {
-        return new WorkItem(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, value,
-                failure, replayCount, replayOf, batchCap, maxTokensBoost);
-    }
 }

@@ -71,6 +71,8 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
     private static final Logger LOG = LoggerFactory.getLogger(DispatcherProcessor.class);
     private static final Duration DEFAULT_COOLDOWN = Duration.ofSeconds(1);
     private static final long SWEEP_INTERVAL_MS = 1_000;
+    /** /status and the gauges need no more than this; every tick would re-propose a batch for nothing. */
+    private static final long SNAPSHOT_INTERVAL_MS = 500;
     private static final int MAX_TOKENS_BOOST = 8;
 
     private final DispatcherSettings settings;
@@ -94,11 +96,11 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
     private volatile boolean closed;
     private final Set<String> probes = new HashSet<>();
     private int inFlightCalls;
-    private long inFlightTokens;
     private ScopeHealth health;
     private CompletionBudget budget;
     private final CostCalibration calibration = new CostCalibration();
     private long nextSweep;
+    private long nextSnapshot;
     /** Whether this task has seen work: tasks of partitions no scope maps to stay silent in /status. */
     private boolean active;
 
@@ -198,7 +200,8 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             health.logHalt(now, false);
         }
         dispatch(now);
-        if (active) {
+        if (active && now >= nextSnapshot) {
+            nextSnapshot = now + SNAPSHOT_INTERVAL_MS;
             listener.state(snapshot(now));
         }
     }
@@ -257,6 +260,14 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             if (!probe && lingering(proposal, maxItems, now)) {
                 return;
             }
+            // while the bucket refills (the usual state when a limit binds) stop here, on the estimate:
+            // loading, parsing and tokenizing the batch is only worth it when it may go now
+            if (limiter.nanosUntilAdmissible(proposal.priority(), estimatedCost(proposal), nanos(now)) > 0) {
+                return;
+            }
+            if (!health.tryStart(now)) {
+                return;
+            }
             List<WorkItem> items = new ArrayList<>(proposal.refs().size());
             List<ModelItem> modelItems = new ArrayList<>(proposal.refs().size());
             int boost = 1;
@@ -270,13 +281,11 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
                 boost = Math.max(boost, item.maxTokensBoost());
             }
             if (items.isEmpty()) {
+                health.cancelStart();
                 queue.remove(proposal);
                 continue;
             }
             ChatPrompt prompt = prompts.build(modelItems, budget.maxTokensFor(items.size(), boost));
-            if (!health.tryStart(now)) {
-                return;
-            }
             long cost = calibration.apply(prompt.admissionCost());
             if (!limiter.tryAcquire(proposal.priority(), cost, nanos(now))) {
                 // strict priority: nothing of a lower class may overtake a waiting higher one
@@ -293,7 +302,6 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             }
             inFlight.put(batchId, batch);
             inFlightCalls++;
-            inFlightTokens += prompt.admissionCost();
             if (probe) {
                 probes.add(batchId);
             }
@@ -311,6 +319,17 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         }
         long oldest = proposal.refs().stream().mapToLong(PendingQueue.Ref::enqueuedAt).min().orElse(now);
         return now - oldest < linger;
+    }
+
+    /**
+     * A proposal's admission cost from the per-ticket estimates, without building its prompt: the
+     * fixed prompt, the tickets, the {@code max_tokens} budget, calibrated. Each ticket was counted on
+     * its own, so the exact prompt may differ by a token or so per ticket; the margin keeps this a
+     * lower bound, so skipping on it never skips a call that could go.
+     */
+    private long estimatedCost(PendingQueue.Proposal proposal) {
+        int n = proposal.refs().size();
+        return calibration.apply(prompts.fixedTokens() + proposal.tokens() + budget.maxTokensFor(n, 1)) - 2L * n;
     }
 
     /**
@@ -359,7 +378,6 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             }
             inFlight.delete(c.batchId());
             inFlightCalls = Math.max(0, inFlightCalls - 1);
-            inFlightTokens = Math.max(0, inFlightTokens - batch.admissionCost());
             batch.items().forEach(i -> inFlightIds.remove(i.id()));
             probes.remove(c.batchId());
             listener.completed(scope, c.outcome(), batch.items().size());
@@ -412,9 +430,9 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             requeue(items);
         } else if (outcome instanceof ModelOutcome.Failed failed) {
             switch (failed.kind()) {
-                case TRANSIENT -> {
+                case TRANSIENT, TIMEOUT -> {
                     health.failed(now, failed.latencyMs(), failed.message());
-                    String kind = failed.status() == 0 && failed.message().startsWith("timeout") ? ErrorKind.TIMEOUT : ErrorKind.TRANSIENT;
+                    String kind = failed.kind() == ModelOutcome.FailureKind.TIMEOUT ? ErrorKind.TIMEOUT : ErrorKind.TRANSIENT;
                     items.forEach(i -> retry(i, kind, failed.status(), failed.message(), failed.retryAfter(), now));
                 }
                 case CONTEXT_LENGTH -> {
@@ -499,8 +517,7 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         long wait = 0;
         Optional<PendingQueue.Proposal> next = queue.propose(settings.batch().maxItems(), this::promptTokenCap);
         if (next.isPresent()) {
-            long cost = prompts.fixedTokens() + next.get().tokens() + budget.maxTokensFor(next.get().refs().size(), 1);
-            wait = limiter.nanosUntilAdmissible(next.get().priority(), cost, nowNanos) / 1_000_000;
+            wait = limiter.nanosUntilAdmissible(next.get().priority(), estimatedCost(next.get()), nowNanos) / 1_000_000;
         }
         String state = health.halted() ? "HALTED: " + health.haltReason()
                 : health.circuitOpen() ? "CIRCUIT_" + health.circuitState()

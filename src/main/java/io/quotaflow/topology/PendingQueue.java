@@ -83,17 +83,6 @@ final class PendingQueue {
         return min == Long.MAX_VALUE ? Optional.empty() : Optional.of(min);
     }
 
-    /** Sum of estimated tokens pending in a class. */
-    long tokens(Priority priority) {
-        long sum = 0;
-        for (ArrayDeque<Ref> dq : classes.get(priority).byTenant.values()) {
-            for (Ref r : dq) {
-                sum += r.tokens();
-            }
-        }
-        return sum;
-    }
-
     /**
      * The next batch of the highest non-empty class: up to {@code maxItems} tickets and
      * {@code maxTokens} estimated tokens, taken one per tenant in turn. The first ticket is always

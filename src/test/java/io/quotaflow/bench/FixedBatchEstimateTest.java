@@ -21,7 +21,7 @@ class FixedBatchEstimateTest {
             expectedCalls += (n + 9) / 10;
         }
         assertThat(f.calls()).isEqualTo(expectedCalls);
-        // admitted = prompt + max_tokens of every call; max_tokens of a full call is 16 + 10 × 28
+        // admitted = prompt + max_tokens of every call; max_tokens of a full call is 8 + 10 × 28
         assertThat(f.tokensAdmitted() - f.promptTokens()).isBetween((expectedCalls - 3) * BatchSettings.ofDefaults().maxTokensFor(10),
                 expectedCalls * BatchSettings.ofDefaults().maxTokensFor(10));
         assertThat(f.completionTokens()).isPositive().isLessThan(f.tokensAdmitted() - f.promptTokens());

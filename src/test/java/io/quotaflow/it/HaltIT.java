@@ -5,9 +5,8 @@ import io.quotaflow.config.QuotaSettings;
 import io.quotaflow.config.RetrySettings;
 import io.quotaflow.local.OutcomeCounter;
 import io.quotaflow.local.SimulatorConfig;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
@@ -21,19 +20,8 @@ import static org.awaitility.Awaitility.await;
 /** A rejected key halts the scope: nothing is dead-lettered, and dispatch resumes once the provider accepts. */
 class HaltIT {
 
-    private static ItSupport it;
-
-    @BeforeAll
-    static void start() {
-        it = ItSupport.start("sk-it-halt", 2_000, 1_000_000, 20);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (it != null) {
-            it.close();
-        }
-    }
+    @RegisterExtension
+    static final ItSupport it = ItSupport.of("sk-it-halt", 2_000, 1_000_000, 20);
 
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)

@@ -14,6 +14,9 @@ import io.quotaflow.publish.PublishSummary;
 import io.quotaflow.publish.TicketPublisher;
 import io.quotaflow.topology.DispatcherSettings;
 import org.apache.kafka.clients.admin.Admin;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -27,30 +30,49 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The world of one pipeline integration test class: its own in-process KRaft broker with the
- * topics applied, and the provider simulator with one API key.
+ * The world of one pipeline integration test class, as a JUnit extension: its own in-process KRaft
+ * broker with the topics applied, and the provider simulator with one API key. Register it with
+ * {@code @RegisterExtension static final ItSupport it = ItSupport.of(...)}.
  */
-final class ItSupport implements AutoCloseable {
+final class ItSupport implements BeforeAllCallback, AfterAllCallback {
 
-    final EmbeddedKafkaBroker broker;
-    final ProviderSimulator sim;
     final String key;
+    private final long rpm;
+    private final long tpm;
+    private final long latencyMs;
+    EmbeddedKafkaBroker broker;
+    ProviderSimulator sim;
 
-    private ItSupport(EmbeddedKafkaBroker broker, ProviderSimulator sim, String key) {
-        this.broker = broker;
-        this.sim = sim;
+    private ItSupport(String key, long rpm, long tpm, long latencyMs) {
         this.key = key;
+        this.rpm = rpm;
+        this.tpm = tpm;
+        this.latencyMs = latencyMs;
     }
 
-    /** Starts a broker and a simulator admitting {@code rpm}/{@code tpm} with a 5 s burst. */
-    static ItSupport start(String key, long rpm, long tpm, long latencyMs) {
-        EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start();
+    /** A broker and a simulator admitting {@code rpm}/{@code tpm} with a 5 s burst, started before the class. */
+    static ItSupport of(String key, long rpm, long tpm, long latencyMs) {
+        return new ItSupport(key, rpm, tpm, latencyMs);
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        broker = EmbeddedKafkaBroker.start();
         try (Admin admin = KafkaClients.admin(broker.bootstrapServers(), Map.of())) {
             TopicsApplier.bundled().apply(admin);
         }
-        ProviderSimulator sim = ProviderSimulator.start(io.quotaflow.local.SimulatorConfig.builder().port(0).rpm(rpm).tpm(tpm)
+        sim = ProviderSimulator.start(io.quotaflow.local.SimulatorConfig.builder().port(0).rpm(rpm).tpm(tpm)
                 .burstSeconds(5).apiKeys(Set.of(key)).baseLatencyMs(latencyMs).build());
-        return new ItSupport(broker, sim, key);
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        if (sim != null) {
+            sim.close();
+        }
+        if (broker != null) {
+            broker.close();
+        }
     }
 
     String bootstrapServers() {
@@ -64,12 +86,6 @@ final class ItSupport implements AutoCloseable {
 
     Set<String> publish(String prefix, int n) {
         return publish(broker, prefix, n);
-    }
-
-    @Override
-    public void close() {
-        sim.close();
-        broker.close();
     }
 
     static QuotaflowConfig config(EmbeddedKafkaBroker broker, ProviderSimulator sim, String key, String applicationId,

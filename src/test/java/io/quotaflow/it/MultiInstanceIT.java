@@ -17,9 +17,8 @@ import io.quotaflow.local.SimulatorStats;
 import io.quotaflow.publish.TicketPublisher;
 import io.quotaflow.topology.DispatcherSettings;
 import org.apache.kafka.clients.admin.Admin;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.ByteArrayInputStream;
@@ -45,19 +44,8 @@ import static org.awaitility.Awaitility.await;
 class MultiInstanceIT {
 
     private static final int TICKETS = 400;
-    private static ItSupport it;
-
-    @BeforeAll
-    static void start() {
-        it = ItSupport.start("sk-it-multi", 600, 100_000, 80);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (it != null) {
-            it.close();
-        }
-    }
+    @RegisterExtension
+    static final ItSupport it = ItSupport.of("sk-it-multi", 600, 100_000, 80);
 
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)

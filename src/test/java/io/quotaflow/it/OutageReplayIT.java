@@ -8,9 +8,8 @@ import io.quotaflow.dlq.ReplayOptions;
 import io.quotaflow.dlq.ReplaySummary;
 import io.quotaflow.local.OutcomeCounter;
 import io.quotaflow.local.SimulatorConfig;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
@@ -28,19 +27,8 @@ import static org.awaitility.Awaitility.await;
  */
 class OutageReplayIT {
 
-    private static ItSupport it;
-
-    @BeforeAll
-    static void start() {
-        it = ItSupport.start("sk-it-outage", 2_000, 1_000_000, 20);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (it != null) {
-            it.close();
-        }
-    }
+    @RegisterExtension
+    static final ItSupport it = ItSupport.of("sk-it-outage", 2_000, 1_000_000, 20);
 
     @Test
     @Timeout(value = 4, unit = TimeUnit.MINUTES)

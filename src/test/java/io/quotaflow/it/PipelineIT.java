@@ -21,9 +21,8 @@ import io.quotaflow.publish.TicketPublisher;
 import io.quotaflow.ticket.Json;
 import io.quotaflow.topology.DispatcherSettings;
 import org.apache.kafka.clients.admin.Admin;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 
 import java.net.URI;
@@ -42,19 +41,8 @@ import static org.awaitility.Awaitility.await;
 /** The whole pipeline on an in-process KRaft broker, calling the provider simulator over HTTP. */
 class PipelineIT {
 
-    private static ItSupport it;
-
-    @BeforeAll
-    static void start() {
-        it = ItSupport.start("sk-it-pipeline", 1_000, 400_000, 40);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (it != null) {
-            it.close();
-        }
-    }
+    @RegisterExtension
+    static final ItSupport it = ItSupport.of("sk-it-pipeline", 1_000, 400_000, 40);
 
     @Test
     @Timeout(value = 4, unit = TimeUnit.MINUTES)

@@ -90,10 +90,6 @@ public final class FakeModelClient implements ModelClient {
         }
     }
 
-    public synchronized int heldCount() {
-        return held.size();
-    }
-
     public List<ModelRequest> requests() {
         synchronized (requests) {
             return List.copyOf(requests);

@@ -269,6 +269,19 @@ class FailurePathTest {
     }
 
     @Test
+    void shouldRetryATimeoutRecordedAsATimeout() {
+        FakeModelClient client = new FakeModelClient(r -> FakeModelClient.failed(ModelOutcome.FailureKind.TIMEOUT, 0, "timeout after 60000 ms"));
+        try (PipelineHarness h = new PipelineHarness(Fixtures.settings(), client)) {
+            h.pipe(Priority.INTERACTIVE, "T-1", Fixtures.ticket("T-1"));
+            h.advance(Duration.ofMillis(200));
+            assertThat(h.retries()).first().satisfies(r -> {
+                assertThat(header(r, FailureHeaders.ERROR_KIND)).isEqualTo("timeout");
+                assertThat(header(r, FailureHeaders.ERROR_STATUS)).isEqualTo("0");
+            });
+        }
+    }
+
+    @Test
     void shouldDeadLetterARequestTheProviderCallsInvalid() {
         FakeModelClient client = new FakeModelClient(r -> FakeModelClient.failed(ModelOutcome.FailureKind.NON_RETRYABLE, 422, "unprocessable"));
         try (PipelineHarness h = new PipelineHarness(Fixtures.settings(), client)) {
