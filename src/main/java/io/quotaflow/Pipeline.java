@@ -79,6 +79,11 @@ public final class Pipeline implements AutoCloseable {
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         p.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir().toString());
+        p.remove(org.apache.kafka.clients.consumer.ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+        if (config.instanceId() != null) {
+            // static membership: a restarted instance takes its tasks back at once (Streams adds "-<thread>")
+            p.put(org.apache.kafka.clients.consumer.ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, config.instanceId());
+        }
         p.putIfAbsent(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.putIfAbsent(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, "1");
         p.putIfAbsent(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "100");

@@ -46,6 +46,10 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--application-id", description = "Kafka Streams application id (default: quotaflow).")
     String applicationId;
 
+    @Option(names = "--instance-id", description = "Static group membership id: auto (default; from host name and state dir, "
+            + "so a restarted instance rejoins at once), none (dynamic membership), or a value unique per instance.")
+    String instanceId;
+
     @Option(names = "--state-dir", description = "Local state directory.")
     Path stateDir;
 
@@ -69,6 +73,7 @@ public final class RunCommand implements Callable<Integer> {
         put(flags, "quota.tpm", tpm);
         put(flags, "application.id", applicationId);
         put(flags, "state.dir", stateDir);
+        put(flags, "instance.id", instanceId);
         put(flags, "http.port", httpPort);
         kafkaProperties.forEach((k, v) -> flags.put("kafka." + k, v));
         QuotaflowConfig config = ConfigLoader.load(configFile, System.getenv(), flags);

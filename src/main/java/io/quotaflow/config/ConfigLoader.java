@@ -41,6 +41,7 @@ public final class ConfigLoader {
         d.put("application.id", "quotaflow");
         d.put("state.dir", System.getProperty("user.home") + "/.quotaflow/state");
         d.put("http.port", "8080");
+        d.put("instance.id", "auto");
         d.put("llm.base-url", null);
         d.put("llm.model", "gpt-4o-mini");
         d.put("llm.api-key-file", null);
@@ -148,9 +149,10 @@ public final class ConfigLoader {
                 kafka.put(k.substring("kafka.".length()), v);
             }
         });
+        String instanceId = InstanceId.resolve(p.get("instance.id"), p.get("application.id"), Path.of(p.get("state.dir")));
         String bootstrap = p.getOrDefault("bootstrap.servers", kafka.get("bootstrap.servers"));
         return new QuotaflowConfig(bootstrap, p.get("application.id"), Path.of(p.get("state.dir")), intValue(p, "http.port"),
-                kafka, new DispatcherSettings(model, quota, batch, retry));
+                kafka, new DispatcherSettings(model, quota, batch, retry), kafka.getOrDefault("group.instance.id", instanceId));
     }
 
     private static Secret apiKey(Map<String, String> p, Map<String, String> env) {

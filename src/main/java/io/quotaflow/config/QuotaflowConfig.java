@@ -15,9 +15,16 @@ import java.util.Objects;
  * @param httpPort         port of {@code /metrics}, {@code /health}, {@code /status} (0: random, -1: off)
  * @param kafka            extra client properties ({@code kafka.*} keys, prefix removed), security settings included
  * @param dispatcher       model, quota, batching and retry settings
+ * @param instanceId       static group-membership id ({@link InstanceId}), null for dynamic membership
  */
 public record QuotaflowConfig(String bootstrapServers, String applicationId, Path stateDir, int httpPort,
-                              Map<String, String> kafka, DispatcherSettings dispatcher) {
+                              Map<String, String> kafka, DispatcherSettings dispatcher, String instanceId) {
+
+    /** A configuration with dynamic group membership. */
+    public QuotaflowConfig(String bootstrapServers, String applicationId, Path stateDir, int httpPort,
+                           Map<String, String> kafka, DispatcherSettings dispatcher) {
+        this(bootstrapServers, applicationId, stateDir, httpPort, kafka, dispatcher, null);
+    }
 
     public QuotaflowConfig {
         QuotaSettings.require(bootstrapServers != null && !bootstrapServers.isBlank(), "bootstrap servers are required (--bootstrap-servers)");
