@@ -6,6 +6,8 @@ import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
@@ -32,6 +34,16 @@ public final class FailureHeaders {
     public static final String REPLAY_OF = "qf.replay.of";
     public static final String BATCH_CAP = "qf.batch-cap";
     public static final String MAX_TOKENS_BOOST = "qf.max-tokens-boost";
+    /** Size in bytes of the producer's record value, when the value carried is not all of it. */
+    public static final String ORIGINAL_SIZE = "qf.original.size";
+    /** SHA-256 (hex) of the producer's record value, when the value carried is not all of it. */
+    public static final String ORIGINAL_SHA256 = "qf.original.sha256";
+    /** {@code true}: the value is not the producer's bytes (truncated, or a reduced ticket); see {@code qf.origin.*}. */
+    public static final String VALUE_TRUNCATED = "qf.value.truncated";
+    /** How many of the producer's headers were left off (over {@code records.max-header-bytes}). */
+    public static final String HEADERS_DROPPED = "qf.headers.dropped";
+    /** The prefix of quotaflow's own headers: on input topics only the replay pair is honoured. */
+    public static final String PREFIX = "qf.";
 
     public static final String SCHEMA_VERSION = "1";
     public static final int MAX_MESSAGE_LENGTH = 300;
@@ -39,9 +51,40 @@ public final class FailureHeaders {
     private FailureHeaders() {
     }
 
+    /** The producer's own headers of an input record, up to {@code maxBytes}, and how many were left off. */
+    public record ProducerHeaders(List<WorkItem.Header> kept, int dropped) {
+    }
+
+    /**
+     * The headers of an input record that belong to its producer: every header but quotaflow's own
+     * {@code qf.*} ones (a producer cannot forge failure state or origins), in order, while they fit
+     * in {@code maxBytes}.
+     */
+    public static ProducerHeaders producerHeaders(Headers incoming, int maxBytes) {
+        List<WorkItem.Header> kept = new ArrayList<>();
+        int dropped = 0;
+        long used = 0;
+        if (incoming != null) {
+            for (Header header : incoming) {
+                if (header.key().startsWith(PREFIX)) {
+                    continue;
+                }
+                WorkItem.Header h = new WorkItem.Header(header.key(), header.value());
+                if (used + h.size() > maxBytes) {
+                    dropped++;
+                    continue;
+                }
+                used += h.size();
+                kept.add(h);
+            }
+        }
+        return new ProducerHeaders(List.copyOf(kept), dropped);
+    }
+
     /** Headers for a record sent to the retry or dead-letter topic. */
     public static Headers forItem(WorkItem item, String kind, int status, String message) {
         RecordHeaders h = new RecordHeaders();
+        item.headers().forEach(p -> h.add(p.key(), p.value()));
         put(h, VERSION, SCHEMA_VERSION);
         put(h, ATTEMPT, Integer.toString(item.attempt()));
         put(h, NOT_BEFORE, Long.toString(item.notBefore()));
@@ -66,13 +109,30 @@ public final class FailureHeaders {
         if (item.maxTokensBoost() > 1) {
             put(h, MAX_TOKENS_BOOST, Integer.toString(item.maxTokensBoost()));
         }
+        if (item.reduced()) {
+            putTruncation(h, item.originalSize(), item.originalSha256());
+        }
         return h;
     }
 
-    /** Headers for input that never became a ticket (bad input, too large). */
-    public static Headers forRejectedInput(String originTopic, int partition, long offset, long now, String kind,
-                                           String message, Headers incoming) {
+    private static void putTruncation(Headers h, long size, String sha256) {
+        put(h, ORIGINAL_SIZE, Long.toString(size));
+        put(h, ORIGINAL_SHA256, sha256);
+        put(h, VALUE_TRUNCATED, "true");
+    }
+
+    /**
+     * Headers for input that never became a ticket (bad input, too large): the producer's own
+     * headers, then the failure and the record's real coordinates.
+     *
+     * @param origin      where the record really is (for a record from the retry topic: where it first entered)
+     * @param value       the value the dead letter carries (truncated when the input was too large)
+     * @param replayCount the replay pair from the input, kept so replays stay counted
+     */
+    public static Headers forRejectedInput(WorkItem.Origin origin, long now, String kind, String message,
+                                           ProducerHeaders producer, BoundedValue value, int replayCount, String replayOf) {
         RecordHeaders h = new RecordHeaders();
+        producer.kept().forEach(p -> h.add(p.key(), p.value()));
         put(h, VERSION, SCHEMA_VERSION);
         put(h, ATTEMPT, "0");
         put(h, FIRST_FAILURE, Long.toString(now));
@@ -80,20 +140,18 @@ public final class FailureHeaders {
         put(h, ERROR_KIND, kind);
         put(h, ERROR_STATUS, "0");
         put(h, ERROR_MESSAGE, truncate(message));
-        String topic = originTopic;
-        String part = Integer.toString(partition);
-        String off = Long.toString(offset);
-        if (incoming != null && string(incoming, ORIGIN_TOPIC).isPresent()) {
-            topic = string(incoming, ORIGIN_TOPIC).get();
-            part = string(incoming, ORIGIN_PARTITION).orElse(part);
-            off = string(incoming, ORIGIN_OFFSET).orElse(off);
+        put(h, ORIGIN_TOPIC, origin.topic());
+        put(h, ORIGIN_PARTITION, Integer.toString(origin.partition()));
+        put(h, ORIGIN_OFFSET, Long.toString(origin.offset()));
+        put(h, REPLAY_COUNT, Integer.toString(replayCount));
+        if (replayOf != null) {
+            put(h, REPLAY_OF, replayOf);
         }
-        put(h, ORIGIN_TOPIC, topic);
-        put(h, ORIGIN_PARTITION, part);
-        put(h, ORIGIN_OFFSET, off);
-        put(h, REPLAY_COUNT, Integer.toString(incoming == null ? 0 : integer(incoming, REPLAY_COUNT).orElse(0)));
-        if (incoming != null) {
-            string(incoming, REPLAY_OF).ifPresent(v -> put(h, REPLAY_OF, v));
+        if (producer.dropped() > 0) {
+            put(h, HEADERS_DROPPED, Integer.toString(producer.dropped()));
+        }
+        if (value.truncated()) {
+            putTruncation(h, value.originalSize(), value.originalSha256());
         }
         return h;
     }

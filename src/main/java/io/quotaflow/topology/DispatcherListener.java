@@ -27,6 +27,13 @@ public interface DispatcherListener {
     default void deadLettered(String scope, String kind) {
     }
 
+    /**
+     * A ticket arrived while a copy of it was held: {@code replaced} (an update: the newer content
+     * is classified), {@code identical} (nothing changed) or {@code superseded} (a stale retry, dropped).
+     */
+    default void republished(String scope, String outcome) {
+    }
+
     /** The scope's circuit breaker changed state. */
     default void circuitTransition(String scope, String from, String to) {
     }

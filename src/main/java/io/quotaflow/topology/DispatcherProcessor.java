@@ -22,14 +22,11 @@ import io.quotaflow.ticket.TicketParser;
 import io.quotaflow.ticket.WorkItem;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,7 +35,6 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
@@ -46,7 +42,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.random.RandomGenerator;
@@ -67,6 +62,7 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
     static final String PENDING_STORE = "qf-pending";
     static final String DELAYED_STORE = "qf-delayed";
     static final String IN_FLIGHT_STORE = "qf-in-flight";
+    static final String RETRYING_STORE = "qf-retrying";
 
     private static final Logger LOG = LoggerFactory.getLogger(DispatcherProcessor.class);
     private static final Duration DEFAULT_COOLDOWN = Duration.ofSeconds(1);
@@ -83,19 +79,14 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
     private final Backoff backoff;
 
     private ProcessorContext<String, Outbound> context;
-    private KeyValueStore<String, WorkItem> pending;
-    private KeyValueStore<String, WorkItem> delayed;
-    private KeyValueStore<String, InFlightBatch> inFlight;
+    private DispatchLedger ledger;
+    private PendingQueue queue;
     private PromptBuilder prompts;
     private QuotaLimiter limiter;
-    private final PendingQueue queue = new PendingQueue();
-    private final TreeSet<DelayedRef> delayedIndex = new TreeSet<>(Comparator.comparingLong(DelayedRef::notBefore).thenComparing(DelayedRef::id));
-    private final Set<String> inFlightIds = new HashSet<>();
     private final Queue<Completion> completions = new ConcurrentLinkedQueue<>();
     private Cancellable punctuator;
     private volatile boolean closed;
     private final Set<String> probes = new HashSet<>();
-    private int inFlightCalls;
     private ScopeHealth health;
     private CompletionBudget budget;
     private final CostCalibration calibration = new CostCalibration();
@@ -103,9 +94,6 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
     private long nextSnapshot;
     /** Whether this task has seen work: tasks of partitions no scope maps to stay silent in /status. */
     private boolean active;
-
-    private record DelayedRef(long notBefore, String id) {
-    }
 
     private record Completion(String batchId, ModelOutcome outcome) {
     }
@@ -122,9 +110,9 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
     @Override
     public void init(ProcessorContext<String, Outbound> context) {
         this.context = context;
-        this.pending = context.getStateStore(PENDING_STORE);
-        this.delayed = context.getStateStore(DELAYED_STORE);
-        this.inFlight = context.getStateStore(IN_FLIGHT_STORE);
+        this.ledger = new DispatchLedger(context.getStateStore(PENDING_STORE), context.getStateStore(DELAYED_STORE),
+                context.getStateStore(IN_FLIGHT_STORE), context.getStateStore(RETRYING_STORE));
+        this.queue = ledger.queue();
         this.prompts = new PromptBuilder(settings.model());
         long now = context.currentSystemTimeMs();
         this.limiter = new QuotaLimiter(settings.quota(), nanos(now));
@@ -135,37 +123,14 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         this.punctuator = context.schedule(settings.batch().punctuateInterval(), PunctuationType.WALL_CLOCK_TIME, this::punctuate);
     }
 
-    /** Rebuilds the in-memory indexes; in-flight calls of a previous owner go back to pending. */
+    /** Rebuilds the in-memory indexes; in-flight calls of a previous owner are asked again. */
     private void restore() {
-        List<WorkItem> items = new ArrayList<>();
-        try (KeyValueIterator<String, WorkItem> it = pending.all()) {
-            it.forEachRemaining(kv -> items.add(kv.value));
-        }
-        List<KeyValue<String, InFlightBatch>> orphaned = new ArrayList<>();
-        try (KeyValueIterator<String, InFlightBatch> it = inFlight.all()) {
-            it.forEachRemaining(orphaned::add);
-        }
-        for (KeyValue<String, InFlightBatch> kv : orphaned) {
-            for (WorkItem item : kv.value.items()) {
-                pending.put(item.id(), item);
-                items.add(item);
-            }
-            inFlight.delete(kv.key);
-        }
-        items.sort(Comparator.comparingLong(WorkItem::enqueuedAt));
-        items.forEach(this::index);
-        try (KeyValueIterator<String, WorkItem> it = delayed.all()) {
-            it.forEachRemaining(kv -> delayedIndex.add(new DelayedRef(kv.value.notBefore(), kv.key)));
-        }
-        if (!orphaned.isEmpty() || !items.isEmpty() || !delayedIndex.isEmpty()) {
+        DispatchLedger.Restored r = ledger.restore();
+        if (r.any()) {
             active = true;
-            LOG.info("scope {}: restored {} pending ({} from {} interrupted calls), {} delayed", scope, items.size(),
-                    orphaned.stream().mapToInt(kv -> kv.value.items().size()).sum(), orphaned.size(), delayedIndex.size());
+            LOG.info("scope {}: restored {} pending ({} from {} interrupted calls), {} delayed", scope, r.pending(),
+                    r.fromCalls(), r.calls(), r.delayed());
         }
-    }
-
-    private void index(WorkItem item) {
-        queue.add(item.priority(), new PendingQueue.Ref(item.id(), item.tenant(), item.tokens(), item.enqueuedAt(), item.batchCap(), item.attempt()));
     }
 
     @Override
@@ -175,25 +140,17 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             return;
         }
         active = true;
-        String id = item.id();
-        if (queue.contains(id) || inFlightIds.contains(id) || delayed.get(id) != null) {
-            LOG.debug("scope {}: ticket {} is already being processed; duplicate input ignored", scope, id);
-            return;
-        }
-        long now = context.currentSystemTimeMs();
-        if (item.notBefore() > now) {
-            delayed.put(id, item);
-            delayedIndex.add(new DelayedRef(item.notBefore(), id));
-        } else {
-            pending.put(id, item);
-            index(item);
+        DispatchLedger.Acceptance acceptance = ledger.accept(item, context.currentSystemTimeMs());
+        if (acceptance != DispatchLedger.Acceptance.ACCEPTED) {
+            LOG.debug("scope {}: ticket {} {}", scope, item.id(), acceptance);
+            listener.republished(scope, acceptance.name().toLowerCase(java.util.Locale.ROOT));
         }
     }
 
     void punctuate(long now) {
         health.at(now);
         drainCompletions(now);
-        promoteDue(now);
+        ledger.promoteDue(now);
         if (now >= nextSweep) {
             nextSweep = now + SWEEP_INTERVAL_MS;
             expireOld(now);
@@ -217,42 +174,25 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         }
         long maxAge = settings.retry().maxAge().toMillis();
         boolean outage = health.circuitOpen();
-        List<PendingQueue.Ref> expired = queue.removeIf(r -> now - r.enqueuedAt() >= maxAge && (r.attempt() > 0 || outage));
-        for (PendingQueue.Ref ref : expired) {
-            WorkItem item = pending.get(ref.id());
-            pending.delete(ref.id());
-            if (item != null) {
-                String last = item.failure() == null ? "none (never dispatched: circuit " + health.circuitState() + ")"
-                        : item.failure().kind() + ": " + item.failure().message();
-                deadLetter(item, ErrorKind.RETRIES_EXHAUSTED, item.failure() == null ? 0 : item.failure().status(),
-                        "older than " + settings.retry().maxAge().toSeconds() + " s after " + item.attempt()
-                                + " attempts; last error: " + last, now);
-            }
-        }
-    }
-
-    private void promoteDue(long now) {
-        while (!delayedIndex.isEmpty() && delayedIndex.first().notBefore() <= now) {
-            DelayedRef ref = delayedIndex.pollFirst();
-            WorkItem item = delayed.get(ref.id());
-            delayed.delete(ref.id());
-            if (item != null && !queue.contains(item.id())) {
-                pending.put(item.id(), item);
-                index(item);
-            }
+        for (WorkItem item : ledger.expire(r -> now - r.enqueuedAt() >= maxAge && (r.attempt() > 0 || outage))) {
+            String last = item.failure() == null ? "none (never dispatched: circuit " + health.circuitState() + ")"
+                    : item.failure().kind() + ": " + item.failure().message();
+            emitDeadLetter(item, ErrorKind.RETRIES_EXHAUSTED, item.failure() == null ? 0 : item.failure().status(),
+                    "older than " + settings.retry().maxAge().toSeconds() + " s after " + item.attempt()
+                            + " attempts; last error: " + last, now);
         }
     }
 
     private void dispatch(long now) {
         int maxInFlight = settings.quota().maxInFlight();
-        while (inFlightCalls < maxInFlight) {
+        while (ledger.callsInFlight() < maxInFlight) {
             ScopeHealth.Mode mode = health.mode(now);
             if (mode == ScopeHealth.Mode.BLOCKED || (mode == ScopeHealth.Mode.PROBE && !probes.isEmpty())) {
                 return;
             }
             boolean probe = mode == ScopeHealth.Mode.PROBE;
             int maxItems = probe ? 1 : settings.batch().maxItems();
-            Optional<PendingQueue.Proposal> next = queue.propose(maxItems, this::promptTokenCap);
+            Optional<PendingQueue.Proposal> next = queue.propose(maxItems, this::promptTokenCap, settings.limits().maxBatchBytes());
             if (next.isEmpty()) {
                 return;
             }
@@ -268,21 +208,16 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             if (!health.tryStart(now)) {
                 return;
             }
-            List<WorkItem> items = new ArrayList<>(proposal.refs().size());
-            List<ModelItem> modelItems = new ArrayList<>(proposal.refs().size());
+            List<WorkItem> items = ledger.load(proposal);
+            List<ModelItem> modelItems = new ArrayList<>(items.size());
             int boost = 1;
-            for (PendingQueue.Ref ref : proposal.refs()) {
-                WorkItem item = pending.get(ref.id());
-                if (item == null) {
-                    continue;
-                }
-                items.add(item);
+            for (WorkItem item : items) {
                 modelItems.add(modelItem(item));
                 boost = Math.max(boost, item.maxTokensBoost());
             }
             if (items.isEmpty()) {
                 health.cancelStart();
-                queue.remove(proposal);
+                ledger.discard(proposal);
                 continue;
             }
             ChatPrompt prompt = prompts.build(modelItems, budget.maxTokensFor(items.size(), boost));
@@ -292,16 +227,9 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
                 health.cancelStart();
                 return;
             }
-            queue.remove(proposal);
             String batchId = UUID.randomUUID().toString();
-            InFlightBatch batch = new InFlightBatch(batchId, proposal.priority(), List.copyOf(items), now,
-                    prompt.promptTokens(), prompt.maxTokens());
-            for (WorkItem item : items) {
-                pending.delete(item.id());
-                inFlightIds.add(item.id());
-            }
-            inFlight.put(batchId, batch);
-            inFlightCalls++;
+            InFlightBatch batch = InFlightBatch.of(batchId, proposal.priority(), items, now, prompt.promptTokens(), prompt.maxTokens());
+            ledger.dispatched(proposal, batch);
             if (probe) {
                 probes.add(batchId);
             }
@@ -372,24 +300,28 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
     private void drainCompletions(long now) {
         Completion c;
         while ((c = completions.poll()) != null) {
-            InFlightBatch batch = inFlight.get(c.batchId());
-            if (batch == null) {
+            Optional<DispatchLedger.Completed> done = ledger.complete(c.batchId());
+            probes.remove(c.batchId());
+            if (done.isEmpty()) {
                 continue;
             }
-            inFlight.delete(c.batchId());
-            inFlightCalls = Math.max(0, inFlightCalls - 1);
-            batch.items().forEach(i -> inFlightIds.remove(i.id()));
-            probes.remove(c.batchId());
-            listener.completed(scope, c.outcome(), batch.items().size());
+            InFlightBatch batch = done.get().batch();
+            listener.completed(scope, c.outcome(), batch.size());
+            if (done.get().superseded() > 0) {
+                LOG.debug("scope {}: {} tickets of call {} were updated while it was out; their answers are ignored", scope,
+                        done.get().superseded(), c.batchId());
+            }
             if (!c.outcome().rateLimits().isEmpty()) {
                 limiter.reseed(c.outcome().rateLimits(), nanos(batch.dispatchedAt()), nanos(now));
             }
-            handle(batch, c.outcome(), now);
+            handle(batch, done.get().items(), c.outcome(), now);
         }
     }
 
-    private void handle(InFlightBatch batch, ModelOutcome outcome, long now) {
-        List<WorkItem> items = batch.items();
+    private void handle(InFlightBatch batch, List<WorkItem> items, ModelOutcome outcome, long now) {
+        if (items.isEmpty()) {
+            return;
+        }
         if (outcome instanceof ModelOutcome.Answered answered) {
             health.succeeded(now, answered.latencyMs());
             limiter.reconcile(batch.promptTokens(), answered.promptTokens(), nanos(now));
@@ -438,7 +370,7 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
                 case CONTEXT_LENGTH -> {
                     health.succeeded(now, failed.latencyMs());
                     if (items.size() == 1) {
-                        deadLetter(items.get(0), ErrorKind.TOO_LARGE, failed.status(), failed.message(), now);
+                        emitDeadLetter(items.get(0), ErrorKind.TOO_LARGE, failed.status(), failed.message(), now);
                     } else {
                         int half = (items.size() + 1) / 2;
                         requeue(items.stream().map(i -> i.withBatchCap(half)).toList());
@@ -450,17 +382,14 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
                 }
                 case NON_RETRYABLE -> {
                     health.succeeded(now, failed.latencyMs());
-                    items.forEach(i -> deadLetter(i, ErrorKind.NON_RETRYABLE, failed.status(), failed.message(), now));
+                    items.forEach(i -> emitDeadLetter(i, ErrorKind.NON_RETRYABLE, failed.status(), failed.message(), now));
                 }
             }
         }
     }
 
     private void requeue(List<WorkItem> items) {
-        for (WorkItem item : items) {
-            pending.put(item.id(), item);
-            index(item);
-        }
+        ledger.requeue(items);
     }
 
     private void classified(WorkItem item, ModelOutcome.Label label, InFlightBatch batch, ModelOutcome.Answered answered, long now) {
@@ -473,6 +402,7 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        ledger.finish(item);
         context.forward(new Record<>(item.id(), new Outbound(Outbound.Target.CLASSIFIED, json), now, new RecordHeaders()));
         listener.classified(scope, item.priority(), result.queuedMs());
     }
@@ -486,21 +416,22 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             String finalKind = ErrorKind.INVALID_OUTPUT.equals(kind) ? ErrorKind.INVALID_OUTPUT : ErrorKind.RETRIES_EXHAUSTED;
             String why = (tooOld ? "older than " + settings.retry().maxAge().toSeconds() + " s" : attempts + " attempts")
                     + "; last error: " + message;
-            deadLetter(item.withAttemptFailed(failure, 0), finalKind, status, why, now);
+            emitDeadLetter(item.withAttemptFailed(failure, 0), finalKind, status, why, now);
             return;
         }
         Duration delay = backoff.delay(attempts - 1, hint);
         WorkItem next = item.withAttemptFailed(failure, now + delay.toMillis());
         Headers headers = FailureHeaders.forItem(next, kind, status, message);
+        ledger.retried(next);
         context.forward(new Record<>(item.id(), new Outbound(Outbound.Target.RETRY, item.original()), now, headers));
         listener.retried(scope, kind);
     }
 
-    private void deadLetter(WorkItem item, String kind, int status, String message, long now) {
+    private void emitDeadLetter(WorkItem item, String kind, int status, String message, long now) {
         WorkItem.FailureState failure = item.failure() != null && item.failure().lastFailure() == now ? item.failure()
                 : new WorkItem.FailureState(item.failure() == null ? now : item.failure().firstFailure(), now, kind, status, message);
-        WorkItem last = new WorkItem(item.id(), item.priority(), item.tenant(), item.tokens(), item.original(), item.origin(),
-                item.enqueuedAt(), item.attempt(), 0, failure, item.replayCount(), item.replayOf(), item.batchCap(), item.maxTokensBoost());
+        WorkItem last = item.withFailure(failure);
+        ledger.finish(item);
         Headers headers = FailureHeaders.forItem(last, kind, status, message);
         context.forward(new Record<>(item.id(), new Outbound(Outbound.Target.DEAD_LETTER, item.original()), now, headers));
         listener.deadLettered(scope, kind);
@@ -515,14 +446,15 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         }
         long nowNanos = nanos(now);
         long wait = 0;
-        Optional<PendingQueue.Proposal> next = queue.propose(settings.batch().maxItems(), this::promptTokenCap);
+        Optional<PendingQueue.Proposal> next = queue.propose(settings.batch().maxItems(), this::promptTokenCap,
+                settings.limits().maxBatchBytes());
         if (next.isPresent()) {
             wait = limiter.nanosUntilAdmissible(next.get().priority(), estimatedCost(next.get()), nowNanos) / 1_000_000;
         }
         String state = health.halted() ? "HALTED: " + health.haltReason()
                 : health.circuitOpen() ? "CIRCUIT_" + health.circuitState()
                 : limiter.inCooldown(nowNanos) ? "COOLDOWN" : "RUNNING";
-        return new DispatcherSnapshot(scope, now, sizes, ages, delayedIndex.size(), inFlightCalls,
+        return new DispatcherSnapshot(scope, now, sizes, ages, ledger.delayedCount(), ledger.callsInFlight(),
                 limiter.availableTokens(nowNanos), limiter.availableRequests(nowNanos),
                 limiter.cooldownRemainingNanos(nowNanos) / 1_000_000, Math.max(0, wait), state);
     }

@@ -3,19 +3,31 @@ package io.quotaflow.topology;
 import io.quotaflow.config.BatchSettings;
 import io.quotaflow.config.ModelSettings;
 import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.config.RecordLimits;
 import io.quotaflow.config.RetrySettings;
 import io.quotaflow.quota.QuotaScope;
 
 import java.util.Objects;
 
 /** Everything the topology needs to know, as one immutable value. */
-public record DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry) {
+public record DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
+                                 RecordLimits limits) {
+
+    /** Settings with the default record limits. */
+    public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry) {
+        this(model, quota, batch, retry, RecordLimits.ofDefaults());
+    }
 
     public DispatcherSettings {
+        Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(quota, "quota");
         Objects.requireNonNull(batch, "batch");
         Objects.requireNonNull(retry, "retry");
+    }
+
+    public DispatcherSettings withLimits(RecordLimits value) {
+        return new DispatcherSettings(model, quota, batch, retry, value);
     }
 
     /** The quota scope of this model endpoint and key. */

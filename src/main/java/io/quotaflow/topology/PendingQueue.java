@@ -20,7 +20,11 @@ import java.util.Optional;
 final class PendingQueue {
 
     /** An index entry. */
-    record Ref(String id, String tenant, int tokens, long enqueuedAt, int batchCap, int attempt) {
+    record Ref(String id, String tenant, int tokens, long enqueuedAt, int batchCap, int attempt, int bytes) {
+
+        Ref(String id, String tenant, int tokens, long enqueuedAt, int batchCap, int attempt) {
+            this(id, tenant, tokens, enqueuedAt, batchCap, attempt, 0);
+        }
     }
 
     /** A batch proposal: refs at the heads of their tenants' queues, in serving order. */
@@ -89,20 +93,26 @@ final class PendingQueue {
      * taken, even if it alone exceeds the token cap. Nothing is removed.
      */
     Optional<Proposal> propose(int maxItems, java.util.function.ToIntFunction<Priority> maxTokens) {
+        return propose(maxItems, maxTokens, Long.MAX_VALUE);
+    }
+
+    /** As {@link #propose(int, java.util.function.ToIntFunction)}, and at most {@code maxBytes} of tickets (the first always). */
+    Optional<Proposal> propose(int maxItems, java.util.function.ToIntFunction<Priority> maxTokens, long maxBytes) {
         for (Priority p : Priority.values()) {
             ClassQueue q = classes.get(p);
             if (q.size == 0) {
                 continue;
             }
-            return Optional.of(propose(p, q, maxItems, maxTokens.applyAsInt(p)));
+            return Optional.of(propose(p, q, maxItems, maxTokens.applyAsInt(p), maxBytes));
         }
         return Optional.empty();
     }
 
-    private Proposal propose(Priority priority, ClassQueue q, int maxItems, int maxTokens) {
+    private Proposal propose(Priority priority, ClassQueue q, int maxItems, int maxTokens, long maxBytes) {
         List<Ref> refs = new ArrayList<>();
         Map<String, Integer> taken = new HashMap<>();
         int tokens = 0;
+        long bytes = 0;
         int cap = maxItems;
         int tenants = q.rotation.size();
         boolean progress = true;
@@ -121,7 +131,8 @@ final class PendingQueue {
                 Ref candidate = nth(dq, already);
                 int candidateCap = candidate.batchCap() > 0 ? candidate.batchCap() : Integer.MAX_VALUE;
                 if (!refs.isEmpty()) {
-                    if (tokens + candidate.tokens() > maxTokens || refs.size() + 1 > Math.min(cap, candidateCap)) {
+                    if (tokens + candidate.tokens() > maxTokens || bytes + candidate.bytes() > maxBytes
+                            || refs.size() + 1 > Math.min(cap, candidateCap)) {
                         // this tenant's next ticket does not fit; others may
                         continue;
                     }
@@ -130,6 +141,7 @@ final class PendingQueue {
                 }
                 refs.add(candidate);
                 tokens += candidate.tokens();
+                bytes += candidate.bytes();
                 taken.put(tenant, already + 1);
                 progress = true;
                 if (tokens >= maxTokens) {
@@ -168,6 +180,36 @@ final class PendingQueue {
             }
         }
         return removed;
+    }
+
+    /** Removes one ticket, if it is waiting; the tenant rotation stays where it is. */
+    Optional<Ref> remove(String id) {
+        Priority priority = index.get(id);
+        if (priority == null) {
+            return Optional.empty();
+        }
+        ClassQueue q = classes.get(priority);
+        for (Map.Entry<String, ArrayDeque<Ref>> e : q.byTenant.entrySet()) {
+            for (Iterator<Ref> it = e.getValue().iterator(); it.hasNext(); ) {
+                Ref r = it.next();
+                if (r.id().equals(id)) {
+                    it.remove();
+                    q.size--;
+                    index.remove(id);
+                    if (e.getValue().isEmpty()) {
+                        int at = q.rotation.indexOf(e.getKey());
+                        q.byTenant.remove(e.getKey());
+                        q.rotation.remove(at);
+                        if (at < q.next) {
+                            q.next--;
+                        }
+                        q.next = q.rotation.isEmpty() ? 0 : q.next % q.rotation.size();
+                    }
+                    return Optional.of(r);
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     /** Removes a proposal's tickets and moves the tenant rotation on. */

@@ -1,7 +1,7 @@
 package io.quotaflow.topology;
 
 import io.quotaflow.model.ModelClient;
-import io.quotaflow.ticket.JsonSerde;
+import io.quotaflow.ticket.BinarySerde;
 import io.quotaflow.ticket.WorkItem;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -61,13 +61,13 @@ public final class QuotaflowTopology {
 
     public static void build(StreamsBuilder builder, DispatcherSettings settings, ModelClient client, RandomGenerator random,
                              DispatcherListener listener) {
-        JsonSerde<WorkItem> workItemSerde = new JsonSerde<>(WorkItem.class);
+        BinarySerde<WorkItem> workItemSerde = new BinarySerde<>(WorkItem.class);
 
         KStream<String, byte[]> input = builder.stream(Topics.INPUTS.stream().map(Topics.Topic::name).toList(),
                 Topics.INTERACTIVE.consumed());
 
         Map<String, KStream<String, IntakeResult>> intake = input
-                .process(() -> new IntakeProcessor(settings), Named.as("intake"))
+                .process(() -> new IntakeProcessor(settings, listener), Named.as("intake"))
                 .split(Named.as("intake-"))
                 .branch((key, value) -> value instanceof IntakeResult.Rejected, Branched.as("rejected"))
                 .defaultBranch(Branched.as("accepted"));
@@ -115,12 +115,14 @@ public final class QuotaflowTopology {
 
         @Override
         public Set<StoreBuilder<?>> stores() {
-            JsonSerde<WorkItem> items = new JsonSerde<>(WorkItem.class);
+            BinarySerde<WorkItem> items = new BinarySerde<>(WorkItem.class);
             return Set.of(
                     Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.PENDING_STORE), Serdes.String(), items),
                     Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.DELAYED_STORE), Serdes.String(), items),
                     Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.IN_FLIGHT_STORE), Serdes.String(),
-                            new JsonSerde<>(InFlightBatch.class)));
+                            new BinarySerde<>(InFlightBatch.class)),
+                    Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.RETRYING_STORE), Serdes.String(),
+                            new BinarySerde<>(RetryMarker.class)));
         }
     }
 }
