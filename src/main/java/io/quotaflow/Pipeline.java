@@ -45,11 +45,13 @@ public final class Pipeline implements AutoCloseable {
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         this.metrics = new PipelineMetrics(registry);
         Properties properties = streamsProperties(config);
+        properties.putAll(io.quotaflow.topology.StreamErrorHandlers.properties(metrics));
         Topology topology = QuotaflowTopology.build(config.dispatcher(), client,
                 new SplittableRandom(new SecureRandom().nextLong()), metrics, properties);
         this.streams = new KafkaStreams(topology, properties);
         this.streams.setUncaughtExceptionHandler(e -> {
             LOG.error("stream thread failed; replacing it", e);
+            metrics.streamThreadFailed(e, System.currentTimeMillis());
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
         this.streamsMetrics = new KafkaStreamsMetrics(streams);

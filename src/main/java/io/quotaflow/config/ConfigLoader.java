@@ -64,6 +64,10 @@ public final class ConfigLoader {
         d.put("batch.punctuate-ms", Long.toString(b.punctuateInterval().toMillis()));
         d.put("batch.standard-linger-ms", Long.toString(b.standardLinger().toMillis()));
         d.put("batch.bulk-linger-ms", Long.toString(b.bulkLinger().toMillis()));
+        RecordLimits l = RecordLimits.ofDefaults();
+        d.put("batch.max-bytes", Integer.toString(l.maxBatchBytes()));
+        d.put("records.max-value-bytes", Integer.toString(l.maxValueBytes()));
+        d.put("records.max-header-bytes", Integer.toString(l.maxHeaderBytes()));
         RetrySettings r = RetrySettings.ofDefaults();
         d.put("retry.base-ms", Long.toString(r.base().toMillis()));
         d.put("retry.cap-ms", Long.toString(r.cap().toMillis()));
@@ -149,10 +153,18 @@ public final class ConfigLoader {
                 kafka.put(k.substring("kafka.".length()), v);
             }
         });
+        String maxRequest = kafka.getOrDefault("producer.max.request.size", kafka.getOrDefault("max.request.size", "1048576"));
+        RecordLimits limits;
+        try {
+            limits = new RecordLimits(intValue(p, "records.max-value-bytes"), intValue(p, "records.max-header-bytes"),
+                    intValue(p, "batch.max-bytes")).checkAgainst(Long.parseLong(maxRequest.strip()));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("max.request.size must be an integer, got '" + maxRequest + "'");
+        }
         String instanceId = InstanceId.resolve(p.get("instance.id"), p.get("application.id"), Path.of(p.get("state.dir")));
         String bootstrap = p.getOrDefault("bootstrap.servers", kafka.get("bootstrap.servers"));
         return new QuotaflowConfig(bootstrap, p.get("application.id"), Path.of(p.get("state.dir")), intValue(p, "http.port"),
-                kafka, new DispatcherSettings(model, quota, batch, retry), kafka.getOrDefault("group.instance.id", instanceId));
+                kafka, new DispatcherSettings(model, quota, batch, retry, limits), kafka.getOrDefault("group.instance.id", instanceId));
     }
 
     private static Secret apiKey(Map<String, String> p, Map<String, String> env) {

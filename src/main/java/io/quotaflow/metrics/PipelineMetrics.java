@@ -8,6 +8,9 @@ import io.quotaflow.model.ModelOutcome;
 import io.quotaflow.ticket.Priority;
 import io.quotaflow.topology.DispatcherListener;
 import io.quotaflow.topology.DispatcherSnapshot;
+import io.quotaflow.topology.StreamErrorHandlers;
+import io.quotaflow.topology.StreamErrorListener;
+import io.quotaflow.failure.ErrorKind;
 
 import java.time.Duration;
 import java.util.List;
@@ -20,7 +23,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * owns (for {@code /status} and {@code /health}). Scope tags are hashes: no key ever reaches a
  * metric.
  */
-public final class PipelineMetrics implements DispatcherListener {
+public final class PipelineMetrics implements DispatcherListener, StreamErrorListener {
+
+    /** How long a failed stream thread keeps the instance not ready. */
+    static final Duration THREAD_FAILURE_NOT_READY = Duration.ofSeconds(60);
+    private static final List<String> DEAD_LETTER_KINDS = List.of(ErrorKind.BAD_INPUT, ErrorKind.TOO_LARGE,
+            ErrorKind.INVALID_OUTPUT, ErrorKind.RETRIES_EXHAUSTED, ErrorKind.NON_RETRYABLE, StreamErrorHandlers.INTERNAL_ERROR);
+
 
     private final MeterRegistry registry;
     private final Map<String, DispatcherSnapshot> snapshots = new ConcurrentHashMap<>();
@@ -30,9 +39,32 @@ public final class PipelineMetrics implements DispatcherListener {
     private final AtomicLong classified = new AtomicLong();
     private final AtomicLong deadLettered = new AtomicLong();
     private final AtomicLong retried = new AtomicLong();
+    private final Map<String, AtomicLong> republished = new ConcurrentHashMap<>();
+    private final AtomicLong recordErrors = new AtomicLong();
+    private final AtomicLong threadFailures = new AtomicLong();
+    private volatile long lastThreadFailureMs = Long.MIN_VALUE;
+    private volatile String lastThreadFailure;
 
     public PipelineMetrics(MeterRegistry registry) {
         this.registry = registry;
+        // registered at start, zero-valued, so that alerts see them before the first ticket
+        DEAD_LETTER_KINDS.forEach(kind -> deadLetters(kind));
+        Counter.builder("quotaflow.stream.thread.failures").description("stream threads that died (each is replaced)")
+                .register(registry);
+        for (String stage : List.of("deserialization", "processing", "production")) {
+            recordErrorCounter(stage);
+        }
+    }
+
+    private Counter deadLetters(String kind) {
+        return Counter.builder("quotaflow.dead.letters").description("records written to the dead-letter topic, by kind")
+                .tag("kind", kind).register(registry);
+    }
+
+    private Counter recordErrorCounter(String stage) {
+        return Counter.builder("quotaflow.stream.record.errors")
+                .description("records Kafka Streams could not read, process or write (each dead-lettered as internal-error)")
+                .tag("stage", stage).register(registry);
     }
 
     public MeterRegistry registry() {
@@ -86,6 +118,57 @@ public final class PipelineMetrics implements DispatcherListener {
     public void deadLettered(String scope, String kind) {
         deadLettered.incrementAndGet();
         Counter.builder("quotaflow.tickets.dead.lettered").tag("scope", scope).tag("kind", kind).register(registry).increment();
+        deadLetters(kind).increment();
+    }
+
+    @Override
+    public void republished(String scope, String outcome) {
+        republished.computeIfAbsent(outcome, k -> new AtomicLong()).incrementAndGet();
+        Counter.builder("quotaflow.tickets.republished")
+                .description("tickets that arrived while a copy was held: replaced (update), identical, superseded (stale retry)")
+                .tag("scope", scope).tag("outcome", outcome).register(registry).increment();
+    }
+
+    @Override
+    public void recordFailed(String stage, String topic, String exception) {
+        recordErrors.incrementAndGet();
+        deadLettered.incrementAndGet();
+        deadLetters(StreamErrorHandlers.INTERNAL_ERROR).increment();
+        recordErrorCounter(stage).increment();
+    }
+
+    /** A stream thread died (it is replaced): the instance reports not ready for a while. */
+    public void streamThreadFailed(Throwable cause, long nowMs) {
+        threadFailures.incrementAndGet();
+        lastThreadFailureMs = nowMs;
+        lastThreadFailure = cause.getClass().getSimpleName();
+        registry.counter("quotaflow.stream.thread.failures").increment();
+    }
+
+    /** Why the instance is not ready, or null when it is (streams state aside). */
+    public String notReadyReason(long nowMs) {
+        if (!healthy()) {
+            return "a quota scope is halted: the provider refused the credentials or the quota; see /status";
+        }
+        if (lastThreadFailureMs != Long.MIN_VALUE && nowMs - lastThreadFailureMs < THREAD_FAILURE_NOT_READY.toMillis()) {
+            return "a stream thread failed " + (nowMs - lastThreadFailureMs) / 1000 + " s ago (" + lastThreadFailure
+                    + "); it was replaced; see the log";
+        }
+        return null;
+    }
+
+    public Map<String, Long> republishedCounts() {
+        Map<String, Long> out = new java.util.TreeMap<>();
+        republished.forEach((k, v) -> out.put(k, v.get()));
+        return out;
+    }
+
+    public long recordErrorCount() {
+        return recordErrors.get();
+    }
+
+    public long threadFailureCount() {
+        return threadFailures.get();
     }
 
     @Override

@@ -34,15 +34,26 @@ public final class StatusServer implements AutoCloseable {
             return t;
         }));
         server.createContext("/metrics", ex -> send(ex, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
-        server.createContext("/health", ex -> {
+        com.sun.net.httpserver.HttpHandler ready = ex -> {
             KafkaStreams.State s = state.get();
-            boolean up = (s == KafkaStreams.State.RUNNING || s == KafkaStreams.State.REBALANCING) && metrics.healthy();
+            String reason = metrics.notReadyReason(System.currentTimeMillis());
+            boolean up = (s == KafkaStreams.State.RUNNING || s == KafkaStreams.State.REBALANCING) && reason == null;
             ObjectNode body = Json.MAPPER.createObjectNode();
             body.put("status", up ? "UP" : "DOWN");
             body.put("streams", String.valueOf(s));
-            if (!metrics.healthy()) {
-                body.put("reason", "a quota scope is halted: the provider refused the credentials or the quota; see /status");
+            if (reason != null) {
+                body.put("reason", reason);
             }
+            send(ex, up ? 200 : 503, "application/json", body.toString());
+        };
+        server.createContext("/health", ready);
+        server.createContext("/health/ready", ready);
+        server.createContext("/health/live", ex -> {
+            KafkaStreams.State s = state.get();
+            boolean up = s != KafkaStreams.State.ERROR && s != KafkaStreams.State.PENDING_ERROR && s != KafkaStreams.State.NOT_RUNNING;
+            ObjectNode body = Json.MAPPER.createObjectNode();
+            body.put("status", up ? "UP" : "DOWN");
+            body.put("streams", String.valueOf(s));
             send(ex, up ? 200 : 503, "application/json", body.toString());
         });
         server.createContext("/status", ex -> {
@@ -54,6 +65,9 @@ public final class StatusServer implements AutoCloseable {
             body.put("classified", metrics.classifiedCount());
             body.put("retried", metrics.retriedCount());
             body.put("deadLettered", metrics.deadLetteredCount());
+            body.set("republished", Json.MAPPER.valueToTree(metrics.republishedCounts()));
+            body.put("recordErrors", metrics.recordErrorCount());
+            body.put("streamThreadFailures", metrics.threadFailureCount());
             ArrayNode scopes = body.putArray("scopes");
             for (DispatcherSnapshot s : metrics.snapshots()) {
                 scopes.add(Json.MAPPER.valueToTree(s));

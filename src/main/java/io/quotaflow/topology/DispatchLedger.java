@@ -141,9 +141,8 @@ final class DispatchLedger {
             // its call is out: the answer for the old copy will be ignored, then this copy waits its turn
             pending.put(id, update);
         } else {
-            queue.remove(id);
             pending.put(id, update);
-            index(update);
+            queue.replace(update.priority(), ref(update));
         }
         return Acceptance.REPLACED;
     }
@@ -179,9 +178,13 @@ final class DispatchLedger {
 
     private void index(WorkItem item) {
         if (!inFlightIds.contains(item.id())) {
-            queue.add(item.priority(), new PendingQueue.Ref(item.id(), item.tenant(), item.tokens(), item.enqueuedAt(),
-                    item.batchCap(), item.attempt(), item.original().length));
+            queue.add(item.priority(), ref(item));
         }
+    }
+
+    private static PendingQueue.Ref ref(WorkItem item) {
+        return new PendingQueue.Ref(item.id(), item.tenant(), item.tokens(), item.enqueuedAt(), item.batchCap(), item.attempt(),
+                item.original().length);
     }
 
     /** Moves retries whose time has come to pending. */

@@ -182,6 +182,29 @@ final class PendingQueue {
         return removed;
     }
 
+    /**
+     * Puts {@code ref} where the waiting ticket with its id is (an update keeps its place), or at
+     * the end when that ticket waits in another class or for another tenant, or not at all.
+     */
+    void replace(Priority priority, Ref ref) {
+        if (priority == index.get(ref.id())) {
+            ArrayDeque<Ref> dq = classes.get(priority).byTenant.get(ref.tenant());
+            if (dq != null) {
+                java.util.List<Ref> refs = new ArrayList<>(dq);
+                for (int i = 0; i < refs.size(); i++) {
+                    if (refs.get(i).id().equals(ref.id())) {
+                        refs.set(i, ref);
+                        dq.clear();
+                        dq.addAll(refs);
+                        return;
+                    }
+                }
+            }
+        }
+        remove(ref.id());
+        add(priority, ref);
+    }
+
     /** Removes one ticket, if it is waiting; the tenant rotation stays where it is. */
     Optional<Ref> remove(String id) {
         Priority priority = index.get(id);

@@ -67,7 +67,11 @@ public final class PipelineHarness implements AutoCloseable {
     }
 
     public void pipe(Priority priority, String key, byte[] value) {
-        inputs.get(priority).pipeInput(new TestRecord<>(key, value, new RecordHeaders(), now));
+        pipe(priority, key, value, new RecordHeaders());
+    }
+
+    public void pipe(Priority priority, String key, byte[] value, Headers headers) {
+        inputs.get(priority).pipeInput(new TestRecord<>(key, value, headers, now));
     }
 
     public void pipeRetry(String key, byte[] value, Headers headers) {
