@@ -395,6 +395,9 @@ public final class DlqCommand implements Callable<Integer> {
         lines.put(s.dryRun() ? "would be replayed" : "replayed", Long.toString(s.replayed()));
         lines.put("skipped (filters)", Long.toString(s.skippedByFilter()));
         lines.put("skipped (max replays " + options.maxReplays() + ")", Long.toString(s.skippedMaxReplays()));
+        if (s.skippedOriginalGone() > 0) {
+            lines.put("skipped (truncated; origin no longer holds the record)", Long.toString(s.skippedOriginalGone()));
+        }
         lines.put("examined", Long.toString(s.examined()));
         if (s.outcome() != ReplaySummary.Outcome.COMPLETED) {
             lines.put("left (at most)", Long.toString(s.remaining()));

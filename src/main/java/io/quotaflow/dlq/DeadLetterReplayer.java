@@ -35,6 +35,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -91,13 +92,16 @@ public final class DeadLetterReplayer {
         /** Does not pass the filters. */
         FILTERED,
         /** Selected, but already replayed {@code maxReplays} times. */
-        MAX_REPLAYS
+        MAX_REPLAYS,
+        /** Selected, but truncated, and its origin topic no longer holds the whole record. */
+        ORIGINAL_GONE
     }
 
     private final ReplayOptions options;
     private final Supplier<Consumer<byte[], byte[]>> consumerFactory;
     private final Supplier<Producer<byte[], byte[]>> producerFactory;
     private final LongSupplier nanoClock;
+    private final Supplier<OriginalReader> originalsFactory;
     private final AtomicBoolean stop = new AtomicBoolean();
 
     /**
@@ -113,12 +117,20 @@ public final class DeadLetterReplayer {
                         options.groupId(), maxPollRecords(options)), new ByteArrayDeserializer(), new ByteArrayDeserializer()),
                 () -> new KafkaProducer<>(DlqClients.producerConfig(bootstrapServers, clientProperties, CLIENT_ID,
                         options.transactionalId()), new ByteArraySerializer(), new ByteArraySerializer()),
-                System::nanoTime);
+                System::nanoTime, () -> OriginalReader.consumer(bootstrapServers, clientProperties));
     }
 
     /** Clients made elsewhere (mocks in tests); the replayer closes them. The producer is not made for a dry run. */
     DeadLetterReplayer(ReplayOptions options, Supplier<Consumer<byte[], byte[]>> consumerFactory,
                        Supplier<Producer<byte[], byte[]>> producerFactory, LongSupplier nanoClock) {
+        this(options, consumerFactory, producerFactory, nanoClock, () -> OriginalReader.NONE);
+    }
+
+    /** As above, with the reader of truncated dead letters' originals. */
+    DeadLetterReplayer(ReplayOptions options, Supplier<Consumer<byte[], byte[]>> consumerFactory,
+                       Supplier<Producer<byte[], byte[]>> producerFactory, LongSupplier nanoClock,
+                       Supplier<OriginalReader> originalsFactory) {
+        this.originalsFactory = Objects.requireNonNull(originalsFactory, "originalsFactory");
         this.options = Objects.requireNonNull(options, "options");
         this.consumerFactory = Objects.requireNonNull(consumerFactory, "consumerFactory");
         this.producerFactory = Objects.requireNonNull(producerFactory, "producerFactory");
@@ -166,7 +178,8 @@ public final class DeadLetterReplayer {
         long started = nanoClock.getAsLong();
         boolean interrupted = false;
         Tally tally = new Tally();
-        try (Consumer<byte[], byte[]> consumer = consumerFactory.get()) {
+        try (Consumer<byte[], byte[]> consumer = consumerFactory.get();
+             LazyOriginals originals = new LazyOriginals(originalsFactory)) {
             List<TopicPartition> partitions = DlqClients.partitions(consumer, options.dlqTopic());
             consumer.assign(partitions);
             Map<TopicPartition, Long> ends = new HashMap<>(consumer.endOffsets(partitions));
@@ -218,7 +231,7 @@ public final class DeadLetterReplayer {
                             batch.add(record);
                         }
                     }
-                    Tally done = batch.isEmpty() ? new Tally() : process(batch, consumer, producer, pacer, tally.replayed);
+                    Tally done = batch.isEmpty() ? new Tally() : process(batch, consumer, producer, pacer, tally.replayed, originals);
                     interrupted |= done.interrupted;
                     tally.add(done);
                     positions.putAll(done.next);
@@ -292,7 +305,7 @@ public final class DeadLetterReplayer {
      * whole record, on a stop request or when {@code maxRecords} is reached.
      */
     private Tally process(List<ConsumerRecord<byte[], byte[]>> batch, Consumer<byte[], byte[]> consumer,
-                          Producer<byte[], byte[]> producer, Pacer pacer, long replayedBefore) {
+                          Producer<byte[], byte[]> producer, Pacer pacer, long replayedBefore, OriginalReader originals) {
         Tally t = new Tally();
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         if (producer != null) {
@@ -304,6 +317,15 @@ public final class DeadLetterReplayer {
                     break;
                 }
                 Decision decision = decide(record, options);
+                byte[] value = record.value();
+                if (decision == Decision.REPLAY && OriginalReader.truncated(record.headers())) {
+                    Optional<byte[]> original = OriginalReader.original(originals, record.headers());
+                    if (original.isPresent()) {
+                        value = original.get();
+                    } else {
+                        decision = Decision.ORIGINAL_GONE;
+                    }
+                }
                 if (decision == Decision.REPLAY && producer != null) {
                     try {
                         if (!pacer.acquire(stop)) {
@@ -315,7 +337,7 @@ public final class DeadLetterReplayer {
                         break;
                     }
                 }
-                ProducerRecord<byte[], byte[]> replay = decision == Decision.REPLAY ? replayRecord(record) : null;
+                ProducerRecord<byte[], byte[]> replay = decision == Decision.REPLAY ? replayRecord(record, value) : null;
                 if (replay != null && producer != null) {
                     producer.send(replay);
                 }
@@ -394,6 +416,11 @@ public final class DeadLetterReplayer {
      * {@code <partition>:<offset>} of the dead letter.
      */
     public static ProducerRecord<byte[], byte[]> replayRecord(ConsumerRecord<byte[], byte[]> deadLetter) {
+        return replayRecord(deadLetter, deadLetter.value());
+    }
+
+    /** As {@link #replayRecord(ConsumerRecord)}, with {@code value} (the whole original of a truncated dead letter). */
+    public static ProducerRecord<byte[], byte[]> replayRecord(ConsumerRecord<byte[], byte[]> deadLetter, byte[] value) {
         Headers source = deadLetter.headers();
         RecordHeaders headers = new RecordHeaders();
         for (Header header : source) {
@@ -405,7 +432,7 @@ public final class DeadLetterReplayer {
                 Integer.toString(replayCount(source) + 1).getBytes(StandardCharsets.UTF_8));
         headers.add(FailureHeaders.REPLAY_OF,
                 (deadLetter.partition() + ":" + deadLetter.offset()).getBytes(StandardCharsets.UTF_8));
-        return new ProducerRecord<>(targetTopic(source), null, null, deadLetter.key(), deadLetter.value(), headers);
+        return new ProducerRecord<>(targetTopic(source), null, null, deadLetter.key(), value, headers);
     }
 
     // ---------------------------------------------------------------- helpers
@@ -424,11 +451,37 @@ public final class DeadLetterReplayer {
     }
 
     /** Counts of one batch or of the whole run. */
+    /** Opens the originals' consumer only when a truncated dead letter needs it. */
+    private static final class LazyOriginals implements OriginalReader {
+        private final Supplier<OriginalReader> factory;
+        private OriginalReader reader;
+
+        LazyOriginals(Supplier<OriginalReader> factory) {
+            this.factory = factory;
+        }
+
+        @Override
+        public Optional<byte[]> read(String topic, int partition, long offset) {
+            if (reader == null) {
+                reader = factory.get();
+            }
+            return reader.read(topic, partition, offset);
+        }
+
+        @Override
+        public void close() {
+            if (reader != null) {
+                reader.close();
+            }
+        }
+    }
+
     private static final class Tally {
         long examined;
         long replayed;
         long filtered;
         long maxReplays;
+        long originalGone;
         final Map<String, Long> byTopic = new TreeMap<>();
         final Map<String, Long> byKind = new TreeMap<>();
         /** Next offset per partition after the records handled. */
@@ -440,6 +493,7 @@ public final class DeadLetterReplayer {
             switch (decision) {
                 case FILTERED -> filtered++;
                 case MAX_REPLAYS -> maxReplays++;
+                case ORIGINAL_GONE -> originalGone++;
                 case REPLAY -> {
                     replayed++;
                     byTopic.merge(topic, 1L, Long::sum);
@@ -454,13 +508,14 @@ public final class DeadLetterReplayer {
             replayed += other.replayed;
             filtered += other.filtered;
             maxReplays += other.maxReplays;
+            originalGone += other.originalGone;
             other.byTopic.forEach((k, v) -> byTopic.merge(k, v, Long::sum));
             other.byKind.forEach((k, v) -> byKind.merge(k, v, Long::sum));
         }
 
         ReplaySummary summary(boolean dryRun, ReplaySummary.Outcome outcome, long remaining, Duration elapsed) {
             return new ReplaySummary(dryRun, outcome, examined, replayed, filtered, maxReplays,
-                    new LinkedHashMap<>(byTopic), new LinkedHashMap<>(byKind), remaining, elapsed);
+                    new LinkedHashMap<>(byTopic), new LinkedHashMap<>(byKind), remaining, elapsed, originalGone);
         }
     }
 

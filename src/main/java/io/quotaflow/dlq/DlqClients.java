@@ -52,6 +52,10 @@ final class DlqClients {
         // consumer-only pass-through settings would only draw "unknown config" warnings
         config.remove(ConsumerConfig.ISOLATION_LEVEL_CONFIG);
         config.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        // a truncated dead letter replays its whole original, which may be far over 1 MiB uncompressed:
+        // the broker still checks the (compressed) batch against the topic's max.message.bytes
+        config.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        config.putIfAbsent(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 64 * 1024 * 1024);
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
         return config;

@@ -25,6 +25,8 @@ import java.util.Objects;
  * @param remaining          offsets left before the end captured at start (an upper bound: it
  *                           counts transaction markers too); 0 once completed
  * @param elapsed            time since the replay started
+ * @param skippedOriginalGone selected dead letters with a truncated value whose origin topic no longer
+ *                           holds the whole record (retention): nothing to replay
  */
 public record ReplaySummary(
         boolean dryRun,
@@ -36,7 +38,16 @@ public record ReplaySummary(
         Map<String, Long> replayedByTopic,
         Map<String, Long> replayedByKind,
         long remaining,
-        Duration elapsed) {
+        Duration elapsed,
+        long skippedOriginalGone) {
+
+    /** A summary with no truncated dead letter skipped. */
+    public ReplaySummary(boolean dryRun, Outcome outcome, long examined, long replayed, long skippedByFilter,
+                         long skippedMaxReplays, Map<String, Long> replayedByTopic, Map<String, Long> replayedByKind,
+                         long remaining, Duration elapsed) {
+        this(dryRun, outcome, examined, replayed, skippedByFilter, skippedMaxReplays, replayedByTopic, replayedByKind,
+                remaining, elapsed, 0);
+    }
 
     /** Why a replay ended. */
     public enum Outcome {

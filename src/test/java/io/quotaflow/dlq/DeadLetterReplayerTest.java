@@ -297,4 +297,38 @@ class DeadLetterReplayerTest {
         long elapsedMs = (System.nanoTime() - started) / 1_000_000;
         assertThat(elapsedMs).as("6 records at 100/s: 5 gaps of 10 ms").isGreaterThanOrEqualTo(45);
     }
+
+    @Test
+    void shouldReplayTheWholeOriginalOfATruncatedDeadLetterWhileItsOriginHoldsIt() {
+        byte[] whole = ("{\"id\":\"BIG\",\"body\":\"help\",\"log\":\"" + "x".repeat(5_000) + "\"}").getBytes(StandardCharsets.UTF_8);
+        ConsumerRecord<byte[], byte[]> kept = truncated(deadLetter(0, 0, "BIG", "bad-input", "0"), whole);
+        ConsumerRecord<byte[], byte[]> gone = truncated(deadLetter(0, 1, "GONE", "bad-input", "0"), "{}".getBytes(StandardCharsets.UTF_8));
+        Mocks m = new Mocks(Map.of(new TopicPartition(DLQ, 0), 2L, new TopicPartition(DLQ, 1), 0L), List.of(kept, gone));
+        List<String> reads = new java.util.ArrayList<>();
+        OriginalReader origin = (topic, partition, offset) -> {
+            reads.add(topic + "-" + partition + "@" + offset);
+            return reads.size() == 1 ? Optional.of(whole) : Optional.of("{\"other\":1}".getBytes(StandardCharsets.UTF_8));
+        };
+        DeadLetterReplayer replayer = new DeadLetterReplayer(ReplayOptions.builder().ratePerSecond(0).build(),
+                () -> m.consumer, () -> m.producer, m.clock::get, () -> origin);
+
+        ReplaySummary summary = replayer.run();
+
+        assertThat(summary.replayed()).isEqualTo(1);
+        assertThat(summary.skippedOriginalGone()).as("a record that no longer matches its SHA-256 is not replayed").isEqualTo(1);
+        assertThat(reads).containsExactly("tickets.interactive-2@77", "tickets.interactive-2@77");
+        assertThat(m.producer.history()).singleElement().satisfies(r -> {
+            assertThat(r.value()).isEqualTo(whole);
+            assertThat(r.headers().lastHeader(FailureHeaders.VALUE_TRUNCATED)).isNull();
+        });
+    }
+
+    private static ConsumerRecord<byte[], byte[]> truncated(ConsumerRecord<byte[], byte[]> letter, byte[] whole) {
+        RecordHeaders h = new RecordHeaders(letter.headers().toArray());
+        add(h, FailureHeaders.VALUE_TRUNCATED, "true");
+        add(h, FailureHeaders.ORIGINAL_SIZE, Integer.toString(whole.length));
+        add(h, FailureHeaders.ORIGINAL_SHA256, io.quotaflow.ticket.WorkItem.sha256(whole));
+        return new ConsumerRecord<>(letter.topic(), letter.partition(), letter.offset(), letter.timestamp(), TimestampType.CREATE_TIME,
+                0, 0, letter.key(), java.util.Arrays.copyOf(whole, Math.min(whole.length, 100)), h, Optional.empty());
+    }
 }
