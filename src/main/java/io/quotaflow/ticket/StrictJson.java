@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonStreamContext;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -74,7 +73,7 @@ final class StrictJson {
     /** Either the value read, or why there is none. */
     record Result(JsonNode value, String problem) {
 
-        static Result ok(JsonNode value) {
+        static Result accepted(JsonNode value) {
             return new Result(value, null);
         }
 
@@ -131,7 +130,7 @@ final class StrictJson {
                 return Result.rejected(TRAILING_DATA);
             }
             String unicode = unpairedSurrogate(value);
-            return unicode == null ? Result.ok(value) : Result.rejected(unicode);
+            return unicode == null ? Result.accepted(value) : Result.rejected(unicode);
         } catch (IOException e) { // not from a byte array; kept for the compiler
             return Result.rejected(NOT_JSON);
         }
