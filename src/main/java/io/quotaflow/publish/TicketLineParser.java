@@ -1,11 +1,9 @@
 package io.quotaflow.publish;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quotaflow.ticket.Priority;
+import io.quotaflow.ticket.Ticket;
+import io.quotaflow.ticket.TicketParser;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,30 +14,35 @@ import java.util.Optional;
  * Decides, for one line of a JSON-lines file, whether it is a ticket that can be keyed, under
  * which key and to which priority topic it goes. Pure logic: no Kafka, no I/O, thread-safe.
  *
- * <p>Rules:
+ * <p>A line is judged by the pipeline's own rules ({@link TicketParser}), so that every line
+ * intake would dead-letter as {@code bad-input} is reported here, with its line number, before it
+ * is sent:
  * <ul>
  *   <li>a blank line (only whitespace) is not a record at all;</li>
- *   <li>a line that is not one JSON value, not a JSON object, or has no usable {@code id} (a
- *       non-blank string or a number) is invalid; its key would be {@code line-N};</li>
+ *   <li>a line {@link TicketParser#parseIgnoringText} rejects (not strict JSON, not an object, a
+ *       duplicate key, invalid Unicode, an {@code id} that is not a non-blank string or an integer,
+ *       a {@code subject}, {@code body}, {@code tenant} or {@code priority} that is not a string)
+ *       is invalid, with the pipeline's reason as its problem; its key would be {@code line-N};</li>
+ *   <li>a valid line is keyed by the ticket id as the pipeline reads it (an integer id in canonical
+ *       form: {@code -0} is {@code "0"});</li>
  *   <li>the topic is the override priority when one is given, else the line's {@code priority}
- *       field, else {@code standard}; an unknown priority value is a warning and goes to
+ *       field, else {@code standard}; an unknown priority name is a warning and goes to
  *       {@code standard}; invalid lines go to the override or {@code standard};</li>
  *   <li>a ticket with neither a non-blank {@code subject} nor {@code body} is still keyed and sent
- *       (the pipeline dead-letters it as {@code bad-input}) but gets a warning.</li>
+ *       (the pipeline dead-letters it as {@code bad-input}, under its id) but gets a warning.</li>
  * </ul>
  * The value is never re-serialised: it is the line's bytes exactly as read.
  */
 public final class TicketLineParser {
 
-    public static final String NOT_JSON = "not JSON";
-    public static final String NOT_AN_OBJECT = "not a JSON object";
-    public static final String MISSING_ID = "missing id";
-    public static final String BLANK_ID = "blank id";
-    public static final String BAD_ID_TYPE = "id is not a string or number";
-    public static final String NO_TEXT = "no subject or body";
-
-    private static final ObjectMapper MAPPER = new ObjectMapper()
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    /** Prefix of the problem of a line that is not JSON at all ({@code not JSON: ...}). */
+    public static final String NOT_JSON = TicketParser.NOT_JSON;
+    public static final String NOT_AN_OBJECT = TicketParser.NOT_AN_OBJECT;
+    public static final String MISSING_ID = TicketParser.MISSING_ID;
+    public static final String BLANK_ID = TicketParser.BLANK_ID;
+    public static final String BAD_ID_TYPE = TicketParser.BAD_ID_TYPE;
+    /** The warning for a ticket without text; the same words as the pipeline's dead-letter reason. */
+    public static final String NO_TEXT = TicketParser.NO_TEXT;
 
     private final Optional<Priority> override;
 
@@ -72,53 +75,28 @@ public final class TicketLineParser {
         if (isBlank(line)) {
             return Optional.empty();
         }
-        JsonNode root;
-        try {
-            root = MAPPER.readTree(line);
-        } catch (IOException e) { // JacksonException: syntax, encoding, trailing tokens, limits
-            return Optional.of(invalid(lineNumber, line, NOT_JSON));
+        TicketParser.Parsed parsed = TicketParser.parseIgnoringText(line);
+        if (parsed instanceof TicketParser.Invalid invalid) {
+            return Optional.of(invalid(lineNumber, line, invalid.reason()));
         }
-        if (root == null || root.isMissingNode()) {
-            return Optional.of(invalid(lineNumber, line, NOT_JSON));
-        }
-        if (!root.isObject()) {
-            return Optional.of(invalid(lineNumber, line, NOT_AN_OBJECT));
-        }
-        JsonNode id = root.get("id");
-        String key;
-        if (id == null || id.isNull()) {
-            return Optional.of(invalid(lineNumber, line, MISSING_ID));
-        } else if (id.isTextual()) {
-            if (id.textValue().isBlank()) {
-                return Optional.of(invalid(lineNumber, line, BLANK_ID));
-            }
-            key = id.textValue();
-        } else if (id.isNumber()) {
-            key = id.asText();
-        } else {
-            return Optional.of(invalid(lineNumber, line, BAD_ID_TYPE));
-        }
+        Ticket ticket = ((TicketParser.Valid) parsed).ticket();
 
         List<String> warnings = new ArrayList<>(2);
-        Priority priority = override.orElseGet(() -> priorityField(root.get("priority"), warnings));
-        if (!hasText(root.get("subject")) && !hasText(root.get("body"))) {
+        Priority priority = override.orElseGet(() -> priorityField(ticket, warnings));
+        if (!TicketParser.hasText(ticket)) {
             warnings.add(NO_TEXT);
         }
-        return Optional.of(new TicketLine(lineNumber, line, key, priority, null, warnings));
+        return Optional.of(new TicketLine(lineNumber, line, ticket.id(), priority, null, warnings));
     }
 
-    private static Priority priorityField(JsonNode field, List<String> warnings) {
-        if (field == null || field.isNull()) {
-            return Priority.STANDARD;
+    /** The ticket's own priority; a non-string {@code priority} is already an invalid line. */
+    private static Priority priorityField(Ticket ticket, List<String> warnings) {
+        if (ticket.priority().isPresent()) {
+            return ticket.priority().get();
         }
-        if (field.isTextual()) {
-            Optional<Priority> parsed = Priority.parse(field.textValue());
-            if (parsed.isPresent()) {
-                return parsed.get();
-            }
+        var field = ticket.json().get("priority");
+        if (field != null && field.isTextual()) {
             warnings.add("unknown priority \"" + abbreviate(field.textValue(), 40) + "\"");
-        } else {
-            warnings.add("priority is not a string");
         }
         return Priority.STANDARD;
     }
@@ -126,10 +104,6 @@ public final class TicketLineParser {
     private TicketLine invalid(long lineNumber, byte[] line, String problem) {
         return new TicketLine(lineNumber, line, keyForInvalidLine(lineNumber), override.orElse(Priority.STANDARD),
                 problem, List.of());
-    }
-
-    private static boolean hasText(JsonNode node) {
-        return node != null && node.isTextual() && !node.textValue().isBlank();
     }
 
     static boolean isBlank(byte[] line) {
@@ -142,6 +116,10 @@ public final class TicketLineParser {
     }
 
     private static String abbreviate(String s, int max) {
-        return s.length() <= max ? s : s.substring(0, max) + "...";
+        if (s.length() <= max) {
+            return s;
+        }
+        int cut = Character.isHighSurrogate(s.charAt(max - 1)) ? max - 1 : max; // never half a pair
+        return s.substring(0, cut) + "...";
     }
 }

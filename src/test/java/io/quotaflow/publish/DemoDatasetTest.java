@@ -88,8 +88,8 @@ class DemoDatasetTest {
         }
 
         assertThat(problems).containsExactlyInAnyOrder(
-                TicketLineParser.NOT_JSON, TicketLineParser.NOT_AN_OBJECT, TicketLineParser.MISSING_ID,
-                TicketLineParser.NO_TEXT);
+                TicketLineParser.NOT_JSON + ": Unexpected end-of-input in VALUE_STRING", TicketLineParser.NOT_AN_OBJECT,
+                TicketLineParser.MISSING_ID, TicketLineParser.NO_TEXT);
         assertThat(lines.size() - tickets.size()).isEqualTo(4);
     }
 

@@ -72,7 +72,7 @@ class TicketPublisherTest {
         PublishSummary summary = publish(INPUT, Optional.empty(), false);
 
         assertThat(issues).extracting(LineIssue::describe).containsExactly(
-                "line 3: not JSON (skipped)",
+                "line 3: not JSON: Unrecognized token 'not' (skipped)",
                 "line 5: not a JSON object (skipped)",
                 "line 6: unknown priority \"urgent\" (sent to tickets.standard)",
                 "line 7: missing id (skipped)");
@@ -94,7 +94,7 @@ class TicketPublisherTest {
         ProducerRecord<String, byte[]> notJson = producer.history().get(1);
         assertThat(notJson.topic()).isEqualTo("tickets.standard");
         assertThat(new String(notJson.value(), StandardCharsets.UTF_8)).isEqualTo("not json at all");
-        assertThat(issues.get(0).describe()).isEqualTo("line 3: not JSON (sent to tickets.standard as line-3)");
+        assertThat(issues.get(0).describe()).isEqualTo("line 3: not JSON: Unrecognized token 'not' (sent to tickets.standard as line-3)");
         assertThat(summary.invalidSent()).isEqualTo(3);
         assertThat(summary.skipped()).isZero();
         assertThat(summary.acknowledged()).isEqualTo(7);
@@ -129,7 +129,7 @@ class TicketPublisherTest {
                 .isEqualTo("{\"id\":\"T-8\",\"body\":\"não\"}".getBytes(StandardCharsets.UTF_8));
         assertThat(producer.history().get(1).value()).as("invalid UTF-8 sent untouched").isEqualTo(latin1);
         assertThat(issues).extracting(LineIssue::describe)
-                .containsExactly("line 2: not JSON (sent to tickets.standard as line-2)");
+                .containsExactly("line 2: invalid UTF-8 byte sequence (sent to tickets.standard as line-2)");
     }
 
     @Test
@@ -249,10 +249,10 @@ class TicketPublisherTest {
         assertThat(summary.tickets()).as("495 tickets + T-HUGE-1 + the one without text").isEqualTo(497);
         assertThat(summary.warnings()).isEqualTo(1);
         assertThat(issues).extracting(LineIssue::describe).containsExactly(
-                "line 17: not JSON (skipped)",
+                "line 17: not JSON: Unexpected end-of-input in VALUE_STRING (skipped)",
                 "line 133: not a JSON object (skipped)",
                 "line 250: missing id (skipped)",
-                "line 377: no subject or body (sent to tickets.standard; the pipeline will dead-letter it)");
+                "line 377: missing subject and body (sent to tickets.standard; the pipeline will dead-letter it)");
         ProducerRecord<String, byte[]> huge = producer.history().stream()
                 .filter(r -> r.key().equals(DemoDataset.HUGE_TICKET_ID)).findFirst().orElseThrow();
         assertThat(huge.value().length).isGreaterThan(500_000);
