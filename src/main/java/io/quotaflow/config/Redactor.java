@@ -104,7 +104,8 @@ public final class Redactor {
 
     /**
      * Removes {@code key} from {@code text} in every form this class knows (see the class comment),
-     * then {@link #scrub}s it. A blank or null key only scrubs. Null-safe.
+     * then {@link #scrub}s it. A key holding whitespace is only removed whole (any case); a blank or null
+     * key only scrubs. Null-safe.
      */
     public static String redact(String text, String key) {
         if (text == null || text.isEmpty()) {
@@ -115,8 +116,11 @@ public final class Redactor {
             String k = key.strip();
             out = Pattern.compile(Pattern.quote(k), Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE).matcher(out)
                     .replaceAll(MASK);
-            KeyForms forms = new KeyForms(k);
-            out = replaceTokens(out, forms::matches);
+            if (k.chars().noneMatch(Character::isWhitespace)) {
+                // a multi-word secret (a JAAS line) is only removed whole: its words are ordinary words
+                KeyForms forms = new KeyForms(k);
+                out = replaceTokens(out, forms::matches);
+            }
         }
         return scrub(out);
     }
