@@ -187,7 +187,13 @@ public final class OpenAiChatClient implements ModelClient {
     }
 
     private String truncate(String message) {
-        String safe = settings.apiKey().redact(message == null ? "" : message).replaceAll("\\s+", " ").strip();
+        String text = (message == null ? "" : message).replaceAll("\\s+", " ").strip();
+        // redacting a whole error page is wasted work: only the first few hundred characters are kept
+        // (the margin keeps a key straddling the first cut out of the second)
+        if (text.length() > 4 * MAX_MESSAGE) {
+            text = text.substring(0, 4 * MAX_MESSAGE);
+        }
+        String safe = settings.apiKey().redact(text);
         return safe.length() > MAX_MESSAGE ? safe.substring(0, MAX_MESSAGE) + "..." : safe;
     }
 
