@@ -46,6 +46,18 @@ public final class QuotaflowCommand implements Runnable {
 
     /** Runs the command line and returns its exit code (tests call this). */
     public static int execute(String... args) {
+        // UTF-8 whatever the platform charset: tickets are multilingual
+        return execute(new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8), true),
+                new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.err), StandardCharsets.UTF_8), true),
+                args);
+    }
+
+    /**
+     * Runs the command line with picocli's output on {@code out} and {@code err}. Nothing printed on
+     * {@code err} can hold a secret: parse errors name options, never their values, and every message
+     * goes through the redactor ({@link SafeErrors}).
+     */
+    static int execute(PrintWriter out, PrintWriter err, String... args) {
         boolean verbose = Arrays.stream(args).anyMatch(a -> a.equals("--verbose") || a.equals("-v"));
         if (verbose) {
             // slf4j-simple reads this once, at its first use: before any logger exists
@@ -58,22 +70,15 @@ public final class QuotaflowCommand implements Runnable {
             System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "error");
             System.setProperty("org.slf4j.simpleLogger.log.io.quotaflow.admin.TopicsApplier", "error");
         }
+        SafeErrors safe = new SafeErrors(rest, System.getenv(), verbose);
         CommandLine cli = new CommandLine(new QuotaflowCommand());
-        // UTF-8 whatever the platform charset: tickets are multilingual
-        cli.setOut(new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8), true));
-        cli.setErr(new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.err), StandardCharsets.UTF_8), true));
-        cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            if (ex instanceof IllegalArgumentException) {
-                commandLine.getErr().println("quotaflow: " + ex.getMessage());
-                return 2;
-            }
-            commandLine.getErr().println("quotaflow: " + ex);
-            if (verbose) {
-                ex.printStackTrace(commandLine.getErr());
-            } else {
-                commandLine.getErr().println("(run with --verbose for details)");
-            }
-            return 1;
+        cli.setOut(out);
+        cli.setErr(safe.redacting(err));
+        cli.setParameterExceptionHandler(safe);
+        cli.setExecutionExceptionHandler(safe::handleExecutionException);
+        cli.setExecutionStrategy(parseResult -> {
+            SafeErrors.refuseApiKeyProperties(parseResult);
+            return new CommandLine.RunLast().execute(parseResult);
         });
         return cli.execute(rest);
     }

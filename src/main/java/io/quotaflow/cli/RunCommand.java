@@ -92,7 +92,8 @@ public final class RunCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         System.err.printf("quotaflow running: application id %s, quota scope %s (%d RPM, %d TPM), model %s at %s%s%n",
                 config.applicationId(), config.dispatcher().scope(), config.dispatcher().quota().rpm(),
-                config.dispatcher().quota().tpm(), config.dispatcher().model().model(), config.dispatcher().model().baseUrl(),
+                config.dispatcher().quota().tpm(), config.dispatcher().model().model(),
+                config.dispatcher().model().apiKey().redact(config.dispatcher().model().baseUrl().toString()),
                 pipeline.httpPort() > 0 ? ", status on http://localhost:" + pipeline.httpPort() + "/status" : "");
         stop.await();
         return 0;

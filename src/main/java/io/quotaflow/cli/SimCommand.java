@@ -14,7 +14,9 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -235,12 +237,14 @@ public final class SimCommand implements Callable<Integer> {
                     }
                 }
             } catch (IOException | UncheckedIOException e) {
+                // the file's name is never printed: a user may have pasted a key there
+                String why = e instanceof NoSuchFileException ? "no such file"
+                        : e instanceof AccessDeniedException ? "not readable" : e.getClass().getSimpleName();
                 throw new CommandLine.ParameterException(spec.commandLine(),
-                        "cannot read --api-key-file " + apiKeyFile + ": " + e.getMessage());
+                        "cannot read --api-key-file (" + why + "; its name is not shown)");
             }
             if (keys.isEmpty()) {
-                throw new CommandLine.ParameterException(spec.commandLine(),
-                        "--api-key-file " + apiKeyFile + " holds no key");
+                throw new CommandLine.ParameterException(spec.commandLine(), "--api-key-file holds no key");
             }
         }
         try {

@@ -8,6 +8,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -16,7 +17,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -26,7 +26,9 @@ import java.util.TreeMap;
  * ({@code QUOTAFLOW_KAFKA_SASL_MECHANISM} ⇒ {@code sasl.mechanism}).
  *
  * <p>The API key is read from {@code QUOTAFLOW_LLM_API_KEY} or the file named by
- * {@code llm.api-key-file}; it is never accepted as a property or flag value.
+ * {@code llm.api-key-file}; {@code llm.api-key} and its close spellings ({@link #isApiKeyName}) are
+ * refused in every source (file, {@code QUOTAFLOW_*} variables, flags, {@code kafka.*}/{@code -X}),
+ * naming the key, never its value.
  */
 public final class ConfigLoader {
 
@@ -78,7 +80,12 @@ public final class ConfigLoader {
         DEFAULTS = java.util.Collections.unmodifiableMap(d);
     }
 
-    private static final Set<String> FORBIDDEN = Set.of("llm.api-key", "llm.api_key", "api-key", "api.key");
+    /** How the key must be given, for every refusal. */
+    public static final String API_KEY_WAY = "the API key comes from " + API_KEY_ENV
+            + " or a file named by --llm-api-key-file (llm.api-key-file), never from a property, variable or flag";
+
+    private static final String KEY_FILE = "the API key file (--llm-api-key-file / llm.api-key-file)";
+    private static final String NOT_SHOWN = " (its name is not shown: it may be the key itself)";
 
     private ConfigLoader() {
     }
@@ -86,6 +93,26 @@ public final class ConfigLoader {
     /** Environment variable name of a key: {@code quota.max-in-flight} ⇒ {@code QUOTAFLOW_QUOTA_MAX_IN_FLIGHT}. */
     public static String envName(String key) {
         return "QUOTAFLOW_" + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+    }
+
+    /**
+     * Whether {@code key} would carry the API key itself: {@code llm.api-key} and its close spellings
+     * ({@code llm.api_key}, {@code api.key}, {@code llm.apikey}, {@code kafka.llm.api-key}, anything
+     * ending in {@code api-key}/{@code api_key}/{@code apikey}), and any secret-looking {@code llm.*}
+     * key quotaflow does not define ({@code llm.token}, {@code llm.secret}). Kafka's own secrets
+     * ({@code kafka.sasl.jaas.config}, {@code kafka.ssl.keystore.password}) are not refused.
+     */
+    public static boolean isApiKeyName(String key) {
+        if (key == null) {
+            return false;
+        }
+        String k = key.strip().toLowerCase(Locale.ROOT);
+        String squashed = k.replaceAll("[^a-z0-9]", "");
+        if (squashed.endsWith("apikey")) {
+            return true;
+        }
+        boolean known = DEFAULTS.keySet().stream().anyMatch(d -> d.replaceAll("[^a-z0-9]", "").equals(squashed));
+        return k.startsWith("llm.") && !known && Redactor.isSecretName(k);
     }
 
     /** Merges file, environment and flags (later wins) into flat properties. */
@@ -103,8 +130,17 @@ public final class ConfigLoader {
             } catch (IOException e) {
                 throw new IllegalArgumentException("cannot read config file " + file + ": " + e.getMessage());
             }
-            p.stringPropertyNames().forEach(k -> out.put(k.strip(), p.getProperty(k).strip()));
+            for (String k : p.stringPropertyNames()) {
+                refuseApiKey(k, "in the config file");
+                out.put(k.strip(), p.getProperty(k).strip());
+            }
         }
+        env.keySet().forEach(name -> {
+            if (name.startsWith("QUOTAFLOW_") && !name.equals(API_KEY_ENV)
+                    && isApiKeyName(name.substring("QUOTAFLOW_".length()).replace('_', '.'))) {
+                throw new IllegalArgumentException("environment variable " + name + " is refused: " + API_KEY_WAY);
+            }
+        });
         for (String key : DEFAULTS.keySet()) {
             String v = env.get(envName(key));
             if (v != null && !v.isBlank()) {
@@ -117,17 +153,19 @@ public final class ConfigLoader {
             }
         });
         flags.forEach((k, v) -> {
+            refuseApiKey(k, k.startsWith("kafka.") ? "as a Kafka client property (-X)" : "as a flag");
             if (v != null) {
                 out.put(k, v);
             }
         });
-        for (String k : out.keySet()) {
-            if (FORBIDDEN.contains(k.toLowerCase(Locale.ROOT))) {
-                throw new IllegalArgumentException("'" + k + "' is not accepted: the API key comes from " + API_KEY_ENV
-                        + " or llm.api-key-file, never from a property or flag");
-            }
-        }
         return out;
+    }
+
+    /** Refuses a key that would carry the API key; names the key and the proper way, never the value. */
+    private static void refuseApiKey(String key, String where) {
+        if (isApiKeyName(key)) {
+            throw new IllegalArgumentException("'" + Redactor.scrub(key.strip()) + "' " + where + " is refused: " + API_KEY_WAY);
+        }
     }
 
     public static QuotaflowConfig load(Path file, Map<String, String> env, Map<String, String> flags) {
@@ -170,15 +208,32 @@ public final class ConfigLoader {
     private static Secret apiKey(Map<String, String> p, Map<String, String> env) {
         String file = p.get("llm.api-key-file");
         if (file != null && !file.isBlank()) {
+            // the value given is never named: a user may have pasted the key itself there
+            Path path;
             try {
-                String value = Files.readString(Path.of(file), StandardCharsets.UTF_8).strip();
-                if (value.isEmpty()) {
-                    throw new IllegalArgumentException("the API key file " + file + " is empty");
-                }
-                return Secret.of(value);
-            } catch (IOException e) {
-                throw new IllegalArgumentException("cannot read the API key file " + file + ": " + e.getClass().getSimpleName());
+                path = Path.of(file.strip());
+            } catch (InvalidPathException e) {
+                throw new IllegalArgumentException(KEY_FILE + " is not a valid path" + NOT_SHOWN);
             }
+            if (!Files.exists(path)) {
+                throw new IllegalArgumentException(KEY_FILE + ": no such file" + NOT_SHOWN);
+            }
+            if (Files.isDirectory(path)) {
+                throw new IllegalArgumentException(KEY_FILE + " is a directory, not a file" + NOT_SHOWN);
+            }
+            if (!Files.isReadable(path)) {
+                throw new IllegalArgumentException(KEY_FILE + " is not readable" + NOT_SHOWN);
+            }
+            String value;
+            try {
+                value = Files.readString(path, StandardCharsets.UTF_8).strip();
+            } catch (IOException e) {
+                throw new IllegalArgumentException(KEY_FILE + " cannot be read (" + e.getClass().getSimpleName() + ")" + NOT_SHOWN);
+            }
+            if (value.isEmpty()) {
+                throw new IllegalArgumentException(KEY_FILE + " is empty" + NOT_SHOWN);
+            }
+            return Secret.of(value);
         }
         String value = env.get(API_KEY_ENV);
         if (value == null || value.isBlank()) {
@@ -199,7 +254,7 @@ public final class ConfigLoader {
             }
             return uri;
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException(key + " is not a valid URL: " + v);
+            throw new IllegalArgumentException(key + " is not a valid URL: " + Redactor.scrub(v));
         }
     }
 

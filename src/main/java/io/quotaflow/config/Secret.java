@@ -23,9 +23,13 @@ public final class Secret {
         return value;
     }
 
-    /** Replaces every occurrence of the secret in {@code text} with {@code ***}. */
+    /**
+     * Removes the secret from {@code text}: exact, in any letter case, masked ({@code sk-abcd****wxyz})
+     * or partly (8 or more consecutive characters of it), then anything else shaped like a key
+     * ({@link Redactor#scrub}). Null-safe.
+     */
     public String redact(String text) {
-        return text == null ? null : text.replace(value, "***");
+        return Redactor.redact(text, value);
     }
 
     @Override

@@ -58,7 +58,7 @@ public sealed interface ModelOutcome permits ModelOutcome.Answered, ModelOutcome
         TIMEOUT,
         /** 400 context length exceeded: split the batch. */
         CONTEXT_LENGTH,
-        /** 401, 403, 404 model, 429 insufficient_quota: halt the scope. */
+        /** 3xx (a base URL that redirects), 401, 403, 404 model, 429 insufficient_quota: halt the scope. */
         HALT,
         /** Any other 4xx: the request itself is wrong; dead-letter {@code non-retryable}. */
         NON_RETRYABLE

@@ -14,8 +14,10 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -27,7 +29,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * OpenAI chat-completions client over {@link HttpClient#sendAsync}: the caller's thread only
  * enqueues the request. Every answer is turned into a {@link ModelOutcome}; the API key is only
- * ever placed in the {@code Authorization} header and is redacted from any message kept.
+ * ever placed in the {@code Authorization} header, and every message kept from the provider (bodies,
+ * exceptions, {@code Location}) goes through {@link io.quotaflow.config.Secret#redact}: the key in any
+ * case, masked or in part, and anything else shaped like a key. Redirects are not followed: a 3xx
+ * means a wrong base URL and halts the route.
  */
 public final class OpenAiChatClient implements ModelClient {
 
@@ -74,7 +79,7 @@ public final class OpenAiChatClient implements ModelClient {
                     .build();
         } catch (IOException e) {
             return CompletableFuture.completedFuture(new ModelOutcome.Failed(ModelOutcome.FailureKind.NON_RETRYABLE, 0,
-                    "could not encode request: " + e.getMessage(), Optional.empty(), RateLimitInfo.EMPTY, 0));
+                    truncate("could not encode request: " + e.getMessage()), Optional.empty(), RateLimitInfo.EMPTY, 0));
         }
         long start = System.nanoTime();
         CompletableFuture<HttpResponse<String>> sent;
@@ -102,6 +107,13 @@ public final class OpenAiChatClient implements ModelClient {
         RateLimitInfo limits = RateLimitHeaders.parse(name -> headers.firstValue(name), clock.instant());
         if (status == 200) {
             return answered(body, request, limits, latencyMs);
+        }
+        if (status >= 300 && status < 400) {
+            // redirects are not followed (a POST must not be replayed elsewhere with the key): the base URL is wrong
+            String where = headers.firstValue("location").filter(l -> !l.isBlank())
+                    .map(l -> "the base URL redirects to " + l.strip())
+                    .orElse("the base URL redirects (HTTP " + status + ") without a Location header");
+            return failed(ModelOutcome.FailureKind.HALT, status, where + "; fix llm.base-url", Optional.empty(), limits, latencyMs);
         }
         JsonNode error = errorNode(body);
         String code = text(error, "code");
@@ -148,7 +160,9 @@ public final class OpenAiChatClient implements ModelClient {
         long prompt = root == null ? 0 : root.path("usage").path("prompt_tokens").asLong(0);
         long completion = root == null ? 0 : root.path("usage").path("completion_tokens").asLong(0);
         AnswerValidator.Validation v = validator.validate(content, ids);
-        return new ModelOutcome.Answered(v.labels(), v.invalid(), finish, prompt, completion, limits, latencyMs);
+        Map<String, String> invalid = new LinkedHashMap<>();
+        v.invalid().forEach((id, why) -> invalid.put(id, settings.apiKey().redact(why)));
+        return new ModelOutcome.Answered(v.labels(), invalid, finish, prompt, completion, limits, latencyMs);
     }
 
     private ModelOutcome.Failed failed(ModelOutcome.FailureKind kind, int status, String message, Optional<Duration> hint,
@@ -173,7 +187,13 @@ public final class OpenAiChatClient implements ModelClient {
     }
 
     private String truncate(String message) {
-        String safe = settings.apiKey().redact(message == null ? "" : message).replaceAll("\\s+", " ").strip();
+        String text = (message == null ? "" : message).replaceAll("\\s+", " ").strip();
+        // redacting a whole error page is wasted work: only the first few hundred characters are kept
+        // (the margin keeps a key straddling the first cut out of the second)
+        if (text.length() > 4 * MAX_MESSAGE) {
+            text = text.substring(0, 4 * MAX_MESSAGE);
+        }
+        String safe = settings.apiKey().redact(text);
         return safe.length() > MAX_MESSAGE ? safe.substring(0, MAX_MESSAGE) + "..." : safe;
     }
 

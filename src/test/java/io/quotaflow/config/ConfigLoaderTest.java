@@ -68,4 +68,72 @@ class ConfigLoaderTest {
                 "llm.base-url", "http://localhost:8089/v1", "quota.safety-factor", "1.5")))
                 .hasMessageContaining("safety-factor");
     }
+
+    private static final String CANARY = "sk-LEAKCANARY0123456789abcdef2345";
+    private static final Map<String, String> BASE = Map.of("bootstrap.servers", "b:9092", "llm.base-url", "http://localhost:8089/v1");
+
+    private static Map<String, String> flags(String key, String value) {
+        Map<String, String> flags = new java.util.HashMap<>(BASE);
+        flags.put(key, value);
+        return flags;
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"llm.api-key", "llm.api_key", "api-key", "api.key", "llm.apikey",
+            "LLM.API-KEY", "openai.api-key", "kafka.llm.api-key", "kafka.api_key", "llm.token", "llm.secret"})
+    void shouldRefuseTheApiKeyAsAFlagOrKafkaPropertyNamingTheKeyNotTheValue(String key) {
+        assertThatThrownBy(() -> ConfigLoader.load(null, KEY, flags(key, CANARY)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'" + key + "'")
+                .hasMessageContaining("QUOTAFLOW_LLM_API_KEY").hasMessageContaining("--llm-api-key-file")
+                .hasMessageNotContaining("LEAKCANARY");
+    }
+
+    @Test
+    void shouldRefuseTheApiKeyInTheConfigFile(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("q.properties");
+        Files.writeString(file, "bootstrap.servers=b:9092\nllm.api-key=" + CANARY + "\n");
+        assertThatThrownBy(() -> ConfigLoader.load(file, KEY, BASE))
+                .hasMessageContaining("'llm.api-key' in the config file is refused")
+                .hasMessageNotContaining("LEAKCANARY");
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"QUOTAFLOW_API_KEY", "QUOTAFLOW_LLM_APIKEY", "QUOTAFLOW_OPENAI_API_KEY",
+            "QUOTAFLOW_KAFKA_LLM_API_KEY", "QUOTAFLOW_LLM_TOKEN"})
+    void shouldRefuseTheApiKeyInAnyOtherQuotaflowVariable(String name) {
+        Map<String, String> env = new java.util.HashMap<>(KEY);
+        env.put(name, CANARY);
+        assertThatThrownBy(() -> ConfigLoader.load(null, env, BASE))
+                .hasMessageContaining("environment variable " + name + " is refused")
+                .hasMessageContaining("QUOTAFLOW_LLM_API_KEY")
+                .hasMessageNotContaining("LEAKCANARY");
+    }
+
+    @Test
+    void shouldAcceptTheKeyFileVariableAndKafkasOwnSecrets(@TempDir Path dir) throws Exception {
+        Path keyFile = dir.resolve("key");
+        Files.writeString(keyFile, CANARY);
+        Map<String, String> env = Map.of("QUOTAFLOW_LLM_API_KEY_FILE", keyFile.toString(),
+                "QUOTAFLOW_KAFKA_SSL_KEYSTORE_PASSWORD", "changeit", "QUOTAFLOW_SIM_API_KEYS", "a,b");
+        Map<String, String> flags = new java.util.HashMap<>(BASE);
+        flags.put("kafka.sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"u\" password=\"p\";");
+        flags.put("kafka.ssl.key.password", "k");
+        QuotaflowConfig config = ConfigLoader.load(null, env, flags);
+        assertThat(config.dispatcher().model().apiKey().reveal()).isEqualTo(CANARY);
+        assertThat(config.kafka()).containsKeys("sasl.jaas.config", "ssl.key.password", "ssl.keystore.password");
+    }
+
+    @Test
+    void shouldExplainAKeyFileProblemWithoutNamingTheValue(@TempDir Path dir) throws Exception {
+        assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), flags("llm.api-key-file", CANARY)))
+                .hasMessageContaining("--llm-api-key-file").hasMessageContaining("no such file").hasMessageNotContaining("LEAKCANARY");
+        Path empty = Files.writeString(dir.resolve("sk-LEAKCANARY0123456789abcdef2345"), "  \n");
+        assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), flags("llm.api-key-file", empty.toString())))
+                .hasMessageContaining("--llm-api-key-file").hasMessageContaining("empty").hasMessageNotContaining("LEAKCANARY");
+        assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), flags("llm.api-key-file", dir.toString())))
+                .hasMessageContaining("--llm-api-key-file").hasMessageContaining("directory").hasMessageNotContaining(dir.toString());
+        assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), flags("llm.api-key-file", "bad\u0000" + CANARY)))
+                .hasMessageContaining("--llm-api-key-file").hasMessageContaining("not a valid path").hasMessageNotContaining("LEAKCANARY");
+    }
 }

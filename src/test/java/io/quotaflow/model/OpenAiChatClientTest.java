@@ -86,4 +86,124 @@ class OpenAiChatClientTest {
             assertThat(a.truncated()).isFalse();
         });
     }
+
+    private static final String CANARY = "sk-LEAKCANARY0123456789abcdef2345";
+
+    private static OpenAiChatClient clientWithKey(java.net.URI baseUrl) {
+        return new OpenAiChatClient(io.quotaflow.config.ModelSettings.of(baseUrl, "gpt-4o-mini",
+                io.quotaflow.config.Secret.of(CANARY)));
+    }
+
+    private static void assertNoCanary(String message) {
+        String lower = message.toLowerCase(java.util.Locale.ROOT);
+        assertThat(lower).doesNotContain("leakcanary").doesNotContain("leakc").doesNotContain("abcdef2345")
+                .doesNotContain("0123456789");
+    }
+
+    @Test
+    void shouldRedactAKeyEchoedLowerCasedOrMaskedInA401() {
+        try (OpenAiChatClient keyed = clientWithKey(java.net.URI.create("http://localhost:1/v1"))) {
+            for (String echoed : new String[] {CANARY.toLowerCase(java.util.Locale.ROOT), CANARY.toUpperCase(java.util.Locale.ROOT),
+                    "sk-LEAKC********2345", "sk-LEAKCANARY0123456789", "*****************ef2345"}) {
+                ModelOutcome outcome = keyed.interpret(401, headers(Map.of()),
+                        "{\"error\":{\"message\":\"Incorrect API key provided: " + echoed
+                                + ". You can find your API key at https://platform.openai.com/account/api-keys.\","
+                                + "\"type\":\"invalid_request_error\",\"code\":\"invalid_api_key\"}}", request, 1);
+                assertThat(outcome).isInstanceOfSatisfying(ModelOutcome.Failed.class, f -> {
+                    assertThat(f.kind()).isEqualTo(ModelOutcome.FailureKind.HALT);
+                    assertNoCanary(f.message());
+                    assertThat(f.message()).startsWith("Incorrect API key provided: ***")
+                            .endsWith("https://platform.openai.com/account/api-keys.");
+                });
+            }
+        }
+    }
+
+    @Test
+    void shouldRedactAKeyInAnUnparsableBodyAndAnyKeyShapedToken() {
+        ModelOutcome outcome = client.interpret(401, headers(Map.of()),
+                "<html>bad key " + Fixtures.API_KEY.toUpperCase(java.util.Locale.ROOT) + " and sk-proj-Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2</html>",
+                request, 1);
+        assertThat(((ModelOutcome.Failed) outcome).message()).isEqualTo("<html>bad key *** and sk-proj-***</html>");
+    }
+
+    @Test
+    void shouldKeepARateLimitMessageAndItsNumbersUnchanged() {
+        String message = "Rate limit reached for gpt-4o-mini in organization org-abc on tokens per min (TPM): Limit 30000, "
+                + "Used 29000, Requested 1500. Please try again in 2.5s.";
+        try (OpenAiChatClient keyed = clientWithKey(java.net.URI.create("http://localhost:1/v1"))) {
+            ModelOutcome outcome = keyed.interpret(429, headers(Map.of()),
+                    "{\"error\":{\"message\":\"" + message + "\",\"type\":\"tokens\",\"code\":\"rate_limit_exceeded\"}}",
+                    request, 1);
+            assertThat(outcome).isInstanceOfSatisfying(ModelOutcome.RateLimited.class, r -> {
+                assertThat(r.message()).isEqualTo(message);
+                assertThat(r.used()).contains(29_000L);
+                assertThat(r.requested()).contains(1_500L);
+                assertThat(r.retryAfter()).contains(Duration.ofMillis(2500));
+            });
+        }
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(ints = {301, 302, 303, 307, 308})
+    void shouldHaltOnARedirectNamingItsLocation(int status) {
+        ModelOutcome outcome = client.interpret(status, headers(Map.of("Location", List.of("https://api.example.com/v1/chat/completions"))),
+                "", request, 1);
+        assertThat(outcome).isInstanceOfSatisfying(ModelOutcome.Failed.class, f -> {
+            assertThat(f.kind()).isEqualTo(ModelOutcome.FailureKind.HALT);
+            assertThat(f.status()).isEqualTo(status);
+            assertThat(f.message()).startsWith("the base URL redirects to https://api.example.com/v1/chat/completions")
+                    .contains("llm.base-url");
+        });
+    }
+
+    @Test
+    void shouldHaltOnARedirectWithoutLocationSayingSo() {
+        ModelOutcome outcome = client.interpret(302, headers(Map.of()), "<html>Found</html>", request, 1);
+        assertThat(outcome).isInstanceOfSatisfying(ModelOutcome.Failed.class, f -> {
+            assertThat(f.kind()).isEqualTo(ModelOutcome.FailureKind.HALT);
+            assertThat(f.message()).contains("the base URL redirects").contains("without a Location header");
+        });
+    }
+
+    @Test
+    void shouldRedactTheLocationOfARedirect() {
+        try (OpenAiChatClient keyed = clientWithKey(java.net.URI.create("http://localhost:1/v1"))) {
+            ModelOutcome outcome = keyed.interpret(307, headers(Map.of("Location",
+                    List.of("https://login.example.com/auth?api_key=" + CANARY.toLowerCase(java.util.Locale.ROOT) + "&next=/v1"))), "", request, 1);
+            assertThat(((ModelOutcome.Failed) outcome).message())
+                    .startsWith("the base URL redirects to https://login.example.com/auth?api_key=***&next=/v1");
+            assertNoCanary(((ModelOutcome.Failed) outcome).message());
+        }
+    }
+
+    @Test
+    void shouldNotFollowARedirectOverHttpAndHalt() throws Exception {
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        java.util.concurrent.atomic.AtomicInteger followed = new java.util.concurrent.atomic.AtomicInteger();
+        server.createContext("/v1/chat/completions", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            exchange.getResponseHeaders().set("Location", "http://localhost:" + server.getAddress().getPort() + "/elsewhere");
+            exchange.sendResponseHeaders(308, -1);
+            exchange.close();
+        });
+        server.createContext("/elsewhere", exchange -> {
+            followed.incrementAndGet();
+            exchange.sendResponseHeaders(500, -1);
+            exchange.close();
+        });
+        server.start();
+        try (OpenAiChatClient http = clientWithKey(java.net.URI.create("http://localhost:" + server.getAddress().getPort() + "/v1"))) {
+            ModelOutcome outcome = http.classify(request).toCompletableFuture().get(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(outcome).isInstanceOfSatisfying(ModelOutcome.Failed.class, f -> {
+                assertThat(f.kind()).isEqualTo(ModelOutcome.FailureKind.HALT);
+                assertThat(f.status()).isEqualTo(308);
+                assertThat(f.message()).startsWith("the base URL redirects to http://localhost:" + server.getAddress().getPort() + "/elsewhere");
+            });
+            assertThat(followed).hasValue(0);
+        } finally {
+            server.stop(0);
+        }
+    }
 }
