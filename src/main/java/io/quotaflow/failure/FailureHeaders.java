@@ -156,11 +156,13 @@ public final class FailureHeaders {
         return h;
     }
 
+    /** One line, at most {@value #MAX_MESSAGE_LENGTH} characters, with anything shaped like a credential scrubbed. */
     public static String truncate(String message) {
         if (message == null) {
             return "";
         }
-        String oneLine = message.replaceAll("[\\r\\n\\t]+", " ").strip();
+        // the last line of defence: every qf.error.message passes here, whatever produced it
+        String oneLine = io.quotaflow.config.Redactor.scrub(message.replaceAll("[\\r\\n\\t]+", " ")).strip();
         return oneLine.length() > MAX_MESSAGE_LENGTH ? oneLine.substring(0, MAX_MESSAGE_LENGTH - 3) + "..." : oneLine;
     }
 
