@@ -57,7 +57,8 @@ public final class ConfigLoader {
         d.put("quota.tpm", Integer.toString(q.tpm()));
         d.put("quota.safety-factor", Double.toString(q.safetyFactor()));
         d.put("quota.burst-seconds", Double.toString(q.burstSeconds()));
-        d.put("quota.max-in-flight", Integer.toString(q.maxInFlight()));
+        d.put("quota.max-in-flight", "auto");
+        d.put("quota.max-in-flight-ceiling", Integer.toString(q.maxInFlightCeiling()));
         d.put("quota.reserve-fraction", Double.toString(q.reserveFraction()));
         BatchSettings b = BatchSettings.ofDefaults();
         d.put("batch.max-items", Integer.toString(b.maxItems()));
@@ -175,9 +176,11 @@ public final class ConfigLoader {
         ModelSettings model = new ModelSettings(baseUrl, p.get("llm.model"), key,
                 Duration.ofMillis(longValue(p, "llm.timeout-ms")), p.get("llm.encoding"), intValue(p, "llm.context-tokens"),
                 list(p.get("classify.categories")), list(p.get("classify.urgencies")));
+        String inFlight = p.getOrDefault("quota.max-in-flight", "auto").strip();
         QuotaSettings quota = new QuotaSettings(intValue(p, "quota.rpm"), intValue(p, "quota.tpm"),
-                doubleValue(p, "quota.safety-factor"), doubleValue(p, "quota.burst-seconds"), intValue(p, "quota.max-in-flight"),
-                doubleValue(p, "quota.reserve-fraction"));
+                doubleValue(p, "quota.safety-factor"), doubleValue(p, "quota.burst-seconds"),
+                inFlight.equalsIgnoreCase("auto") ? QuotaSettings.AUTO : positive(p, "quota.max-in-flight"),
+                doubleValue(p, "quota.reserve-fraction"), intValue(p, "quota.max-in-flight-ceiling"));
         BatchSettings batch = new BatchSettings(intValue(p, "batch.max-items"), intValue(p, "batch.max-prompt-tokens"),
                 Duration.ofMillis(longValue(p, "batch.punctuate-ms")), intValue(p, "batch.completion-tokens-per-item"),
                 Duration.ofMillis(longValue(p, "batch.standard-linger-ms")), Duration.ofMillis(longValue(p, "batch.bulk-linger-ms")));
@@ -276,6 +279,18 @@ public final class ConfigLoader {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(key + " must be an integer, got '" + p.get(key) + "'");
         }
+    }
+
+    private static int positive(Map<String, String> p, String key) {
+        try {
+            int v = Integer.parseInt(required(p, key));
+            if (v > 0) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(key + " must be auto or a positive integer, got '" + p.get(key) + "'");
     }
 
     private static long longValue(Map<String, String> p, String key) {

@@ -7,47 +7,62 @@ package io.quotaflow.config;
  * @param tpm             tokens per minute the provider allows
  * @param safetyFactor    fraction of the limits to use, (0, 1]
  * @param burstSeconds    bucket capacity in seconds of refill (a few seconds; never a full minute)
- * @param maxInFlight     most calls outstanding at once
+ * @param maxInFlight     most calls outstanding at once; {@link #AUTO} (0): by Little's law from the
+ *                        limits and the measured latency, up to {@code maxInFlightCeiling}
  * @param reserveFraction fraction of each bucket that only interactive work may spend, [0, 1)
+ * @param maxInFlightCeiling the most calls {@code auto} may keep outstanding
  */
 public record QuotaSettings(int rpm, int tpm, double safetyFactor, double burstSeconds, int maxInFlight,
-                            double reserveFraction) {
+                            double reserveFraction, int maxInFlightCeiling) {
+
+    /** {@code quota.max-in-flight=auto}. */
+    public static final int AUTO = 0;
+    public static final int DEFAULT_IN_FLIGHT_CEILING = 256;
+
+    public QuotaSettings(int rpm, int tpm, double safetyFactor, double burstSeconds, int maxInFlight, double reserveFraction) {
+        this(rpm, tpm, safetyFactor, burstSeconds, maxInFlight, reserveFraction, DEFAULT_IN_FLIGHT_CEILING);
+    }
 
     public QuotaSettings {
+        require(maxInFlightCeiling >= 1, "quota.max-in-flight-ceiling must be >= 1");
         require(rpm > 0, "quota.rpm must be > 0");
         require(tpm > 0, "quota.tpm must be > 0");
         require(safetyFactor > 0 && safetyFactor <= 1, "quota.safety-factor must be in (0, 1]");
         require(burstSeconds > 0 && burstSeconds <= 30, "quota.burst-seconds must be in (0, 30]");
-        require(maxInFlight > 0, "quota.max-in-flight must be > 0");
+        require(maxInFlight >= 0, "quota.max-in-flight must be auto or > 0");
         require(reserveFraction >= 0 && reserveFraction < 1, "quota.reserve-fraction must be in [0, 1)");
     }
 
     public static QuotaSettings ofDefaults() {
-        return new QuotaSettings(500, 200_000, 0.98, 2.0, 16, 0.25);
+        return new QuotaSettings(500, 200_000, 0.98, 2.0, AUTO, 0.25, DEFAULT_IN_FLIGHT_CEILING);
     }
 
     public QuotaSettings withRpm(int value) {
-        return new QuotaSettings(value, tpm, safetyFactor, burstSeconds, maxInFlight, reserveFraction);
+        return new QuotaSettings(value, tpm, safetyFactor, burstSeconds, maxInFlight, reserveFraction, maxInFlightCeiling);
     }
 
     public QuotaSettings withTpm(int value) {
-        return new QuotaSettings(rpm, value, safetyFactor, burstSeconds, maxInFlight, reserveFraction);
+        return new QuotaSettings(rpm, value, safetyFactor, burstSeconds, maxInFlight, reserveFraction, maxInFlightCeiling);
     }
 
     public QuotaSettings withSafetyFactor(double value) {
-        return new QuotaSettings(rpm, tpm, value, burstSeconds, maxInFlight, reserveFraction);
+        return new QuotaSettings(rpm, tpm, value, burstSeconds, maxInFlight, reserveFraction, maxInFlightCeiling);
     }
 
     public QuotaSettings withBurstSeconds(double value) {
-        return new QuotaSettings(rpm, tpm, safetyFactor, value, maxInFlight, reserveFraction);
+        return new QuotaSettings(rpm, tpm, safetyFactor, value, maxInFlight, reserveFraction, maxInFlightCeiling);
     }
 
     public QuotaSettings withMaxInFlight(int value) {
-        return new QuotaSettings(rpm, tpm, safetyFactor, burstSeconds, value, reserveFraction);
+        return new QuotaSettings(rpm, tpm, safetyFactor, burstSeconds, value, reserveFraction, maxInFlightCeiling);
     }
 
     public QuotaSettings withReserveFraction(double value) {
-        return new QuotaSettings(rpm, tpm, safetyFactor, burstSeconds, maxInFlight, value);
+        return new QuotaSettings(rpm, tpm, safetyFactor, burstSeconds, maxInFlight, value, maxInFlightCeiling);
+    }
+
+    public QuotaSettings withMaxInFlightCeiling(int value) {
+        return new QuotaSettings(rpm, tpm, safetyFactor, burstSeconds, maxInFlight, reserveFraction, value);
     }
 
     static void require(boolean condition, String message) {

@@ -34,6 +34,7 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
     private final MeterRegistry registry;
     private final Map<String, DispatcherSnapshot> snapshots = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> gauges = new ConcurrentHashMap<>();
+    private final Map<String, java.util.concurrent.atomic.AtomicReference<Double>> ratios = new ConcurrentHashMap<>();
     private final AtomicLong calls = new AtomicLong();
     private final AtomicLong http429 = new AtomicLong();
     private final AtomicLong classified = new AtomicLong();
@@ -190,6 +191,15 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
         gauge("quotaflow.quota.requests.available", s.scope(), null).set((long) s.availableRequests());
         gauge("quotaflow.cooldown.ms", s.scope(), null).set(s.cooldownMs());
         gauge("quotaflow.halted", s.scope(), null).set(s.state().startsWith("HALTED") ? 1 : 0);
+        gauge("quotaflow.in.flight.limit", s.scope(), null).set(s.inFlightLimit());
+        gauge("quotaflow.context.tokens", s.scope(), null).set(s.contextTokens());
+        ratios.computeIfAbsent(s.scope(), scope -> {
+            java.util.concurrent.atomic.AtomicReference<Double> ref = new java.util.concurrent.atomic.AtomicReference<>(1.0);
+            Gauge.builder("quotaflow.estimate.ratio", ref, java.util.concurrent.atomic.AtomicReference::get)
+                    .description("the provider's prompt-token count over the local estimate, as applied to estimates")
+                    .tag("scope", scope).register(registry);
+            return ref;
+        }).set(s.estimateRatio());
     }
 
     private AtomicLong gauge(String name, String scope, Priority priority) {

@@ -82,6 +82,12 @@ public final class ContinuousBucket {
         available = Math.min(available, level);
     }
 
+    /** Raises the level to at least {@code level}, never above capacity (re-seeding from a provider's view). */
+    public void raiseTo(double level, long nowNanos) {
+        refill(nowNanos);
+        available = Math.max(available, Math.min(capacity, level));
+    }
+
     /** Changes the capacity (shrinking the burst after a 429); the level is clamped to it. */
     public void setCapacity(double newCapacity, long nowNanos) {
         if (!(newCapacity > 0)) {

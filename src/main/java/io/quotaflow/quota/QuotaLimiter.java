@@ -17,8 +17,12 @@ import java.util.Iterator;
  * <p>Both buckets start empty: a new owner of the scope (a restart, a task moved to another
  * instance) cannot know what the previous owner spent, so it earns its burst at the refill rate.
  *
- * <p>It listens to the provider: {@link #reseed} lowers the local view to what the provider's
- * {@code remaining} headers imply, and each 429 halves the burst allowance, which grows back by an
+ * <p>It listens to the provider: {@link #reseed} moves the local view to what the provider's
+ * {@code remaining} headers imply, down and (outside a minute after a 429) up: a provider whose
+ * bucket holds more than our few seconds (a full minute, say) is used as far as it says, never
+ * above its reported limit; one that enforces short slices reports small levels and is never
+ * exceeded. A refused call ({@link #refund}) gives its reservation back. Each 429 halves the burst
+ * allowance, forgets what was learned of the provider's bucket, and the allowance grows back by an
  * eighth after every clean minute.
  *
  * <p>Owned by one stream task; not thread-safe. Time comes in as nanoseconds.
@@ -94,6 +98,25 @@ public final class QuotaLimiter {
     }
 
     /**
+     * Gives back the reservation of a call the provider refused before admitting it (400 context
+     * length or invalid request, 401/403/404): it counted nothing, so neither do we.
+     */
+    public void refund(long cost, long sentAtNanos, long nowNanos) {
+        tokens.giveBack(cost, nowNanos);
+        requests.giveBack(1, nowNanos);
+        for (Iterator<long[]> it = admissions.descendingIterator(); it.hasNext(); ) {
+            long[] a = it.next();
+            if (a[0] == sentAtNanos && a[1] == cost) {
+                it.remove();
+                break;
+            }
+            if (a[0] < sentAtNanos) {
+                break;
+            }
+        }
+    }
+
+    /**
      * Corrects a reservation once the provider reported what it counted: a prompt larger than the
      * estimate is charged; a smaller one is not refunded (providers do not refund at admission).
      */
@@ -105,10 +128,12 @@ public final class QuotaLimiter {
     }
 
     /**
-     * Lowers the local view to the provider's. The provider computed {@code remaining} when it
+     * Moves the local view to the provider's. The provider computed {@code remaining} when it
      * admitted the call we sent at {@code sentAtNanos}; since then it has refilled at its own rate,
-     * and every call we admitted after that one is charged there too (or will be on arrival). The
-     * local level never rises here and never ends above that view.
+     * and every call we admitted after that one is charged there too (or will be on arrival). A
+     * level above that view is lowered to it; one below is raised to it (the provider said it has
+     * room), within a capacity that grows to what the provider was seen to hold, never above its
+     * reported limit × the safety factor, and not within a minute after a 429.
      */
     public void reseed(RateLimitInfo info, long sentAtNanos, long nowNanos) {
         if (info == null) {
@@ -125,14 +150,36 @@ public final class QuotaLimiter {
             laterCalls++;
             laterTokens += a[1];
         }
+        boolean mayRaise = nowNanos - lastRateLimitNanos >= CLEAN_PERIOD_NANOS;
         if (info.remainingRequests().isPresent()) {
-            double rate = info.limitRequests().orElse(settings.rpm()) / 60.0;
-            requests.clampTo(info.remainingRequests().getAsLong() + rate * elapsedSeconds - laterCalls, nowNanos);
+            long limit = info.limitRequests().orElse(settings.rpm());
+            follow(requests, baseRequestCapacity, info.remainingRequests().getAsLong(), limit, elapsedSeconds, laterCalls,
+                    mayRaise, nowNanos);
         }
         if (info.remainingTokens().isPresent()) {
-            double rate = info.limitTokens().orElse(settings.tpm()) / 60.0;
-            tokens.clampTo(info.remainingTokens().getAsLong() + rate * elapsedSeconds - laterTokens, nowNanos);
+            long limit = info.limitTokens().orElse(settings.tpm());
+            follow(tokens, baseTokenCapacity, info.remainingTokens().getAsLong(), limit, elapsedSeconds, laterTokens,
+                    mayRaise, nowNanos);
         }
+    }
+
+    private void follow(ContinuousBucket bucket, double baseCapacity, long remaining, long limit, double elapsedSeconds,
+                        long later, boolean mayRaise, long nowNanos) {
+        double target = remaining + limit / 60.0 * elapsedSeconds - later;
+        if (target < bucket.available(nowNanos)) {
+            bucket.clampTo(target, nowNanos);
+            return;
+        }
+        if (!mayRaise) {
+            return;
+        }
+        double ceiling = Math.max(baseCapacity * burstScale, limit * settings.safetyFactor());
+        // the provider's bucket holds at least what it reported remaining
+        double capacity = Math.min(ceiling, Math.max(bucket.capacity(), remaining * settings.safetyFactor()));
+        if (capacity > bucket.capacity()) {
+            bucket.setCapacity(capacity, nowNanos);
+        }
+        bucket.raiseTo(Math.min(target, bucket.capacity()), nowNanos);
     }
 
     /**

@@ -88,6 +88,15 @@ public final class RateLimitHeaders {
         return m.contains("(tpm)") || m.contains("tokens per min");
     }
 
+    /** Whether a 429 message is about concurrent requests ("too many concurrent requests", "concurrency limit"). */
+    public static boolean aboutConcurrency(String message) {
+        if (message == null) {
+            return false;
+        }
+        String m = message.toLowerCase(java.util.Locale.ROOT);
+        return m.contains("concurren") || m.contains("parallel requests") || m.contains("simultaneous");
+    }
+
     /** "Please try again in 1.28s" from a 429 message. */
     public static Optional<Duration> tryAgainIn(String message) {
         if (message == null) {

@@ -5,7 +5,10 @@ import io.quotaflow.failure.ErrorKind;
 import io.quotaflow.failure.FailureHeaders;
 import io.quotaflow.failure.ScopeHealth;
 import io.quotaflow.quota.CompletionBudget;
+import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.quota.ContextWindow;
 import io.quotaflow.quota.CostCalibration;
+import io.quotaflow.quota.InFlightLimit;
 import io.quotaflow.quota.RateLimitHeaders;
 import io.quotaflow.model.ModelClient;
 import io.quotaflow.model.ModelItem;
@@ -90,6 +93,8 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
     private ScopeHealth health;
     private CompletionBudget budget;
     private final CostCalibration calibration = new CostCalibration();
+    private ContextWindow window;
+    private InFlightLimit inFlightLimit;
     private long nextSweep;
     private long nextSnapshot;
     /** Whether this task has seen work: tasks of partitions no scope maps to stay silent in /status. */
@@ -119,6 +124,8 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         this.health = new ScopeHealth(scope, settings.retry(), (from, to) -> listener.circuitTransition(scope, from, to));
         this.health.at(now);
         this.budget = new CompletionBudget(settings.batch().completionTokensPerItem());
+        this.window = new ContextWindow(settings.model().contextTokens());
+        this.inFlightLimit = new InFlightLimit(settings.quota().maxInFlight(), settings.quota().maxInFlightCeiling());
         restore();
         this.punctuator = context.schedule(settings.batch().punctuateInterval(), PunctuationType.WALL_CLOCK_TIME, this::punctuate);
     }
@@ -183,8 +190,14 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         }
     }
 
+    /** Calls this scope may have out now: fixed, or by Little's law from its limits and latency. */
+    private int maxInFlight() {
+        QuotaSettings q = settings.quota();
+        return inFlightLimit.limit(q.rpm() * q.safetyFactor() / 60.0, q.tpm() * q.safetyFactor() / 60.0);
+    }
+
     private void dispatch(long now) {
-        int maxInFlight = settings.quota().maxInFlight();
+        int maxInFlight = maxInFlight();
         while (ledger.callsInFlight() < maxInFlight) {
             ScopeHealth.Mode mode = health.mode(now);
             if (mode == ScopeHealth.Mode.BLOCKED || (mode == ScopeHealth.Mode.PROBE && !probes.isEmpty())) {
@@ -221,14 +234,30 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
                 continue;
             }
             ChatPrompt prompt = prompts.build(modelItems, budget.maxTokensFor(items.size(), boost));
-            long cost = calibration.apply(prompt.admissionCost());
+            // the provider counts the prompt its own way (calibrated) and max_tokens exactly
+            long cost = calibration.apply(prompt.promptTokens()) + prompt.maxTokens();
+            if (!window.fits(cost)) {
+                health.cancelStart();
+                if (items.size() == 1) {
+                    // it cannot fit alone: the provider would refuse it, so it is not sent
+                    ledger.discard(proposal);
+                    emitDeadLetter(items.get(0), ErrorKind.TOO_LARGE, 0, "needs about " + cost + " tokens with max_tokens; the "
+                            + (window.learned() ? "provider's" : "configured") + " context window is " + window.tokens(), now);
+                } else {
+                    ledger.discard(proposal);
+                    ledger.requeue(items.stream().map(i -> i.withBatchCap(Math.max(1, items.size() / 2))).toList());
+                }
+                continue;
+            }
             if (!limiter.tryAcquire(proposal.priority(), cost, nanos(now))) {
                 // strict priority: nothing of a lower class may overtake a waiting higher one
                 health.cancelStart();
                 return;
             }
             String batchId = UUID.randomUUID().toString();
-            InFlightBatch batch = InFlightBatch.of(batchId, proposal.priority(), items, now, prompt.promptTokens(), prompt.maxTokens());
+            InFlightBatch batch = InFlightBatch.of(batchId, proposal.priority(), items, now, prompt.promptTokens(), prompt.maxTokens(),
+                    cost);
+            inFlightLimit.admitted(cost);
             ledger.dispatched(proposal, batch);
             if (probe) {
                 probes.add(batchId);
@@ -257,7 +286,7 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
      */
     private long estimatedCost(PendingQueue.Proposal proposal) {
         int n = proposal.refs().size();
-        return calibration.apply(prompts.fixedTokens() + proposal.tokens() + budget.maxTokensFor(n, 1)) - 2L * n;
+        return calibration.apply(prompts.fixedTokens() + proposal.tokens() - 2L * n) + budget.maxTokensFor(n, 1);
     }
 
     /**
@@ -266,7 +295,9 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
      * reserve. A single larger ticket still goes alone, from a full bucket.
      */
     private int promptTokenCap(Priority priority) {
-        long fits = limiter.maxRegularCost(priority) - prompts.fixedTokens() - budget.maxTokensFor(settings.batch().maxItems(), 1);
+        long completion = budget.maxTokensFor(settings.batch().maxItems(), 1);
+        long room = Math.min(limiter.maxRegularCost(priority), window.tokens()) - completion;
+        long fits = calibration.unapply(Math.max(0, room)) - prompts.fixedTokens();
         return (int) Math.max(1, Math.min(settings.batch().maxPromptTokens(), fits));
     }
 
@@ -324,7 +355,11 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         }
         if (outcome instanceof ModelOutcome.Answered answered) {
             health.succeeded(now, answered.latencyMs());
-            limiter.reconcile(batch.promptTokens(), answered.promptTokens(), nanos(now));
+            inFlightLimit.answered(answered.latencyMs());
+            if (answered.promptTokens() > 0) {
+                calibration.observe(answered.promptTokens(), batch.promptTokens());
+            }
+            limiter.reconcile(batch.chargedTokens() - batch.maxTokens(), answered.promptTokens(), nanos(now));
             if (!answered.truncated() && answered.invalid().isEmpty()) {
                 budget.record(items.size(), answered.completionTokens());
             }
@@ -350,9 +385,13 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             }
         } else if (outcome instanceof ModelOutcome.RateLimited limited) {
             health.rateLimited(now);
+            inFlightLimit.answered(limited.latencyMs());
             if (RateLimitHeaders.aboutTokens(limited.message())) {
-                // "Used X, Requested Y": the provider's own count of this call calibrates our estimate
-                limited.requested().ifPresent(requested -> calibration.observe(requested, batch.admissionCost()));
+                // "Used X, Requested Y": the provider's own count of this call (prompt + max_tokens)
+                limited.requested().ifPresent(requested -> calibration.observe(requested - batch.maxTokens(), batch.promptTokens()));
+            }
+            if (RateLimitHeaders.aboutConcurrency(limited.message())) {
+                inFlightLimit.concurrencyLimited(ledger.callsInFlight() + 1);
             }
             Duration wait = limited.retryAfter().orElse(DEFAULT_COOLDOWN);
             Duration jitter = Duration.ofMillis(random.nextLong(Math.max(1, Math.min(1000, wait.toMillis() / 4 + 50))));
@@ -361,6 +400,11 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
                     limited.message(), wait.plus(jitter).toMillis(), Math.round(limiter.burstScale() * 100));
             requeue(items);
         } else if (outcome instanceof ModelOutcome.Failed failed) {
+            inFlightLimit.answered(failed.latencyMs());
+            if (refused(failed) && failed.rateLimits().isEmpty()) {
+                // refused before admission: the provider counted nothing (with headers, reseed said so already)
+                limiter.refund(batch.chargedTokens(), nanos(batch.dispatchedAt()), nanos(now));
+            }
             switch (failed.kind()) {
                 case TRANSIENT, TIMEOUT -> {
                     health.failed(now, failed.latencyMs(), failed.message());
@@ -369,6 +413,10 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
                 }
                 case CONTEXT_LENGTH -> {
                     health.succeeded(now, failed.latencyMs());
+                    if (window.learn(failed.message())) {
+                        LOG.info("scope {}: the provider's context window is {} tokens; larger tickets are dead-lettered "
+                                + "too-large without a call", scope, window.tokens());
+                    }
                     if (items.size() == 1) {
                         emitDeadLetter(items.get(0), ErrorKind.TOO_LARGE, failed.status(), failed.message(), now);
                     } else {
@@ -386,6 +434,14 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
                 }
             }
         }
+    }
+
+    /** Whether the provider refused the call before admitting it (so it charged nothing). */
+    private static boolean refused(ModelOutcome.Failed failed) {
+        return switch (failed.kind()) {
+            case CONTEXT_LENGTH, HALT, NON_RETRYABLE -> failed.status() >= 300 && failed.status() < 500;
+            case TRANSIENT, TIMEOUT -> false;
+        };
     }
 
     private void requeue(List<WorkItem> items) {
@@ -456,7 +512,8 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
                 : limiter.inCooldown(nowNanos) ? "COOLDOWN" : "RUNNING";
         return new DispatcherSnapshot(scope, now, sizes, ages, ledger.delayedCount(), ledger.callsInFlight(),
                 limiter.availableTokens(nowNanos), limiter.availableRequests(nowNanos),
-                limiter.cooldownRemainingNanos(nowNanos) / 1_000_000, Math.max(0, wait), state);
+                limiter.cooldownRemainingNanos(nowNanos) / 1_000_000, Math.max(0, wait), state,
+                calibration.factor(), window.tokens(), maxInFlight(), limiter.tokenCapacity());
     }
 
     private static long nanos(long epochMs) {

@@ -15,10 +15,15 @@ import java.util.Map;
  * @param availableRequests local RPM bucket level
  * @param cooldownMs        remaining cooldown, 0 when none
  * @param estimatedWaitMs   time until the next call could be admitted
+ * @param estimateRatio     the provider's prompt count over the local estimate, as applied to estimates
+ * @param contextTokens     the context window in force (configured, or learned from the provider)
+ * @param inFlightLimit     calls this scope may have outstanding now
+ * @param tokenCapacity     the local TPM bucket's capacity (grows to what the provider was seen to hold)
  */
 public record DispatcherSnapshot(String scope, long at, Map<Priority, Integer> pending, Map<Priority, Long> oldestAgeMs,
                                  int delayed, int inFlightCalls, double availableTokens, double availableRequests,
-                                 long cooldownMs, long estimatedWaitMs, String state) {
+                                 long cooldownMs, long estimatedWaitMs, String state, double estimateRatio,
+                                 long contextTokens, int inFlightLimit, double tokenCapacity) {
 
     public int pendingTotal() {
         return pending.values().stream().mapToInt(Integer::intValue).sum();

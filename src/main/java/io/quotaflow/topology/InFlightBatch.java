@@ -14,10 +14,12 @@ import java.util.List;
  * there and asks again.
  *
  * @param members which copy of each ticket was sent: an update that arrives meanwhile supersedes it
+ * @param promptTokens  the local estimate of the prompt
+ * @param chargedTokens what the limiter reserved: the calibrated prompt + {@code max_tokens}
  * @param items   only in records written by versions before 0.2 (whole tickets); read, never written
  */
 public record InFlightBatch(String batchId, Priority priority, List<Member> members, long dispatchedAt,
-                            int promptTokens, int maxTokens, List<WorkItem> items) {
+                            int promptTokens, int maxTokens, long chargedTokens, List<WorkItem> items) {
 
     /** One ticket of the call: its id and the origin of the copy that was sent. */
     public record Member(String id, WorkItem.Origin origin, String sha256) {
@@ -35,7 +37,7 @@ public record InFlightBatch(String batchId, Priority priority, List<Member> memb
     public InFlightBatch(@JsonProperty("batchId") String batchId, @JsonProperty("priority") Priority priority,
                          @JsonProperty("members") List<Member> members, @JsonProperty("dispatchedAt") long dispatchedAt,
                          @JsonProperty("promptTokens") int promptTokens, @JsonProperty("maxTokens") int maxTokens,
-                         @JsonProperty("items") List<WorkItem> items) {
+                         @JsonProperty("chargedTokens") long chargedTokens, @JsonProperty("items") List<WorkItem> items) {
         this.batchId = batchId;
         this.priority = priority;
         this.items = items == null || items.isEmpty() ? null : List.copyOf(items);
@@ -44,12 +46,13 @@ public record InFlightBatch(String batchId, Priority priority, List<Member> memb
         this.dispatchedAt = dispatchedAt;
         this.promptTokens = promptTokens;
         this.maxTokens = maxTokens;
+        this.chargedTokens = chargedTokens > 0 ? chargedTokens : (long) promptTokens + maxTokens;
     }
 
     static InFlightBatch of(String batchId, Priority priority, List<WorkItem> sent, long dispatchedAt, int promptTokens,
-                            int maxTokens) {
+                            int maxTokens, long chargedTokens) {
         return new InFlightBatch(batchId, priority, sent.stream().map(Member::of).toList(), dispatchedAt, promptTokens,
-                maxTokens, null);
+                maxTokens, chargedTokens, null);
     }
 
     public long admissionCost() {

@@ -136,7 +136,76 @@ class QuotaLimiterPropertiesTest {
         double elapsed = (answerAt - sent[0]) / 1e9;
         double providerTokens = remainingTokens + 200_000 / 60.0 * elapsed - later;
         double providerRequests = remainingRequests + 600 / 60.0 * elapsed - laterCalls;
-        assertThat(limiter.availableTokens(answerAt)).isLessThanOrEqualTo(providerTokens + 1e-6).isLessThanOrEqualTo(before + 1e-6);
-        assertThat(limiter.availableRequests(answerAt)).isLessThanOrEqualTo(providerRequests + 1e-6);
+        double after = limiter.availableTokens(answerAt);
+        if (before > providerTokens) {
+            // lowered to the provider's view
+            assertThat(after).isCloseTo(providerTokens, org.assertj.core.data.Offset.offset(1e-6));
+        } else {
+            // raised at most to it, and never above the reported limit (× the safety factor) minus later admissions
+            assertThat(after).isGreaterThanOrEqualTo(before - 1e-6).isLessThanOrEqualTo(providerTokens + 1e-6)
+                    .isLessThanOrEqualTo(200_000 * settings.safetyFactor() + 1e-6);
+        }
+        assertThat(limiter.availableRequests(answerAt)).isLessThanOrEqualTo(Math.max(providerRequests, 0) + 1e-6 + 0)
+                .isLessThanOrEqualTo(600 * settings.safetyFactor() + 1e-6);
+    }
+
+    /**
+     * A provider bucket with the same rule (capacity + rate × W), that refuses a share of calls
+     * before admitting them (context length, auth): a refunded call costs neither side anything,
+     * so what the provider admitted in any window still fits its bucket.
+     */
+    @Property(tries = 200)
+    void shouldNeverLetRefundsAdmitMoreThanTheProviderAllowed(@ForAll("arrivals") List<Attempt> attempts,
+                                                             @ForAll @IntRange(min = 0, max = 90) int refusedPercent,
+                                                             @ForAll @IntRange(min = 10_000, max = 400_000) int tpm) {
+        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(tpm);
+        QuotaLimiter limiter = new QuotaLimiter(settings, 0);
+        java.util.SplittableRandom random = new java.util.SplittableRandom(attempts.size() * 31L + refusedPercent);
+        List<long[]> charged = new ArrayList<>();
+        long now = 0;
+        for (Attempt a : attempts) {
+            now += a.gapMs() * MS;
+            if (limiter.tryAcquire(a.priority(), a.cost(), now)) {
+                if (random.nextInt(100) < refusedPercent) {
+                    limiter.refund(a.cost(), now, now + 50 * MS);
+                } else {
+                    charged.add(new long[] {now, a.cost()});
+                }
+            }
+        }
+        double rate = tpm * settings.safetyFactor() / 60.0;
+        double burst = limiter.tokenCapacity();
+        for (int i = 0; i < charged.size(); i++) {
+            long tokens = 0;
+            long largest = 0;
+            for (int j = i; j < charged.size(); j++) {
+                tokens += charged.get(j)[1];
+                largest = Math.max(largest, charged.get(j)[1]);
+                double window = (charged.get(j)[0] - charged.get(i)[0]) / 1e9;
+                long oversized = largest > burst ? largest : 0;
+                // a refund lands 50 ms after the call: the bucket may hold that much refill more
+                assertThat(tokens - oversized).isLessThanOrEqualTo((long) Math.ceil(burst + rate * (window + 0.05)) + 1);
+            }
+        }
+    }
+
+    @Property(tries = 200)
+    void shouldUseAFullMinuteBucketThatTheProviderReports(@ForAll @IntRange(min = 1_000, max = 60_000) int remaining) {
+        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(500).withTpm(60_000);
+        QuotaLimiter limiter = new QuotaLimiter(settings, 0);
+        long t = 10_000 * MS;
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 500, t)).isTrue();
+        RateLimitInfo info = new RateLimitInfo(OptionalLong.of(500), OptionalLong.of(60_000), OptionalLong.of(499),
+                OptionalLong.of(remaining), Optional.empty(), Optional.empty(), Optional.empty());
+        limiter.reseed(info, t, t + 200 * MS);
+        double expected = Math.min(remaining + 1_000 * 0.2, Math.max(limiter.tokenCapacity(), 0));
+        assertThat(limiter.availableTokens(t + 200 * MS)).isCloseTo(expected, org.assertj.core.data.Offset.offset(1.0));
+        assertThat(limiter.tokenCapacity()).isLessThanOrEqualTo(60_000 * settings.safetyFactor() + 1e-6)
+                .isGreaterThanOrEqualTo(Math.min(60_000 * settings.safetyFactor(), remaining * settings.safetyFactor()) - 1e-6);
+        // within a minute after a 429, nothing is raised
+        limiter.rateLimited(Duration.ofSeconds(1), t + 300 * MS);
+        double low = limiter.availableTokens(t + 1_400 * MS);
+        limiter.reseed(info, t + 1_300 * MS, t + 1_400 * MS);
+        assertThat(limiter.availableTokens(t + 1_400 * MS)).isLessThanOrEqualTo(low + 1e-6);
     }
 }

@@ -66,7 +66,7 @@ class DispatchLedgerTest {
         PendingQueue.Proposal proposal = next();
         List<WorkItem> items = ledger.load(proposal);
         String batchId = "b" + now;
-        ledger.dispatched(proposal, InFlightBatch.of(batchId, proposal.priority(), items, now, 100, 20));
+        ledger.dispatched(proposal, InFlightBatch.of(batchId, proposal.priority(), items, now, 100, 20, 120));
         return batchId;
     }
 
