@@ -1,0 +1,58 @@
+package io.quotaflow.quota;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class InFlightLimitTest {
+
+    @Test
+    void shouldKeepAFixedLimit() {
+        InFlightLimit fixed = new InFlightLimit(7, 256);
+        fixed.answered(10_000);
+        assertThat(fixed.limit(1_000, 1e9)).isEqualTo(7);
+        assertThat(fixed.auto()).isFalse();
+    }
+
+    @Test
+    void shouldFollowLittlesLawWithHeadroom() {
+        InFlightLimit auto = new InFlightLimit(0, 256);
+        assertThat(auto.limit(100, 1e9)).isEqualTo(InFlightLimit.INITIAL_AUTO);
+        for (int i = 0; i < 20; i++) {
+            auto.admitted(2_500);
+            auto.answered(2_300);
+        }
+        // 2 M TPM at 2 500 tokens a call: 13.3 calls/s × 2.3 s × 1.5 + 2 = 48
+        assertThat(auto.limit(10_000 / 60.0, 2_000_000 / 60.0)).isEqualTo(48);
+        // RPM binds: 1 call/s × 2.3 s × 1.5 + 2 = 6
+        assertThat(auto.limit(1, 2_000_000 / 60.0)).isEqualTo(6);
+    }
+
+    @Test
+    void shouldGrowWithLatencyUpToTheCeiling() {
+        InFlightLimit auto = new InFlightLimit(0, 100);
+        for (int i = 0; i < InFlightLimit.WINDOW; i++) {
+            auto.admitted(1_000);
+            auto.answered(100);
+        }
+        int fast = auto.limit(50, 1e6);
+        for (int i = 0; i < InFlightLimit.WINDOW; i++) {
+            auto.answered(4_000);
+        }
+        int slow = auto.limit(50, 1e6);
+        assertThat(fast).as("50 calls/s x 0.1 s x 1.5 + 2").isEqualTo(10);
+        assertThat(slow).isEqualTo(100);
+    }
+
+    @Test
+    void shouldStayUnderWhatTheProviderRefusedForConcurrency() {
+        InFlightLimit auto = new InFlightLimit(0, 256);
+        auto.concurrencyLimited(12);
+        for (int i = 0; i < 10; i++) {
+            auto.admitted(100);
+            auto.answered(60_000);
+        }
+        assertThat(auto.limit(1_000, 1e9)).isEqualTo(11);
+        assertThat(auto.ceiling()).isEqualTo(11);
+    }
+}
