@@ -325,8 +325,8 @@ public final class ChaosRunner {
         Recovery r = new Recovery(kill, atMs, tracker.accounted(), published);
         if (kill.target() == ChaosPlan.Target.PIPELINE) {
             long pid = pipeline.pid();
-            pipeline.kill();
             r.killedAt = System.currentTimeMillis();
+            pipeline.kill();
             r.snapshot = tracker.endOffsets();
             startPipeline();
             r.restarted(System.currentTimeMillis());
@@ -339,9 +339,9 @@ public final class ChaosRunner {
             r.snapshot = tracker.endOffsets();
             tracker.watch(r.snapshot, Long.MAX_VALUE, Long.MIN_VALUE); // nothing counts until the restart
             long pid = broker.pid();
-            broker.kill();
             r.killedAt = System.currentTimeMillis();
-            r.restartDueAt = r.killedAt + options.brokerDownTime().toMillis();
+            broker.kill();
+            r.restartDueAt = System.currentTimeMillis() + options.brokerDownTime().toMillis();
             listener.phase(String.format(Locale.ROOT, "kill #%d: SIGKILL broker pid %d at %d %% (%,d accounted for, %,d in flight); "
                             + "restart in %s", kill.index(), pid, Math.round(kill.atShare() * 100), r.accountedAtKill,
                     published - r.accountedAtKill, ChaosResult.seconds(options.brokerDownTime().toMillis())));
