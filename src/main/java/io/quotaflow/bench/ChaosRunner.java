@@ -327,9 +327,10 @@ public final class ChaosRunner {
             long pid = pipeline.pid();
             r.killedAt = System.currentTimeMillis();
             pipeline.kill();
-            r.snapshot = tracker.endOffsets();
             startPipeline();
             r.restarted(System.currentTimeMillis());
+            // taken after the spawn so as not to delay it: a new JVM needs seconds before it can commit anything
+            r.snapshot = tracker.endOffsets();
             // new = committed after the kill and classified by the new process
             tracker.watch(r.snapshot, r.restartedAt, r.restartedAt);
             listener.phase(String.format(Locale.ROOT, "kill #%d: SIGKILL pipeline pid %d at %d %% (%,d accounted for, %,d in flight); "
