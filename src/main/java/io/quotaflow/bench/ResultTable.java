@@ -38,6 +38,8 @@ public final class ResultTable {
         c.add(r.duplicates() == null ? NONE : Long.toString(r.duplicates()));
         if (r.computed()) {
             c.add("computed");
+        } else if (Scenario.CHAOS.equals(r.key())) {
+            c.add("none (kills)");
         } else if (r.steadyState() == null || !r.steadyState().measured()) {
             c.add("too short");
         } else {

@@ -26,6 +26,10 @@ public record Scenario(String key, String name, String description, int tickets,
                        int instances, Binding binding, boolean estimateOnly) {
 
     public static final int DEFAULT_TICKETS = 5_000;
+    /** Key and name of the chaos scenario. */
+    public static final String CHAOS = "chaos";
+    /** Tickets of the chaos scenario unless {@code --tickets} says otherwise. */
+    public static final int CHAOS_DEFAULT_TICKETS = 2_000;
     /** Items per call of the fixed-batch comparison. */
     public static final int FIXED_BATCH_ITEMS = 10;
 
@@ -73,6 +77,26 @@ public record Scenario(String key, String name, String description, int tickets,
                 tickets, 500, 200_000, 5, 1, Binding.TPM, true);
     }
 
+    /**
+     * Chaos: the broker and the pipeline as child processes, 600 RPM, 300 000 TPM; the pipeline is
+     * SIGKILLed three times and the broker once mid-run (see {@link ChaosRunner}). Not part of
+     * {@link #all(Integer)}: it kills processes and takes minutes of mostly waiting.
+     */
+    public static Scenario chaos(int tickets) {
+        return new Scenario(CHAOS, CHAOS, "600 RPM, 300k TPM, broker and pipeline as child processes, 1 instance", tickets, 600,
+                300_000, 5, 1, Binding.TPM, false);
+    }
+
+    /** Whether this is the chaos scenario (run by {@link ChaosRunner}, not {@link BenchmarkRunner}). */
+    public boolean isChaos() {
+        return CHAOS.equals(key);
+    }
+
+    /** Scenarios that can be selected by name but are not in {@code all}. */
+    public static List<Scenario> extras(Integer tickets) {
+        return List.of(chaos(tickets == null ? CHAOS_DEFAULT_TICKETS : tickets));
+    }
+
     /** Every scenario in order, each with {@code tickets} tickets (or its default when null). */
     public static List<Scenario> all(Integer tickets) {
         int n = tickets == null ? DEFAULT_TICKETS : tickets;
@@ -81,15 +105,18 @@ public record Scenario(String key, String name, String description, int tickets,
 
     /**
      * The scenarios named in {@code selection}: comma-separated keys ({@code a}) or names
-     * ({@code tpm-binds}), or {@code all}; in catalogue order, each once.
+     * ({@code tpm-binds}), or {@code all} (every scenario but the {@link #extras(Integer) extras},
+     * which must be named: {@code all,chaos}); in catalogue order, each once.
      *
      * @throws IllegalArgumentException for an unknown name
      */
     public static List<Scenario> select(String selection, Integer tickets) {
-        List<Scenario> catalogue = all(tickets);
+        List<Scenario> standard = all(tickets);
         if (selection == null || selection.isBlank() || selection.strip().equalsIgnoreCase("all")) {
-            return catalogue;
+            return standard;
         }
+        List<Scenario> catalogue = new ArrayList<>(standard);
+        catalogue.addAll(extras(tickets));
         Set<String> wanted = new LinkedHashSet<>();
         for (String part : selection.split(",")) {
             String p = part.strip().toLowerCase(Locale.ROOT);
@@ -97,11 +124,13 @@ public record Scenario(String key, String name, String description, int tickets,
                 continue;
             }
             if (p.equals("all")) {
-                return catalogue;
+                standard.forEach(s -> wanted.add(s.key()));
+                continue;
             }
             Scenario match = catalogue.stream().filter(s -> s.key().equals(p) || s.name().equals(p)).findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("unknown scenario \"" + part.strip() + "\"; choose from "
-                            + String.join(", ", catalogue.stream().map(s -> s.key() + " (" + s.name() + ")").toList()) + " or all"));
+                            + String.join(", ", catalogue.stream()
+                            .map(s -> s.key().equals(s.name()) ? s.key() : s.key() + " (" + s.name() + ")").toList()) + " or all"));
             wanted.add(match.key());
         }
         List<Scenario> out = new ArrayList<>();

@@ -3,6 +3,8 @@ package io.quotaflow.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quotaflow.bench.BenchmarkRunner;
+import io.quotaflow.bench.ChaosResult;
+import io.quotaflow.bench.ChaosRunner;
 import io.quotaflow.bench.ResultTable;
 import io.quotaflow.bench.Scenario;
 import io.quotaflow.bench.ScenarioResult;
@@ -39,18 +41,28 @@ import java.util.concurrent.Callable;
                 "classified or dead-lettered, and prints one row per scenario: 429s,",
                 "steady-state use of the binding limit, tokens per ticket, wall time,",
                 "accuracy against the generator's labels, duplicates. Exits 1 when a",
-                "scenario saw a 429 or a duplicate, lost a ticket, or failed."})
+                "scenario saw a 429 or a duplicate, lost a ticket, or failed.",
+                "",
+                "  chaos  (only when named; not part of all)  600 RPM, 300k TPM, 2 000",
+                "         tickets by default. Broker and pipeline run as child processes;",
+                "         the pipeline is SIGKILLed at 15, 40 and 65 %% of the tickets and",
+                "         restarted with the same state dir, the broker SIGKILLed at 50 %%",
+                "         and restarted after 2 s on the same port and data dir. Prints",
+                "         lost, duplicated, 429s and recovery seconds per kill (restart to",
+                "         first new result; target 10 s). Exits 1 when a ticket was lost",
+                "         or duplicated. Child logs go to a temporary directory it prints."})
 public final class BenchCommand implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--scenario", paramLabel = "LIST", defaultValue = "all",
-            description = "Comma-separated scenario keys or names (a,b,c,d,e or tpm-binds,...), or all (default: ${DEFAULT-VALUE}).")
+            description = "Comma-separated scenario keys or names (a,b,c,d,e or tpm-binds,..., chaos), or all = a-e "
+                    + "(default: ${DEFAULT-VALUE}).")
     String scenarios;
 
     @Option(names = "--tickets", paramLabel = "N",
-            description = "Tickets per scenario (default: " + Scenario.DEFAULT_TICKETS + ").")
+            description = "Tickets per scenario (default: " + Scenario.DEFAULT_TICKETS + "; chaos: " + Scenario.CHAOS_DEFAULT_TICKETS + ").")
     Integer tickets;
 
     @Option(names = "--seed", paramLabel = "S", defaultValue = "42", description = "Generator seed (default: ${DEFAULT-VALUE}).")
@@ -100,25 +112,37 @@ public final class BenchCommand implements Callable<Integer> {
         Instant startedAt = Instant.now();
         String command = ("quotaflow " + String.join(" ", spec.commandLine().getParseResult().originalArgs())).strip();
         List<ScenarioResult> results = new ArrayList<>();
+        List<ChaosResult> chaosResults = new ArrayList<>();
         Map<String, String> failures = new LinkedHashMap<>();
         for (Scenario scenario : selected) {
-            line.println("[" + scenario.key() + " " + scenario.name() + "] " + scenario.description() + ", "
-                    + scenario.tickets() + " tickets");
+            String tag = scenario.isChaos() ? "[" + scenario.key() + "] " : "[" + scenario.key() + " " + scenario.name() + "] ";
+            line.println(tag + scenario.description() + ", " + scenario.tickets() + " tickets");
             try {
-                ScenarioResult r = runner.run(scenario);
-                results.add(r);
-                line.println("[" + scenario.key() + " " + scenario.name() + "] done: " + summary(r));
+                if (scenario.isChaos()) {
+                    ChaosResult c = chaosRunner(line, terminal).run(scenario);
+                    chaosResults.add(c);
+                    results.add(c.toScenarioResult());
+                    line.println(tag + "done: " + summary(c));
+                } else {
+                    ScenarioResult r = runner.run(scenario);
+                    results.add(r);
+                    line.println(tag + "done: " + summary(r));
+                }
             } catch (RuntimeException e) {
                 failures.put(scenario.name(), String.valueOf(e.getMessage()));
                 line.println("[" + scenario.key() + " " + scenario.name() + "] FAILED: " + e.getMessage());
             }
             // written after every scenario, so that an interrupted run keeps what it measured
-            writeFiles(results, failures, command, startedAt);
+            writeFiles(results, chaosResults, failures, command, startedAt);
         }
         line.clear();
 
         out.println();
         out.print(ResultTable.text(results));
+        for (ChaosResult c : chaosResults) {
+            out.println();
+            out.print(c.report());
+        }
         failures.forEach((name, why) -> out.println(name + ": FAILED: " + why));
         out.flush();
 
@@ -129,14 +153,38 @@ public final class BenchCommand implements Callable<Integer> {
             out.println("JSON results written to " + json);
         }
         out.flush();
-        boolean ok = failures.isEmpty() && results.stream().allMatch(ScenarioResult::clean);
+        // the chaos row is judged by what it is about: nothing lost, nothing duplicated
+        boolean ok = failures.isEmpty()
+                && results.stream().filter(r -> !Scenario.CHAOS.equals(r.key())).allMatch(ScenarioResult::clean)
+                && chaosResults.stream().allMatch(ChaosResult::passed);
         return ok ? 0 : 1;
     }
 
-    private void writeFiles(List<ScenarioResult> results, Map<String, String> failures, String command, Instant startedAt)
-            throws java.io.IOException {
+    private ChaosRunner chaosRunner(ProgressLine line, boolean terminal) {
+        return new ChaosRunner(ChaosRunner.Options.defaults(seed).withTimeout(Duration.ofMinutes(timeoutMinutes))
+                .withProgressInterval(Duration.ofMillis(terminal ? 250 : 5_000)), new ChaosRunner.Listener() {
+            @Override
+            public void phase(String message) {
+                line.println("[" + Scenario.CHAOS + "] " + message);
+            }
+
+            @Override
+            public void progress(ChaosRunner.Progress p) {
+                line.update(String.format(Locale.ROOT, "[%s] %6.1f s  published %d/%d  classified %d  dead-lettered %d  calls %d  "
+                                + "429s %d  %s", Scenario.CHAOS, p.elapsedMs() / 1000.0, p.published(), p.expected(), p.classified(),
+                        p.deadLettered(), p.calls(), p.http429(), p.waitingFor()));
+            }
+        });
+    }
+
+    private void writeFiles(List<ScenarioResult> results, List<ChaosResult> chaosResults, Map<String, String> failures,
+                            String command, Instant startedAt) throws java.io.IOException {
         if (markdown != null) {
-            Files.writeString(markdown, ResultTable.markdown(results, seed, command), StandardCharsets.UTF_8);
+            StringBuilder md = new StringBuilder(ResultTable.markdown(results, seed, command));
+            for (ChaosResult c : chaosResults) {
+                md.append('\n').append(c.markdown());
+            }
+            Files.writeString(markdown, md.toString(), StandardCharsets.UTF_8);
         }
         if (json != null) {
             ObjectNode root = Json.MAPPER.createObjectNode();
@@ -147,10 +195,20 @@ public final class BenchCommand implements Callable<Integer> {
             root.put("java", System.getProperty("java.version"));
             root.put("availableProcessors", Runtime.getRuntime().availableProcessors());
             root.set("results", Json.MAPPER.valueToTree(results));
+            if (!chaosResults.isEmpty()) {
+                root.set("chaos", Json.MAPPER.valueToTree(chaosResults));
+            }
             ArrayNode failed = root.putArray("failures");
             failures.forEach((name, why) -> failed.addObject().put("scenario", name).put("error", why));
             Files.writeString(json, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root), StandardCharsets.UTF_8);
         }
+    }
+
+    static String summary(ChaosResult c) {
+        return String.format(Locale.ROOT, "%d tickets: %d lost, %d duplicated, %d classified, %d dead-lettered, %d × 429; %d kills; "
+                        + "recovery %s; %s", c.tickets(), c.lost(), c.duplicated(), c.accounting().classified(),
+                c.accounting().deadLettered(), c.http429(), c.disruptions().size(), c.recoverySummary(),
+                ResultTable.duration(c.wallTimeMs()));
     }
 
     static String summary(ScenarioResult r) {

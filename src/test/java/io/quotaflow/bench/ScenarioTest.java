@@ -42,9 +42,24 @@ class ScenarioTest {
     }
 
     @Test
+    void shouldSelectChaosOnlyWhenNamed() {
+        assertThat(Scenario.select("all", null)).noneMatch(Scenario::isChaos);
+        assertThat(Scenario.all(null)).noneMatch(Scenario::isChaos);
+
+        Scenario chaos = Scenario.select("chaos", null).get(0);
+        assertThat(chaos.isChaos()).isTrue();
+        assertThat(chaos.tickets()).isEqualTo(Scenario.CHAOS_DEFAULT_TICKETS);
+        assertThat(List.of(chaos.rpm(), chaos.tpm())).containsExactly(600L, 300_000L);
+        assertThat(chaos.instances()).isEqualTo(1);
+        assertThat(Scenario.select("CHAOS", 300)).singleElement().satisfies(s -> assertThat(s.tickets()).isEqualTo(300));
+        assertThat(Scenario.select("chaos,a", null)).extracting(Scenario::key).containsExactly("a", "chaos");
+        assertThat(Scenario.select("all,chaos", 10)).extracting(Scenario::key).containsExactly("a", "b", "c", "d", "e", "chaos");
+    }
+
+    @Test
     void shouldRejectAnUnknownScenario() {
         assertThatThrownBy(() -> Scenario.select("a,z", null)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("\"z\"").hasMessageContaining("tpm-binds");
+                .hasMessageContaining("\"z\"").hasMessageContaining("tpm-binds").hasMessageContaining("chaos or all");
         assertThatThrownBy(() -> Scenario.select(" , ", null)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Scenario.tpmBinds(0)).isInstanceOf(IllegalArgumentException.class);
     }

@@ -1,0 +1,45 @@
+package io.quotaflow.bench;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ChaosRunnerTest {
+
+    @Test
+    void shouldRestartThePipelineWithTheSameArgumentsAndStateDir() {
+        Path state = Path.of("/tmp/quotaflow-chaos-1/state");
+        List<String> first = ChaosRunner.pipelineArgs("localhost:9092", "http://127.0.0.1:8089/v1", Scenario.chaos(2_000), state, 18080);
+        List<String> again = ChaosRunner.pipelineArgs("localhost:9092", "http://127.0.0.1:8089/v1", Scenario.chaos(2_000), state, 18080);
+
+        assertThat(again).isEqualTo(first);
+        assertThat(String.join(" ", first)).isEqualTo("run --bootstrap-servers localhost:9092 --llm-base-url http://127.0.0.1:8089/v1 "
+                + "--rpm 600 --tpm 300000 --state-dir /tmp/quotaflow-chaos-1/state --http-port 18080 --application-id chaos");
+        assertThat(first).noneMatch(a -> a.startsWith("sk-"));
+    }
+
+    @Test
+    void shouldStartAChildJvmOnThisClassPath() {
+        List<String> cmd = ChildProcess.command(List.of("-Xmx768m"), List.of("broker", "--port", "9092"));
+
+        assertThat(cmd.get(0)).contains("java");
+        assertThat(cmd.subList(1, 3)).containsExactly("-Xmx768m", "-cp");
+        assertThat(Path.of(cmd.get(3).split(java.io.File.pathSeparator)[0]).isAbsolute()).isTrue();
+        assertThat(cmd.subList(4, cmd.size())).containsExactly(ChildProcess.MAIN_CLASS, "broker", "--port", "9092");
+    }
+
+    @Test
+    void shouldReadClassifiedAtFromAResult() {
+        byte[] result = "{\"id\":\"T-1\",\"category\":\"billing\",\"classifiedAt\":\"2026-11-30T06:00:01.532Z\"}"
+                .getBytes(StandardCharsets.UTF_8);
+
+        assertThat(ChaosRunner.classifiedAtMs(result)).isEqualTo(java.time.Instant.parse("2026-11-30T06:00:01.532Z").toEpochMilli());
+        assertThat(ChaosRunner.classifiedAtMs("{\"id\":\"T-1\"}".getBytes(StandardCharsets.UTF_8))).isNull();
+        assertThat(ChaosRunner.classifiedAtMs("not json".getBytes(StandardCharsets.UTF_8))).isNull();
+        assertThat(ChaosRunner.classifiedAtMs(null)).isNull();
+    }
+}
