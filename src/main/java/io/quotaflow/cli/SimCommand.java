@@ -107,11 +107,11 @@ public final class SimCommand implements Callable<Integer> {
                     + "full minute. Default: ${DEFAULT-VALUE}.")
     double burstSeconds;
 
-    @Option(names = "--start-full", paramLabel = "BOOL", arity = "0..1", defaultValue = "true", fallbackValue = "true",
+    @Option(names = "--start-full", paramLabel = "true|false", arity = "0..1", defaultValue = "true", fallbackValue = "true",
             description = "Whether a new key's buckets start full (true, what real providers do: a full-minute "
                     + "bucket then admits a whole minute at once) or empty (false: the first S seconds are paced "
                     + "by the refill alone). Default: ${DEFAULT-VALUE}.")
-    boolean startFull;
+    String startFull;
 
     @Option(names = "--tokenizer", paramLabel = "NAME", defaultValue = "auto",
             description = "How the simulator counts tokens: auto (the model's OpenAI encoding, as the client "
@@ -304,6 +304,15 @@ public final class SimCommand implements Callable<Integer> {
                         "Invalid value for option '--burst-seconds': must be in (0, 60] (60 = a bucket holding a "
                                 + "full minute), got " + burstSeconds);
             }
+            boolean full;
+            if (startFull.strip().equalsIgnoreCase("true")) {
+                full = true;
+            } else if (startFull.strip().equalsIgnoreCase("false")) {
+                full = false;
+            } else {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "Invalid value for option '--start-full': expected true or false");
+            }
             if (contextTokens <= 0) {
                 throw new CommandLine.ParameterException(spec.commandLine(),
                         "Invalid value for option '--context-tokens': must be a positive number of tokens, got "
@@ -311,7 +320,7 @@ public final class SimCommand implements Callable<Integer> {
             }
             return SimulatorConfig.builder()
                     .port(port).bindAddress(bindAddress).rpm(rpm).tpm(tpm).burstSeconds(burstSeconds)
-                    .startFull(startFull).tokenizer(parsedTokenizer).contextTokens(contextTokens)
+                    .startFull(full).tokenizer(parsedTokenizer).contextTokens(contextTokens)
                     .model(model).baseLatencyMs(latencyMs).perCompletionTokenMs(perTokenMs)
                     .latencyJitter(latencyJitter).seed(seed).apiKeys(keys).faults(faults.build())
                     .build();
