@@ -1,6 +1,7 @@
 package io.quotaflow.cli;
 
 import io.quotaflow.local.ProviderSimulator;
+import io.quotaflow.local.SimTokenizer;
 import io.quotaflow.local.SimulatorConfig;
 import io.quotaflow.local.SimulatorStats;
 import picocli.CommandLine;
@@ -46,6 +47,14 @@ import java.util.concurrent.CountDownLatch;
                         + "answer. Tickets are classified by deterministic keyword rules (English and Portuguese) "
                         + "after a simulated latency.",
                 "",
+                "Provider shape: the simulator can disagree with the client. --tokenizer makes it count with "
+                        + "another tokenizer than the model's (usage.prompt_tokens, bucket debits, 429 numbers and "
+                        + "the context check all use its own count); --context-tokens refuses requests whose prompt "
+                        + "+ max_tokens exceed the window with 400 context_length_exceeded, charging nothing; "
+                        + "--burst-seconds 60 gives buckets that hold a full minute; --start-full false starts a "
+                        + "new key's buckets empty. Every 200, 429 and 400 reports the key's real buckets in "
+                        + "x-ratelimit-limit/remaining/reset-requests/tokens.",
+                "",
                 "Statistics: GET http://localhost:PORT/admin/stats (JSON); POST /admin/reset clears them.",
                 "",
                 "Fault injection: the --p* probabilities are exclusive (one draw per request picks at most one "
@@ -66,6 +75,7 @@ import java.util.concurrent.CountDownLatch;
                 "Example:",
                 "  quotaflow sim --port 8089 --rpm 60 --tpm 20000",
                 "  quotaflow sim --p503 0.05 --p-malformed 0.02 --outage 60:90",
+                "  quotaflow sim --tokenizer cl100k_base --context-tokens 8192 --burst-seconds 60",
                 "  quotaflow run --llm-base-url http://localhost:8089/v1 ..."})
 public final class SimCommand implements Callable<Integer> {
 
@@ -95,13 +105,32 @@ public final class SimCommand implements Callable<Integer> {
 
     @Option(names = "--burst-seconds", paramLabel = "S", defaultValue = "" + SimulatorConfig.DEFAULT_BURST_SECONDS,
             description = "Seconds of refill each bucket holds, in (0, 60]: a bucket's capacity is "
-                    + "limit x S / 60, so a fresh key can burst S seconds' worth, never a full minute. "
-                    + "Default: ${DEFAULT-VALUE}.")
+                    + "limit x S / 60, so a fresh key can burst S seconds' worth; 60 is a bucket holding a "
+                    + "full minute. Default: ${DEFAULT-VALUE}.")
     double burstSeconds;
+
+    @Option(names = "--start-full", paramLabel = "true|false", arity = "0..1", defaultValue = "true", fallbackValue = "true",
+            description = "Whether a new key's buckets start full (true, what real providers do: a full-minute "
+                    + "bucket then admits a whole minute at once) or empty (false: the first S seconds are paced "
+                    + "by the refill alone). Default: ${DEFAULT-VALUE}.")
+    String startFull;
+
+    @Option(names = "--tokenizer", paramLabel = "NAME", defaultValue = "auto",
+            description = "How the simulator counts tokens: auto (the model's OpenAI encoding, as the client "
+                    + "assumes), o200k_base, cl100k_base, or chars (a non-BPE provider: ceil(code points / 4) "
+                    + "per message content + 4 per message + 3 per prompt; completions ceil(code points / 4)). "
+                    + "Default: ${DEFAULT-VALUE}.")
+    String tokenizer;
+
+    @Option(names = "--context-tokens", paramLabel = "N", defaultValue = "" + SimulatorConfig.DEFAULT_CONTEXT_TOKENS,
+            description = "The model's context window: a request whose prompt tokens + max_tokens exceed N is "
+                    + "refused with 400 context_length_exceeded and charged nothing. Default: ${DEFAULT-VALUE} "
+                    + "(gpt-4o-mini).")
+    int contextTokens;
 
     @Option(names = "--model", paramLabel = "M", defaultValue = SimulatorConfig.DEFAULT_MODEL,
             description = "The model served; requests naming another model get 404 model_not_found. "
-                    + "Also selects the tokenizer. Default: ${DEFAULT-VALUE}.")
+                    + "Also selects the tokenizer when --tokenizer is auto. Default: ${DEFAULT-VALUE}.")
     String model;
 
     @Option(names = "--latency-ms", paramLabel = "MS", defaultValue = "" + SimulatorConfig.DEFAULT_BASE_LATENCY_MS,
@@ -196,6 +225,8 @@ public final class SimCommand implements Callable<Integer> {
             long faults = stats.faultsInjected().values().stream().mapToLong(Long::longValue).sum();
             out.println("Provider simulator stopped: " + stats.totalRequests() + " requests, "
                     + stats.requestsAdmitted() + " admitted, " + stats.http429() + " answered 429"
+                    + (stats.contextLengthRefusals() == 0 ? ""
+                            : ", " + stats.contextLengthRefusals() + " refused 400 context_length_exceeded")
                     + (faults == 0 ? "." : ", " + faults + " faults injected " + stats.faultsInjected() + "."));
             out.flush();
             stopped.countDown();
@@ -215,10 +246,19 @@ public final class SimCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** {@code Provider simulator listening on http://localhost:8089/v1 (RPM 500, TPM 200000, burst 5s)}. */
+    /**
+     * {@code Provider simulator listening on http://localhost:8089/v1 (RPM 500, TPM 200000, burst 5s,
+     * tokenizer o200k_base, context 128000)}, with {@code , buckets start empty} when they do.
+     */
     static String banner(SimulatorConfig config, String baseUrl) {
+        SimTokenizer modelsOwn = SimTokenizer.AUTO.resolve(config.model());
+        String tokenizer = config.resolvedTokenizer().id()
+                + (config.resolvedTokenizer() == modelsOwn ? "" : " (the model's is " + modelsOwn.id() + ")");
+        String start = config.startFull() ? "" : config.startLevel() == 0 ? ", buckets start empty"
+                : ", buckets start at " + BigDecimal.valueOf(config.startLevel()).stripTrailingZeros().toPlainString();
         return "Provider simulator listening on " + baseUrl + " (RPM " + config.rpm() + ", TPM " + config.tpm()
-                + ", burst " + BigDecimal.valueOf(config.burstSeconds()).stripTrailingZeros().toPlainString() + "s)";
+                + ", burst " + BigDecimal.valueOf(config.burstSeconds()).stripTrailingZeros().toPlainString() + "s"
+                + start + ", tokenizer " + tokenizer + ", context " + config.contextTokens() + ")";
     }
 
     /**
@@ -255,8 +295,36 @@ public final class SimCommand implements Callable<Integer> {
                 SimulatorConfig.Outage window = SimulatorConfig.Outage.parse(outage);
                 faults.outage(window.start(), window.end());
             }
+            SimTokenizer parsedTokenizer;
+            try {
+                parsedTokenizer = SimTokenizer.parse(tokenizer);
+            } catch (IllegalArgumentException e) {
+                // the value itself is not echoed: the CLI never prints what might be a misplaced secret
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "Invalid value for option '--tokenizer': expected one of " + SimTokenizer.choices());
+            }
+            if (!(burstSeconds > 0 && burstSeconds <= 60)) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "Invalid value for option '--burst-seconds': must be in (0, 60] (60 = a bucket holding a "
+                                + "full minute), got " + burstSeconds);
+            }
+            boolean full;
+            if (startFull.strip().equalsIgnoreCase("true")) {
+                full = true;
+            } else if (startFull.strip().equalsIgnoreCase("false")) {
+                full = false;
+            } else {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "Invalid value for option '--start-full': expected true or false");
+            }
+            if (contextTokens <= 0) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "Invalid value for option '--context-tokens': must be a positive number of tokens, got "
+                                + contextTokens);
+            }
             return SimulatorConfig.builder()
                     .port(port).bindAddress(bindAddress).rpm(rpm).tpm(tpm).burstSeconds(burstSeconds)
+                    .startFull(full).tokenizer(parsedTokenizer).contextTokens(contextTokens)
                     .model(model).baseLatencyMs(latencyMs).perCompletionTokenMs(perTokenMs)
                     .latencyJitter(latencyJitter).seed(seed).apiKeys(keys).faults(faults.build())
                     .build();

@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.quotaflow.quota.GoDuration;
-import io.quotaflow.quota.TokenCounter;
 import io.quotaflow.quota.TokenCounter.ChatMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,11 +51,15 @@ import java.util.regex.Pattern;
  * <p>Endpoints:
  * <ul>
  *   <li>{@code POST /v1/chat/completions}: bearer-key authentication (401 {@code invalid_api_key}),
- *       request validation (400), model check (404 {@code model_not_found}), per-key RPM and TPM
- *       buckets (429 {@code rate_limit_exceeded} with {@code retry-after}, {@code retry-after-ms}
- *       and an OpenAI-shaped "Used X, Requested Y" message), then a keyword-rule classification of
- *       the tickets in the last user message, answered after a simulated latency. Every 200 and 429
- *       carries the six {@code x-ratelimit-*} headers.</li>
+ *       request validation (400), model check (404 {@code model_not_found}), the context window
+ *       (400 {@code context_length_exceeded} when prompt tokens + max_tokens exceed
+ *       {@link SimulatorConfig#contextTokens()}), per-key RPM and TPM buckets (429
+ *       {@code rate_limit_exceeded} with {@code retry-after}, {@code retry-after-ms} and an
+ *       OpenAI-shaped "Used X, Requested Y" message), then a keyword-rule classification of the
+ *       tickets in the last user message, answered after a simulated latency. Every 200, 429, 400
+ *       and 404 after authentication carries the six {@code x-ratelimit-*} headers, which report
+ *       the key's real buckets: the configured per-minute limits, the levels after this request's
+ *       debit (unchanged for a refused one) and the time until each bucket is full.</li>
  *   <li>{@code GET /v1/models}: the one model served.</li>
  *   <li>{@code GET /admin/stats}: {@link SimulatorStats} as JSON. {@code POST /admin/reset}:
  *       refills every bucket and clears the statistics. {@code GET /admin/faults}: the current
@@ -79,6 +82,11 @@ import java.util.regex.Pattern;
  * The failures (outage, 401, 5xx, hang) never debit the rate limits; the malformed and
  * missing-item 200s were admitted and debit them like any 200 (a short bucket gives its 429
  * instead). Draws are deterministic per {@link SimulatorConfig#seed()} for a sequential client.
+ *
+ * <p>Tokens are counted with the simulator's own {@link SimulatorConfig#tokenizer()}, which may
+ * differ from the client's on purpose: {@code usage.prompt_tokens}, the bucket debits, the 429
+ * "Requested" numbers and the context check all use that count. Neither a 400 nor a 429 charges
+ * anything.
  *
  * <p>Rate limits follow how providers behave: a request is admitted by its <em>estimate</em>,
  * prompt tokens plus {@code max_tokens} (or {@code max_completion_tokens}, default
@@ -119,7 +127,8 @@ public final class ProviderSimulator implements AutoCloseable {
     private final ExecutorService handlerPool;
     private final ScheduledThreadPoolExecutor answerScheduler;
     private final ObjectMapper mapper = new ObjectMapper();
-    private final TokenCounter tokenCounter;
+    /** The simulator's own tokenizer ({@link SimulatorConfig#tokenizer()}), not necessarily the client's. */
+    private final SimTokenizer.Counter tokenCounter;
     private final KeywordClassifier classifier = new KeywordClassifier();
     private final Map<String, KeyLimiter> limiters = new ConcurrentHashMap<>();
     private final List<byte[]> acceptedKeys;
@@ -136,7 +145,7 @@ public final class ProviderSimulator implements AutoCloseable {
         this.nanoClock = nanoClock;
         this.startNanos = nanoClock.getAsLong();
         this.faults = config.faults();
-        this.tokenCounter = TokenCounter.forModel(config.model());
+        this.tokenCounter = config.tokenizer().counter(config.model());
         this.random = new Random(config.seed());
         this.acceptedKeys = config.apiKeys().stream().map(k -> k.getBytes(StandardCharsets.UTF_8)).toList();
         InetAddress address = InetAddress.getByName(config.bindAddress());
@@ -360,46 +369,62 @@ public final class ProviderSimulator implements AutoCloseable {
             unauthorized(exchange);
             return;
         }
+        KeyLimiter limiter = limiters.computeIfAbsent(key, k -> new KeyLimiter());
 
         JsonNode request;
         try {
             request = mapper.readTree(body);
         } catch (JsonProcessingException e) {
-            badRequest(exchange, "We could not parse the JSON body of your request. (HINT: This likely means you "
+            badRequest(exchange, limiter, "We could not parse the JSON body of your request. (HINT: This likely means you "
                     + "aren't using your HTTP library correctly. The OpenAI API expects a JSON payload.)", null);
             return;
         }
         if (request == null || !request.isObject()) {
-            badRequest(exchange, "The request body must be a JSON object.", null);
+            badRequest(exchange, limiter, "The request body must be a JSON object.", null);
             return;
         }
         JsonNode model = request.get("model");
         if (model == null || !model.isTextual() || model.asText().isBlank()) {
-            badRequest(exchange, "you must provide a model parameter", "model");
+            badRequest(exchange, limiter, "you must provide a model parameter", "model");
             return;
         }
         if (!model.asText().equals(config.model())) {
+            setHeaders(exchange, limiter.snapshot());
             sendError(exchange, 404, "The model `" + model.asText() + "` does not exist or you do not have access to it.",
                     "invalid_request_error", null, "model_not_found", true);
             return;
         }
         List<ChatMessage> messages = parseMessages(request.get("messages"));
         if (messages == null) {
-            badRequest(exchange, "'messages' must be a non-empty array of objects with a string 'role' and a "
+            badRequest(exchange, limiter, "'messages' must be a non-empty array of objects with a string 'role' and a "
                     + "'content'.", "messages");
             return;
         }
         int maxTokens;
         JsonNode maxNode = request.hasNonNull("max_completion_tokens")
                 ? request.get("max_completion_tokens") : request.get("max_tokens");
-        if (maxNode == null || maxNode.isNull()) {
+        boolean maxGiven = maxNode != null && !maxNode.isNull();
+        if (!maxGiven) {
             maxTokens = config.defaultMaxTokens();
         } else if (maxNode.canConvertToInt() && maxNode.isIntegralNumber() && maxNode.intValue() >= 1) {
             maxTokens = maxNode.intValue();
         } else {
-            badRequest(exchange, "Invalid 'max_tokens': expected an integer >= 1, got " + maxNode + ".",
+            badRequest(exchange, limiter, "Invalid 'max_tokens': expected an integer >= 1, got " + maxNode + ".",
                     request.hasNonNull("max_completion_tokens") ? "max_completion_tokens" : "max_tokens");
             return;
+        }
+
+        // The context window is checked with the simulator's own count, before admission: a refused
+        // request is never charged. Without max_tokens only the messages must fit, and the completion
+        // gets what is left of the window (at most defaultMaxTokens).
+        int promptTokens = tokenCounter.countChat(messages);
+        long contextLimit = config.contextTokens();
+        if (maxGiven ? (long) promptTokens + maxTokens > contextLimit : promptTokens >= contextLimit) {
+            contextLengthExceeded(exchange, limiter, promptTokens, maxGiven ? maxTokens : null);
+            return;
+        }
+        if (!maxGiven) {
+            maxTokens = (int) Math.min(maxTokens, contextLimit - promptTokens);
         }
 
         Fault fault = drawFault(current);
@@ -430,9 +455,7 @@ public final class ProviderSimulator implements AutoCloseable {
             }
         }
 
-        int promptTokens = tokenCounter.countChat(messages);
         long cost = (long) promptTokens + maxTokens;
-        KeyLimiter limiter = limiters.computeIfAbsent(key, k -> new KeyLimiter());
         Admission admission = limiter.admit(cost);
         if (!admission.admitted()) {
             rateLimited(exchange, admission, cost);
@@ -829,8 +852,35 @@ public final class ProviderSimulator implements AutoCloseable {
                 counted);
     }
 
-    private void badRequest(HttpExchange exchange, String message, String param) {
+    /** A 400 after authentication: carries the key's rate-limit headers, unchanged (nothing is charged). */
+    private void badRequest(HttpExchange exchange, KeyLimiter limiter, String message, String param) {
+        setHeaders(exchange, limiter.snapshot());
         sendError(exchange, 400, message, "invalid_request_error", param, null, true);
+    }
+
+    /**
+     * 400 {@code context_length_exceeded}, in OpenAI's words, with the key's rate-limit headers as
+     * they are: the request is refused before admission and charged nothing.
+     *
+     * @param maxTokens the request's max_tokens, or null when it gave none (then only the messages
+     *                  were too long)
+     */
+    private void contextLengthExceeded(HttpExchange exchange, KeyLimiter limiter, int promptTokens, Integer maxTokens) {
+        long requested = (long) promptTokens + (maxTokens == null ? config.defaultMaxTokens() : maxTokens);
+        stats.contextRefused(requested);
+        String message = maxTokens == null
+                ? "This model's maximum context length is " + config.contextTokens() + " tokens. However, your "
+                        + "messages resulted in " + promptTokens + " tokens. Please reduce the length of the messages."
+                : "This model's maximum context length is " + config.contextTokens() + " tokens. However, you "
+                        + "requested " + ((long) promptTokens + maxTokens) + " tokens (" + promptTokens
+                        + " in the messages, " + maxTokens + " in the completion). Please reduce the length of the "
+                        + "messages or completion.";
+        setHeaders(exchange, limiter.snapshot());
+        sendError(exchange, 400, message, "invalid_request_error", "messages", "context_length_exceeded", true);
+    }
+
+    private static void setHeaders(HttpExchange exchange, Map<String, String> headers) {
+        headers.forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
     }
 
     // ---------------------------------------------------------------- rate limits
@@ -843,6 +893,7 @@ public final class ProviderSimulator implements AutoCloseable {
         long requested = tokens ? cost : 1;
         String message;
         if (admission.tooLarge()) {
+            stats.tooLarge();
             message = "Request too large for " + config.model() + " in organization " + ORGANIZATION + " on " + window
                     + ": Limit " + limit + ", Requested " + requested + ". The input or output tokens must be reduced "
                     + "in order to run successfully. Visit https://platform.openai.com/account/rate-limits to learn more.";
@@ -870,10 +921,21 @@ public final class ProviderSimulator implements AutoCloseable {
                              Map<String, String> headers) {
     }
 
-    /** The two buckets of one API key, checked and debited together under the limiter's lock. */
+    /**
+     * The two buckets of one API key, checked and debited together under the limiter's lock. They
+     * start at {@link SimulatorConfig#startLevel()} of their capacity (full by default) when the
+     * key's first authenticated request arrives.
+     */
     private final class KeyLimiter {
-        private final SimBucket requests = new SimBucket(config.rpm(), config.burstSeconds(), nanoClock);
-        private final SimBucket tokens = new SimBucket(config.tpm(), config.burstSeconds(), nanoClock);
+        private final SimBucket requests =
+                new SimBucket(config.rpm(), config.burstSeconds(), config.startLevel(), nanoClock);
+        private final SimBucket tokens =
+                new SimBucket(config.tpm(), config.burstSeconds(), config.startLevel(), nanoClock);
+
+        /** The headers of an answer that charges nothing (400, 404): the buckets as they are. */
+        synchronized Map<String, String> snapshot() {
+            return headers();
+        }
 
         synchronized Admission admit(long cost) {
             if (cost > config.tpm()) {
@@ -902,6 +964,10 @@ public final class ProviderSimulator implements AutoCloseable {
             return new Admission(false, byRequests ? "requests" : "tokens", false, used, wait, headers);
         }
 
+        /**
+         * The six x-ratelimit-* headers: the configured per-minute limits, the buckets' levels now
+         * (after this request's debit, if any) and the time until each is full again.
+         */
         private Map<String, String> headers() {
             Map<String, String> h = new LinkedHashMap<>();
             h.put("x-ratelimit-limit-requests", Long.toString(config.rpm()));
@@ -996,6 +1062,9 @@ public final class ProviderSimulator implements AutoCloseable {
         private final AtomicLong prompt = new AtomicLong();
         private final AtomicLong completion = new AtomicLong();
         private final AtomicLong tokensAdmitted = new AtomicLong();
+        private final AtomicLong contextRefusals = new AtomicLong();
+        private final AtomicLong contextRefusedTokens = new AtomicLong();
+        private final AtomicLong tooLarge = new AtomicLong();
         /** epoch second → {requests, tokensAdmitted, prompt, completion}; guarded by itself. */
         private final TreeMap<Long, long[]> perSecond = new TreeMap<>();
         private volatile long startedAtEpochMs = System.currentTimeMillis();
@@ -1010,6 +1079,15 @@ public final class ProviderSimulator implements AutoCloseable {
 
         void answered(int status) {
             byStatus.computeIfAbsent(status, s -> new AtomicLong()).incrementAndGet();
+        }
+
+        void contextRefused(long requestedTokens) {
+            contextRefusals.incrementAndGet();
+            contextRefusedTokens.addAndGet(requestedTokens);
+        }
+
+        void tooLarge() {
+            tooLarge.incrementAndGet();
         }
 
         void inFlight(int delta) {
@@ -1044,6 +1122,9 @@ public final class ProviderSimulator implements AutoCloseable {
                 prompt.set(0);
                 completion.set(0);
                 tokensAdmitted.set(0);
+                contextRefusals.set(0);
+                contextRefusedTokens.set(0);
+                tooLarge.set(0);
                 perSecond.clear();
                 startedAtEpochMs = System.currentTimeMillis();
             }
@@ -1060,7 +1141,9 @@ public final class ProviderSimulator implements AutoCloseable {
                 return new SimulatorStats(config.model(), config.rpm(), config.tpm(), config.burstSeconds(),
                         startedAtEpochMs, System.currentTimeMillis(), total.get(), Math.max(0, inFlight.get()),
                         statuses, statuses.getOrDefault("429", 0L), admitted.get(), prompt.get(), completion.get(),
-                        tokensAdmitted.get(), injected, seconds);
+                        tokensAdmitted.get(), injected, seconds, config.resolvedTokenizer().id(),
+                        config.contextTokens(), config.startLevel(), contextRefusals.get(), contextRefusedTokens.get(),
+                        tooLarge.get());
             }
         }
     }

@@ -7,8 +7,14 @@ import java.util.function.LongSupplier;
 /**
  * One continuously refilling token bucket of the provider simulator, modelling how providers
  * enforce a per-minute limit in per-second slices: it refills at {@code limit / 60} units per
- * second up to a capacity of {@code limit × burstSeconds / 60} and starts full. It therefore never
- * grants a full minute of capacity at once.
+ * second up to a capacity of {@code limit × burstSeconds / 60}. It therefore never grants more than
+ * {@code burstSeconds} of the minute at once; with {@code burstSeconds = 60} it holds the whole
+ * minute, as some providers' buckets do.
+ *
+ * <p>It starts at {@code startLevel × capacity}: full by default ({@code startLevel = 1}), which is
+ * what real providers do for a key that has been idle (a full-minute bucket then admits a whole
+ * minute's budget at once); {@code startLevel = 0} starts it empty, so that the first
+ * {@code burstSeconds} are paced by the refill alone. {@link #reset()} returns to that level.
  *
  * <p>A request larger than the capacity (but, as the caller must check, not larger than the
  * per-minute limit) is granted only when the bucket is full and drives the level negative; the
@@ -27,27 +33,44 @@ public final class SimBucket {
     private final double limitPerMinute;
     private final double capacity;
     private final double refillPerNano;
+    private final double startLevel;
     private final LongSupplier nanoClock;
     private double level;
     private long lastRefillNanos;
 
     /**
+     * A bucket that starts full.
+     *
      * @param limitPerMinute the per-minute limit, &gt; 0
      * @param burstSeconds   seconds of refill the bucket holds, &gt; 0
      * @param nanoClock      a monotonic nanosecond clock such as {@code System::nanoTime}
      */
     public SimBucket(double limitPerMinute, double burstSeconds, LongSupplier nanoClock) {
+        this(limitPerMinute, burstSeconds, 1.0, nanoClock);
+    }
+
+    /**
+     * @param limitPerMinute the per-minute limit, &gt; 0
+     * @param burstSeconds   seconds of refill the bucket holds, &gt; 0
+     * @param startLevel     the starting level as a fraction of the capacity, in [0, 1]: 1 = full
+     * @param nanoClock      a monotonic nanosecond clock such as {@code System::nanoTime}
+     */
+    public SimBucket(double limitPerMinute, double burstSeconds, double startLevel, LongSupplier nanoClock) {
         if (!(limitPerMinute > 0) || Double.isInfinite(limitPerMinute)) {
             throw new IllegalArgumentException("limitPerMinute must be > 0: " + limitPerMinute);
         }
         if (!(burstSeconds > 0) || Double.isInfinite(burstSeconds)) {
             throw new IllegalArgumentException("burstSeconds must be > 0: " + burstSeconds);
         }
+        if (!(startLevel >= 0 && startLevel <= 1)) {
+            throw new IllegalArgumentException("startLevel must be in [0, 1]: " + startLevel);
+        }
         this.limitPerMinute = limitPerMinute;
         this.capacity = limitPerMinute * burstSeconds / 60.0;
         this.refillPerNano = limitPerMinute / NANOS_PER_MINUTE;
         this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
-        this.level = capacity;
+        this.startLevel = startLevel;
+        this.level = capacity * startLevel;
         this.lastRefillNanos = nanoClock.getAsLong();
     }
 
@@ -58,6 +81,11 @@ public final class SimBucket {
     /** Maximum level: {@code limit × burstSeconds / 60}. */
     public double capacity() {
         return capacity;
+    }
+
+    /** The starting level as a fraction of the capacity (1 = starts full). */
+    public double startLevel() {
+        return startLevel;
     }
 
     /** The current level after refill; negative while repaying an oversize grant. */
@@ -103,9 +131,9 @@ public final class SimBucket {
         return nanosFor(capacity - level);
     }
 
-    /** Refills the bucket to capacity and restarts the refill clock. */
+    /** Returns the bucket to its starting level (full by default) and restarts the refill clock. */
     public synchronized void reset() {
-        level = capacity;
+        level = capacity * startLevel;
         lastRefillNanos = nanoClock.getAsLong();
     }
 

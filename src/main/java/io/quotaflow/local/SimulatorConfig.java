@@ -16,7 +16,8 @@ import java.util.Set;
  * @param bindAddress          address to listen on; the loopback address by default
  * @param rpm                  requests per minute allowed per API key
  * @param tpm                  tokens per minute allowed per API key (prompt estimate + max_tokens)
- * @param burstSeconds         seconds of refill each bucket holds: capacity = limit × burstSeconds / 60
+ * @param burstSeconds         seconds of refill each bucket holds: capacity = limit × burstSeconds / 60;
+ *                             60 holds a full minute
  * @param apiKeys              accepted bearer keys; empty = accept any non-empty key
  * @param model                the one model served (requests naming another get 404 model_not_found)
  * @param baseLatencyMs        latency of every successful answer before the per-token part
@@ -26,6 +27,15 @@ import java.util.Set;
  * @param defaultMaxTokens     max_tokens assumed when a request gives neither max_tokens nor
  *                             max_completion_tokens
  * @param faults               fault injection; all off by default
+ * @param tokenizer            how the simulator counts tokens (its {@code usage.prompt_tokens}, bucket
+ *                             debits, 429 "Requested" numbers and context check); {@link SimTokenizer#AUTO}
+ *                             (the default) is the model's OpenAI encoding, the others may disagree with
+ *                             the client on purpose
+ * @param contextTokens        the model's context window: a request whose prompt tokens + max_tokens exceed
+ *                             it is refused with 400 {@code context_length_exceeded} before admission;
+ *                             default {@value #DEFAULT_CONTEXT_TOKENS} (gpt-4o-mini)
+ * @param startLevel           level each bucket of a new key starts at, as a fraction of its capacity in
+ *                             [0, 1]; 1 (the default) = full, as real providers start an idle key
  */
 public record SimulatorConfig(
         int port,
@@ -40,7 +50,10 @@ public record SimulatorConfig(
         double latencyJitter,
         long seed,
         int defaultMaxTokens,
-        Faults faults) {
+        Faults faults,
+        SimTokenizer tokenizer,
+        int contextTokens,
+        double startLevel) {
 
     public static final int DEFAULT_PORT = 8089;
     public static final String DEFAULT_BIND_ADDRESS = "127.0.0.1";
@@ -53,6 +66,11 @@ public record SimulatorConfig(
     public static final double DEFAULT_LATENCY_JITTER = 0.2;
     public static final long DEFAULT_SEED = 42;
     public static final int DEFAULT_MAX_TOKENS = 4096;
+    public static final SimTokenizer DEFAULT_TOKENIZER = SimTokenizer.AUTO;
+    /** gpt-4o-mini's context window. */
+    public static final int DEFAULT_CONTEXT_TOKENS = 128_000;
+    /** Buckets start full, as a real provider's do for an idle key. */
+    public static final double DEFAULT_START_LEVEL = 1.0;
 
     public SimulatorConfig {
         if (port < 0 || port > 65_535) {
@@ -95,9 +113,19 @@ public record SimulatorConfig(
             throw new IllegalArgumentException("defaultMaxTokens must be > 0: " + defaultMaxTokens);
         }
         Objects.requireNonNull(faults, "faults");
+        Objects.requireNonNull(tokenizer, "tokenizer");
+        if (contextTokens <= 0) {
+            throw new IllegalArgumentException("contextTokens must be > 0: " + contextTokens);
+        }
+        if (!(startLevel >= 0 && startLevel <= 1)) {
+            throw new IllegalArgumentException("startLevel must be in [0, 1] (1 = buckets start full): " + startLevel);
+        }
     }
 
-    /** Every default: port 8089, RPM 500, TPM 200 000, burst 5 s, any key, gpt-4o-mini, 150 ms + 2 ms/token ±20 %. */
+    /**
+     * Every default: port 8089, RPM 500, TPM 200 000, burst 5 s starting full, any key, gpt-4o-mini
+     * with its own tokenizer (o200k_base) and a 128 000-token context, 150 ms + 2 ms/token ±20 %.
+     */
     public static SimulatorConfig ofDefaults() {
         return builder().build();
     }
@@ -112,7 +140,18 @@ public record SimulatorConfig(
                 .port(port).bindAddress(bindAddress).rpm(rpm).tpm(tpm).burstSeconds(burstSeconds)
                 .apiKeys(apiKeys).model(model).baseLatencyMs(baseLatencyMs)
                 .perCompletionTokenMs(perCompletionTokenMs).latencyJitter(latencyJitter).seed(seed)
-                .defaultMaxTokens(defaultMaxTokens).faults(faults);
+                .defaultMaxTokens(defaultMaxTokens).faults(faults).tokenizer(tokenizer).contextTokens(contextTokens)
+                .startLevel(startLevel);
+    }
+
+    /** The tokenizer actually used: {@link #tokenizer()} with {@link SimTokenizer#AUTO} resolved for the model. */
+    public SimTokenizer resolvedTokenizer() {
+        return tokenizer.resolve(model);
+    }
+
+    /** Whether the buckets of a new key start full. */
+    public boolean startFull() {
+        return startLevel >= 1;
     }
 
     /** Request bucket capacity: {@code rpm × burstSeconds / 60}. */
@@ -132,7 +171,8 @@ public record SimulatorConfig(
                 + ", burstSeconds=" + burstSeconds + ", apiKeys=" + (apiKeys.isEmpty() ? "any" : apiKeys.size() + " key(s)")
                 + ", model=" + model + ", baseLatencyMs=" + baseLatencyMs + ", perCompletionTokenMs="
                 + perCompletionTokenMs + ", latencyJitter=" + latencyJitter + ", seed=" + seed
-                + ", defaultMaxTokens=" + defaultMaxTokens + ", faults=" + faults + "]";
+                + ", defaultMaxTokens=" + defaultMaxTokens + ", faults=" + faults + ", tokenizer=" + tokenizer
+                + ", contextTokens=" + contextTokens + ", startLevel=" + startLevel + "]";
     }
 
     /**
@@ -396,6 +436,9 @@ public record SimulatorConfig(
         private long seed = DEFAULT_SEED;
         private int defaultMaxTokens = DEFAULT_MAX_TOKENS;
         private Faults faults = Faults.none();
+        private SimTokenizer tokenizer = DEFAULT_TOKENIZER;
+        private int contextTokens = DEFAULT_CONTEXT_TOKENS;
+        private double startLevel = DEFAULT_START_LEVEL;
 
         private Builder() {
         }
@@ -470,9 +513,38 @@ public record SimulatorConfig(
             return this;
         }
 
+        /** How the simulator counts tokens; {@link SimTokenizer#AUTO} by default. */
+        public Builder tokenizer(SimTokenizer tokenizer) {
+            this.tokenizer = tokenizer;
+            return this;
+        }
+
+        /** {@link #tokenizer(SimTokenizer)} by name: {@code auto}, {@code o200k_base}, {@code cl100k_base}, {@code chars}. */
+        public Builder tokenizer(String name) {
+            return tokenizer(SimTokenizer.parse(name));
+        }
+
+        /** The model's context window in tokens (prompt + max_tokens); 128 000 by default. */
+        public Builder contextTokens(int contextTokens) {
+            this.contextTokens = contextTokens;
+            return this;
+        }
+
+        /** Starting level of a new key's buckets as a fraction of their capacity, in [0, 1]; 1 by default. */
+        public Builder startLevel(double startLevel) {
+            this.startLevel = startLevel;
+            return this;
+        }
+
+        /** {@code startLevel(1)} when true (the default), {@code startLevel(0)} when false. */
+        public Builder startFull(boolean startFull) {
+            return startLevel(startFull ? 1.0 : 0.0);
+        }
+
         public SimulatorConfig build() {
             return new SimulatorConfig(port, bindAddress, rpm, tpm, burstSeconds, apiKeys, model, baseLatencyMs,
-                    perCompletionTokenMs, latencyJitter, seed, defaultMaxTokens, faults);
+                    perCompletionTokenMs, latencyJitter, seed, defaultMaxTokens, faults, tokenizer, contextTokens,
+                    startLevel);
         }
     }
 }

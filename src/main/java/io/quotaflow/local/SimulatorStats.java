@@ -14,7 +14,14 @@ import java.util.TreeMap;
  * are answered ({@link #requestsByStatus}); the difference is {@link #inFlight}. Admission
  * counters ({@code requestsAdmitted}, {@code tokensAdmitted}, {@code promptTokens},
  * {@code completionTokens} and the per-second series) are recorded at admission time, because
- * that is when a provider charges the quota.
+ * that is when a provider charges the quota. Every token number is the <em>simulator's own</em>
+ * count ({@link #tokenizer}), which may differ from the client's estimate on purpose.
+ *
+ * <p>For "what share of what the provider would have admitted did the client get":
+ * {@link #tokensAdmitted} and {@link #requestsAdmitted} are what was admitted,
+ * {@link #admissibleTokens(double)} and {@link #admissibleRequests(double)} the most one key could
+ * have been admitted over a span, and {@link #http429}, {@link #tooLargeRefusals} and
+ * {@link #contextLengthRefusals} what was sent in vain.
  *
  * @param model            the model served
  * @param rpmLimit         configured requests per minute (per key)
@@ -36,6 +43,15 @@ import java.util.TreeMap;
  *                         outage window) and {@code "auth"} (a 401 of {@code failAuth}); the answers
  *                         themselves also count in {@code requestsByStatus}, except hangs, which get none
  * @param perSecond        admissions per wall-clock second, oldest first, seconds without admissions omitted
+ * @param tokenizer        the tokenizer the simulator counts with, resolved ({@code o200k_base},
+ *                         {@code cl100k_base} or {@code chars}; never {@code auto})
+ * @param contextTokens    configured context window (prompt + max_tokens)
+ * @param startLevel       configured starting level of a new key's buckets, as a fraction of their capacity
+ *                         (1 = full)
+ * @param contextLengthRefusals  requests refused with 400 {@code context_length_exceeded} (never charged)
+ * @param contextRefusedTokens   sum of what those requests asked for: prompt tokens + max_tokens
+ * @param tooLargeRefusals requests refused with 429 "Request too large" (estimate above the TPM limit
+ *                         itself; never charged; also counted in {@link #http429})
  */
 public record SimulatorStats(
         String model,
@@ -53,7 +69,13 @@ public record SimulatorStats(
         long completionTokens,
         long tokensAdmitted,
         Map<String, Long> faultsInjected,
-        List<Second> perSecond) {
+        List<Second> perSecond,
+        String tokenizer,
+        long contextTokens,
+        double startLevel,
+        long contextLengthRefusals,
+        long contextRefusedTokens,
+        long tooLargeRefusals) {
 
     public SimulatorStats {
         requestsByStatus = Collections.unmodifiableMap(
@@ -61,6 +83,30 @@ public record SimulatorStats(
         faultsInjected = Collections.unmodifiableMap(
                 new TreeMap<>(Objects.requireNonNull(faultsInjected, "faultsInjected")));
         perSecond = List.copyOf(Objects.requireNonNull(perSecond, "perSecond"));
+    }
+
+    /** Token bucket capacity: {@code tpmLimit × burstSeconds / 60}. */
+    public double tokenCapacity() {
+        return tpmLimit * burstSeconds / 60.0;
+    }
+
+    /** Request bucket capacity: {@code rpmLimit × burstSeconds / 60}. */
+    public double requestCapacity() {
+        return rpmLimit * burstSeconds / 60.0;
+    }
+
+    /**
+     * The most tokens one key could have been admitted in its first {@code seconds} after its first
+     * request: the bucket's starting level plus the refill, {@code startLevel × tokenCapacity + TPM ×
+     * seconds / 60}.
+     */
+    public double admissibleTokens(double seconds) {
+        return startLevel * tokenCapacity() + tpmLimit * Math.max(0, seconds) / 60.0;
+    }
+
+    /** {@link #admissibleTokens(double)} for requests: {@code startLevel × requestCapacity + RPM × seconds / 60}. */
+    public double admissibleRequests(double seconds) {
+        return startLevel * requestCapacity() + rpmLimit * Math.max(0, seconds) / 60.0;
     }
 
     /** Answers sent with {@code status}. */

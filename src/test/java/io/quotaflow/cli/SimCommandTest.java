@@ -1,5 +1,6 @@
 package io.quotaflow.cli;
 
+import io.quotaflow.local.SimTokenizer;
 import io.quotaflow.local.SimulatorConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,7 +28,8 @@ class SimCommandTest {
         SimulatorConfig config = parse().toConfig(Map.of());
         assertThat(config).isEqualTo(SimulatorConfig.ofDefaults());
         assertThat(SimCommand.banner(config, "http://localhost:8089/v1"))
-                .isEqualTo("Provider simulator listening on http://localhost:8089/v1 (RPM 500, TPM 200000, burst 5s)");
+                .isEqualTo("Provider simulator listening on http://localhost:8089/v1 (RPM 500, TPM 200000, burst 5s, "
+                        + "tokenizer o200k_base, context 128000)");
     }
 
     @Test
@@ -46,7 +48,62 @@ class SimCommandTest {
         assertThat(config.seed()).isEqualTo(7);
         assertThat(config.bindAddress()).isEqualTo("0.0.0.0");
         assertThat(SimCommand.banner(config, "http://localhost:1234/v1"))
-                .isEqualTo("Provider simulator listening on http://localhost:1234/v1 (RPM 60, TPM 20000, burst 2.5s)");
+                .isEqualTo("Provider simulator listening on http://localhost:1234/v1 (RPM 60, TPM 20000, burst 2.5s, "
+                        + "tokenizer o200k_base, context 128000)");
+    }
+
+    @Test
+    void shouldMapTheProviderShapeOptions() {
+        SimulatorConfig config = parse("--tokenizer", "cl100k_base", "--context-tokens", "8192", "--burst-seconds", "60",
+                "--start-full", "false").toConfig(Map.of());
+        assertThat(config.tokenizer()).isEqualTo(SimTokenizer.CL100K_BASE);
+        assertThat(config.contextTokens()).isEqualTo(8_192);
+        assertThat(config.burstSeconds()).isEqualTo(60.0);
+        assertThat(config.startLevel()).isZero();
+        assertThat(SimCommand.banner(config, "http://localhost:8089/v1"))
+                .isEqualTo("Provider simulator listening on http://localhost:8089/v1 (RPM 500, TPM 200000, burst 60s, "
+                        + "buckets start empty, tokenizer cl100k_base (the model's is o200k_base), context 8192)");
+
+        assertThat(parse("--tokenizer", "CHARS").toConfig(Map.of()).tokenizer()).isEqualTo(SimTokenizer.CHARS);
+        assertThat(parse("--tokenizer", "o200k_base").toConfig(Map.of()).tokenizer()).isEqualTo(SimTokenizer.O200K_BASE);
+        assertThat(parse("--tokenizer", "auto").toConfig(Map.of()).tokenizer()).isEqualTo(SimTokenizer.AUTO);
+        assertThat(parse("--start-full").toConfig(Map.of()).startLevel()).isEqualTo(1.0);
+        assertThat(parse("--start-full", "--tokenizer", "chars").toConfig(Map.of()).startFull()).isTrue();
+        assertThat(parse("--start-full", "FALSE").toConfig(Map.of()).startFull()).isFalse();
+        assertThat(parse("--start-full", "true").toConfig(Map.of()).startFull()).isTrue();
+        assertThat(parse("--start-full=false").toConfig(Map.of()).startFull()).isFalse();
+        assertThat(parse("--burst-seconds", "60").toConfig(Map.of()).startFull()).isTrue();
+    }
+
+    @Test
+    void shouldRejectAnInvalidProviderShapeWithClearErrors() {
+        assertThatThrownBy(() -> parse("--tokenizer", "sk-oops-secret").toConfig(Map.of()))
+                .isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessage("Invalid value for option '--tokenizer': expected one of auto, o200k_base, cl100k_base, chars");
+        assertThatThrownBy(() -> parse("--context-tokens", "0").toConfig(Map.of()))
+                .isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessageContaining("--context-tokens").hasMessageContaining("positive");
+        assertThatThrownBy(() -> parse("--burst-seconds", "61").toConfig(Map.of()))
+                .isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessageContaining("--burst-seconds").hasMessageContaining("(0, 60]");
+        assertThatThrownBy(() -> parse("--burst-seconds", "0").toConfig(Map.of()))
+                .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("--burst-seconds");
+        assertThatThrownBy(() -> parse("--start-full", "maybe").toConfig(Map.of()))
+                .isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessage("Invalid value for option '--start-full': expected true or false");
+        assertThatThrownBy(() -> parse("--context-tokens", "many"))
+                .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("--context-tokens");
+    }
+
+    @Test
+    void shouldDescribeTheProviderShapeOptionsInTheHelp() {
+        StringWriter help = new StringWriter();
+        CommandLine cl = new CommandLine(new SimCommand());
+        cl.setOut(new PrintWriter(help));
+        assertThat(cl.execute("--help")).isZero();
+        assertThat(help.toString()).contains("--tokenizer=NAME", "cl100k_base", "o200k_base", "chars",
+                "ceil(code points / 4)", "--context-tokens=N", "Default: 128000", "context_length_exceeded",
+                "--start-full[=true|false]", "full minute", "x-ratelimit-");
     }
 
     @Test

@@ -122,7 +122,40 @@ class SimBucketTest {
     }
 
     @Test
+    void shouldHoldAndStartWithAFullMinuteAtSixtyBurstSeconds() {
+        SimBucket b = bucket(6_000, 60);
+        assertThat(b.capacity()).isEqualTo(6_000.0);
+        assertThat(b.startLevel()).isEqualTo(1.0);
+        assertThat(b.remaining()).isEqualTo(6_000);
+        assertThat(b.tryTake(6_000)).isTrue();
+        assertThat(b.tryTake(1)).isFalse();
+        assertThat(b.timeUntilFull()).isEqualTo(Duration.ofMinutes(1));
+        advance(Duration.ofSeconds(30));
+        assertThat(b.remaining()).isEqualTo(3_000);
+    }
+
+    @Test
+    void shouldStartAtTheConfiguredLevel() {
+        SimBucket empty = new SimBucket(600, 60, 0.0, nanos::get);
+        assertThat(empty.available()).isZero();
+        assertThat(empty.canTake(1)).isFalse();
+        assertThat(empty.timeUntilFull()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(empty.timeUntilAvailable(10)).isEqualTo(Duration.ofSeconds(1));
+        advance(Duration.ofSeconds(1));
+        assertThat(empty.tryTake(10)).isTrue();
+
+        SimBucket half = new SimBucket(600, 10, 0.5, nanos::get);
+        assertThat(half.available()).isEqualTo(50.0);
+        half.tryTake(50);
+        half.reset();
+        assertThat(half.available()).isEqualTo(50.0);
+    }
+
+    @Test
     void shouldRejectInvalidArguments() {
+        assertThatThrownBy(() -> new SimBucket(100, 5, 1.5, nanos::get)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new SimBucket(100, 5, -0.1, nanos::get)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new SimBucket(100, 5, Double.NaN, nanos::get)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> bucket(0, 5)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> bucket(100, 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> bucket(100, Double.NaN)).isInstanceOf(IllegalArgumentException.class);

@@ -27,12 +27,47 @@ class SimulatorConfigTest {
         assertThat(c.faults()).isEqualTo(SimulatorConfig.Faults.none());
         assertThat(c.faults().any()).isFalse();
         assertThat(c.tokenCapacity()).isCloseTo(16_666.67, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(c.tokenizer()).isEqualTo(SimTokenizer.AUTO);
+        assertThat(c.resolvedTokenizer()).isEqualTo(SimTokenizer.O200K_BASE);
+        assertThat(c.contextTokens()).isEqualTo(128_000);
+        assertThat(c.startLevel()).isEqualTo(1.0);
+        assertThat(c.startFull()).isTrue();
+    }
+
+    @Test
+    void shouldBuildTheProviderShape() {
+        SimulatorConfig c = SimulatorConfig.builder().tokenizer("chars").contextTokens(8_192).burstSeconds(60)
+                .startFull(false).build();
+        assertThat(c.tokenizer()).isEqualTo(SimTokenizer.CHARS);
+        assertThat(c.resolvedTokenizer()).isEqualTo(SimTokenizer.CHARS);
+        assertThat(c.contextTokens()).isEqualTo(8_192);
+        assertThat(c.burstSeconds()).isEqualTo(60.0);
+        assertThat(c.tokenCapacity()).isEqualTo(200_000.0);
+        assertThat(c.startLevel()).isZero();
+        assertThat(c.startFull()).isFalse();
+        assertThat(c.toBuilder().build()).isEqualTo(c);
+        assertThat(c.toString()).contains("tokenizer=chars", "contextTokens=8192", "startLevel=0.0");
+        assertThat(SimulatorConfig.builder().model("gpt-4").build().resolvedTokenizer()).isEqualTo(SimTokenizer.CL100K_BASE);
+        assertThat(SimulatorConfig.builder().startLevel(0.25).build().startFull()).isFalse();
+    }
+
+    @Test
+    void shouldRejectAnInvalidProviderShape() {
+        assertThatThrownBy(() -> SimulatorConfig.builder().contextTokens(0).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("contextTokens");
+        assertThatThrownBy(() -> SimulatorConfig.builder().startLevel(1.01).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("startLevel");
+        assertThatThrownBy(() -> SimulatorConfig.builder().tokenizer((SimTokenizer) null).build())
+                .isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> SimulatorConfig.builder().tokenizer("gpt2"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("chars");
     }
 
     @Test
     void shouldRoundTripThroughTheBuilder() {
         SimulatorConfig c = SimulatorConfig.builder().port(0).rpm(60).tpm(1_000).burstSeconds(1)
-                .apiKeys(Set.of("k")).model("m").noLatency().seed(1).build();
+                .apiKeys(Set.of("k")).model("m").noLatency().seed(1).tokenizer(SimTokenizer.CL100K_BASE)
+                .contextTokens(4_096).startLevel(0.5).build();
         assertThat(c.toBuilder().build()).isEqualTo(c);
     }
 
