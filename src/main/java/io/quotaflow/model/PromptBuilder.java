@@ -47,7 +47,18 @@ public final class PromptBuilder {
         return fixedTokens;
     }
 
+    /** A prompt for {@code items}, its tokens counted exactly (every message tokenized). */
     public ChatPrompt build(List<ModelItem> items, int maxTokens) {
+        return build(items, maxTokens, -1);
+    }
+
+    /**
+     * A prompt for {@code items} whose tokens are {@code promptTokens} when known: the fixed part
+     * plus each ticket's {@link #itemTokens}, counted once at intake. Tokenizing every prompt again
+     * would double the pipeline's heaviest per-ticket work for a difference of a token or so per
+     * ticket at the boundaries, which the calibration to the provider's own count absorbs anyway.
+     */
+    public ChatPrompt build(List<ModelItem> items, int maxTokens, int promptTokens) {
         ObjectNode user = Json.MAPPER.createObjectNode();
         ArrayNode tickets = user.putArray("tickets");
         for (ModelItem item : items) {
@@ -69,7 +80,8 @@ public final class PromptBuilder {
             msgs.addObject().put("role", m.role()).put("content", m.content());
         }
         body.set("response_format", responseFormat);
-        return new ChatPrompt(List.copyOf(items), messages, body, counter.countChat(messages), maxTokens);
+        return new ChatPrompt(List.copyOf(items), messages, body, promptTokens >= 0 ? promptTokens : counter.countChat(messages),
+                maxTokens);
     }
 
     private static ObjectNode itemJson(ModelItem item) {

@@ -38,8 +38,12 @@ public final class QuotaLimiter {
     private final ContinuousBucket tokens;
     private final double baseRequestCapacity;
     private final double baseTokenCapacity;
-    /** Recent admissions {nanos, tokens}, oldest first: what the provider may not have counted yet. */
+    /**
+     * Recent admissions {sequence, nanos, tokens, answered (0/1)}, oldest first: what the provider
+     * may not have counted yet when it answered an earlier call.
+     */
     private final ArrayDeque<long[]> admissions = new ArrayDeque<>();
+    private long sequence;
     private long cooldownUntilNanos;
     private double burstScale = 1.0;
     private long lastRateLimitNanos;
@@ -78,7 +82,7 @@ public final class QuotaLimiter {
         }
         requests.take(1, nowNanos);
         tokens.take(cost, nowNanos);
-        admissions.addLast(new long[] {nowNanos, cost});
+        admissions.addLast(new long[] {++sequence, nowNanos, cost, 0});
         return true;
     }
 
@@ -106,12 +110,31 @@ public final class QuotaLimiter {
         requests.giveBack(1, nowNanos);
         for (Iterator<long[]> it = admissions.descendingIterator(); it.hasNext(); ) {
             long[] a = it.next();
-            if (a[0] == sentAtNanos && a[1] == cost) {
+            if (a[1] == sentAtNanos && a[2] == cost) {
                 it.remove();
                 break;
             }
-            if (a[0] < sentAtNanos) {
+            if (a[1] < sentAtNanos) {
                 break;
+            }
+        }
+    }
+
+    /** The sequence number of the last call admitted (to name it in {@link #answered} and {@link #reseed(RateLimitInfo, long, long, long)}). */
+    public long lastAdmission() {
+        return sequence;
+    }
+
+    /** The call admitted as {@code admission} has its answer: the provider has counted it. */
+    public void answered(long admission) {
+        for (Iterator<long[]> it = admissions.descendingIterator(); it.hasNext(); ) {
+            long[] a = it.next();
+            if (a[0] == admission) {
+                a[3] = 1;
+                return;
+            }
+            if (a[0] < admission) {
+                return;
             }
         }
     }
@@ -139,17 +162,42 @@ public final class QuotaLimiter {
         if (info == null) {
             return;
         }
-        double elapsedSeconds = Math.max(0, nowNanos - sentAtNanos) / 1e9;
         long laterCalls = 0;
         long laterTokens = 0;
         for (Iterator<long[]> it = admissions.descendingIterator(); it.hasNext(); ) {
             long[] a = it.next();
-            if (a[0] <= sentAtNanos) {
+            if (a[1] <= sentAtNanos) {
                 break;
             }
             laterCalls++;
-            laterTokens += a[1];
+            laterTokens += a[2];
         }
+        reseed(info, sentAtNanos, laterCalls, laterTokens, nowNanos);
+    }
+
+    /**
+     * As {@link #reseed(RateLimitInfo, long, long)}, for the call admitted as {@code admission}: the
+     * provider may not have counted any other call still unanswered when it answered this one,
+     * whether admitted after it or (arriving out of order) before it, so every such call is
+     * subtracted. Calls answered already were counted, or are behind us.
+     */
+    public void reseed(RateLimitInfo info, long admission, long sentAtNanos, long nowNanos) {
+        if (info == null) {
+            return;
+        }
+        long laterCalls = 0;
+        long laterTokens = 0;
+        for (long[] a : admissions) {
+            if (a[0] != admission && (a[0] > admission || a[3] == 0)) {
+                laterCalls++;
+                laterTokens += a[2];
+            }
+        }
+        reseed(info, sentAtNanos, laterCalls, laterTokens, nowNanos);
+    }
+
+    private void reseed(RateLimitInfo info, long sentAtNanos, long laterCalls, long laterTokens, long nowNanos) {
+        double elapsedSeconds = Math.max(0, nowNanos - sentAtNanos) / 1e9;
         boolean mayRaise = nowNanos - lastRateLimitNanos >= CLEAN_PERIOD_NANOS;
         if (info.remainingRequests().isPresent()) {
             long limit = info.limitRequests().orElse(settings.rpm());
@@ -165,7 +213,9 @@ public final class QuotaLimiter {
 
     private void follow(ContinuousBucket bucket, double baseCapacity, long remaining, long limit, double elapsedSeconds,
                         long later, boolean mayRaise, long nowNanos) {
-        double target = remaining + limit / 60.0 * elapsedSeconds - later;
+        // refill since the provider's answer at our own (safety-scaled) rate: the answer left it a
+        // little before we measured, so its full rate would over-count that moment
+        double target = remaining + limit * settings.safetyFactor() / 60.0 * elapsedSeconds - later;
         if (target < bucket.available(nowNanos)) {
             bucket.clampTo(target, nowNanos);
             return;
@@ -204,7 +254,7 @@ public final class QuotaLimiter {
     }
 
     private void maintain(long nowNanos) {
-        while (!admissions.isEmpty() && admissions.peekFirst()[0] < nowNanos - ADMISSION_LOG_NANOS) {
+        while (!admissions.isEmpty() && admissions.peekFirst()[1] < nowNanos - ADMISSION_LOG_NANOS) {
             admissions.pollFirst();
         }
         if (burstScale < 1.0 && nowNanos - lastRateLimitNanos >= CLEAN_PERIOD_NANOS

@@ -20,8 +20,6 @@ import io.quotaflow.quota.QuotaLimiter;
 import io.quotaflow.ticket.Classification;
 import io.quotaflow.ticket.Json;
 import io.quotaflow.ticket.Priority;
-import io.quotaflow.ticket.Ticket;
-import io.quotaflow.ticket.TicketParser;
 import io.quotaflow.ticket.WorkItem;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -90,6 +88,8 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
     private Cancellable punctuator;
     private volatile boolean closed;
     private final Set<String> probes = new HashSet<>();
+    /** The limiter's admission number of each call out (in memory: a restarted task has no calls out). */
+    private final Map<String, Long> admissions = new java.util.HashMap<>();
     private ScopeHealth health;
     private CompletionBudget budget;
     private final CostCalibration calibration = new CostCalibration();
@@ -233,7 +233,8 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
                 ledger.discard(proposal);
                 continue;
             }
-            ChatPrompt prompt = prompts.build(modelItems, budget.maxTokensFor(items.size(), boost));
+            int promptTokens = prompts.fixedTokens() + items.stream().mapToInt(WorkItem::tokens).sum();
+            ChatPrompt prompt = prompts.build(modelItems, budget.maxTokensFor(items.size(), boost), promptTokens);
             // the provider counts the prompt its own way (calibrated) and max_tokens exactly
             long cost = calibration.apply(prompt.promptTokens()) + prompt.maxTokens();
             if (!window.fits(cost)) {
@@ -318,14 +319,19 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         }
     }
 
-    private ModelItem modelItem(WorkItem item) {
-        TicketParser.Parsed parsed = TicketParser.parse(item.original());
-        if (parsed instanceof TicketParser.Valid valid) {
-            Ticket t = valid.ticket();
-            return new ModelItem(item.id(), t.subject(), t.body());
+    /** The model's view of a ticket: its id, subject and body (validated at intake, so read leniently). */
+    private static ModelItem modelItem(WorkItem item) {
+        try {
+            com.fasterxml.jackson.databind.JsonNode json = Json.MAPPER.readTree(item.original());
+            return new ModelItem(item.id(), text(json.get("subject")), text(json.get("body")));
+        } catch (IOException e) {
+            // validated at intake; unreachable unless the bytes were altered
+            return new ModelItem(item.id(), null, new String(item.original(), java.nio.charset.StandardCharsets.UTF_8));
         }
-        // validated at intake; unreachable unless the bytes were altered
-        return new ModelItem(item.id(), null, new String(item.original(), java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    private static String text(com.fasterxml.jackson.databind.JsonNode node) {
+        return node == null || !node.isTextual() ? null : node.asText();
     }
 
     private void drainCompletions(long now) {
@@ -333,6 +339,7 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         while ((c = completions.poll()) != null) {
             Optional<DispatchLedger.Completed> done = ledger.complete(c.batchId());
             probes.remove(c.batchId());
+            Long admission = admissions.remove(c.batchId());
             if (done.isEmpty()) {
                 continue;
             }
@@ -343,7 +350,14 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
                         done.get().superseded(), c.batchId());
             }
             if (!c.outcome().rateLimits().isEmpty()) {
-                limiter.reseed(c.outcome().rateLimits(), nanos(batch.dispatchedAt()), nanos(now));
+                if (admission != null) {
+                    limiter.reseed(c.outcome().rateLimits(), admission, nanos(batch.dispatchedAt()), nanos(now));
+                } else {
+                    limiter.reseed(c.outcome().rateLimits(), nanos(batch.dispatchedAt()), nanos(now));
+                }
+            }
+            if (admission != null) {
+                limiter.answered(admission);
             }
             handle(batch, done.get().items(), c.outcome(), now);
         }
@@ -527,5 +541,6 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             punctuator.cancel();
         }
         completions.clear();
+        admissions.clear();
     }
 }

@@ -134,8 +134,9 @@ class QuotaLimiterPropertiesTest {
         double before = limiter.availableTokens(answerAt);
         limiter.reseed(info, sent[0], answerAt);
         double elapsed = (answerAt - sent[0]) / 1e9;
-        double providerTokens = remainingTokens + 200_000 / 60.0 * elapsed - later;
-        double providerRequests = remainingRequests + 600 / 60.0 * elapsed - laterCalls;
+        // refill since the answer at the limiter's own, safety-scaled rate
+        double providerTokens = remainingTokens + 200_000 * settings.safetyFactor() / 60.0 * elapsed - later;
+        double providerRequests = remainingRequests + 600 * settings.safetyFactor() / 60.0 * elapsed - laterCalls;
         double after = limiter.availableTokens(answerAt);
         if (before > providerTokens) {
             // lowered to the provider's view
@@ -198,7 +199,7 @@ class QuotaLimiterPropertiesTest {
         RateLimitInfo info = new RateLimitInfo(OptionalLong.of(500), OptionalLong.of(60_000), OptionalLong.of(499),
                 OptionalLong.of(remaining), Optional.empty(), Optional.empty(), Optional.empty());
         limiter.reseed(info, t, t + 200 * MS);
-        double expected = Math.min(remaining + 1_000 * 0.2, Math.max(limiter.tokenCapacity(), 0));
+        double expected = Math.min(remaining + 1_000 * settings.safetyFactor() * 0.2, Math.max(limiter.tokenCapacity(), 0));
         assertThat(limiter.availableTokens(t + 200 * MS)).isCloseTo(expected, org.assertj.core.data.Offset.offset(1.0));
         assertThat(limiter.tokenCapacity()).isLessThanOrEqualTo(60_000 * settings.safetyFactor() + 1e-6)
                 .isGreaterThanOrEqualTo(Math.min(60_000 * settings.safetyFactor(), remaining * settings.safetyFactor()) - 1e-6);
@@ -207,5 +208,30 @@ class QuotaLimiterPropertiesTest {
         double low = limiter.availableTokens(t + 1_400 * MS);
         limiter.reseed(info, t + 1_300 * MS, t + 1_400 * MS);
         assertThat(limiter.availableTokens(t + 1_400 * MS)).isLessThanOrEqualTo(low + 1e-6);
+    }
+
+    /**
+     * Calls still unanswered when the provider answered one may not be in its count, whichever
+     * order they arrived in: reseeding by admission subtracts every one of them.
+     */
+    @Property(tries = 200)
+    void shouldSubtractEveryCallStillOutWhenReseedingByAdmission(@ForAll @IntRange(min = 2, max = 20) int calls,
+                                                                @ForAll @IntRange(min = 0, max = 19) int answeredIndex,
+                                                                @ForAll @IntRange(min = 0, max = 50_000) int remaining) {
+        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(600_000).withBurstSeconds(10);
+        QuotaLimiter limiter = new QuotaLimiter(settings, 0);
+        long t = 30_000 * MS;
+        List<Long> seqs = new ArrayList<>();
+        for (int i = 0; i < calls; i++) {
+            // all in one punctuation: the same instant
+            assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 1_000, t)).isTrue();
+            seqs.add(limiter.lastAdmission());
+        }
+        int answered = Math.min(answeredIndex, calls - 1);
+        RateLimitInfo info = new RateLimitInfo(OptionalLong.of(6_000), OptionalLong.of(600_000), OptionalLong.of(5_000),
+                OptionalLong.of(remaining), Optional.empty(), Optional.empty(), Optional.empty());
+        limiter.reseed(info, seqs.get(answered), t, t);
+        assertThat(limiter.availableTokens(t)).isLessThanOrEqualTo(remaining - 1_000.0 * (calls - 1) + 1e-6);
+        limiter.answered(seqs.get(answered));
     }
 }
