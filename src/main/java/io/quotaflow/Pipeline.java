@@ -47,7 +47,7 @@ public final class Pipeline implements AutoCloseable {
         Properties properties = streamsProperties(config);
         properties.putAll(io.quotaflow.topology.StreamErrorHandlers.properties(metrics));
         Topology topology = QuotaflowTopology.build(config.dispatcher(), client,
-                new SplittableRandom(new SecureRandom().nextLong()), metrics, properties);
+                new SplittableRandom(new SecureRandom().nextLong()), metrics, properties, System::nanoTime);
         this.streams = new KafkaStreams(topology, properties);
         this.streams.setUncaughtExceptionHandler(e -> {
             LOG.error("stream thread failed; replacing it", e);

@@ -88,8 +88,18 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
     private Cancellable punctuator;
     private volatile boolean closed;
     private final Set<String> probes = new HashSet<>();
-    /** The limiter's admission number of each call out (in memory: a restarted task has no calls out). */
-    private final Map<String, Long> admissions = new java.util.HashMap<>();
+    /**
+     * The limiter's admission number and send time of each call out (in memory: a restarted task
+     * has no calls out of its own).
+     */
+    private final Map<String, long[]> admissions = new java.util.HashMap<>();
+    /**
+     * The limiter's time, in nanoseconds: real time in production, because the Streams context's
+     * time is cached per loop iteration and may be hundreds of milliseconds old by the time a call
+     * goes out or its answer is read, which would credit the buckets with refill that never
+     * happened; the context's time when null (tests drive it).
+     */
+    private final java.util.function.LongSupplier limiterClock;
     private ScopeHealth health;
     private CompletionBudget budget;
     private final CostCalibration calibration = new CostCalibration();
@@ -104,6 +114,12 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
     }
 
     DispatcherProcessor(DispatcherSettings settings, ModelClient client, RandomGenerator random, DispatcherListener listener) {
+        this(settings, client, random, listener, null);
+    }
+
+    DispatcherProcessor(DispatcherSettings settings, ModelClient client, RandomGenerator random, DispatcherListener listener,
+                        java.util.function.LongSupplier limiterClock) {
+        this.limiterClock = limiterClock;
         this.settings = settings;
         this.client = client;
         this.random = random;
@@ -120,7 +136,8 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         this.queue = ledger.queue();
         this.prompts = new PromptBuilder(settings.model());
         long now = context.currentSystemTimeMs();
-        this.limiter = new QuotaLimiter(settings.quota(), nanos(now));
+        this.closed = false;
+        this.limiter = new QuotaLimiter(settings.quota(), clock());
         this.health = new ScopeHealth(scope, settings.retry(), (from, to) -> listener.circuitTransition(scope, from, to));
         this.health.at(now);
         this.budget = new CompletionBudget(settings.batch().completionTokensPerItem());
@@ -215,7 +232,7 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             }
             // while the bucket refills (the usual state when a limit binds) stop here, on the estimate:
             // loading, parsing and tokenizing the batch is only worth it when it may go now
-            if (limiter.nanosUntilAdmissible(proposal.priority(), estimatedCost(proposal), nanos(now)) > 0) {
+            if (limiter.nanosUntilAdmissible(proposal.priority(), estimatedCost(proposal), clock()) > 0) {
                 return;
             }
             if (!health.tryStart(now)) {
@@ -250,7 +267,8 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
                 }
                 continue;
             }
-            if (!limiter.tryAcquire(proposal.priority(), cost, nanos(now))) {
+            long sentNanos = clock();
+            if (!limiter.tryAcquire(proposal.priority(), cost, sentNanos)) {
                 // strict priority: nothing of a lower class may overtake a waiting higher one
                 health.cancelStart();
                 return;
@@ -339,7 +357,7 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         while ((c = completions.poll()) != null) {
             Optional<DispatchLedger.Completed> done = ledger.complete(c.batchId());
             probes.remove(c.batchId());
-            Long admission = admissions.remove(c.batchId());
+            long[] admission = admissions.remove(c.batchId());
             if (done.isEmpty()) {
                 continue;
             }
@@ -349,21 +367,18 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
                 LOG.debug("scope {}: {} tickets of call {} were updated while it was out; their answers are ignored", scope,
                         done.get().superseded(), c.batchId());
             }
-            if (!c.outcome().rateLimits().isEmpty()) {
-                if (admission != null) {
-                    limiter.reseed(c.outcome().rateLimits(), admission, nanos(batch.dispatchedAt()), nanos(now));
-                } else {
-                    limiter.reseed(c.outcome().rateLimits(), nanos(batch.dispatchedAt()), nanos(now));
-                }
-            }
             if (admission != null) {
-                limiter.answered(admission);
+                // a call of a previous incarnation has no admission here: its timing is unknown, skip it
+                if (!c.outcome().rateLimits().isEmpty()) {
+                    limiter.reseed(c.outcome().rateLimits(), admission[0], admission[1], clock());
+                }
+                limiter.answered(admission[0]);
             }
-            handle(batch, done.get().items(), c.outcome(), now);
+            handle(batch, done.get().items(), c.outcome(), admission == null ? -1 : admission[1], now);
         }
     }
 
-    private void handle(InFlightBatch batch, List<WorkItem> items, ModelOutcome outcome, long now) {
+    private void handle(InFlightBatch batch, List<WorkItem> items, ModelOutcome outcome, long sentNanos, long now) {
         if (items.isEmpty()) {
             return;
         }
@@ -373,7 +388,7 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             if (answered.promptTokens() > 0) {
                 calibration.observe(answered.promptTokens(), batch.promptTokens());
             }
-            limiter.reconcile(batch.chargedTokens() - batch.maxTokens(), answered.promptTokens(), nanos(now));
+            limiter.reconcile(batch.chargedTokens() - batch.maxTokens(), answered.promptTokens(), clock());
             if (!answered.truncated() && answered.invalid().isEmpty()) {
                 budget.record(items.size(), answered.completionTokens());
             }
@@ -409,15 +424,15 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             }
             Duration wait = limited.retryAfter().orElse(DEFAULT_COOLDOWN);
             Duration jitter = Duration.ofMillis(random.nextLong(Math.max(1, Math.min(1000, wait.toMillis() / 4 + 50))));
-            limiter.rateLimited(wait.plus(jitter), nanos(now));
+            limiter.rateLimited(wait.plus(jitter), clock());
             LOG.warn("scope {}: provider answered 429 ({}); all dispatch paused for {} ms, burst allowance now {} %", scope,
                     limited.message(), wait.plus(jitter).toMillis(), Math.round(limiter.burstScale() * 100));
             requeue(items);
         } else if (outcome instanceof ModelOutcome.Failed failed) {
             inFlightLimit.answered(failed.latencyMs());
-            if (refused(failed) && failed.rateLimits().isEmpty()) {
+            if (refused(failed) && failed.rateLimits().isEmpty() && sentNanos >= 0) {
                 // refused before admission: the provider counted nothing (with headers, reseed said so already)
-                limiter.refund(batch.chargedTokens(), nanos(batch.dispatchedAt()), nanos(now));
+                limiter.refund(batch.chargedTokens(), sentNanos, clock());
             }
             switch (failed.kind()) {
                 case TRANSIENT, TIMEOUT -> {
@@ -514,7 +529,7 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             sizes.put(p, queue.size(p));
             queue.oldest(p).ifPresent(t -> ages.put(p, Math.max(0, now - t)));
         }
-        long nowNanos = nanos(now);
+        long nowNanos = clock();
         long wait = 0;
         Optional<PendingQueue.Proposal> next = queue.propose(settings.batch().maxItems(), this::promptTokenCap,
                 settings.limits().maxBatchBytes());
@@ -530,8 +545,9 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
                 calibration.factor(), window.tokens(), maxInFlight(), limiter.tokenCapacity());
     }
 
-    private static long nanos(long epochMs) {
-        return epochMs * 1_000_000L;
+    /** The limiter's time now (see {@link #limiterClock}). */
+    private long clock() {
+        return limiterClock != null ? limiterClock.getAsLong() : context.currentSystemTimeMs() * 1_000_000L;
     }
 
     @Override

@@ -44,9 +44,16 @@ public final class QuotaflowTopology {
     /** Builds with the application's Streams properties, so topology-level settings see them. */
     public static Topology build(DispatcherSettings settings, ModelClient client, RandomGenerator random,
                                  DispatcherListener listener, java.util.Properties streamsProperties) {
+        return build(settings, client, random, listener, streamsProperties, null);
+    }
+
+    /** As above, with the limiter's clock (see {@link #build(StreamsBuilder, DispatcherSettings, ModelClient, RandomGenerator, DispatcherListener, java.util.function.LongSupplier)}). */
+    public static Topology build(DispatcherSettings settings, ModelClient client, RandomGenerator random,
+                                 DispatcherListener listener, java.util.Properties streamsProperties,
+                                 java.util.function.LongSupplier limiterClock) {
         StreamsBuilder builder = new StreamsBuilder(new org.apache.kafka.streams.TopologyConfig(
                 new org.apache.kafka.streams.StreamsConfig(withDefaults(streamsProperties))));
-        build(builder, settings, client, random, listener);
+        build(builder, settings, client, random, listener, limiterClock);
         return builder.build(streamsProperties);
     }
 
@@ -61,6 +68,15 @@ public final class QuotaflowTopology {
 
     public static void build(StreamsBuilder builder, DispatcherSettings settings, ModelClient client, RandomGenerator random,
                              DispatcherListener listener) {
+        build(builder, settings, client, random, listener, null);
+    }
+
+    /**
+     * @param limiterClock the limiter's time in nanoseconds ({@code System::nanoTime} in production);
+     *                     null for the Streams context's wall-clock time (what tests drive)
+     */
+    public static void build(StreamsBuilder builder, DispatcherSettings settings, ModelClient client, RandomGenerator random,
+                             DispatcherListener listener, java.util.function.LongSupplier limiterClock) {
         BinarySerde<WorkItem> workItemSerde = new BinarySerde<>(WorkItem.class);
 
         KStream<String, byte[]> input = builder.stream(Topics.INPUTS.stream().map(Topics.Topic::name).toList(),
@@ -79,7 +95,7 @@ public final class QuotaflowTopology {
         KStream<String, Outbound> outbound = intake.get("intake-accepted")
                 .mapValues(v -> ((IntakeResult.Accepted) v).item(), Named.as("accepted-item"))
                 .repartition(Repartitioned.with(Serdes.String(), workItemSerde).withName(DISPATCH_REPARTITION))
-                .process(new DispatcherSupplier(settings, client, random, listener), Named.as("dispatcher"));
+                .process(new DispatcherSupplier(settings, client, random, listener, limiterClock), Named.as("dispatcher"));
 
         Map<String, KStream<String, Outbound>> out = outbound.split(Named.as("out-"))
                 .branch((k, v) -> v.target() == Outbound.Target.CLASSIFIED, Branched.as("classified"))
@@ -100,8 +116,11 @@ public final class QuotaflowTopology {
         private final ModelClient client;
         private final RandomGenerator random;
         private final DispatcherListener listener;
+        private final java.util.function.LongSupplier limiterClock;
 
-        DispatcherSupplier(DispatcherSettings settings, ModelClient client, RandomGenerator random, DispatcherListener listener) {
+        DispatcherSupplier(DispatcherSettings settings, ModelClient client, RandomGenerator random, DispatcherListener listener,
+                           java.util.function.LongSupplier limiterClock) {
+            this.limiterClock = limiterClock;
             this.settings = settings;
             this.client = client;
             this.random = random;
@@ -110,7 +129,7 @@ public final class QuotaflowTopology {
 
         @Override
         public DispatcherProcessor get() {
-            return new DispatcherProcessor(settings, client, random, listener);
+            return new DispatcherProcessor(settings, client, random, listener, limiterClock);
         }
 
         @Override
