@@ -90,6 +90,12 @@ public final class Pipeline implements AutoCloseable {
         p.putIfAbsent(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, "1");
         p.putIfAbsent(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "100");
         p.putIfAbsent(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, "true");
+        // intake reads four topics per task; ordering across them does not matter (the dispatcher
+        // orders by priority), so never hold a task back waiting for data on its other partitions
+        p.putIfAbsent(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "-1");
+        // answers arrive on HTTP threads and are drained by the punctuator: do not sit in poll()
+        // for the default 100 ms while completions wait
+        p.putIfAbsent(StreamsConfig.POLL_MS_CONFIG, "20");
         return p;
     }
 

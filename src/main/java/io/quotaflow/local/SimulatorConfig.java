@@ -36,6 +36,9 @@ import java.util.Set;
  *                             default {@value #DEFAULT_CONTEXT_TOKENS} (gpt-4o-mini)
  * @param startLevel           level each bucket of a new key starts at, as a fraction of its capacity in
  *                             [0, 1]; 1 (the default) = full, as real providers start an idle key
+ * @param classify             whether answers come from the keyword classifier (the default); false answers
+ *                             every ticket with the first category and urgency, a model that costs nothing,
+ *                             for measuring the pipeline's own overhead
  */
 public record SimulatorConfig(
         int port,
@@ -53,7 +56,8 @@ public record SimulatorConfig(
         Faults faults,
         SimTokenizer tokenizer,
         int contextTokens,
-        double startLevel) {
+        double startLevel,
+        boolean classify) {
 
     public static final int DEFAULT_PORT = 8089;
     public static final String DEFAULT_BIND_ADDRESS = "127.0.0.1";
@@ -141,7 +145,7 @@ public record SimulatorConfig(
                 .apiKeys(apiKeys).model(model).baseLatencyMs(baseLatencyMs)
                 .perCompletionTokenMs(perCompletionTokenMs).latencyJitter(latencyJitter).seed(seed)
                 .defaultMaxTokens(defaultMaxTokens).faults(faults).tokenizer(tokenizer).contextTokens(contextTokens)
-                .startLevel(startLevel);
+                .startLevel(startLevel).classify(classify);
     }
 
     /** The tokenizer actually used: {@link #tokenizer()} with {@link SimTokenizer#AUTO} resolved for the model. */
@@ -439,6 +443,7 @@ public record SimulatorConfig(
         private SimTokenizer tokenizer = DEFAULT_TOKENIZER;
         private int contextTokens = DEFAULT_CONTEXT_TOKENS;
         private double startLevel = DEFAULT_START_LEVEL;
+        private boolean classify = true;
 
         private Builder() {
         }
@@ -537,6 +542,12 @@ public record SimulatorConfig(
         }
 
         /** {@code startLevel(1)} when true (the default), {@code startLevel(0)} when false. */
+        /** Whether to classify with the keyword rules (true, the default) or answer a fixed label (costs nothing). */
+        public Builder classify(boolean classify) {
+            this.classify = classify;
+            return this;
+        }
+
         public Builder startFull(boolean startFull) {
             return startLevel(startFull ? 1.0 : 0.0);
         }
@@ -544,7 +555,7 @@ public record SimulatorConfig(
         public SimulatorConfig build() {
             return new SimulatorConfig(port, bindAddress, rpm, tpm, burstSeconds, apiKeys, model, baseLatencyMs,
                     perCompletionTokenMs, latencyJitter, seed, defaultMaxTokens, faults, tokenizer, contextTokens,
-                    startLevel);
+                    startLevel, classify);
         }
     }
 }
