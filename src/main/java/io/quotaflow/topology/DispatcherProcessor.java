@@ -2,7 +2,6 @@ package io.quotaflow.topology;
 
 import io.quotaflow.failure.Backoff;
 import io.quotaflow.failure.ErrorKind;
-import io.quotaflow.failure.FailureHeaders;
 import io.quotaflow.failure.ScopeHealth;
 import io.quotaflow.quota.CompletionBudget;
 import io.quotaflow.config.QuotaSettings;
@@ -21,8 +20,6 @@ import io.quotaflow.ticket.Classification;
 import io.quotaflow.ticket.Json;
 import io.quotaflow.ticket.Priority;
 import io.quotaflow.ticket.WorkItem;
-import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -32,9 +29,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashSet;
@@ -66,18 +61,17 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
     static final String RETRYING_STORE = "qf-retrying";
 
     private static final Logger LOG = LoggerFactory.getLogger(DispatcherProcessor.class);
-    private static final Duration DEFAULT_COOLDOWN = Duration.ofSeconds(1);
     private static final long SWEEP_INTERVAL_MS = 1_000;
     /** /status and the gauges need no more than this; every tick would re-propose a batch for nothing. */
     private static final long SNAPSHOT_INTERVAL_MS = 500;
-    private static final int MAX_TOKENS_BOOST = 8;
 
     private final DispatcherSettings settings;
     private final ModelClient client;
     private final RandomGenerator random;
     private final DispatcherListener listener;
     private final String scope;
-    private final Backoff backoff;
+    private final OutcomePolicy policy;
+    private final RecordEmitter emitter;
 
     private ProcessorContext<String, Outbound> context;
     private DispatchLedger ledger;
@@ -125,7 +119,8 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         this.random = random;
         this.listener = listener;
         this.scope = settings.scope();
-        this.backoff = new Backoff(settings.retry(), random);
+        this.policy = new OutcomePolicy(settings.retry());
+        this.emitter = new RecordEmitter(scope, settings.model().model(), new Backoff(settings.retry(), random));
     }
 
     @Override
@@ -378,43 +373,53 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         }
     }
 
+    /** Applies the policy's decision: the limiter, budget and health hear the outcome; each ticket goes its way. */
     private void handle(InFlightBatch batch, List<WorkItem> items, ModelOutcome outcome, long sentNanos, long now) {
         if (items.isEmpty()) {
             return;
         }
+        inFlightLimit.answered(outcome.latencyMs());
+        OutcomePolicy.Decision decision = policy.decide(batch, items, outcome, now);
+        learn(batch, items, outcome, decision, sentNanos);
+        switch (decision.health()) {
+            case SUCCEEDED -> health.succeeded(now, outcome.latencyMs());
+            case FAILED -> health.failed(now, outcome.latencyMs(), decision.reason());
+            case RATE_LIMITED -> health.rateLimited(now);
+            case HALT -> health.halt(now, decision.reason());
+        }
+        decision.cooldown().ifPresent(wait -> {
+            Duration jitter = Duration.ofMillis(random.nextLong(Math.max(1, Math.min(1000, wait.toMillis() / 4 + 50))));
+            limiter.rateLimited(wait.plus(jitter), clock());
+            LOG.warn("scope {}: provider answered 429 ({}); all dispatch paused for {} ms, burst allowance now {} %", scope,
+                    decision.reason(), wait.plus(jitter).toMillis(), Math.round(limiter.burstScale() * 100));
+        });
+        List<WorkItem> requeued = new ArrayList<>();
+        for (OutcomePolicy.Action action : decision.actions()) {
+            if (action instanceof OutcomePolicy.Action.Classify c) {
+                classified(c.item(), c.label(), batch, (ModelOutcome.Answered) outcome, now);
+            } else if (action instanceof OutcomePolicy.Action.Requeue r) {
+                requeued.add(r.item());
+            } else if (action instanceof OutcomePolicy.Action.Retry r) {
+                retry(r, now);
+            } else if (action instanceof OutcomePolicy.Action.DeadLetter d) {
+                emitDeadLetter(d.item(), d.kind(), d.status(), d.message(), now);
+            }
+        }
+        ledger.requeue(requeued);
+    }
+
+    /** What the scope learns from an outcome about the provider: its count, its window, its limits. */
+    private void learn(InFlightBatch batch, List<WorkItem> items, ModelOutcome outcome, OutcomePolicy.Decision decision,
+                       long sentNanos) {
         if (outcome instanceof ModelOutcome.Answered answered) {
-            health.succeeded(now, answered.latencyMs());
-            inFlightLimit.answered(answered.latencyMs());
             if (answered.promptTokens() > 0) {
                 calibration.observe(answered.promptTokens(), batch.promptTokens());
             }
             limiter.reconcile(batch.chargedTokens() - batch.maxTokens(), answered.promptTokens(), clock());
-            if (!answered.truncated() && answered.invalid().isEmpty()) {
+            if (decision.budgetSample()) {
                 budget.record(items.size(), answered.completionTokens());
             }
-            if (answered.labels().isEmpty() && items.size() > 1 && !answered.truncated()) {
-                // nothing usable: bisect, so that a poison ticket ends up alone; no attempt consumed
-                int half = (items.size() + 1) / 2;
-                LOG.debug("scope {}: unusable answer for a batch of {}; splitting into halves", scope, items.size());
-                requeue(items.stream().map(i -> i.withBatchCap(half)).toList());
-                return;
-            }
-            for (WorkItem item : items) {
-                ModelOutcome.Label label = answered.labels().get(item.id());
-                if (label != null) {
-                    classified(item, label, batch, answered, now);
-                } else if (answered.truncated() && item.maxTokensBoost() < MAX_TOKENS_BOOST) {
-                    // cut at max_tokens: ask again at once with twice the budget, no attempt consumed
-                    requeue(List.of(item.withMaxTokensBoost(item.maxTokensBoost() * 2)));
-                } else {
-                    String why = answered.truncated() ? "finish_reason=length even with max_tokens=" + batch.maxTokens()
-                            : answered.invalid().getOrDefault(item.id(), "invalid answer");
-                    retry(item.withBatchCap(1), ErrorKind.INVALID_OUTPUT, 200, why, Optional.empty(), now);
-                }
-            }
         } else if (outcome instanceof ModelOutcome.RateLimited limited) {
-            health.rateLimited(now);
-            inFlightLimit.answered(limited.latencyMs());
             if (RateLimitHeaders.aboutTokens(limited.message())) {
                 // "Used X, Requested Y": the provider's own count of this call (prompt + max_tokens)
                 limited.requested().ifPresent(requested -> calibration.observe(requested - batch.maxTokens(), batch.promptTokens()));
@@ -422,103 +427,35 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             if (RateLimitHeaders.aboutConcurrency(limited.message())) {
                 inFlightLimit.concurrencyLimited(ledger.callsInFlight() + 1);
             }
-            Duration wait = limited.retryAfter().orElse(DEFAULT_COOLDOWN);
-            Duration jitter = Duration.ofMillis(random.nextLong(Math.max(1, Math.min(1000, wait.toMillis() / 4 + 50))));
-            limiter.rateLimited(wait.plus(jitter), clock());
-            LOG.warn("scope {}: provider answered 429 ({}); all dispatch paused for {} ms, burst allowance now {} %", scope,
-                    limited.message(), wait.plus(jitter).toMillis(), Math.round(limiter.burstScale() * 100));
-            requeue(items);
         } else if (outcome instanceof ModelOutcome.Failed failed) {
-            inFlightLimit.answered(failed.latencyMs());
-            if (refused(failed) && failed.rateLimits().isEmpty() && sentNanos >= 0) {
+            if (decision.refund() && sentNanos >= 0) {
                 // refused before admission: the provider counted nothing (with headers, reseed said so already)
                 limiter.refund(batch.chargedTokens(), sentNanos, clock());
             }
-            switch (failed.kind()) {
-                case TRANSIENT, TIMEOUT -> {
-                    health.failed(now, failed.latencyMs(), failed.message());
-                    String kind = failed.kind() == ModelOutcome.FailureKind.TIMEOUT ? ErrorKind.TIMEOUT : ErrorKind.TRANSIENT;
-                    items.forEach(i -> retry(i, kind, failed.status(), failed.message(), failed.retryAfter(), now));
-                }
-                case CONTEXT_LENGTH -> {
-                    health.succeeded(now, failed.latencyMs());
-                    if (window.learn(failed.message())) {
-                        LOG.info("scope {}: the provider's context window is {} tokens; larger tickets are dead-lettered "
-                                + "too-large without a call", scope, window.tokens());
-                    }
-                    if (items.size() == 1) {
-                        emitDeadLetter(items.get(0), ErrorKind.TOO_LARGE, failed.status(), failed.message(), now);
-                    } else {
-                        int half = (items.size() + 1) / 2;
-                        requeue(items.stream().map(i -> i.withBatchCap(half)).toList());
-                    }
-                }
-                case HALT -> {
-                    health.halt(now, "HTTP " + failed.status() + ": " + failed.message());
-                    requeue(items);
-                }
-                case NON_RETRYABLE -> {
-                    health.succeeded(now, failed.latencyMs());
-                    items.forEach(i -> emitDeadLetter(i, ErrorKind.NON_RETRYABLE, failed.status(), failed.message(), now));
-                }
+            if (decision.learnContextWindow() && window.learn(failed.message())) {
+                LOG.info("scope {}: the provider's context window is {} tokens; larger tickets are dead-lettered too-large "
+                        + "without a call", scope, window.tokens());
             }
         }
     }
 
-    /** Whether the provider refused the call before admitting it (so it charged nothing). */
-    private static boolean refused(ModelOutcome.Failed failed) {
-        return switch (failed.kind()) {
-            case CONTEXT_LENGTH, HALT, NON_RETRYABLE -> failed.status() >= 300 && failed.status() < 500;
-            case TRANSIENT, TIMEOUT -> false;
-        };
-    }
-
-    private void requeue(List<WorkItem> items) {
-        ledger.requeue(items);
-    }
-
     private void classified(WorkItem item, ModelOutcome.Label label, InFlightBatch batch, ModelOutcome.Answered answered, long now) {
-        Classification result = new Classification(item.id(), label.category(), label.urgency(), settings.model().model(), scope,
-                item.attempt() + 1, answered.promptTokens(), answered.completionTokens(), answered.latencyMs(),
-                Math.max(0, batch.dispatchedAt() - item.enqueuedAt()), Instant.ofEpochMilli(now).toString());
-        byte[] json;
-        try {
-            json = Json.MAPPER.writeValueAsBytes(result);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        Classification result = emitter.classification(item, label, batch, answered, now);
         ledger.finish(item);
-        context.forward(new Record<>(item.id(), new Outbound(Outbound.Target.CLASSIFIED, json), now, new RecordHeaders()));
+        context.forward(emitter.classified(result, now));
         listener.classified(scope, item.priority(), result.queuedMs());
     }
 
-    private void retry(WorkItem item, String kind, int status, String message, Optional<Duration> hint, long now) {
-        int attempts = item.attempt() + 1;
-        boolean tooOld = now - item.enqueuedAt() >= settings.retry().maxAge().toMillis();
-        WorkItem.FailureState failure = new WorkItem.FailureState(
-                item.failure() == null ? now : item.failure().firstFailure(), now, kind, status, message);
-        if (attempts >= settings.retry().maxAttempts() || tooOld) {
-            String finalKind = ErrorKind.INVALID_OUTPUT.equals(kind) ? ErrorKind.INVALID_OUTPUT : ErrorKind.RETRIES_EXHAUSTED;
-            String why = (tooOld ? "older than " + settings.retry().maxAge().toSeconds() + " s" : attempts + " attempts")
-                    + "; last error: " + message;
-            emitDeadLetter(item.withAttemptFailed(failure, 0), finalKind, status, why, now);
-            return;
-        }
-        Duration delay = backoff.delay(attempts - 1, hint);
-        WorkItem next = item.withAttemptFailed(failure, now + delay.toMillis());
-        Headers headers = FailureHeaders.forItem(next, kind, status, message);
-        ledger.retried(next);
-        context.forward(new Record<>(item.id(), new Outbound(Outbound.Target.RETRY, item.original()), now, headers));
-        listener.retried(scope, kind);
+    private void retry(OutcomePolicy.Action.Retry r, long now) {
+        RecordEmitter.Emitted emitted = emitter.retry(r.item(), r.kind(), r.status(), r.message(), r.hint(), now);
+        ledger.retried(emitted.item());
+        context.forward(emitted.record());
+        listener.retried(scope, r.kind());
     }
 
     private void emitDeadLetter(WorkItem item, String kind, int status, String message, long now) {
-        WorkItem.FailureState failure = item.failure() != null && item.failure().lastFailure() == now ? item.failure()
-                : new WorkItem.FailureState(item.failure() == null ? now : item.failure().firstFailure(), now, kind, status, message);
-        WorkItem last = item.withFailure(failure);
         ledger.finish(item);
-        Headers headers = FailureHeaders.forItem(last, kind, status, message);
-        context.forward(new Record<>(item.id(), new Outbound(Outbound.Target.DEAD_LETTER, item.original()), now, headers));
+        context.forward(emitter.deadLetter(item, kind, status, message, now));
         listener.deadLettered(scope, kind);
     }
 
