@@ -50,7 +50,7 @@ public sealed interface ModelOutcome permits ModelOutcome.Answered, ModelOutcome
                   RateLimitInfo rateLimits, long latencyMs) implements ModelOutcome {
     }
 
-    /** Failure classes of DESIGN's failure table. */
+    /** Failure classes of the failure table (docs/design.md, Failures). */
     enum FailureKind {
         /** 408, 5xx, 529, connection error: retry with backoff. */
         TRANSIENT,

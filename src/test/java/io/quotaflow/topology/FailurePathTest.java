@@ -25,7 +25,7 @@ import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** One test per row of DESIGN's failure table, with the fake client and advanced wall-clock time. */
+/** One test per row of the failure table (docs/design.md, Failures), with the fake client and advanced wall-clock time. */
 class FailurePathTest {
 
     private static String header(TestRecord<String, byte[]> r, String key) {
