@@ -59,8 +59,7 @@ public final class DlqCommand implements Callable<Integer> {
     }
 
     /** Error kinds the pipeline writes; others only draw a warning (the set may grow). */
-    static final Set<String> KNOWN_KINDS = Set.of(ErrorKind.BAD_INPUT, ErrorKind.TOO_LARGE, ErrorKind.INVALID_OUTPUT,
-            ErrorKind.RETRIES_EXHAUSTED, ErrorKind.NON_RETRYABLE);
+    static final Set<String> KNOWN_KINDS = Set.copyOf(ErrorKind.deadLetterKinds());
 
     // ---------------------------------------------------------------- stats
 

@@ -1,23 +1,59 @@
 package io.quotaflow.failure;
 
-/** Values of {@code qf.error.kind}. */
-public final class ErrorKind {
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
 
-    /** Not JSON, not an object, missing id, or neither subject nor body. */
-    public static final String BAD_INPUT = "bad-input";
-    /** The ticket alone exceeds the model's context budget. */
-    public static final String TOO_LARGE = "too-large";
+/** Values of {@code qf.error.kind}: each kind with its wire value (docs/design.md, Failures). */
+public enum ErrorKind {
+
+    /** Not strict ticket JSON: not one object, invalid Unicode, duplicate keys, no id, no text... */
+    BAD_INPUT("bad-input", true),
+    /** The ticket alone exceeds the model's context budget (configured or learned). */
+    TOO_LARGE("too-large", true),
     /** The model kept answering outside the schema, the ids or the closed sets. */
-    public static final String INVALID_OUTPUT = "invalid-output";
+    INVALID_OUTPUT("invalid-output", true),
     /** Attempts or age exhausted on transient failures. */
-    public static final String RETRIES_EXHAUSTED = "retries-exhausted";
+    RETRIES_EXHAUSTED("retries-exhausted", true),
     /** The provider refused the request itself (a 4xx other than auth, quota and context length). */
-    public static final String NON_RETRYABLE = "non-retryable";
-    /** Transient failure kinds recorded on the retry topic. */
-    public static final String TRANSIENT = "transient";
-    public static final String TIMEOUT = "timeout";
-    public static final String TRUNCATED = "truncated";
+    NON_RETRYABLE("non-retryable", true),
+    /** Kafka Streams could not read, process or write the record (dead-lettered by the error handlers). */
+    INTERNAL_ERROR("internal-error", true),
+    /** A transient failure, on the retry topic. */
+    TRANSIENT("transient", false),
+    /** No answer within the client's timeout, on the retry topic. */
+    TIMEOUT("timeout", false);
 
-    private ErrorKind() {
+    private final String wire;
+    private final boolean deadLetter;
+
+    ErrorKind(String wire, boolean deadLetter) {
+        this.wire = wire;
+        this.deadLetter = deadLetter;
+    }
+
+    /** The header value. */
+    public String wire() {
+        return wire;
+    }
+
+    /** Whether a dead letter can carry this kind (else it only appears on retries). */
+    public boolean deadLetter() {
+        return deadLetter;
+    }
+
+    /** The kind a header value names, if it is one of ours. */
+    public static Optional<ErrorKind> ofWire(String value) {
+        return Arrays.stream(values()).filter(k -> k.wire.equals(value)).findFirst();
+    }
+
+    /** Wire values of every kind a dead letter can carry. */
+    public static List<String> deadLetterKinds() {
+        return Arrays.stream(values()).filter(ErrorKind::deadLetter).map(ErrorKind::wire).toList();
+    }
+
+    @Override
+    public String toString() {
+        return wire;
     }
 }

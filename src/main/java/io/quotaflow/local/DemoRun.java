@@ -154,10 +154,10 @@ public final class DemoRun {
                 log.printf("%n>>> the provider is back; dead letters by kind: %s%n>>> replaying kind retries-exhausted"
                         + " (quotaflow dlq replay --kind retries-exhausted)%n", counter.deadLettersByKind());
                 ReplaySummary replay = new DeadLetterReplayer(broker.bootstrapServers(), Map.of(),
-                        ReplayOptions.builder().kinds(ErrorKind.RETRIES_EXHAUSTED).ratePerSecond(0).build()).run();
+                        ReplayOptions.builder().kinds(ErrorKind.RETRIES_EXHAUSTED.wire()).ratePerSecond(0).build()).run();
                 replayed = replay.replayed();
                 log.printf(">>> replayed %d dead letters to their origin topics%n", replayed);
-                long outageLetters = counter.deadLettersByKind().getOrDefault(ErrorKind.RETRIES_EXHAUSTED, 0L);
+                long outageLetters = counter.deadLettersByKind().getOrDefault(ErrorKind.RETRIES_EXHAUSTED.wire(), 0L);
                 waitUntil(ticker, deadline, () -> (long) counter.classified() + counter.deadLettered() - outageLetters >= expected);
             } else {
                 waitUntil(ticker, deadline, () -> (long) counter.classified() + counter.deadLettered() >= expected);

@@ -27,8 +27,7 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
 
     /** How long a failed stream thread keeps the instance not ready. */
     static final Duration THREAD_FAILURE_NOT_READY = Duration.ofSeconds(60);
-    private static final List<String> DEAD_LETTER_KINDS = List.of(ErrorKind.BAD_INPUT, ErrorKind.TOO_LARGE,
-            ErrorKind.INVALID_OUTPUT, ErrorKind.RETRIES_EXHAUSTED, ErrorKind.NON_RETRYABLE, StreamErrorHandlers.INTERNAL_ERROR);
+    private static final List<String> DEAD_LETTER_KINDS = ErrorKind.deadLetterKinds();
 
 
     private final MeterRegistry registry;

@@ -196,7 +196,7 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         for (WorkItem item : ledger.expire(r -> now - r.enqueuedAt() >= maxAge && (r.attempt() > 0 || outage))) {
             String last = item.failure() == null ? "none (never dispatched: circuit " + health.circuitState() + ")"
                     : item.failure().kind() + ": " + item.failure().message();
-            emitDeadLetter(item, ErrorKind.RETRIES_EXHAUSTED, item.failure() == null ? 0 : item.failure().status(),
+            emitDeadLetter(item, ErrorKind.RETRIES_EXHAUSTED.wire(), item.failure() == null ? 0 : item.failure().status(),
                     "older than " + settings.retry().maxAge().toSeconds() + " s after " + item.attempt()
                             + " attempts; last error: " + last, now);
         }
@@ -254,7 +254,7 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
                 if (items.size() == 1) {
                     // it cannot fit alone: the provider would refuse it, so it is not sent
                     ledger.discard(proposal);
-                    emitDeadLetter(items.get(0), ErrorKind.TOO_LARGE, 0, "needs about " + cost + " tokens with max_tokens; the "
+                    emitDeadLetter(items.get(0), ErrorKind.TOO_LARGE.wire(), 0, "needs about " + cost + " tokens with max_tokens; the "
                             + (window.learned() ? "provider's" : "configured") + " context window is " + window.tokens(), now);
                 } else {
                     ledger.discard(proposal);

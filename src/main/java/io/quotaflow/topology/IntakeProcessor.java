@@ -79,13 +79,13 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
 
         TicketParser.Parsed parsed = TicketParser.parse(original);
         if (parsed instanceof TicketParser.Invalid invalid) {
-            reject(record, original, origin, producer, now, ErrorKind.BAD_INPUT, invalid.reason());
+            reject(record, original, origin, producer, now, ErrorKind.BAD_INPUT.wire(), invalid.reason());
             return;
         }
         Ticket ticket = ((TicketParser.Valid) parsed).ticket();
         int tokens = prompts.itemTokens(new ModelItem(ticket.id(), ticket.subject(), ticket.body()));
         if (tokens > contextBudget) {
-            reject(record, original, origin, producer, now, ErrorKind.TOO_LARGE,
+            reject(record, original, origin, producer, now, ErrorKind.TOO_LARGE.wire(),
                     "ticket needs about " + tokens + " prompt tokens; the context budget for one ticket is " + contextBudget);
             return;
         }
@@ -100,7 +100,7 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
             carried = ReducedTicket.of(ticket);
             sha256 = WorkItem.sha256(original);
             if (carried.length > limits.maxValueBytes()) {
-                reject(record, original, origin, producer, now, ErrorKind.TOO_LARGE, "ticket text of " + carried.length
+                reject(record, original, origin, producer, now, ErrorKind.TOO_LARGE.wire(), "ticket text of " + carried.length
                         + " bytes exceeds records.max-value-bytes (" + limits.maxValueBytes() + ")");
                 return;
             }
@@ -135,7 +135,7 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
         OptionalLong first = FailureHeaders.longValue(h, FailureHeaders.FIRST_FAILURE);
         OptionalLong last = FailureHeaders.longValue(h, FailureHeaders.LAST_FAILURE);
         WorkItem.FailureState failure = new WorkItem.FailureState(first.orElse(now), last.orElse(now),
-                FailureHeaders.string(h, FailureHeaders.ERROR_KIND).orElse(ErrorKind.TRANSIENT),
+                FailureHeaders.string(h, FailureHeaders.ERROR_KIND).orElse(ErrorKind.TRANSIENT.wire()),
                 FailureHeaders.integer(h, FailureHeaders.ERROR_STATUS).orElse(0),
                 FailureHeaders.string(h, FailureHeaders.ERROR_MESSAGE).orElse(""));
         return new WorkItem(ticket.id(), priority, ticket.tenant(), tokens, carried, origin, enqueuedAt, attempt, notBefore,

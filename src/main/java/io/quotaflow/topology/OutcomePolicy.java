@@ -93,7 +93,7 @@ final class OutcomePolicy {
                     } else {
                         String why = answered.truncated() ? "finish_reason=length even with max_tokens=" + batch.maxTokens()
                                 : answered.invalid().getOrDefault(item.id(), "invalid answer");
-                        actions.add(retryOrDeadLetter(item.withBatchCap(1), ErrorKind.INVALID_OUTPUT, 200, why, Optional.empty(), now));
+                        actions.add(retryOrDeadLetter(item.withBatchCap(1), ErrorKind.INVALID_OUTPUT.wire(), 200, why, Optional.empty(), now));
                     }
                 }
             }
@@ -108,13 +108,13 @@ final class OutcomePolicy {
         boolean refused = refused(failed) && failed.rateLimits().isEmpty();
         return switch (failed.kind()) {
             case TRANSIENT, TIMEOUT -> {
-                String kind = failed.kind() == ModelOutcome.FailureKind.TIMEOUT ? ErrorKind.TIMEOUT : ErrorKind.TRANSIENT;
+                String kind = failed.kind() == ModelOutcome.FailureKind.TIMEOUT ? ErrorKind.TIMEOUT.wire() : ErrorKind.TRANSIENT.wire();
                 items.forEach(i -> actions.add(retryOrDeadLetter(i, kind, failed.status(), failed.message(), failed.retryAfter(), now)));
                 yield new Decision(actions, Health.FAILED, failed.message(), Optional.empty(), false, false, false);
             }
             case CONTEXT_LENGTH -> {
                 if (items.size() == 1) {
-                    actions.add(new Action.DeadLetter(items.get(0), ErrorKind.TOO_LARGE, failed.status(), failed.message()));
+                    actions.add(new Action.DeadLetter(items.get(0), ErrorKind.TOO_LARGE.wire(), failed.status(), failed.message()));
                 } else {
                     int half = (items.size() + 1) / 2;
                     items.forEach(i -> actions.add(new Action.Requeue(i.withBatchCap(half))));
@@ -127,7 +127,7 @@ final class OutcomePolicy {
                         refused, false, false);
             }
             case NON_RETRYABLE -> {
-                items.forEach(i -> actions.add(new Action.DeadLetter(i, ErrorKind.NON_RETRYABLE, failed.status(), failed.message())));
+                items.forEach(i -> actions.add(new Action.DeadLetter(i, ErrorKind.NON_RETRYABLE.wire(), failed.status(), failed.message())));
                 yield new Decision(actions, Health.SUCCEEDED, null, Optional.empty(), refused, false, false);
             }
         };
@@ -142,7 +142,7 @@ final class OutcomePolicy {
         }
         WorkItem.FailureState failure = new WorkItem.FailureState(
                 item.failure() == null ? now : item.failure().firstFailure(), now, kind, status, message);
-        String finalKind = ErrorKind.INVALID_OUTPUT.equals(kind) ? ErrorKind.INVALID_OUTPUT : ErrorKind.RETRIES_EXHAUSTED;
+        String finalKind = ErrorKind.INVALID_OUTPUT.wire().equals(kind) ? ErrorKind.INVALID_OUTPUT.wire() : ErrorKind.RETRIES_EXHAUSTED.wire();
         String why = (tooOld ? "older than " + retry.maxAge().toSeconds() + " s" : attempts + " attempts") + "; last error: " + message;
         return new Action.DeadLetter(item.withAttemptFailed(failure, 0), finalKind, status, why);
     }

@@ -33,7 +33,7 @@ import java.util.Map;
  */
 public final class StreamErrorHandlers {
 
-    public static final String INTERNAL_ERROR = "internal-error";
+    public static final String INTERNAL_ERROR = io.quotaflow.failure.ErrorKind.INTERNAL_ERROR.wire();
     /** The topic a write failed for, on an {@code internal-error} dead letter from the production handler. */
     public static final String FAILED_TOPIC = "qf.failed.topic";
     /** A dead letter from a handler keeps at most this many bytes of the record. */

@@ -133,7 +133,7 @@ class DeadLetterReplayIT {
         RecordHeaders h = new RecordHeaders();
         put(h, FailureHeaders.VERSION, "1");
         put(h, FailureHeaders.ATTEMPT, exhausted ? "5" : "0");
-        put(h, FailureHeaders.ERROR_KIND, exhausted ? ErrorKind.RETRIES_EXHAUSTED : ErrorKind.BAD_INPUT);
+        put(h, FailureHeaders.ERROR_KIND, exhausted ? ErrorKind.RETRIES_EXHAUSTED.wire() : ErrorKind.BAD_INPUT.wire());
         put(h, FailureHeaders.ERROR_STATUS, exhausted ? (i % 2 == 0 ? "503" : "529") : "0");
         put(h, FailureHeaders.ERROR_MESSAGE, exhausted
                 ? "HTTP " + (i % 2 == 0 ? "503" : "529") + ": overloaded (" + key.substring(0, key.lastIndexOf('-')) + ")"
@@ -236,7 +236,7 @@ class DeadLetterReplayIT {
         assertThat(after.topic()).isEqualTo(DLQ);
         assertThat(after.total() - before.total()).isEqualTo(32);
         assertThat(delta(before.byKind(), after.byKind()))
-                .containsOnly(Map.entry(ErrorKind.RETRIES_EXHAUSTED, 22L), Map.entry(ErrorKind.BAD_INPUT, 10L));
+                .containsOnly(Map.entry(ErrorKind.RETRIES_EXHAUSTED.wire(), 22L), Map.entry(ErrorKind.BAD_INPUT.wire(), 10L));
         assertThat(delta(before.byStatus(), after.byStatus()))
                 .containsOnly(Map.entry("503", 12L), Map.entry("529", 10L), Map.entry("0", 10L));
         assertThat(delta(before.byOriginTopic(), after.byOriginTopic()))
@@ -275,14 +275,14 @@ class DeadLetterReplayIT {
         Map<TopicPartition, Long> originsBefore = endOffsets(INTERACTIVE, STANDARD);
 
         ReplaySummary summary = new DeadLetterReplayer(bootstrap, Map.of(),
-                options(w, group).kinds(ErrorKind.RETRIES_EXHAUSTED).dryRun(true).build()).run();
+                options(w, group).kinds(ErrorKind.RETRIES_EXHAUSTED.wire()).dryRun(true).build()).run();
 
         assertThat(summary.dryRun()).isTrue();
         assertThat(summary.outcome()).isEqualTo(ReplaySummary.Outcome.COMPLETED);
         assertThat(summary.replayed()).isEqualTo(19);
         assertThat(summary.skippedMaxReplays()).isEqualTo(1);
         assertThat(summary.replayedByTopic()).containsOnly(Map.entry(INTERACTIVE, 10L), Map.entry(STANDARD, 9L));
-        assertThat(summary.replayedByKind()).containsOnly(Map.entry(ErrorKind.RETRIES_EXHAUSTED, 19L));
+        assertThat(summary.replayedByKind()).containsOnly(Map.entry(ErrorKind.RETRIES_EXHAUSTED.wire(), 19L));
         assertThat(summary.examined()).isEqualTo(summary.replayed() + summary.skippedByFilter() + summary.skippedMaxReplays());
         assertThat(endOffsets(INTERACTIVE, STANDARD)).isEqualTo(originsBefore);
         assertThat(committed(group)).isEmpty();
@@ -295,7 +295,7 @@ class DeadLetterReplayIT {
         Map<TopicPartition, Long> originsBefore = endOffsets(INTERACTIVE, STANDARD);
 
         ReplaySummary summary = new DeadLetterReplayer(bootstrap, Map.of(),
-                options(w, group).kinds(ErrorKind.RETRIES_EXHAUSTED).build()).run();
+                options(w, group).kinds(ErrorKind.RETRIES_EXHAUSTED.wire()).build()).run();
 
         assertThat(summary.dryRun()).isFalse();
         assertThat(summary.outcome()).isEqualTo(ReplaySummary.Outcome.COMPLETED);
@@ -333,7 +333,7 @@ class DeadLetterReplayIT {
         // the group's offsets moved to the end captured at start, and a second run finds nothing to do
         assertThat(committed(group)).isNotEmpty();
         ReplaySummary again = new DeadLetterReplayer(bootstrap, Map.of(),
-                options(w, group).kinds(ErrorKind.RETRIES_EXHAUSTED).build()).run();
+                options(w, group).kinds(ErrorKind.RETRIES_EXHAUSTED.wire()).build()).run();
         assertThat(again.replayed()).isZero();
         assertThat(mine(readFrom(originsBefore), w.prefix())).hasSize(19);
     }
