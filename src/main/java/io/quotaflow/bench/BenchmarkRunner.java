@@ -18,7 +18,7 @@ import io.quotaflow.local.SimulatorStats;
 import io.quotaflow.publish.PublishSummary;
 import io.quotaflow.publish.TicketPublisher;
 import io.quotaflow.ticket.Json;
-import io.quotaflow.topology.DispatcherSettings;
+import io.quotaflow.config.DispatcherSettings;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.KafkaStreams;
 

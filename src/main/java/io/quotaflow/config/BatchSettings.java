@@ -63,6 +63,14 @@ public record BatchSettings(int maxItems, int maxPromptTokens, Duration punctuat
 
     /** The initial {@code max_tokens} of a call of {@code items} tickets, before anything is learned. */
     public int maxTokensFor(int items) {
-        return io.quotaflow.quota.CompletionBudget.maxTokens(items, completionTokensPerItem);
+        return maxTokens(items, completionTokensPerItem);
+    }
+
+    /** Tokens of an answer besides its tickets' entries: the {@code {"results":[...]}} envelope. */
+    public static final int COMPLETION_ENVELOPE = 8;
+
+    /** {@code max_tokens} for {@code items} tickets at {@code perItem} tokens each, plus the envelope. */
+    public static int maxTokens(int items, int perItem) {
+        return COMPLETION_ENVELOPE + items * perItem;
     }
 }

@@ -1,6 +1,5 @@
 package io.quotaflow.config;
 
-import io.quotaflow.topology.DispatcherSettings;
 
 import java.io.IOException;
 import java.io.Reader;

@@ -1,6 +1,5 @@
 package io.quotaflow.config;
 
-import io.quotaflow.quota.TokenCounter;
 
 import java.net.URI;
 import java.time.Duration;
@@ -33,7 +32,7 @@ public record ModelSettings(URI baseUrl, String model, Secret apiKey, Duration t
         QuotaSettings.require(apiKey != null, "the LLM API key is missing: set QUOTAFLOW_LLM_API_KEY or --llm-api-key-file");
         QuotaSettings.require(timeout != null && timeout.toMillis() > 0, "llm.timeout must be > 0");
         if (encoding == null || encoding.isBlank()) {
-            encoding = TokenCounter.encodingNameFor(model);
+            encoding = defaultEncoding(model);
         }
         QuotaSettings.require(contextTokens >= 1024, "llm.context-tokens must be >= 1024");
         categories = normalise(categories, "categories");
@@ -67,5 +66,19 @@ public record ModelSettings(URI baseUrl, String model, Secret apiKey, Duration t
     /** Chat completions endpoint: {@code {baseUrl}/chat/completions}. */
     public URI chatCompletionsUri() {
         return URI.create(baseUrl + "/chat/completions");
+    }
+
+    /** {@code o200k_base} for gpt-4o, gpt-4.1, gpt-5, o1/o3/o4 families; {@code cl100k_base} otherwise. */
+    public static String defaultEncoding(String model) {
+        String m = model == null ? "" : model.toLowerCase(Locale.ROOT);
+        int slash = m.lastIndexOf('/');
+        if (slash >= 0) {
+            m = m.substring(slash + 1);
+        }
+        if (m.startsWith("gpt-4o") || m.startsWith("gpt-4.1") || m.startsWith("gpt-4.5") || m.startsWith("gpt-5")
+                || m.startsWith("chatgpt-4o") || m.matches("^o[1-9].*") || m.startsWith("gpt-oss")) {
+            return "o200k_base";
+        }
+        return "cl100k_base";
     }
 }

@@ -1,6 +1,5 @@
 package io.quotaflow.config;
 
-import io.quotaflow.topology.DispatcherSettings;
 
 import java.nio.file.Path;
 import java.util.Map;

@@ -1,5 +1,7 @@
 package io.quotaflow.model;
 
+import io.quotaflow.quota.RateLimitInfo;
+
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;

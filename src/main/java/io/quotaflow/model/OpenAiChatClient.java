@@ -1,5 +1,7 @@
 package io.quotaflow.model;
 
+import io.quotaflow.quota.RateLimitInfo;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.config.ModelSettings;
 import io.quotaflow.quota.RateLimitHeaders;

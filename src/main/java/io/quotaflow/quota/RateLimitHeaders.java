@@ -1,6 +1,5 @@
 package io.quotaflow.quota;
 
-import io.quotaflow.model.RateLimitInfo;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -44,16 +44,7 @@ public final class TokenCounter {
 
     /** {@code o200k_base} for gpt-4o, gpt-4.1, gpt-5, o1/o3/o4 families; {@code cl100k_base} otherwise. */
     public static String encodingNameFor(String model) {
-        String m = model == null ? "" : model.toLowerCase(Locale.ROOT);
-        int slash = m.lastIndexOf('/');
-        if (slash >= 0) {
-            m = m.substring(slash + 1);
-        }
-        if (m.startsWith("gpt-4o") || m.startsWith("gpt-4.1") || m.startsWith("gpt-4.5") || m.startsWith("gpt-5")
-                || m.startsWith("chatgpt-4o") || m.matches("^o[1-9].*") || m.startsWith("gpt-oss")) {
-            return "o200k_base";
-        }
-        return "cl100k_base";
+        return io.quotaflow.config.ModelSettings.defaultEncoding(model);
     }
 
     /** Tokens of a plain string, special tokens treated as ordinary text. */

@@ -1,5 +1,9 @@
 package io.quotaflow.topology;
 
+import io.quotaflow.quota.RateLimitInfo;
+
+import io.quotaflow.config.DispatcherSettings;
+
 import io.quotaflow.failure.Backoff;
 import io.quotaflow.failure.ErrorKind;
 import io.quotaflow.failure.ScopeHealth;
@@ -323,12 +327,12 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
                 }
                 ModelOutcome result = outcome != null ? outcome : new ModelOutcome.Failed(ModelOutcome.FailureKind.TRANSIENT, 0,
                         "client error: " + (error == null ? "no outcome" : error.getClass().getSimpleName()),
-                        Optional.empty(), io.quotaflow.model.RateLimitInfo.EMPTY, 0);
+                        Optional.empty(), io.quotaflow.quota.RateLimitInfo.EMPTY, 0);
                 completions.add(new Completion(request.batchId(), result));
             });
         } catch (RuntimeException e) {
             completions.add(new Completion(request.batchId(), new ModelOutcome.Failed(ModelOutcome.FailureKind.TRANSIENT, 0,
-                    "client error: " + e.getClass().getSimpleName(), Optional.empty(), io.quotaflow.model.RateLimitInfo.EMPTY, 0)));
+                    "client error: " + e.getClass().getSimpleName(), Optional.empty(), io.quotaflow.quota.RateLimitInfo.EMPTY, 0)));
         }
     }
 

@@ -1,5 +1,7 @@
 package io.quotaflow.topology;
 
+import io.quotaflow.config.DispatcherSettings;
+
 import io.quotaflow.config.RecordLimits;
 import io.quotaflow.failure.BoundedValue;
 import io.quotaflow.failure.ErrorKind;

@@ -1,5 +1,7 @@
 package io.quotaflow.topology;
 
+import io.quotaflow.config.DispatcherSettings;
+
 import io.quotaflow.model.ModelClient;
 import io.quotaflow.ticket.BinarySerde;
 import io.quotaflow.ticket.WorkItem;

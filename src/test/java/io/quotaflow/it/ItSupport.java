@@ -12,7 +12,7 @@ import io.quotaflow.local.EmbeddedKafkaBroker;
 import io.quotaflow.local.ProviderSimulator;
 import io.quotaflow.publish.PublishSummary;
 import io.quotaflow.publish.TicketPublisher;
-import io.quotaflow.topology.DispatcherSettings;
+import io.quotaflow.config.DispatcherSettings;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;

@@ -15,7 +15,7 @@ import io.quotaflow.local.ProviderSimulator;
 import io.quotaflow.local.SimulatorConfig;
 import io.quotaflow.local.SimulatorStats;
 import io.quotaflow.publish.TicketPublisher;
-import io.quotaflow.topology.DispatcherSettings;
+import io.quotaflow.config.DispatcherSettings;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

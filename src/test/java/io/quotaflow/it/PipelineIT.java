@@ -19,7 +19,7 @@ import io.quotaflow.publish.DemoDataset;
 import io.quotaflow.publish.PublishSummary;
 import io.quotaflow.publish.TicketPublisher;
 import io.quotaflow.ticket.Json;
-import io.quotaflow.topology.DispatcherSettings;
+import io.quotaflow.config.DispatcherSettings;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

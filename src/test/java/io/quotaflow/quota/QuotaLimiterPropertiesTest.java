@@ -1,7 +1,6 @@
 package io.quotaflow.quota;
 
 import io.quotaflow.config.QuotaSettings;
-import io.quotaflow.model.RateLimitInfo;
 import io.quotaflow.ticket.Priority;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;

@@ -1,6 +1,5 @@
 package io.quotaflow.quota;
 
-import io.quotaflow.model.RateLimitInfo;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -4,7 +4,7 @@ import io.quotaflow.model.ModelClient;
 import io.quotaflow.model.ModelItem;
 import io.quotaflow.model.ModelOutcome;
 import io.quotaflow.model.ModelRequest;
-import io.quotaflow.model.RateLimitInfo;
+import io.quotaflow.quota.RateLimitInfo;
 
 import java.util.ArrayList;
 import java.util.Collections;

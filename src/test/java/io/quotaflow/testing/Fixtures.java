@@ -5,7 +5,7 @@ import io.quotaflow.config.ModelSettings;
 import io.quotaflow.config.QuotaSettings;
 import io.quotaflow.config.RetrySettings;
 import io.quotaflow.config.Secret;
-import io.quotaflow.topology.DispatcherSettings;
+import io.quotaflow.config.DispatcherSettings;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

@@ -3,7 +3,7 @@ package io.quotaflow.testing;
 import io.quotaflow.model.ModelClient;
 import io.quotaflow.ticket.Priority;
 import io.quotaflow.topology.DispatcherListener;
-import io.quotaflow.topology.DispatcherSettings;
+import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.topology.QuotaflowTopology;
 import io.quotaflow.topology.Topics;
 import org.apache.kafka.common.header.Headers;

@@ -2,7 +2,7 @@ package io.quotaflow.topology;
 
 import io.quotaflow.config.RetrySettings;
 import io.quotaflow.model.ModelOutcome;
-import io.quotaflow.model.RateLimitInfo;
+import io.quotaflow.quota.RateLimitInfo;
 import io.quotaflow.ticket.Priority;
 import io.quotaflow.ticket.WorkItem;
 import org.junit.jupiter.api.Test;

@@ -1,12 +1,14 @@
 package io.quotaflow.topology;
 
+import io.quotaflow.config.DispatcherSettings;
+
 import io.quotaflow.config.BatchSettings;
 import io.quotaflow.config.QuotaSettings;
 import io.quotaflow.config.RetrySettings;
 import io.quotaflow.failure.FailureHeaders;
 import io.quotaflow.model.ModelItem;
 import io.quotaflow.model.ModelOutcome;
-import io.quotaflow.model.RateLimitInfo;
+import io.quotaflow.quota.RateLimitInfo;
 import io.quotaflow.testing.FakeModelClient;
 import io.quotaflow.testing.Fixtures;
 import io.quotaflow.testing.PipelineHarness;

@@ -1,5 +1,7 @@
 package io.quotaflow.topology;
 
+import io.quotaflow.config.DispatcherSettings;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.config.BatchSettings;
 import io.quotaflow.config.QuotaSettings;
@@ -8,7 +10,7 @@ import io.quotaflow.model.ModelItem;
 import io.quotaflow.model.ModelOutcome;
 import io.quotaflow.model.ModelRequest;
 import io.quotaflow.model.PromptBuilder;
-import io.quotaflow.model.RateLimitInfo;
+import io.quotaflow.quota.RateLimitInfo;
 import io.quotaflow.testing.FakeModelClient;
 import io.quotaflow.testing.Fixtures;
 import io.quotaflow.testing.PipelineHarness;

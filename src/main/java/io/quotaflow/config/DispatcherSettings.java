@@ -1,11 +1,10 @@
-package io.quotaflow.topology;
+package io.quotaflow.config;
 
 import io.quotaflow.config.BatchSettings;
 import io.quotaflow.config.ModelSettings;
 import io.quotaflow.config.QuotaSettings;
 import io.quotaflow.config.RecordLimits;
 import io.quotaflow.config.RetrySettings;
-import io.quotaflow.quota.QuotaScope;
 
 import java.util.Objects;
 

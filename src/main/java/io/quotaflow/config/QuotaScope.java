@@ -1,4 +1,4 @@
-package io.quotaflow.quota;
+package io.quotaflow.config;
 
 import io.quotaflow.config.ModelSettings;
 

@@ -1,4 +1,4 @@
-package io.quotaflow.model;
+package io.quotaflow.quota;
 
 import java.time.Duration;
 import java.util.Optional;
