@@ -7,12 +7,7 @@ import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.failure.Backoff;
 import io.quotaflow.failure.ErrorKind;
 import io.quotaflow.failure.ScopeHealth;
-import io.quotaflow.quota.CompletionBudget;
-import io.quotaflow.config.QuotaSettings;
 import io.quotaflow.quota.ContextWindow;
-import io.quotaflow.quota.CostCalibration;
-import io.quotaflow.quota.InFlightLimit;
-import io.quotaflow.quota.RateLimitHeaders;
 import io.quotaflow.model.ModelClient;
 import io.quotaflow.model.ModelItem;
 import io.quotaflow.model.ModelOutcome;
@@ -21,7 +16,6 @@ import io.quotaflow.model.ModelRequest;
 import io.quotaflow.model.PromptBuilder;
 import io.quotaflow.quota.QuotaLimiter;
 import io.quotaflow.ticket.Classification;
-import io.quotaflow.ticket.Json;
 import io.quotaflow.ticket.Priority;
 import io.quotaflow.ticket.WorkItem;
 import org.apache.kafka.streams.processor.Cancellable;
@@ -32,7 +26,6 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -80,17 +73,11 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
     private ProcessorContext<String, Outbound> context;
     private DispatchLedger ledger;
     private PendingQueue queue;
-    private PromptBuilder prompts;
-    private QuotaLimiter limiter;
+    private ProviderModel provider;
     private final Queue<Completion> completions = new ConcurrentLinkedQueue<>();
     private Cancellable punctuator;
     private volatile boolean closed;
     private final Set<String> probes = new HashSet<>();
-    /**
-     * The limiter's admission number and send time of each call out (in memory: a restarted task
-     * has no calls out of its own).
-     */
-    private final Map<String, long[]> admissions = new java.util.HashMap<>();
     /**
      * The limiter's time, in nanoseconds: real time in production, because the Streams context's
      * time is cached per loop iteration and may be hundreds of milliseconds old by the time a call
@@ -99,10 +86,6 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
      */
     private final java.util.function.LongSupplier limiterClock;
     private ScopeHealth health;
-    private CompletionBudget budget;
-    private final CostCalibration calibration = new CostCalibration();
-    private ContextWindow window;
-    private InFlightLimit inFlightLimit;
     private long nextSweep;
     private long nextSnapshot;
     /** Whether this task has seen work: tasks of partitions no scope maps to stay silent in /status. */
@@ -133,15 +116,11 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         this.ledger = new DispatchLedger(context.getStateStore(PENDING_STORE), context.getStateStore(DELAYED_STORE),
                 context.getStateStore(IN_FLIGHT_STORE), context.getStateStore(RETRYING_STORE));
         this.queue = ledger.queue();
-        this.prompts = new PromptBuilder(settings.model());
         long now = context.currentSystemTimeMs();
         this.closed = false;
-        this.limiter = new QuotaLimiter(settings.quota(), clock());
+        this.provider = new ProviderModel(settings, new PromptBuilder(settings.model()), this::clock);
         this.health = new ScopeHealth(scope, settings.retry(), (from, to) -> listener.circuitTransition(scope, from, to));
         this.health.at(now);
-        this.budget = new CompletionBudget(settings.batch().completionTokensPerItem());
-        this.window = new ContextWindow(settings.model().contextTokens());
-        this.inFlightLimit = new InFlightLimit(settings.quota().maxInFlight(), settings.quota().maxInFlightCeiling());
         restore();
         this.punctuator = context.schedule(settings.batch().punctuateInterval(), PunctuationType.WALL_CLOCK_TIME, this::punctuate);
     }
@@ -206,14 +185,8 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         }
     }
 
-    /** Calls this scope may have out now: fixed, or by Little's law from its limits and latency. */
-    private int maxInFlight() {
-        QuotaSettings q = settings.quota();
-        return inFlightLimit.limit(q.rpm() * q.safetyFactor() / 60.0, q.tpm() * q.safetyFactor() / 60.0);
-    }
-
     private void dispatch(long now) {
-        int maxInFlight = maxInFlight();
+        int maxInFlight = provider.maxInFlight();
         while (ledger.callsInFlight() < maxInFlight) {
             ScopeHealth.Mode mode = health.mode(now);
             if (mode == ScopeHealth.Mode.BLOCKED || (mode == ScopeHealth.Mode.PROBE && !probes.isEmpty())) {
@@ -221,7 +194,7 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             }
             boolean probe = mode == ScopeHealth.Mode.PROBE;
             int maxItems = probe ? 1 : settings.batch().maxItems();
-            Optional<PendingQueue.Proposal> next = queue.propose(maxItems, this::promptTokenCap, settings.limits().maxBatchBytes());
+            Optional<PendingQueue.Proposal> next = queue.propose(maxItems, provider::promptTokenCap, settings.limits().maxBatchBytes());
             if (next.isEmpty()) {
                 return;
             }
@@ -231,28 +204,21 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             }
             // while the bucket refills (the usual state when a limit binds) stop here, on the estimate:
             // loading, parsing and tokenizing the batch is only worth it when it may go now
-            if (limiter.nanosUntilAdmissible(proposal.priority(), estimatedCost(proposal), clock()) > 0) {
+            if (!provider.mayAdmit(proposal.priority(), provider.estimatedCost(proposal))) {
                 return;
             }
             if (!health.tryStart(now)) {
                 return;
             }
             List<WorkItem> items = ledger.load(proposal);
-            List<ModelItem> modelItems = new ArrayList<>(items.size());
-            int boost = 1;
-            for (WorkItem item : items) {
-                modelItems.add(modelItem(item));
-                boost = Math.max(boost, item.maxTokensBoost());
-            }
             if (items.isEmpty()) {
                 health.cancelStart();
                 ledger.discard(proposal);
                 continue;
             }
-            int promptTokens = prompts.fixedTokens() + items.stream().mapToInt(WorkItem::tokens).sum();
-            ChatPrompt prompt = prompts.build(modelItems, budget.maxTokensFor(items.size(), boost), promptTokens);
-            // the provider counts the prompt its own way (calibrated) and max_tokens exactly
-            long cost = calibration.apply(prompt.promptTokens()) + prompt.maxTokens();
+            ChatPrompt prompt = provider.prompt(items, items.stream().map(ModelItem::ofTicketJson).toList());
+            long cost = provider.cost(prompt);
+            ContextWindow window = provider.window();
             if (!window.fits(cost)) {
                 health.cancelStart();
                 if (items.size() == 1) {
@@ -266,16 +232,14 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
                 }
                 continue;
             }
-            long sentNanos = clock();
-            if (!limiter.tryAcquire(proposal.priority(), cost, sentNanos)) {
+            String batchId = UUID.randomUUID().toString();
+            if (!provider.admit(batchId, proposal.priority(), cost)) {
                 // strict priority: nothing of a lower class may overtake a waiting higher one
                 health.cancelStart();
                 return;
             }
-            String batchId = UUID.randomUUID().toString();
             InFlightBatch batch = InFlightBatch.of(batchId, proposal.priority(), items, now, prompt.promptTokens(), prompt.maxTokens(),
                     cost);
-            inFlightLimit.admitted(cost);
             ledger.dispatched(proposal, batch);
             if (probe) {
                 probes.add(batchId);
@@ -289,34 +253,11 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
     private boolean lingering(PendingQueue.Proposal proposal, int maxItems, long now) {
         long linger = settings.batch().linger(proposal.priority()).toMillis();
         if (linger <= 0 || proposal.refs().size() >= maxItems
-                || proposal.tokens() >= promptTokenCap(proposal.priority()) * 0.8) {
+                || proposal.tokens() >= provider.promptTokenCap(proposal.priority()) * 0.8) {
             return false;
         }
         long oldest = proposal.refs().stream().mapToLong(PendingQueue.Ref::enqueuedAt).min().orElse(now);
         return now - oldest < linger;
-    }
-
-    /**
-     * A proposal's admission cost from the per-ticket estimates, without building its prompt: the
-     * fixed prompt, the tickets, the {@code max_tokens} budget, calibrated. Each ticket was counted on
-     * its own, so the exact prompt may differ by a token or so per ticket; the margin keeps this a
-     * lower bound, so skipping on it never skips a call that could go.
-     */
-    private long estimatedCost(PendingQueue.Proposal proposal) {
-        int n = proposal.refs().size();
-        return calibration.apply(prompts.fixedTokens() + proposal.tokens() - 2L * n) + budget.maxTokensFor(n, 1);
-    }
-
-    /**
-     * Prompt tokens one batch of {@code priority} may hold: the configured cap, lowered so that a
-     * full batch (prompt + its {@code max_tokens}) fits the limiter's bucket above that class's
-     * reserve. A single larger ticket still goes alone, from a full bucket.
-     */
-    private int promptTokenCap(Priority priority) {
-        long completion = budget.maxTokensFor(settings.batch().maxItems(), 1);
-        long room = Math.min(limiter.maxRegularCost(priority), window.tokens()) - completion;
-        long fits = calibration.unapply(Math.max(0, room)) - prompts.fixedTokens();
-        return (int) Math.max(1, Math.min(settings.batch().maxPromptTokens(), fits));
     }
 
     private void send(ModelRequest request) {
@@ -336,27 +277,12 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         }
     }
 
-    /** The model's view of a ticket: its id, subject and body (validated at intake, so read leniently). */
-    private static ModelItem modelItem(WorkItem item) {
-        try {
-            com.fasterxml.jackson.databind.JsonNode json = Json.MAPPER.readTree(item.original());
-            return new ModelItem(item.id(), text(json.get("subject")), text(json.get("body")));
-        } catch (IOException e) {
-            // validated at intake; unreachable unless the bytes were altered
-            return new ModelItem(item.id(), null, new String(item.original(), java.nio.charset.StandardCharsets.UTF_8));
-        }
-    }
-
-    private static String text(com.fasterxml.jackson.databind.JsonNode node) {
-        return node == null || !node.isTextual() ? null : node.asText();
-    }
-
     private void drainCompletions(long now) {
         Completion c;
         while ((c = completions.poll()) != null) {
             Optional<DispatchLedger.Completed> done = ledger.complete(c.batchId());
             probes.remove(c.batchId());
-            long[] admission = admissions.remove(c.batchId());
+            long sentNanos = provider.answered(c.batchId(), c.outcome());
             if (done.isEmpty()) {
                 continue;
             }
@@ -366,14 +292,7 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
                 LOG.debug("scope {}: {} tickets of call {} were updated while it was out; their answers are ignored", scope,
                         done.get().superseded(), c.batchId());
             }
-            if (admission != null) {
-                // a call of a previous incarnation has no admission here: its timing is unknown, skip it
-                if (!c.outcome().rateLimits().isEmpty()) {
-                    limiter.reseed(c.outcome().rateLimits(), admission[0], admission[1], clock());
-                }
-                limiter.answered(admission[0]);
-            }
-            handle(batch, done.get().items(), c.outcome(), admission == null ? -1 : admission[1], now);
+            handle(batch, done.get().items(), c.outcome(), sentNanos, now);
         }
     }
 
@@ -382,9 +301,11 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         if (items.isEmpty()) {
             return;
         }
-        inFlightLimit.answered(outcome.latencyMs());
         OutcomePolicy.Decision decision = policy.decide(batch, items, outcome, now);
-        learn(batch, items, outcome, decision, sentNanos);
+        if (provider.learn(batch, items, outcome, decision, sentNanos, ledger.callsInFlight())) {
+            LOG.info("scope {}: the provider's context window is {} tokens; larger tickets are dead-lettered too-large "
+                    + "without a call", scope, provider.window().tokens());
+        }
         switch (decision.health()) {
             case SUCCEEDED -> health.succeeded(now, outcome.latencyMs());
             case FAILED -> health.failed(now, outcome.latencyMs(), decision.reason());
@@ -393,9 +314,9 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         }
         decision.cooldown().ifPresent(wait -> {
             Duration jitter = Duration.ofMillis(random.nextLong(Math.max(1, Math.min(1000, wait.toMillis() / 4 + 50))));
-            limiter.rateLimited(wait.plus(jitter), clock());
+            provider.rateLimited(wait.plus(jitter));
             LOG.warn("scope {}: provider answered 429 ({}); all dispatch paused for {} ms, burst allowance now {} %", scope,
-                    decision.reason(), wait.plus(jitter).toMillis(), Math.round(limiter.burstScale() * 100));
+                    decision.reason(), wait.plus(jitter).toMillis(), Math.round(provider.burstScale() * 100));
         });
         List<WorkItem> requeued = new ArrayList<>();
         for (OutcomePolicy.Action action : decision.actions()) {
@@ -410,37 +331,6 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             }
         }
         ledger.requeue(requeued);
-    }
-
-    /** What the scope learns from an outcome about the provider: its count, its window, its limits. */
-    private void learn(InFlightBatch batch, List<WorkItem> items, ModelOutcome outcome, OutcomePolicy.Decision decision,
-                       long sentNanos) {
-        if (outcome instanceof ModelOutcome.Answered answered) {
-            if (answered.promptTokens() > 0) {
-                calibration.observe(answered.promptTokens(), batch.promptTokens());
-            }
-            limiter.reconcile(batch.chargedTokens() - batch.maxTokens(), answered.promptTokens(), clock());
-            if (decision.budgetSample()) {
-                budget.record(items.size(), answered.completionTokens());
-            }
-        } else if (outcome instanceof ModelOutcome.RateLimited limited) {
-            if (RateLimitHeaders.aboutTokens(limited.message())) {
-                // "Used X, Requested Y": the provider's own count of this call (prompt + max_tokens)
-                limited.requested().ifPresent(requested -> calibration.observe(requested - batch.maxTokens(), batch.promptTokens()));
-            }
-            if (RateLimitHeaders.aboutConcurrency(limited.message())) {
-                inFlightLimit.concurrencyLimited(ledger.callsInFlight() + 1);
-            }
-        } else if (outcome instanceof ModelOutcome.Failed failed) {
-            if (decision.refund() && sentNanos >= 0) {
-                // refused before admission: the provider counted nothing (with headers, reseed said so already)
-                limiter.refund(batch.chargedTokens(), sentNanos, clock());
-            }
-            if (decision.learnContextWindow() && window.learn(failed.message())) {
-                LOG.info("scope {}: the provider's context window is {} tokens; larger tickets are dead-lettered too-large "
-                        + "without a call", scope, window.tokens());
-            }
-        }
     }
 
     private void classified(WorkItem item, ModelOutcome.Label label, InFlightBatch batch, ModelOutcome.Answered answered, long now) {
@@ -470,20 +360,15 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             sizes.put(p, queue.size(p));
             queue.oldest(p).ifPresent(t -> ages.put(p, Math.max(0, now - t)));
         }
-        long nowNanos = clock();
-        long wait = 0;
-        Optional<PendingQueue.Proposal> next = queue.propose(settings.batch().maxItems(), this::promptTokenCap,
-                settings.limits().maxBatchBytes());
-        if (next.isPresent()) {
-            wait = limiter.nanosUntilAdmissible(next.get().priority(), estimatedCost(next.get()), nowNanos) / 1_000_000;
-        }
+        long wait = queue.propose(settings.batch().maxItems(), provider::promptTokenCap, settings.limits().maxBatchBytes())
+                .map(next -> provider.waitMs(next.priority(), provider.estimatedCost(next))).orElse(0L);
+        ProviderModel.View v = provider.view();
         String state = health.halted() ? "HALTED: " + health.haltReason()
                 : health.circuitOpen() ? "CIRCUIT_" + health.circuitState()
-                : limiter.inCooldown(nowNanos) ? "COOLDOWN" : "RUNNING";
-        return new DispatcherSnapshot(scope, now, sizes, ages, ledger.delayedCount(), ledger.callsInFlight(),
-                limiter.availableTokens(nowNanos), limiter.availableRequests(nowNanos),
-                limiter.cooldownRemainingNanos(nowNanos) / 1_000_000, Math.max(0, wait), state,
-                calibration.factor(), window.tokens(), maxInFlight(), limiter.tokenCapacity());
+                : v.cooldown() ? "COOLDOWN" : "RUNNING";
+        return new DispatcherSnapshot(scope, now, sizes, ages, ledger.delayedCount(), ledger.callsInFlight(), v.availableTokens(),
+                v.availableRequests(), v.cooldownMs(), Math.max(0, wait), state, v.estimateRatio(), v.contextTokens(),
+                v.inFlightLimit(), v.tokenCapacity());
     }
 
     /** The limiter's time now (see {@link #limiterClock}). */
@@ -498,6 +383,8 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             punctuator.cancel();
         }
         completions.clear();
-        admissions.clear();
+        if (provider != null) {
+            provider.forget();
+        }
     }
 }
