@@ -27,8 +27,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /** {@code quotaflow dlq}: inspect and replay the dead-letter topic. */
@@ -326,17 +324,8 @@ public final class DlqCommand implements Callable<Integer> {
                     options);
             ProgressLine status = new ProgressLine(err, ProgressLine.isTerminal(),
                     ProgressLine.isTerminal() ? Duration.ofMillis(100) : Duration.ofSeconds(1));
-            CountDownLatch finished = new CountDownLatch(1);
-            Thread hook = new Thread(() -> {
-                replayer.requestStop(); // Ctrl+C: commit the record in hand, print the summary
-                try {
-                    finished.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "quotaflow-dlq-replay-shutdown");
-            Runtime.getRuntime().addShutdownHook(hook);
-            try {
+            // Ctrl+C: commit the record in hand, print the summary
+            try (GracefulStop stop = GracefulStop.install("dlq-replay", replayer::requestStop, Duration.ofSeconds(30))) {
                 ReplaySummary summary = replayer.run(progress -> status.update(progress.progressLine()));
                 status.clear();
                 if (json) {
@@ -350,13 +339,6 @@ public final class DlqCommand implements Callable<Integer> {
                 status.clear();
                 err.println("dlq replay: " + PublishCommand.rootMessage(e));
                 return hasCause(e, ConfigException.class) ? 2 : 1;
-            } finally {
-                finished.countDown();
-                try {
-                    Runtime.getRuntime().removeShutdownHook(hook);
-                } catch (IllegalStateException shuttingDown) {
-                    // the hook is running; it returns as soon as 'finished' is counted down
-                }
             }
         }
 

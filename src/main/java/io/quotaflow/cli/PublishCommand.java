@@ -19,8 +19,7 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 
 /** {@code quotaflow publish}: sends a JSON-lines file of tickets to the priority topics. */
 @Command(name = "publish", sortOptions = false,
@@ -132,17 +131,8 @@ public final class PublishCommand implements Callable<Integer> {
 
     private int publish(TicketPublisher publisher, InputStream in, String source, PrintWriter err) {
         ProgressLine status = new ProgressLine(err, ProgressLine.isTerminal());
-        CountDownLatch finished = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            publisher.requestStop(); // Ctrl+C: stop reading, flush what was sent, print the summary
-            try {
-                finished.await(35, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "quotaflow-publish-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        try {
+        // Ctrl+C: stop reading, flush what was sent, print the summary
+        try (GracefulStop stop = GracefulStop.install("publish", publisher::requestStop, Duration.ofSeconds(35))) {
             PublishSummary summary = publisher.publish(in, Optional.ofNullable(priority), sendInvalid,
                     progress -> {
                         if (progress.done()) {
@@ -164,13 +154,6 @@ public final class PublishCommand implements Callable<Integer> {
             status.clear();
             err.println("publish: " + rootMessage(e));
             return 1;
-        } finally {
-            finished.countDown();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook is running; it returns as soon as 'finished' is counted down
-            }
         }
     }
 

@@ -15,8 +15,6 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /** {@code quotaflow results}: prints classification results, one JSON per line. */
 @Command(name = "results", sortOptions = false,
@@ -95,17 +93,8 @@ public final class ResultsCommand implements Callable<Integer> {
             err.println("results: invalid Kafka client settings: " + PublishCommand.rootMessage(e));
             return 2;
         }
-        CountDownLatch finished = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            reader.wakeup(); // Ctrl+C: end the read, flush stdout, close the consumer
-            try {
-                finished.await(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "quotaflow-results-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        try (reader) {
+        // Ctrl+C: end the read, flush stdout, close the consumer
+        try (GracefulStop stop = GracefulStop.install("results", reader::wakeup, Duration.ofSeconds(10)); reader) {
             ReadResult result = reader.read(fromBeginning, follow ? Optional.empty() : Optional.of(idle),
                     max == null ? Long.MAX_VALUE : max,
                     value -> {
@@ -124,13 +113,6 @@ public final class ResultsCommand implements Callable<Integer> {
             out.flush();
             err.println("results: " + PublishCommand.rootMessage(e));
             return 1;
-        } finally {
-            finished.countDown();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook is running; it returns as soon as 'finished' is counted down
-            }
         }
     }
 }

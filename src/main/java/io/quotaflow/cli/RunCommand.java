@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 
 /** {@code quotaflow run}: the pipeline against a real cluster and a real provider. */
 @Command(name = "run", mixinStandardHelpOptions = true,
@@ -82,21 +81,19 @@ public final class RunCommand implements Callable<Integer> {
             var changes = TopicsApplier.bundled().apply(admin);
             changes.forEach(c -> System.err.println("topics: " + c));
         }
-        CountDownLatch stop = new CountDownLatch(1);
         Pipeline pipeline = Pipeline.start(config);
-        Thread hook = new Thread(() -> {
+        GracefulStop stop = GracefulStop.install("run", () -> {
             System.err.println("quotaflow: stopping (committing and closing cleanly)...");
             pipeline.close(Duration.ofSeconds(60));
-            stop.countDown();
-        }, "quotaflow-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
+        }, Duration.ofSeconds(65));
         System.err.printf("quotaflow running: application id %s, quota scope %s (%d RPM, %d TPM), model %s at %s%s%n",
                 config.applicationId(), config.dispatcher().scope(), config.dispatcher().quota().rpm(),
                 config.dispatcher().quota().tpm(), config.dispatcher().model().model(),
                 config.dispatcher().model().apiKey().redact(config.dispatcher().model().baseUrl().toString()),
                 pipeline.httpPort() > 0 ? ", status on http://localhost:" + pipeline.httpPort() + "/status" : "");
-        stop.await();
-        return 0;
+        stop.awaitStopRequest();
+        stop.close();
+        return ExitCodes.OK;
     }
 
     private static void put(Map<String, String> flags, String key, Object value) {
