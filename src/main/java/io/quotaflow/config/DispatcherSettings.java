@@ -1,10 +1,5 @@
 package io.quotaflow.config;
 
-import io.quotaflow.config.BatchSettings;
-import io.quotaflow.config.ModelSettings;
-import io.quotaflow.config.QuotaSettings;
-import io.quotaflow.config.RecordLimits;
-import io.quotaflow.config.RetrySettings;
 
 import java.util.Objects;
 

@@ -1,6 +1,5 @@
 package io.quotaflow.config;
 
-import io.quotaflow.config.ModelSettings;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

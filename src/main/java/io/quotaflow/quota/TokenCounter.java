@@ -6,7 +6,6 @@ import com.knuddels.jtokkit.api.EncodingRegistry;
 import com.knuddels.jtokkit.api.EncodingType;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 
 /**

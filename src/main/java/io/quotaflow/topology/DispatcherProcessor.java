@@ -1,6 +1,5 @@
 package io.quotaflow.topology;
 
-import io.quotaflow.quota.RateLimitInfo;
 
 import io.quotaflow.config.DispatcherSettings;
 

@@ -49,7 +49,7 @@ public final class QuotaflowTopology {
         return build(settings, client, random, listener, streamsProperties, null);
     }
 
-    /** As above, with the limiter's clock (see {@link #build(StreamsBuilder, DispatcherSettings, ModelClient, RandomGenerator, DispatcherListener, java.util.function.LongSupplier)}). */
+    /** As above, with the limiter's clock (see the {@link StreamsBuilder} variant). */
     public static Topology build(DispatcherSettings settings, ModelClient client, RandomGenerator random,
                                  DispatcherListener listener, java.util.Properties streamsProperties,
                                  java.util.function.LongSupplier limiterClock) {

@@ -1,30 +1,17 @@
 package io.quotaflow.it;
 
 import io.quotaflow.Pipeline;
-import io.quotaflow.admin.KafkaClients;
-import io.quotaflow.admin.TopicsApplier;
-import io.quotaflow.config.BatchSettings;
-import io.quotaflow.config.ModelSettings;
 import io.quotaflow.config.QuotaSettings;
-import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.config.RetrySettings;
-import io.quotaflow.config.Secret;
-import io.quotaflow.local.EmbeddedKafkaBroker;
 import io.quotaflow.local.OutcomeCounter;
-import io.quotaflow.local.ProviderSimulator;
-import io.quotaflow.local.SimulatorConfig;
 import io.quotaflow.local.SimulatorStats;
 import io.quotaflow.publish.TicketPublisher;
-import io.quotaflow.config.DispatcherSettings;
-import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.ByteArrayInputStream;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

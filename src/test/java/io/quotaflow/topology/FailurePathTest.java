@@ -3,7 +3,6 @@ package io.quotaflow.topology;
 import io.quotaflow.config.DispatcherSettings;
 
 import io.quotaflow.config.BatchSettings;
-import io.quotaflow.config.QuotaSettings;
 import io.quotaflow.config.RetrySettings;
 import io.quotaflow.failure.FailureHeaders;
 import io.quotaflow.model.ModelItem;

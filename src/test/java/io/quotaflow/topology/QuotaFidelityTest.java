@@ -13,7 +13,6 @@ import io.quotaflow.testing.FakeModelClient;
 import io.quotaflow.testing.Fixtures;
 import io.quotaflow.testing.PipelineHarness;
 import io.quotaflow.ticket.Priority;
-import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
