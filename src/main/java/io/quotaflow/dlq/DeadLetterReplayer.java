@@ -84,6 +84,8 @@ public final class DeadLetterReplayer {
     /** A replay that reads nothing new for this long, before reaching its end, fails. */
     static final Duration STALL_TIMEOUT = Duration.ofSeconds(60);
     private static final int MAX_POLL_RECORDS = 500;
+    /** Unpaced (or a dry run): large batches, so each transaction carries thousands of records. */
+    private static final int UNPACED_POLL_RECORDS = 5_000;
 
     /** What happens to one dead letter. */
     public enum Decision {
@@ -140,7 +142,7 @@ public final class DeadLetterReplayer {
     /** Batches of about one second's worth of records, so a paced transaction stays short. */
     static int maxPollRecords(ReplayOptions options) {
         if (options.dryRun() || options.ratePerSecond() == 0) {
-            return MAX_POLL_RECORDS;
+            return UNPACED_POLL_RECORDS;
         }
         return (int) Math.max(1, Math.min(MAX_POLL_RECORDS, Math.ceil(options.ratePerSecond())));
     }

@@ -56,6 +56,7 @@ final class DlqClients {
         // the broker still checks the (compressed) batch against the topic's max.message.bytes
         config.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
         config.putIfAbsent(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 64 * 1024 * 1024);
+        config.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
         return config;

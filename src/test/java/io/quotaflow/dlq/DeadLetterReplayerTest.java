@@ -146,8 +146,8 @@ class DeadLetterReplayerTest {
         assertThat(DeadLetterReplayer.maxPollRecords(ReplayOptions.builder().build())).isEqualTo(50);
         assertThat(DeadLetterReplayer.maxPollRecords(ReplayOptions.builder().ratePerSecond(0.5).build())).isEqualTo(1);
         assertThat(DeadLetterReplayer.maxPollRecords(ReplayOptions.builder().ratePerSecond(10_000).build())).isEqualTo(500);
-        assertThat(DeadLetterReplayer.maxPollRecords(ReplayOptions.builder().ratePerSecond(0).build())).isEqualTo(500);
-        assertThat(DeadLetterReplayer.maxPollRecords(ReplayOptions.builder().ratePerSecond(5).dryRun(true).build())).isEqualTo(500);
+        assertThat(DeadLetterReplayer.maxPollRecords(ReplayOptions.builder().ratePerSecond(0).build())).isEqualTo(5_000);
+        assertThat(DeadLetterReplayer.maxPollRecords(ReplayOptions.builder().ratePerSecond(5).dryRun(true).build())).isEqualTo(5_000);
     }
 
     // ---------------------------------------------------------------- the loop, on mocks
