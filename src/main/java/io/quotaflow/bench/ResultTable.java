@@ -14,8 +14,8 @@ import java.util.Locale;
  *       minute, the ratio to the baseline's, wall time; a scenario with a baseline is followed by the
  *       baseline's own row;</li>
  *   <li><b>tokens, accuracy, speed</b>: scenario, tokens per ticket admitted and used, category and
- *       urgency accuracy, tickets per second (overhead), interactive p99, records per second
- *       (replay), and the steady-state window.</li>
+ *       urgency accuracy, speed (tickets per second of the overhead scenario, the interactive p99,
+ *       records per second of the replay), and the steady-state window.</li>
  * </ol>
  * A dash marks a figure that does not apply to the row.
  */
@@ -24,7 +24,7 @@ public final class ResultTable {
     static final List<String> QUOTA_HEADERS = List.of("scenario", "429s", "lost", "dup", "steady state", "whole run",
             "tickets/min", "× base", "wall time");
     static final List<String> DETAIL_HEADERS = List.of("scenario", "adm/ticket", "used/ticket", "category", "urgency",
-            "tickets/s", "p99", "records/s", "window");
+            "speed", "window");
     static final String QUOTA_TITLE = "Quota use, losses and throughput";
     static final String DETAIL_TITLE = "Tokens, accuracy, overhead, latency and replay";
     private static final String NONE = "–";
@@ -83,9 +83,7 @@ public final class ResultTable {
         c.add(replay ? NONE : String.format(Locale.ROOT, "%.1f", r.tokensPerTicketUsed()));
         c.add(percent(r.categoryAccuracy()));
         c.add(percent(r.urgencyAccuracy()));
-        c.add(f.ticketsPerSecond() == null ? NONE : String.format(Locale.ROOT, "%,.0f", f.ticketsPerSecond()));
-        c.add(f.interactive() == null || f.interactive().tickets() == 0 ? NONE : seconds(f.interactive().p99Ms()));
-        c.add(replay ? String.format(Locale.ROOT, "%,.0f", f.replay().recordsPerSecond()) : NONE);
+        c.add(speed(f));
         c.add(window(r));
         return c;
     }
@@ -99,8 +97,6 @@ public final class ResultTable {
         c.add(String.format(Locale.ROOT, "%.1f", (b.promptTokens() + b.completionTokens()) / (double) n));
         c.add(percent(b.categoryAccuracy()));
         c.add(percent(b.urgencyAccuracy()));
-        c.add(NONE);
-        c.add(NONE);
         c.add(NONE);
         c.add(window(b.steadyState(), false));
         return c;
@@ -225,9 +221,9 @@ public final class ResultTable {
         sb.append("- **Category, urgency**: share of classified tickets whose category (urgency) matches the label the generator "
                 + "wrote the ticket to have; the simulator's model is a keyword classifier, and some tickets are written "
                 + "to mislead it.\n");
-        sb.append("- **Tickets/s** (i): tickets / (last result's `classifiedAt` − first publish). **p99** (j): nearest-rank 99th "
-                + "percentile of the interactive tickets' publish → `classifiedAt` (with 30 tickets: the slowest). "
-                + "**Records/s** (k): dead letters replayed with `--rate 0` / the replay's elapsed time.\n");
+        sb.append("- **Speed**: (i) tickets / (last result's `classifiedAt` − first publish); (j) nearest-rank 99th "
+                + "percentile of the interactive tickets' publish → `classifiedAt` (with 30 tickets: the slowest); "
+                + "(k) dead letters replayed with `--rate 0` / the replay's elapsed time.\n");
         for (ScenarioResult r : results) {
             for (String note : r.notes()) {
                 sb.append("- (").append(r.key()).append(") ").append(note).append(".\n");
@@ -263,6 +259,20 @@ public final class ResultTable {
             sb.append(String.join(", ", ratios));
         }
         return sb.toString();
+    }
+
+    /** {@code 5,432 tickets/s} (i), {@code p99 1.23 s} (j), {@code 25,310 records/s} (k), else a dash. */
+    static String speed(ScenarioFigures f) {
+        if (f.replay() != null) {
+            return String.format(Locale.ROOT, "%,.0f records/s", f.replay().recordsPerSecond());
+        }
+        if (f.interactive() != null && f.interactive().tickets() > 0) {
+            return "p99 " + seconds(f.interactive().p99Ms());
+        }
+        if (f.ticketsPerSecond() != null) {
+            return String.format(Locale.ROOT, "%,.0f tickets/s", f.ticketsPerSecond());
+        }
+        return NONE;
     }
 
     /** Tickets neither classified nor dead-lettered: the figures' count, else computed, else null. */

@@ -45,7 +45,7 @@ class ResultTableTest {
         assertThat(lines[6]).isEmpty();
         assertThat(lines[7]).isEqualTo(ResultTable.DETAIL_TITLE);
         assertThat(lines[8]).startsWith("scenario").contains("adm/ticket").contains("used/ticket").contains("category")
-                .contains("urgency").contains("tickets/s").contains("p99").contains("records/s").contains("window");
+                .contains("urgency").contains("speed").contains("window");
         assertThat(lines[10]).startsWith("(a) tpm-binds").contains("288.0").contains("283.3").contains("96.9 %")
                 .contains("92.0 %").endsWith("+60 s, 200 s");
         assertThat(lines[12]).startsWith("(g) baseline").contains("200.0").contains("136.0").endsWith("+60 s, 200 s");
@@ -65,14 +65,14 @@ class ResultTableTest {
         assertThat(md).startsWith("| scenario | 429s | lost | dup |");
         assertThat(md).contains("| (a) tpm-binds | 0 | 0 | 0 | 96.0 % TPM | – | – | – | 4 m 06 s |");
         assertThat(md).contains("| (e) fixed-batches-10 | – | – | – | – | – | – | – | – |");
-        assertThat(md).contains("| (a) tpm-binds | 288.0 | 283.3 | 96.9 % | 92.0 % | – | – | – | +60 s, 200 s |");
-        assertThat(md).contains("| (e) fixed-batches-10 | 298.0 | 282.7 | – | – | – | – | – | computed |");
+        assertThat(md).contains("| (a) tpm-binds | 288.0 | 283.3 | 96.9 % | 92.0 % | – | +60 s, 200 s |");
+        assertThat(md).contains("| (e) fixed-batches-10 | 298.0 | 282.7 | – | – | – | computed |");
         assertThat(md).contains("| (g) nightly-job | 0 | 0 | 0 | 97.0 % TPM | 92.3 % | 150 | 2.13× | 3 m 30 s |");
         assertThat(md).contains("| (g) baseline | 31 | 30 | – | 50.0 % TPM | 43.5 % | 71 | – | 6 m 40 s |");
         assertThat(md).contains("`quotaflow bench --scenario a,e,g`").contains("seed 42").contains("(e) computed, not run");
         assertThat(md).contains("(g) baseline: 500 tickets, 470 classified, 30 lost (3 groups), 80 calls, 31 × 429")
                 .contains("2.13× tickets per busy minute").contains("2.12× whole-run share of feasible");
-        assertThat(md).contains("**Whole run**").contains("**× base**").contains("**Records/s**");
+        assertThat(md).contains("**Whole run**").contains("**× base**").contains("**Speed**");
     }
 
     @Test
@@ -80,18 +80,18 @@ class ResultTableTest {
         ScenarioFigures overhead = new ScenarioFigures("OVERHEAD", null, 0L, 9_000L, 333_333.0, null, 0L, null, null, null, 5_432.1,
                 6_001.0, 3_000L, null, null);
         ScenarioResult i = measured().withFigures(overhead);
-        assertThat(ResultTable.detailCells(i).get(5)).isEqualTo("5,432");
+        assertThat(ResultTable.detailCells(i).get(5)).isEqualTo("5,432 tickets/s");
 
         ScenarioFigures interactive = new ScenarioFigures("INTERACTIVE", null, 0L, 1L, 1.0, null, 0L, null, null, null, null, null,
                 null, ScenarioFigures.Latency.of(List.of(400L, 1_234L, 900L), 0), null);
-        assertThat(ResultTable.detailCells(measured().withFigures(interactive)).get(6)).isEqualTo("1.23 s");
+        assertThat(ResultTable.detailCells(measured().withFigures(interactive)).get(5)).isEqualTo("p99 1.23 s");
 
         ScenarioFigures.Replay replay = new ScenarioFigures.Replay(40_000, 40_000, 1_600, 25_000, 40_000, 0, "completed", 50, 500,
                 10_100, 49.5);
         ScenarioResult k = new ScenarioResult("k", "dlq-replay", "replay", false, 0, 0, 0, 5, Binding.TPM, 40_000, null, null, null,
                 0L, null, null, 0, 0, 0, 0, 1_600L, null, null, null, null, 0, 0, 0, List.of(),
                 new ScenarioFigures("DLQ_REPLAY", null, 0L, null, null, null, null, null, null, null, null, null, null, null, replay));
-        assertThat(ResultTable.detailCells(k)).containsExactly("(k) dlq-replay", "–", "–", "–", "–", "–", "–", "25,000", "–");
+        assertThat(ResultTable.detailCells(k)).containsExactly("(k) dlq-replay", "–", "–", "–", "–", "25,000 records/s", "–");
         assertThat(ResultTable.quotaCells(k)).containsExactly("(k) dlq-replay", "–", "0", "0", "–", "–", "–", "–", "1.6 s");
         assertThat(k.clean()).isTrue();
         ScenarioFigures.Replay short1 = new ScenarioFigures.Replay(40_000, 39_999, 1_600, 25_000, 39_999, 0, "stopped", 50, 500,
