@@ -19,6 +19,7 @@ import io.quotaflow.publish.PublishSummary;
 import io.quotaflow.publish.TicketPublisher;
 import io.quotaflow.ticket.Json;
 import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.ticket.Priority;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.KafkaStreams;
 
@@ -29,9 +30,13 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -99,6 +104,10 @@ public final class BenchmarkRunner {
 
         default void progress(Scenario scenario, Progress progress) {
         }
+
+        /** A live sample of the baseline run (the article's fixed job). */
+        default void baselineProgress(Scenario scenario, BaselineRunner.Progress progress) {
+        }
     }
 
     private final Options options;
@@ -109,12 +118,51 @@ public final class BenchmarkRunner {
         this.listener = listener == null ? new Listener() { } : listener;
     }
 
-    /** Runs (or, for an estimate-only scenario, computes) one scenario. */
+    /**
+     * Runs (or, for an estimate-only scenario, computes) one scenario; then, when it has one, the
+     * baseline on a fresh simulator of the same shape and the same tickets (a prefix of them). A
+     * baseline that fails leaves the scenario's own figures intact, with a note.
+     */
     public ScenarioResult run(Scenario scenario) {
-        List<GeneratedTicket> tickets = new TicketGenerator(options.seed()).generate(scenario.tickets());
+        if (scenario.kind() == Scenario.Kind.DLQ_REPLAY) {
+            return new ReplayBenchmark(listener, options.timeout()).run(scenario);
+        }
+        List<GeneratedTicket> tickets = tickets(scenario, options.seed());
         if (scenario.estimateOnly()) {
             return estimate(scenario, tickets);
         }
+        ScenarioResult result = runPipeline(scenario, tickets);
+        int baselineTickets = scenario.baselineTicketCount();
+        if (baselineTickets > 0) {
+            try {
+                BaselineResult baseline = runBaseline(scenario, tickets.subList(0, baselineTickets));
+                result = result.withFigures(result.figures().withBaseline(baseline));
+                if (baselineTickets < tickets.size()) {
+                    result = result.withNote("baseline on the first " + baselineTickets + " of the " + tickets.size()
+                            + " tickets (it is latency-bound); its rate per busy minute is compared");
+                }
+            } catch (RuntimeException e) {
+                listener.phase(scenario, "baseline failed: " + e.getMessage());
+                result = result.withNote("baseline failed: " + e.getMessage());
+            }
+        }
+        return result;
+    }
+
+    /** The scenario's tickets: its count (plus the interactive ones of (j)), with its share of huge tickets. */
+    static List<GeneratedTicket> tickets(Scenario scenario, long seed) {
+        int n = scenario.tickets() + (scenario.kind() == Scenario.Kind.INTERACTIVE ? Scenario.INTERACTIVE_TICKETS : 0);
+        return new TicketGenerator(seed, scenario.shape().hugeShare()).generate(n);
+    }
+
+    /** The simulator of a scenario (its limits, burst and shape, then the runner's own tweaks) for one key. */
+    SimulatorConfig simulatorConfig(Scenario scenario, String apiKey) {
+        return options.simulator().apply(scenario.shape().applyTo(SimulatorConfig.builder()
+                .port(0).rpm(scenario.rpm()).tpm(scenario.tpm()).burstSeconds(scenario.simBurstSeconds()))
+                .apiKeys(Set.of(apiKey))).build();
+    }
+
+    private ScenarioResult runPipeline(Scenario scenario, List<GeneratedTicket> tickets) {
         String apiKey = "sk-bench-" + UUID.randomUUID();
         List<Path> stateDirs = new ArrayList<>();
         listener.phase(scenario, "starting Kafka broker (KRaft, in-process)");
@@ -122,13 +170,12 @@ public final class BenchmarkRunner {
             try (Admin admin = KafkaClients.admin(broker.bootstrapServers(), Map.of())) {
                 TopicsApplier.bundled().apply(admin);
             }
-            SimulatorConfig simConfig = options.simulator().apply(SimulatorConfig.builder()
-                    .port(0).rpm(scenario.rpm()).tpm(scenario.tpm()).burstSeconds(scenario.simBurstSeconds())
-                    .apiKeys(Set.of(apiKey))).build();
+            SimulatorConfig simConfig = simulatorConfig(scenario, apiKey);
             try (ProviderSimulator sim = ProviderSimulator.start(simConfig)) {
+                String shape = scenario.shape().describe();
                 listener.phase(scenario, "provider simulator at " + sim.baseUrl() + " (" + scenario.rpm() + " RPM, "
-                        + scenario.tpm() + " TPM, burst " + fmt(scenario.simBurstSeconds()) + " s); starting "
-                        + scenario.instances() + " pipeline instance(s)");
+                        + scenario.tpm() + " TPM, burst " + fmt(scenario.simBurstSeconds()) + " s" + (shape.isEmpty() ? "" : "; " + shape)
+                        + "); starting " + scenario.instances() + " pipeline instance(s)");
                 List<Pipeline> pipelines = new ArrayList<>();
                 try {
                     for (int i = 0; i < scenario.instances(); i++) {
@@ -164,6 +211,46 @@ public final class BenchmarkRunner {
         }
     }
 
+    /** The article's fixed job on {@code tickets}, against a fresh simulator of the scenario's shape. */
+    private BaselineResult runBaseline(Scenario scenario, List<GeneratedTicket> tickets) {
+        String apiKey = "sk-baseline-" + UUID.randomUUID();
+        SimulatorConfig simConfig = simulatorConfig(scenario, apiKey);
+        try (ProviderSimulator sim = ProviderSimulator.start(simConfig)) {
+            listener.phase(scenario, "baseline (the article's fixed job: " + BaselineRunner.WORKERS + " workers, groups of "
+                    + BaselineRunner.GROUP_SIZE + ", 60 s window of " + BaselineRunner.BUDGET_FRACTION + " x TPM) on "
+                    + tickets.size() + " tickets, fresh simulator at " + sim.baseUrl());
+            BaselineRunner runner = new BaselineRunner(new BaselineRunner.Options(options.seed(), options.timeout(),
+                    options.progressInterval()));
+            BaselineRunner.Outcome o = runner.run(tickets, sim.baseUrl(), simConfig.model(), apiKey, scenario.tpm(),
+                    p -> listener.baselineProgress(scenario, p));
+            SimulatorStats stats = sim.stats();
+            return baselineResult(scenario, tickets, o, stats);
+        }
+    }
+
+    static BaselineResult baselineResult(Scenario scenario, List<GeneratedTicket> tickets, BaselineRunner.Outcome o,
+                                         SimulatorStats stats) {
+        Map<String, GeneratedTicket.Label> labels = TicketGenerator.labels(tickets);
+        long categoryHits = 0;
+        long urgencyHits = 0;
+        for (Map.Entry<String, GeneratedTicket.Label> e : o.answers().entrySet()) {
+            GeneratedTicket.Label label = labels.get(e.getKey());
+            if (label != null) {
+                categoryHits += label.category().equals(e.getValue().category()) ? 1 : 0;
+                urgencyHits += label.urgency().equals(e.getValue().urgency()) ? 1 : 0;
+            }
+        }
+        long scored = o.answers().size();
+        SteadyStateUse steady = SteadyStateUse.compute(stats.perSecond(), scenario.binding(), scenario.bindingLimit(),
+                o.lastAnswerEpochMs());
+        WholeRunUse whole = o.firstCallEpochMs() == 0 ? null
+                : WholeRunUse.compute(stats, scenario.binding(), o.firstCallEpochMs(), o.lastAnswerEpochMs());
+        return new BaselineResult(o.tickets(), o.classified(), o.lost(), o.lostGroups(), o.calls(), o.http429(), o.failuresByStatus(),
+                stats.contextLengthRefusals(), o.busyMs(), WholeRunUse.perMinute(o.classified(), o.busyMs()), stats.tokensAdmitted(),
+                stats.promptTokens(), stats.completionTokens(), o.reservedTokens(), o.reportedTokens(), o.windowWaits(), steady, whole,
+                scored == 0 ? null : categoryHits / (double) scored, scored == 0 ? null : urgencyHits / (double) scored);
+    }
+
     static QuotaflowConfig config(Scenario scenario, String bootstrap, Path stateDir, String baseUrl, String model, String apiKey) {
         QuotaSettings quota = QuotaSettings.ofDefaults().withRpm(Math.toIntExact(scenario.rpm())).withTpm(Math.toIntExact(scenario.tpm()));
         // one instance cannot host a standby of its own tasks: ask for none rather than log that at every rebalance
@@ -175,69 +262,115 @@ public final class BenchmarkRunner {
 
     private ScenarioResult publishAndMeasure(Scenario scenario, List<GeneratedTicket> tickets, EmbeddedKafkaBroker broker,
                                              ProviderSimulator sim, List<Pipeline> pipelines) throws InterruptedException {
-        listener.phase(scenario, "publishing " + tickets.size() + " tickets");
+        boolean interactive = scenario.kind() == Scenario.Kind.INTERACTIVE;
+        List<GeneratedTicket> first = interactive ? tickets.subList(0, scenario.tickets()) : tickets;
+        List<GeneratedTicket> later = interactive ? tickets.subList(scenario.tickets(), tickets.size()) : List.of();
+        Optional<Priority> firstPriority = interactive ? Optional.of(Priority.BULK) : Optional.empty();
+        listener.phase(scenario, "publishing " + first.size() + " tickets" + (interactive ? " to " + Priority.BULK.topic() : ""));
+        Map<String, Long> publishedAt = new LinkedHashMap<>();
         long start = System.currentTimeMillis();
-        PublishSummary summary;
+        long lastPublish;
         try (TicketPublisher publisher = new TicketPublisher(broker.bootstrapServers(), Map.of())) {
-            summary = publisher.publish(new ByteArrayInputStream(TicketGenerator.jsonLines(tickets)), Optional.empty(), false,
-                    p -> { }, issue -> { });
+            publish(publisher, first, firstPriority);
+            lastPublish = System.currentTimeMillis();
+            long expected = tickets.size();
+            listener.phase(scenario, "published in " + (lastPublish - start) + " ms; classifying"
+                    + (interactive ? "; " + later.size() + " interactive tickets follow the first result, one every "
+                    + Scenario.INTERACTIVE_SPACING_MS + " ms" : ""));
+            try (OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of())) {
+                long deadline = start + options.timeout().toMillis();
+                long nextTick = start;
+                long nextInteractive = Long.MAX_VALUE;
+                int published = 0;
+                long lastAnswer;
+                while (true) {
+                    counter.poll(Duration.ofMillis(100));
+                    long now = System.currentTimeMillis();
+                    if (published < later.size()) {
+                        if (nextInteractive == Long.MAX_VALUE && counter.classified() > 0) {
+                            nextInteractive = now;
+                        }
+                        if (now >= nextInteractive) {
+                            GeneratedTicket t = later.get(published++);
+                            publishedAt.put(t.id(), System.currentTimeMillis());
+                            publish(publisher, List.of(t), Optional.of(Priority.INTERACTIVE));
+                            lastPublish = System.currentTimeMillis();
+                            nextInteractive += Scenario.INTERACTIVE_SPACING_MS;
+                        }
+                    }
+                    long done = (long) counter.classified() + counter.deadLettered();
+                    if (done >= expected) {
+                        lastAnswer = now;
+                        break;
+                    }
+                    if (now >= nextTick) {
+                        SimulatorStats s = sim.stats();
+                        listener.progress(scenario, new Progress(now - start, expected, counter.classified(), counter.deadLettered(),
+                                s.totalRequests(), s.http429(), s.tokensAdmitted()));
+                        nextTick = now + options.progressInterval().toMillis();
+                        for (Pipeline p : pipelines) {
+                            KafkaStreams.State state = p.streams().state();
+                            if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING
+                                    || state == KafkaStreams.State.PENDING_ERROR) {
+                                throw new IllegalStateException("a pipeline instance stopped (" + state + ") with " + done + " of "
+                                        + expected + " tickets accounted for");
+                            }
+                        }
+                    }
+                    if (now > deadline) {
+                        throw new IllegalStateException("timed out after " + options.timeout().toSeconds() + " s with " + done
+                                + " of " + expected + " tickets accounted for");
+                    }
+                }
+                long wallTime = lastAnswer - start;
+                SimulatorStats stats = sim.stats();
+                listener.progress(scenario, new Progress(wallTime, expected, counter.classified(), counter.deadLettered(),
+                        stats.totalRequests(), stats.http429(), stats.tokensAdmitted()));
+                // anything arriving late would be a duplicate: give it a moment to show up
+                long quietUntil = System.currentTimeMillis() + 1_500;
+                while (System.currentTimeMillis() < quietUntil) {
+                    counter.poll(Duration.ofMillis(250));
+                }
+                stats = sim.stats();
+                return measured(scenario, tickets, counter, stats, new Timing(start, lastPublish, lastAnswer, publishedAt));
+            }
         }
+    }
+
+    private static void publish(TicketPublisher publisher, List<GeneratedTicket> tickets, Optional<Priority> priority) {
+        PublishSummary summary = publisher.publish(new ByteArrayInputStream(TicketGenerator.jsonLines(tickets)), priority, false,
+                p -> { }, issue -> { });
         if (!summary.succeeded() || summary.acknowledged() != tickets.size()) {
             throw new IllegalStateException("publishing failed: " + summary.describe());
         }
-        long expected = summary.acknowledged();
-        listener.phase(scenario, "published in " + (System.currentTimeMillis() - start) + " ms; classifying");
-        try (OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of())) {
-            long deadline = start + options.timeout().toMillis();
-            long nextTick = start;
-            long lastAnswer;
-            while (true) {
-                counter.poll(Duration.ofMillis(100));
-                long now = System.currentTimeMillis();
-                long done = (long) counter.classified() + counter.deadLettered();
-                if (done >= expected) {
-                    lastAnswer = now;
-                    break;
-                }
-                if (now >= nextTick) {
-                    SimulatorStats s = sim.stats();
-                    listener.progress(scenario, new Progress(now - start, expected, counter.classified(), counter.deadLettered(),
-                            s.totalRequests(), s.http429(), s.tokensAdmitted()));
-                    nextTick = now + options.progressInterval().toMillis();
-                    for (Pipeline p : pipelines) {
-                        KafkaStreams.State state = p.streams().state();
-                        if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING
-                                || state == KafkaStreams.State.PENDING_ERROR) {
-                            throw new IllegalStateException("a pipeline instance stopped (" + state + ") with " + done + " of "
-                                    + expected + " tickets accounted for");
-                        }
-                    }
-                }
-                if (now > deadline) {
-                    throw new IllegalStateException("timed out after " + options.timeout().toSeconds() + " s with " + done
-                            + " of " + expected + " tickets accounted for");
-                }
-            }
-            long wallTime = lastAnswer - start;
-            SimulatorStats stats = sim.stats();
-            listener.progress(scenario, new Progress(wallTime, expected, counter.classified(), counter.deadLettered(),
-                    stats.totalRequests(), stats.http429(), stats.tokensAdmitted()));
-            // anything arriving late would be a duplicate: give it a moment to show up
-            long quietUntil = System.currentTimeMillis() + 1_500;
-            while (System.currentTimeMillis() < quietUntil) {
-                counter.poll(Duration.ofMillis(250));
-            }
-            stats = sim.stats();
-            return measured(scenario, tickets, counter, stats, wallTime, lastAnswer);
+    }
+
+    /**
+     * When things happened in a run, in epoch milliseconds.
+     *
+     * @param firstPublish when publishing started
+     * @param lastPublish  when the last publish was acknowledged
+     * @param lastAnswer   when the consumer saw the last outcome
+     * @param publishedAt  (j) when each interactive ticket's publish started, by id
+     */
+    record Timing(long firstPublish, long lastPublish, long lastAnswer, Map<String, Long> publishedAt) {
+    }
+
+    /** What a result JSON says about when it was made: {@code classifiedAt} and the call's {@code latencyMs}. */
+    record ResultTimes(long classifiedAtMs, long latencyMs) {
+        /** When the call that produced it went out (at the latest). */
+        long calledAtMs() {
+            return classifiedAtMs - latencyMs;
         }
     }
 
     static ScenarioResult measured(Scenario scenario, List<GeneratedTicket> tickets, OutcomeCounter counter, SimulatorStats stats,
-                                   long wallTimeMs, long lastAnswerEpochMs) {
+                                   Timing timing) {
         Map<String, GeneratedTicket.Label> labels = TicketGenerator.labels(tickets);
         long categoryHits = 0;
         long urgencyHits = 0;
         long scored = 0;
+        Map<String, ResultTimes> times = new HashMap<>();
         for (Map.Entry<String, byte[]> e : counter.results().entrySet()) {
             GeneratedTicket.Label label = labels.get(e.getKey());
             if (label == null) {
@@ -248,34 +381,104 @@ public final class BenchmarkRunner {
                 scored++;
                 categoryHits += label.category().equals(json.path("category").asText()) ? 1 : 0;
                 urgencyHits += label.urgency().equals(json.path("urgency").asText()) ? 1 : 0;
+                ResultTimes t = resultTimes(json);
+                if (t != null) {
+                    times.put(e.getKey(), t);
+                }
             } catch (IOException ex) {
                 // an unreadable result counts as wrong
                 scored++;
             }
         }
+        long wallTimeMs = timing.lastAnswer() - timing.firstPublish();
+        long lastAnswerEpochMs = timing.lastAnswer();
         SteadyStateUse use = SteadyStateUse.compute(stats.perSecond(), scenario.binding(), scenario.bindingLimit(), lastAnswerEpochMs);
         Binding other = scenario.binding() == Binding.TPM ? Binding.RPM : Binding.TPM;
         SteadyStateUse otherUse = SteadyStateUse.compute(stats.perSecond(), other, other.limit(scenario.rpm(), scenario.tpm()),
                 lastAnswerEpochMs);
         List<String> notes = new ArrayList<>();
-        if (use.shortRun()) {
-            notes.add("short run: window starts at first arrival + " + SteadyStateUse.SHORT_WARM_UP_SECONDS + " s");
-        }
-        if (!use.measured()) {
-            notes.add("run too short for a steady-state window");
-        }
-        if (otherUse.measured() && otherUse.use() > use.use()) {
-            notes.add(other + " bound harder than the designed " + scenario.binding());
+        if (scenario.measuresQuota()) {
+            if (use.shortRun()) {
+                notes.add("short run: window starts at first arrival + " + SteadyStateUse.SHORT_WARM_UP_SECONDS + " s");
+            }
+            if (!use.measured()) {
+                notes.add("run too short for a steady-state window");
+            }
+            if (otherUse.measured() && otherUse.use() > use.use()) {
+                notes.add(other + " bound harder than the designed " + scenario.binding());
+            }
         }
         long n = tickets.size();
+        long classified = counter.classified();
+        long deadLettered = counter.deadLettered();
+
+        // first call: the earliest result's classifiedAt − latencyMs; else the first second with an admission
+        long firstCall = times.values().stream().mapToLong(ResultTimes::calledAtMs).min()
+                .orElse(stats.perSecond().isEmpty() ? timing.firstPublish() : stats.perSecond().get(0).epochSecond() * 1000);
+        long busyMs = Math.max(0, lastAnswerEpochMs - firstCall);
+        WholeRunUse whole = scenario.measuresQuota() ? WholeRunUse.compute(stats, scenario.binding(), firstCall, lastAnswerEpochMs) : null;
+        Double ticketsPerSecond = null;
+        Double drain = null;
+        Long publishMs = null;
+        if (scenario.kind() == Scenario.Kind.OVERHEAD) {
+            long lastResult = times.values().stream().mapToLong(ResultTimes::classifiedAtMs).max().orElse(lastAnswerEpochMs);
+            long after = times.values().stream().filter(t -> t.classifiedAtMs() > timing.lastPublish()).count();
+            ticketsPerSecond = lastResult > timing.firstPublish() ? n * 1000.0 / (lastResult - timing.firstPublish()) : null;
+            drain = lastResult > timing.lastPublish() ? after * 1000.0 / (lastResult - timing.lastPublish()) : null;
+            publishMs = timing.lastPublish() - timing.firstPublish();
+            notes.add(String.format(Locale.ROOT, "overhead: %,d tickets published in %s; %s tickets/s from first publish to last "
+                            + "result, %s tickets/s from last publish to last result (%,d results after the last publish)", n,
+                    ResultTable.duration(publishMs), ticketsPerSecond == null ? "–" : String.format(Locale.ROOT, "%,.0f", ticketsPerSecond),
+                    drain == null ? "–" : String.format(Locale.ROOT, "%,.0f", drain), after));
+        }
+        ScenarioFigures.Latency latency = null;
+        if (scenario.kind() == Scenario.Kind.INTERACTIVE) {
+            List<Long> samples = new ArrayList<>();
+            int missing = 0;
+            for (Map.Entry<String, Long> p : timing.publishedAt().entrySet()) {
+                ResultTimes t = times.get(p.getKey());
+                if (t == null) {
+                    missing++;
+                } else {
+                    samples.add(Math.max(0, t.classifiedAtMs() - p.getValue()));
+                }
+            }
+            latency = ScenarioFigures.Latency.of(samples, missing);
+            notes.add(String.format(Locale.ROOT, "interactive: %d tickets published one every %d ms into the bulk backlog after the "
+                            + "first result; publish to classifiedAt p50 %s, p99 %s, max %s%s", samples.size(),
+                    Scenario.INTERACTIVE_SPACING_MS, seconds(latency.p50Ms()), seconds(latency.p99Ms()), seconds(latency.maxMs()),
+                    missing > 0 ? ", " + missing + " without a result" : ""));
+        }
+        String shape = scenario.shape().describe();
+        ScenarioFigures figures = new ScenarioFigures(scenario.kind().name(), shape.isEmpty() ? null : shape,
+                n - classified - deadLettered, busyMs, WholeRunUse.perMinute(classified, busyMs), whole, stats.contextLengthRefusals(),
+                null, null, null, ticketsPerSecond, drain, publishMs, latency, null);
         return new ScenarioResult(scenario.key(), scenario.name(), scenario.description(), false, scenario.instances(),
                 scenario.rpm(), scenario.tpm(), scenario.simBurstSeconds(), scenario.binding(), n,
-                (long) counter.classified(), (long) counter.deadLettered(), counter.deadLettersByKind(), counter.duplicates(),
+                classified, deadLettered, counter.deadLettersByKind(), counter.duplicates(),
                 stats.totalRequests(), stats.http429(), stats.requestsAdmitted(), stats.promptTokens(), stats.completionTokens(),
-                stats.tokensAdmitted(), wallTimeMs, use, otherUse.measured() ? otherUse.use() : null,
+                stats.tokensAdmitted(), wallTimeMs, scenario.measuresQuota() ? use : null,
+                scenario.measuresQuota() && otherUse.measured() ? otherUse.use() : null,
                 scored == 0 ? null : categoryHits / (double) scored, scored == 0 ? null : urgencyHits / (double) scored,
                 stats.tokensAdmitted() / (double) n, (stats.promptTokens() + stats.completionTokens()) / (double) n,
-                stats.requestsAdmitted() == 0 ? 0 : counter.classified() / (double) stats.requestsAdmitted(), notes);
+                stats.requestsAdmitted() == 0 ? 0 : classified / (double) stats.requestsAdmitted(), notes, figures);
+    }
+
+    /** {@code classifiedAt} and {@code latencyMs} of a result; null when it lacks them. */
+    static ResultTimes resultTimes(JsonNode result) {
+        String at = result.path("classifiedAt").asText(null);
+        if (at == null) {
+            return null;
+        }
+        try {
+            return new ResultTimes(Instant.parse(at).toEpochMilli(), Math.max(0, result.path("latencyMs").asLong(0)));
+        } catch (java.time.format.DateTimeParseException e) {
+            return null;
+        }
+    }
+
+    private static String seconds(long ms) {
+        return String.format(Locale.ROOT, "%.2f s", ms / 1000.0);
     }
 
     private ScenarioResult estimate(Scenario scenario, List<GeneratedTicket> tickets) {

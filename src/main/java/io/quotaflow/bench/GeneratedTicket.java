@@ -50,6 +50,16 @@ public record GeneratedTicket(String id, String tenant, Priority priority, Strin
         return body.length() >= TicketGenerator.LONG_MIN_CHARS;
     }
 
+    /** Whether the body is huge ({@link TicketGenerator#HUGE_MIN_CHARS} characters or more; also {@link #isLong()}). */
+    public boolean isHuge() {
+        return body.length() >= TicketGenerator.HUGE_MIN_CHARS;
+    }
+
+    /** Characters of the ticket's text: subject (when present) and body. */
+    public int textLength() {
+        return (subject == null ? 0 : subject.length()) + body.length();
+    }
+
     /**
      * The ticket JSON (one line, no label): {@code id}, {@code subject}, {@code body}, {@code tenant},
      * {@code priority}, {@code submittedAt}, {@code metadata {channel, locale, source}}.

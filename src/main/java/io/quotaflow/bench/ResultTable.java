@@ -5,55 +5,139 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Renders benchmark results as an aligned text table (for the console) or a Markdown table with
- * footnotes (for the README's Performance section). Columns: scenario, 429s, steady-state use of
- * the binding limit, tokens per ticket admitted and used, wall time, category and urgency accuracy,
- * duplicates, and a window note.
+ * Renders benchmark results as two aligned text tables (for the console) or two Markdown tables with
+ * footnotes (for the README's Performance section), each within about 100 columns:
+ *
+ * <ol>
+ *   <li><b>quota and losses</b>: scenario, 429s, lost, duplicates, steady-state and whole-run use of
+ *       the binding limit (% of what the provider would have admitted), classified tickets per busy
+ *       minute, the ratio to the baseline's, wall time; a scenario with a baseline is followed by the
+ *       baseline's own row;</li>
+ *   <li><b>tokens, accuracy, speed</b>: scenario, tokens per ticket admitted and used, category and
+ *       urgency accuracy, speed (tickets per second of the overhead scenario, the interactive p99,
+ *       records per second of the replay), and the steady-state window.</li>
+ * </ol>
+ * A dash marks a figure that does not apply to the row.
  */
 public final class ResultTable {
 
-    static final List<String> HEADERS = List.of("scenario", "429s", "steady-state use of binding limit",
-            "tokens/ticket (admitted)", "tokens/ticket (used)", "wall time", "category accuracy", "urgency accuracy",
-            "duplicates", "window");
+    static final List<String> QUOTA_HEADERS = List.of("scenario", "429s", "lost", "dup", "steady state", "whole run",
+            "tickets/min", "× base", "wall time");
+    static final List<String> DETAIL_HEADERS = List.of("scenario", "adm/ticket", "used/ticket", "category", "urgency",
+            "speed", "window");
+    static final String QUOTA_TITLE = "Quota use, losses and throughput";
+    static final String DETAIL_TITLE = "Tokens, accuracy, overhead, latency and replay";
     private static final String NONE = "–";
 
     private ResultTable() {
     }
 
-    /** One row's cells, in {@link #HEADERS} order. */
-    static List<String> cells(ScenarioResult r) {
-        List<String> c = new ArrayList<>(HEADERS.size());
-        c.add("(" + r.key() + ") " + r.scenario());
-        c.add(r.http429() == null ? NONE : Long.toString(r.http429()));
-        if (r.steadyState() != null && r.steadyState().measured()) {
-            c.add(String.format(Locale.ROOT, "%.1f %% of %s", r.steadyState().use() * 100, r.binding()));
-        } else {
-            c.add(NONE);
-        }
-        c.add(String.format(Locale.ROOT, "%.1f", r.tokensPerTicketAdmitted()));
-        c.add(String.format(Locale.ROOT, "%.1f", r.tokensPerTicketUsed()));
+    /** The label of a scenario's row: {@code (a) tpm-binds}. */
+    static String label(ScenarioResult r) {
+        return "(" + r.key() + ") " + r.scenario();
+    }
+
+    /** The label of a baseline row: {@code (g) baseline}. */
+    static String baselineLabel(ScenarioResult r) {
+        return "(" + r.key() + ") baseline";
+    }
+
+    /** A scenario's row of the quota table, in {@link #QUOTA_HEADERS} order. */
+    static List<String> quotaCells(ScenarioResult r) {
+        ScenarioFigures f = r.figures();
+        List<String> c = new ArrayList<>(QUOTA_HEADERS.size());
+        c.add(label(r));
+        c.add(count(r.http429()));
+        c.add(count(lost(r)));
+        c.add(count(r.duplicates()));
+        c.add(steady(r.steadyState()));
+        c.add(whole(f.wholeRun()));
+        c.add(perMinute(f.ticketsPerBusyMinute()));
+        c.add(f.baselineRatio() == null ? NONE : String.format(Locale.ROOT, "%.2f×", f.baselineRatio()));
         c.add(r.wallTimeMs() == null ? NONE : duration(r.wallTimeMs()));
-        c.add(percent(r.categoryAccuracy()));
-        c.add(percent(r.urgencyAccuracy()));
-        c.add(r.duplicates() == null ? NONE : Long.toString(r.duplicates()));
-        if (r.computed()) {
-            c.add("computed");
-        } else if (Scenario.CHAOS.equals(r.key())) {
-            c.add("none (kills)");
-        } else if (r.steadyState() == null || !r.steadyState().measured()) {
-            c.add("too short");
-        } else {
-            c.add((r.steadyState().shortRun() ? "+10 s †" : "+60 s") + ", " + r.steadyState().windowSeconds() + " s");
-        }
         return c;
     }
 
-    /** An aligned plain-text table. */
-    public static String text(List<ScenarioResult> results) {
+    /** The baseline's row of the quota table. */
+    static List<String> quotaCells(ScenarioResult r, BaselineResult b) {
+        List<String> c = new ArrayList<>(QUOTA_HEADERS.size());
+        c.add(baselineLabel(r));
+        c.add(Long.toString(b.http429()));
+        c.add(Long.toString(b.lost()));
+        c.add(NONE);
+        c.add(steady(b.steadyState()));
+        c.add(whole(b.wholeRun()));
+        c.add(perMinute(b.ticketsPerBusyMinute()));
+        c.add(NONE);
+        c.add(duration(b.busyMs()));
+        return c;
+    }
+
+    /** A scenario's row of the detail table, in {@link #DETAIL_HEADERS} order. */
+    static List<String> detailCells(ScenarioResult r) {
+        ScenarioFigures f = r.figures();
+        boolean replay = f.replay() != null;
+        List<String> c = new ArrayList<>(DETAIL_HEADERS.size());
+        c.add(label(r));
+        c.add(replay ? NONE : String.format(Locale.ROOT, "%.1f", r.tokensPerTicketAdmitted()));
+        c.add(replay ? NONE : String.format(Locale.ROOT, "%.1f", r.tokensPerTicketUsed()));
+        c.add(percent(r.categoryAccuracy()));
+        c.add(percent(r.urgencyAccuracy()));
+        c.add(speed(f));
+        c.add(window(r));
+        return c;
+    }
+
+    /** The baseline's row of the detail table. */
+    static List<String> detailCells(ScenarioResult r, BaselineResult b) {
+        long n = Math.max(1, b.tickets());
+        List<String> c = new ArrayList<>(DETAIL_HEADERS.size());
+        c.add(baselineLabel(r));
+        c.add(String.format(Locale.ROOT, "%.1f", b.tokensAdmitted() / (double) n));
+        c.add(String.format(Locale.ROOT, "%.1f", (b.promptTokens() + b.completionTokens()) / (double) n));
+        c.add(percent(b.categoryAccuracy()));
+        c.add(percent(b.urgencyAccuracy()));
+        c.add(NONE);
+        c.add(window(b.steadyState(), false));
+        return c;
+    }
+
+    /** The quota table's rows: each result, then its baseline's row when it has one. */
+    static List<List<String>> quotaRows(List<ScenarioResult> results) {
         List<List<String>> rows = new ArrayList<>();
-        rows.add(HEADERS);
-        results.forEach(r -> rows.add(cells(r)));
-        int[] widths = new int[HEADERS.size()];
+        for (ScenarioResult r : results) {
+            rows.add(quotaCells(r));
+            if (r.figures().baseline() != null) {
+                rows.add(quotaCells(r, r.figures().baseline()));
+            }
+        }
+        return rows;
+    }
+
+    /** The detail table's rows. */
+    static List<List<String>> detailRows(List<ScenarioResult> results) {
+        List<List<String>> rows = new ArrayList<>();
+        for (ScenarioResult r : results) {
+            rows.add(detailCells(r));
+            if (r.figures().baseline() != null) {
+                rows.add(detailCells(r, r.figures().baseline()));
+            }
+        }
+        return rows;
+    }
+
+    /** Two aligned plain-text tables, each with a title. */
+    public static String text(List<ScenarioResult> results) {
+        String nl = System.lineSeparator();
+        return QUOTA_TITLE + nl + aligned(QUOTA_HEADERS, quotaRows(results)) + nl + DETAIL_TITLE + nl
+                + aligned(DETAIL_HEADERS, detailRows(results));
+    }
+
+    private static String aligned(List<String> headers, List<List<String>> body) {
+        List<List<String>> rows = new ArrayList<>();
+        rows.add(headers);
+        rows.addAll(body);
+        int[] widths = new int[headers.size()];
         for (List<String> row : rows) {
             for (int i = 0; i < row.size(); i++) {
                 widths[i] = Math.max(widths[i], row.get(i).length());
@@ -64,12 +148,16 @@ public final class ResultTable {
             List<String> row = rows.get(r);
             for (int i = 0; i < row.size(); i++) {
                 String cell = row.get(i);
-                boolean left = i == 0 || i == HEADERS.size() - 1;
+                boolean left = i == 0 || i == headers.size() - 1;
                 String pad = " ".repeat(widths[i] - cell.length());
                 sb.append(left ? cell + pad : pad + cell);
                 if (i < row.size() - 1) {
                     sb.append("  ");
                 }
+            }
+            // no trailing blanks after a left-aligned last column
+            while (sb.length() > 0 && sb.charAt(sb.length() - 1) == ' ') {
+                sb.setLength(sb.length() - 1);
             }
             sb.append(System.lineSeparator());
             if (r == 0) {
@@ -83,18 +171,24 @@ public final class ResultTable {
         return sb.toString();
     }
 
-    /** A Markdown table with footnotes explaining the columns. */
-    public static String markdown(List<ScenarioResult> results, long seed, String command) {
-        StringBuilder sb = new StringBuilder();
-        sb.append("| ").append(String.join(" | ", HEADERS)).append(" |\n");
+    private static void markdownTable(StringBuilder sb, List<String> headers, List<List<String>> rows) {
+        sb.append("| ").append(String.join(" | ", headers)).append(" |\n");
         sb.append("|");
-        for (int i = 0; i < HEADERS.size(); i++) {
-            sb.append(i == 0 || i == HEADERS.size() - 1 ? "---|" : "---:|");
+        for (int i = 0; i < headers.size(); i++) {
+            sb.append(i == 0 || i == headers.size() - 1 ? "---|" : "---:|");
         }
         sb.append('\n');
-        for (ScenarioResult r : results) {
-            sb.append("| ").append(String.join(" | ", cells(r).stream().map(ResultTable::escape).toList())).append(" |\n");
+        for (List<String> row : rows) {
+            sb.append("| ").append(String.join(" | ", row.stream().map(ResultTable::escape).toList())).append(" |\n");
         }
+    }
+
+    /** Two Markdown tables with footnotes explaining the columns. */
+    public static String markdown(List<ScenarioResult> results, long seed, String command) {
+        StringBuilder sb = new StringBuilder();
+        markdownTable(sb, QUOTA_HEADERS, quotaRows(results));
+        sb.append('\n');
+        markdownTable(sb, DETAIL_HEADERS, detailRows(results));
         sb.append('\n');
         if (command != null) {
             sb.append("Command: `").append(command).append("` (seed ").append(seed).append(").\n\n");
@@ -102,26 +196,130 @@ public final class ResultTable {
         sb.append("- **Scenarios**: ");
         List<String> described = new ArrayList<>();
         for (ScenarioResult r : results) {
-            described.add("(" + r.key() + ") " + r.scenario() + ": " + r.description() + ", " + r.tickets() + " tickets");
+            described.add("(" + r.key() + ") " + r.scenario() + ": " + r.description() + ", " + r.tickets()
+                    + (r.figures().replay() != null ? " dead letters" : " tickets"));
         }
         sb.append(String.join("; ", described)).append(".\n");
-        sb.append("- **Steady-state use**: what the provider simulator admitted of the binding limit (TPM counts prompt + "
+        sb.append("- **429s, lost, dup**: answers the simulator refused with 429; tickets neither classified nor dead-lettered "
+                + "(for a baseline: tickets of groups that failed all 5 tries; for (k): dead letters not back on their origin "
+                + "topic); classifications a `read_committed` consumer saw more than once. All three must be 0 for quotaflow.\n");
+        sb.append("- **Steady state**: what the provider simulator admitted of the binding limit (TPM counts prompt + "
                 + "`max_tokens`, as providers charge) between first arrival + 60 s and last answer − 10 s, divided by "
-                + "limit / 60 × the window's seconds. The pipeline's limiter runs at a safety factor of 0.98, so about "
-                + "98 % is the ceiling over a long window. † a run shorter than 80 s starts the window at first arrival + 10 s "
-                + "instead; such a short window still holds the limiter's first burst and can read above 100 %.\n");
-        sb.append("- **Tokens/ticket**: admitted = what the TPM bucket was charged (prompt + `max_tokens`) per ticket; "
-                + "used = prompt + completion tokens per ticket.\n");
-        sb.append("- **Accuracy**: share of classified tickets whose category (urgency) matches the label the generator "
+                + "limit / 60 × the window's seconds: the share of what the provider would have admitted. The pipeline's limiter "
+                + "runs at a safety factor of 0.98, so about 98 % is the ceiling over a long window. † a run shorter than 80 s "
+                + "starts the window at first arrival + 10 s instead; such a short window still holds the first burst and can "
+                + "read above 100 %.\n");
+        sb.append("- **Whole run**: everything the simulator admitted of the binding limit, divided by the most it would have "
+                + "admitted to one key from the first call to the last answer: its buckets' starting level (once) plus the "
+                + "refill over that span (`SimulatorStats.admissibleTokens`).\n");
+        sb.append("- **Tickets/min**: classified tickets per busy minute, busy = first call to last answer. **× base** is that "
+                + "figure over the baseline's: the article's fixed job (4 workers, groups of 10, a 60 s window of 0.85 × TPM "
+                + "reserving ⌈characters / 3.5⌉ + 40 per ticket, corrected to `usage.total_tokens`; on a 429 `retry-after` + "
+                + "0–500 ms; 5 tries per group) run on a fresh simulator of the same shape with the same tickets; its row follows.\n");
+        sb.append("- **adm/ticket, used/ticket**: admitted = what the TPM bucket was charged (prompt + `max_tokens`) per ticket; "
+                + "used = prompt + completion tokens per ticket, as the simulator counts them.\n");
+        sb.append("- **Category, urgency**: share of classified tickets whose category (urgency) matches the label the generator "
                 + "wrote the ticket to have; the simulator's model is a keyword classifier, and some tickets are written "
                 + "to mislead it.\n");
-        sb.append("- **Duplicates**: classifications seen more than once by a `read_committed` consumer (must be 0).\n");
+        sb.append("- **Speed**: (i) tickets / (last result's `classifiedAt` − first publish); (j) nearest-rank 99th "
+                + "percentile of the interactive tickets' publish → `classifiedAt` (with 30 tickets: the slowest); "
+                + "(k) dead letters replayed with `--rate 0` / the replay's elapsed time.\n");
         for (ScenarioResult r : results) {
             for (String note : r.notes()) {
                 sb.append("- (").append(r.key()).append(") ").append(note).append(".\n");
             }
+            BaselineResult b = r.figures().baseline();
+            if (b != null) {
+                sb.append("- (").append(r.key()).append(") ").append(baselineNote(r, b)).append(".\n");
+            }
         }
         return sb.toString();
+    }
+
+    /** One line on a baseline run: what it lost and why, and the ratios. */
+    static String baselineNote(ScenarioResult r, BaselineResult b) {
+        ScenarioFigures f = r.figures();
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "baseline: %d tickets, %d classified, %d lost (%d groups), %d calls, %d × 429",
+                b.tickets(), b.classified(), b.lost(), b.lostGroups(), b.calls(), b.http429()));
+        if (!b.failuresByStatus().isEmpty()) {
+            sb.append(", other failed tries by status ").append(b.failuresByStatus());
+        }
+        sb.append(String.format(Locale.ROOT, "; reserved %,d tokens, reported %,d, admitted %,d", b.reservedTokens(),
+                b.reportedTokens(), b.tokensAdmitted()));
+        if (f.baselineRatio() != null || f.baselineFeasibleRatio() != null) {
+            sb.append("; quotaflow / baseline: ");
+            List<String> ratios = new ArrayList<>();
+            if (f.baselineRatio() != null) {
+                ratios.add(String.format(Locale.ROOT, "%.2f× tickets per busy minute", f.baselineRatio()));
+            }
+            if (f.baselineFeasibleRatio() != null) {
+                ratios.add(String.format(Locale.ROOT, "%.2f× whole-run share of feasible", f.baselineFeasibleRatio()));
+            }
+            sb.append(String.join(", ", ratios));
+        }
+        return sb.toString();
+    }
+
+    /** {@code 5,432 tickets/s} (i), {@code p99 1.23 s} (j), {@code 25,310 records/s} (k), else a dash. */
+    static String speed(ScenarioFigures f) {
+        if (f.replay() != null) {
+            return String.format(Locale.ROOT, "%,.0f records/s", f.replay().recordsPerSecond());
+        }
+        if (f.interactive() != null && f.interactive().tickets() > 0) {
+            return "p99 " + seconds(f.interactive().p99Ms());
+        }
+        if (f.ticketsPerSecond() != null) {
+            return String.format(Locale.ROOT, "%,.0f tickets/s", f.ticketsPerSecond());
+        }
+        return NONE;
+    }
+
+    /** Tickets neither classified nor dead-lettered: the figures' count, else computed, else null. */
+    static Long lost(ScenarioResult r) {
+        if (r.figures().lost() != null) {
+            return r.figures().lost();
+        }
+        if (r.computed() || r.classified() == null || r.deadLettered() == null) {
+            return null;
+        }
+        return r.tickets() - r.classified() - r.deadLettered();
+    }
+
+    private static String count(Long v) {
+        return v == null ? NONE : String.format(Locale.ROOT, "%,d", v);
+    }
+
+    private static String steady(SteadyStateUse use) {
+        return use != null && use.measured() ? String.format(Locale.ROOT, "%.1f %% %s", use.use() * 100, use.binding()) : NONE;
+    }
+
+    private static String whole(WholeRunUse use) {
+        return use != null && use.measured() ? String.format(Locale.ROOT, "%.1f %%", use.use() * 100) : NONE;
+    }
+
+    private static String perMinute(Double v) {
+        return v == null ? NONE : String.format(Locale.ROOT, "%,.0f", v);
+    }
+
+    private static String window(ScenarioResult r) {
+        if (r.computed()) {
+            return "computed";
+        }
+        if (Scenario.CHAOS.equals(r.key())) {
+            return "none (kills)";
+        }
+        if (r.figures().replay() != null || r.steadyState() == null) {
+            return NONE;
+        }
+        return window(r.steadyState(), true);
+    }
+
+    private static String window(SteadyStateUse use, boolean sayTooShort) {
+        if (use == null || !use.measured()) {
+            return sayTooShort ? "too short" : NONE;
+        }
+        return (use.shortRun() ? "+10 s †" : "+60 s") + ", " + use.windowSeconds() + " s";
     }
 
     /** {@code 4 m 07 s} or {@code 12.3 s}. */
@@ -131,6 +329,11 @@ public final class ResultTable {
         }
         long s = Math.round(ms / 1000.0);
         return String.format(Locale.ROOT, "%d m %02d s", s / 60, s % 60);
+    }
+
+    /** {@code 1.23 s}. */
+    static String seconds(long ms) {
+        return String.format(Locale.ROOT, "%.2f s", ms / 1000.0);
     }
 
     public static String percent(Double share) {

@@ -37,6 +37,8 @@ import java.util.Objects;
  * @param tokensPerTicketUsed      (prompt + completion) / tickets
  * @param ticketsPerCall           tickets per admitted request (classified + retried ones count once per call)
  * @param notes                    anything a reader of the figures should know
+ * @param figures                  losses, whole-run use, tickets per busy minute, the baseline, and the
+ *                                 figures of the overhead, interactive and replay scenarios
  */
 public record ScenarioResult(
         String key,
@@ -67,18 +69,59 @@ public record ScenarioResult(
         double tokensPerTicketAdmitted,
         double tokensPerTicketUsed,
         double ticketsPerCall,
-        List<String> notes) {
+        List<String> notes,
+        ScenarioFigures figures) {
 
     public ScenarioResult {
         Objects.requireNonNull(scenario, "scenario");
         deadLettersByKind = deadLettersByKind == null ? null : Map.copyOf(deadLettersByKind);
         notes = notes == null ? List.of() : List.copyOf(notes);
+        figures = figures == null ? ScenarioFigures.NONE : figures;
     }
 
-    /** Every ticket classified or dead-lettered, no duplicate, no 429 (true for a computed row). */
+    /** A row without the further figures (the original columns only). */
+    public ScenarioResult(String key, String scenario, String description, boolean computed, int instances, long rpm, long tpm,
+                          double simBurstSeconds, Binding binding, long tickets, Long classified, Long deadLettered,
+                          Map<String, Long> deadLettersByKind, Long duplicates, Long calls, Long http429, long requestsAdmitted,
+                          long promptTokens, long completionTokens, long tokensAdmitted, Long wallTimeMs, SteadyStateUse steadyState,
+                          Double otherLimitUse, Double categoryAccuracy, Double urgencyAccuracy, double tokensPerTicketAdmitted,
+                          double tokensPerTicketUsed, double ticketsPerCall, List<String> notes) {
+        this(key, scenario, description, computed, instances, rpm, tpm, simBurstSeconds, binding, tickets, classified, deadLettered,
+                deadLettersByKind, duplicates, calls, http429, requestsAdmitted, promptTokens, completionTokens, tokensAdmitted,
+                wallTimeMs, steadyState, otherLimitUse, categoryAccuracy, urgencyAccuracy, tokensPerTicketAdmitted,
+                tokensPerTicketUsed, ticketsPerCall, notes, ScenarioFigures.NONE);
+    }
+
+    /** The same result with other figures. */
+    public ScenarioResult withFigures(ScenarioFigures value) {
+        return new ScenarioResult(key, scenario, description, computed, instances, rpm, tpm, simBurstSeconds, binding, tickets,
+                classified, deadLettered, deadLettersByKind, duplicates, calls, http429, requestsAdmitted, promptTokens,
+                completionTokens, tokensAdmitted, wallTimeMs, steadyState, otherLimitUse, categoryAccuracy, urgencyAccuracy,
+                tokensPerTicketAdmitted, tokensPerTicketUsed, ticketsPerCall, notes, value);
+    }
+
+    /** The same result with one more note. */
+    public ScenarioResult withNote(String note) {
+        List<String> more = new java.util.ArrayList<>(notes);
+        more.add(note);
+        return new ScenarioResult(key, scenario, description, computed, instances, rpm, tpm, simBurstSeconds, binding, tickets,
+                classified, deadLettered, deadLettersByKind, duplicates, calls, http429, requestsAdmitted, promptTokens,
+                completionTokens, tokensAdmitted, wallTimeMs, steadyState, otherLimitUse, categoryAccuracy, urgencyAccuracy,
+                tokensPerTicketAdmitted, tokensPerTicketUsed, ticketsPerCall, more, figures);
+    }
+
+    /**
+     * Every ticket classified or dead-lettered, no duplicate, no 429 (true for a computed row); for a
+     * replay: every dead letter back on its origin topic exactly once. The baseline's own 429s and
+     * losses do not count: they are what it is measured for.
+     */
     public boolean clean() {
         if (computed) {
             return true;
+        }
+        ScenarioFigures.Replay replay = figures.replay();
+        if (replay != null) {
+            return replay.found() == replay.deadLetters() && replay.duplicates() == 0 && replay.replayed() == replay.deadLetters();
         }
         return http429 != null && http429 == 0 && duplicates != null && duplicates == 0 && classified != null
                 && deadLettered != null && classified + deadLettered == tickets;

@@ -25,7 +25,11 @@ import java.util.SplittableRandom;
  *   <li>five categories (billing 25 %, technical 25 %, account 20 %, shipping 20 %, other 10 %) and
  *       four urgencies (low 25 %, medium 40 %, high 25 %, critical 10 %);</li>
  *   <li>three priorities (interactive 10 %, standard 50 %, bulk 40 %) and six tenants of unequal size;</li>
- *   <li>about 3 % without a subject.</li>
+ *   <li>about 3 % without a subject;</li>
+ *   <li>optionally ({@link #TicketGenerator(long, double)}), a share of huge tickets of
+ *       {@value #HUGE_MIN_CHARS}–{@value #HUGE_MAX_CHARS} characters (a whole log or mail thread pasted
+ *       in). Whether a ticket is huge is drawn from a random source of its own, so the other tickets
+ *       are exactly those of the default mix, and a share of 0 (the default) changes nothing.</li>
  * </ul>
  *
  * <p>Each ticket carries the label it was written to have. Its words are ones the simulator's
@@ -40,6 +44,8 @@ public final class TicketGenerator {
     public static final int LONG_MIN_CHARS = 2_000;
     public static final int LONG_MAX_CHARS = 6_000;
     public static final double LONG_SHARE = 0.05;
+    public static final int HUGE_MIN_CHARS = 40_000;
+    public static final int HUGE_MAX_CHARS = 60_000;
 
     public static final List<String> CATEGORIES = List.of("billing", "technical", "account", "shipping", "other");
     public static final List<String> URGENCIES = List.of("low", "medium", "high", "critical");
@@ -73,9 +79,27 @@ public final class TicketGenerator {
             "Nov", "Dec"};
 
     private final long seed;
+    private final double hugeShare;
 
+    /** The default mix: no huge tickets. */
     public TicketGenerator(long seed) {
+        this(seed, 0);
+    }
+
+    /**
+     * @param hugeShare share of tickets made huge ({@value #HUGE_MIN_CHARS}–{@value #HUGE_MAX_CHARS}
+     *                  characters), in [0, 1]; the others are the default mix's, unchanged
+     */
+    public TicketGenerator(long seed, double hugeShare) {
+        if (!(hugeShare >= 0 && hugeShare <= 1)) {
+            throw new IllegalArgumentException("hugeShare must be in [0, 1]: " + hugeShare);
+        }
         this.seed = seed;
+        this.hugeShare = hugeShare;
+    }
+
+    public double hugeShare() {
+        return hugeShare;
     }
 
     public long seed() {
@@ -104,7 +128,11 @@ public final class TicketGenerator {
         String urgency = URGENCIES.get(pick(rng, URGENCY_WEIGHTS));
         Priority priority = PRIORITIES[pick(rng, PRIORITY_WEIGHTS)];
         boolean isLong = rng.nextDouble() < LONG_SHARE;
-        int target = isLong
+        boolean huge = isHuge(index);
+        isLong |= huge;
+        int target = huge
+                ? HUGE_MIN_CHARS + rng.nextInt(HUGE_MAX_CHARS - HUGE_MIN_CHARS + 1)
+                : isLong
                 ? LONG_MIN_CHARS + rng.nextInt(LONG_MAX_CHARS - LONG_MIN_CHARS + 1)
                 : SHORT_MIN_CHARS + rng.nextInt(SHORT_MAX_CHARS - SHORT_MIN_CHARS + 1);
         Filler fill = new Filler(rng, lang);
@@ -152,7 +180,7 @@ public final class TicketGenerator {
         String signature = "\n\n" + oneOf(rng, lang.signOffs()) + "\n" + fill.name(true);
         StringBuilder paragraph = new StringBuilder(String.join(" ", sentences));
         int fixed = greeting.length() + 2 + signature.length();
-        int max = isLong ? LONG_MAX_CHARS : SHORT_MAX_CHARS;
+        int max = huge ? HUGE_MAX_CHARS : isLong ? LONG_MAX_CHARS : SHORT_MAX_CHARS;
 
         // neutral sentences until the paragraph is long enough (a short ticket) or reads naturally (a long one)
         int shortTarget = isLong ? Math.min(target, SHORT_MIN_CHARS + rng.nextInt(400)) : target;
@@ -172,6 +200,15 @@ public final class TicketGenerator {
         };
         return new GeneratedTicket(String.format(Locale.ROOT, "BT-%06d", index + 1), tenant, priority, lang.code(),
                 subject, body.toString(), submittedAt, channel, new GeneratedTicket.Label(category, urgency));
+    }
+
+    /** Whether the ticket at {@code index} is huge: a draw of its own, independent of everything else about it. */
+    boolean isHuge(int index) {
+        if (hugeShare <= 0) {
+            return false;
+        }
+        SplittableRandom draw = new SplittableRandom(seed * 0x632BE59BD9B4E019L + index * 0xD1B54A32D192ED03L + 0x5851F42D4C957F2DL);
+        return draw.nextDouble() < hugeShare;
     }
 
     /** The tickets as JSON lines (UTF-8), the input format of {@code quotaflow publish}. */

@@ -2,11 +2,14 @@ package io.quotaflow.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quotaflow.bench.BaselineResult;
+import io.quotaflow.bench.BaselineRunner;
 import io.quotaflow.bench.BenchmarkRunner;
 import io.quotaflow.bench.ChaosResult;
 import io.quotaflow.bench.ChaosRunner;
 import io.quotaflow.bench.ResultTable;
 import io.quotaflow.bench.Scenario;
+import io.quotaflow.bench.ScenarioFigures;
 import io.quotaflow.bench.ScenarioResult;
 import io.quotaflow.ticket.Json;
 import picocli.CommandLine;
@@ -36,12 +39,22 @@ import java.util.concurrent.Callable;
                 "  c  full-minute-bucket  as a, simulator burst 60 s",
                 "  d  two-instances       as a, 2 pipeline instances on one API key",
                 "  e  fixed-batches-10    a's tickets in fixed batches of 10 (computed)",
-                "It publishes generated tickets (English and Portuguese, heavy-tailed",
-                "lengths, three priorities, several tenants), waits until every one is",
-                "classified or dead-lettered, and prints one row per scenario: 429s,",
-                "steady-state use of the binding limit, tokens per ticket, wall time,",
-                "accuracy against the generator's labels, duplicates. Exits 1 when a",
-                "scenario saw a 429 or a duplicate, lost a ticket, or failed.",
+                "  f  foreign-tokenizer   as a, but the simulator counts cl100k_base, has an",
+                "                         8 192-token context, 0.5 %% of tickets are huge",
+                "  g  nightly-job         500 tickets, 500 RPM, 30k TPM, 60 s bucket full",
+                "  h  high-tier           10k RPM, 2M TPM, ~2.3 s per call (20 000 tickets)",
+                "  i  overhead            unlimited quota, 1 ms model (50 000 tickets)",
+                "  j  interactive-p99     30 interactive tickets into a 5 000 bulk backlog",
+                "  k  dlq-replay          40 000 dead letters replayed, --rate 0 and 50/s",
+                "f, g and h also run the baseline, the article's fixed job (4 workers,",
+                "groups of 10, a 60 s window of 0.85 x TPM, retry-after + 0-500 ms, 5",
+                "tries), on a fresh simulator with the same tickets (h: the first 2 000).",
+                "It prints two tables: 429s, lost, duplicates, steady-state and whole-run",
+                "use of the binding limit, tickets per busy minute and the ratio to the",
+                "baseline, wall time; then tokens per ticket, accuracy, tickets/s (i),",
+                "interactive p99 (j) and records/s (k). Exits 1 when a scenario saw a",
+                "429 or a duplicate, lost a ticket, or failed (the baseline's own 429s",
+                "and losses are figures, not failures).",
                 "",
                 "  chaos  (only when named; not part of all)  600 RPM, 300k TPM, 2 000",
                 "         tickets by default. Broker and pipeline run as child processes;",
@@ -57,13 +70,20 @@ public final class BenchCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--scenario", paramLabel = "LIST", defaultValue = "all",
-            description = "Comma-separated scenario keys or names (a,b,c,d,e or tpm-binds,..., chaos), or all = a-e "
+            description = "Comma-separated scenario keys or names (a,...,k or tpm-binds,..., chaos), or all = a-k "
                     + "(default: ${DEFAULT-VALUE}).")
     String scenarios;
 
     @Option(names = "--tickets", paramLabel = "N",
-            description = "Tickets per scenario (default: " + Scenario.DEFAULT_TICKETS + "; chaos: " + Scenario.CHAOS_DEFAULT_TICKETS + ").")
+            description = "Tickets per scenario (default: " + Scenario.DEFAULT_TICKETS + "; g: " + Scenario.NIGHTLY_TICKETS + ", h: "
+                    + Scenario.HIGH_TIER_TICKETS + ", i: " + Scenario.OVERHEAD_TICKETS + ", k: " + Scenario.REPLAY_RECORDS
+                    + " dead letters, chaos: " + Scenario.CHAOS_DEFAULT_TICKETS + ").")
     Integer tickets;
+
+    @Option(names = "--baseline", paramLabel = "WHICH", defaultValue = "auto",
+            description = "Which scenarios also run the baseline (the article's fixed job): auto = f, g, h; all = every "
+                    + "pipeline scenario with a limited quota (a-d, f-h); off = none (default: ${DEFAULT-VALUE}).")
+    String baseline;
 
     @Option(names = "--seed", paramLabel = "S", defaultValue = "42", description = "Generator seed (default: ${DEFAULT-VALUE}).")
     long seed;
@@ -86,7 +106,7 @@ public final class BenchCommand implements Callable<Integer> {
         if (timeoutMinutes < 1) {
             throw new IllegalArgumentException("--timeout-minutes must be >= 1");
         }
-        List<Scenario> selected = Scenario.select(scenarios, tickets);
+        List<Scenario> selected = withBaseline(Scenario.select(scenarios, tickets), baseline);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         boolean terminal = ProgressLine.isTerminal();
@@ -98,6 +118,14 @@ public final class BenchCommand implements Callable<Integer> {
                     @Override
                     public void phase(Scenario scenario, String message) {
                         line.println("[" + scenario.key() + " " + scenario.name() + "] " + message);
+                    }
+
+                    @Override
+                    public void baselineProgress(Scenario scenario, BaselineRunner.Progress p) {
+                        line.update(String.format(Locale.ROOT,
+                                "[%s %s baseline] %6.1f s  classified %d/%d  lost %d  calls %d  429s %d",
+                                scenario.key(), scenario.name(), p.elapsedMs() / 1000.0, p.classified(), p.tickets(), p.lost(),
+                                p.calls(), p.http429()));
                     }
 
                     @Override
@@ -211,18 +239,65 @@ public final class BenchCommand implements Callable<Integer> {
                 ResultTable.duration(c.wallTimeMs()));
     }
 
+    /**
+     * The scenarios with the baseline as {@code --baseline} says: {@code auto} leaves each scenario's
+     * own (f, g, h), {@code all} gives every pipeline scenario with a limited quota one on all its
+     * tickets where it had none, {@code off} removes them.
+     */
+    static List<Scenario> withBaseline(List<Scenario> selected, String which) {
+        String w = which == null ? "auto" : which.strip().toLowerCase(Locale.ROOT);
+        return switch (w) {
+            case "auto" -> selected;
+            case "off", "none" -> selected.stream().map(s -> s.withBaselineTickets(0)).toList();
+            case "all" -> selected.stream()
+                    .map(s -> s.baselineApplies() && s.baselineTickets() == 0 ? s.withBaselineTickets(Scenario.ALL) : s).toList();
+            default -> throw new IllegalArgumentException("--baseline must be auto, all or off");
+        };
+    }
+
     static String summary(ScenarioResult r) {
         if (r.computed()) {
             return String.format(Locale.ROOT, "%d calls of up to %d tickets, %.1f tokens/ticket admitted, %.1f used",
                     r.calls(), Scenario.FIXED_BATCH_ITEMS, r.tokensPerTicketAdmitted(), r.tokensPerTicketUsed());
         }
+        ScenarioFigures f = r.figures();
+        if (f.replay() != null) {
+            ScenarioFigures.Replay p = f.replay();
+            return String.format(Locale.ROOT, "%d dead letters: %d replayed in %s (%,.0f records/s, %s), %d back on their origin "
+                            + "topics, %d duplicated; default rate: %d in %s (%.1f records/s)", p.deadLetters(), p.replayed(),
+                    ResultTable.duration(p.elapsedMs()), p.recordsPerSecond(), p.outcome(), p.found(), p.duplicates(),
+                    p.defaultRateReplayed(), ResultTable.duration(p.defaultRateElapsedMs()), p.defaultRateRecordsPerSecond());
+        }
         String use = r.steadyState() != null && r.steadyState().measured()
                 ? String.format(Locale.ROOT, "%.1f %% of %s (%s)", r.steadyState().use() * 100, r.binding(), r.steadyState().describeWindow())
-                : "steady-state use not measurable (run too short)";
-        return String.format(Locale.ROOT, "%d tickets: %d classified, %d dead-lettered %s, %d duplicates; %d calls (%.1f tickets/call), "
-                        + "%d × 429; %s; %.1f tokens/ticket admitted, %.1f used; %s; accuracy %s category, %s urgency",
+                : "steady-state use not measured";
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%d tickets: %d classified, %d dead-lettered %s, %d duplicates; "
+                        + "%d calls (%.1f tickets/call), %d × 429; %s; %.1f tokens/ticket admitted, %.1f used; %s; accuracy %s "
+                        + "category, %s urgency",
                 r.tickets(), r.classified(), r.deadLettered(), r.deadLettersByKind(), r.duplicates(), r.calls(), r.ticketsPerCall(),
                 r.http429(), use, r.tokensPerTicketAdmitted(), r.tokensPerTicketUsed(), ResultTable.duration(r.wallTimeMs()),
-                ResultTable.percent(r.categoryAccuracy()), ResultTable.percent(r.urgencyAccuracy()));
+                ResultTable.percent(r.categoryAccuracy()), ResultTable.percent(r.urgencyAccuracy())));
+        if (f.wholeRun() != null && f.wholeRun().measured()) {
+            sb.append(String.format(Locale.ROOT, "; whole run %.1f %% of feasible", f.wholeRun().use() * 100));
+        }
+        if (f.ticketsPerBusyMinute() != null) {
+            sb.append(String.format(Locale.ROOT, "; %,.0f tickets per busy minute", f.ticketsPerBusyMinute()));
+        }
+        if (f.ticketsPerSecond() != null) {
+            sb.append(String.format(Locale.ROOT, "; %,.0f tickets/s (%s after the last publish)", f.ticketsPerSecond(),
+                    f.drainTicketsPerSecond() == null ? "–" : String.format(Locale.ROOT, "%,.0f", f.drainTicketsPerSecond())));
+        }
+        if (f.interactive() != null && f.interactive().tickets() > 0) {
+            sb.append(String.format(Locale.ROOT, "; interactive p50 %.2f s, p99 %.2f s, max %.2f s", f.interactive().p50Ms() / 1000.0,
+                    f.interactive().p99Ms() / 1000.0, f.interactive().maxMs() / 1000.0));
+        }
+        BaselineResult b = f.baseline();
+        if (b != null) {
+            sb.append(String.format(Locale.ROOT, "; baseline: %d classified, %d lost, %d × 429, %s, %s tickets per busy minute%s",
+                    b.classified(), b.lost(), b.http429(), ResultTable.duration(b.busyMs()),
+                    b.ticketsPerBusyMinute() == null ? "–" : String.format(Locale.ROOT, "%,.0f", b.ticketsPerBusyMinute()),
+                    f.baselineRatio() == null ? "" : String.format(Locale.ROOT, " (quotaflow %.2f×)", f.baselineRatio())));
+        }
+        return sb.toString();
     }
 }

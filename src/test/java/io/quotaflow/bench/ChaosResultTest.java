@@ -87,13 +87,14 @@ class ChaosResultTest {
     void shouldBecomeARowOfTheBenchmarkTable() {
         ScenarioResult row = result(CLEAN, kills(5_200, 6_100, 8_700L, 4_900), List.of()).toScenarioResult();
 
-        List<String> cells = ResultTable.cells(row);
+        List<String> cells = ResultTable.quotaCells(row);
         assertThat(cells.get(0)).isEqualTo("(chaos) chaos");
         assertThat(cells.get(1)).isEqualTo("0");
-        assertThat(cells.get(2)).isEqualTo("–");
-        assertThat(cells.get(5)).isEqualTo("3 m 11 s");
-        assertThat(cells.get(8)).isEqualTo("0");
-        assertThat(cells).last().isEqualTo("none (kills)");
+        assertThat(cells.get(2)).isEqualTo("0");
+        assertThat(cells.get(3)).isEqualTo("0");
+        assertThat(cells.get(4)).isEqualTo("–");
+        assertThat(cells.get(8)).isEqualTo("3 m 11 s");
+        assertThat(ResultTable.detailCells(row)).last().isEqualTo("none (kills)");
         assertThat(row.tickets()).isEqualTo(2_000);
         assertThat(row.classified() + row.deadLettered()).isEqualTo(2_000);
         assertThat(row.notes()).singleElement().asString().startsWith("chaos: 4 kills").contains("0 lost, 0 duplicated");

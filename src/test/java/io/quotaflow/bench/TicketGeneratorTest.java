@@ -162,6 +162,59 @@ class TicketGeneratorTest {
         }
     }
 
+    @Test
+    void shouldKeepTheDefaultMixByteForByte() throws Exception {
+        // SHA-256 of the JSON lines of the first 1 000 tickets of seeds 42 and 7, as generated before huge tickets existed
+        assertThat(sha256(TicketGenerator.jsonLines(tickets))).isEqualTo("a76691ce293c28c20780cde9b81d9ed6480f26800c02c7f34fd8508cbd0dc07a");
+        assertThat(sha256(TicketGenerator.jsonLines(new TicketGenerator(7).generate(N))))
+                .isEqualTo("3180107afa1f6a12504fa512f27a3c47b48f4ed3bf7e0029372103314096b2a5");
+        assertThat(new TicketGenerator(42, 0).generate(N)).isEqualTo(tickets);
+        assertThat(tickets).noneMatch(GeneratedTicket::isHuge);
+    }
+
+    @Test
+    void shouldMakeAShareOfHugeTicketsAndLeaveTheOthersAsTheyWere() {
+        int n = 4_000;
+        List<GeneratedTicket> plain = new TicketGenerator(42).generate(n);
+        List<GeneratedTicket> mixed = new TicketGenerator(42, 0.005).generate(n);
+        long huge = mixed.stream().filter(GeneratedTicket::isHuge).count();
+        assertThat(huge).isBetween(8L, 35L);
+        for (int i = 0; i < n; i++) {
+            GeneratedTicket m = mixed.get(i);
+            if (m.isHuge()) {
+                assertThat(m.body().length()).isBetween(TicketGenerator.HUGE_MIN_CHARS, TicketGenerator.HUGE_MAX_CHARS);
+                assertThat(m.isLong()).isTrue();
+                assertThat(m.id()).isEqualTo(plain.get(i).id());
+                assertThat(m.label()).isEqualTo(plain.get(i).label());
+            } else {
+                assertThat(m).isEqualTo(plain.get(i));
+            }
+        }
+        // deterministic, prefix-stable, and each huge ticket still carries its meaning up front
+        assertThat(new TicketGenerator(42, 0.005).generate(1_000)).isEqualTo(mixed.subList(0, 1_000));
+        KeywordClassifier classifier = new KeywordClassifier();
+        long right = mixed.stream().filter(GeneratedTicket::isHuge)
+                .filter(t -> classifier.classify(t.subject(), t.body()).category().equals(t.label().category())).count();
+        assertThat(right).isGreaterThan(huge / 2);
+        assertThat(new TicketGenerator(1, 1.0).generate(3)).allMatch(GeneratedTicket::isHuge);
+    }
+
+    @Test
+    void shouldRejectAShareOutsideZeroToOne() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new TicketGenerator(1, 1.5))
+                .isInstanceOf(IllegalArgumentException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new TicketGenerator(1, -0.1))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private static String sha256(byte[] bytes) throws Exception {
+        StringBuilder sb = new StringBuilder();
+        for (byte b : java.security.MessageDigest.getInstance("SHA-256").digest(bytes)) {
+            sb.append(String.format("%02x", b));
+        }
+        return sb.toString();
+    }
+
     private static <K> Map<K, Long> share(Function<GeneratedTicket, K> key) {
         return tickets.stream().collect(Collectors.groupingBy(key, Collectors.counting()));
     }
