@@ -129,7 +129,10 @@ final class ProviderModel {
             return -1;
         }
         if (!outcome.rateLimits().isEmpty()) {
-            limiter.reseed(outcome.rateLimits(), admission[0], admission[1], clock.getAsLong());
+            // the provider computed its headers somewhere between our send and its answer; credit refill
+            // only from the answer on (the latest it can have been), so no refill is counted twice
+            long latestSnapshot = admission[1] + Math.max(0, outcome.latencyMs()) * 1_000_000L;
+            limiter.reseed(outcome.rateLimits(), admission[0], Math.min(latestSnapshot, clock.getAsLong()), clock.getAsLong());
         }
         limiter.answered(admission[0]);
         return admission[1];
