@@ -90,16 +90,20 @@ class TicketUpdateIT {
             assertThat(resultsFor("UPD-1", Duration.ofSeconds(3))).singleElement()
                     .satisfies(r -> assertThat(r.get("category").asText()).isEqualTo("technical"));
             assertThat(pipeline.metrics().republishedCounts()).containsEntry("replaced", 1L);
-            assertThat(it.sim.stats().totalRequests()).isEqualTo(1);
+            // one call when both copies reached the dispatcher together; two when the first was already out
+            // (its answer is then ignored): either way one result, for the newer text
+            long afterFirst = it.sim.stats().totalRequests();
+            assertThat(afterFirst).isBetween(1L, 2L);
 
             // in flight: the update arrives while the first copy's call (1.5 s) is out
             send(Topics.INTERACTIVE.name(), "UPD-2", ticket("UPD-2", "Refund for invoice", "I was billed twice, please refund the charge"));
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> it.sim.stats().totalRequests() >= 2);
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> it.sim.stats().totalRequests() >= afterFirst + 1);
             send(Topics.INTERACTIVE.name(), "UPD-2", ticket("UPD-2", "App crashes", "The app crashes with an error on login, a bug"));
             await().atMost(Duration.ofMinutes(1)).until(() -> pipeline.metrics().classifiedCount() >= 2);
             assertThat(resultsFor("UPD-2", Duration.ofSeconds(5))).singleElement()
                     .satisfies(r -> assertThat(r.get("category").asText()).isEqualTo("technical"));
-            assertThat(it.sim.stats().totalRequests()).as("the first copy's answer is ignored, the update asked").isEqualTo(3);
+            assertThat(it.sim.stats().totalRequests()).as("the first copy's answer is ignored, the update asked")
+                    .isEqualTo(afterFirst + 2);
             assertThat(pipeline.metrics().classifiedCount()).isEqualTo(2);
         }
     }
