@@ -66,8 +66,26 @@ public final class QuotaLimiter {
         return settings;
     }
 
-    private double floor(ContinuousBucket bucket, Priority priority) {
-        return priority == Priority.INTERACTIVE ? 0 : bucket.capacity() * settings.reserveFraction();
+    /**
+     * The level below which only interactive work may spend: a fraction of the local burst (a few
+     * seconds of refill), which is what an interactive ticket would otherwise wait for. A capacity
+     * raised to what the provider holds (a full minute, say) does not raise the reserve with it:
+     * a quarter of a minute held back for interactive tickets that may never come is a quarter of
+     * the provider's starting level left unused over a whole run.
+     */
+    private double floor(ContinuousBucket bucket, double baseCapacity, Priority priority) {
+        if (priority == Priority.INTERACTIVE) {
+            return 0;
+        }
+        return Math.min(bucket.capacity(), Math.max(1.0, baseCapacity * burstScale)) * settings.reserveFraction();
+    }
+
+    private double tokenFloor(Priority priority) {
+        return floor(tokens, baseTokenCapacity, priority);
+    }
+
+    private double requestFloor(Priority priority) {
+        return floor(requests, baseRequestCapacity, priority);
     }
 
     /** Whether a call costing {@code cost} tokens may start now at {@code priority}; takes it if so. */
@@ -76,7 +94,7 @@ public final class QuotaLimiter {
         if (nowNanos < cooldownUntilNanos) {
             return false;
         }
-        if (!requests.canTake(1, floor(requests, priority), nowNanos) || !tokens.canTake(cost, floor(tokens, priority), nowNanos)) {
+        if (!requests.canTake(1, requestFloor(priority), nowNanos) || !tokens.canTake(cost, tokenFloor(priority), nowNanos)) {
             return false;
         }
         requests.take(1, nowNanos);
@@ -90,13 +108,13 @@ public final class QuotaLimiter {
      * batches are sized to fit it.
      */
     public long maxRegularCost(Priority priority) {
-        return (long) Math.floor(tokens.capacity() - floor(tokens, priority));
+        return (long) Math.floor(tokens.capacity() - tokenFloor(priority));
     }
 
     /** Nanoseconds until a call of {@code cost} at {@code priority} could be admitted. */
     public long nanosUntilAdmissible(Priority priority, long cost, long nowNanos) {
-        long wait = Math.max(requests.nanosUntil(1, floor(requests, priority), nowNanos),
-                tokens.nanosUntil(cost, floor(tokens, priority), nowNanos));
+        long wait = Math.max(requests.nanosUntil(1, requestFloor(priority), nowNanos),
+                tokens.nanosUntil(cost, tokenFloor(priority), nowNanos));
         return Math.max(wait, cooldownUntilNanos - nowNanos);
     }
 

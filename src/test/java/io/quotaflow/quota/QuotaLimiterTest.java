@@ -5,6 +5,8 @@ import io.quotaflow.ticket.Priority;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,6 +51,30 @@ class QuotaLimiterTest {
         assertThat(limiter.tryAcquire(Priority.BULK, 200, full)).as("would dig into the reserve").isFalse();
         assertThat(limiter.tryAcquire(Priority.STANDARD, 200, full)).isFalse();
         assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 1_000, full)).isTrue();
+    }
+
+    @Test
+    void shouldHoldBackOnlyTheLocalBurstsReserveWhenTheProviderHoldsAFullMinute() {
+        // 30k TPM at safety 1 with 2 s of local burst (1000 tokens), reserve a quarter of it (250)
+        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(30_000).withSafetyFactor(1.0)
+                .withBurstSeconds(2).withReserveFraction(0.25);
+        QuotaLimiter limiter = new QuotaLimiter(settings, 0);
+        long t = 2 * SECOND;
+        assertThat(limiter.tryAcquire(Priority.BULK, 700, t)).isTrue();
+        long first = limiter.lastAdmission();
+        limiter.answered(first);
+        // the provider holds a full minute and has 29 300 left after that call
+        RateLimitInfo info = new RateLimitInfo(OptionalLong.of(6_000), OptionalLong.of(30_000), OptionalLong.of(5_999),
+                OptionalLong.of(29_300), Optional.empty(), Optional.empty(), Optional.empty());
+        limiter.reseed(info, first, t, t);
+        assertThat(limiter.tokenCapacity()).isEqualTo(29_300.0);
+        // bulk may spend all of it but the local burst's reserve: 29 300 - 250
+        long bulk = 0;
+        while (limiter.tryAcquire(Priority.BULK, 50, t)) {
+            bulk += 50;
+        }
+        assertThat(bulk).isEqualTo(29_050);
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 250, t)).as("the reserve is still there for interactive").isTrue();
     }
 
     @Test
