@@ -2,7 +2,6 @@ package io.quotaflow.cli;
 
 import io.quotaflow.dlq.DeadLetterException;
 import io.quotaflow.dlq.DeadLetterReplayer;
-import io.quotaflow.dlq.ForceRule;
 import io.quotaflow.dlq.ReplayOptions;
 import io.quotaflow.dlq.ReplaySummary;
 import io.quotaflow.topology.Topics;
@@ -168,10 +167,7 @@ public final class DlqReplayCommand implements Callable<Integer> {
             return ExitCodes.USAGE;
         }
         DlqCommand.warnUnknownKinds("dlq replay", options.kinds(), err);
-        if (!options.force()) {
-            options.kinds().stream().filter(ForceRule::needsForce).forEach(kind -> err.println("dlq replay: " + kind
-                    + " dead letters are held back without --force: " + ForceRule.reason(kind).orElseThrow()));
-        }
+        ReplaySummaryText.forceWarnings(options).forEach(err::println);
         err.println(ReplaySummaryText.headline(options));
         err.flush();
 

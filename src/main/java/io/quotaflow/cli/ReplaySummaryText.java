@@ -5,6 +5,7 @@ import io.quotaflow.dlq.ReplayOptions;
 import io.quotaflow.dlq.ReplaySummary;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -23,6 +24,15 @@ final class ReplaySummaryText {
                 + (o.force() ? ", --force" : "")
                 + (o.dryRun() ? "" : ", rate " + (o.ratePerSecond() == 0 ? "no limit" : trim(o.ratePerSecond()) + "/s"))
                 + ")";
+    }
+
+    /** Before a replay: one line for each {@code --kind} that is held back because {@code --force} is not given. */
+    static List<String> forceWarnings(ReplayOptions o) {
+        if (o.force()) {
+            return List.of();
+        }
+        return o.kinds().stream().filter(ForceRule::needsForce).map(kind -> "dlq replay: " + kind
+                + " dead letters are held back without --force: " + ForceRule.reason(kind).orElseThrow()).toList();
     }
 
     /** The summary: a headline, then counts, then replays by target topic and by error kind. */

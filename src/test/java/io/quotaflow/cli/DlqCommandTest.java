@@ -165,11 +165,18 @@ class DlqCommandTest {
 
     @Test
     void shouldWarnUpFrontWhenAKindNeedsForce() {
-        CommandRun run = CommandRun.of(new DlqReplayCommand(), "--bootstrap-servers", "localhost:1", "--kind", "bad-input",
-                "--since", "1h", "--until", "2h");
-        assertThat(run.exitCode()).as("usage error, before any connection").isEqualTo(2);
-        DlqReplayCommand command = replay("--bootstrap-servers", "b:9092", "--kind", "bad-input");
-        assertThat(command.options().force()).isFalse();
+        ReplayOptions asked = replay("--bootstrap-servers", "b:9092", "--kind", "retries-exhausted,bad-input",
+                "--kind", "too-large").options();
+        assertThat(asked.force()).isFalse();
+        assertThat(ReplaySummaryText.forceWarnings(asked)).containsExactly(
+                "dlq replay: bad-input dead letters are held back without --force: the value is not a valid ticket, so "
+                        + "intake would dead-letter the same bytes again; fix the ticket and publish it anew",
+                "dlq replay: too-large dead letters are held back without --force: the ticket alone exceeds the model's "
+                        + "context window, so it would be dead-lettered again unless the route's context (or "
+                        + "context-fallback) grew");
+        assertThat(ReplaySummaryText.forceWarnings(asked.toBuilder().force(true).build())).isEmpty();
+        assertThat(ReplaySummaryText.forceWarnings(ReplayOptions.builder().build())).as("no --kind: the summary says it").isEmpty();
+        assertThat(ReplaySummaryText.headline(asked.toBuilder().force(true).build())).contains(", --force");
     }
 
     @Test
