@@ -39,13 +39,15 @@ import java.util.concurrent.Future;
  * (kind {@code retries-exhausted}, quotaflow's failure headers, origins spread over the three
  * priority topics), times a {@link DeadLetterReplayer} with {@code --kind retries-exhausted --rate 0},
  * checks with a {@code read_committed} consumer that every one is back on its origin topic exactly
- * once, then times a second replay group at the default rate ({@value ReplayOptions#DEFAULT_RATE}/s)
- * over the first {@value Scenario#REPLAY_DEFAULT_RATE_RECORDS} records.
+ * once, then times a second replay group paced at {@code --rate} {@value #PACED_RATE} (the default
+ * before replays went unpaced) over the first {@value Scenario#REPLAY_DEFAULT_RATE_RECORDS} records.
  */
 final class ReplayBenchmark {
 
     static final String GROUP = "quotaflow-bench-replay";
     static final String DEFAULT_RATE_GROUP = "quotaflow-bench-replay-default-rate";
+    /** The paced replay's {@code --rate}. */
+    static final double PACED_RATE = 50;
     private static final String[] SUBJECTS = {"Charged twice", "Cannot log in", "Parcel not delivered", "App crashes on start",
             "Cobrança duplicada", "Não consigo entrar", "Pedido não chegou", "Question about my plan"};
 
@@ -118,9 +120,10 @@ final class ReplayBenchmark {
             Found found = readOrigins(bootstrap, n, first.replayed());
 
             int sample = Math.min(n, Scenario.REPLAY_DEFAULT_RATE_RECORDS);
-            listener.phase(scenario, "replaying " + sample + " again at the default rate (" + ReplayOptions.DEFAULT_RATE
-                    + "/s, group " + DEFAULT_RATE_GROUP + ")");
+            listener.phase(scenario, "replaying " + sample + " again at --rate " + (long) PACED_RATE
+                    + " (group " + DEFAULT_RATE_GROUP + ")");
             ReplayOptions paced = ReplayOptions.builder().kinds(ErrorKind.RETRIES_EXHAUSTED.wire()).groupId(DEFAULT_RATE_GROUP)
+                    .ratePerSecond(PACED_RATE)
                     .maxRecords(sample).build();
             ReplaySummary second = replay(scenario, bootstrap, paced);
             return result(scenario, n, first, found, paced.ratePerSecond(), second);
@@ -143,7 +146,7 @@ final class ReplayBenchmark {
                 null, null, null, null, null, null, null, null, replay);
         List<String> notes = new ArrayList<>();
         notes.add(String.format(Locale.ROOT, "replay: %d small dead letters (retries-exhausted), --rate 0: %,d records in %s "
-                        + "(%,.0f records/s), %d back on their origin topics, %d duplicated; default rate %s/s: %d records in %s "
+                        + "(%,.0f records/s), %d back on their origin topics, %d duplicated; --rate %s: %d records in %s "
                         + "(%.1f records/s)", n, first.replayed(), ResultTable.duration(elapsed), replay.recordsPerSecond(),
                 found.distinct(), found.duplicates(), number(defaultRate), second.replayed(), ResultTable.duration(pacedElapsed),
                 replay.defaultRateRecordsPerSecond()));

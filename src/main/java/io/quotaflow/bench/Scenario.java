@@ -68,7 +68,7 @@ public record Scenario(String key, String name, String description, int tickets,
     public static final long INTERACTIVE_SPACING_MS = 1_000;
     /** (k): dead letters replayed. */
     public static final int REPLAY_RECORDS = 40_000;
-    /** (k): dead letters replayed at the default rate ({@code --rate} 50/s), from a second replay group. */
+    /** (k): dead letters replayed paced at {@code --rate} 50, from a second replay group. */
     public static final int REPLAY_DEFAULT_RATE_RECORDS = 500;
 
     public Scenario {

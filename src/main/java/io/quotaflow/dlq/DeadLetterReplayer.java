@@ -1,8 +1,5 @@
 package io.quotaflow.dlq;
 
-import io.quotaflow.failure.FailureHeaders;
-import io.quotaflow.ticket.Priority;
-import io.quotaflow.topology.Topics;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -18,26 +15,19 @@ import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.OutOfOrderSequenceException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
-import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -47,17 +37,10 @@ import java.util.function.Supplier;
  *
  * <p>For each dead letter, in offset order per partition, from the replay group's committed
  * offsets (or the beginning, for a new group or with {@link ReplayOptions#reset()}) up to the end
- * offsets captured at start:
- * <ol>
- *   <li>a record that does not pass the {@linkplain ReplayOptions filters} is skipped;</li>
- *   <li>a selected record whose {@code qf.replay.count} reached {@link ReplayOptions#maxReplays()}
- *       is skipped (loop protection);</li>
- *   <li>any other record is written to the priority topic named by its {@code qf.origin.topic}
- *       header ({@code tickets.standard} when the header is missing or names a topic that is not a
- *       priority topic), with its original key and value bytes unchanged, its non-{@code qf.}
- *       headers, and only two {@code qf.} headers: {@code qf.replay.count} = previous count + 1
- *       and {@code qf.replay.of} = {@code <dlq partition>:<offset>}.</li>
- * </ol>
+ * offsets captured at start, {@link ReplaySelector} decides: filtered out, over
+ * {@link ReplayOptions#maxReplays()} (loop protection), held back for {@code --force}
+ * ({@link ForceRule}), or written back as {@link ReplayRecords#replayRecord} makes it. Every
+ * skipped record is counted in the {@link ReplaySummary}.
  *
  * <p>Exactly once: the consumer reads {@code read_committed} without auto-commit; each polled
  * batch is written by a transactional producer ({@code transactional.id} =
@@ -77,8 +60,6 @@ public final class DeadLetterReplayer {
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetterReplayer.class);
 
     public static final String CLIENT_ID = "quotaflow-dlq-replay";
-    /** Where a dead letter goes when its origin header is missing or names no priority topic. */
-    public static final String FALLBACK_TOPIC = Topics.STANDARD.name();
 
     static final Duration POLL = Duration.ofMillis(200);
     /** A replay that reads nothing new for this long, before reaching its end, fails. */
@@ -86,18 +67,6 @@ public final class DeadLetterReplayer {
     private static final int MAX_POLL_RECORDS = 500;
     /** Unpaced (or a dry run): large batches, so each transaction carries thousands of records. */
     private static final int UNPACED_POLL_RECORDS = 5_000;
-
-    /** What happens to one dead letter. */
-    public enum Decision {
-        /** Written back to its origin topic. */
-        REPLAY,
-        /** Does not pass the filters. */
-        FILTERED,
-        /** Selected, but already replayed {@code maxReplays} times. */
-        MAX_REPLAYS,
-        /** Selected, but truncated, and its origin topic no longer holds the whole record. */
-        ORIGINAL_GONE
-    }
 
     private final ReplayOptions options;
     private final Supplier<Consumer<byte[], byte[]>> consumerFactory;
@@ -178,93 +147,23 @@ public final class DeadLetterReplayer {
     public ReplaySummary run(java.util.function.Consumer<ReplaySummary> progress) {
         Objects.requireNonNull(progress, "progress");
         long started = nanoClock.getAsLong();
-        boolean interrupted = false;
-        Tally tally = new Tally();
+        ReplayTally tally = new ReplayTally();
         try (Consumer<byte[], byte[]> consumer = consumerFactory.get();
-             LazyOriginals originals = new LazyOriginals(originalsFactory)) {
+             LazyOriginalReader originals = new LazyOriginalReader(originalsFactory)) {
             List<TopicPartition> partitions = DlqClients.partitions(consumer, options.dlqTopic());
             consumer.assign(partitions);
             Map<TopicPartition, Long> ends = new HashMap<>(consumer.endOffsets(partitions));
             seekToStart(consumer, partitions);
-            Map<TopicPartition, Long> positions = new HashMap<>();
-            Set<TopicPartition> active = new HashSet<>();
-            List<TopicPartition> finished = new ArrayList<>();
-            for (TopicPartition tp : partitions) {
-                long end = ends.getOrDefault(tp, 0L);
-                long position = Math.min(consumer.position(tp), end);
-                positions.put(tp, position);
-                if (position < end) {
-                    active.add(tp);
-                } else {
-                    finished.add(tp);
-                }
-            }
-            consumer.pause(finished);
-            LOG.info("Replaying {} from {} to end offsets {} (filters: {}, dry run: {})", options.dlqTopic(), positions,
-                    ends, options.describeFilters(), options.dryRun());
-
+            ReplayPositions positions = ReplayPositions.capture(consumer, partitions, ends);
+            consumer.pause(positions.finished());
+            LOG.info("Replaying {} from {} (filters: {}, dry run: {}, force: {})", options.dlqTopic(), positions,
+                    options.describeFilters(), options.dryRun(), options.force());
             Producer<byte[], byte[]> producer = options.dryRun() ? null : producerFactory.get();
             try {
                 if (producer != null) {
                     producer.initTransactions();
                 }
-                Pacer pacer = new Pacer(options.ratePerSecond());
-                long lastAdvance = nanoClock.getAsLong();
-                ReplaySummary.Outcome outcome = null;
-                while (outcome == null) {
-                    if (active.isEmpty()) {
-                        outcome = ReplaySummary.Outcome.COMPLETED;
-                    } else if (stop.get()) {
-                        outcome = ReplaySummary.Outcome.STOPPED;
-                    } else if (tally.replayed >= options.maxRecords()) {
-                        outcome = ReplaySummary.Outcome.MAX_RECORDS;
-                    }
-                    if (outcome != null) {
-                        break;
-                    }
-                    ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
-                    List<ConsumerRecord<byte[], byte[]>> batch = new ArrayList<>(records.count());
-                    for (TopicPartition tp : records.partitions()) {
-                        long end = ends.getOrDefault(tp, 0L);
-                        for (ConsumerRecord<byte[], byte[]> record : records.records(tp)) {
-                            if (record.offset() >= end) {
-                                break; // arrived after the start: left for the next replay
-                            }
-                            batch.add(record);
-                        }
-                    }
-                    Tally done = batch.isEmpty() ? new Tally() : process(batch, consumer, producer, pacer, tally.replayed, originals);
-                    interrupted |= done.interrupted;
-                    tally.add(done);
-                    positions.putAll(done.next);
-                    boolean complete = done.examined == batch.size();
-                    List<TopicPartition> reached = new ArrayList<>();
-                    if (complete) {
-                        for (TopicPartition tp : active) {
-                            long end = ends.get(tp);
-                            long position = Math.min(consumer.position(tp), end);
-                            positions.put(tp, Math.max(positions.get(tp), position));
-                            if (position >= end) {
-                                reached.add(tp);
-                            }
-                        }
-                        reached.forEach(active::remove);
-                        consumer.pause(reached);
-                    }
-                    long now = nanoClock.getAsLong();
-                    if (!batch.isEmpty() || !reached.isEmpty()) {
-                        lastAdvance = now;
-                    } else if (now - lastAdvance > STALL_TIMEOUT.toNanos() && !active.isEmpty()) {
-                        throw new DeadLetterException("no progress reading " + options.dlqTopic() + " for "
-                                + STALL_TIMEOUT.toSeconds() + " s with " + remaining(active, positions, ends)
-                                + " offsets left; is the cluster reachable?");
-                    }
-                    progress.accept(tally.summary(options.dryRun(), ReplaySummary.Outcome.RUNNING,
-                            remaining(active, positions, ends), elapsed(started)));
-                }
-                ReplaySummary summary = tally.summary(options.dryRun(), outcome,
-                        outcome == ReplaySummary.Outcome.COMPLETED ? 0 : remaining(active, positions, ends),
-                        elapsed(started));
+                ReplaySummary summary = loop(consumer, producer, positions, tally, originals, progress, started);
                 LOG.info("Replay of {} ended: {}", options.dlqTopic(), summary);
                 return summary;
             } finally {
@@ -275,10 +174,66 @@ public final class DeadLetterReplayer {
         } catch (KafkaException e) {
             throw new DeadLetterException(options.dlqTopic() + ": " + e.getMessage(), e);
         } finally {
-            if (interrupted) {
+            if (tally.interrupted) {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    private ReplaySummary loop(Consumer<byte[], byte[]> consumer, Producer<byte[], byte[]> producer,
+                               ReplayPositions positions, ReplayTally tally, OriginalReader originals,
+                               java.util.function.Consumer<ReplaySummary> progress, long started) {
+        ReplayPacer pacer = new ReplayPacer(options.ratePerSecond(), nanoClock);
+        long lastAdvance = nanoClock.getAsLong();
+        while (true) {
+            ReplaySummary.Outcome outcome = outcome(positions, tally);
+            if (outcome != null) {
+                long left = outcome == ReplaySummary.Outcome.COMPLETED ? 0 : positions.recordsLeft(tally.examined);
+                return tally.summary(options.dryRun(), outcome, left, elapsed(started));
+            }
+            List<ConsumerRecord<byte[], byte[]>> batch = batch(consumer.poll(POLL), positions);
+            ReplayTally done = batch.isEmpty() ? new ReplayTally()
+                    : process(batch, consumer, producer, pacer, tally.replayed, originals);
+            tally.add(done);
+            positions.advance(done.next);
+            List<TopicPartition> reached = done.examined == batch.size() ? positions.refresh(consumer) : List.of();
+            consumer.pause(reached);
+            long now = nanoClock.getAsLong();
+            if (!batch.isEmpty() || !reached.isEmpty()) {
+                lastAdvance = now;
+            } else if (now - lastAdvance > STALL_TIMEOUT.toNanos() && !positions.done()) {
+                throw new DeadLetterException("no progress reading " + options.dlqTopic() + " for "
+                        + STALL_TIMEOUT.toSeconds() + " s with about " + positions.recordsLeft(tally.examined)
+                        + " dead letters left; is the cluster reachable?");
+            }
+            progress.accept(tally.summary(options.dryRun(), ReplaySummary.Outcome.RUNNING,
+                    positions.recordsLeft(tally.examined), elapsed(started)));
+        }
+    }
+
+    private ReplaySummary.Outcome outcome(ReplayPositions positions, ReplayTally tally) {
+        if (positions.done()) {
+            return ReplaySummary.Outcome.COMPLETED;
+        }
+        if (stop.get()) {
+            return ReplaySummary.Outcome.STOPPED;
+        }
+        return tally.replayed >= options.maxRecords() ? ReplaySummary.Outcome.MAX_RECORDS : null;
+    }
+
+    /** The polled records before the end offsets captured at start (later ones are left for the next replay). */
+    private static List<ConsumerRecord<byte[], byte[]>> batch(ConsumerRecords<byte[], byte[]> records, ReplayPositions positions) {
+        List<ConsumerRecord<byte[], byte[]>> batch = new ArrayList<>(records.count());
+        for (TopicPartition tp : records.partitions()) {
+            long end = positions.end(tp);
+            for (ConsumerRecord<byte[], byte[]> record : records.records(tp)) {
+                if (record.offset() >= end) {
+                    break;
+                }
+                batch.add(record);
+            }
+        }
+        return batch;
     }
 
     private void seekToStart(Consumer<byte[], byte[]> consumer, List<TopicPartition> partitions) {
@@ -306,49 +261,23 @@ public final class DeadLetterReplayer {
      * the writes with the offsets of the records handled in one transaction. Stops early, after a
      * whole record, on a stop request or when {@code maxRecords} is reached.
      */
-    private Tally process(List<ConsumerRecord<byte[], byte[]>> batch, Consumer<byte[], byte[]> consumer,
-                          Producer<byte[], byte[]> producer, Pacer pacer, long replayedBefore, OriginalReader originals) {
-        Tally t = new Tally();
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+    private ReplayTally process(List<ConsumerRecord<byte[], byte[]>> batch, Consumer<byte[], byte[]> consumer,
+                                Producer<byte[], byte[]> producer, ReplayPacer pacer, long replayedBefore,
+                                OriginalReader originals) {
+        ReplayTally t = new ReplayTally();
         if (producer != null) {
             producer.beginTransaction();
         }
         try {
             for (ConsumerRecord<byte[], byte[]> record : batch) {
-                if (stop.get() || replayedBefore + t.replayed >= options.maxRecords()) {
+                if (stop.get() || replayedBefore + t.replayed >= options.maxRecords() || !handle(record, producer, pacer,
+                        originals, t)) {
                     break;
                 }
-                Decision decision = decide(record, options);
-                byte[] value = record.value();
-                if (decision == Decision.REPLAY && OriginalReader.truncated(record.headers())) {
-                    Optional<byte[]> original = OriginalReader.original(originals, record.headers());
-                    if (original.isPresent()) {
-                        value = original.get();
-                    } else {
-                        decision = Decision.ORIGINAL_GONE;
-                    }
-                }
-                if (decision == Decision.REPLAY && producer != null) {
-                    try {
-                        if (!pacer.acquire(stop)) {
-                            break; // stop requested while waiting for the rate
-                        }
-                    } catch (InterruptedException e) {
-                        t.interrupted = true;
-                        stop.set(true);
-                        break;
-                    }
-                }
-                ProducerRecord<byte[], byte[]> replay = decision == Decision.REPLAY ? replayRecord(record, value) : null;
-                if (replay != null && producer != null) {
-                    producer.send(replay);
-                }
-                t.count(record, decision, replay == null ? null : replay.topic());
-                TopicPartition tp = new TopicPartition(record.topic(), record.partition());
-                offsets.put(tp, new OffsetAndMetadata(record.offset() + 1));
-                t.next.put(tp, record.offset() + 1);
             }
             if (producer != null) {
+                Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+                t.next.forEach((tp, next) -> offsets.put(tp, new OffsetAndMetadata(next)));
                 if (!offsets.isEmpty()) {
                     producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
                 }
@@ -372,6 +301,39 @@ public final class DeadLetterReplayer {
         }
     }
 
+    /** Decides, paces and sends one record and counts it; false (nothing counted) when stopped while pacing. */
+    private boolean handle(ConsumerRecord<byte[], byte[]> record, Producer<byte[], byte[]> producer, ReplayPacer pacer,
+                           OriginalReader originals, ReplayTally t) {
+        ReplayDecision decision = ReplaySelector.decide(record, options);
+        byte[] value = record.value();
+        if (decision == ReplayDecision.REPLAY && OriginalReader.truncated(record.headers())) {
+            Optional<byte[]> original = OriginalReader.original(originals, record.headers());
+            if (original.isPresent()) {
+                value = original.get();
+            } else {
+                decision = ReplayDecision.ORIGINAL_GONE;
+            }
+        }
+        if (decision == ReplayDecision.REPLAY && producer != null) {
+            try {
+                if (!pacer.acquire(stop)) {
+                    return false; // stop requested while waiting for the rate
+                }
+            } catch (InterruptedException e) {
+                t.interrupted = true;
+                stop.set(true);
+                return false;
+            }
+        }
+        ProducerRecord<byte[], byte[]> replay = decision == ReplayDecision.REPLAY
+                ? ReplayRecords.replayRecord(record, value) : null;
+        if (replay != null && producer != null) {
+            producer.send(replay);
+        }
+        t.count(record, decision, replay == null ? null : replay.topic());
+        return true;
+    }
+
     private String fatalMessage(KafkaException e) {
         if (e instanceof ProducerFencedException || e instanceof InvalidProducerEpochException) {
             return "another replay with group " + options.groupId() + " (transactional.id " + options.transactionalId()
@@ -380,177 +342,7 @@ public final class DeadLetterReplayer {
         return "replay producer failed: " + e.getMessage();
     }
 
-    // ---------------------------------------------------------------- per-record logic (pure)
-
-    /** What happens to {@code record} under {@code options}. */
-    public static Decision decide(ConsumerRecord<byte[], byte[]> record, ReplayOptions options) {
-        Headers h = record.headers();
-        String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
-        boolean selected = options.matches(record.timestamp(),
-                FailureHeaders.string(h, FailureHeaders.ERROR_KIND).orElse(null),
-                FailureHeaders.string(h, FailureHeaders.ERROR_STATUS).orElse(null), key);
-        if (!selected) {
-            return Decision.FILTERED;
-        }
-        return replayCount(h) >= options.maxReplays() ? Decision.MAX_REPLAYS : Decision.REPLAY;
-    }
-
-    /** {@code qf.replay.count}, 0 when absent or not a number. */
-    public static int replayCount(Headers headers) {
-        return Math.max(0, FailureHeaders.integer(headers, FailureHeaders.REPLAY_COUNT).orElse(0));
-    }
-
-    /**
-     * The topic a dead letter is replayed to: its {@code qf.origin.topic} when that is a priority
-     * topic, else {@link #FALLBACK_TOPIC}.
-     */
-    public static String targetTopic(Headers headers) {
-        return FailureHeaders.string(headers, FailureHeaders.ORIGIN_TOPIC)
-                .map(String::strip)
-                .filter(topic -> Priority.ofTopic(topic).isPresent())
-                .orElse(FALLBACK_TOPIC);
-    }
-
-    /**
-     * The record that replays {@code deadLetter}: to {@link #targetTopic}, same key and value bytes,
-     * no timestamp (the producer stamps it: a fresh start), the dead letter's headers without any
-     * {@code qf.*} one, plus {@code qf.replay.count} = previous + 1 and {@code qf.replay.of} =
-     * {@code <partition>:<offset>} of the dead letter.
-     */
-    public static ProducerRecord<byte[], byte[]> replayRecord(ConsumerRecord<byte[], byte[]> deadLetter) {
-        return replayRecord(deadLetter, deadLetter.value());
-    }
-
-    /** As {@link #replayRecord(ConsumerRecord)}, with {@code value} (the whole original of a truncated dead letter). */
-    public static ProducerRecord<byte[], byte[]> replayRecord(ConsumerRecord<byte[], byte[]> deadLetter, byte[] value) {
-        Headers source = deadLetter.headers();
-        RecordHeaders headers = new RecordHeaders();
-        for (Header header : source) {
-            if (!header.key().startsWith("qf.")) {
-                headers.add(header.key(), header.value());
-            }
-        }
-        headers.add(FailureHeaders.REPLAY_COUNT,
-                Integer.toString(replayCount(source) + 1).getBytes(StandardCharsets.UTF_8));
-        headers.add(FailureHeaders.REPLAY_OF,
-                (deadLetter.partition() + ":" + deadLetter.offset()).getBytes(StandardCharsets.UTF_8));
-        return new ProducerRecord<>(targetTopic(source), null, null, deadLetter.key(), value, headers);
-    }
-
-    // ---------------------------------------------------------------- helpers
-
-    private static long remaining(Set<TopicPartition> active, Map<TopicPartition, Long> positions,
-                                  Map<TopicPartition, Long> ends) {
-        long left = 0;
-        for (TopicPartition tp : active) {
-            left += Math.max(0, ends.getOrDefault(tp, 0L) - positions.getOrDefault(tp, 0L));
-        }
-        return left;
-    }
-
     private Duration elapsed(long startedNanos) {
         return Duration.ofNanos(nanoClock.getAsLong() - startedNanos);
-    }
-
-    /** Counts of one batch or of the whole run. */
-    /** Opens the originals' consumer only when a truncated dead letter needs it. */
-    private static final class LazyOriginals implements OriginalReader {
-        private final Supplier<OriginalReader> factory;
-        private OriginalReader reader;
-
-        LazyOriginals(Supplier<OriginalReader> factory) {
-            this.factory = factory;
-        }
-
-        @Override
-        public Optional<byte[]> read(String topic, int partition, long offset) {
-            if (reader == null) {
-                reader = factory.get();
-            }
-            return reader.read(topic, partition, offset);
-        }
-
-        @Override
-        public void close() {
-            if (reader != null) {
-                reader.close();
-            }
-        }
-    }
-
-    private static final class Tally {
-        long examined;
-        long replayed;
-        long filtered;
-        long maxReplays;
-        long originalGone;
-        final Map<String, Long> byTopic = new TreeMap<>();
-        final Map<String, Long> byKind = new TreeMap<>();
-        /** Next offset per partition after the records handled. */
-        final Map<TopicPartition, Long> next = new HashMap<>();
-        boolean interrupted;
-
-        void count(ConsumerRecord<byte[], byte[]> record, Decision decision, String topic) {
-            examined++;
-            switch (decision) {
-                case FILTERED -> filtered++;
-                case MAX_REPLAYS -> maxReplays++;
-                case ORIGINAL_GONE -> originalGone++;
-                case REPLAY -> {
-                    replayed++;
-                    byTopic.merge(topic, 1L, Long::sum);
-                    byKind.merge(FailureHeaders.string(record.headers(), FailureHeaders.ERROR_KIND).orElse("(none)"),
-                            1L, Long::sum);
-                }
-            }
-        }
-
-        void add(Tally other) {
-            examined += other.examined;
-            replayed += other.replayed;
-            filtered += other.filtered;
-            maxReplays += other.maxReplays;
-            originalGone += other.originalGone;
-            other.byTopic.forEach((k, v) -> byTopic.merge(k, v, Long::sum));
-            other.byKind.forEach((k, v) -> byKind.merge(k, v, Long::sum));
-        }
-
-        ReplaySummary summary(boolean dryRun, ReplaySummary.Outcome outcome, long remaining, Duration elapsed) {
-            return new ReplaySummary(dryRun, outcome, examined, replayed, filtered, maxReplays,
-                    new LinkedHashMap<>(byTopic), new LinkedHashMap<>(byKind), remaining, elapsed, originalGone);
-        }
-    }
-
-    /** Spaces writes {@code 1 / rate} seconds apart (no burst); 0 = unlimited. */
-    private final class Pacer {
-        private final long intervalNanos;
-        private long next;
-        private boolean first = true;
-
-        Pacer(double ratePerSecond) {
-            this.intervalNanos = ratePerSecond == 0 ? 0 : (long) Math.ceil(1e9 / ratePerSecond);
-        }
-
-        /** Waits for the next slot; false when a stop was requested meanwhile. */
-        boolean acquire(AtomicBoolean stopFlag) throws InterruptedException {
-            if (intervalNanos == 0) {
-                return true;
-            }
-            long now = nanoClock.getAsLong();
-            if (first) {
-                first = false;
-                next = now;
-            }
-            while (now < next) {
-                if (stopFlag.get()) {
-                    return false;
-                }
-                long waitNanos = Math.min(next - now, 100_000_000L);
-                Thread.sleep(waitNanos / 1_000_000, (int) (waitNanos % 1_000_000));
-                now = nanoClock.getAsLong();
-            }
-            next = Math.max(now, next) + intervalNanos;
-            return true;
-        }
     }
 }

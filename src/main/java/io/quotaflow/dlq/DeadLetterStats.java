@@ -151,7 +151,7 @@ public final class DeadLetterStats implements AutoCloseable {
             byKind.merge(header(headers, FailureHeaders.ERROR_KIND), 1L, Long::sum);
             byStatus.merge(header(headers, FailureHeaders.ERROR_STATUS), 1L, Long::sum);
             byOrigin.merge(header(headers, FailureHeaders.ORIGIN_TOPIC), 1L, Long::sum);
-            int replays = DeadLetterReplayer.replayCount(headers);
+            int replays = ReplaySelector.replayCount(headers);
             byReplayCount.merge(Integer.toString(replays), 1L, Long::sum);
             if (replays > 0) {
                 replayed++;

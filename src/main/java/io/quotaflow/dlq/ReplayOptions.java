@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  * <p>A dead letter is <em>selected</em> when it passes every filter given: its record timestamp in
  * {@code [since, until)}, its {@code qf.error.kind} in {@code kinds}, its {@code qf.error.status}
  * in {@code statuses} and its key in {@code keys} (an empty set accepts everything). A selected
- * record whose {@code qf.replay.count} is at least {@code maxReplays} is skipped (loop protection).
+ * record whose {@code qf.replay.count} is at least {@code maxReplays} is skipped (loop protection), and
+ * so is one of a kind that cannot succeed unchanged ({@link ForceRule}) unless {@code force}.
  *
  * @param since         replay records whose timestamp is at or after this instant; null = no lower bound
  * @param until         replay records whose timestamp is before this instant; null = no upper bound
@@ -32,13 +33,15 @@ import java.util.regex.Pattern;
  * @param statuses      accepted {@code qf.error.status} values (decimal integers); empty = any
  * @param keys          accepted record keys (exact, UTF-8); empty = any
  * @param dryRun        only count what would be replayed; write nothing, commit no offsets
- * @param ratePerSecond at most this many records written per second; 0 = unlimited
+ * @param ratePerSecond at most this many records written per second; 0 = unlimited (the default: the
+ *                      pipeline's limiter paces the model calls the replayed tickets cause)
  * @param groupId       consumer group whose committed offsets mark the progress of the replay
  * @param maxReplays    skip records already replayed this many times or more (≥ 1)
  * @param reset         start from the beginning of the dead-letter topic instead of the group's
  *                      committed offsets
  * @param maxRecords    stop after replaying this many records ({@link Long#MAX_VALUE} = no limit)
  * @param dlqTopic      the dead-letter topic to read
+ * @param force         replay dead letters of the kinds {@link ForceRule} names too
  */
 public record ReplayOptions(
         Instant since,
@@ -52,10 +55,12 @@ public record ReplayOptions(
         int maxReplays,
         boolean reset,
         long maxRecords,
-        String dlqTopic) {
+        String dlqTopic,
+        boolean force) {
 
     public static final String DEFAULT_GROUP = "quotaflow-dlq-replay";
-    public static final double DEFAULT_RATE = 50;
+    /** No rate limit: the pipeline's quota limiter, not the replay, paces the calls. */
+    public static final double DEFAULT_RATE = 0;
     public static final int DEFAULT_MAX_REPLAYS = 3;
 
     private static final Pattern STATUS = Pattern.compile("\\d{1,3}");
@@ -98,7 +103,7 @@ public record ReplayOptions(
         }
     }
 
-    /** Defaults: no filter, not a dry run, 50 records/s, group {@value #DEFAULT_GROUP}, max 3 replays. */
+    /** Defaults: no filter, not a dry run, no rate limit, no --force, group {@value #DEFAULT_GROUP}, max 3 replays. */
     public static Builder builder() {
         return new Builder();
     }
@@ -106,7 +111,7 @@ public record ReplayOptions(
     public Builder toBuilder() {
         return new Builder().since(since).until(until).kinds(kinds).statuses(statuses).keys(keys).dryRun(dryRun)
                 .ratePerSecond(ratePerSecond).groupId(groupId).maxReplays(maxReplays).reset(reset)
-                .maxRecords(maxRecords).dlqTopic(dlqTopic);
+                .maxRecords(maxRecords).dlqTopic(dlqTopic).force(force);
     }
 
     /** The producer's {@code transactional.id}: {@code quotaflow-dlq-replay-<group>}. */
@@ -288,6 +293,7 @@ public record ReplayOptions(
         private boolean reset;
         private long maxRecords = Long.MAX_VALUE;
         private String dlqTopic = Topics.DLQ.name();
+        private boolean force;
 
         private Builder() {
         }
@@ -365,9 +371,15 @@ public record ReplayOptions(
             return this;
         }
 
+        /** Replay the kinds {@link ForceRule} holds back too. */
+        public Builder force(boolean force) {
+            this.force = force;
+            return this;
+        }
+
         public ReplayOptions build() {
             return new ReplayOptions(since, until, kinds, statuses, keys, dryRun, ratePerSecond, groupId, maxReplays,
-                    reset, maxRecords, dlqTopic);
+                    reset, maxRecords, dlqTopic, force);
         }
     }
 }

@@ -6,27 +6,31 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
 /**
  * What a {@link DeadLetterReplayer} did (or, for a dry run, would do). Progress callbacks receive
- * the same record with outcome {@link Outcome#RUNNING}.
+ * the same record with outcome {@link Outcome#RUNNING}. Every count is of records, never offsets.
  *
- * @param dryRun             nothing was written and no offset committed
- * @param outcome            why the replay ended
- * @param examined           dead letters read (and, unless a dry run, their offsets committed)
- * @param replayed           records written back to their origin topics (would be, in a dry run)
- * @param skippedByFilter    dead letters that did not pass the filters
- * @param skippedMaxReplays  selected dead letters skipped because their {@code qf.replay.count}
- *                           reached {@code --max-replays}
- * @param replayedByTopic    replayed records by the topic written to
- * @param replayedByKind     replayed records by {@code qf.error.kind}
- * @param remaining          offsets left before the end captured at start (an upper bound: it
- *                           counts transaction markers too); 0 once completed
- * @param elapsed            time since the replay started
+ * @param dryRun              nothing was written and no offset committed
+ * @param outcome             why the replay ended
+ * @param examined            dead letters read (and, unless a dry run, their offsets committed)
+ * @param replayed            records written back to their origin topics (would be, in a dry run)
+ * @param skippedByFilter     dead letters that did not pass the filters
+ * @param skippedMaxReplays   selected dead letters skipped because their {@code qf.replay.count}
+ *                            reached {@code --max-replays}
+ * @param replayedByTopic     replayed records by the topic written to
+ * @param replayedByKind      replayed records by {@code qf.error.kind}
+ * @param remaining           dead letters left before the end captured at start, estimated from the
+ *                            offsets left and the share of records among the offsets read so far
+ *                            (transaction markers take offsets too); 0 once completed
+ * @param elapsed             time since the replay started
  * @param skippedOriginalGone selected dead letters with a truncated value whose origin topic no longer
- *                           holds the whole record (retention): nothing to replay
+ *                            holds the whole record (retention): nothing to replay
+ * @param skippedNeedsForce   selected dead letters held back by {@link ForceRule} (no {@code --force}),
+ *                            by {@code qf.error.kind}
  */
 public record ReplaySummary(
         boolean dryRun,
@@ -39,14 +43,15 @@ public record ReplaySummary(
         Map<String, Long> replayedByKind,
         long remaining,
         Duration elapsed,
-        long skippedOriginalGone) {
+        long skippedOriginalGone,
+        Map<String, Long> skippedNeedsForce) {
 
-    /** A summary with no truncated dead letter skipped. */
+    /** A summary with no truncated dead letter skipped and none held back for {@code --force}. */
     public ReplaySummary(boolean dryRun, Outcome outcome, long examined, long replayed, long skippedByFilter,
                          long skippedMaxReplays, Map<String, Long> replayedByTopic, Map<String, Long> replayedByKind,
                          long remaining, Duration elapsed) {
         this(dryRun, outcome, examined, replayed, skippedByFilter, skippedMaxReplays, replayedByTopic, replayedByKind,
-                remaining, elapsed, 0);
+                remaining, elapsed, 0, Map.of());
     }
 
     /** Why a replay ended. */
@@ -65,25 +70,44 @@ public record ReplaySummary(
         Objects.requireNonNull(outcome, "outcome");
         replayedByTopic = Collections.unmodifiableMap(new LinkedHashMap<>(replayedByTopic));
         replayedByKind = Collections.unmodifiableMap(new LinkedHashMap<>(replayedByKind));
+        skippedNeedsForce = Collections.unmodifiableMap(new LinkedHashMap<>(skippedNeedsForce));
         Objects.requireNonNull(elapsed, "elapsed");
     }
 
-    /** One line for progress reports: {@code 120 examined, 80 replayed, 40 filtered out, 0 over max replays, ≤ 880 left}. */
+    /** Dead letters held back for {@code --force}, all kinds together. */
+    public long skippedNeedsForceTotal() {
+        return skippedNeedsForce.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** Dead letters examined per second of the replay so far (0 before a millisecond passed). */
+    public double recordsPerSecond() {
+        long ms = elapsed.toMillis();
+        return ms <= 0 ? 0 : examined * 1000.0 / ms;
+    }
+
+    /**
+     * One line for progress reports, in records:
+     * {@code replay: 1,200 examined, 800 replayed, 380 filtered out, 20 need --force, 0 over max replays, ~8,800 left, 950/s}.
+     */
     public String progressLine() {
-        return (dryRun ? "dry run: " : "replay: ") + examined + " examined, " + replayed
-                + (dryRun ? " would be replayed, " : " replayed, ") + skippedByFilter + " filtered out, "
-                + skippedMaxReplays + " over max replays, " + remaining + " left";
+        return String.format(Locale.ROOT, "%s%,d examined, %,d %s, %,d filtered out, %,d need --force, %,d over max replays, "
+                        + "~%,d left, %,.0f/s", dryRun ? "dry run: " : "replay: ", examined, replayed,
+                dryRun ? "would be replayed" : "replayed", skippedByFilter, skippedNeedsForceTotal(), skippedMaxReplays,
+                remaining, recordsPerSecond());
     }
 
     /** The summary as JSON: every field, {@code elapsedMs} for the duration. */
     public ObjectNode toJson() {
         ObjectNode json = JsonNodeFactory.instance.objectNode();
         json.put("dryRun", dryRun);
-        json.put("outcome", outcome.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+        json.put("outcome", outcome.name().toLowerCase(Locale.ROOT).replace('_', '-'));
         json.put("examined", examined);
         json.put("replayed", replayed);
         json.put("skippedByFilter", skippedByFilter);
         json.put("skippedMaxReplays", skippedMaxReplays);
+        json.put("skippedOriginalGone", skippedOriginalGone);
+        ObjectNode force = json.putObject("skippedNeedsForce");
+        skippedNeedsForce.forEach(force::put);
         ObjectNode topics = json.putObject("replayedByTopic");
         replayedByTopic.forEach(topics::put);
         ObjectNode kinds = json.putObject("replayedByKind");

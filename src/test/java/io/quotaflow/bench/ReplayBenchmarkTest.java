@@ -1,6 +1,8 @@
 package io.quotaflow.bench;
 
-import io.quotaflow.dlq.DeadLetterReplayer;
+import io.quotaflow.dlq.ReplayDecision;
+import io.quotaflow.dlq.ReplayRecords;
+import io.quotaflow.dlq.ReplaySelector;
 import io.quotaflow.dlq.ReplayOptions;
 import io.quotaflow.dlq.ReplaySummary;
 import io.quotaflow.failure.ErrorKind;
@@ -39,8 +41,8 @@ class ReplayBenchmarkTest {
         ConsumerRecord<byte[], byte[]> read = new ConsumerRecord<>(r.topic(), 2, 99, r.timestamp(), TimestampType.CREATE_TIME,
                 r.key().length, r.value().length, r.key(), r.value(), r.headers(), Optional.empty());
         ReplayOptions options = ReplayOptions.builder().kinds(ErrorKind.RETRIES_EXHAUSTED.wire()).ratePerSecond(0).build();
-        assertThat(DeadLetterReplayer.decide(read, options)).isEqualTo(DeadLetterReplayer.Decision.REPLAY);
-        ProducerRecord<byte[], byte[]> back = DeadLetterReplayer.replayRecord(read);
+        assertThat(ReplaySelector.decide(read, options)).isEqualTo(ReplayDecision.REPLAY);
+        ProducerRecord<byte[], byte[]> back = ReplayRecords.replayRecord(read);
         assertThat(back.topic()).isEqualTo(ReplayBenchmark.origin(41).topic());
         assertThat(back.value()).isEqualTo(r.value());
         assertThat(FailureHeaders.string(back.headers(), FailureHeaders.REPLAY_COUNT)).contains("1");
@@ -71,7 +73,7 @@ class ReplayBenchmarkTest {
         assertThat(replay.outcome()).isEqualTo("completed");
         assertThat(r.clean()).isTrue();
         assertThat(r.figures().lost()).isZero();
-        assertThat(r.notes()).singleElement().asString().contains("25,000 records/s").contains("default rate 50/s");
+        assertThat(r.notes()).singleElement().asString().contains("25,000 records/s").contains("--rate 50: 500 records");
 
         ScenarioResult lost = ReplayBenchmark.result(Scenario.dlqReplay(40_000), 40_000, unlimited,
                 new ReplayBenchmark.Found(39_990, 3), 50, paced);

@@ -386,7 +386,7 @@ class DeadLetterReplayIT {
 
         List<String> replayedKeys = mine(readFrom(originsBefore), w.prefix()).stream().map(DeadLetterReplayIT::key).toList();
         List<String> expected = new ArrayList<>();
-        for (int i = 0; i < 30; i++) {
+        for (int i = 0; i < 20; i++) { // 20..29 are bad-input: held back without --force
             if (i != 5) {
                 expected.add(w.prefix() + "-" + i);
             }
@@ -473,6 +473,119 @@ class DeadLetterReplayIT {
         assertThat(missing.err()).contains("does not exist");
     }
 
+
+    // ---------------------------------------------------------------- defaults, --force, show
+
+    @Test
+    void aReplayWithTheDefaultOptionsShouldNotBeThrottled() throws Exception {
+        String prefix = KafkaBrokerExtension.uniqueName("fast");
+        Instant since = Instant.now().minus(Duration.ofDays(5)).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        int n = 1_000;
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int i = 0; i < n; i++) {
+                producer.send(deadLetter(prefix + "-" + i, since.plusMillis(i), 0));
+            }
+            producer.flush();
+        }
+        Map<TopicPartition, Long> originsBefore = endOffsets(INTERACTIVE, STANDARD);
+        ReplayOptions defaults = ReplayOptions.builder().since(since).until(since.plusSeconds(5))
+                .groupId(KafkaBrokerExtension.uniqueName("fast-group")).build();
+        assertThat(defaults.ratePerSecond()).as("the default").isZero();
+
+        long started = System.nanoTime();
+        ReplaySummary summary = new DeadLetterReplayer(bootstrap, Map.of(), defaults).run();
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+        assertThat(summary.outcome()).isEqualTo(ReplaySummary.Outcome.COMPLETED);
+        assertThat(summary.replayed()).isEqualTo(n);
+        assertThat(mine(readFrom(originsBefore), prefix)).hasSize(n);
+        // at the old default of 50 records/s this took n / 50 = 20 s
+        assertThat(took).as("replay of %d records", n).isLessThan(Duration.ofSeconds(n / 50 / 2));
+    }
+
+    @Test
+    void badInputShouldBeHeldBackUnlessForcedAndSayWhy() throws Exception {
+        Written w = writeDeadLetters();
+        String group = KafkaBrokerExtension.uniqueName("force");
+        Map<TopicPartition, Long> originsBefore = endOffsets(INTERACTIVE, STANDARD);
+        String[] window = {"--bootstrap-servers", bootstrap, "--group", group, "--since", w.since().toString(),
+            "--until", w.until().toString()};
+
+        Cli plain = cli(concat(new String[] {"replay"}, window));
+        assertThat(plain.exitCode()).as(plain.err()).isZero();
+        assertThat(plain.out()).containsPattern("\n  replayed +19\n").containsPattern("\n  skipped \\(need --force\\) +10\n")
+                .contains("held back (need --force):\n");
+        assertThat(plain.err()).contains("dlq replay: held back 10 bad-input dead letters: the value is not a valid ticket")
+                .contains("quotaflow dlq replay --kind bad-input --force --reset");
+        List<String> afterPlain = mine(readFrom(originsBefore), w.prefix()).stream().map(DeadLetterReplayIT::key).toList();
+        assertThat(afterPlain).hasSize(19).noneMatch(k -> Integer.parseInt(k.substring(k.lastIndexOf('-') + 1)) >= 20);
+
+        Cli forced = cli(concat(new String[] {"replay", "--kind", "bad-input", "--force", "--reset", "--json"}, window));
+        assertThat(forced.exitCode()).as(forced.err()).isZero();
+        JsonNode summary = MAPPER.readTree(forced.out());
+        assertThat(summary.path("replayed").asLong()).isEqualTo(10);
+        assertThat(summary.path("skippedNeedsForce").size()).isZero();
+        assertThat(forced.err()).doesNotContain("held back");
+        List<String> bad = mine(readFrom(originsBefore), w.prefix()).stream().map(DeadLetterReplayIT::key)
+                .filter(k -> Integer.parseInt(k.substring(k.lastIndexOf('-') + 1)) >= 20).toList();
+        assertThat(bad).hasSize(10).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void showShouldPrintDeadLettersWithTheirHeaders() throws Exception {
+        Written w = writeDeadLetters();
+        String p = w.prefix();
+        ConsumerRecord<byte[], byte[]> third = w.byKey().get(p + "-3");
+
+        Cli one = cli("show", "--bootstrap-servers", bootstrap, "--key", p + "-3");
+        assertThat(one.exitCode()).as(one.err()).isZero();
+        assertThat(one.out()).startsWith(DLQ + " " + third.partition() + ":" + third.offset() + "  "
+                        + Instant.ofEpochMilli(third.timestamp()) + "  key " + p + "-3\n")
+                .containsPattern("\n  qf.error.kind +retries-exhausted\n")
+                .containsPattern("\n  qf.error.status +529\n")
+                .containsPattern("\n  qf.error.message +HTTP 529: overloaded \\(" + p + "\\)\n")
+                .containsPattern("\n  qf.origin.topic +tickets.standard\n")
+                .containsPattern("\n  qf.replay.count +1\n")
+                .containsPattern("\n  traceparent +00-3-01\n")
+                .containsPattern("\n  value \\(\\d+ bytes\\) +\\{\"id\":\"" + p + "-3\"");
+
+        Cli byOffset = cli("show", "--bootstrap-servers", bootstrap, "--offset", third.partition() + ":" + third.offset());
+        assertThat(byOffset.exitCode()).as(byOffset.err()).isZero();
+        assertThat(byOffset.out()).isEqualTo(one.out());
+
+        String[] mineOnly = new String[30];
+        for (int i = 0; i < 30; i++) {
+            mineOnly[i] = "--key=" + p + "-" + i;
+        }
+        Cli kind = cli(concat(new String[] {"show", "--bootstrap-servers", bootstrap, "--kind", "bad-input", "--max", "50"},
+                mineOnly));
+        assertThat(kind.exitCode()).as(kind.err()).isZero();
+        assertThat(kind.out().split("\n")).filteredOn(l -> l.startsWith(DLQ + " ")).hasSize(10);
+        assertThat(kind.out()).doesNotContain("retries-exhausted").contains("value (9 bytes, not UTF-8)  base64:");
+
+        Cli json = cli(concat(new String[] {"show", "--bootstrap-servers", bootstrap, "--max", "4", "--json"}, mineOnly));
+        assertThat(json.exitCode()).as(json.err()).isZero();
+        List<String> lines = json.out().lines().toList();
+        assertThat(lines).hasSize(4);
+        for (String line : lines) {
+            JsonNode d = MAPPER.readTree(line);
+            ConsumerRecord<byte[], byte[]> written = w.byKey().get(d.path("key").asText());
+            assertThat(written).as(line).isNotNull();
+            assertThat(d.path("partition").asInt()).isEqualTo(written.partition());
+            assertThat(d.path("offset").asLong()).isEqualTo(written.offset());
+            assertThat(d.path("headers").path(FailureHeaders.ERROR_KIND).asText())
+                    .isEqualTo(header(written, FailureHeaders.ERROR_KIND));
+            assertThat(d.path("headers").path(FailureHeaders.ORIGIN_OFFSET).asText())
+                    .isEqualTo(header(written, FailureHeaders.ORIGIN_OFFSET));
+            assertThat(d.path("valueBytes").asInt()).isEqualTo(written.value().length);
+        }
+
+        Cli none = cli("show", "--bootstrap-servers", bootstrap, "--key", p + "-absent");
+        assertThat(none.exitCode()).isEqualTo(1);
+        assertThat(none.out()).isEmpty();
+        assertThat(none.err()).contains("no dead letter in tickets.dlq matched (filters: key in [" + p + "-absent])");
+    }
 
     /** A producer that throws on send number {@code n + 1} and then refuses to abort: a crash mid-transaction. */
     @SuppressWarnings("unchecked")

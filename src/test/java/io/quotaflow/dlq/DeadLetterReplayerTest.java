@@ -79,7 +79,7 @@ class DeadLetterReplayerTest {
         ConsumerRecord<byte[], byte[]> dead = deadLetter(2, 41, 1_000, "T-1", "retries-exhausted", "503",
                 "tickets.interactive", "1");
 
-        ProducerRecord<byte[], byte[]> replay = DeadLetterReplayer.replayRecord(dead);
+        ProducerRecord<byte[], byte[]> replay = ReplayRecords.replayRecord(dead);
 
         assertThat(replay.topic()).isEqualTo("tickets.interactive");
         assertThat(replay.partition()).as("partitioned by key, as when first published").isNull();
@@ -97,22 +97,22 @@ class DeadLetterReplayerTest {
 
     @Test
     void shouldStartTheReplayCountAtOneWhenTheHeaderIsMissingOrUnreadable() {
-        assertThat(header(DeadLetterReplayer.replayRecord(deadLetter(0, 0, "T-1", "bad-input", null)),
+        assertThat(header(ReplayRecords.replayRecord(deadLetter(0, 0, "T-1", "bad-input", null)),
                 FailureHeaders.REPLAY_COUNT)).isEqualTo("1");
-        assertThat(header(DeadLetterReplayer.replayRecord(deadLetter(0, 0, "T-1", "bad-input", "x")),
+        assertThat(header(ReplayRecords.replayRecord(deadLetter(0, 0, "T-1", "bad-input", "x")),
                 FailureHeaders.REPLAY_COUNT)).isEqualTo("1");
-        assertThat(header(DeadLetterReplayer.replayRecord(deadLetter(0, 0, "T-1", "bad-input", "-4")),
+        assertThat(header(ReplayRecords.replayRecord(deadLetter(0, 0, "T-1", "bad-input", "-4")),
                 FailureHeaders.REPLAY_COUNT)).isEqualTo("1");
     }
 
     @Test
     void shouldReplayToTheOriginPriorityTopicElseToStandard() {
         for (String origin : List.of("tickets.interactive", "tickets.standard", "tickets.bulk")) {
-            assertThat(DeadLetterReplayer.replayRecord(deadLetter(0, 0, 1, "T", "k", "0", origin, null)).topic())
+            assertThat(ReplayRecords.replayRecord(deadLetter(0, 0, 1, "T", "k", "0", origin, null)).topic())
                     .isEqualTo(origin);
         }
         for (String origin : new String[] {null, "tickets.retry", "tickets.dlq", "tickets.classified", "elsewhere", ""}) {
-            assertThat(DeadLetterReplayer.replayRecord(deadLetter(0, 0, 1, "T", "k", "0", origin, null)).topic())
+            assertThat(ReplayRecords.replayRecord(deadLetter(0, 0, 1, "T", "k", "0", origin, null)).topic())
                     .as(String.valueOf(origin)).isEqualTo("tickets.standard");
         }
     }
@@ -121,29 +121,30 @@ class DeadLetterReplayerTest {
     void shouldSkipFilteredRecordsAndRecordsReplayedMaxReplaysTimes() {
         ReplayOptions options = ReplayOptions.builder().kinds("retries-exhausted").maxReplays(3).build();
 
-        assertThat(DeadLetterReplayer.decide(deadLetter(0, 0, "T", "bad-input", "0"), options))
-                .isEqualTo(DeadLetterReplayer.Decision.FILTERED);
-        assertThat(DeadLetterReplayer.decide(deadLetter(0, 0, "T", null, "0"), options))
-                .isEqualTo(DeadLetterReplayer.Decision.FILTERED);
-        assertThat(DeadLetterReplayer.decide(deadLetter(0, 0, "T", "retries-exhausted", null), options))
-                .isEqualTo(DeadLetterReplayer.Decision.REPLAY);
-        assertThat(DeadLetterReplayer.decide(deadLetter(0, 0, "T", "retries-exhausted", "2"), options))
-                .isEqualTo(DeadLetterReplayer.Decision.REPLAY);
-        assertThat(DeadLetterReplayer.decide(deadLetter(0, 0, "T", "retries-exhausted", "3"), options))
-                .isEqualTo(DeadLetterReplayer.Decision.MAX_REPLAYS);
-        assertThat(DeadLetterReplayer.decide(deadLetter(0, 0, "T", "retries-exhausted", "7"), options))
-                .isEqualTo(DeadLetterReplayer.Decision.MAX_REPLAYS);
-        assertThat(DeadLetterReplayer.decide(deadLetter(0, 0, "T", "bad-input", "7"), options))
-                .as("filters first").isEqualTo(DeadLetterReplayer.Decision.FILTERED);
-        assertThat(DeadLetterReplayer.decide(deadLetter(0, 0, "T", "retries-exhausted", "1"),
-                options.toBuilder().maxReplays(1).build())).isEqualTo(DeadLetterReplayer.Decision.MAX_REPLAYS);
-        assertThat(DeadLetterReplayer.decide(deadLetter(0, 0, null, "retries-exhausted", "0"),
-                options.toBuilder().keys("T").build())).isEqualTo(DeadLetterReplayer.Decision.FILTERED);
+        assertThat(ReplaySelector.decide(deadLetter(0, 0, "T", "bad-input", "0"), options))
+                .isEqualTo(ReplayDecision.FILTERED);
+        assertThat(ReplaySelector.decide(deadLetter(0, 0, "T", null, "0"), options))
+                .isEqualTo(ReplayDecision.FILTERED);
+        assertThat(ReplaySelector.decide(deadLetter(0, 0, "T", "retries-exhausted", null), options))
+                .isEqualTo(ReplayDecision.REPLAY);
+        assertThat(ReplaySelector.decide(deadLetter(0, 0, "T", "retries-exhausted", "2"), options))
+                .isEqualTo(ReplayDecision.REPLAY);
+        assertThat(ReplaySelector.decide(deadLetter(0, 0, "T", "retries-exhausted", "3"), options))
+                .isEqualTo(ReplayDecision.MAX_REPLAYS);
+        assertThat(ReplaySelector.decide(deadLetter(0, 0, "T", "retries-exhausted", "7"), options))
+                .isEqualTo(ReplayDecision.MAX_REPLAYS);
+        assertThat(ReplaySelector.decide(deadLetter(0, 0, "T", "bad-input", "7"), options))
+                .as("filters first").isEqualTo(ReplayDecision.FILTERED);
+        assertThat(ReplaySelector.decide(deadLetter(0, 0, "T", "retries-exhausted", "1"),
+                options.toBuilder().maxReplays(1).build())).isEqualTo(ReplayDecision.MAX_REPLAYS);
+        assertThat(ReplaySelector.decide(deadLetter(0, 0, null, "retries-exhausted", "0"),
+                options.toBuilder().keys("T").build())).isEqualTo(ReplayDecision.FILTERED);
     }
 
     @Test
     void shouldSizeBatchesToAboutOneSecondOfTheRate() {
-        assertThat(DeadLetterReplayer.maxPollRecords(ReplayOptions.builder().build())).isEqualTo(50);
+        assertThat(DeadLetterReplayer.maxPollRecords(ReplayOptions.builder().build())).as("unpaced by default").isEqualTo(5_000);
+        assertThat(DeadLetterReplayer.maxPollRecords(ReplayOptions.builder().ratePerSecond(50).build())).isEqualTo(50);
         assertThat(DeadLetterReplayer.maxPollRecords(ReplayOptions.builder().ratePerSecond(0.5).build())).isEqualTo(1);
         assertThat(DeadLetterReplayer.maxPollRecords(ReplayOptions.builder().ratePerSecond(10_000).build())).isEqualTo(500);
         assertThat(DeadLetterReplayer.maxPollRecords(ReplayOptions.builder().ratePerSecond(0).build())).isEqualTo(5_000);
@@ -228,9 +229,78 @@ class DeadLetterReplayerTest {
         ReplaySummary summary = replayer.run();
 
         assertThat(summary.dryRun()).isTrue();
-        assertThat(summary.replayed()).isEqualTo(4);
+        assertThat(summary.replayed()).isEqualTo(3);
         assertThat(summary.skippedMaxReplays()).isEqualTo(1);
-        assertThat(summary.replayedByKind()).containsExactly(Map.entry("bad-input", 1L), Map.entry("retries-exhausted", 3L));
+        assertThat(summary.skippedNeedsForce()).as("a dry run shows what --force would add").containsExactly(Map.entry("bad-input", 1L));
+        assertThat(summary.replayedByKind()).containsExactly(Map.entry("retries-exhausted", 3L));
+    }
+
+    @Test
+    void shouldHoldBackBadInputAndTooLargeWithoutForceAndCountThem() {
+        ReplayOptions options = ReplayOptions.builder().build();
+        for (String kind : List.of("bad-input", "too-large", " too-large ")) {
+            assertThat(ReplaySelector.decide(deadLetter(0, 0, "T", kind, "0"), options)).as(kind)
+                    .isEqualTo(ReplayDecision.NEEDS_FORCE);
+            assertThat(ReplaySelector.decide(deadLetter(0, 0, "T", kind, "0"), options.toBuilder().force(true).build()))
+                    .as(kind + " --force").isEqualTo(ReplayDecision.REPLAY);
+        }
+        for (String kind : new String[] {"retries-exhausted", "invalid-output", "non-retryable", "internal-error", null}) {
+            assertThat(ReplaySelector.decide(deadLetter(0, 0, "T", kind, "0"), options)).as(String.valueOf(kind))
+                    .isEqualTo(ReplayDecision.REPLAY);
+        }
+        assertThat(ReplaySelector.decide(deadLetter(0, 0, "T", "bad-input", "3"), options))
+                .as("loop protection before the force rule").isEqualTo(ReplayDecision.MAX_REPLAYS);
+        assertThat(ReplaySelector.decide(deadLetter(0, 0, "T", "bad-input", "0"), options.toBuilder().kinds("retries-exhausted").build()))
+                .as("filters first").isEqualTo(ReplayDecision.FILTERED);
+        assertThat(ForceRule.reason("bad-input")).get().asString().contains("intake would dead-letter the same bytes again");
+        assertThat(ForceRule.reason("too-large")).get().asString().contains("context window");
+        assertThat(ForceRule.reason("retries-exhausted")).isEmpty();
+
+        List<ConsumerRecord<byte[], byte[]>> records = List.of(
+                deadLetter(0, 0, "A", "retries-exhausted", "0"),
+                deadLetter(0, 1, "B", "bad-input", "0"),
+                deadLetter(0, 2, "C", "too-large", "0"),
+                deadLetter(0, 3, "D", "bad-input", "0"));
+        Mocks held = new Mocks(Map.of(new TopicPartition(DLQ, 0), 4L, new TopicPartition(DLQ, 1), 0L), records);
+        ReplaySummary without = held.replayer(ReplayOptions.builder().build()).run();
+        assertThat(held.producer.history()).extracting(r -> new String(r.key(), StandardCharsets.UTF_8)).containsExactly("A");
+        assertThat(without.replayed()).isEqualTo(1);
+        assertThat(without.skippedNeedsForce()).containsExactly(Map.entry("bad-input", 2L), Map.entry("too-large", 1L));
+        assertThat(without.skippedNeedsForceTotal()).isEqualTo(3);
+        assertThat(without.examined()).isEqualTo(4);
+        assertThat(without.toJson().path("skippedNeedsForce").path("bad-input").asLong()).isEqualTo(2);
+        assertThat(held.producer.consumerGroupOffsetsHistory().get(0).values().iterator().next())
+                .as("held-back records are consumed like filtered ones").containsOnly(Map.entry(held.p0, new OffsetAndMetadata(4)));
+
+        Mocks forced = new Mocks(Map.of(new TopicPartition(DLQ, 0), 4L, new TopicPartition(DLQ, 1), 0L), records);
+        ReplaySummary with = forced.replayer(ReplayOptions.builder().force(true).build()).run();
+        assertThat(forced.producer.history()).extracting(r -> new String(r.key(), StandardCharsets.UTF_8))
+                .containsExactly("A", "B", "C", "D");
+        assertThat(with.skippedNeedsForce()).isEmpty();
+        assertThat(with.replayedByKind()).containsExactly(Map.entry("bad-input", 2L), Map.entry("retries-exhausted", 1L),
+                Map.entry("too-large", 1L));
+    }
+
+    @Test
+    void shouldReportProgressInRecordsNotOffsets() {
+        // a transactional writer leaves a commit marker around each record: 3 records over offsets 0..5
+        List<ConsumerRecord<byte[], byte[]>> records = List.of(
+                deadLetter(0, 1, "A", "retries-exhausted", "0"),
+                deadLetter(0, 3, "B", "retries-exhausted", "0"),
+                deadLetter(0, 5, "C", "retries-exhausted", "0"));
+        Mocks m = new Mocks(Map.of(new TopicPartition(DLQ, 0), 12L, new TopicPartition(DLQ, 1), 0L), records);
+        List<ReplaySummary> reports = new ArrayList<>();
+        DeadLetterReplayer replayer = m.replayer(ReplayOptions.builder().build());
+        ReplaySummary summary = replayer.run(progress -> {
+            reports.add(progress);
+            replayer.requestStop();
+        });
+
+        assertThat(summary.outcome()).isEqualTo(ReplaySummary.Outcome.STOPPED);
+        assertThat(summary.examined()).isEqualTo(3);
+        assertThat(summary.remaining()).as("6 offsets left at one record per two offsets").isEqualTo(3);
+        assertThat(reports).first().satisfies(r -> assertThat(r.progressLine())
+                .startsWith("replay: 3 examined, 3 replayed, 0 filtered out, 0 need --force, 0 over max replays, ~3 left, "));
     }
 
     @Test
@@ -301,8 +371,8 @@ class DeadLetterReplayerTest {
     @Test
     void shouldReplayTheWholeOriginalOfATruncatedDeadLetterWhileItsOriginHoldsIt() {
         byte[] whole = ("{\"id\":\"BIG\",\"body\":\"help\",\"log\":\"" + "x".repeat(5_000) + "\"}").getBytes(StandardCharsets.UTF_8);
-        ConsumerRecord<byte[], byte[]> kept = truncated(deadLetter(0, 0, "BIG", "bad-input", "0"), whole);
-        ConsumerRecord<byte[], byte[]> gone = truncated(deadLetter(0, 1, "GONE", "bad-input", "0"), "{}".getBytes(StandardCharsets.UTF_8));
+        ConsumerRecord<byte[], byte[]> kept = truncated(deadLetter(0, 0, "BIG", "retries-exhausted", "0"), whole);
+        ConsumerRecord<byte[], byte[]> gone = truncated(deadLetter(0, 1, "GONE", "retries-exhausted", "0"), "{}".getBytes(StandardCharsets.UTF_8));
         Mocks m = new Mocks(Map.of(new TopicPartition(DLQ, 0), 2L, new TopicPartition(DLQ, 1), 0L), List.of(kept, gone));
         List<String> reads = new java.util.ArrayList<>();
         OriginalReader origin = (topic, partition, offset) -> {

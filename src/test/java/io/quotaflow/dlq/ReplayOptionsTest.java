@@ -66,7 +66,8 @@ class ReplayOptionsTest {
         assertThat(o.until()).isNull();
         assertThat(o.kinds()).isEmpty();
         assertThat(o.dryRun()).isFalse();
-        assertThat(o.ratePerSecond()).isEqualTo(50);
+        assertThat(o.ratePerSecond()).as("unthrottled: the pipeline's limiter paces the calls").isZero();
+        assertThat(o.force()).isFalse();
         assertThat(o.groupId()).isEqualTo("quotaflow-dlq-replay");
         assertThat(o.transactionalId()).isEqualTo("quotaflow-dlq-replay-quotaflow-dlq-replay");
         assertThat(o.maxReplays()).isEqualTo(3);
@@ -76,6 +77,7 @@ class ReplayOptionsTest {
         assertThat(o.filtered()).isFalse();
         assertThat(o.describeFilters()).isEqualTo("none");
         assertThat(o.toBuilder().build()).isEqualTo(o);
+        assertThat(o.toBuilder().force(true).build().toBuilder().build().force()).isTrue();
         assertThat(ReplayOptions.builder().groupId("g").build().transactionalId()).isEqualTo("quotaflow-dlq-replay-g");
     }
 
