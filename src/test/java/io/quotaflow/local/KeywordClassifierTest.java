@@ -1,5 +1,6 @@
 package io.quotaflow.local;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -10,6 +11,34 @@ import static org.assertj.core.api.Assertions.assertThat;
 class KeywordClassifierTest {
 
     private final KeywordClassifier classifier = new KeywordClassifier();
+
+    @Test
+    void shouldCountExactlyAsTheRulesPatternFindsAtEveryPosition() {
+        String[] pieces = {"refund", "refunded", "o quanto antes", "o\tquanto  antes", "can't", "cant", "sign-in", "2fa", "500",
+                "5000", "api", "apis", "rapid", "is down", "is\ndown", "nao consigo", "não", "cobrança", "fatura", "x", " ", "  ",
+                "\n", ",", ".", "-", "'", "_", "é", "ação", "日本", "error", "erro", "errors", "never arrived", "arrive", "log in",
+                "login", "logins", "a", "o", "pago", "pagamento", "how do i", "how do", "track", "tracking", "ship", "shipped"};
+        java.util.Random random = new java.util.Random(7);
+        for (int n = 0; n < 3_000; n++) {
+            StringBuilder text = new StringBuilder();
+            int parts = 1 + random.nextInt(30);
+            for (int i = 0; i < parts; i++) {
+                text.append(pieces[random.nextInt(pieces.length)]);
+                if (random.nextInt(3) > 0) {
+                    text.append(' ');
+                }
+            }
+            String normalized = KeywordClassifier.normalize(text.toString());
+            for (KeywordClassifier.Rule rule : KeywordClassifier.rules()) {
+                java.util.regex.Matcher m = rule.pattern().matcher(normalized);
+                int expected = 0;
+                while (m.find()) {
+                    expected++;
+                }
+                assertThat(rule.count(normalized)).as("%s in [%s]", rule.pattern(), normalized).isEqualTo(expected);
+            }
+        }
+    }
 
     @ParameterizedTest(name = "{0} / {1} → {2}, {3}")
     @CsvSource(delimiter = '|', value = {
