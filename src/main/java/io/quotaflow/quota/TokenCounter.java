@@ -6,7 +6,11 @@ import com.knuddels.jtokkit.api.EncodingRegistry;
 import com.knuddels.jtokkit.api.EncodingType;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Counts prompt tokens the way OpenAI bills chat completions: each message costs its content and
@@ -23,10 +27,40 @@ public final class TokenCounter {
 
     private static final EncodingRegistry REGISTRY = Encodings.newLazyEncodingRegistry();
 
+    /** Pieces of at most this many characters are remembered. */
+    static final int CACHED_PIECE_CHARS = 24;
+    /** The most pieces remembered per encoding (a few MB; support tickets' vocabulary fits). */
+    static final int CACHE_ENTRIES = 50_000;
+
     private final Encoding encoding;
+    /** The encoding's own pre-tokenizer, when it is a regular expression (o200k_base); null otherwise. */
+    private final Pattern splitter;
+    private final Map<String, Integer> pieces;
 
     private TokenCounter(Encoding encoding) {
         this.encoding = Objects.requireNonNull(encoding);
+        this.splitter = "o200k_base".equals(encoding.getName()) ? splitterOf(encoding) : null;
+        this.pieces = splitter == null ? null : CACHES.computeIfAbsent(encoding.getName(), n -> new ConcurrentHashMap<>());
+    }
+
+    private static final Map<String, Map<String, Integer>> CACHES = new ConcurrentHashMap<>();
+
+    /**
+     * jtokkit splits a text with the encoding's regular expression and runs byte-pair merging on
+     * each piece, and the count is the sum over the pieces. For o200k_base the merging (hash
+     * lookups of byte pairs) is about two thirds of the time, and the same words come back in
+     * every ticket, so each short piece's count is remembered. jtokkit does not expose its
+     * pattern, so it is read from the encoding; if that ever fails (another jtokkit version), the
+     * counter counts without remembering, as before.
+     */
+    private static Pattern splitterOf(Encoding encoding) {
+        try {
+            java.lang.reflect.Field field = encoding.getClass().getDeclaredField("pattern");
+            field.setAccessible(true);
+            return field.get(encoding) instanceof Pattern p ? p : null;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
     }
 
     /** A counter using the encoding of {@code model}'s family. */
@@ -48,6 +82,39 @@ public final class TokenCounter {
 
     /** Tokens of a plain string, special tokens treated as ordinary text. */
     public int count(String text) {
+        if (text == null || text.isEmpty()) {
+            return 0;
+        }
+        if (splitter == null) {
+            return encoding.countTokensOrdinary(text);
+        }
+        Matcher m = splitter.matcher(text);
+        int total = 0;
+        while (m.find()) {
+            String piece = m.group();
+            if (piece.length() > CACHED_PIECE_CHARS) {
+                total += encoding.countTokensOrdinary(piece);
+                continue;
+            }
+            Integer known = pieces.get(piece);
+            if (known == null) {
+                known = encoding.countTokensOrdinary(piece);
+                if (pieces.size() < CACHE_ENTRIES) {
+                    pieces.put(piece, known);
+                }
+            }
+            total += known;
+        }
+        return total;
+    }
+
+    /** Whether this counter remembers pieces (o200k_base with a readable pattern). */
+    boolean remembersPieces() {
+        return splitter != null;
+    }
+
+    /** Counts exactly as jtokkit does, without remembering anything (for tests and comparison). */
+    int countUncached(String text) {
         return text == null || text.isEmpty() ? 0 : encoding.countTokensOrdinary(text);
     }
 
