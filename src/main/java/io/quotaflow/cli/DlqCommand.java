@@ -108,7 +108,8 @@ public final class DlqCommand implements Callable<Integer> {
             PrintWriter err = spec.commandLine().getErr();
             DeadLetterStats stats;
             try {
-                stats = new DeadLetterStats(kafka.bootstrapServers(), kafka.clientProperties(), topic);
+                stats = new DeadLetterStats(kafka.bootstrapServers(), kafka.clientProperties(),
+                        dlqTopic(topic, kafka));
             } catch (KafkaException e) {
                 err.println("dlq stats: invalid Kafka client settings: " + PublishCommand.rootMessage(e));
                 return 2;
@@ -128,6 +129,11 @@ public final class DlqCommand implements Callable<Integer> {
             out.flush();
             return 0;
         }
+    }
+
+    /** The hidden {@code --topic}, or the dead-letter topic under {@code topics.prefix}. */
+    static String dlqTopic(String topic, KafkaConnectionOptions kafka) {
+        return topic.equals(Topics.DLQ.name()) ? kafka.topics().dlq() : topic;
     }
 
     /** The human-readable report: a headline, then one table per breakdown. */
@@ -351,7 +357,7 @@ public final class DlqCommand implements Callable<Integer> {
                     .statuses(ReplayOptions.splitList(statuses))
                     .keys(keys)
                     .dryRun(dryRun).ratePerSecond(rate).groupId(group).maxReplays(maxReplays).reset(reset)
-                    .dlqTopic(topic);
+                    .dlqTopic(dlqTopic(topic, kafka));
             if (maxRecords != null) {
                 b.maxRecords(maxRecords);
             }

@@ -70,7 +70,7 @@ public final class ResultsCommand implements Callable<Integer> {
     double idleTimeoutSeconds;
 
     @Option(names = "--topic", paramLabel = "TOPIC", defaultValue = ResultsReader.DEFAULT_TOPIC, hidden = true,
-            description = "The results topic (default: ${DEFAULT-VALUE}).")
+            description = "The results topic (default: ${DEFAULT-VALUE}, under --topics-prefix).")
     String topic;
 
     @Override
@@ -86,6 +86,7 @@ public final class ResultsCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Duration idle = Duration.ofMillis(Math.max(1, Math.round(idleTimeoutSeconds * 1000)));
 
+        String topic = this.topic.equals(ResultsReader.DEFAULT_TOPIC) ? kafka.topics().classified() : this.topic;
         ResultsReader reader;
         try {
             reader = new ResultsReader(kafka.bootstrapServers(), kafka.clientProperties(), topic);
