@@ -227,10 +227,13 @@ public final class DlqCommand implements Callable<Integer> {
             },
             footerHeading = "%nExamples:%n",
             footer = {
-                "  quotaflow dlq replay --bootstrap-servers localhost:9092 --kind retries-exhausted --since 2h --dry-run",
-                "  quotaflow dlq replay --bootstrap-servers localhost:9092 --kind retries-exhausted \\",
+                "  quotaflow dlq replay --bootstrap-servers localhost:9092 \\",
+                "      --kind retries-exhausted --since 2h --dry-run",
+                "  quotaflow dlq replay --bootstrap-servers localhost:9092 \\",
+                "      --kind retries-exhausted \\",
                 "      --since 2026-11-30T06:00:00Z --until 2026-11-30T07:00:00Z --rate 20",
-                "  quotaflow dlq replay --bootstrap-servers localhost:9092 --status 503,529 --reset"
+                "  quotaflow dlq replay --bootstrap-servers localhost:9092 \\",
+                "      --status 503,529 --reset"
             })
     public static final class Replay implements Callable<Integer> {
 

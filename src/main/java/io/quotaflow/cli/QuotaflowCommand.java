@@ -18,11 +18,19 @@ import java.util.Properties;
 @Command(name = "quotaflow",
         mixinStandardHelpOptions = true,
         versionProvider = QuotaflowCommand.Version.class,
+        header = "Classify support tickets from Kafka with an LLM under rate limits.",
         description = {
-                "Classifies support tickets from Kafka with an LLM, getting the most tickets per minute",
-                "out of a provider's rate limits with zero 429s, zero lost tickets and zero duplicates.",
+                "Gets the most tickets per minute out of a provider's rate limits with zero 429s,",
+                "zero lost tickets and zero duplicates.",
                 "",
+                "Every command that talks to a cluster reads its settings from --config FILE,",
+                "then QUOTAFLOW_* environment variables, then flags (README: Configuration).",
                 "Global option: --verbose (or -v) raises logging from WARN to INFO."},
+        footerHeading = "%nExamples:%n",
+        footer = {
+                "  quotaflow demo",
+                "  quotaflow topics apply --bootstrap-servers localhost:9092",
+                "  quotaflow help run"},
         subcommands = {
                 DemoCommand.class,
                 BenchCommand.class,
@@ -81,7 +89,7 @@ public final class QuotaflowCommand implements Runnable {
             System.setProperty("org.slf4j.simpleLogger.log.io.quotaflow.admin.TopicsApplier", "error");
         }
         SafeErrors safe = new SafeErrors(rest, env, verbose);
-        CommandLine cli = new CommandLine(new QuotaflowCommand());
+        CommandLine cli = commandLine();
         cli.setOut(out);
         cli.setErr(safe.redacting(err));
         cli.setParameterExceptionHandler(safe);
@@ -92,6 +100,11 @@ public final class QuotaflowCommand implements Runnable {
             return early != null ? early : new CommandLine.RunLast().execute(parseResult);
         });
         return cli.execute(rest);
+    }
+
+    /** The command tree with the common help layout ({@link HelpLayout}). */
+    static CommandLine commandLine() {
+        return HelpLayout.apply(new CommandLine(new QuotaflowCommand()));
     }
 
     /** The version of the build: the filtered {@code io/quotaflow/version.properties}, else the jar manifest. */

@@ -19,7 +19,7 @@ import java.util.concurrent.Callable;
 /** {@code quotaflow results}: prints classification results, one JSON per line. */
 @Command(name = "results", sortOptions = false,
         headerHeading = "%n", synopsisHeading = "Usage: ",
-        header = "Print classification results (tickets.classified), one JSON object per line.",
+        header = "Print classification results, one JSON object per line.",
         descriptionHeading = "%nDescription:%n",
         description = {
             "Reads tickets.classified as a read_committed consumer, so only results of committed pipeline "

@@ -23,7 +23,7 @@ import java.util.concurrent.Callable;
 /** {@code quotaflow run}: the pipeline against a real cluster and a real provider. */
 @Command(name = "run", sortOptions = false,
         headerHeading = "%n", synopsisHeading = "Usage: ",
-        header = "Run the pipeline against a Kafka cluster and an OpenAI-compatible provider.",
+        header = "Run the pipeline against a Kafka cluster and an LLM provider.",
         descriptionHeading = "%nDescription:%n",
         description = {
             "Runs until stopped (Ctrl+C or SIGTERM: commits and closes cleanly). Applies topics/ first. "
@@ -42,8 +42,10 @@ import java.util.concurrent.Callable;
         },
         footerHeading = "%nExamples:%n",
         footer = {
-            "  QUOTAFLOW_LLM_API_KEY=sk-... quotaflow run --bootstrap-servers localhost:9092 --llm-base-url https://api.openai.com/v1 --rpm 500 --tpm 200000",
-            "  quotaflow run --config /etc/quotaflow/quotaflow.properties"
+            "  export QUOTAFLOW_LLM_API_KEY=sk-...",
+            "  export QUOTAFLOW_BOOTSTRAP_SERVERS=localhost:9092",
+            "  quotaflow run --llm-base-url https://api.openai.com/v1 --rpm 500 --tpm 200000",
+            "  quotaflow run --config /etc/quotaflow/quotaflow.properties --http-port 9464"
         })
 public final class RunCommand implements Callable<Integer> {
 
