@@ -86,7 +86,7 @@ public final class ResultsCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Duration idle = Duration.ofMillis(Math.max(1, Math.round(idleTimeoutSeconds * 1000)));
 
-        String topic = this.topic.equals(ResultsReader.DEFAULT_TOPIC) ? kafka.topics().classified() : this.topic;
+        String topic = topic();
         ResultsReader reader;
         try {
             reader = new ResultsReader(kafka.bootstrapServers(), kafka.clientProperties(), topic);
@@ -115,5 +115,10 @@ public final class ResultsCommand implements Callable<Integer> {
             err.println("results: " + PublishCommand.rootMessage(e));
             return 1;
         }
+    }
+
+    /** The hidden {@code --topic}, or the results topic under {@code topics.prefix}. */
+    private String topic() {
+        return topic.equals(ResultsReader.DEFAULT_TOPIC) ? kafka.topics().classified() : topic;
     }
 }
