@@ -27,6 +27,21 @@ public record TopicNames(String prefix) {
         }
     }
 
+    /**
+     * The names of the deployment whose dead-letter topic is {@code dlqTopic}
+     * ({@code team-a.tickets.dlq} ⇒ prefix {@code team-a.}); the unprefixed names for any other topic.
+     */
+    public static TopicNames ofDlq(String dlqTopic) {
+        String suffix = "tickets.dlq";
+        if (dlqTopic != null && dlqTopic.endsWith(suffix)) {
+            String prefix = dlqTopic.substring(0, dlqTopic.length() - suffix.length());
+            if (prefix.matches("[A-Za-z0-9._-]{0,100}")) {
+                return new TopicNames(prefix);
+            }
+        }
+        return DEFAULT;
+    }
+
     /** {@code base} under this prefix. */
     public String name(String base) {
         return prefix + base;
