@@ -29,7 +29,8 @@ import picocli.CommandLine.Spec;
                 "The topics are declared as JSON files (partitions, replication factor,",
                 "topic configs), one per topic: tickets.interactive, tickets.standard,",
                 "tickets.bulk, tickets.retry, tickets.classified and tickets.dlq.",
-                "They are bundled in the jar and kept under topics/ in the repository."},
+                "They are bundled in the jar and kept under topics/ in the repository.",
+                "With topics.prefix (--topics-prefix) every name starts with that prefix."},
         commandListHeading = "%nCommands:%n",
         subcommands = {TopicsCommand.Apply.class})
 public class TopicsCommand implements Callable<Integer> {

@@ -71,7 +71,7 @@ public final class ConfigLoader {
         Map<String, Setting> out = new LinkedHashMap<>();
         ConfigKeys.defaults().forEach((k, v) -> {
             if (v != null) {
-                out.put(k, new Setting(k, expandHome(v), Origin.DEFAULT));
+                out.put(k, new Setting(k, expandHome(k, v), Origin.DEFAULT));
             }
         });
         List<String> unknown = new ArrayList<>();
@@ -79,7 +79,7 @@ public final class ConfigLoader {
             for (Setting s : PropertiesFile.read(file)) {
                 refuseApiKey(s.key(), "in the config file");
                 if (ConfigKeys.isKnown(s.key()) || s.key().startsWith(ConfigKeys.KAFKA_PREFIX)) {
-                    out.put(s.key(), new Setting(s.key(), expandHome(s.value()), s.origin()));
+                    out.put(s.key(), new Setting(s.key(), expandHome(s.key(), s.value()), s.origin()));
                 } else {
                     unknown.add("unknown key '" + Redactor.scrub(s.key()) + "' in " + s.origin()
                             + ConfigKeys.closestKey(s.key()).map(c -> "; did you mean " + c + "?").orElse(""));
@@ -102,7 +102,7 @@ public final class ConfigLoader {
             Origin origin = k.startsWith(ConfigKeys.KAFKA_PREFIX)
                     ? Origin.flag("-X " + k.substring(ConfigKeys.KAFKA_PREFIX.length()))
                     : Origin.flag(ConfigKeys.flag(k).orElse(k));
-            out.put(k, new Setting(k, expandHome(v.strip()), origin));
+            out.put(k, new Setting(k, expandHome(k, v.strip()), origin));
         });
         return new ConfigValues(out);
     }
@@ -130,7 +130,7 @@ public final class ConfigLoader {
                 unknown.add("unknown environment variable " + name
                         + ConfigKeys.closestVariable(name).map(c -> "; did you mean " + c + "?").orElse(""));
             } else if (value != null && !value.isBlank()) {
-                out.put(key.get(), new Setting(key.get(), expandHome(value.strip()), Origin.env(name)));
+                out.put(key.get(), new Setting(key.get(), expandHome(key.get(), value.strip()), Origin.env(name)));
             }
         }
     }
@@ -203,8 +203,9 @@ public final class ConfigLoader {
         }
     }
 
-    /** {@code ~/x} ⇒ the user's home + {@code /x}. */
-    private static String expandHome(String value) {
-        return value.startsWith("~/") ? System.getProperty("user.home") + value.substring(1) : value;
+    /** For the path keys, {@code ~/x} ⇒ the user's home + {@code /x}. */
+    private static String expandHome(String key, String value) {
+        boolean path = key.equals("state.dir") || key.equals("llm.api-key-file");
+        return path && value.startsWith("~/") ? System.getProperty("user.home") + value.substring(1) : value;
     }
 }
