@@ -45,7 +45,7 @@ public final class Pipeline implements AutoCloseable {
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         this.metrics = new PipelineMetrics(registry);
         Properties properties = streamsProperties(config);
-        properties.putAll(io.quotaflow.topology.StreamErrorHandlers.properties(metrics));
+        properties.putAll(io.quotaflow.topology.StreamErrorHandlers.properties(metrics, config.topics()));
         Topology topology = QuotaflowTopology.build(config.dispatcher(), client,
                 new SplittableRandom(new SecureRandom().nextLong()), metrics, properties, System::nanoTime);
         this.streams = new KafkaStreams(topology, properties);

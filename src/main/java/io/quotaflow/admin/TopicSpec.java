@@ -87,6 +87,11 @@ public record TopicSpec(
         configs = Collections.unmodifiableMap(copy);
     }
 
+    /** This declaration for the topic {@code prefix + name} (a deployment's {@code topics.prefix}). */
+    public TopicSpec withPrefix(String prefix) {
+        return prefix == null || prefix.isEmpty() ? this : new TopicSpec(prefix + name, partitions, replicationFactor, configs);
+    }
+
     /** Parses one declaration. */
     public static TopicSpec parse(InputStream json, String source) {
         try {

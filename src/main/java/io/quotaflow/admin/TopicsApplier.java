@@ -94,6 +94,11 @@ public final class TopicsApplier {
         return new TopicsApplier(TopicSpec.load(dirOrNull));
     }
 
+    /** An applier for the same declarations with every topic name prefixed ({@code topics.prefix}). */
+    public TopicsApplier withPrefix(String prefix) {
+        return new TopicsApplier(specs.stream().map(s -> s.withPrefix(prefix)).toList(), timeout);
+    }
+
     /** The declarations this applier enforces, in order. */
     public List<TopicSpec> specs() {
         return specs;

@@ -31,6 +31,7 @@ import java.util.concurrent.Callable;
 
 /** {@code quotaflow bench}: throughput and correctness figures under fixed provider limits. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
+        header = "Run benchmark scenarios on fresh in-process brokers and simulators.",
         description = {
                 "Runs benchmark scenarios, each on a fresh in-process Kafka broker and",
                 "provider simulator:",

@@ -14,6 +14,7 @@ import java.util.concurrent.Callable;
 
 /** {@code quotaflow demo}: everything in one JVM, no Kafka and no API key needed. */
 @Command(name = "demo", mixinStandardHelpOptions = true,
+        header = "Run the whole pipeline in-process on sample tickets; no key needed.",
         description = {
                 "Starts an in-process Kafka broker and the provider simulator, publishes the bundled tickets",
                 "(English and Portuguese, three priorities, a few malformed lines, one far too large),",

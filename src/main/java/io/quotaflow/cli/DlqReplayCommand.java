@@ -201,7 +201,7 @@ public final class DlqReplayCommand implements Callable<Integer> {
                 .statuses(ReplayOptions.splitList(statuses))
                 .keys(keys)
                 .dryRun(dryRun).force(force).ratePerSecond(rate).groupId(group).maxReplays(maxReplays).reset(reset)
-                .dlqTopic(topic);
+                .dlqTopic(DlqCommand.dlqTopic(topic, kafka));
         if (maxRecords != null) {
             b.maxRecords(maxRecords);
         }

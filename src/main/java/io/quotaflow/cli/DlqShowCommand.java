@@ -126,6 +126,6 @@ public final class DlqShowCommand implements Callable<Integer> {
 
     DeadLetterQuery query() {
         return DeadLetterQuery.builder().keys(keys).offsets(offsets).kinds(ReplayOptions.splitList(kinds)).max(max)
-                .topic(topic).build();
+                .topic(DlqCommand.dlqTopic(topic, kafka)).build();
     }
 }

@@ -61,7 +61,8 @@ public final class DlqStatsCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         DeadLetterStats stats;
         try {
-            stats = new DeadLetterStats(kafka.bootstrapServers(), kafka.clientProperties(), topic);
+            stats = new DeadLetterStats(kafka.bootstrapServers(), kafka.clientProperties(),
+                    DlqCommand.dlqTopic(topic, kafka));
         } catch (KafkaException e) {
             err.println("dlq stats: invalid Kafka client settings: " + PublishCommand.rootMessage(e));
             return ExitCodes.USAGE;

@@ -82,6 +82,7 @@ public final class PublishCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
+        kafka.cluster(); // a configuration problem is reported before anything else
         InputStream input;
         String source;
         if ("-".equals(file)) {
@@ -115,7 +116,7 @@ public final class PublishCommand implements Callable<Integer> {
         try (InputStream in = input) {
             TicketPublisher publisher;
             try {
-                publisher = new TicketPublisher(kafka.bootstrapServers(), kafka.clientProperties());
+                publisher = new TicketPublisher(kafka.bootstrapServers(), kafka.clientProperties(), kafka.topics());
             } catch (KafkaException e) {
                 err.println("publish: invalid Kafka client settings: " + rootMessage(e));
                 return 2;

@@ -5,20 +5,32 @@ import picocli.CommandLine.Command;
 
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.Properties;
 
 /** The {@code quotaflow} command line. {@code main} only wires. */
 @Command(name = "quotaflow",
         mixinStandardHelpOptions = true,
         versionProvider = QuotaflowCommand.Version.class,
+        header = "Classify support tickets from Kafka with an LLM under rate limits.",
         description = {
-                "Classifies support tickets from Kafka with an LLM, getting the most tickets per minute",
-                "out of a provider's rate limits with zero 429s, zero lost tickets and zero duplicates.",
+                "Gets the most tickets per minute out of a provider's rate limits with zero 429s,",
+                "zero lost tickets and zero duplicates.",
                 "",
+                "Every command that talks to a cluster reads its settings from --config FILE,",
+                "then QUOTAFLOW_* environment variables, then flags (README: Configuration).",
                 "Global option: --verbose (or -v) raises logging from WARN to INFO."},
+        footerHeading = "%nExamples:%n",
+        footer = {
+                "  quotaflow demo",
+                "  quotaflow topics apply --bootstrap-servers localhost:9092",
+                "  quotaflow help run"},
         subcommands = {
                 DemoCommand.class,
                 BenchCommand.class,
@@ -58,10 +70,16 @@ public final class QuotaflowCommand implements Runnable {
      * goes through the redactor ({@link SafeErrors}).
      */
     static int execute(PrintWriter out, PrintWriter err, String... args) {
+        return execute(out, err, System.getenv(), args);
+    }
+
+    /** As above, with the settings' environment {@code env} instead of the process's (tests). */
+    static int execute(PrintWriter out, PrintWriter err, Map<String, String> env, String... args) {
         boolean verbose = Arrays.stream(args).anyMatch(a -> a.equals("--verbose") || a.equals("-v"));
         if (verbose) {
             // slf4j-simple reads this once, at its first use: before any logger exists
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "info");
+            System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka.clients.NetworkClient", "info");
         }
         String[] rest = Arrays.stream(args).filter(a -> !a.equals("--verbose") && !a.equals("-v")).toArray(String[]::new);
         if (!verbose && rest.length > 0 && (rest[0].equals("demo") || rest[0].equals("bench"))) {
@@ -70,25 +88,47 @@ public final class QuotaflowCommand implements Runnable {
             System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "error");
             System.setProperty("org.slf4j.simpleLogger.log.io.quotaflow.admin.TopicsApplier", "error");
         }
-        SafeErrors safe = new SafeErrors(rest, System.getenv(), verbose);
-        CommandLine cli = new CommandLine(new QuotaflowCommand());
+        SafeErrors safe = new SafeErrors(rest, env, verbose);
+        CommandLine cli = commandLine();
         cli.setOut(out);
         cli.setErr(safe.redacting(err));
         cli.setParameterExceptionHandler(safe);
         cli.setExecutionExceptionHandler(safe::handleExecutionException);
         cli.setExecutionStrategy(parseResult -> {
             SafeErrors.refuseApiKeyProperties(parseResult);
-            return new CommandLine.RunLast().execute(parseResult);
+            Integer early = ClusterPreflight.run(parseResult, env);
+            return early != null ? early : new CommandLine.RunLast().execute(parseResult);
         });
         return cli.execute(rest);
     }
 
-    /** Version from the jar manifest. */
+    /** The command tree with the common help layout ({@link HelpLayout}). */
+    static CommandLine commandLine() {
+        return HelpLayout.apply(new CommandLine(new QuotaflowCommand()));
+    }
+
+    /** The version of the build: the filtered {@code io/quotaflow/version.properties}, else the jar manifest. */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
+            return new String[] {"quotaflow " + version()};
+        }
+
+        static String version() {
+            try (InputStream in = QuotaflowCommand.class.getResourceAsStream("/io/quotaflow/version.properties")) {
+                if (in != null) {
+                    Properties p = new Properties();
+                    p.load(in);
+                    String v = p.getProperty("version", "");
+                    if (!v.isBlank() && !v.contains("${")) {
+                        return v.strip();
+                    }
+                }
+            } catch (IOException e) {
+                // fall back to the manifest
+            }
             String v = QuotaflowCommand.class.getPackage().getImplementationVersion();
-            return new String[] {"quotaflow " + (v == null ? "development build" : v)};
+            return v == null ? "unknown (not built by Maven)" : v;
         }
     }
 }

@@ -19,7 +19,7 @@ import java.util.concurrent.Callable;
 /** {@code quotaflow results}: prints classification results, one JSON per line. */
 @Command(name = "results", sortOptions = false,
         headerHeading = "%n", synopsisHeading = "Usage: ",
-        header = "Print classification results (tickets.classified), one JSON object per line.",
+        header = "Print classification results, one JSON object per line.",
         descriptionHeading = "%nDescription:%n",
         description = {
             "Reads tickets.classified as a read_committed consumer, so only results of committed pipeline "
@@ -70,7 +70,7 @@ public final class ResultsCommand implements Callable<Integer> {
     double idleTimeoutSeconds;
 
     @Option(names = "--topic", paramLabel = "TOPIC", defaultValue = ResultsReader.DEFAULT_TOPIC, hidden = true,
-            description = "The results topic (default: ${DEFAULT-VALUE}).")
+            description = "The results topic (default: ${DEFAULT-VALUE}, under --topics-prefix).")
     String topic;
 
     @Override
@@ -86,6 +86,7 @@ public final class ResultsCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Duration idle = Duration.ofMillis(Math.max(1, Math.round(idleTimeoutSeconds * 1000)));
 
+        String topic = topic();
         ResultsReader reader;
         try {
             reader = new ResultsReader(kafka.bootstrapServers(), kafka.clientProperties(), topic);
@@ -114,5 +115,10 @@ public final class ResultsCommand implements Callable<Integer> {
             err.println("results: " + PublishCommand.rootMessage(e));
             return 1;
         }
+    }
+
+    /** The hidden {@code --topic}, or the results topic under {@code topics.prefix}. */
+    private String topic() {
+        return topic.equals(ResultsReader.DEFAULT_TOPIC) ? kafka.topics().classified() : topic;
     }
 }

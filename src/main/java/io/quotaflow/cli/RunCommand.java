@@ -4,10 +4,15 @@ import io.quotaflow.Pipeline;
 import io.quotaflow.admin.KafkaClients;
 import io.quotaflow.admin.TopicsApplier;
 import io.quotaflow.config.ConfigLoader;
+import io.quotaflow.config.ConfigValues;
 import io.quotaflow.config.QuotaflowConfig;
 import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,16 +21,42 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code quotaflow run}: the pipeline against a real cluster and a real provider. */
-@Command(name = "run", mixinStandardHelpOptions = true,
+@Command(name = "run", sortOptions = false,
+        headerHeading = "%n", synopsisHeading = "Usage: ",
+        header = "Run the pipeline against a Kafka cluster and an LLM provider.",
+        descriptionHeading = "%nDescription:%n",
         description = {
-                "Runs the pipeline against a Kafka cluster and an OpenAI-compatible provider until stopped.",
-                "Applies topics/ first. Instances started with the same --application-id share the work and the quota.",
-                "The API key comes from QUOTAFLOW_LLM_API_KEY or --llm-api-key-file, never from a flag value.",
-                "Settings: --config FILE (properties), overridden by QUOTAFLOW_* variables, overridden by flags."})
+            "Runs until stopped (Ctrl+C or SIGTERM: commits and closes cleanly). Applies topics/ first. "
+                    + "Instances started with the same application id share the work and the quota.",
+            "",
+            "The API key comes from QUOTAFLOW_LLM_API_KEY or --llm-api-key-file, never from a flag value. "
+                    + "Settings: built-in defaults, then --config FILE, then QUOTAFLOW_* variables, then flags; "
+                    + "an unknown key stops the start (exit 2)."
+        },
+        optionListHeading = "%nOptions:%n",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:stopped cleanly on Ctrl+C or SIGTERM",
+            "1:the cluster did not answer, or the pipeline failed",
+            "2:usage or configuration error (unknown key, bad value, port in use)"
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  export QUOTAFLOW_LLM_API_KEY=sk-...",
+            "  export QUOTAFLOW_BOOTSTRAP_SERVERS=localhost:9092",
+            "  quotaflow run --llm-base-url https://api.openai.com/v1 --rpm 500 --tpm 200000",
+            "  quotaflow run --config /etc/quotaflow/quotaflow.properties --http-port 9464"
+        })
 public final class RunCommand implements Callable<Integer> {
 
-    @Option(names = "--bootstrap-servers", description = "Kafka bootstrap servers (or bootstrap.servers in --config).")
-    String bootstrapServers;
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    boolean help;
+
+    @Mixin
+    KafkaConnectionOptions kafka = new KafkaConnectionOptions();
 
     @Option(names = "--llm-base-url", description = "API root including its version, e.g. https://api.openai.com/v1.")
     String baseUrl;
@@ -55,16 +86,9 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--http-port", description = "Port of /metrics, /health and /status (default 8080; -1 turns it off).")
     Integer httpPort;
 
-    @Option(names = "--config", description = "Properties file (see README: Configuration).")
-    Path configFile;
-
-    @Option(names = {"-X", "--kafka-property", "--client-property"}, description = "Extra Kafka client property key=value (repeatable).")
-    Map<String, String> kafkaProperties = new LinkedHashMap<>();
-
     @Override
     public Integer call() throws Exception {
         Map<String, String> flags = new LinkedHashMap<>();
-        put(flags, "bootstrap.servers", bootstrapServers);
         put(flags, "llm.base-url", baseUrl);
         put(flags, "llm.model", model);
         put(flags, "llm.api-key-file", apiKeyFile);
@@ -74,11 +98,25 @@ public final class RunCommand implements Callable<Integer> {
         put(flags, "state.dir", stateDir);
         put(flags, "instance.id", instanceId);
         put(flags, "http.port", httpPort);
-        kafkaProperties.forEach((k, v) -> flags.put("kafka." + k, v));
-        QuotaflowConfig config = ConfigLoader.load(configFile, System.getenv(), flags);
-
+        ConfigValues values = kafka.settings(flags);
+        QuotaflowConfig config;
+        try {
+            config = ConfigLoader.load(values, kafka.environment);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        PortCheck.Result port = PortCheck.check(config.httpPort());
+        if (port instanceof PortCheck.InUse inUse) {
+            throw new ParameterException(spec.commandLine(), "port " + inUse.port() + " is in use (http.port from "
+                    + values.origin("http.port") + "): stop what holds it, or choose another with --http-port or "
+                    + ConfigLoader.envName("http.port") + " (0: any free port, -1: off)");
+        }
+        Integer unreachable = ClusterPreflight.check(kafka.cluster(), "run", spec.commandLine().getErr());
+        if (unreachable != null) {
+            return unreachable;
+        }
         try (Admin admin = KafkaClients.admin(config.bootstrapServers(), config.kafka())) {
-            var changes = TopicsApplier.bundled().apply(admin);
+            var changes = TopicsApplier.bundled().withPrefix(config.topics().prefix()).apply(admin);
             changes.forEach(c -> System.err.println("topics: " + c));
         }
         Pipeline pipeline = Pipeline.start(config);

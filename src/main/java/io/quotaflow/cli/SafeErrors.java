@@ -1,5 +1,6 @@
 package io.quotaflow.cli;
 
+import io.quotaflow.config.ConfigKeys;
 import io.quotaflow.config.ConfigLoader;
 import io.quotaflow.config.Redactor;
 import picocli.CommandLine;
@@ -184,8 +185,13 @@ final class SafeErrors implements CommandLine.IParameterExceptionHandler {
         if (keyLike) {
             err.println(HOW_TO_PASS_THE_KEY);
         }
-        List<String> suggestions = ex.getSuggestions().stream()
-                .filter(s -> printable(s, OPTION_WORD) || printable(s, PLAIN_WORD)).toList();
+        List<String> suggestions = new ArrayList<>(ex.getSuggestions().stream()
+                .filter(s -> printable(s, OPTION_WORD) || printable(s, PLAIN_WORD)).toList());
+        if (suggestions.isEmpty()) {
+            // picocli suggests by prefix; a transposition (--rmp for --rpm) needs the edit distance
+            Set<String> known = ex.getCommandLine().getCommandSpec().optionsMap().keySet();
+            options.forEach(o -> ConfigKeys.closest(o, known).ifPresent(suggestions::add));
+        }
         if (!suggestions.isEmpty()) {
             err.println("Did you mean: " + String.join(", ", suggestions) + "?");
         }

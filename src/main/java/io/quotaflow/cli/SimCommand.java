@@ -34,6 +34,7 @@ import java.util.concurrent.CountDownLatch;
 @Command(
         name = "sim",
         mixinStandardHelpOptions = true,
+        header = "Run the OpenAI-compatible provider simulator until stopped.",
         sortOptions = false,
         usageHelpAutoWidth = true,
         description = {

@@ -12,6 +12,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.KafkaException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -28,7 +29,8 @@ import picocli.CommandLine.Spec;
                 "The topics are declared as JSON files (partitions, replication factor,",
                 "topic configs), one per topic: tickets.interactive, tickets.standard,",
                 "tickets.bulk, tickets.retry, tickets.classified and tickets.dlq.",
-                "They are bundled in the jar and kept under topics/ in the repository."},
+                "They are bundled in the jar and kept under topics/ in the repository.",
+                "With topics.prefix (--topics-prefix) every name starts with that prefix."},
         commandListHeading = "%nCommands:%n",
         subcommands = {TopicsCommand.Apply.class})
 public class TopicsCommand implements Callable<Integer> {
@@ -79,19 +81,13 @@ public class TopicsCommand implements Callable<Integer> {
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
         boolean help;
 
-        @Option(names = "--bootstrap-servers", required = true, paramLabel = "HOST:PORT[,HOST:PORT...]",
-                description = "Kafka bootstrap servers.")
-        String bootstrapServers;
+        @Mixin
+        KafkaConnectionOptions kafka = new KafkaConnectionOptions();
 
         @Option(names = "--topics-dir", paramLabel = "DIR",
                 description = "Read the *.json declarations from this directory instead of the ones"
                         + " bundled in the jar.")
         Path topicsDir;
-
-        @Option(names = {"-X", "--kafka-property", "--client-property"}, paramLabel = "KEY=VALUE",
-                description = "Extra Kafka Admin client property, repeatable (e.g. security.protocol,"
-                        + " sasl.mechanism, sasl.jaas.config, ssl.truststore.location).")
-        Map<String, String> kafkaProperties = new LinkedHashMap<>();
 
         @Spec
         CommandSpec spec;
@@ -100,9 +96,10 @@ public class TopicsCommand implements Callable<Integer> {
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
+            String prefix = kafka.topics().prefix();
             TopicsApplier applier;
             try {
-                applier = TopicsApplier.load(topicsDir);
+                applier = TopicsApplier.load(topicsDir).withPrefix(prefix);
             } catch (RuntimeException e) {
                 err.println("Invalid topic declarations: " + e.getMessage());
                 return 1;
@@ -127,8 +124,8 @@ public class TopicsCommand implements Callable<Integer> {
             config.put(AdminClientConfig.CLIENT_ID_CONFIG, "quotaflow-topics");
             config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 15_000);
             config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000);
-            config.putAll(kafkaProperties);
-            config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+            config.putAll(kafka.clientProperties());
+            config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
             return config;
         }
     }

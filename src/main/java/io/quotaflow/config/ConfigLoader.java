@@ -1,98 +1,46 @@
 package io.quotaflow.config;
 
 
-import java.io.IOException;
-import java.io.Reader;
-import java.net.URI;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeMap;
 
 /**
- * Builds a {@link QuotaflowConfig} from, lowest precedence first: built-in defaults, a properties
- * file, {@code QUOTAFLOW_*} environment variables ({@code quota.rpm} ⇐ {@code QUOTAFLOW_QUOTA_RPM}),
- * and command-line flags. Any {@code kafka.*} key passes through to the Kafka clients
- * ({@code QUOTAFLOW_KAFKA_SASL_MECHANISM} ⇒ {@code sasl.mechanism}).
+ * Builds the configuration of every command from, lowest precedence first: built-in defaults
+ * ({@link ConfigKeys}), a properties file ({@code --config}), {@code QUOTAFLOW_*} environment
+ * variables ({@code quota.rpm} ⇐ {@code QUOTAFLOW_QUOTA_RPM}), and command-line flags. Any
+ * {@code kafka.*} key passes through to the Kafka clients ({@code QUOTAFLOW_KAFKA_SASL_MECHANISM} ⇒
+ * {@code sasl.mechanism}).
+ *
+ * <p>Strict: a key in the file or a {@code QUOTAFLOW_*} variable that quotaflow does not know stops
+ * the start ({@link ConfigError}, exit 2) naming it and the closest known one. The variables of
+ * {@link ConfigKeys#OTHER_VARIABLES} are read elsewhere by design and accepted.
  *
  * <p>The API key is read from {@code QUOTAFLOW_LLM_API_KEY} or the file named by
- * {@code llm.api-key-file}; {@code llm.api-key} and its close spellings ({@link #isApiKeyName}) are
- * refused in every source (file, {@code QUOTAFLOW_*} variables, flags, {@code kafka.*}/{@code -X}),
- * naming the key, never its value.
+ * {@code llm.api-key-file} ({@link ApiKeyReader}); {@code llm.api-key} and its close spellings
+ * ({@link #isApiKeyName}) are refused in every source, naming the key, never its value.
  */
 public final class ConfigLoader {
 
     public static final String API_KEY_ENV = "QUOTAFLOW_LLM_API_KEY";
 
     /** Every key understood, with its default ({@code null}: required or optional without default). */
-    public static final Map<String, String> DEFAULTS;
-
-    static {
-        Map<String, String> d = new LinkedHashMap<>();
-        d.put("bootstrap.servers", null);
-        d.put("application.id", "quotaflow");
-        d.put("state.dir", System.getProperty("user.home") + "/.quotaflow/state");
-        d.put("http.port", "8080");
-        d.put("instance.id", "auto");
-        d.put("llm.base-url", null);
-        d.put("llm.model", "gpt-4o-mini");
-        d.put("llm.api-key-file", null);
-        d.put("llm.timeout-ms", "60000");
-        d.put("llm.context-tokens", "128000");
-        d.put("llm.encoding", null);
-        d.put("classify.categories", String.join(",", ModelSettings.DEFAULT_CATEGORIES));
-        d.put("classify.urgencies", String.join(",", ModelSettings.DEFAULT_URGENCIES));
-        QuotaSettings q = QuotaSettings.ofDefaults();
-        d.put("quota.rpm", Integer.toString(q.rpm()));
-        d.put("quota.tpm", Integer.toString(q.tpm()));
-        d.put("quota.safety-factor", Double.toString(q.safetyFactor()));
-        d.put("quota.burst-seconds", Double.toString(q.burstSeconds()));
-        d.put("quota.max-in-flight", "auto");
-        d.put("quota.max-in-flight-ceiling", Integer.toString(q.maxInFlightCeiling()));
-        d.put("quota.reserve-fraction", Double.toString(q.reserveFraction()));
-        BatchSettings b = BatchSettings.ofDefaults();
-        d.put("batch.max-items", Integer.toString(b.maxItems()));
-        d.put("batch.max-prompt-tokens", Integer.toString(b.maxPromptTokens()));
-        d.put("batch.completion-tokens-per-item", Integer.toString(b.completionTokensPerItem()));
-        d.put("batch.punctuate-ms", Long.toString(b.punctuateInterval().toMillis()));
-        d.put("batch.standard-linger-ms", Long.toString(b.standardLinger().toMillis()));
-        d.put("batch.bulk-linger-ms", Long.toString(b.bulkLinger().toMillis()));
-        RecordLimits l = RecordLimits.ofDefaults();
-        d.put("batch.max-bytes", Integer.toString(l.maxBatchBytes()));
-        d.put("records.max-value-bytes", Integer.toString(l.maxValueBytes()));
-        d.put("records.max-header-bytes", Integer.toString(l.maxHeaderBytes()));
-        RetrySettings r = RetrySettings.ofDefaults();
-        d.put("retry.base-ms", Long.toString(r.base().toMillis()));
-        d.put("retry.cap-ms", Long.toString(r.cap().toMillis()));
-        d.put("retry.max-attempts", Integer.toString(r.maxAttempts()));
-        d.put("retry.max-age-ms", Long.toString(r.maxAge().toMillis()));
-        d.put("retry.circuit-open-ms", Long.toString(r.circuitOpenWait().toMillis()));
-        d.put("retry.halt-probe-ms", Long.toString(r.haltProbeInterval().toMillis()));
-        DEFAULTS = java.util.Collections.unmodifiableMap(d);
-    }
+    public static final Map<String, String> DEFAULTS = ConfigKeys.defaults();
 
     /** How the key must be given, for every refusal. */
     public static final String API_KEY_WAY = "the API key comes from " + API_KEY_ENV
             + " or a file named by --llm-api-key-file (llm.api-key-file), never from a property, variable or flag";
-
-    private static final String KEY_FILE = "the API key file (--llm-api-key-file / llm.api-key-file)";
-    private static final String NOT_SHOWN = " (its name is not shown: it may be the key itself)";
 
     private ConfigLoader() {
     }
 
     /** Environment variable name of a key: {@code quota.max-in-flight} ⇒ {@code QUOTAFLOW_QUOTA_MAX_IN_FLIGHT}. */
     public static String envName(String key) {
-        return "QUOTAFLOW_" + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+        return ConfigKeys.envName(key);
     }
 
     /**
@@ -115,196 +63,149 @@ public final class ConfigLoader {
         return k.startsWith("llm.") && !known && Redactor.isSecretName(k);
     }
 
-    /** Merges file, environment and flags (later wins) into flat properties. */
-    public static Map<String, String> merge(Path file, Map<String, String> env, Map<String, String> flags) {
-        Map<String, String> out = new TreeMap<>();
-        DEFAULTS.forEach((k, v) -> {
+    /**
+     * Reads and checks every source. {@code flags} are keyed by configuration key ({@code quota.rpm},
+     * {@code kafka.*} for {@code -X}); a null value is not given.
+     */
+    public static ConfigValues resolve(Path file, Map<String, String> env, Map<String, String> flags) {
+        Map<String, Setting> out = new LinkedHashMap<>();
+        ConfigKeys.defaults().forEach((k, v) -> {
             if (v != null) {
-                out.put(k, v);
+                out.put(k, new Setting(k, expandHome(k, v), Origin.DEFAULT));
             }
         });
+        List<String> unknown = new ArrayList<>();
         if (file != null) {
-            Properties p = new Properties();
-            try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-                p.load(reader);
-            } catch (IOException e) {
-                throw new IllegalArgumentException("cannot read config file " + file + ": " + e.getMessage());
-            }
-            for (String k : p.stringPropertyNames()) {
-                refuseApiKey(k, "in the config file");
-                out.put(k.strip(), p.getProperty(k).strip());
-            }
-        }
-        env.keySet().forEach(name -> {
-            if (name.startsWith("QUOTAFLOW_") && !name.equals(API_KEY_ENV)
-                    && isApiKeyName(name.substring("QUOTAFLOW_".length()).replace('_', '.'))) {
-                throw new IllegalArgumentException("environment variable " + name + " is refused: " + API_KEY_WAY);
-            }
-        });
-        for (String key : DEFAULTS.keySet()) {
-            String v = env.get(envName(key));
-            if (v != null && !v.isBlank()) {
-                out.put(key, v.strip());
+            for (Setting s : PropertiesFile.read(file)) {
+                refuseApiKey(s.key(), "in the config file");
+                if (ConfigKeys.isKnown(s.key()) || s.key().startsWith(ConfigKeys.KAFKA_PREFIX)) {
+                    out.put(s.key(), new Setting(s.key(), expandHome(s.key(), s.value()), s.origin()));
+                } else {
+                    unknown.add("unknown key '" + Redactor.scrub(s.key()) + "' in " + s.origin()
+                            + ConfigKeys.closestKey(s.key()).map(c -> "; did you mean " + c + "?").orElse(""));
+                }
             }
         }
-        env.forEach((name, value) -> {
-            if (name.startsWith("QUOTAFLOW_KAFKA_") && value != null) {
-                out.put("kafka." + name.substring("QUOTAFLOW_KAFKA_".length()).toLowerCase(Locale.ROOT).replace('_', '.'), value);
-            }
-        });
+        fromEnvironment(env, out, unknown);
+        if (!unknown.isEmpty()) {
+            throw new ConfigError(String.join("\n", unknown));
+        }
         flags.forEach((k, v) -> {
-            refuseApiKey(k, k.startsWith("kafka.") ? "as a Kafka client property (-X)" : "as a flag");
-            if (v != null) {
-                out.put(k, v);
+            refuseApiKey(k, k.startsWith(ConfigKeys.KAFKA_PREFIX) ? "as a Kafka client property (-X)" : "as a flag");
+            if (v == null) {
+                return;
             }
+            if (!ConfigKeys.isKnown(k) && !k.startsWith(ConfigKeys.KAFKA_PREFIX)) {
+                throw new ConfigError("unknown key '" + Redactor.scrub(k) + "' given as a flag"
+                        + ConfigKeys.closestKey(k).map(c -> "; did you mean " + c + "?").orElse(""));
+            }
+            Origin origin = k.startsWith(ConfigKeys.KAFKA_PREFIX)
+                    ? Origin.flag("-X " + k.substring(ConfigKeys.KAFKA_PREFIX.length()))
+                    : Origin.flag(ConfigKeys.flag(k).orElse(k));
+            out.put(k, new Setting(k, expandHome(k, v.strip()), origin));
         });
+        return new ConfigValues(out);
+    }
+
+    private static void fromEnvironment(Map<String, String> env, Map<String, Setting> out, List<String> unknown) {
+        for (Map.Entry<String, String> e : new TreeMap<>(env).entrySet()) {
+            String name = e.getKey();
+            String value = e.getValue();
+            if (!name.startsWith(ConfigKeys.ENV_PREFIX) || ConfigKeys.OTHER_VARIABLES.contains(name)) {
+                continue;
+            }
+            if (isApiKeyName(name.substring(ConfigKeys.ENV_PREFIX.length()).replace('_', '.'))) {
+                throw new ConfigError("environment variable " + name + " is refused: " + API_KEY_WAY);
+            }
+            if (name.startsWith(ConfigKeys.ENV_PREFIX + "KAFKA_")) {
+                String key = ConfigKeys.KAFKA_PREFIX + name.substring((ConfigKeys.ENV_PREFIX + "KAFKA_").length())
+                        .toLowerCase(Locale.ROOT).replace('_', '.');
+                if (value != null) {
+                    out.put(key, new Setting(key, value, Origin.env(name)));
+                }
+                continue;
+            }
+            var key = ConfigKeys.keyOfEnv(name);
+            if (key.isEmpty()) {
+                unknown.add("unknown environment variable " + name
+                        + ConfigKeys.closestVariable(name).map(c -> "; did you mean " + c + "?").orElse(""));
+            } else if (value != null && !value.isBlank()) {
+                out.put(key.get(), new Setting(key.get(), expandHome(key.get(), value.strip()), Origin.env(name)));
+            }
+        }
+    }
+
+    /** Merges every source (later wins) into flat properties: defaults, file, environment, flags. */
+    public static Map<String, String> merge(Path file, Map<String, String> env, Map<String, String> flags) {
+        ConfigValues values = resolve(file, env, flags);
+        Map<String, String> out = new TreeMap<>();
+        for (String key : ConfigKeys.names()) {
+            values.get(key).ifPresent(v -> out.put(key, v));
+        }
+        values.kafka().forEach((k, v) -> out.put(ConfigKeys.KAFKA_PREFIX + k, v));
         return out;
+    }
+
+    /** The whole configuration of {@code quotaflow run}. */
+    public static QuotaflowConfig load(Path file, Map<String, String> env, Map<String, String> flags) {
+        return load(resolve(file, env, flags), env);
+    }
+
+    /** The whole configuration of {@code quotaflow run}, from resolved values. */
+    public static QuotaflowConfig load(ConfigValues p, Map<String, String> env) {
+        try {
+            return build(p, env);
+        } catch (ConfigError e) {
+            throw e;
+        } catch (IllegalArgumentException e) {
+            throw new ConfigError(p.explain(e.getMessage()));
+        }
+    }
+
+    private static QuotaflowConfig build(ConfigValues p, Map<String, String> env) {
+        Secret key = ApiKeyReader.read(p.get("llm.api-key-file").orElse(null), env.get(API_KEY_ENV));
+        ModelSettings model = new ModelSettings(java.net.URI.create(p.string("llm.base-url").strip()), p.string("llm.model"),
+                key, p.millis("llm.timeout-ms"), p.get("llm.encoding").orElse(null), p.integer("llm.context-tokens"),
+                p.list("classify.categories"), p.list("classify.urgencies"));
+        String inFlight = p.string("quota.max-in-flight").strip();
+        QuotaSettings quota = new QuotaSettings(p.integer("quota.rpm"), p.integer("quota.tpm"),
+                p.number("quota.safety-factor"), p.number("quota.burst-seconds"),
+                inFlight.equalsIgnoreCase("auto") ? QuotaSettings.AUTO : Integer.parseInt(inFlight),
+                p.number("quota.reserve-fraction"), p.integer("quota.max-in-flight-ceiling"));
+        BatchSettings batch = new BatchSettings(p.integer("batch.max-items"), p.integer("batch.max-prompt-tokens"),
+                p.millis("batch.punctuate-ms"), p.integer("batch.completion-tokens-per-item"),
+                p.millis("batch.standard-linger-ms"), p.millis("batch.bulk-linger-ms"));
+        RetrySettings retry = new RetrySettings(p.millis("retry.base-ms"), p.millis("retry.cap-ms"),
+                p.integer("retry.max-attempts"), p.millis("retry.max-age-ms"), p.millis("retry.circuit-open-ms"),
+                p.millis("retry.halt-probe-ms"));
+        ClusterSettings cluster = p.cluster();
+        Map<String, String> kafka = cluster.kafka();
+        String maxRequest = kafka.getOrDefault("producer.max.request.size", kafka.getOrDefault("max.request.size", "1048576"));
+        RecordLimits limits;
+        try {
+            limits = new RecordLimits(p.integer("records.max-value-bytes"), p.integer("records.max-header-bytes"),
+                    p.integer("batch.max-bytes")).checkAgainst(Long.parseLong(maxRequest.strip()));
+        } catch (NumberFormatException e) {
+            throw new ConfigError("max.request.size must be an integer, got '" + maxRequest + "'");
+        }
+        String applicationId = p.applicationId();
+        Path stateDir = Path.of(p.string("state.dir"));
+        String instanceId = InstanceId.resolve(p.string("instance.id"), applicationId, stateDir);
+        DispatcherSettings dispatcher = new DispatcherSettings(model, quota, batch, retry, limits, cluster.topics());
+        return new QuotaflowConfig(cluster.bootstrapServers(), applicationId, stateDir, p.integer("http.port"),
+                kafka, dispatcher, kafka.getOrDefault("group.instance.id", instanceId));
     }
 
     /** Refuses a key that would carry the API key; names the key and the proper way, never the value. */
     private static void refuseApiKey(String key, String where) {
         if (isApiKeyName(key)) {
-            throw new IllegalArgumentException("'" + Redactor.scrub(key.strip()) + "' " + where + " is refused: " + API_KEY_WAY);
+            throw new ConfigError("'" + Redactor.scrub(key.strip()) + "' " + where + " is refused: " + API_KEY_WAY);
         }
     }
 
-    public static QuotaflowConfig load(Path file, Map<String, String> env, Map<String, String> flags) {
-        Map<String, String> p = merge(file, env, flags);
-        Secret key = apiKey(p, env);
-        URI baseUrl = uri(p, "llm.base-url");
-        ModelSettings model = new ModelSettings(baseUrl, p.get("llm.model"), key,
-                Duration.ofMillis(longValue(p, "llm.timeout-ms")), p.get("llm.encoding"), intValue(p, "llm.context-tokens"),
-                list(p.get("classify.categories")), list(p.get("classify.urgencies")));
-        String inFlight = p.getOrDefault("quota.max-in-flight", "auto").strip();
-        QuotaSettings quota = new QuotaSettings(intValue(p, "quota.rpm"), intValue(p, "quota.tpm"),
-                doubleValue(p, "quota.safety-factor"), doubleValue(p, "quota.burst-seconds"),
-                inFlight.equalsIgnoreCase("auto") ? QuotaSettings.AUTO : positive(p, "quota.max-in-flight"),
-                doubleValue(p, "quota.reserve-fraction"), intValue(p, "quota.max-in-flight-ceiling"));
-        BatchSettings batch = new BatchSettings(intValue(p, "batch.max-items"), intValue(p, "batch.max-prompt-tokens"),
-                Duration.ofMillis(longValue(p, "batch.punctuate-ms")), intValue(p, "batch.completion-tokens-per-item"),
-                Duration.ofMillis(longValue(p, "batch.standard-linger-ms")), Duration.ofMillis(longValue(p, "batch.bulk-linger-ms")));
-        RetrySettings retry = new RetrySettings(Duration.ofMillis(longValue(p, "retry.base-ms")),
-                Duration.ofMillis(longValue(p, "retry.cap-ms")), intValue(p, "retry.max-attempts"),
-                Duration.ofMillis(longValue(p, "retry.max-age-ms")), Duration.ofMillis(longValue(p, "retry.circuit-open-ms")),
-                Duration.ofMillis(longValue(p, "retry.halt-probe-ms")));
-        Map<String, String> kafka = new TreeMap<>();
-        p.forEach((k, v) -> {
-            if (k.startsWith("kafka.")) {
-                kafka.put(k.substring("kafka.".length()), v);
-            }
-        });
-        String maxRequest = kafka.getOrDefault("producer.max.request.size", kafka.getOrDefault("max.request.size", "1048576"));
-        RecordLimits limits;
-        try {
-            limits = new RecordLimits(intValue(p, "records.max-value-bytes"), intValue(p, "records.max-header-bytes"),
-                    intValue(p, "batch.max-bytes")).checkAgainst(Long.parseLong(maxRequest.strip()));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("max.request.size must be an integer, got '" + maxRequest + "'");
-        }
-        String instanceId = InstanceId.resolve(p.get("instance.id"), p.get("application.id"), Path.of(p.get("state.dir")));
-        String bootstrap = p.getOrDefault("bootstrap.servers", kafka.get("bootstrap.servers"));
-        return new QuotaflowConfig(bootstrap, p.get("application.id"), Path.of(p.get("state.dir")), intValue(p, "http.port"),
-                kafka, new DispatcherSettings(model, quota, batch, retry, limits), kafka.getOrDefault("group.instance.id", instanceId));
-    }
-
-    private static Secret apiKey(Map<String, String> p, Map<String, String> env) {
-        String file = p.get("llm.api-key-file");
-        if (file != null && !file.isBlank()) {
-            // the value given is never named: a user may have pasted the key itself there
-            Path path;
-            try {
-                path = Path.of(file.strip());
-            } catch (InvalidPathException e) {
-                throw new IllegalArgumentException(KEY_FILE + " is not a valid path" + NOT_SHOWN);
-            }
-            if (!Files.exists(path)) {
-                throw new IllegalArgumentException(KEY_FILE + ": no such file" + NOT_SHOWN);
-            }
-            if (Files.isDirectory(path)) {
-                throw new IllegalArgumentException(KEY_FILE + " is a directory, not a file" + NOT_SHOWN);
-            }
-            if (!Files.isReadable(path)) {
-                throw new IllegalArgumentException(KEY_FILE + " is not readable" + NOT_SHOWN);
-            }
-            String value;
-            try {
-                value = Files.readString(path, StandardCharsets.UTF_8).strip();
-            } catch (IOException e) {
-                throw new IllegalArgumentException(KEY_FILE + " cannot be read (" + e.getClass().getSimpleName() + ")" + NOT_SHOWN);
-            }
-            if (value.isEmpty()) {
-                throw new IllegalArgumentException(KEY_FILE + " is empty" + NOT_SHOWN);
-            }
-            return Secret.of(value);
-        }
-        String value = env.get(API_KEY_ENV);
-        if (value == null || value.isBlank()) {
-            throw new IllegalArgumentException("the LLM API key is missing: set " + API_KEY_ENV + " or pass --llm-api-key-file");
-        }
-        return Secret.of(value);
-    }
-
-    private static URI uri(Map<String, String> p, String key) {
-        String v = p.get(key);
-        if (v == null || v.isBlank()) {
-            throw new IllegalArgumentException(key + " is required (--llm-base-url, e.g. https://api.openai.com/v1)");
-        }
-        try {
-            URI uri = new URI(v.strip());
-            if (uri.getScheme() == null || uri.getHost() == null) {
-                throw new URISyntaxException(v, "not an absolute URL");
-            }
-            return uri;
-        } catch (URISyntaxException e) {
-            throw new IllegalArgumentException(key + " is not a valid URL: " + Redactor.scrub(v));
-        }
-    }
-
-    private static List<String> list(String v) {
-        return v == null ? List.of() : Arrays.stream(v.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
-    }
-
-    private static String required(Map<String, String> p, String key) {
-        String v = p.get(key);
-        if (v == null || v.isBlank()) {
-            throw new IllegalArgumentException(key + " is required");
-        }
-        return v.strip();
-    }
-
-    private static int intValue(Map<String, String> p, String key) {
-        try {
-            return Integer.parseInt(required(p, key));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be an integer, got '" + p.get(key) + "'");
-        }
-    }
-
-    private static int positive(Map<String, String> p, String key) {
-        try {
-            int v = Integer.parseInt(required(p, key));
-            if (v > 0) {
-                return v;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException(key + " must be auto or a positive integer, got '" + p.get(key) + "'");
-    }
-
-    private static long longValue(Map<String, String> p, String key) {
-        try {
-            return Long.parseLong(required(p, key));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be an integer, got '" + p.get(key) + "'");
-        }
-    }
-
-    private static double doubleValue(Map<String, String> p, String key) {
-        try {
-            return Double.parseDouble(required(p, key));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be a number, got '" + p.get(key) + "'");
-        }
+    /** For the path keys, {@code ~/x} ⇒ the user's home + {@code /x}. */
+    private static String expandHome(String key, String value) {
+        boolean path = key.equals("state.dir") || key.equals("llm.api-key-file");
+        return path && value.startsWith("~/") ? System.getProperty("user.home") + value.substring(1) : value;
     }
 }

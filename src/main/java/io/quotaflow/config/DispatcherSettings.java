@@ -5,7 +5,13 @@ import java.util.Objects;
 
 /** Everything the topology needs to know, as one immutable value. */
 public record DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
-                                 RecordLimits limits) {
+                                 RecordLimits limits, TopicNames topics) {
+
+    /** Settings with the unprefixed topic names. */
+    public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
+                              RecordLimits limits) {
+        this(model, quota, batch, retry, limits, TopicNames.DEFAULT);
+    }
 
     /** Settings with the default record limits. */
     public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry) {
@@ -18,10 +24,15 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
         Objects.requireNonNull(quota, "quota");
         Objects.requireNonNull(batch, "batch");
         Objects.requireNonNull(retry, "retry");
+        Objects.requireNonNull(topics, "topics");
     }
 
     public DispatcherSettings withLimits(RecordLimits value) {
-        return new DispatcherSettings(model, quota, batch, retry, value);
+        return new DispatcherSettings(model, quota, batch, retry, value, topics);
+    }
+
+    public DispatcherSettings withTopics(TopicNames value) {
+        return new DispatcherSettings(model, quota, batch, retry, limits, value);
     }
 
     /** The quota scope of this model endpoint and key. */

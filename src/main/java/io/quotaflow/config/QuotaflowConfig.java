@@ -34,4 +34,9 @@ public record QuotaflowConfig(String bootstrapServers, String applicationId, Pat
         kafka = Map.copyOf(kafka);
         Objects.requireNonNull(dispatcher, "dispatcher");
     }
+
+    /** The topic names under {@code topics.prefix}. */
+    public TopicNames topics() {
+        return dispatcher.topics();
+    }
 }

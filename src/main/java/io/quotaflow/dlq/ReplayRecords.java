@@ -1,5 +1,6 @@
 package io.quotaflow.dlq;
 
+import io.quotaflow.config.TopicNames;
 import io.quotaflow.failure.FailureHeaders;
 import io.quotaflow.ticket.Priority;
 import io.quotaflow.topology.Topics;
@@ -25,10 +26,15 @@ public final class ReplayRecords {
      * topic, else {@link #FALLBACK_TOPIC}.
      */
     public static String targetTopic(Headers headers) {
+        return targetTopic(headers, TopicNames.DEFAULT);
+    }
+
+    /** As above, for the deployment of {@code topics} ({@code topics.prefix}): its own priority topics only. */
+    public static String targetTopic(Headers headers, TopicNames topics) {
         return FailureHeaders.string(headers, FailureHeaders.ORIGIN_TOPIC)
                 .map(String::strip)
-                .filter(topic -> Priority.ofTopic(topic).isPresent())
-                .orElse(FALLBACK_TOPIC);
+                .filter(topic -> topics.priorityOf(topic).isPresent())
+                .orElse(topics.input(Priority.STANDARD));
     }
 
     /**
@@ -54,6 +60,8 @@ public final class ReplayRecords {
                 Integer.toString(ReplaySelector.replayCount(source) + 1).getBytes(StandardCharsets.UTF_8));
         headers.add(FailureHeaders.REPLAY_OF,
                 (deadLetter.partition() + ":" + deadLetter.offset()).getBytes(StandardCharsets.UTF_8));
-        return new ProducerRecord<>(targetTopic(source), null, null, deadLetter.key(), value, headers);
+        // the deployment is the one whose dead-letter topic this is (topics.prefix)
+        return new ProducerRecord<>(targetTopic(source, TopicNames.ofDlq(deadLetter.topic())), null, null,
+                deadLetter.key(), value, headers);
     }
 }

@@ -1,5 +1,6 @@
 package io.quotaflow.publish;
 
+import io.quotaflow.config.TopicNames;
 import io.quotaflow.ticket.Priority;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -48,6 +49,7 @@ public final class TicketPublisher implements AutoCloseable {
     static final int PROGRESS_EVERY_RECORDS = 100;
 
     private final Producer<String, byte[]> producer;
+    private final TopicNames topics;
     private volatile boolean stopRequested;
 
     /**
@@ -56,8 +58,13 @@ public final class TicketPublisher implements AutoCloseable {
      * @param clientProperties extra producer properties, e.g. security settings (may be empty)
      */
     public TicketPublisher(String bootstrapServers, Map<String, ?> clientProperties) {
+        this(bootstrapServers, clientProperties, TopicNames.DEFAULT);
+    }
+
+    /** As above, to the priority topics under {@code topics.prefix}. */
+    public TicketPublisher(String bootstrapServers, Map<String, ?> clientProperties, TopicNames topics) {
         this(new KafkaProducer<>(producerConfig(bootstrapServers, clientProperties),
-                new StringSerializer(), new ByteArraySerializer()));
+                new StringSerializer(), new ByteArraySerializer()), topics);
     }
 
     /**
@@ -65,7 +72,13 @@ public final class TicketPublisher implements AutoCloseable {
      * idempotent producer). {@link #close()} closes it.
      */
     public TicketPublisher(Producer<String, byte[]> producer) {
+        this(producer, TopicNames.DEFAULT);
+    }
+
+    /** As above, to the priority topics under {@code topics.prefix}. */
+    public TicketPublisher(Producer<String, byte[]> producer, TopicNames topics) {
         this.producer = Objects.requireNonNull(producer, "producer");
+        this.topics = Objects.requireNonNull(topics, "topics");
     }
 
     /** The producer configuration used by {@link #TicketPublisher(String, Map)}. */
@@ -157,11 +170,11 @@ public final class TicketPublisher implements AutoCloseable {
                         continue;
                     }
                     run.report(new LineIssue(lineNumber, LineIssue.Kind.INVALID, line.problem(),
-                            "sent to " + line.topic() + " as " + line.key()));
+                            "sent to " + topics.input(line.priority()) + " as " + line.key()));
                 }
                 for (String warning : line.warnings()) {
                     run.warnings++;
-                    String outcome = "sent to " + line.topic();
+                    String outcome = "sent to " + topics.input(line.priority());
                     if (TicketLineParser.NO_TEXT.equals(warning)) {
                         outcome += "; the pipeline will dead-letter it";
                     }
@@ -198,7 +211,7 @@ public final class TicketPublisher implements AutoCloseable {
     }
 
     private void send(TicketLine line, Run run) {
-        ProducerRecord<String, byte[]> record = new ProducerRecord<>(line.topic(), line.key(), line.value());
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(topics.input(line.priority()), line.key(), line.value());
         boolean valid = line.valid();
         int slot = line.priority().ordinal();
         long lineNumber = line.lineNumber();

@@ -73,7 +73,7 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
         String topic = meta.map(RecordMetadata::topic).orElse("unknown");
         WorkItem.Origin here = new WorkItem.Origin(topic, meta.map(RecordMetadata::partition).orElse(-1),
                 meta.map(RecordMetadata::offset).orElse(-1L));
-        boolean fromRetry = Topics.RETRY.name().equals(topic);
+        boolean fromRetry = settings.topics().retry().equals(topic);
         Headers in = record.headers();
         WorkItem.Origin origin = fromRetry ? retryOrigin(in, here) : here;
         FailureHeaders.ProducerHeaders producer = FailureHeaders.producerHeaders(in, limits.maxHeaderBytes());
@@ -121,7 +121,7 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
 
     private WorkItem fresh(Ticket ticket, int tokens, byte[] carried, long size, String sha256,
                            FailureHeaders.ProducerHeaders producer, Headers headers, WorkItem.Origin origin, long now) {
-        Priority priority = Priority.ofTopic(origin.topic()).orElse(ticket.priority().orElse(Priority.STANDARD));
+        Priority priority = settings.topics().priorityOf(origin.topic()).orElse(ticket.priority().orElse(Priority.STANDARD));
         int replayCount = FailureHeaders.integer(headers, FailureHeaders.REPLAY_COUNT).orElse(0);
         String replayOf = FailureHeaders.string(headers, FailureHeaders.REPLAY_OF).orElse(null);
         return new WorkItem(ticket.id(), priority, ticket.tenant(), tokens, carried, origin, now, 0, 0, null, replayCount,
@@ -130,7 +130,7 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
 
     private WorkItem fromRetry(Ticket ticket, int tokens, byte[] carried, long size, String sha256,
                                FailureHeaders.ProducerHeaders producer, Headers h, WorkItem.Origin origin, long now) {
-        Priority priority = Priority.ofTopic(origin.topic()).orElse(ticket.priority().orElse(Priority.STANDARD));
+        Priority priority = settings.topics().priorityOf(origin.topic()).orElse(ticket.priority().orElse(Priority.STANDARD));
         long enqueuedAt = FailureHeaders.longValue(h, FailureHeaders.ENQUEUED_AT).orElse(now);
         int attempt = Math.max(1, FailureHeaders.integer(h, FailureHeaders.ATTEMPT).orElse(1));
         long notBefore = FailureHeaders.longValue(h, FailureHeaders.NOT_BEFORE).orElse(now);

@@ -1,6 +1,7 @@
 package io.quotaflow.topology;
 
 import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.config.TopicNames;
 
 import io.quotaflow.model.ModelClient;
 import io.quotaflow.ticket.BinarySerde;
@@ -81,8 +82,8 @@ public final class QuotaflowTopology {
                              DispatcherListener listener, java.util.function.LongSupplier limiterClock) {
         BinarySerde<WorkItem> workItemSerde = new BinarySerde<>(WorkItem.class);
 
-        KStream<String, byte[]> input = builder.stream(Topics.INPUTS.stream().map(Topics.Topic::name).toList(),
-                Topics.INTERACTIVE.consumed());
+        TopicNames topics = settings.topics();
+        KStream<String, byte[]> input = builder.stream(topics.inputs(), Topics.INTERACTIVE.consumed());
 
         Map<String, KStream<String, IntakeResult>> intake = input
                 .process(() -> new IntakeProcessor(settings, listener), Named.as("intake"))
@@ -92,7 +93,7 @@ public final class QuotaflowTopology {
 
         intake.get("intake-rejected")
                 .mapValues(v -> ((IntakeResult.Rejected) v).original(), Named.as("rejected-bytes"))
-                .to(Topics.DLQ.name(), Topics.DLQ.produced());
+                .to(topics.dlq(), Topics.DLQ.produced());
 
         KStream<String, Outbound> outbound = intake.get("intake-accepted")
                 .mapValues(v -> ((IntakeResult.Accepted) v).item(), Named.as("accepted-item"))
@@ -104,11 +105,11 @@ public final class QuotaflowTopology {
                 .branch((k, v) -> v.target() == Outbound.Target.RETRY, Branched.as("retry"))
                 .defaultBranch(Branched.as("dead-letter"));
         out.get("out-classified").mapValues(Outbound::value, Named.as("classified-bytes"))
-                .to(Topics.CLASSIFIED.name(), Topics.CLASSIFIED.produced());
+                .to(topics.classified(), Topics.CLASSIFIED.produced());
         out.get("out-retry").mapValues(Outbound::value, Named.as("retry-bytes"))
-                .to(Topics.RETRY.name(), Topics.RETRY.produced());
+                .to(topics.retry(), Topics.RETRY.produced());
         out.get("out-dead-letter").mapValues(Outbound::value, Named.as("dead-letter-bytes"))
-                .to(Topics.DLQ.name(), Topics.DLQ.produced());
+                .to(topics.dlq(), Topics.DLQ.produced());
     }
 
     /** Creates one dispatcher per task, with its three stores. */

@@ -1,8 +1,8 @@
 package io.quotaflow.topology;
 
+import io.quotaflow.config.TopicNames;
 import io.quotaflow.failure.BoundedValue;
 import io.quotaflow.failure.FailureHeaders;
-import io.quotaflow.ticket.Priority;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.RecordTooLargeException;
@@ -45,13 +45,27 @@ public final class StreamErrorHandlers {
     private StreamErrorHandlers() {
     }
 
+    /** The Streams property that hands the handlers the deployment's {@code topics.prefix}. */
+    static final String TOPICS_PREFIX_CONFIG = "quotaflow.topics.prefix";
+
     /** Streams properties that install the handlers and hand them {@code listener}. */
     public static Map<String, Object> properties(StreamErrorListener listener) {
+        return properties(listener, TopicNames.DEFAULT);
+    }
+
+    /** As above, dead-lettering to {@code topics.dlq()}. */
+    public static Map<String, Object> properties(StreamErrorListener listener, TopicNames topics) {
         return Map.of(
                 "deserialization.exception.handler", Deserialization.class.getName(),
                 "processing.exception.handler", Processing.class.getName(),
                 "production.exception.handler", Production.class.getName(),
-                StreamErrorListener.CONFIG_KEY, listener);
+                StreamErrorListener.CONFIG_KEY, listener,
+                TOPICS_PREFIX_CONFIG, topics.prefix());
+    }
+
+    private static TopicNames topics(Map<String, ?> configs) {
+        Object prefix = configs.get(TOPICS_PREFIX_CONFIG);
+        return prefix == null ? TopicNames.DEFAULT : new TopicNames(prefix.toString());
     }
 
     private static StreamErrorListener listener(Map<String, ?> configs) {
@@ -63,10 +77,12 @@ public final class StreamErrorHandlers {
     public static final class Deserialization implements DeserializationExceptionHandler {
 
         private StreamErrorListener listener = StreamErrorListener.NONE;
+        private TopicNames topics = TopicNames.DEFAULT;
 
         @Override
         public void configure(Map<String, ?> configs) {
             listener = listener(configs);
+            topics = topics(configs);
         }
 
         @Override
@@ -75,7 +91,7 @@ public final class StreamErrorHandlers {
                     record.topic(), record.partition(), record.offset(), size(record.value()), exception.toString(), INTERNAL_ERROR);
             listener.recordFailed("deserialization", record.topic(), exception.getClass().getSimpleName());
             return Response.resume(List.of(deadLetter(context, record.key(), record.value(), record.headers(),
-                    "cannot read record: " + exception.getClass().getSimpleName(), null)));
+                    "cannot read record: " + exception.getClass().getSimpleName(), null, topics)));
         }
     }
 
@@ -83,10 +99,12 @@ public final class StreamErrorHandlers {
     public static final class Processing implements ProcessingExceptionHandler {
 
         private StreamErrorListener listener = StreamErrorListener.NONE;
+        private TopicNames topics = TopicNames.DEFAULT;
 
         @Override
         public void configure(Map<String, ?> configs) {
             listener = listener(configs);
+            topics = topics(configs);
         }
 
         @Override
@@ -100,7 +118,7 @@ public final class StreamErrorHandlers {
             }
             return Response.resume(List.of(deadLetter(context, context.sourceRawKey(), context.sourceRawValue(),
                     context.headers(), "processing failed in " + context.processorNodeId() + ": "
-                            + exception.getClass().getSimpleName(), null)));
+                            + exception.getClass().getSimpleName(), null, topics)));
         }
     }
 
@@ -108,10 +126,12 @@ public final class StreamErrorHandlers {
     public static final class Production implements ProductionExceptionHandler {
 
         private StreamErrorListener listener = StreamErrorListener.NONE;
+        private TopicNames topics = TopicNames.DEFAULT;
 
         @Override
         public void configure(Map<String, ?> configs) {
             listener = listener(configs);
+            topics = topics(configs);
         }
 
         @Override
@@ -135,12 +155,12 @@ public final class StreamErrorHandlers {
                     size(record.value()), record.topic(), exception.toString(), INTERNAL_ERROR, PREVIEW_BYTES);
             listener.recordFailed("production", record.topic(), exception.getClass().getSimpleName());
             return Response.resume(List.of(deadLetter(context, record.key(), record.value(), record.headers(),
-                    "cannot write to " + record.topic() + ": " + exception.getClass().getSimpleName(), record.topic())));
+                    "cannot write to " + record.topic() + ": " + exception.getClass().getSimpleName(), record.topic(), topics)));
         }
     }
 
     static ProducerRecord<byte[], byte[]> deadLetter(ErrorHandlerContext context, byte[] key, byte[] value, Headers headers,
-                                                     String message, String failedTopic) {
+                                                     String message, String failedTopic, TopicNames topics) {
         BoundedValue bounded = BoundedValue.of(value == null ? new byte[0] : value, PREVIEW_BYTES);
         RecordHeaders out = new RecordHeaders();
         long used = 0;
@@ -163,7 +183,7 @@ public final class StreamErrorHandlers {
         put(out, FailureHeaders.ERROR_STATUS, "0");
         put(out, FailureHeaders.ERROR_MESSAGE, FailureHeaders.truncate(message));
         String topic = context == null ? null : context.topic();
-        if (topic != null && Priority.ofTopic(topic).isPresent()) {
+        if (topic != null && topics.priorityOf(topic).isPresent()) {
             // an input record: replayable from where it is
             put(out, FailureHeaders.ORIGIN_TOPIC, topic);
             put(out, FailureHeaders.ORIGIN_PARTITION, Integer.toString(context.partition()));
@@ -177,7 +197,7 @@ public final class StreamErrorHandlers {
         if (bounded.truncated()) {
             put(out, FailureHeaders.VALUE_TRUNCATED, "true");
         }
-        return new ProducerRecord<>(Topics.DLQ.name(), null, key, bounded.bytes(), out);
+        return new ProducerRecord<>(topics.dlq(), null, key, bounded.bytes(), out);
     }
 
     private static void put(Headers h, String key, String value) {

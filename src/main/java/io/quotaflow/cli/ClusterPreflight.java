@@ -1,0 +1,58 @@
+package io.quotaflow.cli;
+
+import io.quotaflow.admin.ClusterCheck;
+import io.quotaflow.config.ClusterSettings;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParseResult;
+
+import java.io.PrintWriter;
+import java.util.Map;
+
+/**
+ * Before a command that talks to a cluster runs: hands its {@link KafkaConnectionOptions} the
+ * environment, resolves the settings (a problem is a usage error, exit 2) and asks the cluster to
+ * answer once ({@link ClusterCheck}); an unreachable cluster is one line and exit 1.
+ */
+final class ClusterPreflight {
+
+    private ClusterPreflight() {
+    }
+
+    /** Null to go on with the command, else the exit code to stop with. */
+    static Integer run(ParseResult parseResult, Map<String, String> env) {
+        ParseResult last = parseResult;
+        while (true) {
+            if (last.isUsageHelpRequested() || last.isVersionHelpRequested()) {
+                return null;
+            }
+            if (!last.hasSubcommand()) {
+                break;
+            }
+            last = last.subcommand();
+        }
+        CommandSpec spec = last.commandSpec();
+        KafkaConnectionOptions options = null;
+        for (CommandSpec mixin : spec.mixins().values()) {
+            if (mixin.userObject() instanceof KafkaConnectionOptions k) {
+                k.environment(env);
+                options = k;
+            }
+        }
+        if (options == null || spec.userObject() instanceof RunCommand) {
+            // run checks the cluster itself, after its whole configuration is known to be right
+            return null;
+        }
+        return check(options.cluster(), spec.qualifiedName(), spec.commandLine().getErr());
+    }
+
+    /** Null when the cluster answered, else prints why not in one line and returns exit code 1. */
+    static Integer check(ClusterSettings cluster, String command, PrintWriter err) {
+        ClusterCheck.Result result = ClusterCheck.check(cluster);
+        if (result instanceof ClusterCheck.Unreachable unreachable) {
+            err.println(command + ": " + unreachable.reason());
+            err.flush();
+            return ExitCodes.FAILURE;
+        }
+        return null;
+    }
+}

@@ -1,0 +1,164 @@
+package io.quotaflow.config;
+
+import org.apache.kafka.common.config.ConfigException;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The merged configuration of one command: every known key with its value and origin (defaults
+ * included) and the {@code kafka.*} pass-through properties. Typed getters explain a bad value by
+ * key, value and origin ({@code quota.rpm must be an integer, got 'lots' (environment variable
+ * QUOTAFLOW_QUOTA_RPM)}).
+ */
+public final class ConfigValues {
+
+    private final Map<String, Setting> settings;
+
+    ConfigValues(Map<String, Setting> settings) {
+        this.settings = Map.copyOf(settings);
+        for (Setting s : this.settings.values()) {
+            if (ConfigKeys.isKnown(s.key())) {
+                parsed(s.key());
+            }
+        }
+    }
+
+    /** The value of {@code key}, if set by any source or by default. */
+    public Optional<String> get(String key) {
+        Setting s = settings.get(key);
+        return s == null || s.value().isEmpty() && !key.equals("topics.prefix") ? Optional.empty() : Optional.of(s.value());
+    }
+
+    /** Where the value of {@code key} came from. */
+    public Origin origin(String key) {
+        Setting s = settings.get(key);
+        return s == null ? Origin.DEFAULT : s.origin();
+    }
+
+    /** Whether {@code key} was given by a source rather than left at its default. */
+    public boolean isGiven(String key) {
+        return origin(key) != Origin.DEFAULT;
+    }
+
+    public String string(String key) {
+        return get(key).orElseThrow(() -> missing(key));
+    }
+
+    public int integer(String key) {
+        return ((Number) required(key)).intValue();
+    }
+
+    public long longValue(String key) {
+        return ((Number) required(key)).longValue();
+    }
+
+    public double number(String key) {
+        return ((Number) required(key)).doubleValue();
+    }
+
+    public Duration millis(String key) {
+        return Duration.ofMillis(longValue(key));
+    }
+
+    @SuppressWarnings("unchecked")
+    public List<String> list(String key) {
+        return ((List<String>) required(key)).stream().map(String::strip).filter(s -> !s.isEmpty()).toList();
+    }
+
+    /** The {@code kafka.*} properties with the prefix removed, for every Kafka client. */
+    public Map<String, String> kafka() {
+        Map<String, String> out = new TreeMap<>();
+        settings.forEach((k, s) -> {
+            if (k.startsWith(ConfigKeys.KAFKA_PREFIX)) {
+                out.put(k.substring(ConfigKeys.KAFKA_PREFIX.length()), s.value());
+            }
+        });
+        return out;
+    }
+
+    public TopicNames topics() {
+        return new TopicNames(get("topics.prefix").orElse(""));
+    }
+
+    /** The application id: as configured, else {@code <topics.prefix>quotaflow}. */
+    public String applicationId() {
+        return isGiven("application.id") ? string("application.id") : topics().defaultApplicationId();
+    }
+
+    /** What a command needs to talk to the cluster; bootstrap servers are required from some source. */
+    public ClusterSettings cluster() {
+        Optional<String> bootstrap = get("bootstrap.servers");
+        Origin origin = origin("bootstrap.servers");
+        Map<String, String> kafka = kafka();
+        if (bootstrap.isEmpty() && kafka.containsKey("bootstrap.servers")) {
+            bootstrap = Optional.of(kafka.get("bootstrap.servers"));
+            origin = settings.get("kafka.bootstrap.servers").origin();
+        }
+        if (bootstrap.isEmpty()) {
+            throw new ConfigError("Kafka bootstrap servers are required: pass --bootstrap-servers, set "
+                    + ConfigKeys.envName("bootstrap.servers") + ", or put bootstrap.servers in the --config file");
+        }
+        return new ClusterSettings(bootstrap.get(), origin, kafka, topics(), millis("cluster.check-timeout-ms"));
+    }
+
+    /**
+     * {@code message} (from a settings record) with the value and origin of every key it names, so
+     * {@code quota.safety-factor must be in (0, 1]} says where the 1.5 came from.
+     */
+    String explain(String message) {
+        StringBuilder sb = new StringBuilder(message);
+        for (String key : ConfigKeys.names()) {
+            if (message.contains(key) && settings.containsKey(key) && isGiven(key)) {
+                sb.append(" (").append(key).append('=').append(shown(key)).append(" from ").append(origin(key)).append(')');
+            }
+        }
+        return sb.toString();
+    }
+
+    private Object required(String key) {
+        get(key).orElseThrow(() -> missing(key));
+        return parsed(key);
+    }
+
+    private Object parsed(String key) {
+        Setting s = settings.get(key);
+        if (s == null || s.value().isEmpty() && !key.equals("topics.prefix")) {
+            return null;
+        }
+        try {
+            return ConfigKeys.parse(key, s.value());
+        } catch (ConfigException e) {
+            var validator = ConfigKeys.key(key).validator;
+            boolean typeOk = isType(key, s.value());
+            String rule = typeOk && validator != null ? validator.toString() : ConfigKeys.describeType(key);
+            throw new ConfigError(key + " must be " + rule + ", got " + shown(key) + " (" + s.origin() + ")");
+        }
+    }
+
+    private static boolean isType(String key, String value) {
+        try {
+            org.apache.kafka.common.config.ConfigDef.parseType(key, value, ConfigKeys.key(key).type);
+            return true;
+        } catch (ConfigException e) {
+            return false;
+        }
+    }
+
+    /** The value quoted, or a note that it is not shown when the key may hold a secret. */
+    private String shown(String key) {
+        if (Redactor.isSecretName(key)) {
+            return "a value not shown";
+        }
+        return "'" + Redactor.scrub(settings.get(key).value()) + "'";
+    }
+
+    private ConfigError missing(String key) {
+        String flag = ConfigKeys.flag(key).map(f -> f + ", ").orElse("");
+        return new ConfigError(key + " is required: pass " + flag + "set " + ConfigKeys.envName(key)
+                + ", or put " + key + " in the --config file");
+    }
+}
