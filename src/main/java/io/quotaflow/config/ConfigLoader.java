@@ -42,6 +42,7 @@ public final class ConfigLoader {
         d.put("application.id", "quotaflow");
         d.put("state.dir", System.getProperty("user.home") + "/.quotaflow/state");
         d.put("http.port", "8080");
+        d.put("http.bind", QuotaflowConfig.DEFAULT_HTTP_BIND);
         d.put("instance.id", "auto");
         d.put("llm.base-url", null);
         d.put("llm.model", "gpt-4o-mini");
@@ -204,7 +205,8 @@ public final class ConfigLoader {
         String instanceId = InstanceId.resolve(p.get("instance.id"), p.get("application.id"), Path.of(p.get("state.dir")));
         String bootstrap = p.getOrDefault("bootstrap.servers", kafka.get("bootstrap.servers"));
         return new QuotaflowConfig(bootstrap, p.get("application.id"), Path.of(p.get("state.dir")), intValue(p, "http.port"),
-                kafka, new DispatcherSettings(model, quota, batch, retry, limits), kafka.getOrDefault("group.instance.id", instanceId));
+                kafka, new DispatcherSettings(model, quota, batch, retry, limits), kafka.getOrDefault("group.instance.id", instanceId))
+                .withHttp(p.get("http.bind"), intValue(p, "http.port"));
     }
 
     private static Secret apiKey(Map<String, String> p, Map<String, String> env) {
