@@ -46,12 +46,12 @@ class AlertRulesTest {
             named.add(m.group());
         }
         assertThat(named).contains("quotaflow_queue_oldest_age_seconds", "quotaflow_rate_limited_total", "quotaflow_route_halted");
-        try (PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)) {
-            new PipelineMetrics(registry, new MeteredRoute("default", "scope-0", 500, 200_000));
-            PrometheusText text = PrometheusText.parse(registry.scrape());
-            for (String name : named) {
-                assertThat(text.samples(name)).as(name + " in a fresh instance's /metrics").isNotEmpty();
-            }
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new PipelineMetrics(registry, new MeteredRoute("default", "scope-0", 500, 200_000));
+        PrometheusText text = PrometheusText.parse(registry.scrape());
+        registry.close();
+        for (String name : named) {
+            assertThat(text.samples(name)).as(name + " in a fresh instance's /metrics").isNotEmpty();
         }
     }
 }
