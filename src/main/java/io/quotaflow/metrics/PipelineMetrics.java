@@ -208,6 +208,15 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
         route(s.scope()).state(s);
     }
 
+    @Override
+    public void released(String scope) {
+        snapshots.remove(scope);
+        RouteMeters route = routesByScope.get(scope);
+        if (route != null) {
+            route.released();
+        }
+    }
+
     public List<DispatcherSnapshot> snapshots() {
         return List.copyOf(snapshots.values());
     }

@@ -197,6 +197,12 @@ final class RouteMeters {
         }
     }
 
+    /** The route's task moved away: its gauges go back to their values before the first snapshot. */
+    void released() {
+        last = null;
+        circuit = 0;
+    }
+
     DispatcherSnapshot last() {
         return last;
     }

@@ -51,4 +51,8 @@ public interface DispatcherListener {
     /** A snapshot taken after each punctuation. */
     default void state(DispatcherSnapshot snapshot) {
     }
+
+    /** This instance no longer owns the scope (its task closed): its last snapshot is stale. */
+    default void released(String scope) {
+    }
 }

@@ -385,5 +385,6 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         if (provider != null) {
             provider.forget();
         }
+        listener.released(scope);
     }
 }

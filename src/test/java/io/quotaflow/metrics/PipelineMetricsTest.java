@@ -200,6 +200,23 @@ class PipelineMetricsTest {
     }
 
     @Test
+    void shouldForgetTheStateOfAScopeThisInstanceNoLongerOwns() {
+        metrics.state(snapshot("HALTED: HTTP 401: Incorrect API key provided", Map.of(Priority.STANDARD, 5),
+                Map.of(Priority.STANDARD, 1_000L)));
+        metrics.circuitTransition(SCOPE, "CLOSED", "OPEN");
+        assertThat(scrape().value("quotaflow_queue_depth", Map.of("route", "default", "priority", "standard"))).contains(5.0);
+        metrics.released(SCOPE);
+        PrometheusText text = scrape();
+        assertThat(text.value("quotaflow_queue_depth", Map.of("route", "default", "priority", "standard"))).contains(0.0);
+        assertThat(text.value("quotaflow_queue_oldest_age_seconds", Map.of("route", "default", "priority", "standard"))).contains(0.0);
+        assertThat(text.value("quotaflow_route_halted", ROUTE)).contains(0.0);
+        assertThat(text.value("quotaflow_circuit_state", ROUTE)).contains(0.0);
+        assertThat(metrics.snapshots()).isEmpty();
+        assertThat(metrics.haltedRoutes()).isEmpty();
+        assertThat(metrics.healthy()).isTrue();
+    }
+
+    @Test
     void shouldCountRetriesAndDeadLettersByKind() {
         metrics.retried(SCOPE, "transient");
         metrics.retried(SCOPE, "transient");
