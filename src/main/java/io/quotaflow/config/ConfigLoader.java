@@ -206,7 +206,7 @@ public final class ConfigLoader {
         String bootstrap = p.getOrDefault("bootstrap.servers", kafka.get("bootstrap.servers"));
         return new QuotaflowConfig(bootstrap, p.get("application.id"), Path.of(p.get("state.dir")), intValue(p, "http.port"),
                 kafka, new DispatcherSettings(model, quota, batch, retry, limits), kafka.getOrDefault("group.instance.id", instanceId))
-                .withHttp(p.get("http.bind"), intValue(p, "http.port"));
+                .withHttpBind(p.get("http.bind"));
     }
 
     private static Secret apiKey(Map<String, String> p, Map<String, String> env) {

@@ -47,6 +47,11 @@ public record QuotaflowConfig(String bootstrapServers, String applicationId, Pat
                 "http.bind must be a host name or an IP address, got '" + httpBind + "'");
     }
 
+    /** This configuration with the HTTP endpoints on {@code bind}. */
+    public QuotaflowConfig withHttpBind(String bind) {
+        return withHttp(bind, httpPort);
+    }
+
     /** This configuration with the HTTP endpoints on {@code bind}:{@code port}. */
     public QuotaflowConfig withHttp(String bind, int port) {
         return new QuotaflowConfig(bootstrapServers, applicationId, stateDir, port, kafka, dispatcher, instanceId, bind);
