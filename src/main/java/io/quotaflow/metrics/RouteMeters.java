@@ -223,7 +223,7 @@ final class RouteMeters {
     }
 
     private Counter calls(String outcome) {
-        return counter("quotaflow.calls", "model calls answered, per outcome (answered, rate-limited, transient, timeout, "
+        return counter("quotaflow.calls", "model calls that came back, per outcome (answered, rate-limited, transient, timeout, "
                 + "context-length, halt, non-retryable)").tag("outcome", outcome).register(registry);
     }
 
