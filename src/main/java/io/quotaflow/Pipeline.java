@@ -4,8 +4,11 @@ import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.config.QuotaflowConfig;
+import io.quotaflow.metrics.MeteredRoute;
 import io.quotaflow.metrics.PipelineMetrics;
+import io.quotaflow.metrics.ProcessMetrics;
 import io.quotaflow.metrics.StatusServer;
+import io.quotaflow.metrics.StreamsProbe;
 import io.quotaflow.model.ModelClient;
 import io.quotaflow.model.OpenAiChatClient;
 import io.quotaflow.topology.QuotaflowTopology;
@@ -38,12 +41,14 @@ public final class Pipeline implements AutoCloseable {
     private final PipelineMetrics metrics;
     private final PrometheusMeterRegistry registry;
     private final KafkaStreamsMetrics streamsMetrics;
+    private final ProcessMetrics processMetrics;
     private final StatusServer status;
 
     private Pipeline(QuotaflowConfig config, ModelClient client) {
         this.client = client;
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        this.metrics = new PipelineMetrics(registry);
+        this.metrics = new PipelineMetrics(registry, MeteredRoute.single(config.dispatcher()));
+        this.processMetrics = ProcessMetrics.bindTo(registry);
         Properties properties = streamsProperties(config);
         properties.putAll(io.quotaflow.topology.StreamErrorHandlers.properties(metrics, config.topics()));
         Topology topology = QuotaflowTopology.build(config.dispatcher(), client,
@@ -56,10 +61,13 @@ public final class Pipeline implements AutoCloseable {
         });
         this.streamsMetrics = new KafkaStreamsMetrics(streams);
         this.streamsMetrics.bindTo(registry);
+        StreamsProbe probe = StreamsProbe.watching(streams);
         try {
-            this.status = config.httpPort() >= 0 ? new StatusServer(config.httpPort(), registry, metrics, streams::state) : null;
+            this.status = config.httpPort() >= 0 ? new StatusServer(config.httpBind(), config.httpPort(), registry, metrics, probe) : null;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot serve /metrics on port " + config.httpPort(), e);
+            streamsMetrics.close();
+            processMetrics.close();
+            throw new UncheckedIOException("cannot serve /metrics on " + config.httpBind() + ":" + config.httpPort(), e);
         }
     }
 
@@ -137,6 +145,7 @@ public final class Pipeline implements AutoCloseable {
         // leave the group at once, so the quota scope's task moves now rather than after the session timeout
         streams.close(CloseOptions.timeout(timeout).withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
         streamsMetrics.close();
+        processMetrics.close();
         client.close();
         if (status != null) {
             status.close();

@@ -57,7 +57,10 @@ public final class ConfigKeys {
                 + "sharing it share work and quota (default: `<topics.prefix>quotaflow`)");
         t.add("state.dir", Type.STRING, "~/.quotaflow/state", "--state-dir", "local state (RocksDB stores, restored "
                 + "from changelogs)");
-        t.add("http.port", Type.INT, "8080", "--http-port", "`/metrics`, `/health`, `/status`; `-1` turns it off");
+        t.add("http.port", Type.INT, "8080", "--http-port", "`/metrics`, `/health/live`, `/health/ready`, `/status`; "
+                + "`-1` turns it off");
+        t.add("http.bind", Type.STRING, QuotaflowConfig.DEFAULT_HTTP_BIND, null, "address those endpoints listen on: "
+                + "every interface (what a container needs); `127.0.0.1` keeps them local");
         t.add("instance.id", Type.STRING, "auto", "--instance-id", "static group membership (`group.instance.id`): "
                 + "`auto` derives a stable id from the host name and `state.dir`, so an instance restarted after a "
                 + "crash takes its tasks back at once; `none` for dynamic membership; or a value unique per instance");
@@ -93,8 +96,8 @@ public final class ConfigKeys {
                 + "the limits and the measured latency) or a number");
         t.add("quota.max-in-flight-ceiling", Type.INT, Integer.toString(q.maxInFlightCeiling()), null, "the most "
                 + "`auto` may choose");
-        t.add("quota.reserve-fraction", Type.DOUBLE, Double.toString(q.reserveFraction()), null, "share of each "
-                + "bucket only interactive work may spend");
+        t.add("quota.reserve-fraction", Type.DOUBLE, Double.toString(q.reserveFraction()), null, "share of the local "
+                + "burst (`quota.burst-seconds` of refill) only interactive work may spend");
         t.add("batch.max-items", Type.INT, Integer.toString(b.maxItems()), null, "tickets per call");
         t.add("batch.max-prompt-tokens", Type.INT, Integer.toString(b.maxPromptTokens()), null, "prompt tokens per "
                 + "call (lowered to fit the bucket)");

@@ -193,7 +193,8 @@ public final class ConfigLoader {
         String instanceId = InstanceId.resolve(p.string("instance.id"), applicationId, stateDir);
         DispatcherSettings dispatcher = new DispatcherSettings(model, quota, batch, retry, limits, cluster.topics());
         return new QuotaflowConfig(cluster.bootstrapServers(), applicationId, stateDir, p.integer("http.port"),
-                kafka, dispatcher, kafka.getOrDefault("group.instance.id", instanceId));
+                kafka, dispatcher, kafka.getOrDefault("group.instance.id", instanceId))
+                .withHttpBind(p.string("http.bind"));
     }
 
     /** Refuses a key that would carry the API key; names the key and the proper way, never the value. */

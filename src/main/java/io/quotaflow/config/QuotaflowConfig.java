@@ -15,9 +15,19 @@ import java.util.Objects;
  * @param kafka            extra client properties ({@code kafka.*} keys, prefix removed), security settings included
  * @param dispatcher       model, quota, batching and retry settings
  * @param instanceId       static group-membership id ({@link InstanceId}), null for dynamic membership
+ * @param httpBind         address the HTTP endpoints listen on ({@code http.bind}; {@value #DEFAULT_HTTP_BIND}: every interface)
  */
 public record QuotaflowConfig(String bootstrapServers, String applicationId, Path stateDir, int httpPort,
-                              Map<String, String> kafka, DispatcherSettings dispatcher, String instanceId) {
+                              Map<String, String> kafka, DispatcherSettings dispatcher, String instanceId, String httpBind) {
+
+    /** Every interface: what a container or a pod needs; {@code 127.0.0.1} keeps the endpoints local. */
+    public static final String DEFAULT_HTTP_BIND = "0.0.0.0";
+
+    /** A configuration listening on every interface. */
+    public QuotaflowConfig(String bootstrapServers, String applicationId, Path stateDir, int httpPort,
+                           Map<String, String> kafka, DispatcherSettings dispatcher, String instanceId) {
+        this(bootstrapServers, applicationId, stateDir, httpPort, kafka, dispatcher, instanceId, DEFAULT_HTTP_BIND);
+    }
 
     /** A configuration with dynamic group membership. */
     public QuotaflowConfig(String bootstrapServers, String applicationId, Path stateDir, int httpPort,
@@ -33,6 +43,18 @@ public record QuotaflowConfig(String bootstrapServers, String applicationId, Pat
         QuotaSettings.require(httpPort >= -1 && httpPort <= 65535, "http port must be in [-1, 65535]");
         kafka = Map.copyOf(kafka);
         Objects.requireNonNull(dispatcher, "dispatcher");
+        QuotaSettings.require(httpBind != null && httpBind.matches("[A-Za-z0-9.:\\[\\]%_-]+"),
+                "http.bind must be a host name or an IP address, got '" + httpBind + "'");
+    }
+
+    /** This configuration with the HTTP endpoints on {@code bind}. */
+    public QuotaflowConfig withHttpBind(String bind) {
+        return withHttp(bind, httpPort);
+    }
+
+    /** This configuration with the HTTP endpoints on {@code bind}:{@code port}. */
+    public QuotaflowConfig withHttp(String bind, int port) {
+        return new QuotaflowConfig(bootstrapServers, applicationId, stateDir, port, kafka, dispatcher, instanceId, bind);
     }
 
     /** The topic names under {@code topics.prefix}. */

@@ -1,39 +1,44 @@
 package io.quotaflow.metrics;
 
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
+import io.quotaflow.failure.ErrorKind;
 import io.quotaflow.model.ModelOutcome;
 import io.quotaflow.ticket.Priority;
 import io.quotaflow.topology.DispatcherListener;
 import io.quotaflow.topology.DispatcherSnapshot;
 import io.quotaflow.topology.StreamErrorHandlers;
 import io.quotaflow.topology.StreamErrorListener;
-import io.quotaflow.failure.ErrorKind;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
- * Micrometer meters for the dispatcher, and the latest state of every quota scope this instance
- * owns (for {@code /status} and {@code /health}). Scope tags are hashes: no key ever reaches a
- * metric.
+ * The dispatcher's meters (docs/design.md, Observability: every family of the contract registered
+ * at start-up, zero-valued, with HELP text and base units) and the latest state of every quota
+ * scope this instance owns, for {@code /status} and the health checks. Labels carry route names;
+ * no key ever reaches a metric.
  */
 public final class PipelineMetrics implements DispatcherListener, StreamErrorListener {
 
     /** How long a failed stream thread keeps the instance not ready. */
     static final Duration THREAD_FAILURE_NOT_READY = Duration.ofSeconds(60);
-    private static final List<String> DEAD_LETTER_KINDS = ErrorKind.deadLetterKinds();
-
+    /** Reasons a ticket moves to another route (docs/design.md, Routes), registered at zero. */
+    static final List<String> FALLBACK_REASONS = List.of("halted", "circuit-open", "max-wait", "context");
+    /** The {@code to} label of the zero-valued fallback series, before any fallback happened. */
+    static final String NO_FALLBACK = "none";
+    private static final String HALTED = "HALTED";
 
     private final MeterRegistry registry;
+    private final LongSupplier clockMs;
+    private final Map<String, RouteMeters> routesByScope = new ConcurrentHashMap<>();
+    private final List<MeteredRoute> routes;
     private final Map<String, DispatcherSnapshot> snapshots = new ConcurrentHashMap<>();
-    private final Map<String, AtomicLong> gauges = new ConcurrentHashMap<>();
-    private final Map<String, java.util.concurrent.atomic.AtomicReference<Double>> ratios = new ConcurrentHashMap<>();
     private final AtomicLong calls = new AtomicLong();
     private final AtomicLong http429 = new AtomicLong();
     private final AtomicLong classified = new AtomicLong();
@@ -42,23 +47,45 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
     private final Map<String, AtomicLong> republished = new ConcurrentHashMap<>();
     private final AtomicLong recordErrors = new AtomicLong();
     private final AtomicLong threadFailures = new AtomicLong();
+    private final Counter threadFailureCounter;
     private volatile long lastThreadFailureMs = Long.MIN_VALUE;
     private volatile String lastThreadFailure;
 
-    public PipelineMetrics(MeterRegistry registry) {
+    /** Meters for the given routes, every family registered now; the clock is epoch milliseconds. */
+    public PipelineMetrics(MeterRegistry registry, List<MeteredRoute> routes, LongSupplier clockMs) {
         this.registry = registry;
-        // registered at start, zero-valued, so that alerts see them before the first ticket
-        DEAD_LETTER_KINDS.forEach(kind -> deadLetters(kind));
-        Counter.builder("quotaflow.stream.thread.failures").description("stream threads that died (each is replaced)")
+        this.clockMs = clockMs;
+        this.routes = List.copyOf(routes);
+        for (MeteredRoute route : this.routes) {
+            routesByScope.put(route.scope(), new RouteMeters(registry, route, clockMs));
+            for (String reason : FALLBACK_REASONS) {
+                fallbacks(route.name(), NO_FALLBACK, reason);
+            }
+        }
+        ErrorKind.deadLetterKinds().forEach(this::deadLetters);
+        Counter.builder("quotaflow.tickets.cancelled").description("tickets cancelled by a tombstone before they were sent")
                 .register(registry);
+        threadFailureCounter = Counter.builder("quotaflow.stream.thread.failures")
+                .description("stream threads that died (each is replaced)").register(registry);
         for (String stage : List.of("deserialization", "processing", "production")) {
             recordErrorCounter(stage);
         }
     }
 
+    /** Meters for one route, on the real clock. */
+    public PipelineMetrics(MeterRegistry registry, MeteredRoute route) {
+        this(registry, List.of(route), System::currentTimeMillis);
+    }
+
     private Counter deadLetters(String kind) {
         return Counter.builder("quotaflow.dead.letters").description("records written to the dead-letter topic, by kind")
                 .tag("kind", kind).register(registry);
+    }
+
+    private Counter fallbacks(String from, String to, String reason) {
+        return Counter.builder("quotaflow.fallbacks")
+                .description("tickets moved to another route, by reason (to=\"none\": the zero series before any move)")
+                .tags("from", from, "to", to, "reason", reason).register(registry);
     }
 
     private Counter recordErrorCounter(String stage) {
@@ -71,62 +98,52 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
         return registry;
     }
 
+    /**
+     * The route a scope belongs to. With one route every scope is that route's; a scope no route
+     * names (only in tests with several scopes) gets meters of its own, named by its hash.
+     */
+    private RouteMeters route(String scope) {
+        return routesByScope.computeIfAbsent(scope, s -> routes.size() == 1 ? new RouteMeters(registry,
+                new MeteredRoute(routes.get(0).name(), s, routes.get(0).rpm(), routes.get(0).tpm()), clockMs)
+                : new RouteMeters(registry, new MeteredRoute(s, s, 0, 0), clockMs));
+    }
+
     @Override
-    public void dispatched(String scope, Priority priority, int items, long admissionCost) {
+    public void dispatched(String scope, Priority priority, int items, long estimatedPromptTokens, long admissionCost) {
         calls.incrementAndGet();
-        Counter.builder("quotaflow.calls").description("model calls started").tag("scope", scope)
-                .tag("priority", priority.wireName()).register(registry).increment();
-        Counter.builder("quotaflow.call.items").description("tickets sent in model calls").tag("scope", scope)
-                .tag("priority", priority.wireName()).register(registry).increment(items);
-        Counter.builder("quotaflow.tokens.reserved").description("tokens reserved at admission (prompt + max_tokens)")
-                .tag("scope", scope).register(registry).increment(admissionCost);
+        route(scope).dispatched(priority, items, estimatedPromptTokens, admissionCost);
     }
 
     @Override
     public void completed(String scope, ModelOutcome outcome, int items) {
-        String result;
-        if (outcome instanceof ModelOutcome.Answered a) {
-            result = "answered";
-            Counter.builder("quotaflow.tokens.prompt").tag("scope", scope).register(registry).increment(a.promptTokens());
-            Counter.builder("quotaflow.tokens.completion").tag("scope", scope).register(registry).increment(a.completionTokens());
-        } else if (outcome instanceof ModelOutcome.RateLimited) {
-            result = "rate-limited";
+        if (outcome instanceof ModelOutcome.RateLimited) {
             http429.incrementAndGet();
-        } else {
-            result = ((ModelOutcome.Failed) outcome).kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
         }
-        Counter.builder("quotaflow.call.outcomes").tag("scope", scope).tag("outcome", result).register(registry).increment();
-        Timer.builder("quotaflow.call.latency").tag("scope", scope).register(registry).record(Duration.ofMillis(outcome.latencyMs()));
+        route(scope).completed(outcome);
     }
 
     @Override
-    public void classified(String scope, Priority priority, long queuedMs) {
+    public void classified(String scope, Priority priority, long queuedMs, long latencyMs) {
         classified.incrementAndGet();
-        Counter.builder("quotaflow.tickets.classified").tag("scope", scope).tag("priority", priority.wireName())
-                .register(registry).increment();
-        Timer.builder("quotaflow.tickets.queued").description("time from intake to dispatch").tag("priority", priority.wireName())
-                .register(registry).record(Duration.ofMillis(queuedMs));
+        route(scope).classified(priority, queuedMs, latencyMs);
     }
 
     @Override
     public void retried(String scope, String kind) {
         retried.incrementAndGet();
-        Counter.builder("quotaflow.tickets.retried").tag("scope", scope).tag("kind", kind).register(registry).increment();
+        route(scope).retried(kind);
     }
 
     @Override
     public void deadLettered(String scope, String kind) {
         deadLettered.incrementAndGet();
-        Counter.builder("quotaflow.tickets.dead.lettered").tag("scope", scope).tag("kind", kind).register(registry).increment();
         deadLetters(kind).increment();
     }
 
     @Override
     public void republished(String scope, String outcome) {
         republished.computeIfAbsent(outcome, k -> new AtomicLong()).incrementAndGet();
-        Counter.builder("quotaflow.tickets.republished")
-                .description("tickets that arrived while a copy was held: replaced (update), identical, superseded (stale retry)")
-                .tag("scope", scope).tag("outcome", outcome).register(registry).increment();
+        route(scope).republishedTicket(outcome);
     }
 
     @Override
@@ -142,14 +159,11 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
         threadFailures.incrementAndGet();
         lastThreadFailureMs = nowMs;
         lastThreadFailure = cause.getClass().getSimpleName();
-        registry.counter("quotaflow.stream.thread.failures").increment();
+        threadFailureCounter.increment();
     }
 
-    /** Why the instance is not ready, or null when it is (streams state aside). */
+    /** Why the instance is not ready apart from halted routes and the streams' state, or null. */
     public String notReadyReason(long nowMs) {
-        if (!healthy()) {
-            return "a quota scope is halted: the provider refused the credentials or the quota; see /status";
-        }
         if (lastThreadFailureMs != Long.MIN_VALUE && nowMs - lastThreadFailureMs < THREAD_FAILURE_NOT_READY.toMillis()) {
             return "a stream thread failed " + (nowMs - lastThreadFailureMs) / 1000 + " s ago (" + lastThreadFailure
                     + "); it was replaced; see the log";
@@ -157,8 +171,20 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
         return null;
     }
 
+    /** Each halted route this instance owns, with why (the provider's refusal, redacted). */
+    public Map<String, String> haltedRoutes() {
+        Map<String, String> out = new TreeMap<>();
+        routesByScope.values().forEach(r -> {
+            DispatcherSnapshot s = r.last();
+            if (s != null && s.state().startsWith(HALTED)) {
+                out.put(r.route().name(), s.state().substring(HALTED.length()).replaceFirst("^:\\s*", ""));
+            }
+        });
+        return out;
+    }
+
     public Map<String, Long> republishedCounts() {
-        Map<String, Long> out = new java.util.TreeMap<>();
+        Map<String, Long> out = new TreeMap<>();
         republished.forEach((k, v) -> out.put(k, v.get()));
         return out;
     }
@@ -173,45 +199,22 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
 
     @Override
     public void circuitTransition(String scope, String from, String to) {
-        Counter.builder("quotaflow.circuit.transitions").description("circuit breaker state changes").tag("scope", scope)
-                .tag("to", to.toLowerCase(java.util.Locale.ROOT)).register(registry).increment();
+        route(scope).circuitTransition(to);
     }
 
     @Override
     public void state(DispatcherSnapshot s) {
         snapshots.put(s.scope(), s);
-        for (Priority p : Priority.values()) {
-            gauge("quotaflow.queue.depth", s.scope(), p).set(s.pending().getOrDefault(p, 0));
-            gauge("quotaflow.queue.oldest.age.ms", s.scope(), p).set(s.oldestAgeMs().getOrDefault(p, 0L));
-        }
-        gauge("quotaflow.in.flight", s.scope(), null).set(s.inFlightCalls());
-        gauge("quotaflow.delayed", s.scope(), null).set(s.delayed());
-        gauge("quotaflow.quota.tokens.available", s.scope(), null).set((long) s.availableTokens());
-        gauge("quotaflow.quota.requests.available", s.scope(), null).set((long) s.availableRequests());
-        gauge("quotaflow.cooldown.ms", s.scope(), null).set(s.cooldownMs());
-        gauge("quotaflow.halted", s.scope(), null).set(s.state().startsWith("HALTED") ? 1 : 0);
-        gauge("quotaflow.in.flight.limit", s.scope(), null).set(s.inFlightLimit());
-        gauge("quotaflow.context.tokens", s.scope(), null).set(s.contextTokens());
-        ratios.computeIfAbsent(s.scope(), scope -> {
-            java.util.concurrent.atomic.AtomicReference<Double> ref = new java.util.concurrent.atomic.AtomicReference<>(1.0);
-            Gauge.builder("quotaflow.estimate.ratio", ref, java.util.concurrent.atomic.AtomicReference::get)
-                    .description("the provider's prompt-token count over the local estimate, as applied to estimates")
-                    .tag("scope", scope).register(registry);
-            return ref;
-        }).set(s.estimateRatio());
+        route(s.scope()).state(s);
     }
 
-    private AtomicLong gauge(String name, String scope, Priority priority) {
-        String id = name + "|" + scope + "|" + (priority == null ? "" : priority.wireName());
-        return gauges.computeIfAbsent(id, k -> {
-            AtomicLong value = new AtomicLong();
-            Gauge.Builder<AtomicLong> b = Gauge.builder(name, value, AtomicLong::get).tag("scope", scope);
-            if (priority != null) {
-                b.tag("priority", priority.wireName());
-            }
-            b.register(registry);
-            return value;
-        });
+    @Override
+    public void released(String scope) {
+        snapshots.remove(scope);
+        RouteMeters route = routesByScope.get(scope);
+        if (route != null) {
+            route.released();
+        }
     }
 
     public List<DispatcherSnapshot> snapshots() {
@@ -220,7 +223,7 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
 
     /** False while any scope this instance owns is halted. */
     public boolean healthy() {
-        return snapshots.values().stream().noneMatch(s -> s.state().startsWith("HALTED"));
+        return snapshots.values().stream().noneMatch(s -> s.state().startsWith(HALTED));
     }
 
     public long calls() {

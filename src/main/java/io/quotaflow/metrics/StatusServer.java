@@ -7,84 +7,122 @@ import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.ticket.Json;
 import io.quotaflow.topology.DispatcherSnapshot;
-import org.apache.kafka.streams.KafkaStreams;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Executors;
-import java.util.function.Supplier;
 
 /**
- * {@code /metrics} (Prometheus text), {@code /health} (200 UP or 503 DOWN: streams not running, or
- * a scope halted) and {@code /status} (JSON: queue depth and oldest age per priority, quota use,
- * cooldown, estimated wait, per owned scope).
+ * The instance's HTTP endpoints, matched exactly and answering GET only (404 for any other path,
+ * 405 with {@code Allow: GET} for any other method): {@code /metrics} (Prometheus text),
+ * {@code /health/live} and {@code /health/ready} ({@link HealthCheck}; {@code /health} is the
+ * readiness check under its old name) and {@code /status} (JSON per owned scope: queue depth and
+ * oldest age per priority, quota use, cooldown, circuit, estimated wait).
  */
 public final class StatusServer implements AutoCloseable {
 
-    private final HttpServer server;
+    /** What an endpoint answers. */
+    private record Response(int status, String type, String body) {
+    }
 
-    public StatusServer(int port, PrometheusMeterRegistry registry, PipelineMetrics metrics, Supplier<KafkaStreams.State> state)
+    private interface Endpoint {
+        Response get();
+    }
+
+    private static final String JSON = "application/json";
+    private static final String TEXT = "text/plain; charset=utf-8";
+
+    private final HttpServer server;
+    private final Map<String, Endpoint> endpoints = new LinkedHashMap<>();
+
+    /**
+     * Serves on {@code bind}:{@code port} (0: a free port).
+     *
+     * @throws IOException the address does not resolve or the port is taken
+     */
+    public StatusServer(String bind, int port, PrometheusMeterRegistry registry, PipelineMetrics metrics, StreamsProbe streams)
             throws IOException {
-        server = HttpServer.create(new InetSocketAddress(port), 0);
+        endpoints.put("/metrics", () -> new Response(200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
+        Endpoint ready = () -> report(HealthCheck.ready(streams.state(), streams.wasRunning(),
+                metrics.notReadyReason(System.currentTimeMillis()), metrics.haltedRoutes()));
+        endpoints.put("/health/live", () -> report(HealthCheck.live(streams.state(), streams.aliveThreads(), metrics.haltedRoutes())));
+        endpoints.put("/health/ready", ready);
+        endpoints.put("/health", ready);
+        endpoints.put("/status", () -> new Response(200, JSON, status(metrics, streams)));
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(bind), port), 0);
         server.setExecutor(Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "quotaflow-status");
             t.setDaemon(true);
             return t;
         }));
-        server.createContext("/metrics", ex -> send(ex, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
-        com.sun.net.httpserver.HttpHandler ready = ex -> {
-            KafkaStreams.State s = state.get();
-            String reason = metrics.notReadyReason(System.currentTimeMillis());
-            boolean up = (s == KafkaStreams.State.RUNNING || s == KafkaStreams.State.REBALANCING) && reason == null;
-            ObjectNode body = Json.MAPPER.createObjectNode();
-            body.put("status", up ? "UP" : "DOWN");
-            body.put("streams", String.valueOf(s));
-            if (reason != null) {
-                body.put("reason", reason);
-            }
-            send(ex, up ? 200 : 503, "application/json", body.toString());
-        };
-        server.createContext("/health", ready);
-        server.createContext("/health/ready", ready);
-        server.createContext("/health/live", ex -> {
-            KafkaStreams.State s = state.get();
-            boolean up = s != KafkaStreams.State.ERROR && s != KafkaStreams.State.PENDING_ERROR && s != KafkaStreams.State.NOT_RUNNING;
-            ObjectNode body = Json.MAPPER.createObjectNode();
-            body.put("status", up ? "UP" : "DOWN");
-            body.put("streams", String.valueOf(s));
-            send(ex, up ? 200 : 503, "application/json", body.toString());
-        });
-        server.createContext("/status", ex -> {
-            ObjectNode body = Json.MAPPER.createObjectNode();
-            body.put("streams", String.valueOf(state.get()));
-            body.put("healthy", metrics.healthy());
-            body.put("calls", metrics.calls());
-            body.put("http429", metrics.http429());
-            body.put("classified", metrics.classifiedCount());
-            body.put("retried", metrics.retriedCount());
-            body.put("deadLettered", metrics.deadLetteredCount());
-            body.set("republished", Json.MAPPER.valueToTree(metrics.republishedCounts()));
-            body.put("recordErrors", metrics.recordErrorCount());
-            body.put("streamThreadFailures", metrics.threadFailureCount());
-            ArrayNode scopes = body.putArray("scopes");
-            for (DispatcherSnapshot s : metrics.snapshots()) {
-                scopes.add(Json.MAPPER.valueToTree(s));
-            }
-            send(ex, 200, "application/json", body.toPrettyString());
-        });
+        server.createContext("/", this::handle);
         server.start();
+    }
+
+    private static Response report(HealthCheck.Report report) {
+        return new Response(report.status(), JSON, report.json());
+    }
+
+    private void handle(HttpExchange ex) throws IOException {
+        try {
+            drain(ex.getRequestBody());
+            Endpoint endpoint = endpoints.get(ex.getRequestURI().getPath());
+            if (endpoint == null) {
+                send(ex, new Response(404, TEXT, "not found: " + ex.getRequestURI().getPath() + " (endpoints: "
+                        + String.join(", ", endpoints.keySet()) + ")\n"));
+            } else if (!"GET".equals(ex.getRequestMethod())) {
+                ex.getResponseHeaders().set("Allow", "GET");
+                send(ex, new Response(405, TEXT, "method " + ex.getRequestMethod() + " not allowed; use GET\n"));
+            } else {
+                send(ex, endpoint.get());
+            }
+        } finally {
+            ex.close();
+        }
+    }
+
+    private static String status(PipelineMetrics metrics, StreamsProbe streams) {
+        ObjectNode body = Json.MAPPER.createObjectNode();
+        body.put("streams", String.valueOf(streams.state()));
+        body.put("healthy", metrics.healthy());
+        body.put("calls", metrics.calls());
+        body.put("http429", metrics.http429());
+        body.put("classified", metrics.classifiedCount());
+        body.put("retried", metrics.retriedCount());
+        body.put("deadLettered", metrics.deadLetteredCount());
+        body.set("republished", Json.MAPPER.valueToTree(metrics.republishedCounts()));
+        body.put("recordErrors", metrics.recordErrorCount());
+        body.put("streamThreadFailures", metrics.threadFailureCount());
+        ArrayNode scopes = body.putArray("scopes");
+        for (DispatcherSnapshot s : metrics.snapshots()) {
+            scopes.add(Json.MAPPER.valueToTree(s));
+        }
+        return body.toPrettyString();
     }
 
     public int port() {
         return server.getAddress().getPort();
     }
 
-    private static void send(HttpExchange ex, int status, String type, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        ex.getResponseHeaders().set("Content-Type", type);
-        ex.sendResponseHeaders(status, bytes.length);
+    private static void drain(InputStream in) throws IOException {
+        byte[] buffer = new byte[8192];
+        long total = 0;
+        int n;
+        while (total < 1 << 20 && (n = in.read(buffer)) > 0) {
+            total += n;
+        }
+    }
+
+    private static void send(HttpExchange ex, Response response) throws IOException {
+        byte[] bytes = response.body().getBytes(StandardCharsets.UTF_8);
+        ex.getResponseHeaders().set("Content-Type", response.type());
+        ex.sendResponseHeaders(response.status(), bytes.length);
         try (OutputStream out = ex.getResponseBody()) {
             out.write(bytes);
         }

@@ -15,10 +15,20 @@ public interface DispatcherListener {
     default void dispatched(String scope, Priority priority, int items, long admissionCost) {
     }
 
+    /** A call went out: {@code estimatedPromptTokens} is the local estimate, {@code admissionCost} what the limiter charged. */
+    default void dispatched(String scope, Priority priority, int items, long estimatedPromptTokens, long admissionCost) {
+        dispatched(scope, priority, items, admissionCost);
+    }
+
     default void completed(String scope, ModelOutcome outcome, int items) {
     }
 
     default void classified(String scope, Priority priority, long queuedMs) {
+    }
+
+    /** A result was written: {@code queuedMs} from intake to its call, {@code latencyMs} from intake to the result. */
+    default void classified(String scope, Priority priority, long queuedMs, long latencyMs) {
+        classified(scope, priority, queuedMs);
     }
 
     default void retried(String scope, String kind) {
@@ -40,5 +50,9 @@ public interface DispatcherListener {
 
     /** A snapshot taken after each punctuation. */
     default void state(DispatcherSnapshot snapshot) {
+    }
+
+    /** This instance no longer owns the scope (its task closed): its last snapshot is stale. */
+    default void released(String scope) {
     }
 }

@@ -243,7 +243,7 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             if (probe) {
                 probes.add(batchId);
             }
-            listener.dispatched(scope, proposal.priority(), items.size(), cost);
+            listener.dispatched(scope, proposal.priority(), items.size(), prompt.promptTokens(), cost);
             send(new ModelRequest(batchId, prompt));
         }
     }
@@ -336,7 +336,7 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         Classification result = emitter.classification(item, label, batch, answered, now);
         ledger.finish(item);
         context.forward(emitter.classified(result, now));
-        listener.classified(scope, item.priority(), result.queuedMs());
+        listener.classified(scope, item.priority(), result.queuedMs(), Math.max(0, now - item.enqueuedAt()));
     }
 
     private void retry(OutcomePolicy.Action.Retry r, long now) {
@@ -385,5 +385,6 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         if (provider != null) {
             provider.forget();
         }
+        listener.released(scope);
     }
 }

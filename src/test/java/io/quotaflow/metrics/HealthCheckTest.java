@@ -1,0 +1,55 @@
+package io.quotaflow.metrics;
+
+import org.apache.kafka.streams.KafkaStreams.State;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class HealthCheckTest {
+
+    private static final Map<String, String> HALTED = Map.of("default", "HTTP 401: Incorrect API key provided");
+
+    @Test
+    void shouldStayLiveWhileARouteIsHalted() {
+        HealthCheck.Report live = HealthCheck.live(State.RUNNING, 2, HALTED);
+        assertThat(live.status()).isEqualTo(200);
+        assertThat(live.json()).contains("\"status\":\"UP\"", "\"haltedRoutes\":{\"default\":\"HTTP 401: Incorrect API key provided\"}");
+    }
+
+    @Test
+    void shouldFailLivenessWhenTheStreamsStoppedOrNoThreadIsAlive() {
+        for (State stopped : new State[] {State.ERROR, State.PENDING_ERROR, State.NOT_RUNNING, State.PENDING_SHUTDOWN}) {
+            assertThat(HealthCheck.live(stopped, 1, Map.of()).status()).as(stopped.name()).isEqualTo(503);
+        }
+        HealthCheck.Report noThread = HealthCheck.live(State.RUNNING, 0, Map.of());
+        assertThat(noThread.status()).isEqualTo(503);
+        assertThat(noThread.json()).contains("no stream thread is alive");
+        assertThat(HealthCheck.live(State.REBALANCING, -1, Map.of()).status()).as("cannot tell yet").isEqualTo(200);
+        assertThat(HealthCheck.live(State.CREATED, 0, Map.of()).status()).as("not started yet").isEqualTo(200);
+    }
+
+    @Test
+    void shouldReportAHaltedRouteAsNotReady() {
+        HealthCheck.Report ready = HealthCheck.ready(State.RUNNING, true, null, HALTED);
+        assertThat(ready.status()).isEqualTo(503);
+        assertThat(ready.json()).contains("\"status\":\"DOWN\"", "\"streams\":\"RUNNING\"", "route default is halted: HTTP 401");
+    }
+
+    @Test
+    void shouldBeReadyOnlyOnceTheStreamsHaveRun() {
+        assertThat(HealthCheck.ready(State.RUNNING, true, null, Map.of()).status()).isEqualTo(200);
+        assertThat(HealthCheck.ready(State.REBALANCING, false, null, Map.of()).json()).contains("the streams are starting");
+        assertThat(HealthCheck.ready(State.REBALANCING, false, null, Map.of()).status()).isEqualTo(503);
+        assertThat(HealthCheck.ready(State.REBALANCING, true, null, Map.of()).status()).as("a routine rebalance").isEqualTo(200);
+        assertThat(HealthCheck.ready(State.PENDING_SHUTDOWN, true, null, Map.of()).status()).isEqualTo(503);
+    }
+
+    @Test
+    void shouldReportAFailedStreamThreadAsNotReady() {
+        HealthCheck.Report ready = HealthCheck.ready(State.RUNNING, true, "a stream thread failed 3 s ago", Map.of());
+        assertThat(ready.status()).isEqualTo(503);
+        assertThat(ready.json()).contains("a stream thread failed 3 s ago");
+    }
+}
