@@ -1,9 +1,9 @@
 package io.quotaflow.cli;
 
-import io.quotaflow.local.ProviderSimulator;
-import io.quotaflow.local.SimTokenizer;
-import io.quotaflow.local.SimulatorConfig;
-import io.quotaflow.local.SimulatorStats;
+import io.quotaflow.local.sim.ProviderSimulator;
+import io.quotaflow.local.sim.SimTokenizer;
+import io.quotaflow.local.sim.SimulatorConfig;
+import io.quotaflow.local.sim.SimulatorStats;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

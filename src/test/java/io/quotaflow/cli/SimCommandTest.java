@@ -1,7 +1,7 @@
 package io.quotaflow.cli;
 
-import io.quotaflow.local.SimTokenizer;
-import io.quotaflow.local.SimulatorConfig;
+import io.quotaflow.local.sim.SimTokenizer;
+import io.quotaflow.local.sim.SimulatorConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;

@@ -1,4 +1,4 @@
-package io.quotaflow.local;
+package io.quotaflow.local.demo;
 
 import java.util.Map;
 

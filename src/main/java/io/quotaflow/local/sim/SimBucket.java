@@ -1,4 +1,4 @@
-package io.quotaflow.local;
+package io.quotaflow.local.sim;
 
 import java.time.Duration;
 import java.util.Objects;

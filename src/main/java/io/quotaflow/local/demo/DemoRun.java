@@ -1,4 +1,4 @@
-package io.quotaflow.local;
+package io.quotaflow.local.demo;
 
 import io.quotaflow.Pipeline;
 import io.quotaflow.admin.KafkaClients;
@@ -13,6 +13,10 @@ import io.quotaflow.dlq.DeadLetterReplayer;
 import io.quotaflow.dlq.ReplayOptions;
 import io.quotaflow.dlq.ReplaySummary;
 import io.quotaflow.failure.ErrorKind;
+import io.quotaflow.local.broker.EmbeddedKafkaBroker;
+import io.quotaflow.local.sim.ProviderSimulator;
+import io.quotaflow.local.sim.SimulatorConfig;
+import io.quotaflow.local.sim.SimulatorStats;
 import io.quotaflow.publish.DemoDataset;
 import io.quotaflow.publish.PublishSummary;
 import io.quotaflow.publish.TicketPublisher;

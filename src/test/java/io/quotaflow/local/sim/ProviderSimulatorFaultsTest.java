@@ -1,11 +1,11 @@
-package io.quotaflow.local;
+package io.quotaflow.local.sim;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.quotaflow.local.SimulatorConfig.Faults;
+import io.quotaflow.local.sim.SimulatorConfig.Faults;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.quotaflow.local;
+package io.quotaflow.local.sim;
 
 import java.math.BigDecimal;
 import java.time.Duration;

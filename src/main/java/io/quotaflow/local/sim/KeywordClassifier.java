@@ -1,4 +1,4 @@
-package io.quotaflow.local;
+package io.quotaflow.local.sim;
 
 import java.text.Normalizer;
 import java.util.ArrayList;

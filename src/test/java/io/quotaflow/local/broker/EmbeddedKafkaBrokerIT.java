@@ -1,4 +1,4 @@
-package io.quotaflow.local;
+package io.quotaflow.local.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

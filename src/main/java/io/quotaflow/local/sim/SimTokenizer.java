@@ -1,4 +1,4 @@
-package io.quotaflow.local;
+package io.quotaflow.local.sim;
 
 import io.quotaflow.quota.TokenCounter;
 import io.quotaflow.quota.TokenCounter.ChatMessage;

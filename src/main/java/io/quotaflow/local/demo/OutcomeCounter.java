@@ -1,4 +1,4 @@
-package io.quotaflow.local;
+package io.quotaflow.local.demo;
 
 import io.quotaflow.admin.KafkaClients;
 import io.quotaflow.failure.FailureHeaders;

@@ -1,4 +1,4 @@
-package io.quotaflow.local;
+package io.quotaflow.local.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

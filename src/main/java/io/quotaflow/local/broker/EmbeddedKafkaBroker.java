@@ -1,4 +1,4 @@
-package io.quotaflow.local;
+package io.quotaflow.local.broker;
 
 import java.io.IOException;
 import java.io.PrintStream;
