@@ -1,5 +1,7 @@
 package io.quotaflow.cli;
 
+import io.quotaflow.local.sim.Faults;
+import io.quotaflow.local.sim.Outage;
 import io.quotaflow.local.sim.ProviderSimulator;
 import io.quotaflow.local.sim.SimTokenizer;
 import io.quotaflow.local.sim.SimulatorConfig;
@@ -288,11 +290,11 @@ public final class SimCommand implements Callable<Integer> {
             }
         }
         try {
-            SimulatorConfig.FaultsBuilder faults = SimulatorConfig.Faults.builder()
+            Faults.Builder faults = Faults.builder()
                     .p500(p500).p503(p503).p529(p529).pMalformed(pMalformed).pMissingItem(pMissingItem).pHang(pHang)
                     .failAuth(failAuth);
             for (String outage : outages) {
-                SimulatorConfig.Outage window = SimulatorConfig.Outage.parse(outage);
+                Outage window = Outage.parse(outage);
                 faults.outage(window.start(), window.end());
             }
             SimTokenizer parsedTokenizer;

@@ -1,5 +1,6 @@
 package io.quotaflow.local.demo;
 
+import io.quotaflow.local.sim.Faults;
 import io.quotaflow.Pipeline;
 import io.quotaflow.admin.KafkaClients;
 import io.quotaflow.admin.TopicsApplier;
@@ -150,11 +151,11 @@ public final class DemoRun {
             if (options.scenario() == Scenario.OUTAGE) {
                 // let the pipeline work for a while, then take the provider down
                 waitUntil(ticker, deadline, () -> counter.classified() >= expected / 5);
-                sim.setFaults(SimulatorConfig.Faults.builder().p503(1.0).build());
+                sim.setFaults(Faults.builder().p503(1.0).build());
                 log.printf("%n>>> OUTAGE: the provider now answers 503 to everything; tickets go to tickets.retry, the circuit opens,"
                         + " and after their %d s budget they are dead-lettered%n", OUTAGE_RETRY.maxAge().toSeconds());
                 waitUntil(ticker, deadline, () -> (long) counter.classified() + counter.deadLettered() >= expected);
-                sim.setFaults(SimulatorConfig.Faults.none());
+                sim.setFaults(Faults.none());
                 log.printf("%n>>> the provider is back; dead letters by kind: %s%n>>> replaying kind retries-exhausted"
                         + " (quotaflow dlq replay --kind retries-exhausted)%n", counter.deadLettersByKind());
                 ReplaySummary replay = new DeadLetterReplayer(broker.bootstrapServers(), Map.of(),

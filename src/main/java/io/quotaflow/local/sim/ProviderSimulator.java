@@ -63,12 +63,12 @@ import java.util.regex.Pattern;
  *   <li>{@code GET /v1/models}: the one model served.</li>
  *   <li>{@code GET /admin/stats}: {@link SimulatorStats} as JSON. {@code POST /admin/reset}:
  *       refills every bucket and clears the statistics. {@code GET /admin/faults}: the current
- *       {@link SimulatorConfig.Faults} as JSON; {@code POST /admin/faults} with such a JSON body
+ *       {@link Faults} as JSON; {@code POST /admin/faults} with such a JSON body
  *       replaces them (fields left out are off). The admin endpoints need no key and are never
  *       subject to faults.</li>
  * </ul>
  *
- * <p>Fault injection ({@link SimulatorConfig.Faults}, switchable at run time with
+ * <p>Fault injection ({@link Faults}, switchable at run time with
  * {@link #setFaults}), in the order a chat-completion request meets them:
  * <ol>
  *   <li>an outage window (relative to the simulator's start) answers 503 "The server is
@@ -138,7 +138,7 @@ public final class ProviderSimulator implements AutoCloseable {
     private final AtomicLong completionIds = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Stats stats = new Stats();
-    private volatile SimulatorConfig.Faults faults;
+    private volatile Faults faults;
 
     private ProviderSimulator(SimulatorConfig config, LongSupplier nanoClock) throws IOException {
         this.config = config;
@@ -202,7 +202,7 @@ public final class ProviderSimulator implements AutoCloseable {
     }
 
     /** The faults in force now. */
-    public SimulatorConfig.Faults faults() {
+    public Faults faults() {
         return faults;
     }
 
@@ -210,7 +210,7 @@ public final class ProviderSimulator implements AutoCloseable {
      * Replaces the faults in force, from the next request on (requests already admitted or parked
      * are not affected). Outage windows stay relative to the simulator's start.
      */
-    public void setFaults(SimulatorConfig.Faults faults) {
+    public void setFaults(Faults faults) {
         this.faults = Objects.requireNonNull(faults, "faults");
         LOG.info("Provider simulator faults set to: {}", faults.describe());
     }
@@ -327,7 +327,7 @@ public final class ProviderSimulator implements AutoCloseable {
 
     private void models(HttpExchange exchange) throws IOException {
         readBody(exchange);
-        SimulatorConfig.Faults current = faults;
+        Faults current = faults;
         if (current.inOutage(uptime())) {
             stats.fault("outage");
             serviceUnavailable(exchange, false);
@@ -353,7 +353,7 @@ public final class ProviderSimulator implements AutoCloseable {
     private void chatCompletions(HttpExchange exchange) throws IOException {
         stats.arrived();
         byte[] body = readBody(exchange);
-        SimulatorConfig.Faults current = faults;
+        Faults current = faults;
         if (current.inOutage(uptime())) {
             stats.fault("outage");
             serviceUnavailable(exchange, true);
@@ -509,7 +509,7 @@ public final class ProviderSimulator implements AutoCloseable {
     private enum Fault { NONE, HTTP_500, HTTP_503, HTTP_529, HANG, MALFORMED, MISSING_ITEM }
 
     /** One uniform draw over the exclusive fault probabilities; no draw at all when they are all 0. */
-    private Fault drawFault(SimulatorConfig.Faults f) {
+    private Fault drawFault(Faults f) {
         if (f.probabilitySum() <= 0) {
             return Fault.NONE;
         }
@@ -562,7 +562,7 @@ public final class ProviderSimulator implements AutoCloseable {
 
     private void postFaults(HttpExchange exchange) throws IOException {
         byte[] body = readBody(exchange);
-        SimulatorConfig.Faults parsed;
+        Faults parsed;
         try {
             parsed = faultsFromJson(mapper.readTree(body));
         } catch (JsonProcessingException e) {
@@ -584,7 +584,7 @@ public final class ProviderSimulator implements AutoCloseable {
      * {@code {"p500":0.1,...,"outages":["30:90"],"failAuth":false}}: the JSON form of
      * {@code GET /admin/faults}, which {@code POST /admin/faults} accepts back.
      */
-    static ObjectNode faultsToJson(SimulatorConfig.Faults f) {
+    static ObjectNode faultsToJson(Faults f) {
         ObjectNode json = JsonNodeFactory.instance.objectNode();
         json.put("p500", f.p500());
         json.put("p503", f.p503());
@@ -604,7 +604,7 @@ public final class ProviderSimulator implements AutoCloseable {
      *
      * @throws IllegalArgumentException for an unknown field, a wrong type or an invalid value
      */
-    static SimulatorConfig.Faults faultsFromJson(JsonNode json) {
+    static Faults faultsFromJson(JsonNode json) {
         if (json == null || !json.isObject()) {
             throw new IllegalArgumentException("The body must be a JSON object with some of the fields " + FAULT_FIELDS);
         }
@@ -613,7 +613,7 @@ public final class ProviderSimulator implements AutoCloseable {
                 throw new IllegalArgumentException("Unknown fault field '" + name + "'; known fields: " + FAULT_FIELDS);
             }
         });
-        SimulatorConfig.FaultsBuilder b = SimulatorConfig.Faults.builder()
+        Faults.Builder b = Faults.builder()
                 .p500(probability(json, "p500")).p503(probability(json, "p503")).p529(probability(json, "p529"))
                 .pMalformed(probability(json, "pMalformed")).pMissingItem(probability(json, "pMissingItem"))
                 .pHang(probability(json, "pHang"));
@@ -624,10 +624,10 @@ public final class ProviderSimulator implements AutoCloseable {
             }
             for (JsonNode o : outages) {
                 if (o.isTextual()) {
-                    SimulatorConfig.Outage outage = SimulatorConfig.Outage.parse(o.asText());
+                    Outage outage = Outage.parse(o.asText());
                     b.outage(outage.start(), outage.end());
                 } else if (o.isObject() && o.path("start").isNumber() && o.path("end").isNumber()) {
-                    SimulatorConfig.Outage outage = SimulatorConfig.Outage.parse(
+                    Outage outage = Outage.parse(
                             o.get("start").decimalValue().toPlainString() + ":" + o.get("end").decimalValue().toPlainString());
                     b.outage(outage.start(), outage.end());
                 } else {

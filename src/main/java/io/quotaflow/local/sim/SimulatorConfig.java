@@ -1,9 +1,5 @@
 package io.quotaflow.local.sim;
 
-import java.math.BigDecimal;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
@@ -77,53 +73,27 @@ public record SimulatorConfig(
     public static final double DEFAULT_START_LEVEL = 1.0;
 
     public SimulatorConfig {
-        if (port < 0 || port > 65_535) {
-            throw new IllegalArgumentException("port must be 0..65535: " + port);
-        }
-        Objects.requireNonNull(bindAddress, "bindAddress");
-        if (bindAddress.isBlank()) {
-            throw new IllegalArgumentException("bindAddress must not be blank");
-        }
-        if (rpm <= 0) {
-            throw new IllegalArgumentException("rpm must be > 0: " + rpm);
-        }
-        if (tpm <= 0) {
-            throw new IllegalArgumentException("tpm must be > 0: " + tpm);
-        }
-        if (!(burstSeconds > 0 && burstSeconds <= 60)) {
-            throw new IllegalArgumentException("burstSeconds must be in (0, 60]: " + burstSeconds);
-        }
+        ConfigChecks.require(port >= 0 && port <= 65_535, "port must be 0..65535: " + port);
+        ConfigChecks.notBlank(bindAddress, "bindAddress");
+        ConfigChecks.require(rpm > 0, "rpm must be > 0: " + rpm);
+        ConfigChecks.require(tpm > 0, "tpm must be > 0: " + tpm);
+        ConfigChecks.require(burstSeconds > 0 && burstSeconds <= 60, "burstSeconds must be in (0, 60]: " + burstSeconds);
         Objects.requireNonNull(apiKeys, "apiKeys");
         for (String key : apiKeys) {
-            if (key == null || key.isBlank()) {
-                throw new IllegalArgumentException("apiKeys must not contain blank keys");
-            }
+            ConfigChecks.require(key != null && !key.isBlank(), "apiKeys must not contain blank keys");
         }
         apiKeys = Set.copyOf(apiKeys);
-        Objects.requireNonNull(model, "model");
-        if (model.isBlank()) {
-            throw new IllegalArgumentException("model must not be blank");
-        }
-        if (baseLatencyMs < 0) {
-            throw new IllegalArgumentException("baseLatencyMs must be >= 0: " + baseLatencyMs);
-        }
-        if (!(perCompletionTokenMs >= 0) || Double.isInfinite(perCompletionTokenMs)) {
-            throw new IllegalArgumentException("perCompletionTokenMs must be >= 0: " + perCompletionTokenMs);
-        }
-        if (!(latencyJitter >= 0 && latencyJitter <= 1)) {
-            throw new IllegalArgumentException("latencyJitter must be in [0, 1]: " + latencyJitter);
-        }
-        if (defaultMaxTokens <= 0) {
-            throw new IllegalArgumentException("defaultMaxTokens must be > 0: " + defaultMaxTokens);
-        }
+        ConfigChecks.notBlank(model, "model");
+        ConfigChecks.require(baseLatencyMs >= 0, "baseLatencyMs must be >= 0: " + baseLatencyMs);
+        ConfigChecks.require(perCompletionTokenMs >= 0 && !Double.isInfinite(perCompletionTokenMs),
+                "perCompletionTokenMs must be >= 0: " + perCompletionTokenMs);
+        ConfigChecks.require(latencyJitter >= 0 && latencyJitter <= 1, "latencyJitter must be in [0, 1]: " + latencyJitter);
+        ConfigChecks.require(defaultMaxTokens > 0, "defaultMaxTokens must be > 0: " + defaultMaxTokens);
         Objects.requireNonNull(faults, "faults");
         Objects.requireNonNull(tokenizer, "tokenizer");
-        if (contextTokens <= 0) {
-            throw new IllegalArgumentException("contextTokens must be > 0: " + contextTokens);
-        }
-        if (!(startLevel >= 0 && startLevel <= 1)) {
-            throw new IllegalArgumentException("startLevel must be in [0, 1] (1 = buckets start full): " + startLevel);
-        }
+        ConfigChecks.require(contextTokens > 0, "contextTokens must be > 0: " + contextTokens);
+        ConfigChecks.require(startLevel >= 0 && startLevel <= 1,
+                "startLevel must be in [0, 1] (1 = buckets start full): " + startLevel);
     }
 
     /**
@@ -177,252 +147,6 @@ public record SimulatorConfig(
                 + perCompletionTokenMs + ", latencyJitter=" + latencyJitter + ", seed=" + seed
                 + ", defaultMaxTokens=" + defaultMaxTokens + ", faults=" + faults + ", tokenizer=" + tokenizer
                 + ", contextTokens=" + contextTokens + ", startLevel=" + startLevel + "]";
-    }
-
-    /**
-     * Fault injection (the flags {@code --p500 --p503 --p529 --p-malformed --p-missing-item
-     * --p-hang --outage START:END --fail-auth}), also switchable at run time with
-     * {@link ProviderSimulator#setFaults(Faults)} or {@code POST /admin/faults}.
-     *
-     * <p>The probabilities apply to every chat-completion request that passed authentication and
-     * validation, and are exclusive: one uniform draw of the simulator's seeded random source
-     * picks at most one fault, so their sum must not exceed 1. HTTP 500, 503, 529 and hangs are
-     * drawn before the rate limits and never debit them; a malformed or missing-item answer is a
-     * 200 that was admitted, so it debits them like any other 200 (and, when the buckets are short,
-     * the request gets its 429 instead).
-     *
-     * @param p500         probability of an HTTP 500 {@code server_error}
-     * @param p503         probability of an HTTP 503 "The server is overloaded or not ready yet."
-     * @param p529         probability of an HTTP 529 {@code overloaded_error}
-     * @param pMalformed   probability of a 200 whose message content is not valid JSON
-     * @param pMissingItem probability of a 200 whose results omit one ticket id of the batch
-     * @param pHang        probability of never answering (the connection is closed after
-     *                     {@link ProviderSimulator#HANG}; the client's timeout must fire first)
-     * @param outages      windows, relative to the simulator's start, during which every
-     *                     chat-completion request gets 503 (without debiting the rate limits)
-     * @param failAuth     answer every request with 401 {@code invalid_api_key}
-     */
-    public record Faults(
-            double p500,
-            double p503,
-            double p529,
-            double pMalformed,
-            double pMissingItem,
-            double pHang,
-            List<Outage> outages,
-            boolean failAuth) {
-
-        private static final Faults NONE = new Faults(0, 0, 0, 0, 0, 0, List.of(), false);
-        /** Tolerance of the sum-of-probabilities check (decimal flags such as 0.1 + 0.2 + 0.7). */
-        private static final double SUM_EPSILON = 1e-9;
-
-        public Faults {
-            probability("p500", p500);
-            probability("p503", p503);
-            probability("p529", p529);
-            probability("pMalformed", pMalformed);
-            probability("pMissingItem", pMissingItem);
-            probability("pHang", pHang);
-            double sum = p500 + p503 + p529 + pMalformed + pMissingItem + pHang;
-            if (sum > 1 + SUM_EPSILON) {
-                throw new IllegalArgumentException("fault probabilities are exclusive and must add up to at most 1: "
-                        + "p500 + p503 + p529 + pMalformed + pMissingItem + pHang = " + sum);
-            }
-            outages = List.copyOf(Objects.requireNonNull(outages, "outages"));
-        }
-
-        /** No faults at all. */
-        public static Faults none() {
-            return NONE;
-        }
-
-        /** A builder starting from {@link #none()}. */
-        public static FaultsBuilder builder() {
-            return new FaultsBuilder();
-        }
-
-        /** A builder pre-filled with these faults. */
-        public FaultsBuilder toBuilder() {
-            return new FaultsBuilder().p500(p500).p503(p503).p529(p529).pMalformed(pMalformed)
-                    .pMissingItem(pMissingItem).pHang(pHang).outages(outages).failAuth(failAuth);
-        }
-
-        /** Whether any fault is configured. */
-        public boolean any() {
-            return !equals(NONE);
-        }
-
-        /** The sum of the probabilities: the chance that a request draws some fault. */
-        public double probabilitySum() {
-            return p500 + p503 + p529 + pMalformed + pMissingItem + pHang;
-        }
-
-        /** Whether {@code sinceStart} (time since the simulator started) falls in an outage window. */
-        public boolean inOutage(Duration sinceStart) {
-            for (Outage outage : outages) {
-                if (outage.contains(sinceStart)) {
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        /** {@code p500=0.1, outage=30:90, fail-auth}, or {@code none}: for banners and logs. */
-        public String describe() {
-            if (!any()) {
-                return "none";
-            }
-            List<String> parts = new ArrayList<>();
-            add(parts, "p500", p500);
-            add(parts, "p503", p503);
-            add(parts, "p529", p529);
-            add(parts, "p-malformed", pMalformed);
-            add(parts, "p-missing-item", pMissingItem);
-            add(parts, "p-hang", pHang);
-            outages.forEach(o -> parts.add("outage=" + o));
-            if (failAuth) {
-                parts.add("fail-auth");
-            }
-            return String.join(", ", parts);
-        }
-
-        private static void add(List<String> parts, String name, double p) {
-            if (p > 0) {
-                parts.add(name + "=" + BigDecimal.valueOf(p).stripTrailingZeros().toPlainString());
-            }
-        }
-
-        private static void probability(String name, double p) {
-            if (!(p >= 0 && p <= 1)) {
-                throw new IllegalArgumentException(name + " must be a probability in [0, 1]: " + p);
-            }
-        }
-    }
-
-    /** Mutable builder of {@link Faults}; {@link #build()} validates. */
-    public static final class FaultsBuilder {
-        private double p500;
-        private double p503;
-        private double p529;
-        private double pMalformed;
-        private double pMissingItem;
-        private double pHang;
-        private final List<Outage> outages = new ArrayList<>();
-        private boolean failAuth;
-
-        private FaultsBuilder() {
-        }
-
-        public FaultsBuilder p500(double p) {
-            this.p500 = p;
-            return this;
-        }
-
-        public FaultsBuilder p503(double p) {
-            this.p503 = p;
-            return this;
-        }
-
-        public FaultsBuilder p529(double p) {
-            this.p529 = p;
-            return this;
-        }
-
-        public FaultsBuilder pMalformed(double p) {
-            this.pMalformed = p;
-            return this;
-        }
-
-        public FaultsBuilder pMissingItem(double p) {
-            this.pMissingItem = p;
-            return this;
-        }
-
-        public FaultsBuilder pHang(double p) {
-            this.pHang = p;
-            return this;
-        }
-
-        /** Adds an outage window {@code [start, end)} measured from the simulator's start. */
-        public FaultsBuilder outage(Duration start, Duration end) {
-            outages.add(new Outage(start, end));
-            return this;
-        }
-
-        /** Adds an outage window, in seconds from the simulator's start. */
-        public FaultsBuilder outageSeconds(long startSeconds, long endSeconds) {
-            return outage(Duration.ofSeconds(startSeconds), Duration.ofSeconds(endSeconds));
-        }
-
-        /** Replaces the outage windows. */
-        public FaultsBuilder outages(List<Outage> windows) {
-            outages.clear();
-            outages.addAll(windows);
-            return this;
-        }
-
-        public FaultsBuilder failAuth(boolean failAuth) {
-            this.failAuth = failAuth;
-            return this;
-        }
-
-        public Faults build() {
-            return new Faults(p500, p503, p529, pMalformed, pMissingItem, pHang, outages, failAuth);
-        }
-    }
-
-    /** A window {@code [start, end)} measured from the simulator's start. */
-    public record Outage(Duration start, Duration end) {
-        public Outage {
-            Objects.requireNonNull(start, "start");
-            Objects.requireNonNull(end, "end");
-            if (start.isNegative() || end.compareTo(start) <= 0) {
-                throw new IllegalArgumentException("outage needs 0 <= start < end: " + start + ".." + end);
-            }
-        }
-
-        /**
-         * Parses {@code START:END}, seconds after the simulator's start, e.g. {@code 30:90} or
-         * {@code 2.5:4}.
-         *
-         * @throws IllegalArgumentException when the text is not two non-negative numbers with start &lt; end
-         */
-        public static Outage parse(String text) {
-            Objects.requireNonNull(text, "text");
-            String[] parts = text.strip().split(":", -1);
-            if (parts.length != 2) {
-                throw new IllegalArgumentException("outage must be START:END in seconds, e.g. 30:90: " + text);
-            }
-            return new Outage(seconds(parts[0], text), seconds(parts[1], text));
-        }
-
-        private static Duration seconds(String value, String text) {
-            BigDecimal seconds;
-            try {
-                seconds = new BigDecimal(value.strip());
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("outage must be START:END in seconds, e.g. 30:90: " + text);
-            }
-            if (seconds.signum() < 0 || seconds.compareTo(BigDecimal.valueOf(Long.MAX_VALUE / 1_000_000_000L)) > 0) {
-                throw new IllegalArgumentException("outage times must be between 0 and a few centuries: " + text);
-            }
-            return Duration.ofNanos(seconds.movePointRight(9).longValue());
-        }
-
-        /** Whether {@code sinceStart} is in {@code [start, end)}. */
-        public boolean contains(Duration sinceStart) {
-            return sinceStart.compareTo(start) >= 0 && sinceStart.compareTo(end) < 0;
-        }
-
-        /** {@code START:END} in seconds, the form {@link #parse} reads. */
-        @Override
-        public String toString() {
-            return seconds(start) + ":" + seconds(end);
-        }
-
-        private static String seconds(Duration d) {
-            return BigDecimal.valueOf(d.toNanos(), 9).stripTrailingZeros().toPlainString();
-        }
     }
 
     /** Mutable builder; {@link #build()} validates. */
@@ -541,13 +265,13 @@ public record SimulatorConfig(
             return this;
         }
 
-        /** {@code startLevel(1)} when true (the default), {@code startLevel(0)} when false. */
         /** Whether to classify with the keyword rules (true, the default) or answer a fixed label (costs nothing). */
         public Builder classify(boolean classify) {
             this.classify = classify;
             return this;
         }
 
+        /** {@code startLevel(1)} when true (the default), {@code startLevel(0)} when false. */
         public Builder startFull(boolean startFull) {
             return startLevel(startFull ? 1.0 : 0.0);
         }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.quotaflow.local.sim.SimulatorConfig.Faults;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

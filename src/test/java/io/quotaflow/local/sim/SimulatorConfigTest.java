@@ -24,7 +24,7 @@ class SimulatorConfigTest {
         assertThat(c.perCompletionTokenMs()).isEqualTo(2.0);
         assertThat(c.latencyJitter()).isEqualTo(0.2);
         assertThat(c.defaultMaxTokens()).isEqualTo(4096);
-        assertThat(c.faults()).isEqualTo(SimulatorConfig.Faults.none());
+        assertThat(c.faults()).isEqualTo(Faults.none());
         assertThat(c.faults().any()).isFalse();
         assertThat(c.tokenCapacity()).isCloseTo(16_666.67, org.assertj.core.data.Offset.offset(0.01));
         assertThat(c.tokenizer()).isEqualTo(SimTokenizer.AUTO);
@@ -82,9 +82,9 @@ class SimulatorConfigTest {
         assertThatThrownBy(() -> SimulatorConfig.builder().model(" ").build()).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> SimulatorConfig.builder().latencyJitter(1.5).build()).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> SimulatorConfig.builder().baseLatencyMs(-1).build()).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new SimulatorConfig.Faults(1.5, 0, 0, 0, 0, 0, List.of(), false))
+        assertThatThrownBy(() -> new Faults(1.5, 0, 0, 0, 0, 0, List.of(), false))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new SimulatorConfig.Outage(Duration.ofSeconds(10), Duration.ofSeconds(5)))
+        assertThatThrownBy(() -> new Outage(Duration.ofSeconds(10), Duration.ofSeconds(5)))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -96,49 +96,49 @@ class SimulatorConfigTest {
 
     @Test
     void shouldBuildFaultsAndKeepThemThroughToBuilder() {
-        SimulatorConfig.Faults f = SimulatorConfig.Faults.builder().p500(0.1).p503(0.2).p529(0.05).pMalformed(0.01)
+        Faults f = Faults.builder().p500(0.1).p503(0.2).p529(0.05).pMalformed(0.01)
                 .pMissingItem(0.02).pHang(0.03).outageSeconds(30, 90).failAuth(true).build();
-        assertThat(f).isEqualTo(new SimulatorConfig.Faults(0.1, 0.2, 0.05, 0.01, 0.02, 0.03,
-                List.of(new SimulatorConfig.Outage(Duration.ofSeconds(30), Duration.ofSeconds(90))), true));
+        assertThat(f).isEqualTo(new Faults(0.1, 0.2, 0.05, 0.01, 0.02, 0.03,
+                List.of(new Outage(Duration.ofSeconds(30), Duration.ofSeconds(90))), true));
         assertThat(f.toBuilder().build()).isEqualTo(f);
         assertThat(f.toBuilder().failAuth(false).build().failAuth()).isFalse();
         assertThat(f.any()).isTrue();
         assertThat(f.probabilitySum()).isCloseTo(0.41, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(f.describe()).isEqualTo("p500=0.1, p503=0.2, p529=0.05, p-malformed=0.01, p-missing-item=0.02, "
                 + "p-hang=0.03, outage=30:90, fail-auth");
-        assertThat(SimulatorConfig.Faults.builder().build()).isEqualTo(SimulatorConfig.Faults.none());
-        assertThat(SimulatorConfig.Faults.none().describe()).isEqualTo("none");
+        assertThat(Faults.builder().build()).isEqualTo(Faults.none());
+        assertThat(Faults.none().describe()).isEqualTo("none");
         SimulatorConfig c = SimulatorConfig.builder().faults(f).build();
         assertThat(c.toBuilder().build()).isEqualTo(c);
     }
 
     @Test
     void shouldRejectProbabilitiesAddingUpToMoreThanOne() {
-        assertThatThrownBy(() -> SimulatorConfig.Faults.builder().p500(0.6).pHang(0.5).build())
+        assertThatThrownBy(() -> Faults.builder().p500(0.6).pHang(0.5).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most 1");
         // decimal rounding is tolerated
-        assertThat(SimulatorConfig.Faults.builder().p500(0.1).p503(0.2).p529(0.7).build().probabilitySum())
+        assertThat(Faults.builder().p500(0.1).p503(0.2).p529(0.7).build().probabilitySum())
                 .isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-9));
-        assertThatThrownBy(() -> SimulatorConfig.Faults.builder().pMalformed(-0.1).build())
+        assertThatThrownBy(() -> Faults.builder().pMalformed(-0.1).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("pMalformed");
     }
 
     @Test
     void shouldParseOutageWindowsAndTellWhetherAnInstantIsInOne() {
-        SimulatorConfig.Outage o = SimulatorConfig.Outage.parse("30:90");
-        assertThat(o).isEqualTo(new SimulatorConfig.Outage(Duration.ofSeconds(30), Duration.ofSeconds(90)));
+        Outage o = Outage.parse("30:90");
+        assertThat(o).isEqualTo(new Outage(Duration.ofSeconds(30), Duration.ofSeconds(90)));
         assertThat(o.toString()).isEqualTo("30:90");
-        assertThat(SimulatorConfig.Outage.parse(" 0:2.5 ")).isEqualTo(
-                new SimulatorConfig.Outage(Duration.ZERO, Duration.ofMillis(2_500)));
-        assertThat(SimulatorConfig.Outage.parse("0:2.5").toString()).isEqualTo("0:2.5");
+        assertThat(Outage.parse(" 0:2.5 ")).isEqualTo(
+                new Outage(Duration.ZERO, Duration.ofMillis(2_500)));
+        assertThat(Outage.parse("0:2.5").toString()).isEqualTo("0:2.5");
         for (String bad : List.of("30", "30:", ":90", "a:b", "90:30", "5:5", "-1:3", "1:2:3")) {
-            assertThatThrownBy(() -> SimulatorConfig.Outage.parse(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> Outage.parse(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
         }
         assertThat(o.contains(Duration.ofSeconds(29))).isFalse();
         assertThat(o.contains(Duration.ofSeconds(30))).isTrue();
         assertThat(o.contains(Duration.ofMillis(89_999))).isTrue();
         assertThat(o.contains(Duration.ofSeconds(90))).isFalse();
-        SimulatorConfig.Faults f = SimulatorConfig.Faults.builder().outageSeconds(0, 10).outageSeconds(30, 90).build();
+        Faults f = Faults.builder().outageSeconds(0, 10).outageSeconds(30, 90).build();
         assertThat(f.inOutage(Duration.ofSeconds(5))).isTrue();
         assertThat(f.inOutage(Duration.ofSeconds(20))).isFalse();
         assertThat(f.inOutage(Duration.ofSeconds(60))).isTrue();
