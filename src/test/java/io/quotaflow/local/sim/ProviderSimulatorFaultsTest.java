@@ -272,11 +272,11 @@ class ProviderSimulatorFaultsTest {
         Faults faults = Faults.builder().p500(0.1).p503(0.05).p529(0.05).pMalformed(0.02).pMissingItem(0.03)
                 .pHang(0.01).outageSeconds(60, 90).outage(Duration.ofMillis(1_500), Duration.ofMillis(2_250)).build();
 
-        HttpResponse<String> set = admin("POST", "/admin/faults", mapper.writeValueAsString(ProviderSimulator.faultsToJson(faults)));
+        HttpResponse<String> set = admin("POST", "/admin/faults", mapper.writeValueAsString(FaultsJson.toJson(faults)));
         assertThat(set.statusCode()).isEqualTo(200);
         assertThat(sim.faults()).isEqualTo(faults);
         JsonNode shown = mapper.readTree(admin("GET", "/admin/faults", null).body());
-        assertThat(ProviderSimulator.faultsFromJson(shown)).isEqualTo(faults);
+        assertThat(FaultsJson.fromJson(shown)).isEqualTo(faults);
         assertThat(shown.path("outages").toString()).isEqualTo("[\"60:90\",\"1.5:2.25\"]");
 
         assertThat(admin("POST", "/admin/faults", "{\"outages\":[{\"start\":5,\"end\":7.5}]}").statusCode()).isEqualTo(200);
