@@ -20,7 +20,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * No two packages of the main code use each other (docs/design.md, package layout); the same
+ * No two packages of the main code use each other (docs/design.md, Package layout); the same
  * check as {@code dev/package-pairs.py}. Code only counts: imports and fully qualified names,
  * not comments, javadoc or string literals.
  */
