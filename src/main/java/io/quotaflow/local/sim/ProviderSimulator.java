@@ -1,8 +1,5 @@
 package io.quotaflow.local.sim;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import org.slf4j.Logger;
@@ -12,7 +9,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
@@ -85,8 +81,8 @@ import java.util.function.LongSupplier;
  *
  * <p>Parts: {@link ChatCompletions} decides each chat-completion answer ({@link RequestChecker},
  * {@link Fault}, {@link KeyLimiter}, {@link AnswerBuilder}, {@link OpenAiErrors}) as a
- * {@link Reply}, which {@link ReplySender} sends; {@link StatsRecorder} counts; this class binds
- * the port, routes and serves the admin endpoints.
+ * {@link Reply}, which {@link ReplySender} sends; {@link Routes} routes and serves the other
+ * endpoints; {@link StatsRecorder} counts; this class binds the port and wires them.
  */
 public final class ProviderSimulator implements AutoCloseable {
 
@@ -97,7 +93,6 @@ public final class ProviderSimulator implements AutoCloseable {
 
     private static final int HANDLER_THREADS = 4;
     private static final int ANSWER_THREADS = 2;
-    private static final String INVALID_REQUEST = "invalid_request_error";
 
     static {
         // The JDK server writes the response headers and the body separately; with Nagle's algorithm
@@ -113,13 +108,12 @@ public final class ProviderSimulator implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService handlerPool;
     private final ScheduledThreadPoolExecutor answerScheduler;
-    private final ObjectMapper mapper = new ObjectMapper();
     private final SimClock clock;
     private final long startNanos;
     private final StatsRecorder stats;
-    private final Authenticator authenticator;
     private final ChatCompletions chat;
     private final ReplySender sender;
+    private final Routes routes;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile Faults faults;
 
@@ -130,7 +124,6 @@ public final class ProviderSimulator implements AutoCloseable {
         this.faults = config.faults();
         Random random = new Random(config.seed());
         this.stats = new StatsRecorder(config, clock);
-        this.authenticator = new Authenticator(config.apiKeys());
         this.chat = new ChatCompletions(config, clock, startNanos, () -> faults, stats, random);
         InetAddress address = InetAddress.getByName(config.bindAddress());
         this.server = HttpServer.create(new InetSocketAddress(address, config.port()), 512);
@@ -138,6 +131,7 @@ public final class ProviderSimulator implements AutoCloseable {
         this.answerScheduler = new ScheduledThreadPoolExecutor(ANSWER_THREADS, daemonThreads("quotaflow-sim-answer-"));
         this.answerScheduler.setRemoveOnCancelPolicy(true);
         this.sender = new ReplySender(answerScheduler, stats, random);
+        this.routes = new Routes(this, chat, stats, new Authenticator(config.apiKeys()));
         server.setExecutor(handlerPool);
         server.createContext("/", this::handle);
     }
@@ -247,10 +241,10 @@ public final class ProviderSimulator implements AutoCloseable {
         }
         boolean chatRequest = path.equals("/v1/chat/completions") && exchange.getRequestMethod().equalsIgnoreCase("POST");
         try {
-            sender.send(exchange, route(exchange, path, exchange.getRequestMethod().toUpperCase(Locale.ROOT)));
+            sender.send(exchange, routes.route(exchange, path, exchange.getRequestMethod().toUpperCase(Locale.ROOT)));
         } catch (ReplySender.BodyTooLargeException e) {
             sender.send(exchange, OpenAiErrors.error(413, "The request body exceeds " + ReplySender.MAX_BODY_BYTES + " bytes.",
-                    INVALID_REQUEST, null, null, Map.of(), chatRequest));
+                    "invalid_request_error", null, null, Map.of(), chatRequest));
         } catch (IOException e) {
             LOG.debug("Provider simulator: I/O error on {}: {}", exchange.getRequestURI(), e.toString());
             exchange.close();
@@ -259,94 +253,6 @@ public final class ProviderSimulator implements AutoCloseable {
             sender.send(exchange, OpenAiErrors.error(500, "The simulator failed to process the request: " + e, "server_error",
                     null, null, Map.of(), chatRequest));
         }
-    }
-
-    private Reply route(HttpExchange exchange, String path, String method) throws IOException {
-        String authorization = exchange.getRequestHeaders().getFirst("Authorization");
-        switch (path) {
-            case "/v1/chat/completions":
-                if (!method.equals("POST")) {
-                    return methodNotAllowed(exchange, "POST");
-                }
-                stats.arrived();
-                return chat.handle(ReplySender.readBody(exchange), authorization);
-            case "/v1/models":
-                if (!method.equals("GET")) {
-                    return methodNotAllowed(exchange, "GET");
-                }
-                ReplySender.readBody(exchange);
-                return models(authorization);
-            case "/admin/stats":
-                if (!method.equals("GET")) {
-                    return methodNotAllowed(exchange, "GET");
-                }
-                ReplySender.readBody(exchange);
-                return ok(mapper.writeValueAsBytes(stats()));
-            case "/admin/faults":
-                if (method.equals("GET")) {
-                    ReplySender.readBody(exchange);
-                    return ok(mapper.writeValueAsBytes(FaultsJson.toJson(faults)));
-                }
-                if (method.equals("POST") || method.equals("PUT")) {
-                    return postFaults(ReplySender.readBody(exchange));
-                }
-                return methodNotAllowed(exchange, "GET, POST");
-            case "/admin/reset":
-                if (!method.equals("POST")) {
-                    return methodNotAllowed(exchange, "POST");
-                }
-                ReplySender.readBody(exchange);
-                reset();
-                return ok("{\"reset\":true}".getBytes(StandardCharsets.UTF_8));
-            default:
-                ReplySender.readBody(exchange);
-                return OpenAiErrors.error(404, "Unknown request URL: " + method + " " + path
-                        + ". Please check the URL for typos.", INVALID_REQUEST, null, "unknown_url", Map.of(), false);
-        }
-    }
-
-    private static Reply ok(byte[] body) {
-        return new Reply.Now(200, Map.of(), body, false);
-    }
-
-    private static Reply methodNotAllowed(HttpExchange exchange, String allowed) throws IOException {
-        ReplySender.readBody(exchange);
-        return OpenAiErrors.error(405, "Method " + exchange.getRequestMethod() + " not allowed; use " + allowed + ".",
-                INVALID_REQUEST, null, "method_not_allowed", Map.of("allow", allowed), false);
-    }
-
-    /** {@code GET /v1/models}: the one model served, behind the same outage, failAuth and key checks. */
-    private Reply models(String authorization) throws JsonProcessingException {
-        Faults current = faults;
-        if (current.inOutage(uptime())) {
-            stats.fault("outage");
-            return OpenAiErrors.serviceUnavailable(false);
-        }
-        if (current.failAuth()) {
-            stats.fault("auth");
-            return OpenAiErrors.unauthorized(false);
-        }
-        if (authenticator.authenticate(authorization).isEmpty()) {
-            return OpenAiErrors.unauthorized(true);
-        }
-        ObjectNode list = mapper.createObjectNode().put("object", "list");
-        list.putArray("data").addObject()
-                .put("id", config.model()).put("object", "model").put("created", 0).put("owned_by", "quotaflow-sim");
-        return ok(mapper.writeValueAsBytes(list));
-    }
-
-    private Reply postFaults(byte[] body) throws IOException {
-        Faults parsed;
-        try {
-            parsed = FaultsJson.fromJson(mapper.readTree(body));
-        } catch (JsonProcessingException e) {
-            return OpenAiErrors.error(400, "The body must be a JSON object of faults: " + e.getOriginalMessage(),
-                    INVALID_REQUEST, null, null, Map.of(), false);
-        } catch (IllegalArgumentException e) {
-            return OpenAiErrors.error(400, e.getMessage(), INVALID_REQUEST, null, null, Map.of(), false);
-        }
-        setFaults(parsed);
-        return ok(mapper.writeValueAsBytes(FaultsJson.toJson(parsed)));
     }
 
     private static ThreadFactory daemonThreads(String prefix) {
