@@ -1,5 +1,8 @@
 package io.quotaflow.bench;
 
+import io.quotaflow.local.sim.SimulatorStats;
+
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -35,5 +38,28 @@ public record BaselineResult(long tickets, long classified, long lost, long lost
 
     public BaselineResult {
         failuresByStatus = failuresByStatus == null ? Map.of() : Map.copyOf(failuresByStatus);
+    }
+
+    /** The baseline's figures: its outcome, what the provider saw, and its accuracy against the labels. */
+    static BaselineResult of(Scenario scenario, List<GeneratedTicket> tickets, BaselineRunner.Outcome o, SimulatorStats stats) {
+        Map<String, GeneratedTicket.Label> labels = TicketGenerator.labels(tickets);
+        long categoryHits = 0;
+        long urgencyHits = 0;
+        for (Map.Entry<String, GeneratedTicket.Label> e : o.answers().entrySet()) {
+            GeneratedTicket.Label label = labels.get(e.getKey());
+            if (label != null) {
+                categoryHits += label.category().equals(e.getValue().category()) ? 1 : 0;
+                urgencyHits += label.urgency().equals(e.getValue().urgency()) ? 1 : 0;
+            }
+        }
+        long scored = o.answers().size();
+        SteadyStateUse steady = SteadyStateUse.compute(stats.perSecond(), scenario.binding(), scenario.bindingLimit(),
+                o.lastAnswerEpochMs());
+        WholeRunUse whole = o.firstCallEpochMs() == 0 ? null
+                : WholeRunUse.compute(stats, scenario.binding(), o.firstCallEpochMs(), o.lastAnswerEpochMs());
+        return new BaselineResult(o.tickets(), o.classified(), o.lost(), o.lostGroups(), o.calls(), o.http429(), o.failuresByStatus(),
+                stats.contextLengthRefusals(), o.busyMs(), WholeRunUse.perMinute(o.classified(), o.busyMs()), stats.tokensAdmitted(),
+                stats.promptTokens(), stats.completionTokens(), o.reservedTokens(), o.reportedTokens(), o.windowWaits(), steady, whole,
+                scored == 0 ? null : categoryHits / (double) scored, scored == 0 ? null : urgencyHits / (double) scored);
     }
 }

@@ -1,6 +1,6 @@
 package io.quotaflow.bench;
 
-import io.quotaflow.local.SimulatorStats;
+import io.quotaflow.local.sim.SimulatorStats;
 
 /** The provider limit a scenario is designed to bind: what its steady-state use is measured against. */
 public enum Binding {

@@ -136,18 +136,7 @@ public record ChaosResult(String key, String scenario, String description, long 
         sb.append("quotaflow chaos report").append(nl);
         line(sb, "plan", plan);
         line(sb, "limits", String.format(Locale.ROOT, "%,d RPM, %,d TPM (simulator burst %s s)", rpm, tpm, number(simBurstSeconds)));
-        line(sb, "tickets published", String.format(Locale.ROOT, "%,d", accounting.published()));
-        line(sb, "classified", String.format(Locale.ROOT, "%,d", accounting.classified()));
-        line(sb, "dead-lettered", String.format(Locale.ROOT, "%,d", accounting.deadLettered())
-                + (accounting.deadLettersByKind().isEmpty() ? "" : " " + accounting.deadLettersByKind()));
-        line(sb, "lost", String.format(Locale.ROOT, "%,d", accounting.lost())
-                + (accounting.lostIds().isEmpty() ? "" : " e.g. " + accounting.lostIds()));
-        line(sb, "duplicated", String.format(Locale.ROOT, "%,d", accounting.duplicated())
-                + (accounting.duplicated() == 0 ? "" : " ids, " + accounting.duplicateRecords() + " extra records, e.g. "
-                + accounting.duplicatedIds()));
-        if (accounting.classifiedAndDeadLettered() > 0) {
-            line(sb, "both outcomes", accounting.classifiedAndDeadLettered() + " ids have a result and a dead letter");
-        }
+        accountingLines(sb);
         line(sb, "HTTP 429", Long.toString(http429));
         line(sb, "calls", String.format(Locale.ROOT, "%,d (%,d admitted)", calls, requestsAdmitted));
         line(sb, "wall time", ResultTable.duration(wallTimeMs) + (timedOut ? " (TIMED OUT before every ticket was accounted for)" : ""));
@@ -168,6 +157,22 @@ public record ChaosResult(String key, String scenario, String description, long 
         line(sb, "logs", logDir);
         line(sb, "result", (passed() ? "PASS" : "FAIL") + String.format(Locale.ROOT, ": %,d lost, %,d duplicated", lost(), duplicated()));
         return sb.toString();
+    }
+
+    /** What became of the published tickets: classified, dead-lettered, lost, duplicated. */
+    private void accountingLines(StringBuilder sb) {
+        line(sb, "tickets published", String.format(Locale.ROOT, "%,d", accounting.published()));
+        line(sb, "classified", String.format(Locale.ROOT, "%,d", accounting.classified()));
+        line(sb, "dead-lettered", String.format(Locale.ROOT, "%,d", accounting.deadLettered())
+                + (accounting.deadLettersByKind().isEmpty() ? "" : " " + accounting.deadLettersByKind()));
+        line(sb, "lost", String.format(Locale.ROOT, "%,d", accounting.lost())
+                + (accounting.lostIds().isEmpty() ? "" : " e.g. " + accounting.lostIds()));
+        line(sb, "duplicated", String.format(Locale.ROOT, "%,d", accounting.duplicated())
+                + (accounting.duplicated() == 0 ? "" : " ids, " + accounting.duplicateRecords() + " extra records, e.g. "
+                + accounting.duplicatedIds()));
+        if (accounting.classifiedAndDeadLettered() > 0) {
+            line(sb, "both outcomes", accounting.classifiedAndDeadLettered() + " ids have a result and a dead letter");
+        }
     }
 
     /**

@@ -7,8 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quotaflow.config.BatchSettings;
 import io.quotaflow.config.ModelSettings;
 import io.quotaflow.config.Secret;
-import io.quotaflow.local.KeywordClassifier;
-import io.quotaflow.local.SimulatorConfig;
+import io.quotaflow.local.sim.KeywordClassifier;
+import io.quotaflow.local.sim.SimulatorConfig;
 import io.quotaflow.model.ChatPrompt;
 import io.quotaflow.model.ModelItem;
 import io.quotaflow.model.PromptBuilder;
@@ -85,5 +85,19 @@ public final class FixedBatchEstimate {
             }
         }
         return new Figures(calls, prompt, completion, admitted);
+    }
+
+    /** An estimate-only scenario's result: computed, not run. */
+    static ScenarioResult result(Scenario scenario, List<GeneratedTicket> tickets) {
+        Figures f = compute(tickets, Scenario.FIXED_BATCH_ITEMS);
+        long n = tickets.size();
+        return new ScenarioResult(scenario.key(), scenario.name(), scenario.description(), true, 0, scenario.rpm(), scenario.tpm(),
+                scenario.simBurstSeconds(), scenario.binding(), n, null, null, null, null, f.calls(), null, f.calls(),
+                f.promptTokens(), f.completionTokens(), f.tokensAdmitted(), null, null, null, null, null,
+                f.tokensAdmitted() / (double) n, (f.promptTokens() + f.completionTokens()) / (double) n,
+                n / (double) f.calls(),
+                List.of("computed, not run: each priority class cut into chunks of " + Scenario.FIXED_BATCH_ITEMS
+                        + " in arrival order; prompt counted as the provider counts it; max_tokens = "
+                        + BatchSettings.ofDefaults().maxTokensFor(Scenario.FIXED_BATCH_ITEMS) + " per full call; completion = the simulator's answer"));
     }
 }

@@ -7,7 +7,7 @@ import java.util.Map;
  * The sentence pools {@link TicketGenerator} writes tickets from, in English and Portuguese.
  *
  * <p>Each <em>core</em> sentence of a category names that category in words the simulator's
- * {@link io.quotaflow.local.KeywordClassifier} knows, and nothing of another category or of an
+ * {@link io.quotaflow.local.sim.KeywordClassifier} knows, and nothing of another category or of an
  * urgency; each urgency sentence names its urgency and no category; fillers name nothing. The
  * <em>confusers</em> deliberately do: a passing mention of another category, an urgency said in
  * words no rule knows, or an innocent "cannot". They are what keeps the simulated model from being

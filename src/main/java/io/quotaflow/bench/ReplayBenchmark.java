@@ -7,7 +7,7 @@ import io.quotaflow.dlq.ReplayOptions;
 import io.quotaflow.dlq.ReplaySummary;
 import io.quotaflow.failure.ErrorKind;
 import io.quotaflow.failure.FailureHeaders;
-import io.quotaflow.local.EmbeddedKafkaBroker;
+import io.quotaflow.local.broker.EmbeddedKafkaBroker;
 import io.quotaflow.ticket.Priority;
 import io.quotaflow.topology.Topics;
 import org.apache.kafka.clients.admin.Admin;

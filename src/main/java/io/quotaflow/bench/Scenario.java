@@ -1,6 +1,6 @@
 package io.quotaflow.bench;
 
-import io.quotaflow.local.SimTokenizer;
+import io.quotaflow.local.sim.SimTokenizer;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

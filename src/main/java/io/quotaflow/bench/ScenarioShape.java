@@ -1,7 +1,7 @@
 package io.quotaflow.bench;
 
-import io.quotaflow.local.SimTokenizer;
-import io.quotaflow.local.SimulatorConfig;
+import io.quotaflow.local.sim.SimTokenizer;
+import io.quotaflow.local.sim.SimulatorConfig;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.quotaflow.bench;
 
-import io.quotaflow.local.SimulatorStats;
+import io.quotaflow.local.sim.SimulatorStats;
 
 import java.util.List;
 import java.util.Objects;

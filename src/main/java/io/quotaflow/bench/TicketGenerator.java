@@ -71,12 +71,6 @@ public final class TicketGenerator {
     static final double P_NO_SUBJECT = 0.03;
 
     private static final Instant BASE_TIME = Instant.parse("2025-11-03T06:00:00Z");
-    private static final String[] MONTHS_EN = {"January", "February", "March", "April", "May", "June", "July", "August",
-            "September", "October", "November", "December"};
-    private static final String[] MONTHS_PT = {"janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto",
-            "setembro", "outubro", "novembro", "dezembro"};
-    private static final String[] MONTHS_SHORT_EN = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
-            "Nov", "Dec"};
 
     private final long seed;
     private final double hugeShare;
@@ -130,54 +124,17 @@ public final class TicketGenerator {
         boolean isLong = rng.nextDouble() < LONG_SHARE;
         boolean huge = isHuge(index);
         isLong |= huge;
-        int target = huge
-                ? HUGE_MIN_CHARS + rng.nextInt(HUGE_MAX_CHARS - HUGE_MIN_CHARS + 1)
-                : isLong
-                ? LONG_MIN_CHARS + rng.nextInt(LONG_MAX_CHARS - LONG_MIN_CHARS + 1)
-                : SHORT_MIN_CHARS + rng.nextInt(SHORT_MAX_CHARS - SHORT_MIN_CHARS + 1);
-        Filler fill = new Filler(rng, lang);
+        int target = targetLength(rng, huge, isLong);
+        TicketFiller fill = new TicketFiller(rng, lang);
 
-        String subject = rng.nextDouble() < P_NO_SUBJECT ? null : fill.apply(oneOf(rng, lang.subjects().get(category)));
+        String subject = rng.nextDouble() < P_NO_SUBJECT ? null : fill.apply(TicketFiller.oneOf(rng, lang.subjects().get(category)));
 
         // the paragraph that carries the meaning
-        List<String> sentences = new ArrayList<>();
-        List<String> core = lang.core().get(category);
-        int first = rng.nextInt(core.size());
-        sentences.add(fill.apply(core.get(first)));
-        if (rng.nextDouble() < 0.4 && core.size() > 1) {
-            int second = (first + 1 + rng.nextInt(core.size() - 1)) % core.size();
-            sentences.add(fill.apply(core.get(second)));
-        }
-        if (rng.nextDouble() < (category.equals("other") ? P_MENTION_OTHER : P_MENTION)) {
-            List<String> others = new ArrayList<>(lang.mentions().keySet());
-            others.remove(category);
-            others.sort(null);
-            sentences.add(rng.nextInt(2), fill.apply(oneOf(rng, lang.mentions().get(oneOf(rng, others)))));
-        }
-        switch (urgency) {
-            case "critical" -> {
-                if (rng.nextDouble() < P_HIDDEN_CRITICAL) {
-                    sentences.add(fill.apply(oneOf(rng, lang.hiddenCritical())));
-                } else {
-                    sentences.add(fill.apply(oneOf(rng, lang.urgency().get("critical"))));
-                    if (subject != null && rng.nextDouble() < 0.4) {
-                        subject = (pt ? "[URGENTE] " : "[URGENT] ") + subject;
-                    }
-                }
-            }
-            case "low" -> sentences.add(fill.apply(oneOf(rng,
-                    rng.nextDouble() < P_HIDDEN_LOW ? lang.hiddenLow() : lang.urgency().get("low"))));
-            case "medium" -> {
-                sentences.add(fill.apply(oneOf(rng, lang.urgency().get("medium"))));
-                if (rng.nextDouble() < P_INNOCENT_HIGH) {
-                    sentences.add(rng.nextInt(sentences.size() + 1), fill.apply(oneOf(rng, lang.innocentHigh())));
-                }
-            }
-            default -> sentences.add(fill.apply(oneOf(rng, lang.urgency().get(urgency))));
-        }
+        List<String> sentences = meaning(rng, lang, category, fill);
+        subject = addUrgency(sentences, urgency, subject, pt, rng, lang, fill);
 
-        String greeting = oneOf(rng, lang.greetings());
-        String signature = "\n\n" + oneOf(rng, lang.signOffs()) + "\n" + fill.name(true);
+        String greeting = TicketFiller.oneOf(rng, lang.greetings());
+        String signature = "\n\n" + TicketFiller.oneOf(rng, lang.signOffs()) + "\n" + fill.name(true);
         StringBuilder paragraph = new StringBuilder(String.join(" ", sentences));
         int fixed = greeting.length() + 2 + signature.length();
         int max = huge ? HUGE_MAX_CHARS : isLong ? LONG_MAX_CHARS : SHORT_MAX_CHARS;
@@ -193,13 +150,72 @@ public final class TicketGenerator {
         body.append(signature);
 
         Instant submittedAt = BASE_TIME.plusSeconds(index * 7L + rng.nextInt(7));
-        String channel = switch (priority) {
+        String channel = channel(priority, rng);
+        return new GeneratedTicket(String.format(Locale.ROOT, "BT-%06d", index + 1), tenant, priority, lang.code(),
+                subject, body.toString(), submittedAt, channel, new GeneratedTicket.Label(category, urgency));
+    }
+
+    private static int targetLength(SplittableRandom rng, boolean huge, boolean isLong) {
+        if (huge) {
+            return HUGE_MIN_CHARS + rng.nextInt(HUGE_MAX_CHARS - HUGE_MIN_CHARS + 1);
+        }
+        return isLong
+                ? LONG_MIN_CHARS + rng.nextInt(LONG_MAX_CHARS - LONG_MIN_CHARS + 1)
+                : SHORT_MIN_CHARS + rng.nextInt(SHORT_MAX_CHARS - SHORT_MIN_CHARS + 1);
+    }
+
+    /** The category's sentences: one or two core ones, sometimes a passing mention of another category. */
+    private static List<String> meaning(SplittableRandom rng, Phrases.Language lang, String category, TicketFiller fill) {
+        List<String> sentences = new ArrayList<>();
+        List<String> core = lang.core().get(category);
+        int first = rng.nextInt(core.size());
+        sentences.add(fill.apply(core.get(first)));
+        if (rng.nextDouble() < 0.4 && core.size() > 1) {
+            int second = (first + 1 + rng.nextInt(core.size() - 1)) % core.size();
+            sentences.add(fill.apply(core.get(second)));
+        }
+        if (rng.nextDouble() < (category.equals("other") ? P_MENTION_OTHER : P_MENTION)) {
+            List<String> others = new ArrayList<>(lang.mentions().keySet());
+            others.remove(category);
+            others.sort(null);
+            sentences.add(rng.nextInt(2), fill.apply(TicketFiller.oneOf(rng, lang.mentions().get(TicketFiller.oneOf(rng, others)))));
+        }
+        return sentences;
+    }
+
+    /** Adds the urgency's sentence (or its confuser) to {@code sentences}; returns the subject, maybe marked urgent. */
+    private static String addUrgency(List<String> sentences, String urgency, String subject, boolean pt, SplittableRandom rng,
+                                     Phrases.Language lang, TicketFiller fill) {
+        switch (urgency) {
+            case "critical" -> {
+                if (rng.nextDouble() < P_HIDDEN_CRITICAL) {
+                    sentences.add(fill.apply(TicketFiller.oneOf(rng, lang.hiddenCritical())));
+                } else {
+                    sentences.add(fill.apply(TicketFiller.oneOf(rng, lang.urgency().get("critical"))));
+                    if (subject != null && rng.nextDouble() < 0.4) {
+                        subject = (pt ? "[URGENTE] " : "[URGENT] ") + subject;
+                    }
+                }
+            }
+            case "low" -> sentences.add(fill.apply(TicketFiller.oneOf(rng,
+                    rng.nextDouble() < P_HIDDEN_LOW ? lang.hiddenLow() : lang.urgency().get("low"))));
+            case "medium" -> {
+                sentences.add(fill.apply(TicketFiller.oneOf(rng, lang.urgency().get("medium"))));
+                if (rng.nextDouble() < P_INNOCENT_HIGH) {
+                    sentences.add(rng.nextInt(sentences.size() + 1), fill.apply(TicketFiller.oneOf(rng, lang.innocentHigh())));
+                }
+            }
+            default -> sentences.add(fill.apply(TicketFiller.oneOf(rng, lang.urgency().get(urgency))));
+        }
+        return subject;
+    }
+
+    private static String channel(Priority priority, SplittableRandom rng) {
+        return switch (priority) {
             case INTERACTIVE -> "chat";
             case STANDARD -> rng.nextBoolean() ? "email" : "web";
             case BULK -> rng.nextDouble() < 0.7 ? "import" : "email";
         };
-        return new GeneratedTicket(String.format(Locale.ROOT, "BT-%06d", index + 1), tenant, priority, lang.code(),
-                subject, body.toString(), submittedAt, channel, new GeneratedTicket.Label(category, urgency));
     }
 
     /** Whether the ticket at {@code index} is huge: a draw of its own, independent of everything else about it. */
@@ -228,9 +244,9 @@ public final class TicketGenerator {
     }
 
     private static void appendFillers(StringBuilder paragraph, int fixed, int target, int max, SplittableRandom rng,
-                                      Filler fill) {
+                                      TicketFiller fill) {
         // drawn without replacement: nobody writes the same sentence twice in a paragraph
-        List<String> fillers = new ArrayList<>(fill.lang.fillers());
+        List<String> fillers = new ArrayList<>(fill.language().fillers());
         while (fixed + paragraph.length() < target && !fillers.isEmpty()) {
             String sentence = fill.apply(fillers.remove(rng.nextInt(fillers.size())));
             if (fixed + paragraph.length() + 1 + sentence.length() <= max) {
@@ -241,7 +257,7 @@ public final class TicketGenerator {
 
     /** Detail lines of the category (a log, invoices, tracking events, ...) and a quoted earlier message. */
     private static void appendLongTail(StringBuilder body, int reserved, int target, int max, SplittableRandom rng,
-                                       Phrases.Language lang, String category, Filler fill) {
+                                       Phrases.Language lang, String category, TicketFiller fill) {
         List<String> lines = lang.detailLines().get(category);
         boolean quoted = false;
         int misses = 0;
@@ -252,9 +268,9 @@ public final class TicketGenerator {
                 block.append(lang.quoteHeader());
                 int n = 2 + rng.nextInt(4);
                 for (int i = 0; i < n; i++) {
-                    block.append("\n> ").append(fill.apply(oneOf(rng, lang.fillers())));
+                    block.append("\n> ").append(fill.apply(TicketFiller.oneOf(rng, lang.fillers())));
                 }
-                block.append("\n> ").append(fill.apply(oneOf(rng, lang.core().get(category))));
+                block.append("\n> ").append(fill.apply(TicketFiller.oneOf(rng, lang.core().get(category))));
                 quoted = true;
             } else {
                 int n = 4 + rng.nextInt(12);
@@ -262,7 +278,7 @@ public final class TicketGenerator {
                     if (i > 0) {
                         block.append('\n');
                     }
-                    block.append(fill.apply(oneOf(rng, lines)));
+                    block.append(fill.apply(TicketFiller.oneOf(rng, lines)));
                 }
             }
             if (body.length() + block.length() + reserved > max) {
@@ -273,7 +289,7 @@ public final class TicketGenerator {
         }
         // top up line by line to reach the target when a whole block did not fit
         while (body.length() + reserved < target) {
-            String line = "\n" + fill.apply(oneOf(rng, lines));
+            String line = "\n" + fill.apply(TicketFiller.oneOf(rng, lines));
             if (body.length() + line.length() + reserved > max) {
                 break;
             }
@@ -310,10 +326,6 @@ public final class TicketGenerator {
         return weights.length - 1;
     }
 
-    private static <T> T oneOf(SplittableRandom rng, List<T> values) {
-        return values.get(rng.nextInt(values.size()));
-    }
-
     private static Map<String, double[]> tenants() {
         Map<String, double[]> t = new LinkedHashMap<>();
         t.put("banco-aurora", new double[] {25, 0.9});
@@ -323,87 +335,5 @@ public final class TicketGenerator {
         t.put("initech", new double[] {15, 0.2});
         t.put("umbrella-health", new double[] {10, 0.3});
         return t;
-    }
-
-    /** Fills the placeholders of a sentence with random but plausible values. */
-    private static final class Filler {
-        private final SplittableRandom rng;
-        private final Phrases.Language lang;
-        private final boolean pt;
-
-        Filler(SplittableRandom rng, Phrases.Language lang) {
-            this.rng = rng;
-            this.lang = lang;
-            this.pt = lang == Phrases.PT;
-        }
-
-        /** Values that name one thing of the ticket (its order, invoice, date, ...) stay the same throughout it. */
-        private final Map<String, String> stable = new java.util.HashMap<>();
-
-        String apply(String template) {
-            if (template.indexOf('{') < 0) {
-                return template;
-            }
-            StringBuilder out = new StringBuilder(template.length() + 16);
-            int i = 0;
-            while (i < template.length()) {
-                char c = template.charAt(i);
-                int close = c == '{' ? template.indexOf('}', i) : -1;
-                if (close < 0) {
-                    out.append(c);
-                    i++;
-                    continue;
-                }
-                out.append(value(template.substring(i + 1, close)));
-                i = close + 1;
-            }
-            return out.toString();
-        }
-
-        private String value(String name) {
-            return switch (name) {
-                case "order", "invoice", "date", "amount", "amount2", "device" -> stable.computeIfAbsent(name, this::fresh);
-                default -> fresh(name);
-            };
-        }
-
-        private String fresh(String name) {
-            int month = 1 + rng.nextInt(10);
-            int day = 1 + rng.nextInt(28);
-            return switch (name) {
-                case "order" -> (pt ? "PED-" : "#") + (100_000 + rng.nextInt(900_000));
-                case "invoice" -> pt ? "NF-" + (10_000 + rng.nextInt(90_000)) : "INV-2025-" + (10_000 + rng.nextInt(90_000));
-                case "amount", "amount2" -> amount();
-                case "date" -> pt ? String.format(Locale.ROOT, "%02d/%02d", day, month) : MONTHS_SHORT_EN[month - 1] + " " + day;
-                case "iso" -> String.format(Locale.ROOT, "2025-%02d-%02d", month, day);
-                case "time" -> String.format(Locale.ROOT, "%02d:%02d:%02d", rng.nextInt(24), rng.nextInt(60), rng.nextInt(60));
-                case "city" -> oneOf(rng, Phrases.CITIES);
-                case "device" -> oneOf(rng, Phrases.DEVICES);
-                case "month" -> (pt ? MONTHS_PT : MONTHS_EN)[rng.nextInt(12)];
-                case "name" -> name(false);
-                case "n" -> Integer.toString(2 + rng.nextInt(8));
-                case "n5" -> Integer.toString(10_000 + rng.nextInt(90_000));
-                case "ms" -> Integer.toString(1_000 + rng.nextInt(29_000));
-                case "ref" -> "REF-" + (100_000 + rng.nextInt(900_000));
-                default -> throw new IllegalStateException("unknown placeholder {" + name + "}");
-            };
-        }
-
-        /** An amount whose whole part is never 500–504 (a status code the classifier would read as technical). */
-        private String amount() {
-            int whole = 10 + rng.nextInt(990);
-            if (whole >= 500 && whole <= 504) {
-                whole += 10;
-            }
-            int cents = rng.nextInt(100);
-            return pt ? String.format(Locale.ROOT, "R$ %d,%02d", whole, cents) : String.format(Locale.ROOT, "$%d.%02d", whole, cents);
-        }
-
-        String name(boolean full) {
-            List<String> first = pt ? Phrases.FIRST_NAMES_PT : Phrases.FIRST_NAMES_EN;
-            List<String> last = pt ? Phrases.LAST_NAMES_PT : Phrases.LAST_NAMES_EN;
-            String f = oneOf(rng, first);
-            return full ? f + " " + oneOf(rng, last) : f;
-        }
     }
 }

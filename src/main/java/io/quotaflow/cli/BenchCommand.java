@@ -263,11 +263,7 @@ public final class BenchCommand implements Callable<Integer> {
         }
         ScenarioFigures f = r.figures();
         if (f.replay() != null) {
-            ScenarioFigures.Replay p = f.replay();
-            return String.format(Locale.ROOT, "%d dead letters: %d replayed in %s (%,.0f records/s, %s), %d back on their origin "
-                            + "topics, %d duplicated; default rate: %d in %s (%.1f records/s)", p.deadLetters(), p.replayed(),
-                    ResultTable.duration(p.elapsedMs()), p.recordsPerSecond(), p.outcome(), p.found(), p.duplicates(),
-                    p.defaultRateReplayed(), ResultTable.duration(p.defaultRateElapsedMs()), p.defaultRateRecordsPerSecond());
+            return replaySummary(f.replay());
         }
         String use = r.steadyState() != null && r.steadyState().measured()
                 ? String.format(Locale.ROOT, "%.1f %% of %s (%s)", r.steadyState().use() * 100, r.binding(), r.steadyState().describeWindow())
@@ -278,6 +274,19 @@ public final class BenchCommand implements Callable<Integer> {
                 r.tickets(), r.classified(), r.deadLettered(), r.deadLettersByKind(), r.duplicates(), r.calls(), r.ticketsPerCall(),
                 r.http429(), use, r.tokensPerTicketAdmitted(), r.tokensPerTicketUsed(), ResultTable.duration(r.wallTimeMs()),
                 ResultTable.percent(r.categoryAccuracy()), ResultTable.percent(r.urgencyAccuracy())));
+        appendFigures(sb, f);
+        return sb.toString();
+    }
+
+    private static String replaySummary(ScenarioFigures.Replay p) {
+        return String.format(Locale.ROOT, "%d dead letters: %d replayed in %s (%,.0f records/s, %s), %d back on their origin "
+                        + "topics, %d duplicated; default rate: %d in %s (%.1f records/s)", p.deadLetters(), p.replayed(),
+                ResultTable.duration(p.elapsedMs()), p.recordsPerSecond(), p.outcome(), p.found(), p.duplicates(),
+                p.defaultRateReplayed(), ResultTable.duration(p.defaultRateElapsedMs()), p.defaultRateRecordsPerSecond());
+    }
+
+    /** The figures a scenario kind has: whole-run use, busy-minute rate, overhead, interactive latency, baseline. */
+    private static void appendFigures(StringBuilder sb, ScenarioFigures f) {
         if (f.wholeRun() != null && f.wholeRun().measured()) {
             sb.append(String.format(Locale.ROOT, "; whole run %.1f %% of feasible", f.wholeRun().use() * 100));
         }
@@ -299,6 +308,5 @@ public final class BenchCommand implements Callable<Integer> {
                     b.ticketsPerBusyMinute() == null ? "–" : String.format(Locale.ROOT, "%,.0f", b.ticketsPerBusyMinute()),
                     f.baselineRatio() == null ? "" : String.format(Locale.ROOT, " (quotaflow %.2f×)", f.baselineRatio())));
         }
-        return sb.toString();
     }
 }

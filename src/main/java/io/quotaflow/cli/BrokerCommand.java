@@ -6,7 +6,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import io.quotaflow.local.EmbeddedKafkaBroker;
+import io.quotaflow.local.broker.EmbeddedKafkaBroker;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

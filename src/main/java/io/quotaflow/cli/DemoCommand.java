@@ -1,7 +1,7 @@
 package io.quotaflow.cli;
 
-import io.quotaflow.local.DemoReport;
-import io.quotaflow.local.DemoRun;
+import io.quotaflow.local.demo.DemoReport;
+import io.quotaflow.local.demo.DemoRun;
 import io.quotaflow.ticket.Json;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

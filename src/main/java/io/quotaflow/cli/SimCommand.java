@@ -1,9 +1,11 @@
 package io.quotaflow.cli;
 
-import io.quotaflow.local.ProviderSimulator;
-import io.quotaflow.local.SimTokenizer;
-import io.quotaflow.local.SimulatorConfig;
-import io.quotaflow.local.SimulatorStats;
+import io.quotaflow.local.sim.Faults;
+import io.quotaflow.local.sim.Outage;
+import io.quotaflow.local.sim.ProviderSimulator;
+import io.quotaflow.local.sim.SimTokenizer;
+import io.quotaflow.local.sim.SimulatorConfig;
+import io.quotaflow.local.sim.SimulatorStats;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -269,55 +271,16 @@ public final class SimCommand implements Callable<Integer> {
      * @throws CommandLine.ParameterException for an unreadable key file or an invalid value
      */
     SimulatorConfig toConfig(Map<String, String> env) {
-        Set<String> keys = new LinkedHashSet<>(splitKeys(env.get(API_KEYS_ENV)));
-        if (apiKeyFile != null) {
-            try {
-                for (String line : Files.readAllLines(apiKeyFile, StandardCharsets.UTF_8)) {
-                    if (!line.strip().startsWith("#")) {
-                        keys.addAll(splitKeys(line));
-                    }
-                }
-            } catch (IOException | UncheckedIOException e) {
-                // the file's name is never printed: a user may have pasted a key there
-                String why = e instanceof NoSuchFileException ? "no such file"
-                        : e instanceof AccessDeniedException ? "not readable" : e.getClass().getSimpleName();
-                throw new CommandLine.ParameterException(spec.commandLine(),
-                        "cannot read --api-key-file (" + why + "; its name is not shown)");
-            }
-            if (keys.isEmpty()) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--api-key-file holds no key");
-            }
-        }
+        Set<String> keys = acceptedKeys(env);
         try {
-            SimulatorConfig.FaultsBuilder faults = SimulatorConfig.Faults.builder()
-                    .p500(p500).p503(p503).p529(p529).pMalformed(pMalformed).pMissingItem(pMissingItem).pHang(pHang)
-                    .failAuth(failAuth);
-            for (String outage : outages) {
-                SimulatorConfig.Outage window = SimulatorConfig.Outage.parse(outage);
-                faults.outage(window.start(), window.end());
-            }
-            SimTokenizer parsedTokenizer;
-            try {
-                parsedTokenizer = SimTokenizer.parse(tokenizer);
-            } catch (IllegalArgumentException e) {
-                // the value itself is not echoed: the CLI never prints what might be a misplaced secret
-                throw new CommandLine.ParameterException(spec.commandLine(),
-                        "Invalid value for option '--tokenizer': expected one of " + SimTokenizer.choices());
-            }
+            Faults.Builder faults = faults();
+            SimTokenizer parsedTokenizer = parsedTokenizer();
             if (!(burstSeconds > 0 && burstSeconds <= 60)) {
                 throw new CommandLine.ParameterException(spec.commandLine(),
                         "Invalid value for option '--burst-seconds': must be in (0, 60] (60 = a bucket holding a "
                                 + "full minute), got " + burstSeconds);
             }
-            boolean full;
-            if (startFull.strip().equalsIgnoreCase("true")) {
-                full = true;
-            } else if (startFull.strip().equalsIgnoreCase("false")) {
-                full = false;
-            } else {
-                throw new CommandLine.ParameterException(spec.commandLine(),
-                        "Invalid value for option '--start-full': expected true or false");
-            }
+            boolean full = startFullFlag();
             if (contextTokens <= 0) {
                 throw new CommandLine.ParameterException(spec.commandLine(),
                         "Invalid value for option '--context-tokens': must be a positive number of tokens, got "
@@ -332,6 +295,63 @@ public final class SimCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
+    }
+
+    /** The keys of {@code env}'s {@value #API_KEYS_ENV} and of {@code --api-key-file}. */
+    private Set<String> acceptedKeys(Map<String, String> env) {
+        Set<String> keys = new LinkedHashSet<>(splitKeys(env.get(API_KEYS_ENV)));
+        if (apiKeyFile == null) {
+            return keys;
+        }
+        try {
+            for (String line : Files.readAllLines(apiKeyFile, StandardCharsets.UTF_8)) {
+                if (!line.strip().startsWith("#")) {
+                    keys.addAll(splitKeys(line));
+                }
+            }
+        } catch (IOException | UncheckedIOException e) {
+            // the file's name is never printed: a user may have pasted a key there
+            String why = e instanceof NoSuchFileException ? "no such file"
+                    : e instanceof AccessDeniedException ? "not readable" : e.getClass().getSimpleName();
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "cannot read --api-key-file (" + why + "; its name is not shown)");
+        }
+        if (keys.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--api-key-file holds no key");
+        }
+        return keys;
+    }
+
+    /** The fault flags; an invalid outage throws {@link IllegalArgumentException}, the probabilities are checked by {@code build()}. */
+    private Faults.Builder faults() {
+        Faults.Builder faults = Faults.builder()
+                .p500(p500).p503(p503).p529(p529).pMalformed(pMalformed).pMissingItem(pMissingItem).pHang(pHang)
+                .failAuth(failAuth);
+        for (String outage : outages) {
+            Outage window = Outage.parse(outage);
+            faults.outage(window.start(), window.end());
+        }
+        return faults;
+    }
+
+    private SimTokenizer parsedTokenizer() {
+        try {
+            return SimTokenizer.parse(tokenizer);
+        } catch (IllegalArgumentException e) {
+            // the value itself is not echoed: the CLI never prints what might be a misplaced secret
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "Invalid value for option '--tokenizer': expected one of " + SimTokenizer.choices());
+        }
+    }
+
+    private boolean startFullFlag() {
+        if (startFull.strip().equalsIgnoreCase("true")) {
+            return true;
+        }
+        if (startFull.strip().equalsIgnoreCase("false")) {
+            return false;
+        }
+        throw new CommandLine.ParameterException(spec.commandLine(), "Invalid value for option '--start-full': expected true or false");
     }
 
     private static Set<String> splitKeys(String list) {

@@ -1,8 +1,8 @@
 package io.quotaflow.bench;
 
-import io.quotaflow.local.ProviderSimulator;
-import io.quotaflow.local.SimulatorConfig;
-import io.quotaflow.local.SimulatorStats;
+import io.quotaflow.local.sim.ProviderSimulator;
+import io.quotaflow.local.sim.SimulatorConfig;
+import io.quotaflow.local.sim.SimulatorStats;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -2,7 +2,6 @@ package io.quotaflow.bench;
 
 import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -30,16 +29,5 @@ class ChaosRunnerTest {
         assertThat(cmd.subList(1, 3)).containsExactly("-Xmx768m", "-cp");
         assertThat(Path.of(cmd.get(3).split(java.io.File.pathSeparator)[0]).isAbsolute()).isTrue();
         assertThat(cmd.subList(4, cmd.size())).containsExactly(ChildProcess.MAIN_CLASS, "broker", "--port", "9092");
-    }
-
-    @Test
-    void shouldReadClassifiedAtFromAResult() {
-        byte[] result = "{\"id\":\"T-1\",\"category\":\"billing\",\"classifiedAt\":\"2026-11-30T06:00:01.532Z\"}"
-                .getBytes(StandardCharsets.UTF_8);
-
-        assertThat(ChaosRunner.classifiedAtMs(result)).isEqualTo(java.time.Instant.parse("2026-11-30T06:00:01.532Z").toEpochMilli());
-        assertThat(ChaosRunner.classifiedAtMs("{\"id\":\"T-1\"}".getBytes(StandardCharsets.UTF_8))).isNull();
-        assertThat(ChaosRunner.classifiedAtMs("not json".getBytes(StandardCharsets.UTF_8))).isNull();
-        assertThat(ChaosRunner.classifiedAtMs(null)).isNull();
     }
 }

@@ -45,7 +45,7 @@ class ScenarioTest {
         Scenario f = Scenario.select("f", null).get(0);
         assertThat(List.of(f.rpm(), f.tpm())).containsExactly(500L, 200_000L);
         assertThat(f.simBurstSeconds()).isEqualTo(5);
-        assertThat(f.shape().tokenizer()).isEqualTo(io.quotaflow.local.SimTokenizer.CL100K_BASE);
+        assertThat(f.shape().tokenizer()).isEqualTo(io.quotaflow.local.sim.SimTokenizer.CL100K_BASE);
         assertThat(f.shape().contextTokens()).isEqualTo(8_192);
         assertThat(f.shape().hugeShare()).isEqualTo(0.005);
         assertThat(f.baselineTicketCount()).isEqualTo(5_000);
@@ -73,7 +73,7 @@ class ScenarioTest {
         assertThat(i.shape().baseLatencyMs()).isEqualTo(1);
         assertThat(i.shape().perCompletionTokenMs()).isZero();
         assertThat(i.measuresQuota()).isFalse();
-        io.quotaflow.local.SimulatorConfig sim = i.shape().applyTo(io.quotaflow.local.SimulatorConfig.builder()
+        io.quotaflow.local.sim.SimulatorConfig sim = i.shape().applyTo(io.quotaflow.local.sim.SimulatorConfig.builder()
                 .rpm(i.rpm()).tpm(i.tpm())).build();
         assertThat(sim.baseLatencyMs()).isEqualTo(1);
         assertThat(sim.latencyJitter()).isZero();

@@ -1,6 +1,6 @@
 package io.quotaflow.bench;
 
-import io.quotaflow.local.SimulatorStats.Second;
+import io.quotaflow.local.sim.SimulatorStats.Second;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

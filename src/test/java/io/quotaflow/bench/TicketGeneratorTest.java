@@ -1,7 +1,7 @@
 package io.quotaflow.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quotaflow.local.KeywordClassifier;
+import io.quotaflow.local.sim.KeywordClassifier;
 import io.quotaflow.publish.TicketLine;
 import io.quotaflow.publish.TicketLineParser;
 import io.quotaflow.ticket.Json;

@@ -1,7 +1,8 @@
 package io.quotaflow.cli;
 
-import io.quotaflow.local.SimTokenizer;
-import io.quotaflow.local.SimulatorConfig;
+import io.quotaflow.local.sim.Faults;
+import io.quotaflow.local.sim.SimTokenizer;
+import io.quotaflow.local.sim.SimulatorConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -140,7 +141,7 @@ class SimCommandTest {
         SimulatorConfig config = parse("--p500", "0.1", "--p503", "0.05", "--p529", "0.02", "--p-malformed", "0.03",
                 "--p-missing-item", "0.04", "--p-hang", "0.01", "--outage", "30:90", "--outage", "120:150.5",
                 "--fail-auth").toConfig(Map.of());
-        assertThat(config.faults()).isEqualTo(SimulatorConfig.Faults.builder().p500(0.1).p503(0.05).p529(0.02)
+        assertThat(config.faults()).isEqualTo(Faults.builder().p500(0.1).p503(0.05).p529(0.02)
                 .pMalformed(0.03).pMissingItem(0.04).pHang(0.01).outageSeconds(30, 90)
                 .outage(java.time.Duration.ofSeconds(120), java.time.Duration.ofMillis(150_500)).failAuth(true).build());
         assertThat(parse().toConfig(Map.of()).faults().any()).isFalse();

@@ -1,10 +1,10 @@
 package io.quotaflow.it;
 
+import io.quotaflow.local.sim.Faults;
 import io.quotaflow.Pipeline;
 import io.quotaflow.config.QuotaSettings;
 import io.quotaflow.config.RetrySettings;
-import io.quotaflow.local.OutcomeCounter;
-import io.quotaflow.local.SimulatorConfig;
+import io.quotaflow.local.demo.OutcomeCounter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
@@ -27,7 +27,7 @@ class HaltIT {
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void shouldHaltOnFailedAuthDeadLetterNothingAndResumeWhenTheProviderAccepts() throws Exception {
         RetrySettings retry = RetrySettings.ofDefaults().withMaxAge(Duration.ofSeconds(3)).withHaltProbeInterval(Duration.ofSeconds(2));
-        it.sim.setFaults(SimulatorConfig.Faults.builder().failAuth(true).build());
+        it.sim.setFaults(Faults.builder().failAuth(true).build());
         try (Pipeline pipeline = Pipeline.start(it.config("quotaflow-halt",
                 QuotaSettings.ofDefaults().withRpm(2_000).withTpm(1_000_000), retry));
              OutcomeCounter counter = new OutcomeCounter(it.bootstrapServers(), Map.of())) {
@@ -43,7 +43,7 @@ class HaltIT {
             long refused = it.sim.stats().requestsWithStatus(401);
             assertThat(refused).as("the first calls in flight, then one probe every 2 s").isBetween(2L, 20L);
 
-            it.sim.setFaults(SimulatorConfig.Faults.none());
+            it.sim.setFaults(Faults.none());
             await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200)).until(() -> {
                 counter.poll(Duration.ofMillis(100));
                 return counter.classifiedIds().containsAll(ids);

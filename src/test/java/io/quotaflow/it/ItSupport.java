@@ -8,8 +8,8 @@ import io.quotaflow.config.QuotaSettings;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.config.RetrySettings;
 import io.quotaflow.config.Secret;
-import io.quotaflow.local.EmbeddedKafkaBroker;
-import io.quotaflow.local.ProviderSimulator;
+import io.quotaflow.local.broker.EmbeddedKafkaBroker;
+import io.quotaflow.local.sim.ProviderSimulator;
 import io.quotaflow.publish.PublishSummary;
 import io.quotaflow.publish.TicketPublisher;
 import io.quotaflow.config.DispatcherSettings;
@@ -61,7 +61,7 @@ final class ItSupport implements BeforeAllCallback, AfterAllCallback {
         try (Admin admin = KafkaClients.admin(broker.bootstrapServers(), Map.of())) {
             TopicsApplier.bundled().apply(admin);
         }
-        sim = ProviderSimulator.start(io.quotaflow.local.SimulatorConfig.builder().port(0).rpm(rpm).tpm(tpm)
+        sim = ProviderSimulator.start(io.quotaflow.local.sim.SimulatorConfig.builder().port(0).rpm(rpm).tpm(tpm)
                 .burstSeconds(5).apiKeys(Set.of(key)).baseLatencyMs(latencyMs).build());
     }
 

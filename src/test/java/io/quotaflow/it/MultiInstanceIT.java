@@ -3,8 +3,8 @@ package io.quotaflow.it;
 import io.quotaflow.Pipeline;
 import io.quotaflow.config.QuotaSettings;
 import io.quotaflow.config.RetrySettings;
-import io.quotaflow.local.OutcomeCounter;
-import io.quotaflow.local.SimulatorStats;
+import io.quotaflow.local.demo.OutcomeCounter;
+import io.quotaflow.local.sim.SimulatorStats;
 import io.quotaflow.publish.TicketPublisher;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -46,7 +46,7 @@ class MultiInstanceIT {
             for (Pipeline p : instances) {
                 assertThat(p.awaitRunning(Duration.ofSeconds(90))).isTrue();
             }
-            String lines = new String(io.quotaflow.local.DemoRun.lines(TICKETS), StandardCharsets.UTF_8);
+            String lines = new String(io.quotaflow.local.demo.DemoRun.lines(TICKETS), StandardCharsets.UTF_8);
             Set<String> expected = new HashSet<>();
             try (TicketPublisher publisher = new TicketPublisher(it.bootstrapServers(), Map.of())) {
                 var summary = publisher.publish(new ByteArrayInputStream(lines.getBytes(StandardCharsets.UTF_8)), Optional.empty(),

@@ -1,13 +1,13 @@
 package io.quotaflow.it;
 
+import io.quotaflow.local.sim.Faults;
 import io.quotaflow.Pipeline;
 import io.quotaflow.config.QuotaSettings;
 import io.quotaflow.config.RetrySettings;
 import io.quotaflow.dlq.DeadLetterReplayer;
 import io.quotaflow.dlq.ReplayOptions;
 import io.quotaflow.dlq.ReplaySummary;
-import io.quotaflow.local.OutcomeCounter;
-import io.quotaflow.local.SimulatorConfig;
+import io.quotaflow.local.demo.OutcomeCounter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
@@ -35,7 +35,7 @@ class OutageReplayIT {
     void shouldDeadLetterAnOutageLongerThanTheBudgetAndReplayEveryTicketExactlyOnce() {
         RetrySettings retry = RetrySettings.ofDefaults().withBase(Duration.ofMillis(200)).withCap(Duration.ofSeconds(1))
                 .withMaxAttempts(50).withMaxAge(Duration.ofSeconds(6)).withCircuitOpenWait(Duration.ofSeconds(2));
-        it.sim.setFaults(SimulatorConfig.Faults.builder().p503(1.0).build());
+        it.sim.setFaults(Faults.builder().p503(1.0).build());
 
         try (Pipeline pipeline = Pipeline.start(it.config("quotaflow-outage",
                 QuotaSettings.ofDefaults().withRpm(2_000).withTpm(1_000_000), retry));
@@ -53,7 +53,7 @@ class OutageReplayIT {
             assertThat(pipeline.metrics().retriedCount()).isPositive();
 
             // the outage ends; operators replay
-            it.sim.setFaults(SimulatorConfig.Faults.none());
+            it.sim.setFaults(Faults.none());
             ReplayOptions options = ReplayOptions.builder().kinds("retries-exhausted").ratePerSecond(0).groupId("it-replay").build();
             ReplaySummary first = new DeadLetterReplayer(it.bootstrapServers(), Map.of(), options).run();
             assertThat(first.replayed()).isEqualTo(150);

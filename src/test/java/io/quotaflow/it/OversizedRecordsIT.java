@@ -6,7 +6,7 @@ import io.quotaflow.config.QuotaSettings;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.config.RetrySettings;
 import io.quotaflow.failure.FailureHeaders;
-import io.quotaflow.local.OutcomeCounter;
+import io.quotaflow.local.demo.OutcomeCounter;
 import io.quotaflow.ticket.WorkItem;
 import io.quotaflow.topology.Topics;
 import org.apache.kafka.clients.consumer.ConsumerConfig;

@@ -3,7 +3,7 @@ package io.quotaflow.testing;
 import java.util.Map;
 import java.util.UUID;
 
-import io.quotaflow.local.EmbeddedKafkaBroker;
+import io.quotaflow.local.broker.EmbeddedKafkaBroker;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.junit.jupiter.api.extension.BeforeAllCallback;

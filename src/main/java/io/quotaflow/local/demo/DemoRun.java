@@ -1,0 +1,302 @@
+package io.quotaflow.local.demo;
+
+import io.quotaflow.local.sim.Faults;
+import io.quotaflow.Pipeline;
+import io.quotaflow.admin.KafkaClients;
+import io.quotaflow.admin.TopicsApplier;
+import io.quotaflow.config.BatchSettings;
+import io.quotaflow.config.ModelSettings;
+import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.config.QuotaflowConfig;
+import io.quotaflow.config.RetrySettings;
+import io.quotaflow.config.Secret;
+import io.quotaflow.dlq.DeadLetterReplayer;
+import io.quotaflow.dlq.ReplayOptions;
+import io.quotaflow.dlq.ReplaySummary;
+import io.quotaflow.failure.ErrorKind;
+import io.quotaflow.local.broker.EmbeddedKafkaBroker;
+import io.quotaflow.local.sim.ProviderSimulator;
+import io.quotaflow.local.sim.SimulatorConfig;
+import io.quotaflow.local.sim.SimulatorStats;
+import io.quotaflow.publish.DemoDataset;
+import io.quotaflow.publish.PublishSummary;
+import io.quotaflow.publish.TicketPublisher;
+import io.quotaflow.ticket.Json;
+import io.quotaflow.config.DispatcherSettings;
+import org.apache.kafka.clients.admin.Admin;
+
+import java.io.ByteArrayInputStream;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+/**
+ * Broker + simulator + pipeline in one JVM: publishes the bundled tickets, waits until every one
+ * is classified or dead-lettered, and reports what the provider saw.
+ */
+public final class DemoRun {
+
+    /**
+     * @param tickets          how many records to publish (0: the bundled set once; beyond its size it repeats with fresh ids)
+     * @param rpm              the simulator's (and the limiter's) requests per minute
+     * @param tpm              tokens per minute
+     * @param simBurstSeconds  the simulator's bucket capacity in seconds
+     * @param timeout          give up after this long
+     * @param tickerInterval   how often to call the progress consumer
+     */
+    public record Options(int tickets, long rpm, long tpm, double simBurstSeconds, Duration timeout, Duration tickerInterval,
+                          Scenario scenario) {
+
+        public Options(int tickets, long rpm, long tpm, double simBurstSeconds, Duration timeout, Duration tickerInterval) {
+            this(tickets, rpm, tpm, simBurstSeconds, timeout, tickerInterval, Scenario.STEADY);
+        }
+
+        public static Options ofDefaults() {
+            return new Options(0, 200, 45_000, 5, Duration.ofMinutes(15), Duration.ofMillis(500), Scenario.STEADY);
+        }
+    }
+
+    /** What the demo shows. */
+    public enum Scenario {
+        /** The limiter binding on a healthy provider. */
+        STEADY,
+        /**
+         * A provider outage longer than the retry budget: tickets go to the retry topic, the circuit
+         * opens, the budget runs out and they are dead-lettered; when the provider is back the
+         * dead letters are replayed and every valid ticket ends classified exactly once.
+         */
+        OUTAGE
+    }
+
+    /** Retry budget of the outage scenario: short, so the demo shows it running out. */
+    static final RetrySettings OUTAGE_RETRY = RetrySettings.ofDefaults().withBase(Duration.ofMillis(500)).withCap(Duration.ofSeconds(4))
+            .withMaxAttempts(50).withMaxAge(Duration.ofSeconds(20)).withCircuitOpenWait(Duration.ofSeconds(5));
+
+    /** A progress sample for the live line. */
+    public record Progress(long elapsedMs, long expected, long classified, long deadLettered, long calls, long http429,
+                           long tokensAdmitted, String state, long retried) {
+    }
+
+    private DemoRun() {
+    }
+
+    public static DemoReport run(Options options, Consumer<Progress> progress, PrintStream log) {
+        Path stateDir;
+        try {
+            stateDir = Files.createTempDirectory("quotaflow-demo-state");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        String apiKey = "sk-demo-" + UUID.randomUUID();
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
+            log.println("Kafka broker (KRaft, in-process) at " + broker.bootstrapServers());
+            try (Admin admin = KafkaClients.admin(broker.bootstrapServers(), Map.of())) {
+                TopicsApplier.bundled().apply(admin).forEach(line -> log.println("  topics: " + line));
+            }
+            SimulatorConfig simConfig = SimulatorConfig.builder().port(0).rpm(options.rpm()).tpm(options.tpm())
+                    .burstSeconds(options.simBurstSeconds()).apiKeys(java.util.Set.of(apiKey)).build();
+            try (ProviderSimulator sim = ProviderSimulator.start(simConfig)) {
+                log.println("Provider simulator at " + sim.baseUrl() + " (" + options.rpm() + " RPM, " + options.tpm() + " TPM, burst "
+                        + options.simBurstSeconds() + " s)");
+                QuotaflowConfig config = new QuotaflowConfig(broker.bootstrapServers(), "quotaflow-demo", stateDir, -1, Map.of(),
+                        new DispatcherSettings(ModelSettings.of(URI.create(sim.baseUrl()), simConfig.model(), Secret.of(apiKey)),
+                                QuotaSettings.ofDefaults().withRpm((int) options.rpm()).withTpm((int) options.tpm()),
+                                BatchSettings.ofDefaults(),
+                                options.scenario() == Scenario.OUTAGE ? OUTAGE_RETRY : RetrySettings.ofDefaults()));
+                try (Pipeline pipeline = Pipeline.start(config)) {
+                    if (!pipeline.awaitRunning(Duration.ofSeconds(60))) {
+                        throw new IllegalStateException("the pipeline did not start: " + pipeline.streams().state());
+                    }
+                    return publishAndWait(options, broker, sim, pipeline, progress, log);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted");
+        } finally {
+            deleteQuietly(stateDir);
+        }
+    }
+
+    private static DemoReport publishAndWait(Options options, EmbeddedKafkaBroker broker, ProviderSimulator sim, Pipeline pipeline,
+                                             Consumer<Progress> progress, PrintStream log) throws InterruptedException {
+        byte[] lines = lines(options.tickets());
+        long start = System.currentTimeMillis();
+        PublishSummary summary;
+        try (TicketPublisher publisher = new TicketPublisher(broker.bootstrapServers(), Map.of())) {
+            summary = publisher.publish(new ByteArrayInputStream(lines), Optional.empty(), true, p -> { }, issue -> { });
+        }
+        log.println(summary.describe());
+        if (!summary.succeeded()) {
+            throw new IllegalStateException("publishing failed: " + summary.firstError());
+        }
+        long expected = summary.acknowledged();
+        try (OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of())) {
+            long deadline = System.currentTimeMillis() + options.timeout().toMillis();
+            Ticker ticker = new Ticker(options, start, expected, counter, sim, pipeline, progress);
+            long replayed = 0;
+            if (options.scenario() == Scenario.OUTAGE) {
+                // let the pipeline work for a while, then take the provider down
+                waitUntil(ticker, deadline, () -> counter.classified() >= expected / 5);
+                sim.setFaults(Faults.builder().p503(1.0).build());
+                log.printf("%n>>> OUTAGE: the provider now answers 503 to everything; tickets go to tickets.retry, the circuit opens,"
+                        + " and after their %d s budget they are dead-lettered%n", OUTAGE_RETRY.maxAge().toSeconds());
+                waitUntil(ticker, deadline, () -> (long) counter.classified() + counter.deadLettered() >= expected);
+                sim.setFaults(Faults.none());
+                log.printf("%n>>> the provider is back; dead letters by kind: %s%n>>> replaying kind retries-exhausted"
+                        + " (quotaflow dlq replay --kind retries-exhausted)%n", counter.deadLettersByKind());
+                ReplaySummary replay = new DeadLetterReplayer(broker.bootstrapServers(), Map.of(),
+                        ReplayOptions.builder().kinds(ErrorKind.RETRIES_EXHAUSTED.wire()).ratePerSecond(0).build()).run();
+                replayed = replay.replayed();
+                log.printf(">>> replayed %d dead letters to their origin topics%n", replayed);
+                long outageLetters = counter.deadLettersByKind().getOrDefault(ErrorKind.RETRIES_EXHAUSTED.wire(), 0L);
+                waitUntil(ticker, deadline, () -> (long) counter.classified() + counter.deadLettered() - outageLetters >= expected);
+            } else {
+                waitUntil(ticker, deadline, () -> (long) counter.classified() + counter.deadLettered() >= expected);
+            }
+            long elapsed = System.currentTimeMillis() - start;
+            // a last look for duplicates that a late commit could reveal
+            counter.poll(Duration.ofMillis(500));
+            ticker.tick(true);
+            SimulatorStats stats = sim.stats();
+            DemoReport report = report(summary, counter, stats, elapsed, options);
+            return options.scenario() == Scenario.OUTAGE ? report.withOutage(pipeline.metrics().retriedCount(), replayed,
+                    stats.requestsWithStatus(503)) : report;
+        }
+    }
+
+    private static void waitUntil(Ticker ticker, long deadline, java.util.function.BooleanSupplier done) {
+        while (true) {
+            ticker.counter.poll(Duration.ofMillis(100));
+            boolean finished = done.getAsBoolean();
+            ticker.tick(finished);
+            if (finished) {
+                return;
+            }
+            if (System.currentTimeMillis() > deadline) {
+                throw new IllegalStateException("timed out with " + ticker.counter.classified() + " classified and "
+                        + ticker.counter.deadLettered() + " dead-lettered of " + ticker.expected);
+            }
+        }
+    }
+
+    /** Samples progress at the configured interval. */
+    private static final class Ticker {
+        final Options options;
+        final long start;
+        final long expected;
+        final OutcomeCounter counter;
+        final ProviderSimulator sim;
+        final Pipeline pipeline;
+        final Consumer<Progress> progress;
+        long next;
+
+        Ticker(Options options, long start, long expected, OutcomeCounter counter, ProviderSimulator sim, Pipeline pipeline,
+               Consumer<Progress> progress) {
+            this.options = options;
+            this.start = start;
+            this.expected = expected;
+            this.counter = counter;
+            this.sim = sim;
+            this.pipeline = pipeline;
+            this.progress = progress;
+        }
+
+        void tick(boolean force) {
+            long now = System.currentTimeMillis();
+            if (!force && now < next) {
+                return;
+            }
+            next = now + options.tickerInterval().toMillis();
+            SimulatorStats stats = sim.stats();
+            String state = pipeline.metrics().snapshots().stream().map(s -> s.state()).findFirst().orElse("STARTING");
+            progress.accept(new Progress(now - start, expected, counter.classified(), counter.deadLettered(),
+                    stats.totalRequests(), stats.http429(), stats.tokensAdmitted(), state, pipeline.metrics().retriedCount()));
+        }
+    }
+
+    static DemoReport report(PublishSummary summary, OutcomeCounter counter, SimulatorStats stats, long elapsed, Options options) {
+        List<SimulatorStats.Second> seconds = stats.perSecond();
+        double utilization = 0;
+        String binding = "TPM";
+        if (!seconds.isEmpty()) {
+            long from = seconds.get(0).epochSecond();
+            long to = seconds.get(seconds.size() - 1).epochSecond();
+            // the busy span: first admission to the second before the last (partial seconds excluded)
+            if (to - from >= 2) {
+                double minutes = (to - from) / 60.0;
+                double tpmUse = stats.tokensAdmittedBetween(from, to) / (options.tpm() * minutes);
+                double rpmUse = stats.requestsAdmittedBetween(from, to) / (options.rpm() * minutes);
+                binding = rpmUse > tpmUse ? "RPM" : "TPM";
+                utilization = Math.max(tpmUse, rpmUse);
+            }
+        }
+        return new DemoReport(summary.acknowledged(), counter.classified(), counter.deadLettered(), counter.duplicates(),
+                stats.totalRequests(), stats.http429(), stats.promptTokens(), stats.completionTokens(), stats.tokensAdmitted(),
+                elapsed, utilization, binding, counter.deadLettersByKind(), options.rpm(), options.tpm());
+    }
+
+    /** The first {@code n} records of the bundled set, repeated with suffixed ids when {@code n} exceeds it. */
+    public static byte[] lines(int n) {
+        List<String> base = new ArrayList<>();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(DemoDataset.openTickets(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                if (!line.isBlank()) {
+                    base.add(line);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (n <= 0) {
+            n = base.size();
+        }
+        StringBuilder out = new StringBuilder();
+        int written = 0;
+        for (int round = 1; written < n; round++) {
+            for (String line : base) {
+                if (written >= n) {
+                    break;
+                }
+                if (round == 1) {
+                    out.append(line).append('\n');
+                    written++;
+                    continue;
+                }
+                try {
+                    var node = Json.MAPPER.readTree(line);
+                    if (node != null && node.isObject() && node.hasNonNull("id") && !DemoDataset.HUGE_TICKET_ID.equals(node.get("id").asText())) {
+                        ((com.fasterxml.jackson.databind.node.ObjectNode) node).put("id", node.get("id").asText() + "-" + round);
+                        out.append(Json.MAPPER.writeValueAsString(node)).append('\n');
+                        written++;
+                    }
+                } catch (IOException e) {
+                    // malformed lines appear once, in the first round
+                }
+            }
+        }
+        return out.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (var files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // temporary directory
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package io.quotaflow.local.sim;
+
+import io.quotaflow.quota.GoDuration;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+/**
+ * The two buckets (RPM and TPM) of one API key, checked and debited together under the limiter's
+ * lock. They start at {@link SimulatorConfig#startLevel()} of their capacity (full by default) when
+ * the limiter is made, that is when the key's first authenticated request arrives. Time comes from
+ * the injected monotonic clock only.
+ */
+final class KeyLimiter {
+
+    private final SimulatorConfig config;
+    private final SimBucket requests;
+    private final SimBucket tokens;
+
+    KeyLimiter(SimulatorConfig config, LongSupplier nanoClock) {
+        this.config = config;
+        this.requests = new SimBucket(config.rpm(), config.burstSeconds(), config.startLevel(), nanoClock);
+        this.tokens = new SimBucket(config.tpm(), config.burstSeconds(), config.startLevel(), nanoClock);
+    }
+
+    /** The headers of an answer that charges nothing (400, 404): the buckets as they are. */
+    synchronized Map<String, String> snapshot() {
+        return headers();
+    }
+
+    /**
+     * Admits a request costing {@code cost} tokens (prompt estimate + max_tokens) and one request,
+     * debiting both buckets, or says why not.
+     */
+    synchronized Admission admit(long cost) {
+        if (cost > config.tpm()) {
+            return new Admission.TooLarge(headers());
+        }
+        boolean requestOk = requests.canTake(1);
+        boolean tokensOk = tokens.canTake(cost);
+        if (requestOk && tokensOk) {
+            // Debit the estimate (prompt + max_tokens) now and never refund the unused part of
+            // max_tokens afterwards: OpenAI does not refund either, which is why a tight
+            // max_tokens is throughput.
+            requests.tryTake(1);
+            tokens.tryTake(cost);
+            return new Admission.Admitted(headers());
+        }
+        Map<String, String> headers = headers();
+        Duration requestWait = requests.timeUntilAvailable(1);
+        Duration tokenWait = tokens.timeUntilAvailable(cost);
+        boolean byRequests = !requestOk && (tokensOk || requestWait.compareTo(tokenWait) >= 0);
+        // "Used" is what the message's reader can reconcile with the headers sent alongside:
+        // limit − x-ratelimit-remaining-* of this very answer.
+        long used = byRequests
+                ? config.rpm() - Long.parseLong(headers.get("x-ratelimit-remaining-requests"))
+                : config.tpm() - Long.parseLong(headers.get("x-ratelimit-remaining-tokens"));
+        Duration wait = requestWait.compareTo(tokenWait) >= 0 ? requestWait : tokenWait;
+        return new Admission.Limited(byRequests ? "requests" : "tokens", used, wait, headers);
+    }
+
+    /** {@code d} rounded up to a whole millisecond. */
+    static Duration ceilToMillis(Duration d) {
+        Duration floor = Duration.ofMillis(d.toMillis());
+        return floor.equals(d) ? d : floor.plusMillis(1);
+    }
+
+    /**
+     * The six x-ratelimit-* headers: the configured per-minute limits, the buckets' levels now
+     * (after this request's debit, if any) and the time until each is full again.
+     */
+    private Map<String, String> headers() {
+        Map<String, String> h = new LinkedHashMap<>();
+        h.put("x-ratelimit-limit-requests", Long.toString(config.rpm()));
+        h.put("x-ratelimit-limit-tokens", Long.toString(config.tpm()));
+        h.put("x-ratelimit-remaining-requests", Long.toString(requests.remaining()));
+        h.put("x-ratelimit-remaining-tokens", Long.toString(tokens.remaining()));
+        h.put("x-ratelimit-reset-requests", GoDuration.format(ceilToMillis(requests.timeUntilFull())));
+        h.put("x-ratelimit-reset-tokens", GoDuration.format(ceilToMillis(tokens.timeUntilFull())));
+        return h;
+    }
+}

@@ -1,0 +1,123 @@
+package io.quotaflow.local.sim;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/**
+ * The simulator's routes: {@code POST /v1/chat/completions} goes to {@link ChatCompletions};
+ * {@code GET /v1/models} and the admin endpoints ({@code /admin/stats}, {@code /admin/faults},
+ * {@code /admin/reset}) are answered here; anything else is a 404 or a 405. Every body is read
+ * (and bounded) before the answer.
+ */
+final class Routes {
+
+    private static final String INVALID_REQUEST = "invalid_request_error";
+
+    private final ObjectMapper mapper = new ObjectMapper();
+    private final ProviderSimulator simulator;
+    private final ChatCompletions chat;
+    private final StatsRecorder stats;
+    private final Authenticator authenticator;
+
+    Routes(ProviderSimulator simulator, ChatCompletions chat, StatsRecorder stats, Authenticator authenticator) {
+        this.simulator = simulator;
+        this.chat = chat;
+        this.stats = stats;
+        this.authenticator = authenticator;
+    }
+
+    /** The answer to a request for {@code path} (no trailing slash) with the upper-case {@code method}. */
+    Reply route(HttpExchange exchange, String path, String method) throws IOException {
+        String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+        switch (path) {
+            case "/v1/chat/completions":
+                if (!method.equals("POST")) {
+                    return methodNotAllowed(exchange, "POST");
+                }
+                stats.arrived();
+                return chat.handle(ReplySender.readBody(exchange), authorization);
+            case "/v1/models":
+                if (!method.equals("GET")) {
+                    return methodNotAllowed(exchange, "GET");
+                }
+                ReplySender.readBody(exchange);
+                return models(authorization);
+            case "/admin/stats":
+                if (!method.equals("GET")) {
+                    return methodNotAllowed(exchange, "GET");
+                }
+                ReplySender.readBody(exchange);
+                return ok(mapper.writeValueAsBytes(simulator.stats()));
+            case "/admin/faults":
+                if (method.equals("GET")) {
+                    ReplySender.readBody(exchange);
+                    return ok(mapper.writeValueAsBytes(FaultsJson.toJson(simulator.faults())));
+                }
+                if (method.equals("POST") || method.equals("PUT")) {
+                    return postFaults(ReplySender.readBody(exchange));
+                }
+                return methodNotAllowed(exchange, "GET, POST");
+            case "/admin/reset":
+                if (!method.equals("POST")) {
+                    return methodNotAllowed(exchange, "POST");
+                }
+                ReplySender.readBody(exchange);
+                simulator.reset();
+                return ok("{\"reset\":true}".getBytes(StandardCharsets.UTF_8));
+            default:
+                ReplySender.readBody(exchange);
+                return OpenAiErrors.error(404, "Unknown request URL: " + method + " " + path
+                        + ". Please check the URL for typos.", INVALID_REQUEST, null, "unknown_url", Map.of(), false);
+        }
+    }
+
+    private static Reply ok(byte[] body) {
+        return new Reply.Now(200, Map.of(), body, false);
+    }
+
+    private static Reply methodNotAllowed(HttpExchange exchange, String allowed) throws IOException {
+        ReplySender.readBody(exchange);
+        return OpenAiErrors.error(405, "Method " + exchange.getRequestMethod() + " not allowed; use " + allowed + ".",
+                INVALID_REQUEST, null, "method_not_allowed", Map.of("allow", allowed), false);
+    }
+
+    /** {@code GET /v1/models}: the one model served, behind the same outage, failAuth and key checks. */
+    private Reply models(String authorization) throws JsonProcessingException {
+        Faults current = simulator.faults();
+        if (current.inOutage(simulator.uptime())) {
+            stats.fault("outage");
+            return OpenAiErrors.serviceUnavailable(false);
+        }
+        if (current.failAuth()) {
+            stats.fault("auth");
+            return OpenAiErrors.unauthorized(false);
+        }
+        if (authenticator.authenticate(authorization).isEmpty()) {
+            return OpenAiErrors.unauthorized(true);
+        }
+        ObjectNode list = mapper.createObjectNode().put("object", "list");
+        list.putArray("data").addObject()
+                .put("id", simulator.config().model()).put("object", "model").put("created", 0).put("owned_by", "quotaflow-sim");
+        return ok(mapper.writeValueAsBytes(list));
+    }
+
+    private Reply postFaults(byte[] body) throws IOException {
+        Faults parsed;
+        try {
+            parsed = FaultsJson.fromJson(mapper.readTree(body));
+        } catch (JsonProcessingException e) {
+            return OpenAiErrors.error(400, "The body must be a JSON object of faults: " + e.getOriginalMessage(),
+                    INVALID_REQUEST, null, null, Map.of(), false);
+        } catch (IllegalArgumentException e) {
+            return OpenAiErrors.error(400, e.getMessage(), INVALID_REQUEST, null, null, Map.of(), false);
+        }
+        simulator.setFaults(parsed);
+        return ok(mapper.writeValueAsBytes(FaultsJson.toJson(parsed)));
+    }
+}
