@@ -3,8 +3,8 @@ package io.quotaflow.it;
 import io.quotaflow.Pipeline;
 import io.quotaflow.config.QuotaSettings;
 import io.quotaflow.config.RetrySettings;
-import io.quotaflow.local.OutcomeCounter;
-import io.quotaflow.local.SimulatorConfig;
+import io.quotaflow.local.demo.OutcomeCounter;
+import io.quotaflow.local.sim.Faults;
 import io.quotaflow.testing.ObservabilityContract;
 import io.quotaflow.testing.PrometheusText;
 import io.quotaflow.testing.Promtool;
@@ -84,7 +84,7 @@ class ObservabilityIT {
             assertThat(after.sum("quotaflow_rate_limited_total", Map.of())).isZero();
             lint("after " + ids.size() + " tickets", port);
 
-            it.sim.setFaults(SimulatorConfig.Faults.builder().failAuth(true).build());
+            it.sim.setFaults(Faults.builder().failAuth(true).build());
             Set<String> held = it.publish("OBS-HALT", 3);
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                     .until(() -> scrape(port).value("quotaflow_route_halted", Map.of("route", "default")).orElseThrow() == 1.0);
@@ -97,7 +97,7 @@ class ObservabilityIT {
             assertThat(scrape(port).value("quotaflow_calls_total", Map.of("route", "default", "outcome", "halt")).orElseThrow())
                     .isPositive();
 
-            it.sim.setFaults(SimulatorConfig.Faults.none());
+            it.sim.setFaults(Faults.none());
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
                 counter.poll(Duration.ofMillis(100));
                 return counter.classifiedIds().containsAll(held);

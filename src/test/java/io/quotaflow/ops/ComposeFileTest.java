@@ -1,8 +1,8 @@
 package io.quotaflow.ops;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quotaflow.local.ProviderSimulator;
-import io.quotaflow.local.SimulatorConfig;
+import io.quotaflow.local.sim.ProviderSimulator;
+import io.quotaflow.local.sim.SimulatorConfig;
 import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.Test;
 
