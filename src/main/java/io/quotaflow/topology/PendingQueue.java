@@ -29,6 +29,18 @@ final class PendingQueue {
 
     /** A batch proposal: refs at the heads of their tenants' queues, in serving order. */
     record Proposal(Priority priority, List<Ref> refs, int tokens) {
+
+        /**
+         * Whether this batch, not yet full, may wait for more tickets: under {@code maxItems} and
+         * under 80 % of {@code tokenCap}, its oldest ticket younger than {@code lingerMs}.
+         */
+        boolean mayLinger(long lingerMs, int maxItems, int tokenCap, long now) {
+            if (lingerMs <= 0 || refs.size() >= maxItems || tokens >= tokenCap * 0.8) {
+                return false;
+            }
+            long oldest = refs.stream().mapToLong(Ref::enqueuedAt).min().orElse(now);
+            return now - oldest < lingerMs;
+        }
     }
 
     private static final class ClassQueue {

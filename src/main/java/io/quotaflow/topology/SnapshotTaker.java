@@ -1,0 +1,34 @@
+package io.quotaflow.topology;
+
+import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.failure.ScopeHealth;
+import io.quotaflow.ticket.Priority;
+
+import java.util.EnumMap;
+import java.util.Map;
+
+/** Reads a dispatcher's queue, ledger, provider model and health into a {@link DispatcherSnapshot}. */
+final class SnapshotTaker {
+
+    private SnapshotTaker() {
+    }
+
+    static DispatcherSnapshot take(DispatcherSettings settings, long now, PendingQueue queue, DispatchLedger ledger,
+                                   ProviderModel provider, ScopeHealth health) {
+        Map<Priority, Integer> sizes = new EnumMap<>(Priority.class);
+        Map<Priority, Long> ages = new EnumMap<>(Priority.class);
+        for (Priority p : Priority.values()) {
+            sizes.put(p, queue.size(p));
+            queue.oldest(p).ifPresent(t -> ages.put(p, Math.max(0, now - t)));
+        }
+        long wait = queue.propose(settings.batch().maxItems(), provider::promptTokenCap, settings.limits().maxBatchBytes())
+                .map(next -> provider.waitMs(next.priority(), provider.estimatedCost(next))).orElse(0L);
+        ProviderModel.View v = provider.view();
+        String state = health.halted() ? "HALTED: " + health.haltReason()
+                : health.circuitOpen() ? "CIRCUIT_" + health.circuitState()
+                : v.cooldown() ? "COOLDOWN" : "RUNNING";
+        return new DispatcherSnapshot(settings.scope(), now, sizes, ages, ledger.delayedCount(), ledger.callsInFlight(),
+                v.availableTokens(), v.availableRequests(), v.cooldownMs(), Math.max(0, wait), state, v.estimateRatio(),
+                v.contextTokens(), v.inFlightLimit(), v.tokenCapacity());
+    }
+}
