@@ -38,11 +38,13 @@ public final class QuotaLimiter {
     private final double baseRequestCapacity;
     private final double baseTokenCapacity;
     /**
-     * Recent admissions {sequence, nanos, tokens, answered (0/1)}, oldest first: what the provider
-     * may not have counted yet when it answered an earlier call.
+     * Recent admissions {sequence, nanos, tokens, answered (0/1), expires (nanos; 0 for our own)},
+     * oldest first: what the provider may not have counted yet when it answered an earlier call.
      */
     private final ArrayDeque<long[]> admissions = new ArrayDeque<>();
     private long sequence;
+    /** When the inherited calls stop counting (0: none held). */
+    private long inheritedUntilNanos;
     private long cooldownUntilNanos;
     private double burstScale = 1.0;
     private long lastRateLimitNanos;
@@ -99,8 +101,27 @@ public final class QuotaLimiter {
         }
         requests.take(1, nowNanos);
         tokens.take(cost, nowNanos);
-        admissions.addLast(new long[] {++sequence, nowNanos, cost, 0});
+        admissions.addLast(new long[] {++sequence, nowNanos, cost, 0, 0});
         return true;
+    }
+
+    /**
+     * Calls a previous owner of the scope had out when this one took over ({@code calls} of
+     * {@code tokens} in all). Their answers will never reach us, and under load some may reach the
+     * provider only after our first call does, so the level it reports then does not hold them
+     * yet: until {@code expiresNanos} (the request timeout), every re-seed counts them as not yet
+     * charged, as it does our own unanswered calls. They do not enter the local buckets, which
+     * start empty anyway.
+     */
+    public void inherit(int calls, long tokens, long nowNanos, long expiresNanos) {
+        if (calls <= 0) {
+            return;
+        }
+        inheritedUntilNanos = Math.max(inheritedUntilNanos, expiresNanos);
+        long each = tokens / calls;
+        for (int i = 0; i < calls; i++) {
+            admissions.addLast(new long[] {++sequence, nowNanos, i == 0 ? tokens - each * (calls - 1) : each, 0, expiresNanos});
+        }
     }
 
     /**
@@ -273,6 +294,10 @@ public final class QuotaLimiter {
     private void maintain(long nowNanos) {
         while (!admissions.isEmpty() && admissions.peekFirst()[1] < nowNanos - ADMISSION_LOG_NANOS) {
             admissions.pollFirst();
+        }
+        if (inheritedUntilNanos != 0 && nowNanos >= inheritedUntilNanos) {
+            admissions.removeIf(a -> a[4] != 0);
+            inheritedUntilNanos = 0;
         }
         if (burstScale < 1.0 && nowNanos - lastRateLimitNanos >= CLEAN_PERIOD_NANOS
                 && nowNanos - lastGrowthNanos >= CLEAN_PERIOD_NANOS) {

@@ -67,8 +67,11 @@ final class DispatchLedger {
         this.retrying = retrying;
     }
 
-    /** What restore found: tickets pending, of which from interrupted calls, calls interrupted, delayed. */
-    record Restored(int pending, int fromCalls, int calls, int delayed) {
+    /**
+     * What restore found: tickets pending, of which from interrupted calls, calls interrupted,
+     * delayed, and what the interrupted calls were charged (they may still reach the provider).
+     */
+    record Restored(int pending, int fromCalls, int calls, int delayed, long callTokens) {
 
         boolean any() {
             return pending > 0 || calls > 0 || delayed > 0;
@@ -85,8 +88,10 @@ final class DispatchLedger {
             it.forEachRemaining(orphaned::add);
         }
         int fromCalls = 0;
+        long callTokens = 0;
         for (KeyValue<String, InFlightBatch> kv : orphaned) {
             fromCalls += kv.value.size();
+            callTokens += kv.value.chargedTokens();
             if (kv.value.items() != null) {
                 // written by a version that kept whole tickets in the in-flight store
                 kv.value.items().forEach(item -> {
@@ -106,7 +111,7 @@ final class DispatchLedger {
         try (KeyValueIterator<String, WorkItem> it = delayed.all()) {
             it.forEachRemaining(kv -> delayedIndex.add(new DelayedRef(kv.value.notBefore(), kv.key)));
         }
-        return new Restored(items.size(), fromCalls, orphaned.size(), delayedIndex.size());
+        return new Restored(items.size(), fromCalls, orphaned.size(), delayedIndex.size(), callTokens);
     }
 
     /** Takes in a ticket from the dispatch topic: a new one, an update, or a retry coming back. */

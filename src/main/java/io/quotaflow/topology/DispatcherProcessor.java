@@ -112,6 +112,7 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
                 context::forward);
         this.calls = new CallSender(client);
         DispatchLedger.Restored r = ledger.restore();
+        provider.inherit(r.calls(), r.callTokens());
         if (r.any()) {
             active = true;
             LOG.info("scope {}: restored {} pending ({} from {} interrupted calls), {} delayed", scope, r.pending(),

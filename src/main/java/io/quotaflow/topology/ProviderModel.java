@@ -172,6 +172,15 @@ final class ProviderModel {
     }
 
     /** A 429: the whole scope pauses for {@code duration}. */
+    /**
+     * The previous owner's calls found in flight at restore: they count as not yet charged by the
+     * provider until the request timeout has passed (see {@link QuotaLimiter#inherit}).
+     */
+    void inherit(int calls, long tokens) {
+        long now = clock.getAsLong();
+        limiter.inherit(calls, tokens, now, now + settings.model().timeout().toNanos());
+    }
+
     void rateLimited(Duration duration) {
         limiter.rateLimited(duration, clock.getAsLong());
     }

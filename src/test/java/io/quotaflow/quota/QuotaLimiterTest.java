@@ -78,6 +78,30 @@ class QuotaLimiterTest {
     }
 
     @Test
+    void shouldCountAPreviousOwnersCallsAsUnchargedUntilTheyExpire() {
+        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(30_000).withSafetyFactor(1.0)
+                .withBurstSeconds(2).withReserveFraction(0);
+        QuotaLimiter limiter = new QuotaLimiter(settings, 0);
+        // the previous owner had two calls out, 3 000 tokens in all; they may reach the provider after ours
+        limiter.inherit(2, 3_000, 0, 60 * SECOND);
+        long t = 2 * SECOND;
+        assertThat(limiter.tryAcquire(Priority.BULK, 500, t)).isTrue();
+        long ours = limiter.lastAdmission();
+        limiter.answered(ours);
+        RateLimitInfo info = new RateLimitInfo(OptionalLong.of(6_000), OptionalLong.of(30_000), OptionalLong.of(5_990),
+                OptionalLong.of(20_000), Optional.empty(), Optional.empty(), Optional.empty());
+        limiter.reseed(info, ours, t, t);
+        assertThat(limiter.availableTokens(t)).as("20 000 reported, 3 000 of the old owner's not yet in it").isEqualTo(17_000.0);
+        // once the request timeout has passed they were charged or never will be
+        long later = 61 * SECOND;
+        assertThat(limiter.tryAcquire(Priority.BULK, 1, later)).isTrue();
+        long next = limiter.lastAdmission();
+        limiter.answered(next);
+        limiter.reseed(info, next, later, later);
+        assertThat(limiter.availableTokens(later)).isEqualTo(20_000.0);
+    }
+
+    @Test
     void shouldAdmitNothingDuringACooldown() {
         QuotaLimiter limiter = new QuotaLimiter(QuotaSettings.ofDefaults().withRpm(600).withTpm(60_000), 0);
         limiter.coolDown(Duration.ofSeconds(5), 3 * SECOND);
