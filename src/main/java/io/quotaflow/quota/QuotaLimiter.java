@@ -163,12 +163,20 @@ public final class QuotaLimiter {
         return sequence;
     }
 
-    /** The call admitted as {@code admission} has its answer: the provider has counted it. */
+    /**
+     * The call admitted as {@code admission} has its answer: the provider has counted it. Without
+     * the time of the answer it counts as answered long ago (see {@link #answered(long, long)}).
+     */
     public void answered(long admission) {
+        answered(admission, 1);
+    }
+
+    /** The call admitted as {@code admission} had its answer at {@code nowNanos}: the provider has counted it. */
+    public void answered(long admission, long nowNanos) {
         for (Iterator<long[]> it = admissions.descendingIterator(); it.hasNext(); ) {
             long[] a = it.next();
             if (a[0] == admission) {
-                a[3] = 1;
+                a[3] = Math.max(1, nowNanos);
                 return;
             }
             if (a[0] < admission) {
@@ -210,52 +218,69 @@ public final class QuotaLimiter {
             laterCalls++;
             laterTokens += a[2];
         }
-        reseed(info, sentAtNanos, laterCalls, laterTokens, nowNanos);
+        reseed(info, sentAtNanos, new long[] {laterCalls, laterTokens, laterCalls, laterTokens}, nowNanos);
     }
 
     /**
-     * As {@link #reseed(RateLimitInfo, long, long)}, for the call admitted as {@code admission}: the
-     * provider may not have counted any other call still unanswered when it answered this one,
-     * whether admitted after it or (arriving out of order) before it, so every such call is
-     * subtracted. Calls answered already were counted, or are behind us.
+     * As {@link #reseed(RateLimitInfo, long, long)}, for the call admitted as {@code admission}.
+     * Lowering: the provider may not have counted any other call still unanswered when it answered
+     * this one, whether admitted after it or (arriving out of order) before it, so every such call
+     * is subtracted. Raising needs more care, since requests overtake each other on the way: a call
+     * sent before this one and answered already may still have reached the provider after it (then
+     * this answer's {@code remaining} does not hold it), so a raise subtracts every other call but
+     * those answered before this one was sent, which certainly arrived first.
      */
     public void reseed(RateLimitInfo info, long admission, long sentAtNanos, long nowNanos) {
         if (info == null) {
             return;
         }
-        long laterCalls = 0;
-        long laterTokens = 0;
+        long sentAt = Long.MAX_VALUE;
         for (long[] a : admissions) {
-            if (a[0] != admission && (a[0] > admission || a[3] == 0)) {
-                laterCalls++;
-                laterTokens += a[2];
+            if (a[0] == admission) {
+                sentAt = a[1];
             }
         }
-        reseed(info, sentAtNanos, laterCalls, laterTokens, nowNanos);
+        long[] later = new long[4];
+        for (long[] a : admissions) {
+            if (a[0] == admission) {
+                continue;
+            }
+            if (a[0] > admission || a[3] == 0) {
+                later[0]++;
+                later[1] += a[2];
+            }
+            if (a[3] == 0 || a[3] > sentAt) {
+                later[2]++;
+                later[3] += a[2];
+            }
+        }
+        reseed(info, sentAtNanos, later, nowNanos);
     }
 
-    private void reseed(RateLimitInfo info, long sentAtNanos, long laterCalls, long laterTokens, long nowNanos) {
+    /** {@code later}: calls and tokens to subtract when lowering, then the same when raising. */
+    private void reseed(RateLimitInfo info, long sentAtNanos, long[] later, long nowNanos) {
         double elapsedSeconds = Math.max(0, nowNanos - sentAtNanos) / 1e9;
         boolean mayRaise = nowNanos - lastRateLimitNanos >= CLEAN_PERIOD_NANOS;
         if (info.remainingRequests().isPresent()) {
             long limit = info.limitRequests().orElse(settings.rpm());
-            follow(requests, baseRequestCapacity, info.remainingRequests().getAsLong(), limit, elapsedSeconds, laterCalls,
-                    mayRaise, nowNanos);
+            follow(requests, baseRequestCapacity, info.remainingRequests().getAsLong(), limit, elapsedSeconds, later[0],
+                    later[2], mayRaise, nowNanos);
         }
         if (info.remainingTokens().isPresent()) {
             long limit = info.limitTokens().orElse(settings.tpm());
-            follow(tokens, baseTokenCapacity, info.remainingTokens().getAsLong(), limit, elapsedSeconds, laterTokens,
-                    mayRaise, nowNanos);
+            follow(tokens, baseTokenCapacity, info.remainingTokens().getAsLong(), limit, elapsedSeconds, later[1],
+                    later[3], mayRaise, nowNanos);
         }
     }
 
     private void follow(ContinuousBucket bucket, double baseCapacity, long remaining, long limit, double elapsedSeconds,
-                        long later, boolean mayRaise, long nowNanos) {
+                        long laterLowering, long laterRaising, boolean mayRaise, long nowNanos) {
         // refill since the provider's answer at our own (safety-scaled) rate: the answer left it a
         // little before we measured, so its full rate would over-count that moment
-        double target = remaining + limit * settings.safetyFactor() / 60.0 * elapsedSeconds - later;
-        if (target < bucket.available(nowNanos)) {
-            bucket.clampTo(target, nowNanos);
+        double refilled = remaining + limit * settings.safetyFactor() / 60.0 * elapsedSeconds;
+        double lower = refilled - laterLowering;
+        if (lower < bucket.available(nowNanos)) {
+            bucket.clampTo(lower, nowNanos);
             return;
         }
         if (!mayRaise) {
@@ -267,7 +292,7 @@ public final class QuotaLimiter {
         if (capacity > bucket.capacity()) {
             bucket.setCapacity(capacity, nowNanos);
         }
-        bucket.raiseTo(Math.min(target, bucket.capacity()), nowNanos);
+        bucket.raiseTo(Math.min(refilled - laterRaising, bucket.capacity()), nowNanos);
     }
 
     /**

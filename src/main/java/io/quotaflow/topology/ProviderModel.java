@@ -134,7 +134,7 @@ final class ProviderModel {
             long latestSnapshot = admission[1] + Math.max(0, outcome.latencyMs()) * 1_000_000L;
             limiter.reseed(outcome.rateLimits(), admission[0], Math.min(latestSnapshot, clock.getAsLong()), clock.getAsLong());
         }
-        limiter.answered(admission[0]);
+        limiter.answered(admission[0], clock.getAsLong());
         return admission[1];
     }
 

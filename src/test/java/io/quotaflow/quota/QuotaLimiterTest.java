@@ -102,6 +102,30 @@ class QuotaLimiterTest {
     }
 
     @Test
+    void shouldNotRaiseOverACallThatOvertookTheAnsweredOneOnTheWay() {
+        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(120_000).withSafetyFactor(1.0)
+                .withBurstSeconds(2).withReserveFraction(0);
+        QuotaLimiter limiter = new QuotaLimiter(settings, 0);
+        long t = 2 * SECOND; // full: 4 000 tokens
+        assertThat(limiter.tryAcquire(Priority.BULK, 2_000, t)).isTrue();
+        long a = limiter.lastAdmission();
+        assertThat(limiter.tryAcquire(Priority.BULK, 1_000, t)).isTrue();
+        long b = limiter.lastAdmission();
+        // b reached the provider first (it then had 9 000 left), a after it (7 000 left); a's answer comes back first
+        RateLimitInfo afterB = new RateLimitInfo(OptionalLong.of(6_000), OptionalLong.of(120_000), OptionalLong.of(5_998),
+                OptionalLong.of(9_000), Optional.empty(), Optional.empty(), Optional.empty());
+        RateLimitInfo afterA = new RateLimitInfo(OptionalLong.of(6_000), OptionalLong.of(120_000), OptionalLong.of(5_997),
+                OptionalLong.of(7_000), Optional.empty(), Optional.empty(), Optional.empty());
+        long answer = t + SECOND / 1000; // 1 ms later: 2 tokens of refill
+        limiter.reseed(afterA, a, answer, answer);
+        limiter.answered(a, answer);
+        assertThat(limiter.availableTokens(answer)).as("7 000 left, b (1 000) not yet answered").isEqualTo(6_000.0);
+        limiter.reseed(afterB, b, answer, answer);
+        limiter.answered(b, answer);
+        assertThat(limiter.availableTokens(answer)).as("b's 9 000 may not hold a, answered after b was sent").isEqualTo(7_000.0);
+    }
+
+    @Test
     void shouldAdmitNothingDuringACooldown() {
         QuotaLimiter limiter = new QuotaLimiter(QuotaSettings.ofDefaults().withRpm(600).withTpm(60_000), 0);
         limiter.coolDown(Duration.ofSeconds(5), 3 * SECOND);
