@@ -1,0 +1,86 @@
+package io.quotaflow.topology;
+
+import io.quotaflow.ticket.Priority;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PendingQueueTest {
+
+    private static PendingQueue.Ref ref(String id, String tenant, int tokens, long at) {
+        return new PendingQueue.Ref(id, tenant, tokens, at, 0, 0, 100);
+    }
+
+    private static List<String> ids(PendingQueue.Proposal p) {
+        return p.refs().stream().map(PendingQueue.Ref::id).toList();
+    }
+
+    @Test
+    void shouldProposeTheHighestClassFirst() {
+        PendingQueue q = new PendingQueue();
+        q.add(Priority.BULK, ref("b1", "t", 10, 1));
+        q.add(Priority.INTERACTIVE, ref("i1", "t", 10, 2));
+        q.add(Priority.STANDARD, ref("s1", "t", 10, 3));
+        PendingQueue.Proposal p = q.propose(10, prio -> 1_000).orElseThrow();
+        assertThat(p.priority()).isEqualTo(Priority.INTERACTIVE);
+        assertThat(ids(p)).containsExactly("i1");
+        assertThat(q.size()).as("proposing removes nothing").isEqualTo(3);
+        q.remove(p);
+        assertThat(q.propose(10, prio -> 1_000).orElseThrow().priority()).isEqualTo(Priority.STANDARD);
+    }
+
+    @Test
+    void shouldTakeTenantsInTurnWithinTheItemAndTokenCaps() {
+        PendingQueue q = new PendingQueue();
+        for (int i = 0; i < 5; i++) {
+            q.add(Priority.BULK, ref("noisy-" + i, "noisy", 100, i));
+        }
+        q.add(Priority.BULK, ref("quiet-0", "quiet", 100, 10));
+        assertThat(ids(q.propose(4, prio -> 10_000).orElseThrow())).containsExactlyInAnyOrder("noisy-0", "quiet-0", "noisy-1", "noisy-2");
+        PendingQueue.Proposal capped = q.propose(10, prio -> 250).orElseThrow();
+        assertThat(capped.refs()).hasSize(2);
+        assertThat(capped.tokens()).isEqualTo(200);
+    }
+
+    @Test
+    void shouldAlwaysTakeTheFirstTicketEvenOverTheCaps() {
+        PendingQueue q = new PendingQueue();
+        q.add(Priority.STANDARD, new PendingQueue.Ref("huge", "t", 9_000, 1, 0, 0, 900_000));
+        q.add(Priority.STANDARD, ref("small", "t", 10, 2));
+        PendingQueue.Proposal p = q.propose(10, prio -> 1_000, 512 * 1024).orElseThrow();
+        assertThat(ids(p)).containsExactly("huge");
+    }
+
+    @Test
+    void shouldHonourATicketsBatchCap() {
+        PendingQueue q = new PendingQueue();
+        q.add(Priority.STANDARD, new PendingQueue.Ref("alone", "t", 10, 1, 1, 1, 100));
+        q.add(Priority.STANDARD, ref("other", "t", 10, 2));
+        assertThat(ids(q.propose(10, prio -> 1_000).orElseThrow())).containsExactly("alone");
+    }
+
+    @Test
+    void shouldKeepAnUpdatedTicketsPlace() {
+        PendingQueue q = new PendingQueue();
+        q.add(Priority.STANDARD, ref("a", "t", 10, 1));
+        q.add(Priority.STANDARD, ref("b", "t", 10, 2));
+        q.replace(Priority.STANDARD, ref("a", "t", 20, 3));
+        PendingQueue.Proposal p = q.propose(1, prio -> 1_000).orElseThrow();
+        assertThat(ids(p)).containsExactly("a");
+        assertThat(p.tokens()).isEqualTo(20);
+        assertThat(q.remove("b")).isPresent();
+        assertThat(q.contains("b")).isFalse();
+    }
+
+    @Test
+    void shouldLingerOnlyWhileABatchIsNotFullAndItsOldestTicketIsYoung() {
+        PendingQueue.Proposal two = new PendingQueue.Proposal(Priority.BULK, List.of(ref("a", "t", 100, 1_000), ref("b", "t", 100, 1_500)), 200);
+        assertThat(two.mayLinger(1_000, 10, 1_000, 1_900)).isTrue();
+        assertThat(two.mayLinger(1_000, 10, 1_000, 2_000)).as("the oldest waited its linger").isFalse();
+        assertThat(two.mayLinger(1_000, 2, 1_000, 1_900)).as("full by items").isFalse();
+        assertThat(two.mayLinger(1_000, 10, 250, 1_900)).as("80 % of the token cap").isFalse();
+        assertThat(two.mayLinger(0, 10, 1_000, 1_900)).as("no linger (interactive)").isFalse();
+    }
+}
