@@ -21,7 +21,6 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * Parses and validates each input record, estimates its tokens, and either re-keys it by quota
@@ -75,7 +74,8 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
                 meta.map(RecordMetadata::offset).orElse(-1L));
         boolean fromRetry = settings.topics().retry().equals(topic);
         Headers in = record.headers();
-        WorkItem.Origin origin = fromRetry ? retryOrigin(in, here) : here;
+        IntakeHeaders qf = IntakeHeaders.decode(in, here, fromRetry, now);
+        WorkItem.Origin origin = qf.origin();
         FailureHeaders.ProducerHeaders producer = FailureHeaders.producerHeaders(in, limits.maxHeaderBytes());
         byte[] original = record.value() == null ? new byte[0] : record.value();
 
@@ -94,10 +94,10 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
         byte[] carried = original;
         long size = original.length;
         String sha256 = null;
-        if (fromRetry && FailureHeaders.string(in, FailureHeaders.VALUE_TRUNCATED).filter("true"::equals).isPresent()) {
+        if (qf.truncated()) {
             // a reduced ticket coming back: it stands for the producer's larger record
-            size = FailureHeaders.longValue(in, FailureHeaders.ORIGINAL_SIZE).orElse(original.length);
-            sha256 = FailureHeaders.string(in, FailureHeaders.ORIGINAL_SHA256).orElse(null);
+            size = qf.originalSize().orElse(original.length);
+            sha256 = qf.originalSha256();
         } else if (original.length > limits.maxValueBytes()) {
             carried = ReducedTicket.of(ticket);
             sha256 = WorkItem.sha256(original);
@@ -107,44 +107,11 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
                 return;
             }
         }
-        WorkItem item = fromRetry
-                ? fromRetry(ticket, tokens, carried, size, sha256, producer, in, origin, now)
-                : fresh(ticket, tokens, carried, size, sha256, producer, in, origin, now);
+        Priority priority = settings.topics().priorityOf(origin.topic()).orElse(ticket.priority().orElse(Priority.STANDARD));
+        WorkItem item = new WorkItem(ticket.id(), priority, ticket.tenant(), tokens, carried, origin, qf.enqueuedAt(), qf.attempt(),
+                qf.notBefore(), qf.failure(), qf.replayCount(), qf.replayOf(), qf.batchCap(), qf.boost(), size, sha256,
+                producer.kept());
         context.forward(new Record<String, IntakeResult>(scope, new IntakeResult.Accepted(item), record.timestamp(), new RecordHeaders()));
-    }
-
-    private static WorkItem.Origin retryOrigin(Headers h, WorkItem.Origin here) {
-        return new WorkItem.Origin(FailureHeaders.string(h, FailureHeaders.ORIGIN_TOPIC).orElse(here.topic()),
-                FailureHeaders.integer(h, FailureHeaders.ORIGIN_PARTITION).orElse(here.partition()),
-                FailureHeaders.longValue(h, FailureHeaders.ORIGIN_OFFSET).orElse(here.offset()));
-    }
-
-    private WorkItem fresh(Ticket ticket, int tokens, byte[] carried, long size, String sha256,
-                           FailureHeaders.ProducerHeaders producer, Headers headers, WorkItem.Origin origin, long now) {
-        Priority priority = settings.topics().priorityOf(origin.topic()).orElse(ticket.priority().orElse(Priority.STANDARD));
-        int replayCount = FailureHeaders.integer(headers, FailureHeaders.REPLAY_COUNT).orElse(0);
-        String replayOf = FailureHeaders.string(headers, FailureHeaders.REPLAY_OF).orElse(null);
-        return new WorkItem(ticket.id(), priority, ticket.tenant(), tokens, carried, origin, now, 0, 0, null, replayCount,
-                replayOf, 0, 1, size, sha256, producer.kept());
-    }
-
-    private WorkItem fromRetry(Ticket ticket, int tokens, byte[] carried, long size, String sha256,
-                               FailureHeaders.ProducerHeaders producer, Headers h, WorkItem.Origin origin, long now) {
-        Priority priority = settings.topics().priorityOf(origin.topic()).orElse(ticket.priority().orElse(Priority.STANDARD));
-        long enqueuedAt = FailureHeaders.longValue(h, FailureHeaders.ENQUEUED_AT).orElse(now);
-        int attempt = Math.max(1, FailureHeaders.integer(h, FailureHeaders.ATTEMPT).orElse(1));
-        long notBefore = FailureHeaders.longValue(h, FailureHeaders.NOT_BEFORE).orElse(now);
-        OptionalLong first = FailureHeaders.longValue(h, FailureHeaders.FIRST_FAILURE);
-        OptionalLong last = FailureHeaders.longValue(h, FailureHeaders.LAST_FAILURE);
-        WorkItem.FailureState failure = new WorkItem.FailureState(first.orElse(now), last.orElse(now),
-                FailureHeaders.string(h, FailureHeaders.ERROR_KIND).orElse(ErrorKind.TRANSIENT.wire()),
-                FailureHeaders.integer(h, FailureHeaders.ERROR_STATUS).orElse(0),
-                FailureHeaders.string(h, FailureHeaders.ERROR_MESSAGE).orElse(""));
-        return new WorkItem(ticket.id(), priority, ticket.tenant(), tokens, carried, origin, enqueuedAt, attempt, notBefore,
-                failure, FailureHeaders.integer(h, FailureHeaders.REPLAY_COUNT).orElse(0),
-                FailureHeaders.string(h, FailureHeaders.REPLAY_OF).orElse(null),
-                FailureHeaders.integer(h, FailureHeaders.BATCH_CAP).orElse(0),
-                FailureHeaders.integer(h, FailureHeaders.MAX_TOKENS_BOOST).orElse(1), size, sha256, producer.kept());
     }
 
     private void reject(Record<String, byte[]> record, byte[] original, WorkItem.Origin origin,
