@@ -88,24 +88,46 @@ public final class TokenCounter {
         if (splitter == null) {
             return encoding.countTokensOrdinary(text);
         }
+        if (Latin1O200kSplitter.applies(text)) {
+            int total = 0;
+            int n = text.length();
+            for (int i = 0; i < n; ) {
+                int end = Latin1O200kSplitter.piece(text, i, n);
+                total += pieceTokens(text.substring(i, end));
+                i = end;
+            }
+            return total;
+        }
         Matcher m = splitter.matcher(text);
         int total = 0;
         while (m.find()) {
-            String piece = m.group();
-            if (piece.length() > CACHED_PIECE_CHARS) {
-                total += encoding.countTokensOrdinary(piece);
-                continue;
-            }
-            Integer known = pieces.get(piece);
-            if (known == null) {
-                known = encoding.countTokensOrdinary(piece);
-                if (pieces.size() < CACHE_ENTRIES) {
-                    pieces.put(piece, known);
-                }
-            }
-            total += known;
+            total += pieceTokens(m.group());
         }
         return total;
+    }
+
+    private int pieceTokens(String piece) {
+        if (piece.length() > CACHED_PIECE_CHARS) {
+            return encoding.countTokensOrdinary(piece);
+        }
+        Integer known = pieces.get(piece);
+        if (known == null) {
+            known = encoding.countTokensOrdinary(piece);
+            if (pieces.size() < CACHE_ENTRIES) {
+                pieces.put(piece, known);
+            }
+        }
+        return known;
+    }
+
+    /** The pieces the encoding's own pattern cuts {@code text} into (for tests). */
+    java.util.List<String> patternPieces(String text) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        Matcher m = splitter.matcher(text);
+        while (m.find()) {
+            out.add(m.group());
+        }
+        return out;
     }
 
     /** Whether this counter remembers pieces (o200k_base with a readable pattern). */

@@ -38,6 +38,37 @@ class TokenCounterTest {
     }
 
     @Test
+    void shouldCutLatin1TextIntoThePatternsPieces() {
+        TokenCounter counter = TokenCounter.forEncoding("o200k_base");
+        String alphabet = "aZbYzA09 \t\n\r\u000b\f'sStTrReEvVlLmMdD.,;:!?/\\-_()[]{}\"$%&*+=<>|~`^@#\u0000\u001f\u007fçãéÉÇÕüÜßÿµ²³¹¼½¾×÷\u00a0\u0085¡¿«»°§¶·¬\u00ad";
+        String[] words = {"Hello", "WORLD", "don't", "I'M", "we're", "they've", "You'll", "it'D", "'s", "'re", "123456", "x1y2",
+                "http://a.b/c", "  ", "\r\n", " \n ", "\n\n\n", "ABCdef", "abcDEF", "a'", "'", "''", "'ll", "Ação", "NÃO", "não'S", "Über", "ÉCOLE", "½kg", "\u00a0\n", "x\u0085y"};
+        Random random = new Random(3);
+        for (int n = 0; n < 20_000; n++) {
+            StringBuilder text = new StringBuilder();
+            int parts = 1 + random.nextInt(12);
+            for (int i = 0; i < parts; i++) {
+                if (random.nextBoolean()) {
+                    text.append(words[random.nextInt(words.length)]);
+                } else {
+                    int len = 1 + random.nextInt(4);
+                    for (int k = 0; k < len; k++) {
+                        text.append(alphabet.charAt(random.nextInt(alphabet.length())));
+                    }
+                }
+            }
+            String s = text.toString();
+            assertThat(Latin1O200kSplitter.applies(s)).isTrue();
+            List<String> mine = new java.util.ArrayList<>();
+            Latin1O200kSplitter.split(s, mine::add);
+            assertThat(mine).as("[%s]", s).isEqualTo(counter.patternPieces(s));
+            assertThat(counter.count(s)).isEqualTo(counter.countUncached(s));
+        }
+        assertThat(Latin1O200kSplitter.applies("ordinal 1ª")).as("ª is Lo: the pattern's").isFalse();
+        assertThat(Latin1O200kSplitter.applies("日本")).isFalse();
+    }
+
+    @Test
     void shouldCountOtherEncodingsAsJtokkitDoes() {
         TokenCounter counter = TokenCounter.forEncoding("cl100k_base");
         assertThat(counter.remembersPieces()).isFalse();
