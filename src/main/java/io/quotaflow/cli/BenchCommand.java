@@ -186,7 +186,7 @@ public final class BenchCommand implements Callable<Integer> {
         boolean ok = failures.isEmpty()
                 && results.stream().filter(r -> !Scenario.CHAOS.equals(r.key())).allMatch(ScenarioResult::clean)
                 && chaosResults.stream().allMatch(ChaosResult::passed);
-        return ok ? 0 : 1;
+        return ok ? ExitCodes.OK : ExitCodes.FAILURE;
     }
 
     private ChaosRunner chaosRunner(ProgressLine line, boolean terminal) {

@@ -72,6 +72,6 @@ public final class DemoCommand implements Callable<Integer> {
             Files.writeString(reportJson, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report));
             System.out.println("report written to " + reportJson);
         }
-        return report.clean() ? 0 : 1;
+        return report.clean() ? ExitCodes.OK : ExitCodes.FAILURE;
     }
 }

@@ -102,7 +102,7 @@ public class TopicsCommand implements Callable<Integer> {
                 applier = TopicsApplier.load(topicsDir).withPrefix(prefix);
             } catch (RuntimeException e) {
                 err.println("Invalid topic declarations: " + e.getMessage());
-                return 1;
+                return ExitCodes.FAILURE;
             }
             try (Admin admin = Admin.create(adminConfig())) {
                 List<String> changes = applier.apply(admin);
@@ -112,10 +112,10 @@ public class TopicsCommand implements Callable<Integer> {
                     changes.forEach(out::println);
                 }
                 out.flush();
-                return 0;
+                return ExitCodes.OK;
             } catch (KafkaException e) {
                 err.println("topics apply failed: " + e.getMessage());
-                return 1;
+                return ExitCodes.FAILURE;
             }
         }
 
