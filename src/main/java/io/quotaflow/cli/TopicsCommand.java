@@ -32,6 +32,9 @@ import picocli.CommandLine.Spec;
                 "They are bundled in the jar and kept under topics/ in the repository.",
                 "With topics.prefix (--topics-prefix) every name starts with that prefix."},
         commandListHeading = "%nCommands:%n",
+        exitCodeList = {
+                "0:help shown (each subcommand's help lists its own codes)",
+                "2:no subcommand (apply), or a bad option"},
         subcommands = {TopicsCommand.Apply.class})
 public class TopicsCommand implements Callable<Integer> {
 
