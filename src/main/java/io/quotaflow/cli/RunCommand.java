@@ -89,7 +89,7 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--state-dir", description = "Local state directory.")
     Path stateDir;
 
-    @Option(names = "--http-port", description = "Port of /health/live, /health/ready, /metrics and /status "
+    @Option(names = "--http-port", paramLabel = "PORT", description = "Port of /health/live, /health/ready, /metrics and /status "
             + "(default 8080; 0 any free port; -1 turns them off).")
     Integer httpPort;
 
@@ -99,24 +99,8 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Map<String, String> flags = new LinkedHashMap<>();
-        put(flags, "llm.base-url", baseUrl);
-        put(flags, "llm.model", model);
-        put(flags, "llm.api-key-file", apiKeyFile);
-        put(flags, "quota.rpm", rpm);
-        put(flags, "quota.tpm", tpm);
-        put(flags, "application.id", applicationId);
-        put(flags, "state.dir", stateDir);
-        put(flags, "instance.id", instanceId);
-        put(flags, "http.port", httpPort);
-        put(flags, "http.bind", httpBind);
-        ConfigValues values = kafka.settings(flags);
-        QuotaflowConfig config;
-        try {
-            config = ConfigLoader.load(values, kafka.environment);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
-        }
+        ConfigValues values = settings();
+        QuotaflowConfig config = config(values);
         PortCheck.Result port = PortCheck.check(config.httpPort());
         if (port instanceof PortCheck.InUse inUse) {
             throw new ParameterException(spec.commandLine(), "port " + inUse.port() + " is in use (http.port from "
@@ -140,6 +124,31 @@ public final class RunCommand implements Callable<Integer> {
         stop.awaitStopRequest();
         stop.close();
         return ExitCodes.OK;
+    }
+
+    /** Every source merged with this command's flags, keyed by configuration key. */
+    ConfigValues settings() {
+        Map<String, String> flags = new LinkedHashMap<>();
+        put(flags, "llm.base-url", baseUrl);
+        put(flags, "llm.model", model);
+        put(flags, "llm.api-key-file", apiKeyFile);
+        put(flags, "quota.rpm", rpm);
+        put(flags, "quota.tpm", tpm);
+        put(flags, "application.id", applicationId);
+        put(flags, "state.dir", stateDir);
+        put(flags, "instance.id", instanceId);
+        put(flags, "http.port", httpPort);
+        put(flags, "http.bind", httpBind);
+        return kafka.settings(flags);
+    }
+
+    /** The run's configuration from {@code values}; a problem is a usage error (exit 2). */
+    QuotaflowConfig config(ConfigValues values) {
+        try {
+            return ConfigLoader.load(values, kafka.environment);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
     }
 
     /**
