@@ -28,7 +28,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
 
 /**
@@ -320,12 +319,9 @@ public final class SimCommand implements Callable<Integer>, ReadsEnvironment {
      * rather than silently ignored. The pipeline's own variables are known, and left alone.
      */
     private void refuseUnknownVariables(Map<String, String> env) {
-        for (String name : new TreeSet<>(env.keySet())) {
-            if (!ConfigKeys.isKnownVariable(name)) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "unknown environment variable " + name
-                        + ConfigKeys.closestVariable(name).map(c -> "; did you mean " + c + "?").orElse(""));
-            }
-        }
+        ConfigKeys.unknownVariable(env).ifPresent(message -> {
+            throw new CommandLine.ParameterException(spec.commandLine(), message);
+        });
     }
 
     /** The keys of {@code env}'s {@value #API_KEYS_ENV} and of {@code --api-key-file}. */

@@ -172,6 +172,16 @@ public final class ConfigKeys {
                 || variable.startsWith(ENV_PREFIX + "KAFKA_") || keyOfEnv(variable).isPresent();
     }
 
+    /**
+     * "unknown environment variable NAME; did you mean CLOSEST?" for the first {@code QUOTAFLOW_*}
+     * name in {@code env} (in name order) that quotaflow does not know, if any.
+     */
+    public static Optional<String> unknownVariable(Map<String, String> env) {
+        return env.keySet().stream().filter(n -> !isKnownVariable(n)).sorted().findFirst()
+                .map(n -> "unknown environment variable " + n
+                        + closestVariable(n).map(c -> "; did you mean " + c + "?").orElse(""));
+    }
+
     /** The closest of {@code candidates} to {@code word} when it is close enough to be a typo. */
     public static Optional<String> closest(String word, Collection<String> candidates) {
         String best = null;
