@@ -64,7 +64,14 @@ import java.util.concurrent.Callable;
                 "         and restarted after 2 s on the same port and data dir. Prints",
                 "         lost, duplicated, 429s and recovery seconds per kill (restart to",
                 "         first new result; target 10 s). Exits 1 when a ticket was lost",
-                "         or duplicated. Child logs go to a temporary directory it prints."})
+                "         or duplicated. Child logs go to a temporary directory it prints.",
+                "",
+                "Flags only: --config and QUOTAFLOW_* variables are not read. Each scenario",
+                "fixes its own limits and settings, so that its figures can be compared."},
+        exitCodeList = {
+                "0:every scenario ran clean",
+                "1:a scenario saw a 429 or a duplicate, lost a ticket, or failed",
+                "2:usage error (bad option, unknown scenario)"})
 public final class BenchCommand implements Callable<Integer> {
 
     @CommandLine.Spec
@@ -186,7 +193,7 @@ public final class BenchCommand implements Callable<Integer> {
         boolean ok = failures.isEmpty()
                 && results.stream().filter(r -> !Scenario.CHAOS.equals(r.key())).allMatch(ScenarioResult::clean)
                 && chaosResults.stream().allMatch(ChaosResult::passed);
-        return ok ? 0 : 1;
+        return ok ? ExitCodes.OK : ExitCodes.FAILURE;
     }
 
     private ChaosRunner chaosRunner(ProgressLine line, boolean terminal) {

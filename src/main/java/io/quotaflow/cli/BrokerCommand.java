@@ -2,9 +2,9 @@ package io.quotaflow.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import io.quotaflow.local.broker.EmbeddedKafkaBroker;
 import picocli.CommandLine.Command;
@@ -35,7 +35,10 @@ import picocli.CommandLine.Spec;
                 "Topics are not created automatically: run `quotaflow topics apply",
                 "--bootstrap-servers localhost:PORT` (the pipeline also applies them).",
                 "",
-                "For development and tests only: no security, no replication."},
+                "For development and tests only: no security, no replication.",
+                "",
+                "Flags only: --config and QUOTAFLOW_* variables are not read (none of the",
+                "configuration keys is a broker setting)."},
         footerHeading = "%nExamples:%n",
         footer = {
                 "  quotaflow broker",
@@ -43,7 +46,8 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
                 "0:stopped cleanly (Ctrl+C / SIGTERM)",
-                "1:the broker could not start (port in use, unusable directory, ...)"})
+                "1:the broker could not start (port in use, unusable directory, ...)",
+                "2:usage error (bad option, --port out of range)"})
 public class BrokerCommand implements Callable<Integer> {
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
@@ -62,6 +66,9 @@ public class BrokerCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /** Where the shutdown hook goes (tests run it themselves). */
+    GracefulStop.Hooks hooks = GracefulStop.Hooks.RUNTIME;
+
     private final CountDownLatch stopRequested = new CountDownLatch(1);
 
     @Override
@@ -70,7 +77,7 @@ public class BrokerCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         if (port < 0 || port > 65535) {
             err.println("--port must be between 0 and 65535, was " + port);
-            return 1;
+            return ExitCodes.USAGE;
         }
 
         EmbeddedKafkaBroker broker;
@@ -78,48 +85,29 @@ public class BrokerCommand implements Callable<Integer> {
             broker = EmbeddedKafkaBroker.start(port, dir);
         } catch (RuntimeException e) {
             err.println("Cannot start the Kafka broker: " + rootMessage(e));
-            return 1;
+            return ExitCodes.FAILURE;
         }
 
         // Ctrl+C / SIGTERM only ask the main thread to stop, so that it closes the broker and the
         // command returns 0. The shutdown hook covers any other way the JVM is brought down.
-        CountDownLatch closed = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            stopRequested.countDown();
+        try (GracefulStop stop = GracefulStop.install("broker", stopRequested::countDown, Duration.ofSeconds(60), hooks)) {
+            trapSignal("INT");
+            trapSignal("TERM");
+            out.println("Kafka broker ready at " + broker.bootstrapServers()
+                    + " (KRaft, single node). Press Ctrl+C to stop.");
+            out.flush();
             try {
-                closed.await(60, TimeUnit.SECONDS);
+                stopRequested.await();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-        }, "quotaflow-broker-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        trapSignal("INT");
-        trapSignal("TERM");
-
-        out.println("Kafka broker ready at " + broker.bootstrapServers()
-                + " (KRaft, single node). Press Ctrl+C to stop.");
-        out.flush();
-        try {
-            stopRequested.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-
-        out.println("Stopping the Kafka broker...");
-        out.flush();
-        try {
+            out.println("Stopping the Kafka broker...");
+            out.flush();
             broker.close();
-        } finally {
-            closed.countDown();
-        }
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException alreadyShuttingDown) {
-            // the hook is running or has run; nothing to undo
         }
         out.println("Kafka broker stopped.");
         out.flush();
-        return 0;
+        return ExitCodes.OK;
     }
 
     /** Asks a running {@link #call()} to stop the broker and return (as Ctrl+C does). */

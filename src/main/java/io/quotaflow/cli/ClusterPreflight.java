@@ -9,9 +9,10 @@ import java.io.PrintWriter;
 import java.util.Map;
 
 /**
- * Before a command that talks to a cluster runs: hands its {@link KafkaConnectionOptions} the
- * environment, resolves the settings (a problem is a usage error, exit 2) and asks the cluster to
- * answer once ({@link ClusterCheck}); an unreachable cluster is one line and exit 1.
+ * Before a command runs: hands it (and its mixins) the environment when it reads one
+ * ({@link ReadsEnvironment}); for a command that talks to a cluster, resolves the settings (a
+ * problem is a usage error, exit 2) and asks the cluster to answer once ({@link ClusterCheck}); an
+ * unreachable cluster is one line and exit 1.
  */
 final class ClusterPreflight {
 
@@ -31,10 +32,15 @@ final class ClusterPreflight {
             last = last.subcommand();
         }
         CommandSpec spec = last.commandSpec();
+        if (spec.userObject() instanceof ReadsEnvironment reader) {
+            reader.environment(env);
+        }
         KafkaConnectionOptions options = null;
         for (CommandSpec mixin : spec.mixins().values()) {
+            if (mixin.userObject() instanceof ReadsEnvironment reader) {
+                reader.environment(env);
+            }
             if (mixin.userObject() instanceof KafkaConnectionOptions k) {
-                k.environment(env);
                 options = k;
             }
         }

@@ -18,7 +18,14 @@ import java.util.concurrent.Callable;
         description = {
                 "Starts an in-process Kafka broker and the provider simulator, publishes the bundled tickets",
                 "(English and Portuguese, three priorities, a few malformed lines, one far too large),",
-                "runs the pipeline until every ticket is classified or dead-lettered, and prints a report."})
+                "runs the pipeline until every ticket is classified or dead-lettered, and prints a report.",
+                "",
+                "Flags only: --config and QUOTAFLOW_* variables are not read. The demo makes its own",
+                "broker, simulator and settings; --rpm and --tpm are the simulated provider's limits."},
+        exitCodeList = {
+                "0:every ticket classified or dead-lettered, zero 429s, zero duplicates",
+                "1:the run failed: a 429, a lost or duplicated ticket, or a timeout",
+                "2:usage error (bad option or --scenario)"})
 public final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--tickets", description = "How many tickets to publish (default: the bundled ${DEFAULT-VALUE} = all of them; more repeat with new ids).",
@@ -72,6 +79,6 @@ public final class DemoCommand implements Callable<Integer> {
             Files.writeString(reportJson, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report));
             System.out.println("report written to " + reportJson);
         }
-        return report.clean() ? 0 : 1;
+        return report.clean() ? ExitCodes.OK : ExitCodes.FAILURE;
     }
 }

@@ -23,6 +23,9 @@ import java.util.concurrent.Callable;
         },
         optionListHeading = "%nOptions:%n",
         commandListHeading = "%nCommands:%n",
+        exitCodeList = {
+            "0:help shown (each subcommand's help lists its own codes)",
+            "2:no subcommand (stats, show or replay), or a bad option"},
         subcommands = {DlqStatsCommand.class, DlqShowCommand.class, DlqReplayCommand.class})
 public final class DlqCommand implements Callable<Integer> {
 

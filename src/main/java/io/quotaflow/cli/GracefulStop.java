@@ -1,6 +1,7 @@
 package io.quotaflow.cli;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -17,11 +18,38 @@ import java.util.concurrent.TimeUnit;
  */
 final class GracefulStop implements AutoCloseable {
 
+    /** Where the hook is registered: the JVM's shutdown hooks, or a test's stand-in. */
+    interface Hooks {
+        /** The JVM's own: {@link Runtime#addShutdownHook} and {@link Runtime#removeShutdownHook}. */
+        Hooks RUNTIME = new Hooks() {
+            @Override
+            public void add(Thread hook) {
+                Runtime.getRuntime().addShutdownHook(hook);
+            }
+
+            @Override
+            public void remove(Thread hook) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook is running: it returns now that the work is finished
+                }
+            }
+        };
+
+        void add(Thread hook);
+
+        /** Removes {@code hook}; does nothing when it is already running. */
+        void remove(Thread hook);
+    }
+
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final CountDownLatch finished = new CountDownLatch(1);
     private final Thread hook;
+    private final Hooks hooks;
 
-    private GracefulStop(String name, Runnable requestStop, Duration wait) {
+    private GracefulStop(String name, Runnable requestStop, Duration wait, Hooks hooks) {
+        this.hooks = hooks;
         this.hook = new Thread(() -> {
             stopRequested.countDown();
             requestStop.run();
@@ -39,8 +67,14 @@ final class GracefulStop implements AutoCloseable {
      * @param wait        how long the hook waits for {@link #close()} before the JVM exits anyway
      */
     static GracefulStop install(String name, Runnable requestStop, Duration wait) {
-        GracefulStop stop = new GracefulStop(name, requestStop, wait);
-        Runtime.getRuntime().addShutdownHook(stop.hook);
+        return install(name, requestStop, wait, Hooks.RUNTIME);
+    }
+
+    /** As above, with the hook registered in {@code hooks} (tests run it themselves). */
+    static GracefulStop install(String name, Runnable requestStop, Duration wait, Hooks hooks) {
+        GracefulStop stop = new GracefulStop(name, Objects.requireNonNull(requestStop, "requestStop"),
+                Objects.requireNonNull(wait, "wait"), Objects.requireNonNull(hooks, "hooks"));
+        hooks.add(stop.hook);
         return stop;
     }
 
@@ -53,10 +87,6 @@ final class GracefulStop implements AutoCloseable {
     @Override
     public void close() {
         finished.countDown();
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException shuttingDown) {
-            // the hook is running: it returns now that the work is finished
-        }
+        hooks.remove(hook);
     }
 }

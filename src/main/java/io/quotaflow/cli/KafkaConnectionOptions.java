@@ -20,7 +20,7 @@ import java.util.Map;
  * nothing here is required on the command line; a configuration problem is a usage error (exit 2)
  * naming the key and where its value came from.
  */
-public final class KafkaConnectionOptions {
+public final class KafkaConnectionOptions implements ReadsEnvironment {
 
     @Spec(Spec.Target.MIXEE)
     CommandSpec mixee;
@@ -51,8 +51,8 @@ public final class KafkaConnectionOptions {
 
     private ConfigValues resolved;
 
-    /** Reads the environment from {@code env} instead of the process's. */
-    void environment(Map<String, String> env) {
+    @Override
+    public void environment(Map<String, String> env) {
         this.environment = Map.copyOf(env);
         this.resolved = null;
     }

@@ -94,21 +94,21 @@ public final class PublishCommand implements Callable<Integer> {
                 path = Path.of(file);
             } catch (InvalidPathException e) {
                 err.println("publish: not a valid path: " + file);
-                return 2;
+                return ExitCodes.USAGE;
             }
             if (!Files.exists(path)) {
                 err.println("publish: file not found: " + path.toAbsolutePath());
-                return 2;
+                return ExitCodes.USAGE;
             }
             if (!Files.isRegularFile(path)) {
                 err.println("publish: not a regular file: " + path.toAbsolutePath());
-                return 2;
+                return ExitCodes.USAGE;
             }
             try {
                 input = Files.newInputStream(path);
             } catch (IOException e) {
                 err.println("publish: cannot read " + path.toAbsolutePath() + ": " + e.getMessage());
-                return 2;
+                return ExitCodes.USAGE;
             }
             source = path.toString();
         }
@@ -119,14 +119,14 @@ public final class PublishCommand implements Callable<Integer> {
                 publisher = new TicketPublisher(kafka.bootstrapServers(), kafka.clientProperties(), kafka.topics());
             } catch (KafkaException e) {
                 err.println("publish: invalid Kafka client settings: " + rootMessage(e));
-                return 2;
+                return ExitCodes.USAGE;
             }
             try (publisher) {
                 return publish(publisher, in, source, err);
             }
         } catch (IOException e) {
             err.println("publish: closing " + source + " failed: " + e.getMessage());
-            return 1;
+            return ExitCodes.FAILURE;
         }
     }
 
@@ -146,15 +146,15 @@ public final class PublishCommand implements Callable<Integer> {
             status.clear();
             err.println(summary.describe());
             err.flush();
-            return summary.succeeded() ? 0 : 1;
+            return summary.succeeded() ? ExitCodes.OK : ExitCodes.FAILURE;
         } catch (UncheckedIOException e) {
             status.clear();
             err.println("publish: " + source + ": " + e.getMessage() + ": " + e.getCause().getMessage());
-            return 1;
+            return ExitCodes.FAILURE;
         } catch (KafkaException e) {
             status.clear();
             err.println("publish: " + rootMessage(e));
-            return 1;
+            return ExitCodes.FAILURE;
         }
     }
 

@@ -26,6 +26,10 @@ import java.util.Properties;
                 "Every command that talks to a cluster reads its settings from --config FILE,",
                 "then QUOTAFLOW_* environment variables, then flags (README: Configuration).",
                 "Global option: --verbose (or -v) raises logging from WARN to INFO."},
+        exitCodeList = {
+                "0:done, or stopped cleanly on Ctrl+C / SIGTERM",
+                "1:the work failed (cluster, provider, a send, a scenario)",
+                "2:usage or configuration error (each command's help lists its own)"},
         footerHeading = "%nExamples:%n",
         footer = {
                 "  quotaflow demo",
@@ -104,7 +108,16 @@ public final class QuotaflowCommand implements Runnable {
 
     /** The command tree with the common help layout ({@link HelpLayout}). */
     static CommandLine commandLine() {
-        return HelpLayout.apply(new CommandLine(new QuotaflowCommand()));
+        CommandLine cli = HelpLayout.apply(new CommandLine(new QuotaflowCommand()));
+        namedExitCodes(cli);
+        return cli;
+    }
+
+    /** picocli's own exit codes (a parse error, an exception out of a command) are {@link ExitCodes}'. */
+    private static void namedExitCodes(CommandLine cli) {
+        cli.getCommandSpec().exitCodeOnInvalidInput(ExitCodes.USAGE).exitCodeOnExecutionException(ExitCodes.FAILURE)
+                .exitCodeOnSuccess(ExitCodes.OK).exitCodeOnUsageHelp(ExitCodes.OK).exitCodeOnVersionHelp(ExitCodes.OK);
+        cli.getSubcommands().values().forEach(QuotaflowCommand::namedExitCodes);
     }
 
     /** The version of the build: the filtered {@code io/quotaflow/version.properties}, else the jar manifest. */

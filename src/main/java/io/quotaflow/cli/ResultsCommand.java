@@ -92,7 +92,7 @@ public final class ResultsCommand implements Callable<Integer> {
             reader = new ResultsReader(kafka.bootstrapServers(), kafka.clientProperties(), topic);
         } catch (KafkaException e) {
             err.println("results: invalid Kafka client settings: " + PublishCommand.rootMessage(e));
-            return 2;
+            return ExitCodes.USAGE;
         }
         // Ctrl+C: end the read, flush stdout, close the consumer
         try (GracefulStop stop = GracefulStop.install("results", reader::wakeup, Duration.ofSeconds(10)); reader) {
@@ -107,13 +107,13 @@ public final class ResultsCommand implements Callable<Integer> {
             if (result.reason() == ResultsReader.StopReason.TOPIC_NOT_FOUND) {
                 err.printf(Locale.ROOT, "results: topic %s not found within %.1f s: is %s reachable, and were the "
                         + "topics created (quotaflow topics apply)?%n", topic, idleTimeoutSeconds, kafka.bootstrapServers());
-                return 1;
+                return ExitCodes.FAILURE;
             }
-            return 0;
+            return ExitCodes.OK;
         } catch (KafkaException e) {
             out.flush();
             err.println("results: " + PublishCommand.rootMessage(e));
-            return 1;
+            return ExitCodes.FAILURE;
         }
     }
 

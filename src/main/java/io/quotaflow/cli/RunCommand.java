@@ -17,6 +17,7 @@ import picocli.CommandLine.Spec;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -31,7 +32,11 @@ import java.util.concurrent.Callable;
             "",
             "The API key comes from QUOTAFLOW_LLM_API_KEY or --llm-api-key-file, never from a flag value. "
                     + "Settings: built-in defaults, then --config FILE, then QUOTAFLOW_* variables, then flags; "
-                    + "an unknown key stops the start (exit 2)."
+                    + "an unknown key stops the start (exit 2).",
+            "",
+            "HTTP on --http-bind:--http-port (http.bind, http.port): GET /health/live (liveness: the "
+                    + "streams run; a halted route does not fail it), /health/ready (readiness: running, no "
+                    + "route halted), /metrics (Prometheus) and /status (JSON)."
         },
         optionListHeading = "%nOptions:%n",
         exitCodeListHeading = "%nExit codes:%n",
@@ -45,7 +50,8 @@ import java.util.concurrent.Callable;
             "  export QUOTAFLOW_LLM_API_KEY=sk-...",
             "  export QUOTAFLOW_BOOTSTRAP_SERVERS=localhost:9092",
             "  quotaflow run --llm-base-url https://api.openai.com/v1 --rpm 500 --tpm 200000",
-            "  quotaflow run --config /etc/quotaflow/quotaflow.properties --http-port 9464"
+            "  quotaflow run --config /etc/quotaflow/quotaflow.properties --http-port 9464",
+            "  quotaflow run --config q.properties --http-bind 127.0.0.1"
         })
 public final class RunCommand implements Callable<Integer> {
 
@@ -83,28 +89,18 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--state-dir", description = "Local state directory.")
     Path stateDir;
 
-    @Option(names = "--http-port", description = "Port of /metrics, /health and /status (default 8080; -1 turns it off).")
+    @Option(names = "--http-port", paramLabel = "PORT", description = "Port of /health/live, /health/ready, /metrics and /status "
+            + "(default 8080; 0 any free port; -1 turns them off).")
     Integer httpPort;
+
+    @Option(names = "--http-bind", paramLabel = "ADDRESS", description = "Address those endpoints listen on "
+            + "(default 0.0.0.0, every interface; 127.0.0.1 keeps them local).")
+    String httpBind;
 
     @Override
     public Integer call() throws Exception {
-        Map<String, String> flags = new LinkedHashMap<>();
-        put(flags, "llm.base-url", baseUrl);
-        put(flags, "llm.model", model);
-        put(flags, "llm.api-key-file", apiKeyFile);
-        put(flags, "quota.rpm", rpm);
-        put(flags, "quota.tpm", tpm);
-        put(flags, "application.id", applicationId);
-        put(flags, "state.dir", stateDir);
-        put(flags, "instance.id", instanceId);
-        put(flags, "http.port", httpPort);
-        ConfigValues values = kafka.settings(flags);
-        QuotaflowConfig config;
-        try {
-            config = ConfigLoader.load(values, kafka.environment);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
-        }
+        ConfigValues values = settings();
+        QuotaflowConfig config = config(values);
         PortCheck.Result port = PortCheck.check(config.httpPort());
         if (port instanceof PortCheck.InUse inUse) {
             throw new ParameterException(spec.commandLine(), "port " + inUse.port() + " is in use (http.port from "
@@ -124,14 +120,57 @@ public final class RunCommand implements Callable<Integer> {
             System.err.println("quotaflow: stopping (committing and closing cleanly)...");
             pipeline.close(Duration.ofSeconds(60));
         }, Duration.ofSeconds(65));
-        System.err.printf("quotaflow running: application id %s, quota scope %s (%d RPM, %d TPM), model %s at %s%s%n",
-                config.applicationId(), config.dispatcher().scope(), config.dispatcher().quota().rpm(),
-                config.dispatcher().quota().tpm(), config.dispatcher().model().model(),
-                config.dispatcher().model().apiKey().redact(config.dispatcher().model().baseUrl().toString()),
-                pipeline.httpPort() > 0 ? ", status on http://localhost:" + pipeline.httpPort() + "/status" : "");
+        System.err.println(startedLine(config, pipeline.httpPort()));
         stop.awaitStopRequest();
         stop.close();
         return ExitCodes.OK;
+    }
+
+    /** Every source merged with this command's flags, keyed by configuration key. */
+    ConfigValues settings() {
+        Map<String, String> flags = new LinkedHashMap<>();
+        put(flags, "llm.base-url", baseUrl);
+        put(flags, "llm.model", model);
+        put(flags, "llm.api-key-file", apiKeyFile);
+        put(flags, "quota.rpm", rpm);
+        put(flags, "quota.tpm", tpm);
+        put(flags, "application.id", applicationId);
+        put(flags, "state.dir", stateDir);
+        put(flags, "instance.id", instanceId);
+        put(flags, "http.port", httpPort);
+        put(flags, "http.bind", httpBind);
+        return kafka.settings(flags);
+    }
+
+    /** The run's configuration from {@code values}; a problem is a usage error (exit 2). */
+    QuotaflowConfig config(ConfigValues values) {
+        try {
+            return ConfigLoader.load(values, kafka.environment);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+    }
+
+    /**
+     * {@code quotaflow running: application id quotaflow, quota scope …, model gpt-4o-mini at URL;
+     * http://0.0.0.0:8080 serves /health/live, /health/ready, /metrics, /status}; the HTTP part
+     * names the bind address ({@code http.bind}) and the port actually bound, or says it is off.
+     */
+    static String startedLine(QuotaflowConfig config, int boundPort) {
+        var model = config.dispatcher().model();
+        String http = boundPort > 0
+                ? "http://" + hostPart(config.httpBind()) + ":" + boundPort
+                        + " serves /health/live, /health/ready, /metrics, /status"
+                : "HTTP endpoints off (http.port -1)";
+        return String.format(Locale.ROOT, "quotaflow running: application id %s, quota scope %s (%d RPM, %d TPM), "
+                        + "model %s at %s; %s", config.applicationId(), config.dispatcher().scope(),
+                config.dispatcher().quota().rpm(), config.dispatcher().quota().tpm(), model.model(),
+                model.apiKey().redact(model.baseUrl().toString()), http);
+    }
+
+    /** An IPv6 literal in brackets, as in a URL. */
+    private static String hostPart(String bind) {
+        return bind.contains(":") && !bind.startsWith("[") ? "[" + bind + "]" : bind;
     }
 
     private static void put(Map<String, String> flags, String key, Object value) {

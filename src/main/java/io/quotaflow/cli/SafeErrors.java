@@ -105,7 +105,7 @@ final class SafeErrors implements CommandLine.IParameterExceptionHandler {
         if (ex instanceof IllegalArgumentException) {
             err.println("quotaflow: " + clean(ex.getMessage()));
             err.flush();
-            return 2;
+            return ExitCodes.USAGE;
         }
         err.println("quotaflow: " + clean(ex.toString()));
         if (verbose) {
@@ -116,7 +116,7 @@ final class SafeErrors implements CommandLine.IParameterExceptionHandler {
             err.println("(run with --verbose for details)");
         }
         err.flush();
-        return 1;
+        return ExitCodes.FAILURE;
     }
 
     /**

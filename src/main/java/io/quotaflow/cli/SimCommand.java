@@ -1,5 +1,6 @@
 package io.quotaflow.cli;
 
+import io.quotaflow.config.ConfigKeys;
 import io.quotaflow.local.sim.Faults;
 import io.quotaflow.local.sim.Outage;
 import io.quotaflow.local.sim.ProviderSimulator;
@@ -21,13 +22,13 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code quotaflow sim}: runs the built-in OpenAI-compatible provider simulator in the foreground
@@ -73,20 +74,33 @@ import java.util.concurrent.CountDownLatch;
                 "",
                 "Accepted API keys come from the environment variable QUOTAFLOW_SIM_API_KEYS "
                         + "(comma-separated) and/or --api-key-file; with neither, any non-empty bearer key is "
-                        + "accepted. Keys are never printed.",
+                        + "accepted. Keys are never printed. Everything else is flags only: --config and the "
+                        + "pipeline's QUOTAFLOW_* keys are not read (--rpm and --tpm here are the simulated "
+                        + "provider's limits, not quota.rpm/quota.tpm); an unknown QUOTAFLOW_* variable stops "
+                        + "the start (exit 2).",
                 "",
                 "Example:",
                 "  quotaflow sim --port 8089 --rpm 60 --tpm 20000",
                 "  quotaflow sim --p503 0.05 --p-malformed 0.02 --outage 60:90",
                 "  quotaflow sim --tokenizer cl100k_base --context-tokens 8192 --burst-seconds 60",
-                "  quotaflow run --llm-base-url http://localhost:8089/v1 ..."})
-public final class SimCommand implements Callable<Integer> {
+                "  quotaflow run --llm-base-url http://localhost:8089/v1 ..."},
+        exitCodeList = {
+                "0:stopped cleanly (Ctrl+C / SIGTERM)",
+                "1:the simulator could not start (port in use, address not available)",
+                "2:usage error (bad option, unreadable key file, unknown QUOTAFLOW_* variable)"})
+public final class SimCommand implements Callable<Integer>, ReadsEnvironment {
 
     /** Environment variable with a comma-separated list of accepted keys. */
     public static final String API_KEYS_ENV = "QUOTAFLOW_SIM_API_KEYS";
 
     @Spec
     CommandSpec spec;
+
+    /** Where the shutdown hook goes (tests run it themselves). */
+    GracefulStop.Hooks hooks = GracefulStop.Hooks.RUNTIME;
+
+    /** The environment {@value #API_KEYS_ENV} is read from; the command line sets it, tests replace it. */
+    private Map<String, String> environment = System.getenv();
 
     @Option(names = "--port", paramLabel = "PORT", defaultValue = "" + SimulatorConfig.DEFAULT_PORT,
             description = "TCP port to listen on; 0 picks a free port. Default: ${DEFAULT-VALUE}.")
@@ -199,7 +213,7 @@ public final class SimCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        SimulatorConfig config = toConfig(System.getenv());
+        SimulatorConfig config = toConfig(environment);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         ProviderSimulator simulator;
@@ -208,7 +222,7 @@ public final class SimCommand implements Callable<Integer> {
         } catch (UncheckedIOException e) {
             err.println("quotaflow sim: " + e.getMessage());
             err.flush();
-            return 1;
+            return ExitCodes.FAILURE;
         }
         out.println(banner(config, simulator.baseUrl()));
         if (config.faults().any()) {
@@ -221,32 +235,33 @@ public final class SimCommand implements Callable<Integer> {
                 + simulator.port() + "/admin/faults. Press Ctrl+C to stop.");
         out.flush();
 
-        CountDownLatch stopped = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
+        try (GracefulStop stop = GracefulStop.install("sim", () -> { }, Duration.ofSeconds(30), hooks)) {
+            try {
+                stop.awaitStopRequest();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             SimulatorStats stats = simulator.stats();
             simulator.close();
-            long faults = stats.faultsInjected().values().stream().mapToLong(Long::longValue).sum();
-            out.println("Provider simulator stopped: " + stats.totalRequests() + " requests, "
-                    + stats.requestsAdmitted() + " admitted, " + stats.http429() + " answered 429"
-                    + (stats.contextLengthRefusals() == 0 ? ""
-                            : ", " + stats.contextLengthRefusals() + " refused 400 context_length_exceeded")
-                    + (faults == 0 ? "." : ", " + faults + " faults injected " + stats.faultsInjected() + "."));
+            out.println(stoppedLine(stats));
             out.flush();
-            stopped.countDown();
-        }, "quotaflow-sim-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        try {
-            stopped.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException alreadyShuttingDown) {
-                // the hook closes the simulator
-            }
-            simulator.close();
         }
-        return 0;
+        return ExitCodes.OK;
+    }
+
+    /** {@code Provider simulator stopped: 12 requests, 10 admitted, 2 answered 429.} */
+    static String stoppedLine(SimulatorStats stats) {
+        long faults = stats.faultsInjected().values().stream().mapToLong(Long::longValue).sum();
+        return "Provider simulator stopped: " + stats.totalRequests() + " requests, "
+                + stats.requestsAdmitted() + " admitted, " + stats.http429() + " answered 429"
+                + (stats.contextLengthRefusals() == 0 ? ""
+                        : ", " + stats.contextLengthRefusals() + " refused 400 context_length_exceeded")
+                + (faults == 0 ? "." : ", " + faults + " faults injected " + stats.faultsInjected() + ".");
+    }
+
+    @Override
+    public void environment(Map<String, String> env) {
+        this.environment = Map.copyOf(env);
     }
 
     /**
@@ -271,6 +286,7 @@ public final class SimCommand implements Callable<Integer> {
      * @throws CommandLine.ParameterException for an unreadable key file or an invalid value
      */
     SimulatorConfig toConfig(Map<String, String> env) {
+        refuseUnknownVariables(env);
         Set<String> keys = acceptedKeys(env);
         try {
             Faults.Builder faults = faults();
@@ -295,6 +311,17 @@ public final class SimCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
+    }
+
+    /**
+     * The simulator reads one variable, {@value #API_KEYS_ENV}: a {@code QUOTAFLOW_*} variable that
+     * quotaflow does not know at all (a typo such as {@code QUOTAFLOW_SIM_API_KEY}) is a usage error
+     * rather than silently ignored. The pipeline's own variables are known, and left alone.
+     */
+    private void refuseUnknownVariables(Map<String, String> env) {
+        ConfigKeys.unknownVariable(env).ifPresent(message -> {
+            throw new CommandLine.ParameterException(spec.commandLine(), message);
+        });
     }
 
     /** The keys of {@code env}'s {@value #API_KEYS_ENV} and of {@code --api-key-file}. */

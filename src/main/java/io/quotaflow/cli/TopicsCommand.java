@@ -32,6 +32,9 @@ import picocli.CommandLine.Spec;
                 "They are bundled in the jar and kept under topics/ in the repository.",
                 "With topics.prefix (--topics-prefix) every name starts with that prefix."},
         commandListHeading = "%nCommands:%n",
+        exitCodeList = {
+                "0:help shown (each subcommand's help lists its own codes)",
+                "2:no subcommand (apply), or a bad option"},
         subcommands = {TopicsCommand.Apply.class})
 public class TopicsCommand implements Callable<Integer> {
 
@@ -102,7 +105,7 @@ public class TopicsCommand implements Callable<Integer> {
                 applier = TopicsApplier.load(topicsDir).withPrefix(prefix);
             } catch (RuntimeException e) {
                 err.println("Invalid topic declarations: " + e.getMessage());
-                return 1;
+                return ExitCodes.FAILURE;
             }
             try (Admin admin = Admin.create(adminConfig())) {
                 List<String> changes = applier.apply(admin);
@@ -112,10 +115,10 @@ public class TopicsCommand implements Callable<Integer> {
                     changes.forEach(out::println);
                 }
                 out.flush();
-                return 0;
+                return ExitCodes.OK;
             } catch (KafkaException e) {
                 err.println("topics apply failed: " + e.getMessage());
-                return 1;
+                return ExitCodes.FAILURE;
             }
         }
 

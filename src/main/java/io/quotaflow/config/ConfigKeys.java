@@ -59,7 +59,7 @@ public final class ConfigKeys {
                 + "from changelogs)");
         t.add("http.port", Type.INT, "8080", "--http-port", "`/metrics`, `/health/live`, `/health/ready`, `/status`; "
                 + "`-1` turns it off");
-        t.add("http.bind", Type.STRING, QuotaflowConfig.DEFAULT_HTTP_BIND, null, "address those endpoints listen on: "
+        t.add("http.bind", Type.STRING, QuotaflowConfig.DEFAULT_HTTP_BIND, "--http-bind", "address those endpoints listen on: "
                 + "every interface (what a container needs); `127.0.0.1` keeps them local");
         t.add("instance.id", Type.STRING, "auto", "--instance-id", "static group membership (`group.instance.id`): "
                 + "`auto` derives a stable id from the host name and `state.dir`, so an instance restarted after a "
@@ -161,6 +161,25 @@ public final class ConfigKeys {
     /** The key a {@code QUOTAFLOW_*} variable sets, if any. */
     public static Optional<String> keyOfEnv(String variable) {
         return DEFAULTS.keySet().stream().filter(k -> envName(k).equals(variable)).findFirst();
+    }
+
+    /**
+     * Whether quotaflow knows {@code variable}: not a {@code QUOTAFLOW_*} name at all, a key's
+     * variable, a {@code QUOTAFLOW_KAFKA_*} pass-through, or one of {@link #OTHER_VARIABLES}.
+     */
+    public static boolean isKnownVariable(String variable) {
+        return !variable.startsWith(ENV_PREFIX) || OTHER_VARIABLES.contains(variable)
+                || variable.startsWith(ENV_PREFIX + "KAFKA_") || keyOfEnv(variable).isPresent();
+    }
+
+    /**
+     * "unknown environment variable NAME; did you mean CLOSEST?" for the first {@code QUOTAFLOW_*}
+     * name in {@code env} (in name order) that quotaflow does not know, if any.
+     */
+    public static Optional<String> unknownVariable(Map<String, String> env) {
+        return env.keySet().stream().filter(n -> !isKnownVariable(n)).sorted().findFirst()
+                .map(n -> "unknown environment variable " + n
+                        + closestVariable(n).map(c -> "; did you mean " + c + "?").orElse(""));
     }
 
     /** The closest of {@code candidates} to {@code word} when it is close enough to be a typo. */

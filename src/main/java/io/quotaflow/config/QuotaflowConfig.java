@@ -11,7 +11,7 @@ import java.util.Objects;
  * @param bootstrapServers Kafka bootstrap servers
  * @param applicationId    Kafka Streams application id: every instance sharing it shares the work and the quota
  * @param stateDir         local state directory
- * @param httpPort         port of {@code /metrics}, {@code /health}, {@code /status} (0: random, -1: off)
+ * @param httpPort         port of {@code /health/live}, {@code /health/ready}, {@code /metrics}, {@code /status} (0: random, -1: off)
  * @param kafka            extra client properties ({@code kafka.*} keys, prefix removed), security settings included
  * @param dispatcher       model, quota, batching and retry settings
  * @param instanceId       static group-membership id ({@link InstanceId}), null for dynamic membership

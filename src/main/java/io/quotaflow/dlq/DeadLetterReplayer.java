@@ -71,7 +71,7 @@ public final class DeadLetterReplayer {
     private final ReplayOptions options;
     private final Supplier<Consumer<byte[], byte[]>> consumerFactory;
     private final Supplier<Producer<byte[], byte[]>> producerFactory;
-    private final LongSupplier nanoClock;
+    private final ReplayClock clock;
     private final Supplier<OriginalReader> originalsFactory;
     private final AtomicBoolean stop = new AtomicBoolean();
 
@@ -88,7 +88,7 @@ public final class DeadLetterReplayer {
                         options.groupId(), maxPollRecords(options)), new ByteArrayDeserializer(), new ByteArrayDeserializer()),
                 () -> new KafkaProducer<>(DlqClients.producerConfig(bootstrapServers, clientProperties, CLIENT_ID,
                         options.transactionalId()), new ByteArraySerializer(), new ByteArraySerializer()),
-                System::nanoTime, () -> OriginalReader.consumer(bootstrapServers, clientProperties));
+                ReplayClock.system(), () -> OriginalReader.consumer(bootstrapServers, clientProperties));
     }
 
     /** Clients made elsewhere (mocks in tests); the replayer closes them. The producer is not made for a dry run. */
@@ -97,15 +97,23 @@ public final class DeadLetterReplayer {
         this(options, consumerFactory, producerFactory, nanoClock, () -> OriginalReader.NONE);
     }
 
-    /** As above, with the reader of truncated dead letters' originals. */
+    /** As above, with the reader of truncated dead letters' originals; the pacer sleeps for real. */
     DeadLetterReplayer(ReplayOptions options, Supplier<Consumer<byte[], byte[]>> consumerFactory,
                        Supplier<Producer<byte[], byte[]>> producerFactory, LongSupplier nanoClock,
+                       Supplier<OriginalReader> originalsFactory) {
+        this(options, consumerFactory, producerFactory, ReplayClock.of(nanoClock, ReplayClock.THREAD_SLEEP),
+                originalsFactory);
+    }
+
+    /** As above, with every reading of time and every wait on {@code clock} (a manual one in tests). */
+    DeadLetterReplayer(ReplayOptions options, Supplier<Consumer<byte[], byte[]>> consumerFactory,
+                       Supplier<Producer<byte[], byte[]>> producerFactory, ReplayClock clock,
                        Supplier<OriginalReader> originalsFactory) {
         this.originalsFactory = Objects.requireNonNull(originalsFactory, "originalsFactory");
         this.options = Objects.requireNonNull(options, "options");
         this.consumerFactory = Objects.requireNonNull(consumerFactory, "consumerFactory");
         this.producerFactory = Objects.requireNonNull(producerFactory, "producerFactory");
-        this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     /** Batches of about one second's worth of records, so a paced transaction stays short. */
@@ -146,7 +154,7 @@ public final class DeadLetterReplayer {
      */
     public ReplaySummary run(java.util.function.Consumer<ReplaySummary> progress) {
         Objects.requireNonNull(progress, "progress");
-        long started = nanoClock.getAsLong();
+        long started = clock.nanos();
         ReplayTally tally = new ReplayTally();
         try (Consumer<byte[], byte[]> consumer = consumerFactory.get();
              LazyOriginalReader originals = new LazyOriginalReader(originalsFactory)) {
@@ -183,8 +191,8 @@ public final class DeadLetterReplayer {
     private ReplaySummary loop(Consumer<byte[], byte[]> consumer, Producer<byte[], byte[]> producer,
                                ReplayPositions positions, ReplayTally tally, OriginalReader originals,
                                java.util.function.Consumer<ReplaySummary> progress, long started) {
-        ReplayPacer pacer = new ReplayPacer(options.ratePerSecond(), nanoClock);
-        long lastAdvance = nanoClock.getAsLong();
+        ReplayPacer pacer = new ReplayPacer(options.ratePerSecond(), clock);
+        long lastAdvance = clock.nanos();
         while (true) {
             ReplaySummary.Outcome outcome = outcome(positions, tally);
             if (outcome != null) {
@@ -198,7 +206,7 @@ public final class DeadLetterReplayer {
             positions.advance(done.next);
             List<TopicPartition> reached = done.examined == batch.size() ? positions.refresh(consumer) : List.of();
             consumer.pause(reached);
-            long now = nanoClock.getAsLong();
+            long now = clock.nanos();
             if (!batch.isEmpty() || !reached.isEmpty()) {
                 lastAdvance = now;
             } else if (now - lastAdvance > STALL_TIMEOUT.toNanos() && !positions.done()) {
@@ -343,6 +351,6 @@ public final class DeadLetterReplayer {
     }
 
     private Duration elapsed(long startedNanos) {
-        return Duration.ofNanos(nanoClock.getAsLong() - startedNanos);
+        return Duration.ofNanos(clock.nanos() - startedNanos);
     }
 }

@@ -1,20 +1,24 @@
 package io.quotaflow.dlq;
 
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.LongSupplier;
 
-/** Spaces writes {@code 1 / rate} seconds apart (no burst); a rate of 0 never waits. One thread. */
+/**
+ * Spaces writes {@code 1 / rate} seconds apart (no burst, and no catching up after a slow spell);
+ * a rate of 0 never waits. Reads and waits on one {@link ReplayClock}. One thread.
+ */
 final class ReplayPacer {
-    private static final long MAX_SLEEP_NANOS = 100_000_000L;
+    /** The longest single wait, so a stop request is seen within 100 ms. */
+    static final long MAX_SLEEP_NANOS = 100_000_000L;
 
     private final long intervalNanos;
-    private final LongSupplier nanoClock;
+    private final ReplayClock clock;
     private long next;
     private boolean first = true;
 
-    ReplayPacer(double ratePerSecond, LongSupplier nanoClock) {
+    ReplayPacer(double ratePerSecond, ReplayClock clock) {
         this.intervalNanos = ratePerSecond == 0 ? 0 : (long) Math.ceil(1e9 / ratePerSecond);
-        this.nanoClock = nanoClock;
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     /** Waits for the next slot; false when {@code stop} was set meanwhile. */
@@ -22,7 +26,7 @@ final class ReplayPacer {
         if (intervalNanos == 0) {
             return true;
         }
-        long now = nanoClock.getAsLong();
+        long now = clock.nanos();
         if (first) {
             first = false;
             next = now;
@@ -31,9 +35,8 @@ final class ReplayPacer {
             if (stop.get()) {
                 return false;
             }
-            long waitNanos = Math.min(next - now, MAX_SLEEP_NANOS);
-            Thread.sleep(waitNanos / 1_000_000, (int) (waitNanos % 1_000_000));
-            now = nanoClock.getAsLong();
+            clock.sleepNanos(Math.min(next - now, MAX_SLEEP_NANOS));
+            now = clock.nanos();
         }
         next = Math.max(now, next) + intervalNanos;
         return true;

@@ -168,4 +168,64 @@ class SimCommandTest {
         assertThat(help.toString()).contains("--p500", "--p503", "--p529", "--p-malformed", "--p-missing-item",
                 "--p-hang", "--outage=START:END", "--fail-auth", "/admin/faults");
     }
+
+    @Test
+    void shouldRefuseAnUnknownQuotaflowVariableNamingTheClosestOne() {
+        assertThatThrownBy(() -> parse().toConfig(Map.of("QUOTAFLOW_SIM_API_KEY", "sk-typo")))
+                .isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessage("unknown environment variable QUOTAFLOW_SIM_API_KEY; did you mean QUOTAFLOW_SIM_API_KEYS?");
+    }
+
+    @Test
+    void shouldLeaveThePipelinesOwnAndOtherVariablesAlone() {
+        SimulatorConfig config = parse().toConfig(Map.of("QUOTAFLOW_BOOTSTRAP_SERVERS", "kafka:9092",
+                "QUOTAFLOW_QUOTA_RPM", "60", "QUOTAFLOW_KAFKA_SASL_MECHANISM", "PLAIN", "QUOTAFLOW_LLM_API_KEY", "sk-x",
+                "PATH", "/usr/bin", SimCommand.API_KEYS_ENV, "sk-a"));
+
+        assertThat(config.rpm()).as("flags only: quota.rpm is the pipeline's").isEqualTo(SimulatorConfig.DEFAULT_RPM);
+        assertThat(config.apiKeys()).containsExactly("sk-a");
+    }
+
+    @Test
+    void shouldReadTheEnvironmentTheCommandLineGivesAndStopWithExitTwoOnATypo() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+
+        int code = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10),
+                () -> QuotaflowCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true),
+                        Map.of("QUOTAFLOW_SIM_APIKEYS", "sk-typo"), "sim", "--port", "0"));
+
+        assertThat(code).isEqualTo(ExitCodes.USAGE);
+        assertThat(err.toString()).contains("unknown environment variable QUOTAFLOW_SIM_APIKEYS; did you mean "
+                + "QUOTAFLOW_SIM_API_KEYS?").doesNotContain("sk-typo");
+        assertThat(out.toString()).as("the simulator did not start").isEmpty();
+    }
+
+    @Test
+    void shouldStopOnTheShutdownHookPrintTheTotalsAndReturnZero() throws Exception {
+        SimCommand sim = new SimCommand();
+        GracefulStopTest.RecordingHooks hooks = new GracefulStopTest.RecordingHooks();
+        sim.hooks = hooks;
+        sim.environment(Map.of());
+        StringWriter out = new StringWriter();
+        CommandLine cli = new CommandLine(sim).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(new StringWriter(), true));
+        java.util.concurrent.CompletableFuture<Integer> exit = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> cli.execute("--port", "0", "--bind", "127.0.0.1"));
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (!out.toString().contains("Press Ctrl+C to stop.") && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        java.util.regex.Matcher port = java.util.regex.Pattern.compile("listening on http://localhost:(\\d+)/v1")
+                .matcher(out.toString());
+        assertThat(port.find()).as(out.toString()).isTrue();
+
+        Thread hook = hooks.signal();
+
+        assertThat(exit.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(ExitCodes.OK);
+        hook.join(5_000);
+        assertThat(hook.isAlive()).isFalse();
+        assertThat(out.toString()).contains("Provider simulator stopped: 0 requests, 0 admitted, 0 answered 429.");
+        assertThatThrownBy(() -> new java.net.Socket("127.0.0.1", Integer.parseInt(port.group(1))).close())
+                .as("the simulator no longer listens").isInstanceOf(java.io.IOException.class);
+    }
 }

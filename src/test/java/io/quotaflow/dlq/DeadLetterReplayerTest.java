@@ -17,6 +17,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -366,6 +367,31 @@ class DeadLetterReplayerTest {
         assertThat(replayer.run().replayed()).isEqualTo(6);
         long elapsedMs = (System.nanoTime() - started) / 1_000_000;
         assertThat(elapsedMs).as("6 records at 100/s: 5 gaps of 10 ms").isGreaterThanOrEqualTo(45);
+    }
+
+    @Test
+    void shouldPaceWritesOnTheInjectedClockWithoutSleepingForReal() {
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            records.add(deadLetter(0, i, "K" + i, "retries-exhausted", "0"));
+        }
+        Mocks m = new Mocks(Map.of(new TopicPartition(DLQ, 0), 6L, new TopicPartition(DLQ, 1), 0L), records);
+        List<Long> sleeps = new ArrayList<>();
+        ReplayClock manual = ReplayClock.of(m.clock::get, nanos -> {
+            sleeps.add(nanos);
+            m.clock.addAndGet(nanos);
+        });
+        DeadLetterReplayer replayer = new DeadLetterReplayer(ReplayOptions.builder().ratePerSecond(100).build(),
+                () -> m.consumer, () -> m.producer, manual, () -> OriginalReader.NONE);
+
+        long started = System.nanoTime();
+        ReplaySummary summary = replayer.run();
+
+        assertThat(summary.replayed()).isEqualTo(6);
+        assertThat(sleeps.stream().mapToLong(Long::longValue).sum()).as("6 records at 100/s: 5 gaps of 10 ms")
+                .isEqualTo(50_000_000L);
+        assertThat(summary.elapsed()).as("the summary's time is the same clock's").isEqualTo(Duration.ofMillis(50));
+        assertThat((System.nanoTime() - started) / 1_000_000).as("nothing slept for real").isLessThan(2_000);
     }
 
     @Test

@@ -1,0 +1,83 @@
+package io.quotaflow.cli;
+
+import io.quotaflow.config.ConfigValues;
+import io.quotaflow.config.QuotaflowConfig;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.HashMap;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code run}'s HTTP settings: {@code --http-bind} beside {@code --http-port}, and the start-up line naming both. */
+class RunCommandTest {
+
+    private static final Map<String, String> ENV = Map.of(
+            "QUOTAFLOW_BOOTSTRAP_SERVERS", "127.0.0.1:1",
+            "QUOTAFLOW_LLM_BASE_URL", "http://provider.invalid:1/v1",
+            "QUOTAFLOW_LLM_API_KEY", "sk-run-command-test-secret");
+
+    private static RunCommand parse(Map<String, String> env, String... args) {
+        RunCommand run = new RunCommand();
+        new CommandLine(run).parseArgs(args);
+        run.kafka.environment(env);
+        return run;
+    }
+
+    private static QuotaflowConfig config(Map<String, String> env, String... args) {
+        RunCommand run = parse(env, args);
+        return run.config(run.settings());
+    }
+
+    @Test
+    void shouldTakeTheBindAddressFromTheFlagOverTheEnvironment() {
+        Map<String, String> env = new HashMap<>(ENV);
+        env.put("QUOTAFLOW_HTTP_BIND", "10.0.0.7");
+        RunCommand run = parse(env, "--http-bind", "127.0.0.1", "--http-port", "9464");
+        ConfigValues values = run.settings();
+
+        QuotaflowConfig config = run.config(values);
+
+        assertThat(config.httpBind()).isEqualTo("127.0.0.1");
+        assertThat(config.httpPort()).isEqualTo(9464);
+        assertThat(values.origin("http.bind")).hasToString("flag --http-bind");
+        assertThat(config(env).httpBind()).as("without the flag: the variable").isEqualTo("10.0.0.7");
+        assertThat(config(ENV).httpBind()).as("by default: every interface").isEqualTo("0.0.0.0");
+    }
+
+    @Test
+    void shouldStopWithExitTwoOnABadBindAddress() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+
+        int code = QuotaflowCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), ENV,
+                "run", "--http-bind", "not an address", "--http-port", "-1");
+
+        assertThat(code).isEqualTo(ExitCodes.USAGE);
+        assertThat(err.toString()).contains("http.bind must be a host name or an IP address");
+        assertThat(out.toString()).isEmpty();
+    }
+
+    @Test
+    void shouldNameEveryEndpointOnTheBindAddressAndTheBoundPortInTheStartUpLine() {
+        QuotaflowConfig config = config(ENV, "--http-bind", "127.0.0.1", "--http-port", "0", "--rpm", "60");
+
+        String line = RunCommand.startedLine(config, 41234);
+
+        assertThat(line).startsWith("quotaflow running: application id quotaflow, ")
+                .contains("(60 RPM, ", "at http://provider.invalid:1/v1; ")
+                .endsWith("; http://127.0.0.1:41234 serves /health/live, /health/ready, /metrics, /status")
+                .doesNotContain("/health ", "localhost", "sk-run-command-test-secret");
+    }
+
+    @Test
+    void shouldBracketAnIpv6BindAddressAndSayWhenTheEndpointsAreOff() {
+        assertThat(RunCommand.startedLine(config(ENV, "--http-bind", "::1"), 8080))
+                .endsWith("; http://[::1]:8080 serves /health/live, /health/ready, /metrics, /status");
+        assertThat(RunCommand.startedLine(config(ENV, "--http-port", "-1"), -1))
+                .endsWith("; HTTP endpoints off (http.port -1)");
+    }
+}

@@ -1,0 +1,29 @@
+package io.quotaflow.config;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Which {@code QUOTAFLOW_*} names quotaflow knows: what a command that reads one variable checks the rest against. */
+class KnownVariablesTest {
+
+    @Test
+    void shouldKnowEveryKeysVariableThePassThroughAndTheOtherVariables() {
+        ConfigKeys.names().forEach(k -> assertThat(ConfigKeys.isKnownVariable(ConfigKeys.envName(k))).as(k).isTrue());
+        ConfigKeys.OTHER_VARIABLES.forEach(v -> assertThat(ConfigKeys.isKnownVariable(v)).as(v).isTrue());
+        assertThat(ConfigKeys.isKnownVariable("QUOTAFLOW_KAFKA_SASL_JAAS_CONFIG")).isTrue();
+        assertThat(ConfigKeys.isKnownVariable("PATH")).as("not ours").isTrue();
+        assertThat(ConfigKeys.isKnownVariable("QUOTAFLOW_HTTP_BND")).isFalse();
+    }
+
+    @Test
+    void shouldNameTheFirstUnknownVariableAndTheClosestKnownOne() {
+        assertThat(ConfigKeys.unknownVariable(Map.of("QUOTAFLOW_HTTP_BIND", "127.0.0.1", "HOME", "/root"))).isEmpty();
+        assertThat(ConfigKeys.unknownVariable(Map.of("QUOTAFLOW_SIM_API_KEY", "x", "QUOTAFLOW_ZZZ_NOTHING_LIKE_IT", "y")))
+                .hasValue("unknown environment variable QUOTAFLOW_SIM_API_KEY; did you mean QUOTAFLOW_SIM_API_KEYS?");
+        assertThat(ConfigKeys.unknownVariable(Map.of("QUOTAFLOW_ZZZ_NOTHING_LIKE_IT", "y")))
+                .hasValue("unknown environment variable QUOTAFLOW_ZZZ_NOTHING_LIKE_IT");
+    }
+}
