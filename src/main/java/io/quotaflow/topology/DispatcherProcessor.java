@@ -155,21 +155,14 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
     private void dispatch(long now) {
         while (ledger.callsInFlight() < provider.maxInFlight()) {
             ScopeHealth.Mode mode = health.mode(now);
-            if (mode == ScopeHealth.Mode.BLOCKED || (mode == ScopeHealth.Mode.PROBE && !probes.isEmpty())) {
-                return;
-            }
             boolean probe = mode == ScopeHealth.Mode.PROBE;
-            int maxItems = probe ? 1 : settings.batch().maxItems();
-            Optional<PendingQueue.Proposal> next = queue.propose(maxItems, provider::promptTokenCap, settings.limits().maxBatchBytes());
-            if (next.isEmpty()) {
+            if (mode == ScopeHealth.Mode.BLOCKED || (probe && !probes.isEmpty())) {
                 return;
             }
-            PendingQueue.Proposal proposal = next.get();
-            // while the bucket refills (the usual state when a limit binds) stop here, on the estimate:
-            // loading, parsing and tokenizing the batch is only worth it when it may go now
-            if ((!probe && proposal.mayLinger(settings.batch().linger(proposal.priority()).toMillis(), maxItems,
-                    provider.promptTokenCap(proposal.priority()), now))
-                    || !provider.mayAdmit(proposal.priority(), provider.estimatedCost(proposal)) || !health.tryStart(now)) {
+            int maxItems = probe ? 1 : settings.batch().maxItems();
+            PendingQueue.Proposal proposal = queue.propose(maxItems, provider::promptTokenCap, settings.limits().maxBatchBytes())
+                    .filter(p -> mayStart(p, probe, maxItems, now)).orElse(null);
+            if (proposal == null) {
                 return;
             }
             List<WorkItem> items = ledger.load(proposal);
@@ -200,6 +193,18 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             listener.dispatched(scope, proposal.priority(), items.size(), prompt.promptTokens(), cost);
             calls.send(new ModelRequest(batchId, prompt));
         }
+    }
+
+    /**
+     * Whether {@code proposal} goes now: not lingering for more tickets (a probe never lingers), the
+     * limiter would admit it on the estimate, and the health lets a call start. While the bucket
+     * refills (the usual state when a limit binds) this stops the loop on the estimate: loading,
+     * parsing and pricing the batch is only worth it when it may go now.
+     */
+    private boolean mayStart(PendingQueue.Proposal proposal, boolean probe, int maxItems, long now) {
+        boolean lingers = !probe && proposal.mayLinger(settings.batch().linger(proposal.priority()).toMillis(), maxItems,
+                provider.promptTokenCap(proposal.priority()), now);
+        return !lingers && provider.mayAdmit(proposal.priority(), provider.estimatedCost(proposal)) && health.tryStart(now);
     }
 
     /** A batch over the context window: split in half, or, a ticket that cannot fit alone, dead-lettered unsent. */
