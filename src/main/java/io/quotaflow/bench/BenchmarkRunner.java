@@ -130,15 +130,16 @@ public final class BenchmarkRunner {
             listener.phase(scenario, "computing tokens per ticket for fixed batches of " + Scenario.FIXED_BATCH_ITEMS);
             return FixedBatchEstimate.result(scenario, tickets);
         }
-        if (scenario.kind() == Scenario.Kind.OVERHEAD && scenario.tickets() >= OVERHEAD_WARM_UP_TICKETS * 2) {
+        boolean warmUp = scenario.kind() == Scenario.Kind.OVERHEAD && scenario.tickets() >= OVERHEAD_WARM_UP_TICKETS * 2;
+        if (warmUp) {
             // a pipeline runs for hours; its per-ticket cost is that of compiled code, not of the
             // first seconds of a JVM: warm up on a throw-away run (own broker, own tickets), then measure
-            Scenario warmUp = scenario.withTickets(OVERHEAD_WARM_UP_TICKETS);
+            Scenario small = scenario.withTickets(OVERHEAD_WARM_UP_TICKETS);
             listener.phase(scenario, "warm-up run of " + OVERHEAD_WARM_UP_TICKETS + " tickets (not measured)");
-            runPipeline(warmUp, tickets(warmUp, options.seed() + 1));
+            runPipeline(small, tickets(small, options.seed() + 1));
         }
         ScenarioResult result = runPipeline(scenario, tickets);
-        if (scenario.kind() == Scenario.Kind.OVERHEAD && scenario.tickets() >= OVERHEAD_WARM_UP_TICKETS * 2) {
+        if (warmUp) {
             result = result.withNote("measured after a warm-up run of " + OVERHEAD_WARM_UP_TICKETS + " tickets in the same JVM");
         }
         int baselineTickets = scenario.baselineTicketCount();

@@ -52,9 +52,4 @@ public final class DlqCommand implements Callable<Integer> {
             }
         }
     }
-
-    /** The hidden {@code --topic}, or the dead-letter topic under {@code topics.prefix}. */
-    static String dlqTopic(String topic, KafkaConnectionOptions kafka) {
-        return topic.equals(io.quotaflow.topology.Topics.DLQ.name()) ? kafka.topics().dlq() : topic;
-    }
 }

@@ -4,7 +4,6 @@ import io.quotaflow.dlq.DeadLetterException;
 import io.quotaflow.dlq.DeadLetterReplayer;
 import io.quotaflow.dlq.ReplayOptions;
 import io.quotaflow.dlq.ReplaySummary;
-import io.quotaflow.topology.Topics;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.ConfigException;
 import picocli.CommandLine.Command;
@@ -149,8 +148,8 @@ public final class DlqReplayCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the summary as one JSON object.")
     boolean json;
 
-    @Option(names = "--topic", paramLabel = "TOPIC", hidden = true, description = "The dead-letter topic.")
-    String topic = Topics.DLQ.name();
+    @Mixin
+    DeadLetterTopicOption dlq = new DeadLetterTopicOption();
 
     /** The clock of "durations ago"; replaceable in tests. */
     Supplier<Instant> now = Instant::now;
@@ -201,7 +200,7 @@ public final class DlqReplayCommand implements Callable<Integer> {
                 .statuses(ReplayOptions.splitList(statuses))
                 .keys(keys)
                 .dryRun(dryRun).force(force).ratePerSecond(rate).groupId(group).maxReplays(maxReplays).reset(reset)
-                .dlqTopic(DlqCommand.dlqTopic(topic, kafka));
+                .dlqTopic(dlq.resolve(kafka));
         if (maxRecords != null) {
             b.maxRecords(maxRecords);
         }

@@ -5,7 +5,6 @@ import io.quotaflow.dlq.DeadLetterException;
 import io.quotaflow.dlq.DeadLetterQuery;
 import io.quotaflow.dlq.DeadLetterView;
 import io.quotaflow.dlq.ReplayOptions;
-import io.quotaflow.topology.Topics;
 import org.apache.kafka.common.KafkaException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -80,8 +79,8 @@ public final class DlqShowCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print one JSON object per dead letter, one per line.")
     boolean json;
 
-    @Option(names = "--topic", paramLabel = "TOPIC", hidden = true, description = "The dead-letter topic.")
-    String topic = Topics.DLQ.name();
+    @Mixin
+    DeadLetterTopicOption dlq = new DeadLetterTopicOption();
 
     @Override
     public Integer call() {
@@ -126,6 +125,6 @@ public final class DlqShowCommand implements Callable<Integer> {
 
     DeadLetterQuery query() {
         return DeadLetterQuery.builder().keys(keys).offsets(offsets).kinds(ReplayOptions.splitList(kinds)).max(max)
-                .topic(DlqCommand.dlqTopic(topic, kafka)).build();
+                .topic(dlq.resolve(kafka)).build();
     }
 }

@@ -3,7 +3,6 @@ package io.quotaflow.cli;
 import io.quotaflow.dlq.DeadLetterException;
 import io.quotaflow.dlq.DeadLetterReport;
 import io.quotaflow.dlq.DeadLetterStats;
-import io.quotaflow.topology.Topics;
 import org.apache.kafka.common.KafkaException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -52,8 +51,8 @@ public final class DlqStatsCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the summary as one JSON object instead of tables.")
     boolean json;
 
-    @Option(names = "--topic", paramLabel = "TOPIC", hidden = true, description = "The dead-letter topic.")
-    String topic = Topics.DLQ.name();
+    @Mixin
+    DeadLetterTopicOption dlq = new DeadLetterTopicOption();
 
     @Override
     public Integer call() {
@@ -62,7 +61,7 @@ public final class DlqStatsCommand implements Callable<Integer> {
         DeadLetterStats stats;
         try {
             stats = new DeadLetterStats(kafka.bootstrapServers(), kafka.clientProperties(),
-                    DlqCommand.dlqTopic(topic, kafka));
+                    dlq.resolve(kafka));
         } catch (KafkaException e) {
             err.println("dlq stats: invalid Kafka client settings: " + PublishCommand.rootMessage(e));
             return ExitCodes.USAGE;

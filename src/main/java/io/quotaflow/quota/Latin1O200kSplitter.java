@@ -82,7 +82,7 @@ final class Latin1O200kSplitter {
     }
 
     /** The end of the piece starting at {@code i}: the first alternative of the pattern that matches there. */
-    static int piece(String s, int i, int n) {
+    private static int piece(String s, int i, int n) {
         char c = s.charAt(i);
         // alternatives 1 and 2: an optional character that is no letter, digit, CR or LF, then letters
         boolean prefix = !isLetter(c) && !isDigit(c) && !isLineBreak(c) && i + 1 < n && isLetter(s.charAt(i + 1));

@@ -218,7 +218,22 @@ public final class QuotaLimiter {
             laterCalls++;
             laterTokens += a[2];
         }
-        reseed(info, sentAtNanos, new long[] {laterCalls, laterTokens, laterCalls, laterTokens}, nowNanos);
+        reseed(info, sentAtNanos, new Uncounted(laterCalls, laterTokens, laterCalls, laterTokens), nowNanos);
+    }
+
+    /** Calls and tokens the provider's answer may not hold yet: what a lowering subtracts, and what a raise does. */
+    private record Uncounted(long lowerCalls, long lowerTokens, long raiseCalls, long raiseTokens) {
+    }
+
+    /** When the call admitted as {@code admission} was admitted (the newest end of the log is searched first). */
+    private long admittedAt(long admission) {
+        for (Iterator<long[]> it = admissions.descendingIterator(); it.hasNext(); ) {
+            long[] a = it.next();
+            if (a[0] <= admission) {
+                return a[0] == admission ? a[1] : Long.MAX_VALUE;
+            }
+        }
+        return Long.MAX_VALUE;
     }
 
     /**
@@ -234,42 +249,39 @@ public final class QuotaLimiter {
         if (info == null) {
             return;
         }
-        long sentAt = Long.MAX_VALUE;
-        for (long[] a : admissions) {
-            if (a[0] == admission) {
-                sentAt = a[1];
-            }
-        }
-        long[] later = new long[4];
+        long sentAt = admittedAt(admission);
+        long lowerCalls = 0;
+        long lowerTokens = 0;
+        long raiseCalls = 0;
+        long raiseTokens = 0;
         for (long[] a : admissions) {
             if (a[0] == admission) {
                 continue;
             }
             if (a[0] > admission || a[3] == 0) {
-                later[0]++;
-                later[1] += a[2];
+                lowerCalls++;
+                lowerTokens += a[2];
             }
             if (a[3] == 0 || a[3] > sentAt) {
-                later[2]++;
-                later[3] += a[2];
+                raiseCalls++;
+                raiseTokens += a[2];
             }
         }
-        reseed(info, sentAtNanos, later, nowNanos);
+        reseed(info, sentAtNanos, new Uncounted(lowerCalls, lowerTokens, raiseCalls, raiseTokens), nowNanos);
     }
 
-    /** {@code later}: calls and tokens to subtract when lowering, then the same when raising. */
-    private void reseed(RateLimitInfo info, long sentAtNanos, long[] later, long nowNanos) {
+    private void reseed(RateLimitInfo info, long sentAtNanos, Uncounted later, long nowNanos) {
         double elapsedSeconds = Math.max(0, nowNanos - sentAtNanos) / 1e9;
         boolean mayRaise = nowNanos - lastRateLimitNanos >= CLEAN_PERIOD_NANOS;
         if (info.remainingRequests().isPresent()) {
             long limit = info.limitRequests().orElse(settings.rpm());
-            follow(requests, baseRequestCapacity, info.remainingRequests().getAsLong(), limit, elapsedSeconds, later[0],
-                    later[2], mayRaise, nowNanos);
+            follow(requests, baseRequestCapacity, info.remainingRequests().getAsLong(), limit, elapsedSeconds,
+                    later.lowerCalls(), later.raiseCalls(), mayRaise, nowNanos);
         }
         if (info.remainingTokens().isPresent()) {
             long limit = info.limitTokens().orElse(settings.tpm());
-            follow(tokens, baseTokenCapacity, info.remainingTokens().getAsLong(), limit, elapsedSeconds, later[1],
-                    later[3], mayRaise, nowNanos);
+            follow(tokens, baseTokenCapacity, info.remainingTokens().getAsLong(), limit, elapsedSeconds,
+                    later.lowerTokens(), later.raiseTokens(), mayRaise, nowNanos);
         }
     }
 

@@ -89,14 +89,9 @@ public final class TokenCounter {
             return encoding.countTokensOrdinary(text);
         }
         if (Latin1O200kSplitter.applies(text)) {
-            int total = 0;
-            int n = text.length();
-            for (int i = 0; i < n; ) {
-                int end = Latin1O200kSplitter.piece(text, i, n);
-                total += pieceTokens(text.substring(i, end));
-                i = end;
-            }
-            return total;
+            int[] total = {0};
+            Latin1O200kSplitter.split(text, piece -> total[0] += pieceTokens(piece));
+            return total[0];
         }
         Matcher m = splitter.matcher(text);
         int total = 0;
