@@ -5,7 +5,13 @@ import java.util.Objects;
 
 /** Everything the topology needs to know, as one immutable value. */
 public record DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
-                                 RecordLimits limits, TopicNames topics) {
+                                 RecordLimits limits, TopicNames topics, Routing routing) {
+
+    /** Settings with one route, {@code default}, of {@code model} and {@code quota}. */
+    public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
+                              RecordLimits limits, TopicNames topics) {
+        this(model, quota, batch, retry, limits, topics, Routing.single(model, quota));
+    }
 
     /** Settings with the unprefixed topic names. */
     public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
@@ -25,14 +31,36 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
         Objects.requireNonNull(batch, "batch");
         Objects.requireNonNull(retry, "retry");
         Objects.requireNonNull(topics, "topics");
+        Objects.requireNonNull(routing, "routing");
+    }
+
+    /**
+     * Settings over several routes; {@link #model()} and {@link #quota()} are the default route's
+     * until {@link #forScope} picks a scope's.
+     */
+    public static DispatcherSettings of(Routing routing, BatchSettings batch, RetrySettings retry, RecordLimits limits,
+                                        TopicNames topics) {
+        RouteSettings first = routing.defaultRouteSettings();
+        return new DispatcherSettings(first.model(), first.quota(), batch, retry, limits, topics, routing);
+    }
+
+    /** These settings as seen by the owner of {@code scope}: its first route's model and quota. */
+    public DispatcherSettings forScope(String scope) {
+        RouteSettings first = routing.routesOf(scope).stream().findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no route has scope " + scope));
+        return new DispatcherSettings(first.model(), first.quota(), batch, retry, limits, topics, routing);
     }
 
     public DispatcherSettings withLimits(RecordLimits value) {
-        return new DispatcherSettings(model, quota, batch, retry, value, topics);
+        return new DispatcherSettings(model, quota, batch, retry, value, topics, routing);
     }
 
     public DispatcherSettings withTopics(TopicNames value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, value);
+        return new DispatcherSettings(model, quota, batch, retry, limits, value, routing);
+    }
+
+    public DispatcherSettings withRouting(Routing value) {
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, value);
     }
 
     /** The quota scope of this model endpoint and key. */

@@ -1,0 +1,29 @@
+package io.quotaflow.config;
+
+/**
+ * A route's prices in US dollars per million tokens ({@code route.<name>.price.input-per-mtok},
+ * {@code .output-per-mtok}), for the cost metric and the reports. {@link #NONE} when not configured.
+ *
+ * @param inputPerMtok  dollars per million prompt tokens, {@code >= 0}
+ * @param outputPerMtok dollars per million completion tokens, {@code >= 0}
+ */
+public record Prices(double inputPerMtok, double outputPerMtok) {
+
+    /** No prices configured: the cost metric stays at 0. */
+    public static final Prices NONE = new Prices(0, 0);
+
+    public Prices {
+        QuotaSettings.require(Double.isFinite(inputPerMtok) && inputPerMtok >= 0, "price.input-per-mtok must be >= 0");
+        QuotaSettings.require(Double.isFinite(outputPerMtok) && outputPerMtok >= 0, "price.output-per-mtok must be >= 0");
+    }
+
+    /** Whether either price is set. */
+    public boolean configured() {
+        return inputPerMtok > 0 || outputPerMtok > 0;
+    }
+
+    /** The cost in dollars of a call that used {@code promptTokens} and {@code completionTokens}. */
+    public double cost(long promptTokens, long completionTokens) {
+        return (promptTokens * inputPerMtok + completionTokens * outputPerMtok) / 1_000_000.0;
+    }
+}
