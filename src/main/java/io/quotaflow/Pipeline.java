@@ -10,7 +10,7 @@ import io.quotaflow.metrics.ProcessMetrics;
 import io.quotaflow.metrics.StatusServer;
 import io.quotaflow.metrics.StreamsProbe;
 import io.quotaflow.model.ModelClient;
-import io.quotaflow.model.OpenAiChatClient;
+import io.quotaflow.model.ModelClients;
 import io.quotaflow.topology.QuotaflowTopology;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
@@ -37,21 +37,21 @@ public final class Pipeline implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Pipeline.class);
 
     private final KafkaStreams streams;
-    private final ModelClient client;
+    private final ModelClients clients;
     private final PipelineMetrics metrics;
     private final PrometheusMeterRegistry registry;
     private final KafkaStreamsMetrics streamsMetrics;
     private final ProcessMetrics processMetrics;
     private final StatusServer status;
 
-    private Pipeline(QuotaflowConfig config, ModelClient client) {
-        this.client = client;
+    private Pipeline(QuotaflowConfig config, ModelClients clients) {
+        this.clients = clients;
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         this.metrics = new PipelineMetrics(registry, MeteredRoute.single(config.dispatcher()));
         this.processMetrics = ProcessMetrics.bindTo(registry);
         Properties properties = streamsProperties(config);
         properties.putAll(io.quotaflow.topology.StreamErrorHandlers.properties(metrics, config.topics()));
-        Topology topology = QuotaflowTopology.build(config.dispatcher(), client,
+        Topology topology = QuotaflowTopology.build(config.dispatcher(), clients,
                 new SplittableRandom(new SecureRandom().nextLong()), metrics, properties, System::nanoTime);
         this.streams = new KafkaStreams(topology, properties);
         this.streams.setUncaughtExceptionHandler(e -> {
@@ -73,12 +73,17 @@ public final class Pipeline implements AutoCloseable {
 
     /** Starts an instance calling the configured OpenAI-compatible endpoint. */
     public static Pipeline start(QuotaflowConfig config) {
-        return start(config, new OpenAiChatClient(config.dispatcher().model()));
+        return start(config, ModelClients.openAi());
     }
 
-    /** Starts an instance with the given model client (tests, simulators). */
+    /** Starts an instance with the given model client for every route (tests, simulators); closes it with the pipeline. */
     public static Pipeline start(QuotaflowConfig config, ModelClient client) {
-        Pipeline pipeline = new Pipeline(config, client);
+        return start(config, ModelClients.perScope(route -> client));
+    }
+
+    /** Starts an instance with a model client per quota scope. */
+    public static Pipeline start(QuotaflowConfig config, ModelClients clients) {
+        Pipeline pipeline = new Pipeline(config, clients);
         pipeline.streams.start();
         return pipeline;
     }
@@ -146,7 +151,7 @@ public final class Pipeline implements AutoCloseable {
         streams.close(CloseOptions.timeout(timeout).withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
         streamsMetrics.close();
         processMetrics.close();
-        client.close();
+        clients.close();
         if (status != null) {
             status.close();
         }

@@ -34,6 +34,11 @@ public final class FailureHeaders {
     public static final String REPLAY_OF = "qf.replay.of";
     public static final String BATCH_CAP = "qf.batch-cap";
     public static final String MAX_TOKENS_BOOST = "qf.max-tokens-boost";
+    /** The route a retry returns to (a route's name, never a key). */
+    public static final String ROUTE = "qf.route";
+    /** The route a ticket fell back from, and why. */
+    public static final String FALLBACK_FROM = "qf.fallback.from";
+    public static final String FALLBACK_REASON = "qf.fallback.reason";
     /** Size in bytes of the producer's record value, when the value carried is not all of it. */
     public static final String ORIGINAL_SIZE = "qf.original.size";
     /** SHA-256 (hex) of the producer's record value, when the value carried is not all of it. */
@@ -111,6 +116,13 @@ public final class FailureHeaders {
         }
         if (item.reduced()) {
             putTruncation(h, item.originalSize(), item.originalSha256());
+        }
+        if (item.routed().route() != null) {
+            put(h, ROUTE, item.routed().route());
+        }
+        if (item.routed().fellBack()) {
+            put(h, FALLBACK_FROM, item.routed().from());
+            put(h, FALLBACK_REASON, item.routed().reason());
         }
         return h;
     }

@@ -29,7 +29,7 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
     /** How long a failed stream thread keeps the instance not ready. */
     static final Duration THREAD_FAILURE_NOT_READY = Duration.ofSeconds(60);
     /** Reasons a ticket moves to another route (docs/design.md, Routes), registered at zero. */
-    static final List<String> FALLBACK_REASONS = List.of("halted", "circuit-open", "max-wait", "context");
+    static final List<String> FALLBACK_REASONS = List.of("halted", "circuit-open", "max-wait", "context", "out-for-day");
     /** The {@code to} label of the zero-valued fallback series, before any fallback happened. */
     static final String NO_FALLBACK = "none";
     private static final String HALTED = "HALTED";
@@ -206,6 +206,11 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
     public void state(DispatcherSnapshot s) {
         snapshots.put(s.scope(), s);
         route(s.scope()).state(s);
+    }
+
+    @Override
+    public void fellBack(String from, String to, String reason) {
+        fallbacks(from, to, reason).increment();
     }
 
     @Override

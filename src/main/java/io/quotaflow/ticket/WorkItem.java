@@ -32,11 +32,14 @@ import java.util.Objects;
  * @param originalSize   size in bytes of the producer's record value
  * @param originalSha256 SHA-256 (hex) of the producer's record value: identifies its content
  * @param headers     the producer's own headers (bounded; {@code qf.*} never), kept on retries and dead letters
+ * @param routed      the route it is on and, after a fallback, where from and why ({@link Routed#NONE}: the
+ *                    routing rules decide)
+ * @param contentKey  hex SHA-256 of its normalised subject and body (the cache's content part), or null
  */
 public record WorkItem(String id, Priority priority, String tenant, int tokens, byte[] original, Origin origin,
                        long enqueuedAt, int attempt, long notBefore, FailureState failure, int replayCount,
                        String replayOf, int batchCap, int maxTokensBoost, long originalSize, String originalSha256,
-                       List<Header> headers) {
+                       List<Header> headers, Routed routed, String contentKey) {
 
     @JsonCreator
     public WorkItem {
@@ -51,8 +54,42 @@ public record WorkItem(String id, Priority priority, String tenant, int tokens, 
             originalSize = original.length;
         }
         headers = headers == null ? List.of() : List.copyOf(headers);
+        routed = routed == null ? Routed.NONE : routed;
     }
 
+    /** An item on no particular route yet, with no content key. */
+    public WorkItem(String id, Priority priority, String tenant, int tokens, byte[] original, Origin origin,
+                    long enqueuedAt, int attempt, long notBefore, FailureState failure, int replayCount,
+                    String replayOf, int batchCap, int maxTokensBoost, long originalSize, String originalSha256,
+                    List<Header> headers) {
+        this(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, notBefore, failure, replayCount, replayOf,
+                batchCap, maxTokensBoost, originalSize, originalSha256, headers, Routed.NONE, null);
+    }
+
+    /**
+     * The route a ticket is on (docs/design.md, "Routes").
+     *
+     * @param route  the route's name, null until routed
+     * @param from   the route it fell back from, or null
+     * @param reason why it fell back ({@code halted}, {@code circuit-open}, {@code max-wait}, {@code context},
+     *               {@code out-for-day}), or null
+     */
+    public record Routed(String route, String from, String reason) {
+
+        /** Not routed yet. */
+        public static final Routed NONE = new Routed(null, null, null);
+
+        /** On {@code route} by the routing rules. */
+        public static Routed to(String route) {
+            return new Routed(route, null, null);
+        }
+
+        /** Whether it came to its route by a fallback. */
+        @JsonIgnore
+        public boolean fellBack() {
+            return from != null;
+        }
+    }
     /** An item whose original is the whole record value, without producer headers. */
     public WorkItem(String id, Priority priority, String tenant, int tokens, byte[] original, Origin origin,
                     long enqueuedAt, int attempt, long notBefore, FailureState failure, int replayCount,
@@ -104,28 +141,40 @@ public record WorkItem(String id, Priority priority, String tenant, int tokens, 
 
     public WorkItem withAttemptFailed(FailureState newFailure, long newNotBefore) {
         return new WorkItem(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt + 1, newNotBefore,
-                newFailure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers);
+                newFailure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey);
     }
 
     public WorkItem withFailure(FailureState newFailure) {
         return new WorkItem(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, 0,
-                newFailure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers);
+                newFailure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey);
     }
 
     public WorkItem withBatchCap(int cap) {
         return new WorkItem(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, notBefore,
-                failure, replayCount, replayOf, cap, maxTokensBoost, originalSize, originalSha256, headers);
+                failure, replayCount, replayOf, cap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey);
     }
 
     public WorkItem withMaxTokensBoost(int boost) {
         return new WorkItem(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, notBefore,
-                failure, replayCount, replayOf, batchCap, boost, originalSize, originalSha256, headers);
+                failure, replayCount, replayOf, batchCap, boost, originalSize, originalSha256, headers, routed, contentKey);
     }
 
     /** The same item, accepted earlier: an update keeps its place in the queue. */
     public WorkItem withEnqueuedAt(long value) {
         return new WorkItem(id, priority, tenant, tokens, original, origin, value, attempt, notBefore,
-                failure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers);
+                failure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey);
+    }
+
+    /** The same item on {@code value}. */
+    public WorkItem withRouted(Routed value) {
+        return new WorkItem(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, notBefore,
+                failure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, value, contentKey);
+    }
+
+    /** The same item with its estimated prompt tokens for another route's tokenizer. */
+    public WorkItem withTokens(int value) {
+        return new WorkItem(id, priority, tenant, value, original, origin, enqueuedAt, attempt, notBefore,
+                failure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey);
     }
 
     /** Hex SHA-256 of {@code bytes}. */

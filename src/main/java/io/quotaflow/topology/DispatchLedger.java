@@ -83,13 +83,27 @@ final class DispatchLedger {
      * are still in {@code pending} and are asked again.
      */
     Restored restore() {
+        return restore(item -> true);
+    }
+
+    /**
+     * Rebuilds the indexes of the tickets {@code mine} claims (the stores are shared by the ledgers
+     * of every quota scope a task holds; each takes its own). An interrupted call is claimed with its
+     * first ticket still pending, or by anyone when none is left.
+     */
+    Restored restore(Predicate<WorkItem> mine) {
         List<KeyValue<String, InFlightBatch>> orphaned = new ArrayList<>();
         try (KeyValueIterator<String, InFlightBatch> it = inFlight.all()) {
             it.forEachRemaining(orphaned::add);
         }
         int fromCalls = 0;
         long callTokens = 0;
+        int calls = 0;
         for (KeyValue<String, InFlightBatch> kv : orphaned) {
+            if (!claims(kv.value, mine)) {
+                continue;
+            }
+            calls++;
             fromCalls += kv.value.size();
             callTokens += kv.value.chargedTokens();
             if (kv.value.items() != null) {
@@ -104,14 +118,47 @@ final class DispatchLedger {
         }
         List<WorkItem> items = new ArrayList<>();
         try (KeyValueIterator<String, WorkItem> it = pending.all()) {
-            it.forEachRemaining(kv -> items.add(kv.value));
+            it.forEachRemaining(kv -> {
+                if (mine.test(kv.value)) {
+                    items.add(kv.value);
+                }
+            });
         }
         items.sort(Comparator.comparingLong(WorkItem::enqueuedAt));
         items.forEach(this::index);
         try (KeyValueIterator<String, WorkItem> it = delayed.all()) {
-            it.forEachRemaining(kv -> delayedIndex.add(new DelayedRef(kv.value.notBefore(), kv.key)));
+            it.forEachRemaining(kv -> {
+                if (mine.test(kv.value)) {
+                    delayedIndex.add(new DelayedRef(kv.value.notBefore(), kv.key));
+                }
+            });
         }
-        return new Restored(items.size(), fromCalls, orphaned.size(), delayedIndex.size(), callTokens);
+        return new Restored(items.size(), fromCalls, calls, delayedIndex.size(), callTokens);
+    }
+
+    private boolean claims(InFlightBatch batch, Predicate<WorkItem> mine) {
+        if (batch.items() != null && !batch.items().isEmpty()) {
+            return mine.test(batch.items().get(0));
+        }
+        for (InFlightBatch.Member m : batch.members()) {
+            WorkItem item = pending.get(m.id());
+            if (item != null) {
+                return mine.test(item);
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The copy of ticket {@code id} this ledger holds (waiting, with its call out, or delayed), if
+     * any: the stores may be shared with other scopes' ledgers, so it asks its own indexes.
+     */
+    Optional<WorkItem> held(String id) {
+        if (queue.contains(id) || inFlightIds.contains(id)) {
+            return Optional.ofNullable(pending.get(id));
+        }
+        WorkItem later = delayed.get(id);
+        return later != null && delayedIndex.contains(new DelayedRef(later.notBefore(), id)) ? Optional.of(later) : Optional.empty();
     }
 
     /** Takes in a ticket from the dispatch topic: a new one, an update, or a retry coming back. */
@@ -189,7 +236,7 @@ final class DispatchLedger {
 
     private static PendingQueue.Ref ref(WorkItem item) {
         return new PendingQueue.Ref(item.id(), item.tenant(), item.tokens(), item.enqueuedAt(), item.batchCap(), item.attempt(),
-                item.original().length);
+                item.original().length, item.routed().fellBack());
     }
 
     /** Moves retries whose time has come to pending. */

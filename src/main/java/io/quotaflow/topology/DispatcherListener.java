@@ -53,6 +53,10 @@ public interface DispatcherListener {
     }
 
     /** This instance no longer owns the scope (its task closed): its last snapshot is stale. */
+    /** A ticket moved from route {@code from} to {@code to} for {@code reason} (a fallback). */
+    default void fellBack(String from, String to, String reason) {
+    }
+
     default void released(String scope) {
     }
 }

@@ -30,14 +30,15 @@ import java.util.OptionalLong;
  */
 record IntakeHeaders(WorkItem.Origin origin, long enqueuedAt, int attempt, long notBefore, WorkItem.FailureState failure,
                      int replayCount, String replayOf, int batchCap, int boost, boolean truncated, OptionalLong originalSize,
-                     String originalSha256) {
+                     String originalSha256, WorkItem.Routed routed) {
 
     /** The headers of a record read at {@code here} (from the retry topic when {@code fromRetry}) at {@code now}. */
     static IntakeHeaders decode(Headers h, WorkItem.Origin here, boolean fromRetry, long now) {
         int replayCount = Math.max(0, FailureHeaders.integer(h, FailureHeaders.REPLAY_COUNT).orElse(0));
         String replayOf = FailureHeaders.string(h, FailureHeaders.REPLAY_OF).orElse(null);
         if (!fromRetry) {
-            return new IntakeHeaders(here, now, 0, 0, null, replayCount, replayOf, 0, 1, false, OptionalLong.empty(), null);
+            return new IntakeHeaders(here, now, 0, 0, null, replayCount, replayOf, 0, 1, false, OptionalLong.empty(), null,
+                    WorkItem.Routed.NONE);
         }
         WorkItem.Origin origin = new WorkItem.Origin(FailureHeaders.string(h, FailureHeaders.ORIGIN_TOPIC).orElse(here.topic()),
                 FailureHeaders.integer(h, FailureHeaders.ORIGIN_PARTITION).orElse(here.partition()),
@@ -55,6 +56,9 @@ record IntakeHeaders(WorkItem.Origin origin, long enqueuedAt, int attempt, long 
                 FailureHeaders.integer(h, FailureHeaders.BATCH_CAP).orElse(0),
                 FailureHeaders.integer(h, FailureHeaders.MAX_TOKENS_BOOST).orElse(1), truncated,
                 truncated ? FailureHeaders.longValue(h, FailureHeaders.ORIGINAL_SIZE) : OptionalLong.empty(),
-                truncated ? FailureHeaders.string(h, FailureHeaders.ORIGINAL_SHA256).orElse(null) : null);
+                truncated ? FailureHeaders.string(h, FailureHeaders.ORIGINAL_SHA256).orElse(null) : null,
+                new WorkItem.Routed(FailureHeaders.string(h, FailureHeaders.ROUTE).orElse(null),
+                        FailureHeaders.string(h, FailureHeaders.FALLBACK_FROM).orElse(null),
+                        FailureHeaders.string(h, FailureHeaders.FALLBACK_REASON).orElse(null)));
     }
 }

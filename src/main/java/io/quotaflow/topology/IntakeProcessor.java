@@ -7,7 +7,7 @@ import io.quotaflow.failure.BoundedValue;
 import io.quotaflow.failure.ErrorKind;
 import io.quotaflow.failure.FailureHeaders;
 import io.quotaflow.model.ModelItem;
-import io.quotaflow.model.PromptBuilder;
+import io.quotaflow.routing.RouteChooser;
 import io.quotaflow.ticket.Priority;
 import io.quotaflow.ticket.ReducedTicket;
 import io.quotaflow.ticket.Ticket;
@@ -23,9 +23,11 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 import java.util.Optional;
 
 /**
- * Parses and validates each input record, estimates its tokens, and either re-keys it by quota
- * scope for the dispatcher or rejects it to the dead-letter topic ({@code bad-input},
- * {@code too-large}) with its original bytes.
+ * Parses and validates each input record, picks its route ({@link RouteChooser}: the rules, or
+ * the route a retry returns to, along the context-fallback chain when it does not fit), estimates
+ * its tokens with that route's tokenizer, and either re-keys it by the route's quota scope for the
+ * dispatcher or rejects it to the dead-letter topic ({@code bad-input}, {@code too-large}) with its
+ * original bytes.
  *
  * <p>Trust: on the input topics the record's own coordinates are its origin and a producer's
  * {@code qf.*} headers are ignored (only the replay pair that {@code dlq replay} writes counts);
@@ -47,8 +49,7 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
     private final String scope;
     private final RecordLimits limits;
     private ProcessorContext<String, IntakeResult> context;
-    private PromptBuilder prompts;
-    private int contextBudget;
+    private RouteChooser routes;
 
     IntakeProcessor(DispatcherSettings settings, DispatcherListener listener) {
         this.settings = settings;
@@ -60,9 +61,8 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
     @Override
     public void init(ProcessorContext<String, IntakeResult> context) {
         this.context = context;
-        this.prompts = new PromptBuilder(settings.model());
         // a ticket must fit alone: system prompt and framing + itself + its completion budget
-        this.contextBudget = settings.model().contextTokens() - prompts.fixedTokens() - settings.batch().maxTokensFor(1);
+        this.routes = new RouteChooser(settings.routing(), settings.batch());
     }
 
     @Override
@@ -85,12 +85,18 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
             return;
         }
         Ticket ticket = ((TicketParser.Valid) parsed).ticket();
-        int tokens = prompts.itemTokens(new ModelItem(ticket.id(), ticket.subject(), ticket.body()));
-        if (tokens > contextBudget) {
-            reject(record, original, origin, producer, now, ErrorKind.TOO_LARGE.wire(),
-                    "ticket needs about " + tokens + " prompt tokens; the context budget for one ticket is " + contextBudget);
+        Priority priority = settings.topics().priorityOf(origin.topic()).orElse(ticket.priority().orElse(Priority.STANDARD));
+        RouteChooser.Choice choice = routes.choose(priority, ticket.tenant(), qf.routed(),
+                new ModelItem(ticket.id(), ticket.subject(), ticket.body()));
+        if (choice instanceof RouteChooser.TooLarge large) {
+            reject(record, original, origin, producer, now, ErrorKind.TOO_LARGE.wire(), "ticket needs about " + large.tokens()
+                    + " prompt tokens; the context budget for one ticket on route " + large.route() + " is " + large.budget()
+                    + (settings.routing().route(large.route()).map(r -> r.contextFallback() != null).orElse(false)
+                    ? ", and no route of its context-fallback chain holds it" : ""));
             return;
         }
+        RouteChooser.Routed route = (RouteChooser.Routed) choice;
+        int tokens = route.tokens();
         byte[] carried = original;
         long size = original.length;
         String sha256 = null;
@@ -107,11 +113,11 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
                 return;
             }
         }
-        Priority priority = settings.topics().priorityOf(origin.topic()).orElse(ticket.priority().orElse(Priority.STANDARD));
         WorkItem item = new WorkItem(ticket.id(), priority, ticket.tenant(), tokens, carried, origin, qf.enqueuedAt(), qf.attempt(),
                 qf.notBefore(), qf.failure(), qf.replayCount(), qf.replayOf(), qf.batchCap(), qf.boost(), size, sha256,
-                producer.kept());
-        context.forward(new Record<String, IntakeResult>(scope, new IntakeResult.Accepted(item), record.timestamp(), new RecordHeaders()));
+                producer.kept(), route.routed(), ContentKeys.of(ticket));
+        context.forward(new Record<String, IntakeResult>(route.route().scope(), new IntakeResult.Accepted(item), record.timestamp(),
+                new RecordHeaders()));
     }
 
     private void reject(Record<String, byte[]> record, byte[] original, WorkItem.Origin origin,

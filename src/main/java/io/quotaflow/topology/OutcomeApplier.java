@@ -37,10 +37,27 @@ final class OutcomeApplier {
     private final DispatcherListener listener;
     private final RandomGenerator random;
     private final Consumer<Record<String, Outbound>> forward;
+    private final Diversion tooLarge;
+
+    /** Where a ticket too large for this scope may go instead of the dead-letter topic (a context fallback). */
+    @FunctionalInterface
+    interface Diversion {
+        /** True when {@code item} was sent elsewhere (it is done here). */
+        boolean divert(WorkItem item, long now);
+
+        Diversion NONE = (item, now) -> false;
+    }
 
     OutcomeApplier(String scope, RetrySettings retry, OutcomePolicy policy, ProviderModel provider, ScopeHealth health, DispatchLedger ledger,
                    RecordEmitter emitter, DispatcherListener listener, RandomGenerator random,
                    Consumer<Record<String, Outbound>> forward) {
+        this(scope, retry, policy, provider, health, ledger, emitter, listener, random, forward, Diversion.NONE);
+    }
+
+    OutcomeApplier(String scope, RetrySettings retry, OutcomePolicy policy, ProviderModel provider, ScopeHealth health, DispatchLedger ledger,
+                   RecordEmitter emitter, DispatcherListener listener, RandomGenerator random,
+                   Consumer<Record<String, Outbound>> forward, Diversion tooLarge) {
+        this.tooLarge = tooLarge;
         this.scope = scope;
         this.retry = retry;
         this.policy = policy;
@@ -108,9 +125,12 @@ final class OutcomeApplier {
         }
     }
 
-    /** Ends {@code item} in the dead-letter topic. */
+    /** Ends {@code item} in the dead-letter topic (a {@code too-large} one goes to a context fallback if it has one). */
     void deadLetter(WorkItem item, String kind, int status, String message, long now) {
         ledger.finish(item);
+        if (ErrorKind.TOO_LARGE.wire().equals(kind) && tooLarge.divert(item, now)) {
+            return;
+        }
         forward.accept(emitter.deadLetter(item, kind, status, message, now));
         listener.deadLettered(scope, kind);
     }

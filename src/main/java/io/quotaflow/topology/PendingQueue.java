@@ -20,7 +20,11 @@ import java.util.Optional;
 final class PendingQueue {
 
     /** An index entry. */
-    record Ref(String id, String tenant, int tokens, long enqueuedAt, int batchCap, int attempt, int bytes) {
+    record Ref(String id, String tenant, int tokens, long enqueuedAt, int batchCap, int attempt, int bytes, boolean fellBack) {
+
+        Ref(String id, String tenant, int tokens, long enqueuedAt, int batchCap, int attempt, int bytes) {
+            this(id, tenant, tokens, enqueuedAt, batchCap, attempt, bytes, false);
+        }
 
         Ref(String id, String tenant, int tokens, long enqueuedAt, int batchCap, int attempt) {
             this(id, tenant, tokens, enqueuedAt, batchCap, attempt, 0);
@@ -85,6 +89,18 @@ final class PendingQueue {
 
     int size() {
         return index.size();
+    }
+
+    /** The waiting tickets of a class, oldest first (about the order they will be served in). */
+    List<Ref> waiting(Priority priority) {
+        ClassQueue q = classes.get(priority);
+        if (q == null || q.size == 0) {
+            return List.of();
+        }
+        List<Ref> out = new ArrayList<>(q.size);
+        q.byTenant.values().forEach(out::addAll);
+        out.sort(java.util.Comparator.comparingLong(Ref::enqueuedAt));
+        return out;
     }
 
     /** Epoch ms of the oldest pending ticket of a class. */

@@ -4,6 +4,8 @@ import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.config.TopicNames;
 
 import io.quotaflow.model.ModelClient;
+import io.quotaflow.model.ModelClients;
+import io.quotaflow.routing.RouteStates;
 import io.quotaflow.ticket.BinarySerde;
 import io.quotaflow.ticket.WorkItem;
 import org.apache.kafka.common.serialization.Serdes;
@@ -12,6 +14,7 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.state.StoreBuilder;
@@ -80,7 +83,29 @@ public final class QuotaflowTopology {
      */
     public static void build(StreamsBuilder builder, DispatcherSettings settings, ModelClient client, RandomGenerator random,
                              DispatcherListener listener, java.util.function.LongSupplier limiterClock) {
+        build(builder, settings, ModelClients.of(client), random, listener, limiterClock);
+    }
+
+    /** As above, with a model client per quota scope. */
+    public static Topology build(DispatcherSettings settings, ModelClients clients, RandomGenerator random,
+                                 DispatcherListener listener, java.util.Properties streamsProperties,
+                                 java.util.function.LongSupplier limiterClock) {
+        StreamsBuilder builder = new StreamsBuilder(new org.apache.kafka.streams.TopologyConfig(
+                new org.apache.kafka.streams.StreamsConfig(withDefaults(streamsProperties))));
+        build(builder, settings, clients, random, listener, limiterClock);
+        return builder.build(streamsProperties);
+    }
+
+    /**
+     * The topology over {@code builder}, a model client per quota scope from {@code clients}.
+     * Scope {@code i} of {@link io.quotaflow.config.Routing#scopes()} goes to dispatch partition
+     * {@code i} (modulo the partition count), so each scope has one owner task; a ticket that changes
+     * route is written back to the dispatch topic by its dispatcher (Target MOVE).
+     */
+    public static void build(StreamsBuilder builder, DispatcherSettings settings, ModelClients clients, RandomGenerator random,
+                             DispatcherListener listener, java.util.function.LongSupplier limiterClock) {
         BinarySerde<WorkItem> workItemSerde = new BinarySerde<>(WorkItem.class);
+        ScopePartitioner<WorkItem> partitioner = new ScopePartitioner<>(settings.routing());
 
         TopicNames topics = settings.topics();
         KStream<String, byte[]> input = builder.stream(topics.inputs(), Topics.INTERACTIVE.consumed());
@@ -97,13 +122,18 @@ public final class QuotaflowTopology {
 
         KStream<String, Outbound> outbound = intake.get("intake-accepted")
                 .mapValues(v -> ((IntakeResult.Accepted) v).item(), Named.as("accepted-item"))
-                .repartition(Repartitioned.with(Serdes.String(), workItemSerde).withName(DISPATCH_REPARTITION))
-                .process(new DispatcherSupplier(settings, client, random, listener, limiterClock), Named.as("dispatcher"));
+                .repartition(Repartitioned.with(Serdes.String(), workItemSerde).withName(DISPATCH_REPARTITION)
+                        .withStreamPartitioner(partitioner))
+                .process(new DispatcherSupplier(settings, clients, random, listener, limiterClock), Named.as("dispatcher"));
 
         Map<String, KStream<String, Outbound>> out = outbound.split(Named.as("out-"))
                 .branch((k, v) -> v.target() == Outbound.Target.CLASSIFIED, Branched.as("classified"))
                 .branch((k, v) -> v.target() == Outbound.Target.RETRY, Branched.as("retry"))
+                .branch((k, v) -> v.target() == Outbound.Target.MOVE, Branched.as("move"))
                 .defaultBranch(Branched.as("dead-letter"));
+        // the value is the ticket in the dispatch topic's own format; the topic is named by the dispatcher
+        out.get("out-move").to((k, v, context) -> v.topic(), Produced.with(Serdes.String(), Outbound.valueSerde())
+                .withStreamPartitioner(new ScopePartitioner<>(settings.routing())).withName("moved"));
         out.get("out-classified").mapValues(Outbound::value, Named.as("classified-bytes"))
                 .to(topics.classified(), Topics.CLASSIFIED.produced());
         out.get("out-retry").mapValues(Outbound::value, Named.as("retry-bytes"))
@@ -112,27 +142,28 @@ public final class QuotaflowTopology {
                 .to(topics.dlq(), Topics.DLQ.produced());
     }
 
-    /** Creates one dispatcher per task, with its three stores. */
+    /** Creates one dispatcher per task, with its stores; the route states are shared by every task of the instance. */
     static final class DispatcherSupplier implements ProcessorSupplier<String, WorkItem, String, Outbound> {
 
         private final DispatcherSettings settings;
-        private final ModelClient client;
+        private final ModelClients clients;
         private final RandomGenerator random;
         private final DispatcherListener listener;
         private final java.util.function.LongSupplier limiterClock;
+        private final RouteStates states = new RouteStates();
 
-        DispatcherSupplier(DispatcherSettings settings, ModelClient client, RandomGenerator random, DispatcherListener listener,
+        DispatcherSupplier(DispatcherSettings settings, ModelClients clients, RandomGenerator random, DispatcherListener listener,
                            java.util.function.LongSupplier limiterClock) {
             this.limiterClock = limiterClock;
             this.settings = settings;
-            this.client = client;
+            this.clients = clients;
             this.random = random;
             this.listener = listener;
         }
 
         @Override
         public DispatcherProcessor get() {
-            return new DispatcherProcessor(settings, client, random, listener, limiterClock);
+            return new DispatcherProcessor(settings, clients, random, listener, states, limiterClock);
         }
 
         @Override

@@ -28,18 +28,28 @@ final class RecordEmitter {
     private final String scope;
     private final String model;
     private final Backoff backoff;
+    private final String defaultRoute;
 
-    RecordEmitter(String scope, String model, Backoff backoff) {
+    /** For {@code scope}, whose first route is {@code defaultRoute} (the route of a ticket that names none). */
+    RecordEmitter(String scope, String model, Backoff backoff, String defaultRoute) {
         this.scope = scope;
         this.model = model;
         this.backoff = backoff;
+        this.defaultRoute = defaultRoute;
+    }
+
+    RecordEmitter(String scope, String model, Backoff backoff) {
+        this(scope, model, backoff, io.quotaflow.config.RouteSettings.DEFAULT_NAME);
     }
 
     Classification classification(WorkItem item, ModelOutcome.Label label, InFlightBatch batch, ModelOutcome.Answered answered,
                                   long now) {
-        return new Classification(item.id(), label.category(), label.urgency(), model, scope, item.attempt() + 1,
+        WorkItem.Routed routed = item.routed();
+        return new Classification(item.id(), label.category(), label.urgency(), model,
+                routed.route() != null ? routed.route() : defaultRoute, item.attempt() + 1,
                 answered.promptTokens(), answered.completionTokens(), answered.latencyMs(),
-                Math.max(0, batch.dispatchedAt() - item.enqueuedAt()), Instant.ofEpochMilli(now).toString());
+                Math.max(0, batch.dispatchedAt() - item.enqueuedAt()), Instant.ofEpochMilli(now).toString(),
+                routed.from(), routed.reason(), Boolean.FALSE);
     }
 
     Record<String, Outbound> classified(Classification result, long now) {

@@ -47,6 +47,11 @@ public final class PipelineHarness implements AutoCloseable {
     }
 
     public PipelineHarness(DispatcherSettings settings, ModelClient client, DispatcherListener listener) {
+        this(settings, io.quotaflow.model.ModelClients.of(client), listener);
+    }
+
+    /** A pipeline whose routes each call their own client. */
+    public PipelineHarness(DispatcherSettings settings, io.quotaflow.model.ModelClients clients, DispatcherListener listener) {
         try {
             stateDir = Files.createTempDirectory("qf-ttd");
         } catch (java.io.IOException e) {
@@ -56,7 +61,8 @@ public final class PipelineHarness implements AutoCloseable {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "quotaflow-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        driver = new TopologyTestDriver(QuotaflowTopology.build(settings, client, new SplittableRandom(7), listener), props, START);
+        driver = new TopologyTestDriver(QuotaflowTopology.build(settings, clients, new SplittableRandom(7), listener, props, null),
+                props, START);
         for (Priority p : Priority.values()) {
             inputs.put(p, driver.createInputTopic(p.topic(), new StringSerializer(), new ByteArraySerializer(), START, Duration.ZERO));
         }

@@ -100,7 +100,9 @@ class QuotaflowTopologyTest {
             assertThat(json.get("category").asText()).isEqualTo("shipping");
             assertThat(json.get("urgency").asText()).isEqualTo("high");
             assertThat(json.get("model").asText()).isEqualTo("gpt-4o-mini");
-            assertThat(json.get("route").asText()).startsWith("scope-");
+            assertThat(json.get("route").asText()).isEqualTo("default");
+            assertThat(json.get("cached").asBoolean()).isFalse();
+            assertThat(json.has("fallbackFrom")).isFalse();
             assertThat(json.get("attempts").asInt()).isEqualTo(1);
             assertThat(json.get("promptTokens").asLong()).isPositive();
             assertThat(json.get("completionTokens").asLong()).isPositive();
