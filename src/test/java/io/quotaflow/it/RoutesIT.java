@@ -54,12 +54,22 @@ class RoutesIT {
     private static ProviderSimulator primarySim;
     private static ProviderSimulator backupSim;
 
-    @BeforeAll
-    static void start() {
+    /** A broker per test: each pipeline reads its input topics from the start. */
+    @org.junit.jupiter.api.BeforeEach
+    void startBroker() {
         broker = EmbeddedKafkaBroker.start();
         try (Admin admin = KafkaClients.admin(broker.bootstrapServers(), Map.of())) {
             TopicsApplier.bundled().apply(admin);
         }
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void stopBroker() {
+        broker.close();
+    }
+
+    @BeforeAll
+    static void start() {
         primarySim = ProviderSimulator.start(SimulatorConfig.builder().port(0).rpm(600).tpm(200_000).burstSeconds(5)
                 .apiKeys(Set.of("sk-it-primary")).baseLatencyMs(30).contextTokens(8_192).build());
         backupSim = ProviderSimulator.start(SimulatorConfig.builder().port(0).rpm(600).tpm(400_000).burstSeconds(5)
@@ -70,7 +80,6 @@ class RoutesIT {
     static void stop() {
         primarySim.close();
         backupSim.close();
-        broker.close();
     }
 
     private static RouteSettings route(String name, ProviderSimulator sim, String key, int context, List<String> fallback,
@@ -111,10 +120,23 @@ class RoutesIT {
         return ids;
     }
 
-    private static Map<String, Long> byRoute(OutcomeCounter counter) throws Exception {
+    /** The classified ids of this test (the classes share one broker and its results topic). */
+    private static Set<String> mine(OutcomeCounter counter, String... prefixes) {
+        Set<String> out = new java.util.HashSet<>();
+        for (String id : counter.classifiedIds()) {
+            for (String p : prefixes) {
+                if (id.startsWith(p)) {
+                    out.add(id);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Map<String, Long> byRoute(OutcomeCounter counter, String... prefixes) throws Exception {
         Map<String, Long> out = new HashMap<>();
-        for (byte[] value : counter.results().values()) {
-            JsonNode json = Json.MAPPER.readTree(value);
+        for (String id : mine(counter, prefixes)) {
+            JsonNode json = Json.MAPPER.readTree(counter.results().get(id));
             out.merge(json.get("route").asText(), 1L, Long::sum);
         }
         return out;
@@ -135,7 +157,7 @@ class RoutesIT {
             Set<String> ids = publish("DOWN", 300, 0);
             await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200)).until(() -> {
                 counter.poll(Duration.ofMillis(100));
-                return counter.classified() >= 250;
+                return mine(counter, "DOWN-").size() >= 250;
             });
             primarySim.setFaults(Faults.none());
             // the ticket kept back as the probe finds the primary back and closes its circuit
@@ -150,10 +172,10 @@ class RoutesIT {
             });
             counter.poll(Duration.ofSeconds(1));
 
-            assertThat(counter.classifiedIds()).isEqualTo(all);
+            assertThat(mine(counter, "DOWN-", "UP-")).isEqualTo(all);
             assertThat(counter.duplicates()).isZero();
             assertThat(counter.deadLettered()).isZero();
-            Map<String, Long> routes = byRoute(counter);
+            Map<String, Long> routes = byRoute(counter, "DOWN-", "UP-");
             assertThat(routes.getOrDefault("backup", 0L)).as("served by the backup while the primary was down").isGreaterThan(100);
             long upOnPrimary = later.stream().filter(id -> {
                 try {
@@ -189,7 +211,7 @@ class RoutesIT {
             });
             counter.poll(Duration.ofSeconds(1));
 
-            assertThat(counter.classifiedIds()).isEqualTo(ids);
+            assertThat(mine(counter, "LONG-")).isEqualTo(ids);
             assertThat(counter.duplicates()).isZero();
             assertThat(counter.deadLettered()).isZero();
             for (int i = 0; i < 200; i += 20) {
@@ -197,7 +219,7 @@ class RoutesIT {
                 assertThat(json.get("route").asText()).isEqualTo("long");
                 assertThat(json.get("fallbackReason").asText()).isEqualTo("context");
             }
-            Map<String, Long> routes = byRoute(counter);
+            Map<String, Long> routes = byRoute(counter, "LONG-");
             assertThat(routes).containsEntry("long", 10L).containsEntry("primary", 190L);
             assertThat(primarySim.stats().requestsWithStatus(400) - refusedBefore).as("no refused call").isZero();
             System.out.printf("RoutesIT long: %s by route, 0 refused calls%n", routes);
