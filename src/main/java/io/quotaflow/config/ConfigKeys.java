@@ -139,12 +139,12 @@ public final class ConfigKeys {
         t.template(n + "context-fallback", Type.STRING, null, "the route a ticket too large for this one goes to");
         t.template(n + "price.input-per-mtok", Type.DOUBLE, null, "US dollars per million prompt tokens (cost metric)");
         t.template(n + "price.output-per-mtok", Type.DOUBLE, null, "US dollars per million completion tokens");
-        t.template(n + "rpd", Type.LONG, null, "requests per day (none by default)");
-        t.template(n + "tpd", Type.LONG, null, "tokens per day (none by default)");
-        t.template(n + "daily-reset-hour-utc", Type.INT, null, "hour (UTC, 0-23; default 0) at which `rpd` and `tpd` "
+        t.template(n + "rpd", Type.LONG, null, "requests per day");
+        t.template(n + "tpd", Type.LONG, null, "tokens per day");
+        t.template(n + "daily-reset-hour-utc", Type.INT, "0", null, "hour of the day (UTC, 0-23) at which `rpd` and `tpd` "
                 + "start again");
-        t.template(n + "input-tpm", Type.INT, null, "separate prompt-token limit per minute (none by default)");
-        t.template(n + "output-tpm", Type.INT, null, "separate completion-token limit per minute (none by default)");
+        t.template(n + "input-tpm", Type.INT, null, "separate prompt-token limit per minute");
+        t.template(n + "output-tpm", Type.INT, null, "separate completion-token limit per minute");
         t.add("routing.default", Type.STRING, null, null, "route of a ticket no rule below names (default: the first "
                 + "of `routes`)");
         for (String p : new String[] {"interactive", "standard", "bulk"}) {
@@ -297,6 +297,8 @@ public final class ConfigKeys {
             String shown = d == null ? "(none)" : d.isEmpty() ? "(empty)" : "`" + d + "`";
             if (TEMPLATES.get(k.name) != null) {
                 shown = "as `" + TEMPLATES.get(k.name) + "`";
+            } else if (k.defaultValue != null) {
+                shown = "`" + k.defaultValue + "`";
             }
             sb.append("| `").append(k.name).append("` | ").append(shown).append(" | ")
                     .append(flag(k.name).map(f -> "`" + f + "`").orElse("")).append(" | ")
@@ -314,7 +316,12 @@ public final class ConfigKeys {
 
         /** A pattern key: documented and typed like a key, matched by {@link RouteKeys}, never a default of its own. */
         void template(String name, Type type, String inherits, String doc) {
-            def.define(name, type, null, ConfigRules.of(name), Importance.MEDIUM, doc);
+            template(name, type, null, inherits, doc);
+        }
+
+        /** A pattern key whose value, when not given, is {@code defaultValue} (shown in the table; read by the loader). */
+        void template(String name, Type type, String defaultValue, String inherits, String doc) {
+            def.define(name, type, defaultValue, ConfigRules.of(name), Importance.MEDIUM, doc);
             templates.put(name, inherits);
         }
 

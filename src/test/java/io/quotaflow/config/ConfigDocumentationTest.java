@@ -27,7 +27,7 @@ class ConfigDocumentationTest {
     @Test
     void shouldDocumentEveryKeyTheLoaderUnderstandsAndNoOther() throws IOException {
         Set<String> documented = new TreeSet<>();
-        Pattern key = Pattern.compile("`([a-z][a-z0-9.\\-]+)`");
+        Pattern key = Pattern.compile("`([a-z][a-z0-9.\\-<>]+)`");
         for (String line : configurationSection().split("\n")) {
             if (line.startsWith("| `")) {
                 Matcher m = key.matcher(line.split("\\|")[1]);
@@ -36,12 +36,18 @@ class ConfigDocumentationTest {
                 }
             }
         }
-        assertThat(documented).containsExactlyInAnyOrderElementsOf(ConfigLoader.DEFAULTS.keySet());
+        Set<String> understood = new TreeSet<>(ConfigLoader.DEFAULTS.keySet());
+        understood.addAll(ConfigKeys.templates());
+        assertThat(documented).containsExactlyInAnyOrderElementsOf(understood)
+                .contains("route.<name>.rpm", "route.<name>.api-key-env", "routing.tenant.<tenant>", "cache.ttl");
     }
 
     @Test
     void shouldGiveEveryKeyAMeaningAndKeepFlagsUnique() {
         Set<String> flags = new TreeSet<>();
+        for (String name : ConfigKeys.templates()) {
+            assertThat(ConfigKeys.key(name).documentation).as(name).isNotBlank();
+        }
         for (String name : ConfigKeys.names()) {
             assertThat(ConfigKeys.key(name).documentation).as(name).isNotBlank();
             ConfigKeys.flag(name).ifPresent(f -> assertThat(flags.add(f)).as(f + " names one key").isTrue());
