@@ -74,6 +74,36 @@ class RunCommandTest {
     }
 
     @Test
+    void shouldNameEveryRouteWithItsScopeLimitsAndModelInTheStartUpLine() {
+        Map<String, String> env = new HashMap<>(ENV);
+        env.put("QUOTAFLOW_ROUTES", "primary,backup");
+        env.put("QUOTAFLOW_ROUTE_BACKUP_MODEL", "llama-3.1-8b-instant");
+        env.put("QUOTAFLOW_ROUTE_BACKUP_RPM", "30");
+        env.put("QUOTAFLOW_ROUTING_DEFAULT", "backup");
+        QuotaflowConfig config = config(env, "--rpm", "60", "--http-port", "-1");
+
+        String line = RunCommand.startedLine(config, -1);
+
+        String primary = config.dispatcher().routing().route("primary").orElseThrow().scope();
+        String backup = config.dispatcher().routing().route("backup").orElseThrow().scope();
+        assertThat(line).isEqualTo("quotaflow running: application id quotaflow, routes primary (scope " + primary
+                + ", 60 RPM, 200000 TPM, model gpt-4o-mini at http://provider.invalid:1/v1), backup (scope " + backup
+                + ", 30 RPM, 200000 TPM, model llama-3.1-8b-instant at http://provider.invalid:1/v1); default backup; "
+                + "HTTP endpoints off (http.port -1)");
+    }
+
+    @Test
+    void shouldSayInItsHelpHowToConfigureRoutes() {
+        StringWriter out = new StringWriter();
+
+        int code = QuotaflowCommand.execute(new PrintWriter(out, true), new PrintWriter(new StringWriter(), true), ENV, "run", "--help");
+
+        assertThat(code).isEqualTo(ExitCodes.OK);
+        assertThat(out.toString().replaceAll("\\s+", " ")).contains("routes=a,b and route.<name>.* keys")
+                .contains("QUOTAFLOW_ROUTE_<NAME>_<KEY>").contains("Without routes they define one route, default.");
+    }
+
+    @Test
     void shouldBracketAnIpv6BindAddressAndSayWhenTheEndpointsAreOff() {
         assertThat(RunCommand.startedLine(config(ENV, "--http-bind", "::1"), 8080))
                 .endsWith("; http://[::1]:8080 serves /health/live, /health/ready, /metrics, /status");
