@@ -8,8 +8,8 @@ import java.nio.file.Path;
 
 /**
  * Reads the LLM API key: from the file named by {@code llm.api-key-file} when given, else from
- * {@code QUOTAFLOW_LLM_API_KEY}; a route's from its own file ({@code route.<name>.api-key-file}). Its errors never name the file's path: a user may have pasted the
- * key itself there.
+ * {@code QUOTAFLOW_LLM_API_KEY}; a route's from its own file ({@code route.<name>.api-key-file}). Its
+ * errors never name the file's path: a user may have pasted the key itself there.
  */
 final class ApiKeyReader {
 

@@ -20,6 +20,11 @@ import java.util.TreeMap;
  * the start ({@link ConfigError}, exit 2) naming it and the closest known one. The variables of
  * {@link ConfigKeys#OTHER_VARIABLES} are read elsewhere by design and accepted.
  *
+ * <p>Routes (docs/design.md, "Routes configuration"): the {@code route.<name>.*} and
+ * {@code routing.tenant.<tenant>} keys and their {@code QUOTAFLOW_ROUTE_*} /
+ * {@code QUOTAFLOW_ROUTING_TENANT_*} variables are checked against {@code routes} once every
+ * source is read ({@link RouteKeys}); {@link RoutingReader} builds the {@link Routing}.
+ *
  * <p>The API key is read from {@code QUOTAFLOW_LLM_API_KEY} or the file named by
  * {@code llm.api-key-file} ({@link ApiKeyReader}); {@code llm.api-key} and its close spellings
  * ({@link #isApiKeyName}) are refused in every source, naming the key, never its value.
@@ -34,6 +39,9 @@ public final class ConfigLoader {
     /** How the key must be given, for every refusal. */
     public static final String API_KEY_WAY = "the API key comes from " + API_KEY_ENV
             + " or a file named by --llm-api-key-file (llm.api-key-file), never from a property, variable or flag";
+
+    /** Where a route key given as a flag was, in messages. */
+    private static final String FLAG = "given as a flag";
 
     private ConfigLoader() {
     }
@@ -77,20 +85,45 @@ public final class ConfigLoader {
         List<String> unknown = new ArrayList<>();
         Map<String, String> patterned = new LinkedHashMap<>();
         if (file != null) {
-            for (Setting s : PropertiesFile.read(file)) {
-                refuseApiKey(s.key(), "in the config file");
-                if (ConfigKeys.isKnown(s.key()) || s.key().startsWith(ConfigKeys.KAFKA_PREFIX) || RouteKeys.isCandidate(s.key())) {
-                    out.put(s.key(), new Setting(s.key(), expandHome(s.key(), s.value()), s.origin()));
-                    if (RouteKeys.isCandidate(s.key())) {
-                        patterned.put(s.key(), "in " + s.origin());
-                    }
-                } else {
-                    unknown.add("unknown key '" + Redactor.scrub(s.key()) + "' in " + s.origin()
-                            + ConfigKeys.closestKey(s.key()).map(c -> "; did you mean " + c + "?").orElse(""));
-                }
-            }
+            fromFile(file, out, patterned, unknown);
         }
         Map<String, String> routeVariables = fromEnvironment(env, out, unknown);
+        fromFlags(flags, out, patterned, unknown);
+        List<String> routes = routeNames(out.get("routes"));
+        routeVariables.forEach((name, value) -> {
+            RouteKeys.Resolution r = RouteKeys.resolve(name, routes);
+            if (r instanceof RouteKeys.Unresolved u) {
+                unknown.add(u.message());
+            } else if (r instanceof RouteKeys.Resolved key && !FLAG.equals(patterned.get(key.key()))) {
+                out.put(key.key(), new Setting(key.key(), expandHome(key.key(), value.strip()), Origin.env(name)));
+            }
+        });
+        patterned.forEach((k, where) -> RouteKeys.problem(k, where, routes).ifPresent(unknown::add));
+        if (!unknown.isEmpty()) {
+            throw new ConfigError(String.join("\n", unknown));
+        }
+        return new ConfigValues(out);
+    }
+
+    /** The {@code --config} file's keys into {@code out}; route keys also into {@code patterned}, checked later. */
+    private static void fromFile(Path file, Map<String, Setting> out, Map<String, String> patterned, List<String> unknown) {
+        for (Setting s : PropertiesFile.read(file)) {
+            refuseApiKey(s.key(), "in the config file");
+            if (ConfigKeys.isKnown(s.key()) || s.key().startsWith(ConfigKeys.KAFKA_PREFIX) || RouteKeys.isCandidate(s.key())) {
+                out.put(s.key(), new Setting(s.key(), expandHome(s.key(), s.value()), s.origin()));
+                if (RouteKeys.isCandidate(s.key())) {
+                    patterned.put(s.key(), "in " + s.origin());
+                }
+            } else {
+                unknown.add("unknown key '" + Redactor.scrub(s.key()) + "' in " + s.origin()
+                        + ConfigKeys.closestKey(s.key()).map(c -> "; did you mean " + c + "?").orElse(""));
+            }
+        }
+    }
+
+    /** The flags into {@code out} (over every other source); route keys also into {@code patterned}, checked later. */
+    private static void fromFlags(Map<String, String> flags, Map<String, Setting> out, Map<String, String> patterned,
+                                  List<String> unknown) {
         flags.forEach((k, v) -> {
             refuseApiKey(k, k.startsWith(ConfigKeys.KAFKA_PREFIX) ? "as a Kafka client property (-X)" : "as a flag");
             if (v == null) {
@@ -102,27 +135,13 @@ public final class ConfigLoader {
                 return;
             }
             if (RouteKeys.isCandidate(k)) {
-                patterned.put(k, "given as a flag");
+                patterned.put(k, FLAG);
             }
             Origin origin = k.startsWith(ConfigKeys.KAFKA_PREFIX)
                     ? Origin.flag("-X " + k.substring(ConfigKeys.KAFKA_PREFIX.length()))
                     : Origin.flag(ConfigKeys.flag(k).orElse(k));
             out.put(k, new Setting(k, expandHome(k, v.strip()), origin));
         });
-        List<String> routes = routeNames(out.get("routes"));
-        routeVariables.forEach((name, value) -> {
-            RouteKeys.Resolution r = RouteKeys.resolve(name, routes);
-            if (r instanceof RouteKeys.Unresolved u) {
-                unknown.add(u.message());
-            } else if (r instanceof RouteKeys.Resolved key && !patterned.getOrDefault(key.key(), "").equals("given as a flag")) {
-                out.put(key.key(), new Setting(key.key(), expandHome(key.key(), value.strip()), Origin.env(name)));
-            }
-        });
-        patterned.forEach((k, where) -> RouteKeys.problem(k, where, routes).ifPresent(unknown::add));
-        if (!unknown.isEmpty()) {
-            throw new ConfigError(String.join("\n", unknown));
-        }
-        return new ConfigValues(out);
     }
 
     /** The names {@code routes} lists, checked first: the route keys and variables are read against them. */

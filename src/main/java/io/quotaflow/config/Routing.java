@@ -60,12 +60,18 @@ public record Routing(Map<String, RouteSettings> routes, String defaultRoute, Ma
         Map<String, RouteSettings> firstOfScope = new LinkedHashMap<>();
         for (RouteSettings r : all.values()) {
             RouteSettings first = firstOfScope.putIfAbsent(r.scope(), r);
-            QuotaSettings.require(first == null || (first.quota().rpm() == r.quota().rpm() && first.quota().tpm() == r.quota().tpm()),
-                    "routes " + (first == null ? "" : first.name()) + " and " + r.name()
-                            + " share a base URL, key and model (one quota), so their rpm and tpm must agree ("
-                            + (first == null ? "" : first.quota().rpm() + " rpm, " + first.quota().tpm() + " tpm against ")
-                            + r.quota().rpm() + " rpm, " + r.quota().tpm() + " tpm)");
+            if (first != null) {
+                requireOneQuota(first, r);
+            }
         }
+    }
+
+    /** Two routes of one scope share one limiter, so they must state the same limits. */
+    private static void requireOneQuota(RouteSettings first, RouteSettings r) {
+        QuotaSettings.require(first.quota().rpm() == r.quota().rpm() && first.quota().tpm() == r.quota().tpm(),
+                "routes " + first.name() + " and " + r.name() + " share a base URL, key and model (one quota), so their "
+                        + "rpm and tpm must agree (" + first.quota().rpm() + " rpm, " + first.quota().tpm() + " tpm against "
+                        + r.quota().rpm() + " rpm, " + r.quota().tpm() + " tpm)");
     }
 
     /** One route named {@code default}: what the single-route options define. */
