@@ -93,6 +93,30 @@ class RunCommandTest {
     }
 
     @Test
+    void shouldStopWithExitTwoNamingTheRouteWhoseKeyIsMissingAndNoKey() {
+        Map<String, String> env = new HashMap<>(ENV);
+        env.put("QUOTAFLOW_ROUTES", "primary,backup");
+        env.put("QUOTAFLOW_ROUTE_BACKUP_API_KEY_ENV", "GROQ_API_KEY");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+
+        int code = QuotaflowCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), env, "run", "--http-port", "-1");
+
+        assertThat(code).isEqualTo(ExitCodes.USAGE);
+        assertThat(err.toString()).contains("the API key of route backup is missing: the variable GROQ_API_KEY (named by "
+                + "route.backup.api-key-env, environment variable QUOTAFLOW_ROUTE_BACKUP_API_KEY_ENV) is not set")
+                .doesNotContain("sk-run-command-test-secret");
+        assertThat(out.toString()).isEmpty();
+
+        env.put("QUOTAFLOW_ROUTE_BACKUP_API_KEY_ENV", "sk-LEAKCANARY0123456789abcdef2345");
+        StringWriter pasted = new StringWriter();
+        assertThat(QuotaflowCommand.execute(new PrintWriter(out, true), new PrintWriter(pasted, true), env, "run", "--http-port", "-1"))
+                .isEqualTo(ExitCodes.USAGE);
+        assertThat(pasted.toString()).contains("route.backup.api-key-env must be the name of the variable holding the key")
+                .doesNotContain("LEAKCANARY");
+    }
+
+    @Test
     void shouldSayInItsHelpHowToConfigureRoutes() {
         StringWriter out = new StringWriter();
 
