@@ -35,8 +35,10 @@ final class ConfigRules {
             case "quota.max-in-flight":
                 return rule("auto or a positive integer", v -> isAutoOrPositive(v.toString()));
             case "llm.base-url":
-            case "route.<name>.base-url":
                 return rule("an absolute URL such as https://api.openai.com/v1", v -> isAbsoluteUrl(v.toString()));
+            case "route.<name>.base-url":
+                return rule("an http(s) URL such as https://api.openai.com/v1", v -> isAbsoluteUrl(v.toString())
+                        && v.toString().strip().matches("(?i)https?:.*"));
             case "routes":
                 return rule("route names: lower-case letters, digits and '-', each once", v -> isRouteList((List<?>) v));
             case "route.<name>.api-key-env":

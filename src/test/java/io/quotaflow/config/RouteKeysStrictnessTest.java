@@ -138,6 +138,9 @@ class RouteKeysStrictnessTest {
                         + "(environment variable QUOTAFLOW_ROUTES)");
         assertThatThrownBy(() -> ConfigLoader.resolve(null, Map.of("QUOTAFLOW_ROUTES", "a,a"), Map.of()))
                 .hasMessageStartingWith("routes must be route names");
+        assertThatThrownBy(() -> ConfigLoader.resolve(null, Map.of(), Map.of("routes", "a", "route.a.base-url", "ftp://h/v1")))
+                .hasMessage("route.a.base-url must be an http(s) URL such as https://api.openai.com/v1, got 'ftp://h/v1' "
+                        + "(flag route.a.base-url)");
         assertThatThrownBy(() -> ConfigLoader.resolve(null, Map.of(), Map.of("routes", "a", "route.a.daily-reset-hour-utc", "24")))
                 .hasMessage("route.a.daily-reset-hour-utc must be an hour in [0, 23], got '24' (flag route.a.daily-reset-hour-utc)");
     }
