@@ -6,6 +6,7 @@ import io.quotaflow.admin.TopicsApplier;
 import io.quotaflow.config.ConfigLoader;
 import io.quotaflow.config.ConfigValues;
 import io.quotaflow.config.QuotaflowConfig;
+import io.quotaflow.config.RouteSettings;
 import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -34,6 +35,11 @@ import java.util.concurrent.Callable;
                     + "Settings: built-in defaults, then --config FILE, then QUOTAFLOW_* variables, then flags; "
                     + "an unknown key stops the start (exit 2).",
             "",
+            "Several routes (models, keys, limits, fallbacks): routes=a,b and route.<name>.* keys (route.a.model, "
+                    + "route.a.api-key-env, route.a.rpm, route.a.fallback, ...) in --config FILE or as "
+                    + "QUOTAFLOW_ROUTE_<NAME>_<KEY> variables, with routing.* rules and cache.ttl; the --llm-* options, "
+                    + "--rpm and --tpm then give what a route does not set. Without routes they define one route, default.",
+            "",
             "HTTP on --http-bind:--http-port (http.bind, http.port): GET /health/live (liveness: the "
                     + "streams run; a halted route does not fail it), /health/ready (readiness: running, no "
                     + "route halted), /metrics (Prometheus) and /status (JSON)."
@@ -51,7 +57,8 @@ import java.util.concurrent.Callable;
             "  export QUOTAFLOW_BOOTSTRAP_SERVERS=localhost:9092",
             "  quotaflow run --llm-base-url https://api.openai.com/v1 --rpm 500 --tpm 200000",
             "  quotaflow run --config /etc/quotaflow/quotaflow.properties --http-port 9464",
-            "  quotaflow run --config q.properties --http-bind 127.0.0.1"
+            "  quotaflow run --config q.properties --http-bind 127.0.0.1",
+            "  quotaflow run --config routes.properties    # routes=primary,backup,long ..."
         })
 public final class RunCommand implements Callable<Integer> {
 
@@ -162,6 +169,15 @@ public final class RunCommand implements Callable<Integer> {
                 ? "http://" + hostPart(config.httpBind()) + ":" + boundPort
                         + " serves /health/live, /health/ready, /metrics, /status"
                 : "HTTP endpoints off (http.port -1)";
+        var routes = config.dispatcher().routing().routes();
+        if (routes.size() > 1 || !routes.containsKey(RouteSettings.DEFAULT_NAME)) {
+            StringBuilder sb = new StringBuilder();
+            routes.values().forEach(r -> sb.append(sb.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT,
+                    "%s (scope %s, %d RPM, %d TPM, model %s at %s)", r.name(), r.scope(), r.quota().rpm(), r.quota().tpm(),
+                    r.model().model(), r.model().apiKey().redact(r.model().baseUrl().toString()))));
+            return String.format(Locale.ROOT, "quotaflow running: application id %s, routes %s; default %s; %s",
+                    config.applicationId(), sb, config.dispatcher().routing().defaultRoute(), http);
+        }
         return String.format(Locale.ROOT, "quotaflow running: application id %s, quota scope %s (%d RPM, %d TPM), "
                         + "model %s at %s; %s", config.applicationId(), config.dispatcher().scope(),
                 config.dispatcher().quota().rpm(), config.dispatcher().quota().tpm(), model.model(),

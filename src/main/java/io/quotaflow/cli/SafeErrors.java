@@ -239,7 +239,7 @@ final class SafeErrors implements CommandLine.IParameterExceptionHandler {
     static List<String> suspects(String[] args, Map<String, String> env) {
         Set<String> out = new LinkedHashSet<>();
         env.forEach((name, value) -> {
-            if (value != null && name.startsWith("QUOTAFLOW_") && Redactor.isSecretName(name)) {
+            if (value != null && name.startsWith("QUOTAFLOW_") && Redactor.isSecretName(name) && !namesAVariable(name, value)) {
                 add(out, value);
                 for (String part : value.split("[,\\s]+")) {
                     add(out, part);
@@ -273,6 +273,14 @@ final class SafeErrors implements CommandLine.IParameterExceptionHandler {
             }
         }
         return new ArrayList<>(out);
+    }
+
+    /**
+     * {@code QUOTAFLOW_ROUTE_<NAME>_API_KEY_ENV=OPENAI_API_KEY} holds the name of the variable with
+     * the key, not a key: errors name it. Anything else in it stays a suspect.
+     */
+    private static boolean namesAVariable(String name, String value) {
+        return name.endsWith("_API_KEY_ENV") && value.strip().matches("[A-Z_][A-Z0-9_]*");
     }
 
     private static void add(Set<String> out, String value) {

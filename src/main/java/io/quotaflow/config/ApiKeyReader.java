@@ -8,8 +8,8 @@ import java.nio.file.Path;
 
 /**
  * Reads the LLM API key: from the file named by {@code llm.api-key-file} when given, else from
- * {@code QUOTAFLOW_LLM_API_KEY}. Its errors never name the file's path: a user may have pasted the
- * key itself there.
+ * {@code QUOTAFLOW_LLM_API_KEY}; a route's from its own file ({@code route.<name>.api-key-file}). Its
+ * errors never name the file's path: a user may have pasted the key itself there.
  */
 final class ApiKeyReader {
 
@@ -21,7 +21,7 @@ final class ApiKeyReader {
 
     static Secret read(String file, String envValue) {
         if (file != null && !file.isBlank()) {
-            return Secret.of(fromFile(file));
+            return fromFile(file, KEY_FILE);
         }
         if (envValue == null || envValue.isBlank()) {
             throw new ConfigError("the LLM API key is missing: set " + ConfigLoader.API_KEY_ENV + " or pass --llm-api-key-file");
@@ -29,30 +29,35 @@ final class ApiKeyReader {
         return Secret.of(envValue);
     }
 
-    private static String fromFile(String file) {
+    /** The key in {@code file}; errors name the file by {@code description} ({@code route primary's API key file}), never by path. */
+    static Secret fromFile(String file, String description) {
+        return Secret.of(contents(file, description));
+    }
+
+    private static String contents(String file, String description) {
         Path path;
         try {
             path = Path.of(file.strip());
         } catch (InvalidPathException e) {
-            throw new ConfigError(KEY_FILE + " is not a valid path" + NOT_SHOWN);
+            throw new ConfigError(description + " is not a valid path" + NOT_SHOWN);
         }
         if (!Files.exists(path)) {
-            throw new ConfigError(KEY_FILE + ": no such file" + NOT_SHOWN);
+            throw new ConfigError(description + ": no such file" + NOT_SHOWN);
         }
         if (Files.isDirectory(path)) {
-            throw new ConfigError(KEY_FILE + " is a directory, not a file" + NOT_SHOWN);
+            throw new ConfigError(description + " is a directory, not a file" + NOT_SHOWN);
         }
         if (!Files.isReadable(path)) {
-            throw new ConfigError(KEY_FILE + " is not readable" + NOT_SHOWN);
+            throw new ConfigError(description + " is not readable" + NOT_SHOWN);
         }
         String value;
         try {
             value = Files.readString(path, StandardCharsets.UTF_8).strip();
         } catch (IOException e) {
-            throw new ConfigError(KEY_FILE + " cannot be read (" + e.getClass().getSimpleName() + ")" + NOT_SHOWN);
+            throw new ConfigError(description + " cannot be read (" + e.getClass().getSimpleName() + ")" + NOT_SHOWN);
         }
         if (value.isEmpty()) {
-            throw new ConfigError(KEY_FILE + " is empty" + NOT_SHOWN);
+            throw new ConfigError(description + " is empty" + NOT_SHOWN);
         }
         return value;
     }

@@ -38,6 +38,8 @@ public final class ConfigKeys {
 
     private static final Map<String, String> DEFAULTS;
     private static final Map<String, String> FLAGS;
+    /** Pattern keys ({@code route.<name>.rpm}) with the key each one falls back to (null: none). */
+    private static final Map<String, String> TEMPLATES;
     private static final LevenshteinDistance DISTANCE = LevenshteinDistance.getDefaultInstance();
 
     static {
@@ -118,9 +120,48 @@ public final class ConfigKeys {
                 + "circuit stays open before a half-open probe with one ticket");
         t.add("retry.halt-probe-ms", Type.LONG, Long.toString(r.haltProbeInterval().toMillis()), null, "how often a "
                 + "halted scope probes the provider");
+        t.add("routes", Type.LIST, null, null, "route names, comma-separated (lower-case letters, digits, `-`); "
+                + "unset: the single-route options above define one route, `default` (README \"Routes\")");
+        String n = RouteKeys.ROUTE_PREFIX + RouteKeys.NAME + ".";
+        t.template(n + "base-url", Type.STRING, "llm.base-url", "the route's API root");
+        t.template(n + "model", Type.STRING, "llm.model", "the route's model");
+        t.template(n + "api-key-env", Type.STRING, null, "name of the variable holding the route's key (e.g. "
+                + "`OPENAI_API_KEY`); else `.api-key-file`; else `QUOTAFLOW_LLM_API_KEY` / `llm.api-key-file`");
+        t.template(n + "api-key-file", Type.STRING, null, "file holding the route's key");
+        t.template(n + "rpm", Type.INT, "quota.rpm", "the route's requests per minute (the other `quota.*` knobs "
+                + "apply to every route)");
+        t.template(n + "tpm", Type.INT, "quota.tpm", "the route's tokens per minute");
+        t.template(n + "context-tokens", Type.INT, "llm.context-tokens", "the route's context window to start with");
+        t.template(n + "encoding", Type.STRING, "llm.encoding", "the route's jtokkit encoding");
+        t.template(n + "timeout-ms", Type.LONG, "llm.timeout-ms", "the route's per-call timeout");
+        t.template(n + "fallback", Type.LIST, null, "routes a waiting ticket moves to, in order, when this one is "
+                + "halted, its circuit is open or the wait exceeds `routing.max-wait`");
+        t.template(n + "context-fallback", Type.STRING, null, "the route a ticket too large for this one goes to");
+        t.template(n + "price.input-per-mtok", Type.DOUBLE, null, "US dollars per million prompt tokens (cost metric)");
+        t.template(n + "price.output-per-mtok", Type.DOUBLE, null, "US dollars per million completion tokens");
+        t.template(n + "rpd", Type.LONG, null, "requests per day");
+        t.template(n + "tpd", Type.LONG, null, "tokens per day");
+        t.template(n + "daily-reset-hour-utc", Type.INT, "0", null, "hour of the day (UTC, 0-23) at which `rpd` and `tpd` "
+                + "start again");
+        t.template(n + "input-tpm", Type.INT, null, "separate prompt-token limit per minute");
+        t.template(n + "output-tpm", Type.INT, null, "separate completion-token limit per minute");
+        t.add("routing.default", Type.STRING, null, null, "route of a ticket no rule below names (default: the first "
+                + "of `routes`)");
+        for (String p : new String[] {"interactive", "standard", "bulk"}) {
+            t.add("routing.priority." + p, Type.STRING, null, null, "route of " + p + " tickets");
+        }
+        t.template(RouteKeys.TENANT_PREFIX + RouteKeys.TENANT, Type.STRING, null, "route of that tenant's tickets "
+                + "(wins over priority)");
+        t.add("routing.max-wait.interactive", Type.STRING, "30s", null, "expected wait beyond which an interactive "
+                + "ticket falls back (`none`: never)");
+        t.add("routing.max-wait.standard", Type.STRING, "10m", null, "the same for standard tickets");
+        t.add("routing.max-wait.bulk", Type.STRING, null, null, "the same for bulk tickets (default: never)");
+        t.add("cache.ttl", Type.STRING, "24h", null, "how long a classification answers identical tickets "
+                + "(`24h`, `30m`, `90s`, milliseconds; `0` turns the cache off)");
         DEFINITION = t.def;
         DEFAULTS = Collections.unmodifiableMap(t.defaults);
         FLAGS = Collections.unmodifiableMap(t.flags);
+        TEMPLATES = Collections.unmodifiableMap(t.templates);
     }
 
     private ConfigKeys() {
@@ -140,8 +181,24 @@ public final class ConfigKeys {
         return DEFAULTS.containsKey(key);
     }
 
+    /** The pattern keys, in table order: {@code route.<name>.rpm}, {@code routing.tenant.<tenant>}, ... */
+    public static Set<String> templates() {
+        return TEMPLATES.keySet();
+    }
+
+    /** The single-route key a route key falls back to ({@code route.<name>.rpm} ⇒ {@code quota.rpm}), if any. */
+    public static Optional<String> inherited(String template) {
+        return Optional.ofNullable(TEMPLATES.get(template));
+    }
+
+    /** Whether {@code key} is a key or an instance of a pattern key ({@code route.primary.rpm}). */
+    public static boolean isDefined(String key) {
+        return isKnown(key) || RouteKeys.templateOf(key).isPresent();
+    }
+
+    /** The definition of a key or of the pattern a key is an instance of. */
     public static ConfigDef.ConfigKey key(String name) {
-        ConfigDef.ConfigKey key = DEFINITION.configKeys().get(name);
+        ConfigDef.ConfigKey key = DEFINITION.configKeys().get(RouteKeys.templateOf(name).orElse(name));
         if (key == null) {
             throw new IllegalArgumentException("unknown configuration key " + name);
         }
@@ -169,7 +226,8 @@ public final class ConfigKeys {
      */
     public static boolean isKnownVariable(String variable) {
         return !variable.startsWith(ENV_PREFIX) || OTHER_VARIABLES.contains(variable)
-                || variable.startsWith(ENV_PREFIX + "KAFKA_") || keyOfEnv(variable).isPresent();
+                || variable.startsWith(ENV_PREFIX + "KAFKA_") || keyOfEnv(variable).isPresent()
+                || RouteKeys.isPatternVariable(variable);
     }
 
     /**
@@ -237,6 +295,11 @@ public final class ConfigKeys {
         for (ConfigDef.ConfigKey k : DEFINITION.configKeys().values()) {
             String d = DEFAULTS.get(k.name);
             String shown = d == null ? "(none)" : d.isEmpty() ? "(empty)" : "`" + d + "`";
+            if (TEMPLATES.get(k.name) != null) {
+                shown = "as `" + TEMPLATES.get(k.name) + "`";
+            } else if (k.defaultValue != null) {
+                shown = "`" + k.defaultValue + "`";
+            }
             sb.append("| `").append(k.name).append("` | ").append(shown).append(" | ")
                     .append(flag(k.name).map(f -> "`" + f + "`").orElse("")).append(" | ")
                     .append(k.documentation).append(" |\n");
@@ -249,6 +312,18 @@ public final class ConfigKeys {
         private final ConfigDef def = new ConfigDef();
         private final Map<String, String> defaults = new LinkedHashMap<>();
         private final Map<String, String> flags = new LinkedHashMap<>();
+        private final Map<String, String> templates = new LinkedHashMap<>();
+
+        /** A pattern key: documented and typed like a key, matched by {@link RouteKeys}, never a default of its own. */
+        void template(String name, Type type, String inherits, String doc) {
+            template(name, type, null, inherits, doc);
+        }
+
+        /** A pattern key whose value, when not given, is {@code defaultValue} (shown in the table; read by the loader). */
+        void template(String name, Type type, String defaultValue, String inherits, String doc) {
+            def.define(name, type, defaultValue, ConfigRules.of(name), Importance.MEDIUM, doc);
+            templates.put(name, inherits);
+        }
 
         void add(String name, Type type, String defaultValue, String flag, String doc) {
             def.define(name, type, defaultValue, ConfigRules.of(name), Importance.MEDIUM, doc);

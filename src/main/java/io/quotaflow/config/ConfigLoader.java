@@ -20,6 +20,11 @@ import java.util.TreeMap;
  * the start ({@link ConfigError}, exit 2) naming it and the closest known one. The variables of
  * {@link ConfigKeys#OTHER_VARIABLES} are read elsewhere by design and accepted.
  *
+ * <p>Routes (docs/design.md, "Routes configuration"): the {@code route.<name>.*} and
+ * {@code routing.tenant.<tenant>} keys and their {@code QUOTAFLOW_ROUTE_*} /
+ * {@code QUOTAFLOW_ROUTING_TENANT_*} variables are checked against {@code routes} once every
+ * source is read ({@link RouteKeys}); {@link RoutingReader} builds the {@link Routing}.
+ *
  * <p>The API key is read from {@code QUOTAFLOW_LLM_API_KEY} or the file named by
  * {@code llm.api-key-file} ({@link ApiKeyReader}); {@code llm.api-key} and its close spellings
  * ({@link #isApiKeyName}) are refused in every source, naming the key, never its value.
@@ -34,6 +39,9 @@ public final class ConfigLoader {
     /** How the key must be given, for every refusal. */
     public static final String API_KEY_WAY = "the API key comes from " + API_KEY_ENV
             + " or a file named by --llm-api-key-file (llm.api-key-file), never from a property, variable or flag";
+
+    /** Where a route key given as a flag was, in messages. */
+    private static final String FLAG = "given as a flag";
 
     private ConfigLoader() {
     }
@@ -75,39 +83,81 @@ public final class ConfigLoader {
             }
         });
         List<String> unknown = new ArrayList<>();
+        Map<String, String> patterned = new LinkedHashMap<>();
         if (file != null) {
-            for (Setting s : PropertiesFile.read(file)) {
-                refuseApiKey(s.key(), "in the config file");
-                if (ConfigKeys.isKnown(s.key()) || s.key().startsWith(ConfigKeys.KAFKA_PREFIX)) {
-                    out.put(s.key(), new Setting(s.key(), expandHome(s.key(), s.value()), s.origin()));
-                } else {
-                    unknown.add("unknown key '" + Redactor.scrub(s.key()) + "' in " + s.origin()
-                            + ConfigKeys.closestKey(s.key()).map(c -> "; did you mean " + c + "?").orElse(""));
-                }
-            }
+            fromFile(file, out, patterned, unknown);
         }
-        fromEnvironment(env, out, unknown);
+        Map<String, String> routeVariables = fromEnvironment(env, out, unknown);
+        fromFlags(flags, out, patterned, unknown);
+        List<String> routes = routeNames(out.get("routes"));
+        routeVariables.forEach((name, value) -> {
+            RouteKeys.Resolution r = RouteKeys.resolve(name, routes);
+            if (r instanceof RouteKeys.Unresolved u) {
+                unknown.add(u.message());
+            } else if (r instanceof RouteKeys.Resolved key && !FLAG.equals(patterned.get(key.key()))) {
+                out.put(key.key(), new Setting(key.key(), expandHome(key.key(), value.strip()), Origin.env(name)));
+            }
+        });
+        patterned.forEach((k, where) -> RouteKeys.problem(k, where, routes).ifPresent(unknown::add));
         if (!unknown.isEmpty()) {
             throw new ConfigError(String.join("\n", unknown));
         }
+        return new ConfigValues(out);
+    }
+
+    /** The {@code --config} file's keys into {@code out}; route keys also into {@code patterned}, checked later. */
+    private static void fromFile(Path file, Map<String, Setting> out, Map<String, String> patterned, List<String> unknown) {
+        for (Setting s : PropertiesFile.read(file)) {
+            refuseApiKey(s.key(), "in the config file");
+            if (ConfigKeys.isKnown(s.key()) || s.key().startsWith(ConfigKeys.KAFKA_PREFIX) || RouteKeys.isCandidate(s.key())) {
+                out.put(s.key(), new Setting(s.key(), expandHome(s.key(), s.value()), s.origin()));
+                if (RouteKeys.isCandidate(s.key())) {
+                    patterned.put(s.key(), "in " + s.origin());
+                }
+            } else {
+                unknown.add("unknown key '" + Redactor.scrub(s.key()) + "' in " + s.origin()
+                        + ConfigKeys.closestKey(s.key()).map(c -> "; did you mean " + c + "?").orElse(""));
+            }
+        }
+    }
+
+    /** The flags into {@code out} (over every other source); route keys also into {@code patterned}, checked later. */
+    private static void fromFlags(Map<String, String> flags, Map<String, Setting> out, Map<String, String> patterned,
+                                  List<String> unknown) {
         flags.forEach((k, v) -> {
             refuseApiKey(k, k.startsWith(ConfigKeys.KAFKA_PREFIX) ? "as a Kafka client property (-X)" : "as a flag");
             if (v == null) {
                 return;
             }
-            if (!ConfigKeys.isKnown(k) && !k.startsWith(ConfigKeys.KAFKA_PREFIX)) {
-                throw new ConfigError("unknown key '" + Redactor.scrub(k) + "' given as a flag"
+            if (!ConfigKeys.isKnown(k) && !k.startsWith(ConfigKeys.KAFKA_PREFIX) && !RouteKeys.isCandidate(k)) {
+                unknown.add("unknown key '" + Redactor.scrub(k) + "' given as a flag"
                         + ConfigKeys.closestKey(k).map(c -> "; did you mean " + c + "?").orElse(""));
+                return;
+            }
+            if (RouteKeys.isCandidate(k)) {
+                patterned.put(k, FLAG);
             }
             Origin origin = k.startsWith(ConfigKeys.KAFKA_PREFIX)
                     ? Origin.flag("-X " + k.substring(ConfigKeys.KAFKA_PREFIX.length()))
                     : Origin.flag(ConfigKeys.flag(k).orElse(k));
             out.put(k, new Setting(k, expandHome(k, v.strip()), origin));
         });
-        return new ConfigValues(out);
     }
 
-    private static void fromEnvironment(Map<String, String> env, Map<String, Setting> out, List<String> unknown) {
+    /** The names {@code routes} lists, checked first: the route keys and variables are read against them. */
+    private static List<String> routeNames(Setting routes) {
+        if (routes == null || routes.value().isBlank()) {
+            return List.of();
+        }
+        return new ConfigValues(Map.of("routes", routes)).list("routes");
+    }
+
+    /**
+     * The {@code QUOTAFLOW_*} variables: keys into {@code out}, unknown names into {@code unknown};
+     * returns the route and tenant variables, read once {@code routes} is known.
+     */
+    private static Map<String, String> fromEnvironment(Map<String, String> env, Map<String, Setting> out, List<String> unknown) {
+        Map<String, String> routeVariables = new TreeMap<>();
         for (Map.Entry<String, String> e : new TreeMap<>(env).entrySet()) {
             String name = e.getKey();
             String value = e.getValue();
@@ -126,13 +176,20 @@ public final class ConfigLoader {
                 continue;
             }
             var key = ConfigKeys.keyOfEnv(name);
-            if (key.isEmpty()) {
+            if (key.isPresent()) {
+                if (value != null && !value.isBlank()) {
+                    out.put(key.get(), new Setting(key.get(), expandHome(key.get(), value.strip()), Origin.env(name)));
+                }
+            } else if (RouteKeys.isPatternVariable(name)) {
+                if (value != null && !value.isBlank()) {
+                    routeVariables.put(name, value);
+                }
+            } else {
                 unknown.add("unknown environment variable " + name
                         + ConfigKeys.closestVariable(name).map(c -> "; did you mean " + c + "?").orElse(""));
-            } else if (value != null && !value.isBlank()) {
-                out.put(key.get(), new Setting(key.get(), expandHome(key.get(), value.strip()), Origin.env(name)));
             }
         }
+        return routeVariables;
     }
 
     /** Merges every source (later wins) into flat properties: defaults, file, environment, flags. */
@@ -141,6 +198,9 @@ public final class ConfigLoader {
         Map<String, String> out = new TreeMap<>();
         for (String key : ConfigKeys.names()) {
             values.get(key).ifPresent(v -> out.put(key, v));
+        }
+        for (String prefix : List.of(RouteKeys.ROUTE_PREFIX, RouteKeys.TENANT_PREFIX)) {
+            values.keysStartingWith(prefix).forEach(k -> values.get(k).ifPresent(v -> out.put(k, v)));
         }
         values.kafka().forEach((k, v) -> out.put(ConfigKeys.KAFKA_PREFIX + k, v));
         return out;
@@ -163,15 +223,7 @@ public final class ConfigLoader {
     }
 
     private static QuotaflowConfig build(ConfigValues p, Map<String, String> env) {
-        Secret key = ApiKeyReader.read(p.get("llm.api-key-file").orElse(null), env.get(API_KEY_ENV));
-        ModelSettings model = new ModelSettings(java.net.URI.create(p.string("llm.base-url").strip()), p.string("llm.model"),
-                key, p.millis("llm.timeout-ms"), p.get("llm.encoding").orElse(null), p.integer("llm.context-tokens"),
-                p.list("classify.categories"), p.list("classify.urgencies"));
-        String inFlight = p.string("quota.max-in-flight").strip();
-        QuotaSettings quota = new QuotaSettings(p.integer("quota.rpm"), p.integer("quota.tpm"),
-                p.number("quota.safety-factor"), p.number("quota.burst-seconds"),
-                inFlight.equalsIgnoreCase("auto") ? QuotaSettings.AUTO : Integer.parseInt(inFlight),
-                p.number("quota.reserve-fraction"), p.integer("quota.max-in-flight-ceiling"));
+        Routing routing = RoutingReader.read(p, env);
         BatchSettings batch = new BatchSettings(p.integer("batch.max-items"), p.integer("batch.max-prompt-tokens"),
                 p.millis("batch.punctuate-ms"), p.integer("batch.completion-tokens-per-item"),
                 p.millis("batch.standard-linger-ms"), p.millis("batch.bulk-linger-ms"));
@@ -191,7 +243,7 @@ public final class ConfigLoader {
         String applicationId = p.applicationId();
         Path stateDir = Path.of(p.string("state.dir"));
         String instanceId = InstanceId.resolve(p.string("instance.id"), applicationId, stateDir);
-        DispatcherSettings dispatcher = new DispatcherSettings(model, quota, batch, retry, limits, cluster.topics());
+        DispatcherSettings dispatcher = DispatcherSettings.of(routing, batch, retry, limits, cluster.topics());
         return new QuotaflowConfig(cluster.bootstrapServers(), applicationId, stateDir, p.integer("http.port"),
                 kafka, dispatcher, kafka.getOrDefault("group.instance.id", instanceId))
                 .withHttpBind(p.string("http.bind"));
@@ -206,7 +258,7 @@ public final class ConfigLoader {
 
     /** For the path keys, {@code ~/x} ⇒ the user's home + {@code /x}. */
     private static String expandHome(String key, String value) {
-        boolean path = key.equals("state.dir") || key.equals("llm.api-key-file");
+        boolean path = key.equals("state.dir") || key.equals("llm.api-key-file") || key.endsWith(".api-key-file");
         return path && value.startsWith("~/") ? System.getProperty("user.home") + value.substring(1) : value;
     }
 }

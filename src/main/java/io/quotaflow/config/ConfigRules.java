@@ -5,6 +5,7 @@ import org.apache.kafka.common.config.ConfigException;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.List;
 import java.util.function.Predicate;
 
 /**
@@ -12,6 +13,9 @@ import java.util.function.Predicate;
  * check the rest (ranges that depend on each other) and the loader names the source of the value.
  */
 final class ConfigRules {
+
+    /** What a route name is made of. */
+    static final String ROUTE_NAME = "[a-z0-9][a-z0-9-]*";
 
     private ConfigRules() {
     }
@@ -32,9 +36,58 @@ final class ConfigRules {
                 return rule("auto or a positive integer", v -> isAutoOrPositive(v.toString()));
             case "llm.base-url":
                 return rule("an absolute URL such as https://api.openai.com/v1", v -> isAbsoluteUrl(v.toString()));
+            case "route.<name>.base-url":
+                return rule("an http(s) URL such as https://api.openai.com/v1", v -> isAbsoluteUrl(v.toString())
+                        && v.toString().strip().matches("(?i)https?:.*"));
+            case "routes":
+                return rule("route names: lower-case letters, digits and '-', each once", v -> isRouteList((List<?>) v));
+            case "route.<name>.api-key-env":
+                return rule("the name of the variable holding the key (letters, digits, '_'; not a QUOTAFLOW_* name "
+                        + "other than QUOTAFLOW_LLM_API_KEY)", v -> isKeyVariable(v.toString().strip()));
+            case "route.<name>.rpm":
+            case "route.<name>.tpm":
+            case "route.<name>.timeout-ms":
+                return rule("at least 1", v -> ((Number) v).longValue() >= 1);
+            case "route.<name>.context-tokens":
+                return rule("at least 1024", v -> (Integer) v >= 1024);
+            case "route.<name>.rpd":
+            case "route.<name>.tpd":
+            case "route.<name>.input-tpm":
+            case "route.<name>.output-tpm":
+                return rule("at least 0 (0: none)", v -> ((Number) v).longValue() >= 0);
+            case "route.<name>.price.input-per-mtok":
+            case "route.<name>.price.output-per-mtok":
+                return rule("a price of at least 0", v -> Double.isFinite((Double) v) && (Double) v >= 0);
+            case "route.<name>.daily-reset-hour-utc":
+                return rule("an hour in [0, 23]", v -> (Integer) v >= 0 && (Integer) v <= 23);
+            case "routing.max-wait.interactive":
+            case "routing.max-wait.standard":
+            case "routing.max-wait.bulk":
+                return rule(ConfigDurations.SHAPE + ", above 0; or none", v -> isMaxWait(v.toString()));
+            case "cache.ttl":
+                return rule(ConfigDurations.SHAPE + "; 0 turns the cache off", v -> ConfigDurations.parse(v.toString()).isPresent());
             default:
                 return null;
         }
+    }
+
+    /** {@code routing.max-wait.<p>=none}: that class never falls back for its wait. */
+    static boolean isNone(String v) {
+        return v.strip().equalsIgnoreCase("none");
+    }
+
+    private static boolean isMaxWait(String v) {
+        return isNone(v) || ConfigDurations.parse(v).filter(d -> !d.isZero()).isPresent();
+    }
+
+    private static boolean isRouteList(List<?> names) {
+        List<String> stripped = names.stream().map(n -> n.toString().strip()).filter(n -> !n.isEmpty()).toList();
+        return stripped.stream().allMatch(n -> n.matches(ROUTE_NAME)) && stripped.stream().distinct().count() == stripped.size();
+    }
+
+    private static boolean isKeyVariable(String v) {
+        return v.matches("[A-Za-z_][A-Za-z0-9_]*")
+                && (!v.startsWith(ConfigKeys.ENV_PREFIX) || v.equals(ConfigLoader.API_KEY_ENV));
     }
 
     private static ConfigDef.Validator rule(String description, Predicate<Object> test) {

@@ -21,7 +21,7 @@ public final class ConfigValues {
     ConfigValues(Map<String, Setting> settings) {
         this.settings = Map.copyOf(settings);
         for (Setting s : this.settings.values()) {
-            if (ConfigKeys.isKnown(s.key())) {
+            if (ConfigKeys.isDefined(s.key())) {
                 parsed(s.key());
             }
         }
@@ -80,6 +80,11 @@ public final class ConfigValues {
         return out;
     }
 
+    /** The given keys that start with {@code prefix} ({@code route.primary.}, {@code routing.tenant.}), in name order. */
+    public List<String> keysStartingWith(String prefix) {
+        return settings.keySet().stream().filter(k -> k.startsWith(prefix)).sorted().toList();
+    }
+
     public TopicNames topics() {
         return new TopicNames(get("topics.prefix").orElse(""));
     }
@@ -111,7 +116,9 @@ public final class ConfigValues {
      */
     String explain(String message) {
         StringBuilder sb = new StringBuilder(message);
-        for (String key : ConfigKeys.names()) {
+        List<String> keys = new java.util.ArrayList<>(ConfigKeys.names());
+        settings.keySet().stream().filter(k -> !ConfigKeys.isKnown(k) && ConfigKeys.isDefined(k)).sorted().forEach(keys::add);
+        for (String key : keys) {
             if (message.contains(key) && settings.containsKey(key) && isGiven(key)) {
                 sb.append(" (").append(key).append('=').append(shown(key)).append(" from ").append(origin(key)).append(')');
             }

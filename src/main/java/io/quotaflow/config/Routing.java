@@ -29,6 +29,10 @@ public record Routing(Map<String, RouteSettings> routes, String defaultRoute, Ma
     /** {@code cache.ttl}'s default. */
     public static final Duration DEFAULT_CACHE_TTL = Duration.ofHours(24);
 
+    /** {@code routing.max-wait.<p>}'s defaults: interactive 30 s, standard 10 min, bulk never. */
+    public static final Map<Priority, Duration> DEFAULT_MAX_WAIT = java.util.Collections.unmodifiableMap(new EnumMap<>(
+            Map.of(Priority.INTERACTIVE, Duration.ofSeconds(30), Priority.STANDARD, Duration.ofMinutes(10))));
+
     public Routing {
         QuotaSettings.require(routes != null && !routes.isEmpty(), "at least one route is required");
         routes = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(routes));
@@ -56,16 +60,24 @@ public record Routing(Map<String, RouteSettings> routes, String defaultRoute, Ma
         Map<String, RouteSettings> firstOfScope = new LinkedHashMap<>();
         for (RouteSettings r : all.values()) {
             RouteSettings first = firstOfScope.putIfAbsent(r.scope(), r);
-            QuotaSettings.require(first == null || (first.quota().rpm() == r.quota().rpm() && first.quota().tpm() == r.quota().tpm()),
-                    "routes " + (first == null ? "" : first.name()) + " and " + r.name()
-                            + " share a base URL, key and model (one quota), so their rpm and tpm must agree");
+            if (first != null) {
+                requireOneQuota(first, r);
+            }
         }
+    }
+
+    /** Two routes of one scope share one limiter, so they must state the same limits. */
+    private static void requireOneQuota(RouteSettings first, RouteSettings r) {
+        QuotaSettings.require(first.quota().rpm() == r.quota().rpm() && first.quota().tpm() == r.quota().tpm(),
+                "routes " + first.name() + " and " + r.name() + " share a base URL, key and model (one quota), so their "
+                        + "rpm and tpm must agree (" + first.quota().rpm() + " rpm, " + first.quota().tpm() + " tpm against "
+                        + r.quota().rpm() + " rpm, " + r.quota().tpm() + " tpm)");
     }
 
     /** One route named {@code default}: what the single-route options define. */
     public static Routing single(ModelSettings model, QuotaSettings quota) {
         RouteSettings route = RouteSettings.of(RouteSettings.DEFAULT_NAME, model, quota);
-        return new Routing(Map.of(route.name(), route), route.name(), Map.of(), Map.of(), Map.of(), DEFAULT_CACHE_TTL);
+        return new Routing(Map.of(route.name(), route), route.name(), Map.of(), Map.of(), DEFAULT_MAX_WAIT, DEFAULT_CACHE_TTL);
     }
 
     /** The route named {@code name}. */

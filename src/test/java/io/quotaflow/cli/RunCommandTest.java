@@ -74,6 +74,60 @@ class RunCommandTest {
     }
 
     @Test
+    void shouldNameEveryRouteWithItsScopeLimitsAndModelInTheStartUpLine() {
+        Map<String, String> env = new HashMap<>(ENV);
+        env.put("QUOTAFLOW_ROUTES", "primary,backup");
+        env.put("QUOTAFLOW_ROUTE_BACKUP_MODEL", "llama-3.1-8b-instant");
+        env.put("QUOTAFLOW_ROUTE_BACKUP_RPM", "30");
+        env.put("QUOTAFLOW_ROUTING_DEFAULT", "backup");
+        QuotaflowConfig config = config(env, "--rpm", "60", "--http-port", "-1");
+
+        String line = RunCommand.startedLine(config, -1);
+
+        String primary = config.dispatcher().routing().route("primary").orElseThrow().scope();
+        String backup = config.dispatcher().routing().route("backup").orElseThrow().scope();
+        assertThat(line).isEqualTo("quotaflow running: application id quotaflow, routes primary (scope " + primary
+                + ", 60 RPM, 200000 TPM, model gpt-4o-mini at http://provider.invalid:1/v1), backup (scope " + backup
+                + ", 30 RPM, 200000 TPM, model llama-3.1-8b-instant at http://provider.invalid:1/v1); default backup; "
+                + "HTTP endpoints off (http.port -1)");
+    }
+
+    @Test
+    void shouldStopWithExitTwoNamingTheRouteWhoseKeyIsMissingAndNoKey() {
+        Map<String, String> env = new HashMap<>(ENV);
+        env.put("QUOTAFLOW_ROUTES", "primary,backup");
+        env.put("QUOTAFLOW_ROUTE_BACKUP_API_KEY_ENV", "GROQ_API_KEY");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+
+        int code = QuotaflowCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), env, "run", "--http-port", "-1");
+
+        assertThat(code).isEqualTo(ExitCodes.USAGE);
+        assertThat(err.toString()).contains("the API key of route backup is missing: the variable GROQ_API_KEY (named by "
+                + "route.backup.api-key-env, environment variable QUOTAFLOW_ROUTE_BACKUP_API_KEY_ENV) is not set")
+                .doesNotContain("sk-run-command-test-secret");
+        assertThat(out.toString()).isEmpty();
+
+        env.put("QUOTAFLOW_ROUTE_BACKUP_API_KEY_ENV", "sk-LEAKCANARY0123456789abcdef2345");
+        StringWriter pasted = new StringWriter();
+        assertThat(QuotaflowCommand.execute(new PrintWriter(out, true), new PrintWriter(pasted, true), env, "run", "--http-port", "-1"))
+                .isEqualTo(ExitCodes.USAGE);
+        assertThat(pasted.toString()).contains("route.backup.api-key-env must be the name of the variable holding the key")
+                .doesNotContain("LEAKCANARY");
+    }
+
+    @Test
+    void shouldSayInItsHelpHowToConfigureRoutes() {
+        StringWriter out = new StringWriter();
+
+        int code = QuotaflowCommand.execute(new PrintWriter(out, true), new PrintWriter(new StringWriter(), true), ENV, "run", "--help");
+
+        assertThat(code).isEqualTo(ExitCodes.OK);
+        assertThat(out.toString().replaceAll("\\s+", " ")).contains("routes=a,b and route.<name>.* keys")
+                .contains("QUOTAFLOW_ROUTE_<NAME>_<KEY>").contains("Without routes they define one route, default.");
+    }
+
+    @Test
     void shouldBracketAnIpv6BindAddressAndSayWhenTheEndpointsAreOff() {
         assertThat(RunCommand.startedLine(config(ENV, "--http-bind", "::1"), 8080))
                 .endsWith("; http://[::1]:8080 serves /health/live, /health/ready, /metrics, /status");
