@@ -41,20 +41,26 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--report-json", description = "Also write the final report as JSON to this file.")
     Path reportJson;
 
-    @Option(names = "--scenario", paramLabel = "steady|outage", defaultValue = "steady",
+    @Option(names = "--scenario", paramLabel = "steady|outage|fallback", defaultValue = "steady",
             description = {"steady (default): the rate limits bind on a healthy provider.",
                     "outage: the provider fails for longer than the retry budget; tickets go to tickets.retry and then",
-                    "to tickets.dlq, the outage ends, the dead letters are replayed, and every valid ticket is classified once."})
+                    "to tickets.dlq, the outage ends, the dead letters are replayed, and every valid ticket is classified once.",
+                    "fallback: three routes (primary with an 8 k window, backup, long); the primary goes down mid-run and its",
+                    "tickets move to the backup and back, the long route takes a ticket too large for the primary, and",
+                    "copies of answered tickets are served from the cache."})
     String scenario;
 
     @Override
     public Integer call() throws Exception {
         PrintStream err = System.err;
         boolean tty = System.console() != null;
+        if (scenario.equalsIgnoreCase("fallback")) {
+            return fallback(err, tty);
+        }
         DemoRun.Scenario chosen = switch (scenario.toLowerCase(java.util.Locale.ROOT)) {
             case "steady" -> DemoRun.Scenario.STEADY;
             case "outage" -> DemoRun.Scenario.OUTAGE;
-            default -> throw new IllegalArgumentException("--scenario must be steady or outage, not " + scenario);
+            default -> throw new IllegalArgumentException("--scenario must be steady, outage or fallback, not " + scenario);
         };
         boolean outage = chosen == DemoRun.Scenario.OUTAGE;
         long rpmLimit = rpm != null ? rpm : outage ? 600 : 200;
@@ -65,6 +71,27 @@ public final class DemoCommand implements Callable<Integer> {
             String line = String.format("[%5.1f s] classified %d/%d  dead-lettered %d  retried %d  calls %d  429s %d  tokens %,d  %s",
                     p.elapsedMs() / 1000.0, p.classified(), p.expected(), p.deadLettered(), p.retried(), p.calls(), p.http429(),
                     p.tokensAdmitted(), p.state());
+            if (tty) {
+                err.print("\r" + line + "   ");
+            } else {
+                err.println(line);
+            }
+        }, err);
+        if (tty) {
+            err.println();
+        }
+        System.out.print(report.render());
+        if (reportJson != null) {
+            Files.writeString(reportJson, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report));
+            System.out.println("report written to " + reportJson);
+        }
+        return report.clean() ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+
+    private Integer fallback(PrintStream err, boolean tty) throws java.io.IOException {
+        DemoRun.Options options = new DemoRun.Options(tickets, rpm != null ? rpm : 300, tpm != null ? tpm : 60_000, 5,
+                Duration.ofMinutes(20), Duration.ofMillis(tty ? 250 : 5_000));
+        io.quotaflow.local.demo.FallbackReport report = io.quotaflow.local.demo.FallbackDemo.run(options, line -> {
             if (tty) {
                 err.print("\r" + line + "   ");
             } else {
