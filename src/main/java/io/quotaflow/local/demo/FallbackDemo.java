@@ -140,6 +140,7 @@ public final class FallbackDemo {
             log.printf("%n>>> published %d copies of answered tickets under new ids: the cache answers them without a call%n",
                     again.acknowledged());
             long total = expected + again.acknowledged();
+            waiter.expected = total;
             waiter.until(() -> (long) counter.classified() + counter.deadLettered() >= total);
             counter.poll(Duration.ofMillis(500));
             waiter.tick(true);
@@ -223,7 +224,7 @@ public final class FallbackDemo {
         final OutcomeCounter counter;
         final DemoRun.Options options;
         final long start;
-        final long expected;
+        long expected;
         final Map<String, ProviderSimulator> sims;
         final Consumer<String> progress;
         final long deadline;
