@@ -119,8 +119,9 @@ final class ScopeDispatcher {
     void sweep(long now) {
         outcomes.expireOld(now);
         health.logHalt(now, false);
-        mover.publishState(settings.routing().routesOf(scope), usable());
         if (active) {
+            // only the owner speaks for the scope: the idle copies in other tasks know nothing of it
+            mover.publishState(settings.routing().routesOf(scope), usable());
             mover.fallBack(this, now);
         }
     }
