@@ -5,12 +5,14 @@ import io.quotaflow.ticket.WorkItem;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.ProcessingContext;
+import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The dispatcher's cache stores (docs/design.md, "Cache"): persistent and changelogged, so the
@@ -38,16 +40,21 @@ public final class CacheStores {
 
     /** The builders of every cache store, persistent and changelogged (Streams' default), for the dispatcher. */
     public static List<StoreBuilder<?>> stores() {
-        return List.of(
-                builder(ANSWERS, new BinarySerde<>(CachedAnswer.class)),
-                builder(EXPIRY, Serdes.String()),
-                builder(GROUPS, new BinarySerde<>(Group.class)),
-                builder(FOLLOWERS, new BinarySerde<>(WorkItem.class)),
-                builder(MEMBERS, new BinarySerde<>(Membership.class)));
+        return stores(Stores::persistentKeyValueStore);
     }
 
-    private static <V> StoreBuilder<KeyValueStore<String, V>> builder(String name, Serde<V> values) {
-        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), values);
+    /** The same stores over other byte stores (tests: in memory). */
+    static List<StoreBuilder<?>> stores(Function<String, KeyValueBytesStoreSupplier> bytes) {
+        return List.of(
+                builder(bytes.apply(ANSWERS), new BinarySerde<>(CachedAnswer.class)),
+                builder(bytes.apply(EXPIRY), Serdes.String()),
+                builder(bytes.apply(GROUPS), new BinarySerde<>(Group.class)),
+                builder(bytes.apply(FOLLOWERS), new BinarySerde<>(WorkItem.class)),
+                builder(bytes.apply(MEMBERS), new BinarySerde<>(Membership.class)));
+    }
+
+    private static <V> StoreBuilder<KeyValueStore<String, V>> builder(KeyValueBytesStoreSupplier bytes, Serde<V> values) {
+        return Stores.keyValueStoreBuilder(bytes, Serdes.String(), values);
     }
 
     /** The cache over a dispatcher's stores ({@code ttl}: {@code cache.ttl}, zero for off). */

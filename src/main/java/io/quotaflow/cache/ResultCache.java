@@ -81,8 +81,8 @@ public final class ResultCache {
 
     /**
      * Deletes up to {@code maxEntries} answers whose time is up at {@code now}, oldest first, reading
-     * only their index entries and the first live one. Returns how many it deleted: fewer than
-     * {@code maxEntries} means none is left expired.
+     * only their index entries (a range that ends at {@code now}). Returns how many it deleted:
+     * fewer than {@code maxEntries} means none is left expired.
      */
     public int sweep(long now, int maxEntries) {
         if (maxEntries <= 0) {
