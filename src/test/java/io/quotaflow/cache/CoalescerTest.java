@@ -64,6 +64,16 @@ class CoalescerTest {
     }
 
     @Test
+    void shouldLeadAgainOnceTheCachedAnswerHasExpired() {
+        arrive(a);
+        coalescer.onAnswered(refund, "A", CacheFixture.answer("billing", "low"), NOW);
+
+        long later = NOW + CacheFixture.TTL.toMillis();
+        assertThat(coalescer.onArrival(b, refund, false, later - 1)).isInstanceOf(Arrival.Hit.class);
+        assertThat(coalescer.onArrival(c, refund, false, later)).isEqualTo(new Arrival.Lead(true, Departure.NONE));
+    }
+
+    @Test
     void shouldCountALeaderAnsweredWithoutFollowersAsNoFollowers() {
         arrive(a);
 
