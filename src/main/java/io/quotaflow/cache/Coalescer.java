@@ -15,12 +15,13 @@ import java.util.Optional;
  *
  * <p>The rules, per content key: a live cached answer classifies a new ticket at once; else a
  * ticket identical to one already waiting or in flight (the group's leader) follows it and is kept
- * only here, never sent; else it leads a new group. The leader's answer answers its followers and
- * is cached; its dead letter dead-letters them with the same kind (same content, same fate); if it
- * is superseded, cancelled or moved, the first follower leads and the rest follow it. A follower
- * updated with other content leaves the group; the leader's retry coming back (same id, same
- * content) still leads. A ticket is in at most one group, a follower is held nowhere else, so
- * nothing is lost or answered twice.
+ * only here, never sent; else it leads a new group. A ticket never waits for a less urgent leader:
+ * it takes the group over, and the old leader goes on alone (one call more, no inversion). The
+ * leader's answer answers its followers and is cached; its dead letter dead-letters them with the
+ * same kind (same content, same fate); if it is superseded, cancelled or moved, the first of its
+ * most urgent followers leads and the rest follow it. A follower updated with other content leaves
+ * the group; the leader's retry coming back (same id, same content) still leads. A ticket is in at
+ * most one group, a follower is held nowhere else, so nothing is lost or answered twice.
  *
  * <p>All state is in the stores given (changelogged, exactly-once with the rest of the task): a new
  * instance over the same stores carries on where the last one stopped.
@@ -53,18 +54,15 @@ public final class Coalescer {
         Optional<Membership> current = store.membership(item.id());
         switch (CoalescingRules.onArrival(current, key, item.attempt() > 0)) {
             case CONTINUE_LEADING:
-                if (store.group(key).map(g -> !g.leaderId().equals(item.id())).orElse(true)) {
-                    store.lead(key, item.id());
-                }
-                return new Arrival.Lead(false, Departure.NONE);
+                return continueLeading(item, key);
             case STAY_FOLLOWER:
                 Optional<Group> followed = store.group(key);
-                if (followed.isPresent()) {
+                boolean sameClass = store.follower(current.get()).map(f -> f.priority() == item.priority()).orElse(false);
+                if (followed.isPresent() && sameClass) {
                     return new Arrival.Join(followed.get().leaderId(), true, Departure.NONE);
                 }
-                // a membership no group backs: place it afresh
-                store.forget(item.id());
-                return place(item, key, held, now, Departure.NONE);
+                // in another class (it may not wait for this leader then), or a membership no group backs
+                return place(item, key, held, now, leave(item.id()));
             case LEAVE_THEN_PLACE:
                 Departure left = leave(item.id());
                 // a leader's held copy is the one it leaves: it is known, not in the way
@@ -76,17 +74,36 @@ public final class Coalescer {
         }
     }
 
+    /**
+     * It leads this content already. A copy in another class (re-published on another topic) sets
+     * the leader's class; if followers more urgent than that wait, the most urgent of them takes
+     * the group over and this one goes on alone.
+     */
+    private Arrival continueLeading(WorkItem item, ContentKey key) {
+        Optional<Group> group = store.group(key);
+        if (group.isEmpty() || !group.get().leaderId().equals(item.id())) {
+            store.lead(key, item);
+        } else if (group.get().leaderPriority() != item.priority()) {
+            boolean outranked = store.followers(key).stream().anyMatch(f -> f.priority().compareTo(item.priority()) < 0);
+            if (outranked) {
+                return new Arrival.Lead(false, new Departure.HandedOver(key, store.handOver(key, group.get())));
+            }
+            store.lead(key, item);
+        }
+        return new Arrival.Lead(false, Departure.NONE);
+    }
+
     private Arrival place(WorkItem item, ContentKey key, boolean heldUnknown, long now, Departure departure) {
         CacheLookup lookup = cache.lookup(key, now);
         Optional<Group> group = store.group(key);
-        switch (CoalescingRules.place(lookup, group.map(Group::leaderId), item.id(), cache.enabled(), heldUnknown)) {
+        switch (CoalescingRules.place(lookup, group, item.id(), item.priority(), cache.enabled(), heldUnknown)) {
             case HIT:
                 return new Arrival.Hit(((CacheLookup.Hit) lookup).answer(), departure);
             case JOIN:
                 store.join(key, group.get(), item);
                 return new Arrival.Join(group.get().leaderId(), false, departure);
             case LEAD:
-                store.lead(key, item.id());
+                store.lead(key, item);
                 return new Arrival.Lead(true, departure);
             default:
                 return new Arrival.Lead(true, departure);
@@ -131,7 +148,7 @@ public final class Coalescer {
 
     /**
      * The leader {@code leaderId} of {@code key} will not be answered here (superseded, cancelled,
-     * moved to another route): the first follower leads now. {@link Departure#NONE} when
+     * moved to another route): the first of its most urgent followers leads now. {@link Departure#NONE} when
      * {@code leaderId} does not lead {@code key}.
      */
     public Departure onLeaderGone(ContentKey key, String leaderId) {

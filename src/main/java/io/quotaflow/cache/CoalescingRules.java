@@ -1,5 +1,7 @@
 package io.quotaflow.cache;
 
+import io.quotaflow.ticket.Priority;
+
 import java.util.Optional;
 
 /**
@@ -12,7 +14,7 @@ final class CoalescingRules {
     enum Step {
         /** It leads this content already: its retry coming back or an identical re-publish. */
         CONTINUE_LEADING,
-        /** It follows this content already: an identical re-publish changes nothing. */
+        /** It follows this content already: an identical re-publish in the same class changes nothing. */
         STAY_FOLLOWER,
         /** It was in another content's group: leave that one, then place it as new content. */
         LEAVE_THEN_PLACE,
@@ -28,7 +30,7 @@ final class CoalescingRules {
         HIT,
         /** Follows the group that already asks for it. */
         JOIN,
-        /** Leads a new group. */
+        /** Leads a new group, or takes over the group of a less urgent leader (which goes on alone). */
         LEAD,
         /** Held and asked for without a group of its own (the cache is off, or another holds one). */
         LEAD_ALONE
@@ -65,15 +67,17 @@ final class CoalescingRules {
 
     /**
      * @param lookup      the cache for the content
-     * @param groupLeader the leader of the content's group, if one is asking for it
+     * @param group       the content's group, if a ticket is asking for it
      * @param id          the arriving ticket's id
+     * @param priority    the arriving ticket's class: it never waits for a less urgent leader
      * @param enabled     whether the cache (and coalescing) is on
      * @param heldUnknown whether the dispatcher holds a copy of this id that no group knows (state
      *                    from before the cache, or a retry it passed): the ledger must then see the
      *                    arrival, or that copy would be classified as well
      */
-    static Placement place(CacheLookup lookup, Optional<String> groupLeader, String id, boolean enabled, boolean heldUnknown) {
-        boolean ledByOther = groupLeader.isPresent() && !groupLeader.get().equals(id);
+    static Placement place(CacheLookup lookup, Optional<Group> group, String id, Priority priority, boolean enabled,
+                           boolean heldUnknown) {
+        boolean ledByOther = group.isPresent() && !group.get().leaderId().equals(id);
         if (!enabled) {
             return Placement.LEAD_ALONE;
         }
@@ -83,6 +87,6 @@ final class CoalescingRules {
         if (lookup instanceof CacheLookup.Hit) {
             return Placement.HIT;
         }
-        return ledByOther ? Placement.JOIN : Placement.LEAD;
+        return ledByOther && group.get().serves(priority) ? Placement.JOIN : Placement.LEAD;
     }
 }

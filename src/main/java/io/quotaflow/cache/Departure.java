@@ -35,7 +35,7 @@ public sealed interface Departure permits Departure.None, Departure.Left, Depart
      * It led {@code key}'s group. The copy the dispatcher holds of it no longer answers anyone
      * else: an update that leads again replaces it as usual, anything else must withdraw it
      * (pending, in flight or on its way back through the retry topic). When present,
-     * {@code newLeader}, the first follower, now leads the group and must be held like a ticket
+     * {@code newLeader}, the first of the most urgent followers, now leads the group and must be held like a ticket
      * just arrived; the other followers follow it.
      */
     record HandedOver(ContentKey key, Optional<WorkItem> newLeader) implements Departure {

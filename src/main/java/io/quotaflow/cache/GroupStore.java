@@ -39,11 +39,17 @@ final class GroupStore {
         return Optional.ofNullable(groups.get(key.hex()));
     }
 
-    /** {@code id} leads {@code key}'s group (a new one, or the existing one it was found leading). */
-    void lead(ContentKey key, String id) {
+    /**
+     * {@code item} leads {@code key}'s group: a new one, the one it was found leading, or one whose
+     * less urgent leader it takes over (that one stays held, alone, and no longer leads).
+     */
+    void lead(ContentKey key, WorkItem item) {
         Group before = groups.get(key.hex());
-        groups.put(key.hex(), new Group(id, before == null ? 0 : before.nextSeq()));
-        members.put(id, Membership.leader(key));
+        if (before != null && !before.leaderId().equals(item.id())) {
+            forgetLeader(key, before.leaderId());
+        }
+        groups.put(key.hex(), new Group(item.id(), item.priority(), before == null ? 0 : before.nextSeq()));
+        members.put(item.id(), Membership.leader(key));
     }
 
     /** {@code item} follows {@code key}'s group, after the followers it has. */
@@ -51,7 +57,12 @@ final class GroupStore {
         long seq = group.nextSeq();
         followers.put(followerKey(key, seq), item);
         members.put(item.id(), Membership.follower(key, seq));
-        groups.put(key.hex(), new Group(group.leaderId(), seq + 1));
+        groups.put(key.hex(), new Group(group.leaderId(), group.leaderPriority(), seq + 1));
+    }
+
+    /** A follower's copy. */
+    Optional<WorkItem> follower(Membership m) {
+        return Optional.ofNullable(followers.get(followerKey(m.contentKey(), m.seq())));
     }
 
     /** Removes one follower; its copy, if the store had it. */
@@ -81,29 +92,37 @@ final class GroupStore {
     }
 
     /**
-     * The leader of {@code key} is gone: the first follower leads, the rest follow it. Returns the
-     * new leader, or empty when there was no follower (the group is gone then).
+     * The leader of {@code key} is gone: the first of its most urgent followers leads, the rest
+     * follow it. Returns the new leader, or empty when there was no follower (the group is gone then).
      */
     Optional<WorkItem> handOver(ContentKey key, Group group) {
-        members.delete(group.leaderId());
-        List<KeyValue<String, WorkItem>> first = entries(key, 1);
-        if (first.isEmpty()) {
+        forgetLeader(key, group.leaderId());
+        KeyValue<String, WorkItem> next = null;
+        for (KeyValue<String, WorkItem> kv : entries(key, Integer.MAX_VALUE)) {
+            if (next == null || kv.value.priority().compareTo(next.value.priority()) < 0) {
+                next = kv;
+            }
+        }
+        if (next == null) {
             groups.delete(key.hex());
             return Optional.empty();
         }
-        WorkItem next = first.get(0).value;
-        followers.delete(first.get(0).key);
-        members.put(next.id(), Membership.leader(key));
-        groups.put(key.hex(), new Group(next.id(), group.nextSeq()));
-        return Optional.of(next);
+        followers.delete(next.key);
+        members.put(next.value.id(), Membership.leader(key));
+        groups.put(key.hex(), new Group(next.value.id(), next.value.priority(), group.nextSeq()));
+        return Optional.of(next.value);
     }
 
     /** Removes {@code key}'s group and its leader's membership (its followers must be gone). */
     void dissolve(ContentKey key, Group group) {
         groups.delete(key.hex());
-        Membership m = members.get(group.leaderId());
+        forgetLeader(key, group.leaderId());
+    }
+
+    private void forgetLeader(ContentKey key, String id) {
+        Membership m = members.get(id);
         if (m != null && m.leads() && m.key().equals(key.hex())) {
-            members.delete(group.leaderId());
+            members.delete(id);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.quotaflow.cache;
 
+import io.quotaflow.ticket.Priority;
 import io.quotaflow.ticket.WorkItem;
 import org.junit.jupiter.api.Test;
 
@@ -121,6 +122,67 @@ class CoalescerTest {
     }
 
     @Test
+    void shouldPromoteTheFirstOfTheMostUrgentFollowers() {
+        WorkItem lead = fixture.ticket("L", "Refund", "I was charged twice", Priority.INTERACTIVE);
+        WorkItem bulk = fixture.ticket("B1", "Refund", "I was charged twice", Priority.BULK);
+        WorkItem standard = fixture.ticket("S1", "Refund", "I was charged twice", Priority.STANDARD);
+        WorkItem standard2 = fixture.ticket("S2", "Refund", "I was charged twice", Priority.STANDARD);
+        arrive(lead);
+        arrive(bulk);
+        arrive(standard);
+        arrive(standard2);
+
+        assertThat(coalescer.onLeaderGone(refund, "L")).isEqualTo(new Departure.HandedOver(refund, Optional.of(standard)));
+        assertThat(coalescer.followers(refund)).containsExactly(bulk, standard2);
+    }
+
+    @Test
+    void shouldLetAMoreUrgentTicketTakeTheGroupOverFromALessUrgentLeader() {
+        WorkItem bulk = fixture.ticket("B1", "Refund", "I was charged twice", Priority.BULK);
+        WorkItem bulk2 = fixture.ticket("B2", "Refund", "I was charged twice", Priority.BULK);
+        WorkItem urgent = fixture.ticket("I1", "Refund", "I was charged twice", Priority.INTERACTIVE);
+        arrive(bulk);
+        arrive(bulk2);
+
+        assertThat(arrive(urgent)).isEqualTo(new Arrival.Lead(true, Departure.NONE));
+        assertThat(coalescer.leaderOf(refund)).contains("I1");
+        assertThat(coalescer.membership("B1")).as("the old leader goes on alone").isEmpty();
+        assertThat(coalescer.followers(refund)).containsExactly(bulk2);
+        assertThat(arrive(b)).as("a standard ticket follows the interactive leader").isEqualTo(new Arrival.Join("I1", false, Departure.NONE));
+        assertThat(coalescer.onAnswered(refund, "B1", CacheFixture.answer("billing", "low"), NOW).followers())
+                .as("whichever call answers first answers the followers").containsExactly(bulk2, b);
+        assertThat(coalescer.leaderOf(refund)).contains("I1");
+    }
+
+    @Test
+    void shouldHandTheGroupToAMoreUrgentFollowerWhenTheLeaderIsRepublishedLessUrgent() {
+        WorkItem lead = fixture.ticket("L", "Refund", "I was charged twice", Priority.INTERACTIVE);
+        WorkItem urgent = fixture.ticket("I1", "Refund", "I was charged twice", Priority.INTERACTIVE);
+        arrive(lead);
+        arrive(urgent);
+        arrive(b);
+
+        Arrival demoted = arrive(fixture.ticket("L", "Refund", "I was charged twice", Priority.BULK));
+
+        assertThat(demoted).isEqualTo(new Arrival.Lead(false, new Departure.HandedOver(refund, Optional.of(urgent))));
+        assertThat(coalescer.leaderOf(refund)).contains("I1");
+        assertThat(coalescer.followers(refund)).containsExactly(b);
+        assertThat(coalescer.membership("L")).as("goes on alone").isEmpty();
+    }
+
+    @Test
+    void shouldKeepLeadingInTheNewClassWhenNoFollowerOutranksIt() {
+        arrive(a);
+        arrive(fixture.ticket("C", "Refund", "I was charged twice", Priority.BULK));
+
+        assertThat(arrive(fixture.ticket("A", "Refund", "I was charged twice", Priority.BULK)))
+                .isEqualTo(new Arrival.Lead(false, Departure.NONE));
+        assertThat(arrive(fixture.ticket("S", "Refund", "I was charged twice", Priority.STANDARD)))
+                .as("a standard ticket no longer waits for the now bulk leader").isEqualTo(new Arrival.Lead(true, Departure.NONE));
+        assertThat(coalescer.leaderOf(refund)).contains("S");
+    }
+
+    @Test
     void shouldDissolveTheGroupWhenItsLeaderIsGoneWithoutFollowers() {
         arrive(a);
 
@@ -181,6 +243,17 @@ class CoalescerTest {
 
         assertThat(arrive(again)).isEqualTo(new Arrival.Join("A", true, Departure.NONE));
         assertThat(coalescer.followers(refund)).containsExactly(b);
+    }
+
+    @Test
+    void shouldTakeTheGroupOverWhenAFollowerIsRepublishedMoreUrgent() {
+        arrive(a);
+        arrive(b);
+        WorkItem urgent = fixture.ticket("B", "Refund", "I was charged twice", Priority.INTERACTIVE);
+
+        assertThat(arrive(urgent)).isEqualTo(new Arrival.Lead(true, new Departure.Left(refund, b)));
+        assertThat(coalescer.leaderOf(refund)).contains("B");
+        assertThat(coalescer.membership("A")).as("the standard leader goes on alone").isEmpty();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.quotaflow.cache;
 
+import io.quotaflow.ticket.Priority;
 import org.junit.jupiter.api.Test;
 
 import java.util.Optional;
@@ -22,6 +23,8 @@ class CoalescingRulesTest {
     private static final ContentKey K2 = new ContentKey("2".repeat(64));
     private static final CacheLookup HIT_LOOKUP = new CacheLookup.Hit(new CachedAnswer("billing", "low", "m", 1, 2, 3, 4));
     private static final CacheLookup MISS = new CacheLookup.Miss(false);
+    private static final Optional<Group> LED_BY_T0 = Optional.of(new Group("T-0", Priority.STANDARD, 4));
+    private static final Priority STD = Priority.STANDARD;
 
     private static Optional<Membership> leads(ContentKey key) {
         return Optional.of(Membership.leader(key));
@@ -58,26 +61,33 @@ class CoalescingRulesTest {
 
     @Test
     void shouldAnswerFromTheCacheBeforeJoiningAndJoinBeforeLeading() {
-        assertThat(CoalescingRules.place(HIT_LOOKUP, Optional.of("T-0"), "T-1", true, false)).isEqualTo(HIT);
-        assertThat(CoalescingRules.place(MISS, Optional.of("T-0"), "T-1", true, false)).isEqualTo(JOIN);
-        assertThat(CoalescingRules.place(MISS, Optional.empty(), "T-1", true, false)).isEqualTo(LEAD);
-        assertThat(CoalescingRules.place(new CacheLookup.Miss(true), Optional.empty(), "T-1", true, false)).isEqualTo(LEAD);
+        assertThat(CoalescingRules.place(HIT_LOOKUP, LED_BY_T0, "T-1", STD, true, false)).isEqualTo(HIT);
+        assertThat(CoalescingRules.place(MISS, LED_BY_T0, "T-1", STD, true, false)).isEqualTo(JOIN);
+        assertThat(CoalescingRules.place(MISS, Optional.empty(), "T-1", STD, true, false)).isEqualTo(LEAD);
+        assertThat(CoalescingRules.place(new CacheLookup.Miss(true), Optional.empty(), "T-1", STD, true, false)).isEqualTo(LEAD);
+    }
+
+    @Test
+    void shouldNeverMakeATicketWaitForALessUrgentLeader() {
+        assertThat(CoalescingRules.place(MISS, LED_BY_T0, "T-1", Priority.BULK, true, false)).isEqualTo(JOIN);
+        assertThat(CoalescingRules.place(MISS, LED_BY_T0, "T-1", Priority.INTERACTIVE, true, false))
+                .as("takes the group over").isEqualTo(LEAD);
     }
 
     @Test
     void shouldNeverMakeATicketFollowItself() {
-        assertThat(CoalescingRules.place(MISS, Optional.of("T-1"), "T-1", true, false)).isEqualTo(LEAD);
+        assertThat(CoalescingRules.place(MISS, Optional.of(new Group("T-1", STD, 0)), "T-1", STD, true, false)).isEqualTo(LEAD);
     }
 
     @Test
     void shouldHandTheLedgerATicketItHoldsThatNoGroupKnows() {
-        assertThat(CoalescingRules.place(HIT_LOOKUP, Optional.empty(), "T-1", true, true)).isEqualTo(LEAD);
-        assertThat(CoalescingRules.place(MISS, Optional.of("T-0"), "T-1", true, true)).isEqualTo(LEAD_ALONE);
+        assertThat(CoalescingRules.place(HIT_LOOKUP, Optional.empty(), "T-1", STD, true, true)).isEqualTo(LEAD);
+        assertThat(CoalescingRules.place(MISS, LED_BY_T0, "T-1", STD, true, true)).isEqualTo(LEAD_ALONE);
     }
 
     @Test
     void shouldLeadAloneWhenTheCacheIsOff() {
-        assertThat(CoalescingRules.place(HIT_LOOKUP, Optional.of("T-0"), "T-1", false, false)).isEqualTo(LEAD_ALONE);
-        assertThat(CoalescingRules.place(MISS, Optional.empty(), "T-1", false, false)).isEqualTo(LEAD_ALONE);
+        assertThat(CoalescingRules.place(HIT_LOOKUP, LED_BY_T0, "T-1", STD, false, false)).isEqualTo(LEAD_ALONE);
+        assertThat(CoalescingRules.place(MISS, Optional.empty(), "T-1", STD, false, false)).isEqualTo(LEAD_ALONE);
     }
 }

@@ -1,6 +1,10 @@
 package io.quotaflow.cache;
 
+import io.quotaflow.ticket.Priority;
 import io.quotaflow.ticket.WorkItem;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -33,6 +37,7 @@ class CoalescingSimulationTest {
         final Map<String, WorkItem> held = new LinkedHashMap<>();
         final Map<String, ContentKey> owed = new HashMap<>();
         final List<WorkItem> sent = new ArrayList<>();
+        final List<String> log = new ArrayList<>();
         Coalescer coalescer = fixture.coalescer();
         long now = 1_700_000_000_000L;
         int outcomes;
@@ -46,19 +51,23 @@ class CoalescingSimulationTest {
         void publish() {
             String id = IDS[random.nextInt(IDS.length)];
             String[] text = TEXTS[random.nextInt(TEXTS.length)];
-            WorkItem item = fixture.ticket(id, text[0], text[1]);
+            WorkItem item = fixture.ticket(id, text[0], text[1], Priority.values()[random.nextInt(Priority.values().length)]);
             ContentKey key = CacheFixture.key(item);
             owed.put(id, key);
             Arrival arrival = coalescer.onArrival(item, key, held.containsKey(id), now);
+            log.add(item.id() + "/" + item.priority() + "/" + key.hex().substring(0, 4) + " -> " + arrival);
             boolean leads = arrival instanceof Arrival.Lead;
             apply(arrival.departure(), id, leads);
             if (arrival instanceof Arrival.Hit hit) {
                 hits++;
                 assertThat(held).as("a hit must not be held too").doesNotContainKey(id);
                 outcome(id, key, "hit " + hit.answer().category());
-            } else if (arrival instanceof Arrival.Join) {
+            } else if (arrival instanceof Arrival.Join join) {
                 joins++;
                 assertThat(held).as("a follower must not be held too").doesNotContainKey(id);
+                assertThat(held).as("its leader is held").containsKey(join.leaderId());
+                assertThat(held.get(join.leaderId()).priority()).as("never waits for a less urgent leader: %s joins %s; log %s", item, held.get(join.leaderId()), log)
+                        .isLessThanOrEqualTo(item.priority());
             } else if (leads) {
                 held.put(id, item);
             } else {
@@ -176,6 +185,23 @@ class CoalescingSimulationTest {
             }
         }
 
+        /** Every group's leader is held and at least as urgent as each follower; no follower is held. */
+        void checkGroups() {
+            KeyValueStore<String, Group> groups = fixture.store(CacheStores.GROUPS);
+            try (KeyValueIterator<String, Group> it = groups.all()) {
+                while (it.hasNext()) {
+                    KeyValue<String, Group> g = it.next();
+                    WorkItem leader = held.get(g.value.leaderId());
+                    assertThat(leader).as("leader %s of a group is held", g.value.leaderId()).isNotNull();
+                    assertThat(leader.priority()).isEqualTo(g.value.leaderPriority());
+                    for (WorkItem f : coalescer.followers(new ContentKey(g.key))) {
+                        assertThat(held).as("follower %s held too", f.id()).doesNotContainKey(f.id());
+                        assertThat(f.priority()).as("%s waits for a less urgent leader", f.id()).isGreaterThanOrEqualTo(leader.priority());
+                    }
+                }
+            }
+        }
+
         void drain() {
             coalescer = fixture.coalescer();
             while (!held.isEmpty()) {
@@ -193,6 +219,7 @@ class CoalescingSimulationTest {
             Run run = new Run(seed);
             for (int i = 0; i < 200; i++) {
                 run.step();
+                run.checkGroups();
             }
             run.drain();
 
