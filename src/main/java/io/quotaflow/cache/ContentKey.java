@@ -26,7 +26,9 @@ import java.util.regex.Pattern;
  * missing text and a blank one are the same (the prompt leaves both out). Case, punctuation and
  * the order of the closed sets count (the prompt differs). Every part is written length-prefixed,
  * so no two different inputs run together into the same bytes: a subject {@code "a"} with no body
- * is another key than a body {@code "a"} with no subject.
+ * is another key than a body {@code "a"} with no subject. The key is the SHA-256 of the contract
+ * (prompt version, model, categories, urgencies) and the {@link #contentHash content hash}, so the
+ * text is hashed once per ticket whatever the routes.
  *
  * @param hex the key: 64 lower-case hex digits
  */
@@ -51,29 +53,61 @@ public record ContentKey(String hex) {
 
     /** The key of a ticket as the model sees it, under {@code model}'s contract and the current prompt. */
     public static ContentKey of(ModelItem item, ModelSettings model) {
-        return of(item.subject(), item.body(), model.model(), model.categories(), model.urgencies(), PromptBuilder.PROMPT_VERSION);
+        return of(contentHash(item.subject(), item.body()), model);
+    }
+
+    /** The key of a content hash ({@link #contentHash}, e.g. computed once at intake) under {@code model}'s contract and prompt. */
+    public static ContentKey of(String contentHash, ModelSettings model) {
+        return of(contentHash, model.model(), model.categories(), model.urgencies(), PromptBuilder.PROMPT_VERSION);
     }
 
     /** The key of one subject and body (either may be null) asked of {@code model} with these sets and prompt version. */
     public static ContentKey of(String subject, String body, String model, List<String> categories, List<String> urgencies,
                                 String promptVersion) {
+        return of(contentHash(subject, body), model, categories, urgencies, promptVersion);
+    }
+
+    /** The key of a content hash asked of {@code model} with these sets and prompt version. */
+    public static ContentKey of(String contentHash, String model, List<String> categories, List<String> urgencies,
+                                String promptVersion) {
+        Objects.requireNonNull(contentHash, "contentHash");
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(categories, "categories");
         Objects.requireNonNull(urgencies, "urgencies");
         Objects.requireNonNull(promptVersion, "promptVersion");
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
+        return new ContentKey(digest(out -> {
             write(out, SCHEME);
             write(out, promptVersion);
             write(out, model);
             writeAll(out, categories);
             writeAll(out, urgencies);
+            write(out, contentHash);
+        }));
+    }
+
+    /**
+     * The content part alone: hex SHA-256 of the normalised subject and body, each length-prefixed
+     * (so a subject {@code "a"} is not a body {@code "a"}). What intake can compute once per ticket.
+     */
+    public static String contentHash(String subject, String body) {
+        return digest(out -> {
             write(out, normalise(subject));
             write(out, normalise(body));
+        });
+    }
+
+    private interface Parts {
+        void writeTo(DataOutputStream out) throws IOException;
+    }
+
+    private static String digest(Parts parts) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            parts.writeTo(out);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return new ContentKey(HexFormat.of().formatHex(sha256().digest(bytes.toByteArray())));
+        return HexFormat.of().formatHex(sha256().digest(bytes.toByteArray()));
     }
 
     /** {@code text} trimmed, every run of white space one space; null becomes empty. */

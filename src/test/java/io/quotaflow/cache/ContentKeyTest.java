@@ -87,6 +87,17 @@ class ContentKeyTest {
     }
 
     @Test
+    void shouldBuildTheSameKeyFromAContentHashComputedBeforehand() {
+        String content = ContentKey.contentHash(" Invoice  wrong", "Charged twice");
+
+        assertThat(content).isEqualTo(ContentKey.contentHash("Invoice wrong", "Charged\ttwice ")).matches("[0-9a-f]{64}");
+        assertThat(ContentKey.contentHash("a", null)).isNotEqualTo(ContentKey.contentHash(null, "a"));
+        assertThat(ContentKey.of(content, CacheFixture.MODEL))
+                .isEqualTo(ContentKey.of(new ModelItem("T-1", "Invoice wrong", "Charged twice"), CacheFixture.MODEL))
+                .isNotEqualTo(new ContentKey(content));
+    }
+
+    @Test
     void shouldRefuseAKeyThatIsNotSixtyFourLowerCaseHexDigits() {
         assertThatThrownBy(() -> new ContentKey("ABC")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new ContentKey("G".repeat(64))).isInstanceOf(IllegalArgumentException.class);
