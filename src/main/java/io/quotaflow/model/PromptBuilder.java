@@ -18,6 +18,13 @@ import java.util.List;
  */
 public final class PromptBuilder {
 
+    /**
+     * The version of what the model is asked: {@link #SYSTEM_PROMPT}, the ticket framing and the
+     * response schema. Part of the classification cache's key (docs/design.md, "Cache"), so an
+     * answer to one wording is never served for another: change it with any of them.
+     */
+    public static final String PROMPT_VERSION = "1";
+
     static final String SYSTEM_PROMPT = """
             You classify customer support tickets. The user message is a JSON document {"tickets":[...]}; \
             each ticket has an id and a subject and/or body, in any language. For every ticket return exactly one \

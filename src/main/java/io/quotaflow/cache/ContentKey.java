@@ -1,0 +1,146 @@
+package io.quotaflow.cache;
+
+import io.quotaflow.config.ModelSettings;
+import io.quotaflow.model.ModelItem;
+import io.quotaflow.model.PromptBuilder;
+import io.quotaflow.ticket.WorkItem;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * What makes two tickets the same question to the model (docs/design.md, "Cache"): the SHA-256 of
+ * their normalised subject and body together with the model, the closed sets and the prompt
+ * version, as 64 lower-case hex digits.
+ *
+ * <p>Normalisation trims each text and collapses every run of Unicode white space to one space; a
+ * missing text and a blank one are the same (the prompt leaves both out). Case, punctuation and
+ * the order of the closed sets count (the prompt differs). Every part is written length-prefixed,
+ * so no two different inputs run together into the same bytes: a subject {@code "a"} with no body
+ * is another key than a body {@code "a"} with no subject. The key is the SHA-256 of the contract
+ * (prompt version, model, categories, urgencies) and the {@link #contentHash content hash}, so the
+ * text is hashed once per ticket whatever the routes.
+ *
+ * @param hex the key: 64 lower-case hex digits
+ */
+public record ContentKey(String hex) {
+
+    /** Bumped when the encoding below changes: old entries then simply miss. */
+    private static final String SCHEME = "quotaflow-content-key/1";
+    private static final Pattern HEX = Pattern.compile("[0-9a-f]{64}");
+    private static final Pattern WHITE_SPACE = Pattern.compile("\\s+", Pattern.UNICODE_CHARACTER_CLASS);
+
+    public ContentKey {
+        Objects.requireNonNull(hex, "hex");
+        if (!HEX.matcher(hex).matches()) {
+            throw new IllegalArgumentException("a content key is 64 lower-case hex digits, got '" + hex + "'");
+        }
+    }
+
+    /** The key of a held ticket, read from its bytes as the model sees it, under {@code model}'s contract. */
+    public static ContentKey of(WorkItem item, ModelSettings model) {
+        return of(ModelItem.ofTicketJson(item), model);
+    }
+
+    /** The key of a ticket as the model sees it, under {@code model}'s contract and the current prompt. */
+    public static ContentKey of(ModelItem item, ModelSettings model) {
+        return of(contentHash(item.subject(), item.body()), model);
+    }
+
+    /** The key of a content hash ({@link #contentHash}, e.g. computed once at intake) under {@code model}'s contract and prompt. */
+    public static ContentKey of(String contentHash, ModelSettings model) {
+        return of(contentHash, model.model(), model.categories(), model.urgencies(), PromptBuilder.PROMPT_VERSION);
+    }
+
+    /** The key of one subject and body (either may be null) asked of {@code model} with these sets and prompt version. */
+    public static ContentKey of(String subject, String body, String model, List<String> categories, List<String> urgencies,
+                                String promptVersion) {
+        return of(contentHash(subject, body), model, categories, urgencies, promptVersion);
+    }
+
+    /** The key of a content hash asked of {@code model} with these sets and prompt version. */
+    public static ContentKey of(String contentHash, String model, List<String> categories, List<String> urgencies,
+                                String promptVersion) {
+        Objects.requireNonNull(contentHash, "contentHash");
+        Objects.requireNonNull(model, "model");
+        Objects.requireNonNull(categories, "categories");
+        Objects.requireNonNull(urgencies, "urgencies");
+        Objects.requireNonNull(promptVersion, "promptVersion");
+        return new ContentKey(digest(out -> {
+            write(out, SCHEME);
+            write(out, promptVersion);
+            write(out, model);
+            writeAll(out, categories);
+            writeAll(out, urgencies);
+            write(out, contentHash);
+        }));
+    }
+
+    /**
+     * The content part alone: hex SHA-256 of the normalised subject and body, each length-prefixed
+     * (so a subject {@code "a"} is not a body {@code "a"}). What intake can compute once per ticket.
+     */
+    public static String contentHash(String subject, String body) {
+        return digest(out -> {
+            write(out, normalise(subject));
+            write(out, normalise(body));
+        });
+    }
+
+    private interface Parts {
+        void writeTo(DataOutputStream out) throws IOException;
+    }
+
+    private static String digest(Parts parts) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            parts.writeTo(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return HexFormat.of().formatHex(sha256().digest(bytes.toByteArray()));
+    }
+
+    /** {@code text} trimmed, every run of white space one space; null becomes empty. */
+    public static String normalise(String text) {
+        if (text == null) {
+            return "";
+        }
+        return WHITE_SPACE.matcher(text).replaceAll(" ").strip();
+    }
+
+    private static void writeAll(DataOutputStream out, List<String> values) throws IOException {
+        out.writeInt(values.size());
+        for (String v : values) {
+            write(out, v);
+        }
+    }
+
+    private static void write(DataOutputStream out, String value) throws IOException {
+        byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+        out.writeInt(utf8.length);
+        out.write(utf8);
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return hex;
+    }
+}

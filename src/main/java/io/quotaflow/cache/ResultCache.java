@@ -1,0 +1,121 @@
+package io.quotaflow.cache;
+
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The classification cache of one quota scope (docs/design.md, "Cache"), over two of the
+ * dispatcher's changelogged stores: {@link CacheStores#ANSWERS} (content key → {@link CachedAnswer})
+ * and {@link CacheStores#EXPIRY}, an index keyed by the zero-padded expiry time and the content key,
+ * so {@link #sweep} deletes the oldest expired entries without reading the rest of the store.
+ *
+ * <p>Holds no state of its own: a new adapter over the same stores (a restart, another instance
+ * taking the task over) sees every answer. With a TTL of zero the cache is off: nothing is served
+ * or stored, and the sweep still clears what an earlier run stored.
+ */
+public final class ResultCache {
+
+    /** Characters of the padded expiry time in an index key: every non-negative long fits. */
+    private static final int TIME_DIGITS = 19;
+
+    private final KeyValueStore<String, CachedAnswer> answers;
+    private final KeyValueStore<String, String> expiry;
+    private final Duration ttl;
+
+    public ResultCache(KeyValueStore<String, CachedAnswer> answers, KeyValueStore<String, String> expiry, Duration ttl) {
+        this.answers = Objects.requireNonNull(answers, "answers");
+        this.expiry = Objects.requireNonNull(expiry, "expiry");
+        this.ttl = Objects.requireNonNull(ttl, "ttl");
+        if (ttl.isNegative()) {
+            throw new IllegalArgumentException("cache.ttl must be >= 0 (0: no cache), got " + ttl);
+        }
+    }
+
+    /** Whether answers are served and stored ({@code cache.ttl} above zero). */
+    public boolean enabled() {
+        return !ttl.isZero();
+    }
+
+    public Duration ttl() {
+        return ttl;
+    }
+
+    /** The live answer for {@code key} at {@code now}; an answer whose time is up is a miss. Never writes. */
+    public CacheLookup lookup(ContentKey key, long now) {
+        if (!enabled()) {
+            return new CacheLookup.Miss(false);
+        }
+        CachedAnswer answer = answers.get(key.hex());
+        if (answer == null) {
+            return new CacheLookup.Miss(false);
+        }
+        return answer.expiredAt(now) ? new CacheLookup.Miss(true) : new CacheLookup.Hit(answer);
+    }
+
+    /**
+     * Keeps {@code answer} for {@code key} from {@code now} for the TTL, replacing any earlier one
+     * (and its index entry). Returns what is kept; with the cache off, the same value, not stored.
+     */
+    public CachedAnswer put(ContentKey key, Answer answer, long now) {
+        if (now < 0) {
+            throw new IllegalArgumentException("now must be epoch ms, got " + now);
+        }
+        CachedAnswer kept = CachedAnswer.of(answer, now, ttl);
+        if (!enabled()) {
+            return kept;
+        }
+        CachedAnswer before = answers.get(key.hex());
+        if (before != null) {
+            expiry.delete(indexKey(before.expiresAt(), key.hex()));
+        }
+        answers.put(key.hex(), kept);
+        expiry.put(indexKey(kept.expiresAt(), key.hex()), key.hex());
+        return kept;
+    }
+
+    /**
+     * Deletes up to {@code maxEntries} answers whose time is up at {@code now}, oldest first, reading
+     * only their index entries (a range that ends at {@code now}). Returns how many it deleted:
+     * fewer than {@code maxEntries} means none is left expired.
+     */
+    public int sweep(long now, int maxEntries) {
+        if (maxEntries <= 0) {
+            throw new IllegalArgumentException("maxEntries must be > 0, got " + maxEntries);
+        }
+        List<KeyValue<String, String>> due = new ArrayList<>();
+        // every index key of an expiry <= now sorts at or before "<now>;" (';' follows ':' and no hex digit)
+        try (KeyValueIterator<String, String> it = expiry.range(null, pad(now) + ";")) {
+            while (due.size() < maxEntries && it.hasNext()) {
+                due.add(it.next());
+            }
+        }
+        for (KeyValue<String, String> entry : due) {
+            expiry.delete(entry.key);
+            CachedAnswer answer = answers.get(entry.value);
+            if (answer != null && answer.expiredAt(now)) {
+                answers.delete(entry.value);
+            }
+        }
+        return due.size();
+    }
+
+    /** Answers held, live or expired (the store's estimate). */
+    public long approximateEntries() {
+        return answers.approximateNumEntries();
+    }
+
+    static String indexKey(long expiresAt, String hex) {
+        return pad(expiresAt) + ":" + hex;
+    }
+
+    private static String pad(long time) {
+        String digits = Long.toString(Math.max(0, time));
+        return "0".repeat(TIME_DIGITS - digits.length()) + digits;
+    }
+}
