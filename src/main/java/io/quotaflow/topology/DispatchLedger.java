@@ -344,6 +344,30 @@ final class DispatchLedger {
         return out;
     }
 
+    /**
+     * Drops the copy of {@code id} held here (waiting, delayed, or with its call out: that answer is
+     * then ignored) and any retry of it on its way back: another copy is answered instead.
+     */
+    void withdraw(String id) {
+        queue.remove(id);
+        pending.delete(id);
+        WorkItem later = delayed.get(id);
+        if (later != null) {
+            delayed.delete(id);
+            delayedIndex.remove(new DelayedRef(later.notBefore(), id));
+        }
+        RetryMarker marker = retrying.get(id);
+        if (marker != null && !marker.superseded()) {
+            retrying.put(id, marker.supersede());
+        }
+    }
+
+    /** Whether a retry of {@code id} is on its way back through the retry topic. */
+    boolean retrying(String id) {
+        RetryMarker marker = retrying.get(id);
+        return marker != null && !marker.superseded();
+    }
+
     int delayedCount() {
         return delayedIndex.size();
     }

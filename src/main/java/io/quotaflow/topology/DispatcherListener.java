@@ -53,6 +53,14 @@ public interface DispatcherListener {
     }
 
     /** This instance no longer owns the scope (its task closed): its last snapshot is stale. */
+    /** A ticket answered without a call of its own (the cache, or an identical ticket's call). */
+    default void cacheHit(String scope) {
+    }
+
+    /** A ticket whose content was not cached and is asked of the model. */
+    default void cacheMiss(String scope) {
+    }
+
     /** A ticket moved from route {@code from} to {@code to} for {@code reason} (a fallback). */
     default void fellBack(String from, String to, String reason) {
     }

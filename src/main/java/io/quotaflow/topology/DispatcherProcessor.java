@@ -1,5 +1,7 @@
 package io.quotaflow.topology;
 
+import io.quotaflow.cache.CacheStores;
+import io.quotaflow.cache.Coalescer;
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.config.RouteSettings;
 import io.quotaflow.config.Routing;
@@ -37,7 +39,8 @@ import java.util.random.RandomGenerator;
  * <p>State lives in changelogged stores, so it commits atomically with the input offsets and the
  * outputs under exactly-once: {@code pending} (ready tickets by id), {@code delayed} (retries held
  * until {@code qf.not-before}), {@code in-flight} (calls outstanding, by batch id) and
- * {@code retrying}; the scopes of a task share them (ticket ids are unique). When a task starts,
+ * {@code retrying}, and the cache's ({@link CacheStores}); the scopes of a task share them (ticket
+ * ids are unique; content keys name the model). When a task starts,
  * every in-flight call is put back to pending: the previous owner's answers are lost with it, so
  * those tickets are asked again (it costs tokens, never a duplicate result). A held ticket whose
  * route no longer exists is re-routed by the rules.
@@ -88,11 +91,12 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         KeyValueStore<String, WorkItem> delayed = context.getStateStore(DELAYED_STORE);
         Routing routing = settings.routing();
         this.mover = new RouteMover(routing, new RouteChooser(routing, settings.batch()), states, listener, context);
+        Coalescer coalescer = CacheStores.coalescer(context, routing.cacheTtl());
         for (String scope : routing.scopes()) {
             DispatcherSettings own = settings.forScope(scope);
             ScopeDispatcher unit = new ScopeDispatcher(scope, own, clients.forRoute(routing.routesOf(scope).get(0)), random, listener,
                     context, new DispatchLedger(pending, delayed, context.getStateStore(IN_FLIGHT_STORE),
-                    context.getStateStore(RETRYING_STORE)), mover, this::clock);
+                    context.getStateStore(RETRYING_STORE)), mover, coalescer, this::clock);
             unit.restore(item -> scope.equals(scopeOf(item)));
             units.put(scope, unit);
         }

@@ -2,6 +2,7 @@ package io.quotaflow.topology;
 
 import io.quotaflow.config.DispatcherSettings;
 
+import io.quotaflow.cache.ContentKey;
 import io.quotaflow.config.RecordLimits;
 import io.quotaflow.failure.BoundedValue;
 import io.quotaflow.failure.ErrorKind;
@@ -115,7 +116,7 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
         }
         WorkItem item = new WorkItem(ticket.id(), priority, ticket.tenant(), tokens, carried, origin, qf.enqueuedAt(), qf.attempt(),
                 qf.notBefore(), qf.failure(), qf.replayCount(), qf.replayOf(), qf.batchCap(), qf.boost(), size, sha256,
-                producer.kept(), route.routed(), ContentKeys.of(ticket));
+                producer.kept(), route.routed(), ContentKey.contentHash(ticket.subject(), ticket.body()));
         context.forward(new Record<String, IntakeResult>(route.route().scope(), new IntakeResult.Accepted(item), record.timestamp(),
                 new RecordHeaders()));
     }

@@ -39,11 +39,18 @@ final class OutcomeApplier {
     private final Consumer<Record<String, Outbound>> forward;
     private final Diversion tooLarge;
 
-    /** Where a ticket too large for this scope may go instead of the dead-letter topic (a context fallback). */
-    @FunctionalInterface
+    /** What else happens when a ticket ends here: a context fallback instead of a too-large dead letter, the cache's followers. */
     interface Diversion {
-        /** True when {@code item} was sent elsewhere (it is done here). */
+        /** True when {@code item}, too large here, was sent elsewhere (it is done here). */
         boolean divert(WorkItem item, long now);
+
+        /** {@code item} was classified as {@code result}. */
+        default void classified(WorkItem item, Classification result, long now) {
+        }
+
+        /** {@code item} was dead-lettered. */
+        default void deadLettered(WorkItem item, String kind, int status, String message, long now) {
+        }
 
         Diversion NONE = (item, now) -> false;
     }
@@ -133,6 +140,7 @@ final class OutcomeApplier {
         }
         forward.accept(emitter.deadLetter(item, kind, status, message, now));
         listener.deadLettered(scope, kind);
+        tooLarge.deadLettered(item, kind, status, message, now);
     }
 
     private void classified(WorkItem item, ModelOutcome.Label label, InFlightBatch batch, ModelOutcome.Answered answered, long now) {
@@ -140,6 +148,7 @@ final class OutcomeApplier {
         ledger.finish(item);
         forward.accept(emitter.classified(result, now));
         listener.classified(scope, item.priority(), result.queuedMs(), Math.max(0, now - item.enqueuedAt()));
+        tooLarge.classified(item, result, now);
     }
 
     /** A 429: the whole scope pauses for the provider's wait plus up to a quarter of it (at most 1 s) of jitter. */

@@ -169,13 +169,15 @@ public final class QuotaflowTopology {
         @Override
         public Set<StoreBuilder<?>> stores() {
             BinarySerde<WorkItem> items = new BinarySerde<>(WorkItem.class);
-            return Set.of(
+            Set<StoreBuilder<?>> stores = new java.util.HashSet<>(io.quotaflow.cache.CacheStores.stores());
+            stores.addAll(Set.of(
                     Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.PENDING_STORE), Serdes.String(), items),
                     Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.DELAYED_STORE), Serdes.String(), items),
                     Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.IN_FLIGHT_STORE), Serdes.String(),
                             new BinarySerde<>(InFlightBatch.class)),
                     Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.RETRYING_STORE), Serdes.String(),
-                            new BinarySerde<>(RetryMarker.class)));
+                            new BinarySerde<>(RetryMarker.class))));
+            return stores;
         }
     }
 }

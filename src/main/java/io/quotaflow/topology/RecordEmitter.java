@@ -52,6 +52,14 @@ final class RecordEmitter {
                 routed.from(), routed.reason(), Boolean.FALSE);
     }
 
+    /** The classification of {@code item} answered without a call of its own: from the cache, or an identical ticket's call. */
+    Classification cached(WorkItem item, io.quotaflow.cache.CachedAnswer answer, long now) {
+        WorkItem.Routed routed = item.routed();
+        return new Classification(item.id(), answer.category(), answer.urgency(), answer.model(),
+                routed.route() != null ? routed.route() : defaultRoute, 0, 0, 0, 0, Math.max(0, now - item.enqueuedAt()),
+                Instant.ofEpochMilli(now).toString(), routed.from(), routed.reason(), Boolean.TRUE);
+    }
+
     Record<String, Outbound> classified(Classification result, long now) {
         try {
             byte[] json = Json.MAPPER.writeValueAsBytes(result);

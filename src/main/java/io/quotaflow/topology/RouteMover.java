@@ -96,6 +96,7 @@ final class RouteMover {
         for (WorkItem item : unit.ledger().expire(ref -> ids.contains(ref.id()))) {
             FallbackPolicy.Move m = byId.get(item.id());
             move(item, unit.routeOf(item), routing.route(m.to()).orElseThrow(), m.reason(), now);
+            unit.left(item, now);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.quotaflow.topology;
 
+import io.quotaflow.cache.Coalescer;
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.config.RouteSettings;
 import io.quotaflow.failure.Backoff;
@@ -50,13 +51,15 @@ final class ScopeDispatcher {
     private final OutcomeApplier outcomes;
     private final CallSender calls;
     private final RouteMover mover;
+    private final CacheGate gate;
     private final Set<String> probes = new HashSet<>();
     private long nextSnapshot;
     /** Whether this scope has seen work here: scopes of other tasks stay silent in /status and the metrics. */
     private boolean active;
 
     ScopeDispatcher(String scope, DispatcherSettings settings, ModelClient client, RandomGenerator random, DispatcherListener listener,
-                    ProcessorContext<String, Outbound> context, DispatchLedger ledger, RouteMover mover, LongSupplier clock) {
+                    ProcessorContext<String, Outbound> context, DispatchLedger ledger, RouteMover mover, Coalescer coalescer,
+                    LongSupplier clock) {
         this.scope = scope;
         this.settings = settings;
         this.listener = listener;
@@ -66,10 +69,11 @@ final class ScopeDispatcher {
         this.provider = new ProviderModel(settings, new PromptBuilder(settings.model()), clock);
         this.health = new ScopeHealth(scope, settings.retry(), (from, to) -> listener.circuitTransition(scope, from, to));
         this.health.at(context.currentSystemTimeMs());
+        RecordEmitter emitter = new RecordEmitter(scope, settings.model().model(), new Backoff(settings.retry(), random),
+                settings.routing().routesOf(scope).get(0).name());
+        this.gate = new CacheGate(scope, settings.model(), coalescer, ledger, emitter, listener, context::forward);
         this.outcomes = new OutcomeApplier(scope, settings.retry(), new OutcomePolicy(settings.retry()), provider, health, ledger,
-                new RecordEmitter(scope, settings.model().model(), new Backoff(settings.retry(), random),
-                        settings.routing().routesOf(scope).get(0).name()), listener, random, context::forward,
-                (item, now) -> mover.contextFallback(item, routeOf(item), now));
+                emitter, listener, random, context::forward, new Endings());
         this.calls = new CallSender(client);
     }
 
@@ -84,9 +88,12 @@ final class ScopeDispatcher {
         }
     }
 
-    /** A ticket arriving from the dispatch topic. */
+    /** A ticket arriving from the dispatch topic: the cache may answer it, or an identical ticket's call. */
     void accept(WorkItem item, long now) {
         active = true;
+        if (!gate.admit(item, now)) {
+            return;
+        }
         DispatchLedger.Acceptance acceptance = ledger.accept(item, now);
         if (acceptance != DispatchLedger.Acceptance.ACCEPTED) {
             LOG.debug("scope {}: ticket {} {}", scope, item.id(), acceptance);
@@ -115,9 +122,10 @@ final class ScopeDispatcher {
         }
     }
 
-    /** Once a second: expiry by age, the halt log, and fallbacks. */
+    /** Once a second: expiry by age, the halt log, expired cache answers, and fallbacks. */
     void sweep(long now) {
         outcomes.expireOld(now);
+        gate.sweep(now);
         health.logHalt(now, false);
         if (active) {
             // only the owner speaks for the scope: the idle copies in other tasks know nothing of it
@@ -217,6 +225,34 @@ final class ScopeDispatcher {
                     done.get().superseded(), batchId);
         }
         outcomes.apply(batch, done.get().items(), outcome, sentNanos, now);
+    }
+
+    /** {@code item} left this scope for another route: the next of its identical followers leads here. */
+    void left(WorkItem item, long now) {
+        gate.left(item, now);
+    }
+
+    /** The ends of tickets beyond the failure table: a context fallback, and the cache's followers. */
+    private final class Endings implements OutcomeApplier.Diversion {
+
+        @Override
+        public boolean divert(WorkItem item, long now) {
+            if (mover.contextFallback(item, routeOf(item), now)) {
+                gate.left(item, now);
+                return true;
+            }
+            return false;
+        }
+
+        @Override
+        public void classified(WorkItem item, io.quotaflow.ticket.Classification result, long now) {
+            gate.classified(item, result, now);
+        }
+
+        @Override
+        public void deadLettered(WorkItem item, String kind, int status, String message, long now) {
+            gate.deadLettered(item, kind, status, message, now);
+        }
     }
 
     /** The route {@code item} is on here (its own, or the scope's first). */
