@@ -8,21 +8,26 @@ import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
- * The two buckets (RPM and TPM) of one API key, checked and debited together under the limiter's
- * lock. They start at {@link SimulatorConfig#startLevel()} of their capacity (full by default) when
- * the limiter is made, that is when the key's first authenticated request arrives. Time comes from
- * the injected monotonic clock only.
+ * The two buckets (RPM and TPM) of one API key on one model, checked and debited together under the
+ * limiter's lock. They start at {@link SimulatorConfig#startLevel()} of their capacity (full by
+ * default) when the limiter is made, that is when the key's first authenticated request for the
+ * model arrives. Time comes from the injected monotonic clock only.
  */
 final class KeyLimiter {
 
-    private final SimulatorConfig config;
+    private final ModelSpec config;
     private final SimBucket requests;
     private final SimBucket tokens;
 
+    /** The buckets of the default model of {@code config}. */
     KeyLimiter(SimulatorConfig config, LongSupplier nanoClock) {
-        this.config = config;
-        this.requests = new SimBucket(config.rpm(), config.burstSeconds(), config.startLevel(), nanoClock);
-        this.tokens = new SimBucket(config.tpm(), config.burstSeconds(), config.startLevel(), nanoClock);
+        this(config.defaultModel(), config.startLevel(), nanoClock);
+    }
+
+    KeyLimiter(ModelSpec model, double startLevel, LongSupplier nanoClock) {
+        this.config = model;
+        this.requests = new SimBucket(model.rpm(), model.burstSeconds(), startLevel, nanoClock);
+        this.tokens = new SimBucket(model.tpm(), model.burstSeconds(), startLevel, nanoClock);
     }
 
     /** The headers of an answer that charges nothing (400, 404): the buckets as they are. */

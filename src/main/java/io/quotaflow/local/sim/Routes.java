@@ -1,7 +1,9 @@
 package io.quotaflow.local.sim;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 
@@ -18,6 +20,7 @@ import java.util.Map;
 final class Routes {
 
     private static final String INVALID_REQUEST = "invalid_request_error";
+    private static final String MODELS_ADMIN = "/admin/models/";
 
     private final ObjectMapper mapper = new ObjectMapper();
     private final ProviderSimulator simulator;
@@ -71,6 +74,12 @@ final class Routes {
                 simulator.reset();
                 return ok("{\"reset\":true}".getBytes(StandardCharsets.UTF_8));
             default:
+                if (path.startsWith(MODELS_ADMIN) && (path.endsWith("/down") || path.endsWith("/up"))) {
+                    if (!method.equals("POST")) {
+                        return methodNotAllowed(exchange, "POST");
+                    }
+                    return upOrDown(path, ReplySender.readBody(exchange));
+                }
                 ReplySender.readBody(exchange);
                 return OpenAiErrors.error(404, "Unknown request URL: " + method + " " + path
                         + ". Please check the URL for typos.", INVALID_REQUEST, null, "unknown_url", Map.of(), false);
@@ -102,9 +111,43 @@ final class Routes {
             return OpenAiErrors.unauthorized(true);
         }
         ObjectNode list = mapper.createObjectNode().put("object", "list");
-        list.putArray("data").addObject()
-                .put("id", simulator.config().model()).put("object", "model").put("created", 0).put("owned_by", "quotaflow-sim");
+        ArrayNode data = list.putArray("data");
+        for (ModelSpec model : simulator.config().models()) {
+            data.addObject().put("id", model.name()).put("object", "model").put("created", 0).put("owned_by", "quotaflow-sim");
+        }
         return ok(mapper.writeValueAsBytes(list));
+    }
+
+    /** {@code POST /admin/models/NAME/down} (body {@code {"status":S}} optional, 503 by default) or {@code .../up}. */
+    private Reply upOrDown(String path, byte[] body) throws IOException {
+        boolean down = path.endsWith("/down");
+        String name = path.substring(MODELS_ADMIN.length(), path.length() - (down ? "/down".length() : "/up".length()));
+        int status = 0;
+        if (down) {
+            JsonNode json;
+            try {
+                json = body.length == 0 ? mapper.createObjectNode() : mapper.readTree(body);
+            } catch (JsonProcessingException e) {
+                json = null;
+            }
+            JsonNode given = json == null ? null : json.get("status");
+            if (json == null || given != null && !given.canConvertToInt()) {
+                return OpenAiErrors.error(400, "'status' must be an HTTP status: " + given, INVALID_REQUEST, "status", null,
+                        Map.of(), false);
+            }
+            status = given == null ? ProviderSimulator.DEFAULT_DOWN_STATUS : given.intValue();
+        }
+        try {
+            simulator.setDown(name, status);
+        } catch (IllegalArgumentException e) {
+            return OpenAiErrors.error(simulator.config().servedModel(name).isPresent() ? 400 : 404, e.getMessage(),
+                    INVALID_REQUEST, null, null, Map.of(), false);
+        }
+        ObjectNode answer = mapper.createObjectNode().put("model", name).put("down", status != 0);
+        if (status != 0) {
+            answer.put("status", status);
+        }
+        return ok(mapper.writeValueAsBytes(answer));
     }
 
     private Reply postFaults(byte[] body) throws IOException {
