@@ -46,21 +46,26 @@ final class ServeOption {
         Set<String> seen = new LinkedHashSet<>();
         for (String pair : value.substring(colon + 1).split(",", -1)) {
             int eq = pair.indexOf('=');
-            String key = (eq < 0 ? pair : pair.substring(0, eq)).strip();
-            if (eq < 0 || key.isEmpty()) {
-                throw new IllegalArgumentException("--serve " + name + ": expected key=value pairs separated by commas ("
-                        + String.join(", ", KEYS) + ")");
-            }
-            if (!KEYS.contains(key)) {
-                throw new IllegalArgumentException("--serve " + name + ": unknown key '" + key + "'; known keys: "
-                        + String.join(", ", KEYS));
-            }
-            if (!seen.add(key)) {
-                throw new IllegalArgumentException("--serve " + name + ": " + key + " is given twice");
-            }
+            String key = checkedKey(name, eq < 0 ? "" : pair.substring(0, eq).strip(), seen);
             spec = with(spec, key, pair.substring(eq + 1).strip(), env);
         }
         return spec;
+    }
+
+    /** {@code key} when it is known and new, added to {@code seen}. */
+    private static String checkedKey(String name, String key, Set<String> seen) {
+        if (key.isEmpty()) {
+            throw new IllegalArgumentException("--serve " + name + ": expected key=value pairs separated by commas ("
+                    + String.join(", ", KEYS) + ")");
+        }
+        if (!KEYS.contains(key)) {
+            throw new IllegalArgumentException("--serve " + name + ": unknown key '" + key + "'; known keys: "
+                    + String.join(", ", KEYS));
+        }
+        if (!seen.add(key)) {
+            throw new IllegalArgumentException("--serve " + name + ": " + key + " is given twice");
+        }
+        return key;
     }
 
     private static ModelSpec with(ModelSpec spec, String key, String value, Map<String, String> env) {

@@ -234,18 +234,18 @@ public final class SimCommand implements Callable<Integer>, ReadsEnvironment {
             err.flush();
             return ExitCodes.FAILURE;
         }
-        out.println(banner(config, simulator.baseUrl()));
-        if (config.faults().any()) {
-            out.println("Fault injection: " + config.faults().describe());
-        }
-        out.println(config.apiKeys().isEmpty()
-                ? "API keys: any non-empty bearer key is accepted"
-                : "API keys: " + config.apiKeys().size() + " accepted");
-        out.println("Statistics: http://localhost:" + simulator.port() + "/admin/stats, faults: http://localhost:"
-                + simulator.port() + "/admin/faults. Press Ctrl+C to stop.");
-        out.flush();
-
+        // the hook is in place before "Press Ctrl+C" is printed: a stop asked right after it is not lost
         try (GracefulStop stop = GracefulStop.install("sim", () -> { }, Duration.ofSeconds(30), hooks)) {
+            out.println(banner(config, simulator.baseUrl()));
+            if (config.faults().any()) {
+                out.println("Fault injection: " + config.faults().describe());
+            }
+            out.println(config.apiKeys().isEmpty()
+                    ? "API keys: any non-empty bearer key is accepted"
+                    : "API keys: " + config.apiKeys().size() + " accepted");
+            out.println("Statistics: http://localhost:" + simulator.port() + "/admin/stats, faults: http://localhost:"
+                    + simulator.port() + "/admin/faults. Press Ctrl+C to stop.");
+            out.flush();
             try {
                 stop.awaitStopRequest();
             } catch (InterruptedException e) {

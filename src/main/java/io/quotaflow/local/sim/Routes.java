@@ -122,20 +122,10 @@ final class Routes {
     private Reply upOrDown(String path, byte[] body) throws IOException {
         boolean down = path.endsWith("/down");
         String name = path.substring(MODELS_ADMIN.length(), path.length() - (down ? "/down".length() : "/up".length()));
-        int status = 0;
-        if (down) {
-            JsonNode json;
-            try {
-                json = body.length == 0 ? mapper.createObjectNode() : mapper.readTree(body);
-            } catch (JsonProcessingException e) {
-                json = null;
-            }
-            JsonNode given = json == null ? null : json.get("status");
-            if (json == null || given != null && !given.canConvertToInt()) {
-                return OpenAiErrors.error(400, "'status' must be an HTTP status: " + given, INVALID_REQUEST, "status", null,
-                        Map.of(), false);
-            }
-            status = given == null ? ProviderSimulator.DEFAULT_DOWN_STATUS : given.intValue();
+        int status = down ? downStatus(body) : 0;
+        if (status < 0) {
+            return OpenAiErrors.error(400, "The body must be empty or {\"status\":S} with an HTTP status.", INVALID_REQUEST,
+                    "status", null, Map.of(), false);
         }
         try {
             simulator.setDown(name, status);
@@ -148,6 +138,27 @@ final class Routes {
             answer.put("status", status);
         }
         return ok(mapper.writeValueAsBytes(answer));
+    }
+
+    /** The status a down body asks for: 503 when it names none, -1 when it is not {@code {"status":S}}. */
+    private int downStatus(byte[] body) {
+        if (body.length == 0) {
+            return ProviderSimulator.DEFAULT_DOWN_STATUS;
+        }
+        JsonNode json;
+        try {
+            json = mapper.readTree(body);
+        } catch (IOException e) {
+            return -1;
+        }
+        if (json == null || !json.isObject()) {
+            return -1;
+        }
+        JsonNode given = json.get("status");
+        if (given == null) {
+            return ProviderSimulator.DEFAULT_DOWN_STATUS;
+        }
+        return given.canConvertToInt() && given.isIntegralNumber() ? given.intValue() : -1;
     }
 
     private Reply postFaults(byte[] body) throws IOException {
