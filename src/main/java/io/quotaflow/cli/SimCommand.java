@@ -82,8 +82,7 @@ import java.util.concurrent.Callable;
                 "  quotaflow sim --port 8089 --rpm 60 --tpm 20000",
                 "  quotaflow sim --p503 0.05 --p-malformed 0.02 --outage 60:90",
                 "  quotaflow sim --tokenizer cl100k_base --context-tokens 8192 --burst-seconds 60",
-                "  quotaflow sim --context-tokens 8192 --serve gpt-4.1-mini:rpm=500,tpm=200000,context-tokens=1000000 "
-                        + "--outage gpt-4o-mini@60:120",
+                "  quotaflow sim --serve gpt-4o:rpm=500,tpm=30000 --outage gpt-4o-mini@60:120",
                 "  quotaflow run --llm-base-url http://localhost:8089/v1 ..."},
         exitCodeList = {
                 "0:stopped cleanly (Ctrl+C / SIGTERM)",
