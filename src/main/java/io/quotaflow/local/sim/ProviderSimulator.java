@@ -41,7 +41,7 @@ import java.util.function.LongSupplier;
  *       and 404 after authentication carries the six {@code x-ratelimit-*} headers, which report
  *       the key's real buckets: the configured per-minute limits, the levels after this request's
  *       debit (unchanged for a refused one) and the time until each bucket is full.</li>
- *   <li>{@code GET /v1/models}: the models served.</li>
+ *   <li>{@code GET /v1/models}: the models served that the key may use.</li>
  *   <li>{@code GET /admin/stats}: {@link SimulatorStats} as JSON. {@code POST /admin/reset}:
  *       refills every bucket and clears the statistics. {@code GET /admin/faults}: the current
  *       {@link Faults} as JSON; {@code POST /admin/faults} with such a JSON body
@@ -147,7 +147,7 @@ public final class ProviderSimulator implements AutoCloseable {
         this.answerScheduler = new ScheduledThreadPoolExecutor(ANSWER_THREADS, daemonThreads("quotaflow-sim-answer-"));
         this.answerScheduler.setRemoveOnCancelPolicy(true);
         this.sender = new ReplySender(answerScheduler, stats, random);
-        this.routes = new Routes(this, chat, stats, new Authenticator(config.apiKeys()));
+        this.routes = new Routes(this, chat, stats);
         server.setExecutor(handlerPool);
         server.createContext("/", this::handle);
     }

@@ -26,13 +26,11 @@ final class Routes {
     private final ProviderSimulator simulator;
     private final ChatCompletions chat;
     private final StatsRecorder stats;
-    private final Authenticator authenticator;
 
-    Routes(ProviderSimulator simulator, ChatCompletions chat, StatsRecorder stats, Authenticator authenticator) {
+    Routes(ProviderSimulator simulator, ChatCompletions chat, StatsRecorder stats) {
         this.simulator = simulator;
         this.chat = chat;
         this.stats = stats;
-        this.authenticator = authenticator;
     }
 
     /** The answer to a request for {@code path} (no trailing slash) with the upper-case {@code method}. */
@@ -96,7 +94,7 @@ final class Routes {
                 INVALID_REQUEST, null, "method_not_allowed", Map.of("allow", allowed), false);
     }
 
-    /** {@code GET /v1/models}: the one model served, behind the same outage, failAuth and key checks. */
+    /** {@code GET /v1/models}: the models served that the key may use, behind the same outage, failAuth and key checks. */
     private Reply models(String authorization) throws JsonProcessingException {
         Faults current = simulator.faults();
         if (current.inOutage(simulator.uptime())) {
@@ -107,13 +105,16 @@ final class Routes {
             stats.fault("auth");
             return OpenAiErrors.unauthorized(false);
         }
-        if (authenticator.authenticate(authorization).isEmpty()) {
-            return OpenAiErrors.unauthorized(true);
-        }
         ObjectNode list = mapper.createObjectNode().put("object", "list");
         ArrayNode data = list.putArray("data");
         for (ModelSpec model : simulator.config().models()) {
-            data.addObject().put("id", model.name()).put("object", "model").put("created", 0).put("owned_by", "quotaflow-sim");
+            // like OpenAI, the models this key may use
+            if (chat.model(model.name()).authenticate(authorization).isPresent()) {
+                data.addObject().put("id", model.name()).put("object", "model").put("created", 0).put("owned_by", "quotaflow-sim");
+            }
+        }
+        if (data.isEmpty()) {
+            return OpenAiErrors.unauthorized(true);
         }
         return ok(mapper.writeValueAsBytes(list));
     }

@@ -60,12 +60,18 @@ class ProviderSimulatorModelsTest {
     }
 
     @Test
-    void shouldListEveryModelServed() throws Exception {
-        ProviderSimulator sim = start(twoModels());
+    void shouldListEveryModelServedThatTheKeyMayUse() throws Exception {
+        ProviderSimulator sim = start(twoModels().serve(ModelSpec.of("own-keys").withApiKeys(Set.of("sk-own"))));
 
         JsonNode list = mapper.readTree(send(sim, "GET", "/v1/models", null).body());
+        HttpResponse<String> own = http.send(HttpRequest.newBuilder(URI.create(sim.baseUrl() + "/models"))
+                .header("Authorization", "Bearer sk-own").GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> wrong = http.send(HttpRequest.newBuilder(URI.create(sim.baseUrl() + "/models"))
+                .header("Authorization", "Bearer sk-wrong").GET().build(), HttpResponse.BodyHandlers.ofString());
 
         assertThat(list.path("data").findValuesAsText("id")).containsExactly("gpt-4o-mini", "gpt-4o");
+        assertThat(mapper.readTree(own.body()).path("data").findValuesAsText("id")).containsExactly("own-keys");
+        assertThat(wrong.statusCode()).isEqualTo(401);
     }
 
     @Test
