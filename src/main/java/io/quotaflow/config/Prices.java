@@ -36,8 +36,10 @@ public record Prices(double inputPerMtok, double outputPerMtok) {
         return "$" + plain(inputPerMtok) + " / $" + plain(outputPerMtok) + " per Mtok (input / output)";
     }
 
+    /** Dollars with at least two decimals: {@code 0.60}, {@code 0.075}. */
     private static String plain(double value) {
-        return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
+        BigDecimal v = BigDecimal.valueOf(value).stripTrailingZeros();
+        return (v.scale() < 2 ? v.setScale(2) : v).toPlainString();
     }
 
     /** The cost in dollars of a call that used {@code promptTokens} and {@code completionTokens}. */

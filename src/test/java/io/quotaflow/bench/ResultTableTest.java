@@ -109,7 +109,7 @@ class ResultTableTest {
         assertThat(ResultTable.costPerThousand(1_000, 1_000, 0L)).isEqualTo("–");
         assertThat(ResultTable.costPerThousand(1_000, 1_000, null)).isEqualTo("–");
         assertThat(ResultTable.markdown(List.of(measured()), 42, null)).contains("| $/1k tickets |", "*assumed* prices",
-                "$0.15 / $0.6 per Mtok (input / output)");
+                "$0.15 / $0.60 per Mtok (input / output)");
     }
 
     @Test

@@ -25,7 +25,7 @@ class DemoReportTest {
         assertThat(priced.costUsd()).isCloseTo(0.069, within(1e-12));
         assertThat(priced.costPerClassifiedUsd()).isCloseTo(0.069 / 998, within(1e-12));
         assertThat(priced.render()).contains("  cost                $0.0690, $0.0000691 per classified ticket "
-                + "(assumed prices: $0.15 / $0.6 per Mtok (input / output))");
+                + "(assumed prices: $0.15 / $0.60 per Mtok (input / output))");
         assertThat(priced.withOutage(3, 2, 10).costUsd()).as("kept by the outage variant").isEqualTo(priced.costUsd());
     }
 
