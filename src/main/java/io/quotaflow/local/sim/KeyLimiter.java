@@ -15,7 +15,7 @@ import java.util.function.LongSupplier;
  */
 final class KeyLimiter {
 
-    private final ModelSpec config;
+    private final ModelSpec model;
     private final SimBucket requests;
     private final SimBucket tokens;
 
@@ -25,7 +25,7 @@ final class KeyLimiter {
     }
 
     KeyLimiter(ModelSpec model, double startLevel, LongSupplier nanoClock) {
-        this.config = model;
+        this.model = model;
         this.requests = new SimBucket(model.rpm(), model.burstSeconds(), startLevel, nanoClock);
         this.tokens = new SimBucket(model.tpm(), model.burstSeconds(), startLevel, nanoClock);
     }
@@ -40,7 +40,7 @@ final class KeyLimiter {
      * debiting both buckets, or says why not.
      */
     synchronized Admission admit(long cost) {
-        if (cost > config.tpm()) {
+        if (cost > model.tpm()) {
             return new Admission.TooLarge(headers());
         }
         boolean requestOk = requests.canTake(1);
@@ -60,8 +60,8 @@ final class KeyLimiter {
         // "Used" is what the message's reader can reconcile with the headers sent alongside:
         // limit − x-ratelimit-remaining-* of this very answer.
         long used = byRequests
-                ? config.rpm() - Long.parseLong(headers.get("x-ratelimit-remaining-requests"))
-                : config.tpm() - Long.parseLong(headers.get("x-ratelimit-remaining-tokens"));
+                ? model.rpm() - Long.parseLong(headers.get("x-ratelimit-remaining-requests"))
+                : model.tpm() - Long.parseLong(headers.get("x-ratelimit-remaining-tokens"));
         Duration wait = requestWait.compareTo(tokenWait) >= 0 ? requestWait : tokenWait;
         return new Admission.Limited(byRequests ? "requests" : "tokens", used, wait, headers);
     }
@@ -78,8 +78,8 @@ final class KeyLimiter {
      */
     private Map<String, String> headers() {
         Map<String, String> h = new LinkedHashMap<>();
-        h.put("x-ratelimit-limit-requests", Long.toString(config.rpm()));
-        h.put("x-ratelimit-limit-tokens", Long.toString(config.tpm()));
+        h.put("x-ratelimit-limit-requests", Long.toString(model.rpm()));
+        h.put("x-ratelimit-limit-tokens", Long.toString(model.tpm()));
         h.put("x-ratelimit-remaining-requests", Long.toString(requests.remaining()));
         h.put("x-ratelimit-remaining-tokens", Long.toString(tokens.remaining()));
         h.put("x-ratelimit-reset-requests", GoDuration.format(ceilToMillis(requests.timeUntilFull())));

@@ -14,12 +14,14 @@ import java.util.Set;
  *
  * @param port                 TCP port to listen on; 0 picks a free port
  * @param bindAddress          address to listen on; the loopback address by default
- * @param rpm                  requests per minute allowed per API key
- * @param tpm                  tokens per minute allowed per API key (prompt estimate + max_tokens)
+ * @param rpm                  requests per minute allowed per API key on the default model
+ * @param tpm                  tokens per minute allowed per API key on the default model (prompt estimate + max_tokens)
  * @param burstSeconds         seconds of refill each bucket holds: capacity = limit × burstSeconds / 60;
  *                             60 holds a full minute
- * @param apiKeys              accepted bearer keys; empty = accept any non-empty key
- * @param model                the one model served (requests naming another get 404 model_not_found)
+ * @param apiKeys              accepted bearer keys (of every model without keys of its own); empty = accept any
+ *                             non-empty key
+ * @param model                the default model served (requests naming a model not served get 404
+ *                             model_not_found)
  * @param baseLatencyMs        latency of every successful answer before the per-token part
  * @param perCompletionTokenMs extra latency per completion token
  * @param latencyJitter        relative jitter of the latency, 0..1 (0.2 = ±20 %)
