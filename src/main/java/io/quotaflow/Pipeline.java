@@ -47,7 +47,7 @@ public final class Pipeline implements AutoCloseable {
     private Pipeline(QuotaflowConfig config, ModelClients clients) {
         this.clients = clients;
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        this.metrics = new PipelineMetrics(registry, MeteredRoute.single(config.dispatcher()));
+        this.metrics = new PipelineMetrics(registry, MeteredRoute.all(config.dispatcher()), System::currentTimeMillis);
         this.processMetrics = ProcessMetrics.bindTo(registry);
         Properties properties = streamsProperties(config);
         properties.putAll(io.quotaflow.topology.StreamErrorHandlers.properties(metrics, config.topics()));

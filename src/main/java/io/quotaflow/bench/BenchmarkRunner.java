@@ -10,6 +10,7 @@ import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.config.RetrySettings;
 import io.quotaflow.config.Secret;
 import io.quotaflow.local.broker.EmbeddedKafkaBroker;
+import io.quotaflow.local.demo.DemoPricing;
 import io.quotaflow.local.demo.OutcomeCounter;
 import io.quotaflow.local.sim.ProviderSimulator;
 import io.quotaflow.local.sim.SimulatorConfig;
@@ -243,8 +244,8 @@ public final class BenchmarkRunner {
         // one instance cannot host a standby of its own tasks: ask for none rather than log that at every rebalance
         Map<String, String> kafka = scenario.instances() == 1 ? Map.of("num.standby.replicas", "0") : Map.of();
         return new QuotaflowConfig(bootstrap, APPLICATION_ID, stateDir, -1, kafka,
-                new DispatcherSettings(ModelSettings.of(URI.create(baseUrl), model, Secret.of(apiKey)), quota,
-                        BatchSettings.ofDefaults(), RetrySettings.ofDefaults()));
+                DemoPricing.priced(new DispatcherSettings(ModelSettings.of(URI.create(baseUrl), model, Secret.of(apiKey)), quota,
+                        BatchSettings.ofDefaults(), RetrySettings.ofDefaults()), ResultTable.ASSUMED_PRICES));
     }
 
     private ScenarioResult publishAndMeasure(Scenario scenario, List<GeneratedTicket> tickets, EmbeddedKafkaBroker broker,

@@ -1,5 +1,7 @@
 package io.quotaflow.bench;
 
+import io.quotaflow.config.Prices;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -24,7 +26,9 @@ public final class ResultTable {
     static final List<String> QUOTA_HEADERS = List.of("scenario", "429s", "lost", "dup", "steady state", "whole run",
             "tickets/min", "× base", "wall time");
     static final List<String> DETAIL_HEADERS = List.of("scenario", "adm/ticket", "used/ticket", "category", "urgency",
-            "speed", "window");
+            "speed", "$/1k tickets", "window");
+    /** The prices the cost column assumes: the simulator charges nothing. */
+    static final Prices ASSUMED_PRICES = Prices.ASSUMED_GPT_4O_MINI;
     static final String QUOTA_TITLE = "Quota use, losses and throughput";
     static final String DETAIL_TITLE = "Tokens, accuracy, overhead, latency and replay";
     private static final String NONE = "–";
@@ -84,6 +88,7 @@ public final class ResultTable {
         c.add(percent(r.categoryAccuracy()));
         c.add(percent(r.urgencyAccuracy()));
         c.add(speed(f));
+        c.add(replay ? NONE : costPerThousand(r.promptTokens(), r.completionTokens(), r.classified()));
         c.add(window(r));
         return c;
     }
@@ -98,6 +103,7 @@ public final class ResultTable {
         c.add(percent(b.categoryAccuracy()));
         c.add(percent(b.urgencyAccuracy()));
         c.add(NONE);
+        c.add(costPerThousand(b.promptTokens(), b.completionTokens(), b.classified()));
         c.add(window(b.steadyState(), false));
         return c;
     }
@@ -218,6 +224,9 @@ public final class ResultTable {
                 + "0–500 ms; 5 tries per group) run on a fresh simulator of the same shape with the same tickets; its row follows.\n");
         sb.append("- **adm/ticket, used/ticket**: admitted = what the TPM bucket was charged (prompt + `max_tokens`) per ticket; "
                 + "used = prompt + completion tokens per ticket, as the simulator counts them.\n");
+        sb.append("- **$/1k tickets**: what the provider's usage (prompt and completion tokens as the simulator counts them) "
+                + "would cost per 1 000 classified tickets at *assumed* prices, gpt-4o-mini's " + ASSUMED_PRICES.describe()
+                + "; the simulator charges nothing, and a real provider's prices and token counts differ.\n");
         sb.append("- **Category, urgency**: share of classified tickets whose category (urgency) matches the label the generator "
                 + "wrote the ticket to have; the simulator's model is a keyword classifier, and some tickets are written "
                 + "to mislead it.\n");
@@ -273,6 +282,14 @@ public final class ResultTable {
             return String.format(Locale.ROOT, "%,.0f tickets/s", f.ticketsPerSecond());
         }
         return NONE;
+    }
+
+    /** {@code $0.042}: the usage's cost at {@link #ASSUMED_PRICES} per 1 000 classified tickets, or a dash without any. */
+    static String costPerThousand(long promptTokens, long completionTokens, Long classified) {
+        if (classified == null || classified == 0) {
+            return NONE;
+        }
+        return String.format(Locale.ROOT, "$%.4f", ASSUMED_PRICES.cost(promptTokens, completionTokens) * 1000 / classified);
     }
 
     /** Tickets neither classified nor dead-lettered: the figures' count, else computed, else null. */

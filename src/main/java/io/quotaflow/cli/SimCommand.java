@@ -13,18 +13,11 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -59,7 +52,13 @@ import java.util.concurrent.Callable;
                         + "new key's buckets empty. Every 200, 429 and 400 reports the key's real buckets in "
                         + "x-ratelimit-limit/remaining/reset-requests/tokens.",
                 "",
-                "Statistics: GET http://localhost:PORT/admin/stats (JSON); POST /admin/reset clears them.",
+                "Several models: --serve NAME:rpm=..,tpm=.. serves another model on the same port with its own "
+                        + "limits, window and tokenizer; --model and the flags above describe the default one. "
+                        + "Take one model down and bring it back with POST /admin/models/NAME/down (body "
+                        + "{\"status\":503} optional) and POST /admin/models/NAME/up, or --outage NAME@START:END.",
+                "",
+                "Statistics: GET http://localhost:PORT/admin/stats (JSON, with each model's counts under models); "
+                        + "POST /admin/reset clears them.",
                 "",
                 "Fault injection: the --p* probabilities are exclusive (one draw per request picks at most one "
                         + "fault, so they add up to at most 1) and deterministic for a given --seed and a "
@@ -83,6 +82,7 @@ import java.util.concurrent.Callable;
                 "  quotaflow sim --port 8089 --rpm 60 --tpm 20000",
                 "  quotaflow sim --p503 0.05 --p-malformed 0.02 --outage 60:90",
                 "  quotaflow sim --tokenizer cl100k_base --context-tokens 8192 --burst-seconds 60",
+                "  quotaflow sim --serve gpt-4o:rpm=500,tpm=30000 --outage gpt-4o-mini@60:120",
                 "  quotaflow run --llm-base-url http://localhost:8089/v1 ..."},
         exitCodeList = {
                 "0:stopped cleanly (Ctrl+C / SIGTERM)",
@@ -196,10 +196,19 @@ public final class SimCommand implements Callable<Integer>, ReadsEnvironment {
                     + "client's timeout must fire (no rate-limit debit).")
     double pHang;
 
-    @Option(names = "--outage", paramLabel = "START:END",
-            description = "Outage window in seconds after the simulator starts, e.g. 60:90; repeatable. During "
-                    + "an outage every request gets 503 and the rate limits are not debited.")
+    @Option(names = "--outage", paramLabel = "[MODEL@]START:END",
+            description = "Outage window in seconds after the simulator starts, e.g. 60:90, or of one model only, "
+                    + "e.g. gpt-4o-mini@60:90; repeatable. During an outage every request (for that model) gets 503 "
+                    + "and the rate limits are not debited.")
     List<String> outages = new ArrayList<>();
+
+    @Option(names = "--serve", paramLabel = ServeOption.SYNTAX,
+            description = "Also serve another model on the same port, with its own limits per key, burst, context "
+                    + "window, tokenizer and (key-env: the name of a variable holding its comma-separated keys) keys; "
+                    + "repeatable. Requests pick a model by their body's model; one not served gets 404 "
+                    + "model_not_found. Keys left out take the defaults above, e.g. --serve "
+                    + "gpt-4o:rpm=500,tpm=30000,context-tokens=128000.")
+    List<String> serve = new ArrayList<>();
 
     @Option(names = "--fail-auth",
             description = "Answer every request with 401 invalid_api_key (switch it off at run time with "
@@ -224,18 +233,18 @@ public final class SimCommand implements Callable<Integer>, ReadsEnvironment {
             err.flush();
             return ExitCodes.FAILURE;
         }
-        out.println(banner(config, simulator.baseUrl()));
-        if (config.faults().any()) {
-            out.println("Fault injection: " + config.faults().describe());
-        }
-        out.println(config.apiKeys().isEmpty()
-                ? "API keys: any non-empty bearer key is accepted"
-                : "API keys: " + config.apiKeys().size() + " accepted");
-        out.println("Statistics: http://localhost:" + simulator.port() + "/admin/stats, faults: http://localhost:"
-                + simulator.port() + "/admin/faults. Press Ctrl+C to stop.");
-        out.flush();
-
+        // the hook is in place before "Press Ctrl+C" is printed: a stop asked right after it is not lost
         try (GracefulStop stop = GracefulStop.install("sim", () -> { }, Duration.ofSeconds(30), hooks)) {
+            out.println(banner(config, simulator.baseUrl()));
+            if (config.faults().any()) {
+                out.println("Fault injection: " + config.faults().describe());
+            }
+            out.println(config.apiKeys().isEmpty()
+                    ? "API keys: any non-empty bearer key is accepted"
+                    : "API keys: " + config.apiKeys().size() + " accepted");
+            out.println("Statistics: http://localhost:" + simulator.port() + "/admin/stats, faults: http://localhost:"
+                    + simulator.port() + "/admin/faults. Press Ctrl+C to stop.");
+            out.flush();
             try {
                 stop.awaitStopRequest();
             } catch (InterruptedException e) {
@@ -249,14 +258,9 @@ public final class SimCommand implements Callable<Integer>, ReadsEnvironment {
         return ExitCodes.OK;
     }
 
-    /** {@code Provider simulator stopped: 12 requests, 10 admitted, 2 answered 429.} */
+    /** {@code Provider simulator stopped: 12 requests, 10 admitted, 2 answered 429.}, then each model's counts when several. */
     static String stoppedLine(SimulatorStats stats) {
-        long faults = stats.faultsInjected().values().stream().mapToLong(Long::longValue).sum();
-        return "Provider simulator stopped: " + stats.totalRequests() + " requests, "
-                + stats.requestsAdmitted() + " admitted, " + stats.http429() + " answered 429"
-                + (stats.contextLengthRefusals() == 0 ? ""
-                        : ", " + stats.contextLengthRefusals() + " refused 400 context_length_exceeded")
-                + (faults == 0 ? "." : ", " + faults + " faults injected " + stats.faultsInjected() + ".");
+        return SimBanner.stoppedLine(stats);
     }
 
     @Override
@@ -266,17 +270,10 @@ public final class SimCommand implements Callable<Integer>, ReadsEnvironment {
 
     /**
      * {@code Provider simulator listening on http://localhost:8089/v1 (RPM 500, TPM 200000, burst 5s,
-     * tokenizer o200k_base, context 128000)}, with {@code , buckets start empty} when they do.
+     * tokenizer o200k_base, context 128000)}, then one line per other model served.
      */
     static String banner(SimulatorConfig config, String baseUrl) {
-        SimTokenizer modelsOwn = SimTokenizer.AUTO.resolve(config.model());
-        String tokenizer = config.resolvedTokenizer().id()
-                + (config.resolvedTokenizer() == modelsOwn ? "" : " (the model's is " + modelsOwn.id() + ")");
-        String start = config.startFull() ? "" : config.startLevel() == 0 ? ", buckets start empty"
-                : ", buckets start at " + BigDecimal.valueOf(config.startLevel()).stripTrailingZeros().toPlainString();
-        return "Provider simulator listening on " + baseUrl + " (RPM " + config.rpm() + ", TPM " + config.tpm()
-                + ", burst " + BigDecimal.valueOf(config.burstSeconds()).stripTrailingZeros().toPlainString() + "s"
-                + start + ", tokenizer " + tokenizer + ", context " + config.contextTokens() + ")";
+        return SimBanner.banner(config, baseUrl);
     }
 
     /**
@@ -287,7 +284,12 @@ public final class SimCommand implements Callable<Integer>, ReadsEnvironment {
      */
     SimulatorConfig toConfig(Map<String, String> env) {
         refuseUnknownVariables(env);
-        Set<String> keys = acceptedKeys(env);
+        Set<String> keys;
+        try {
+            keys = SimApiKeys.accepted(env.get(API_KEYS_ENV), apiKeyFile);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
         try {
             Faults.Builder faults = faults();
             SimTokenizer parsedTokenizer = parsedTokenizer();
@@ -302,12 +304,13 @@ public final class SimCommand implements Callable<Integer>, ReadsEnvironment {
                         "Invalid value for option '--context-tokens': must be a positive number of tokens, got "
                                 + contextTokens);
             }
-            return SimulatorConfig.builder()
+            SimulatorConfig.Builder config = SimulatorConfig.builder()
                     .port(port).bindAddress(bindAddress).rpm(rpm).tpm(tpm).burstSeconds(burstSeconds)
                     .startFull(full).tokenizer(parsedTokenizer).contextTokens(contextTokens)
                     .model(model).baseLatencyMs(latencyMs).perCompletionTokenMs(perTokenMs)
-                    .latencyJitter(latencyJitter).seed(seed).apiKeys(keys).faults(faults.build())
-                    .build();
+                    .latencyJitter(latencyJitter).seed(seed).apiKeys(keys).faults(faults.build());
+            serve.forEach(text -> config.serve(ServeOption.parse(text, env)));
+            return SimBanner.checkOutageModels(config.build());
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -324,40 +327,12 @@ public final class SimCommand implements Callable<Integer>, ReadsEnvironment {
         });
     }
 
-    /** The keys of {@code env}'s {@value #API_KEYS_ENV} and of {@code --api-key-file}. */
-    private Set<String> acceptedKeys(Map<String, String> env) {
-        Set<String> keys = new LinkedHashSet<>(splitKeys(env.get(API_KEYS_ENV)));
-        if (apiKeyFile == null) {
-            return keys;
-        }
-        try {
-            for (String line : Files.readAllLines(apiKeyFile, StandardCharsets.UTF_8)) {
-                if (!line.strip().startsWith("#")) {
-                    keys.addAll(splitKeys(line));
-                }
-            }
-        } catch (IOException | UncheckedIOException e) {
-            // the file's name is never printed: a user may have pasted a key there
-            String why = e instanceof NoSuchFileException ? "no such file"
-                    : e instanceof AccessDeniedException ? "not readable" : e.getClass().getSimpleName();
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                    "cannot read --api-key-file (" + why + "; its name is not shown)");
-        }
-        if (keys.isEmpty()) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--api-key-file holds no key");
-        }
-        return keys;
-    }
-
     /** The fault flags; an invalid outage throws {@link IllegalArgumentException}, the probabilities are checked by {@code build()}. */
     private Faults.Builder faults() {
         Faults.Builder faults = Faults.builder()
                 .p500(p500).p503(p503).p529(p529).pMalformed(pMalformed).pMissingItem(pMissingItem).pHang(pHang)
                 .failAuth(failAuth);
-        for (String outage : outages) {
-            Outage window = Outage.parse(outage);
-            faults.outage(window.start(), window.end());
-        }
+        outages.forEach(outage -> faults.outage(Outage.parse(outage)));
         return faults;
     }
 
@@ -379,17 +354,5 @@ public final class SimCommand implements Callable<Integer>, ReadsEnvironment {
             return false;
         }
         throw new CommandLine.ParameterException(spec.commandLine(), "Invalid value for option '--start-full': expected true or false");
-    }
-
-    private static Set<String> splitKeys(String list) {
-        Set<String> keys = new LinkedHashSet<>();
-        if (list != null) {
-            for (String key : list.split(",")) {
-                if (!key.isBlank()) {
-                    keys.add(key.strip());
-                }
-            }
-        }
-        return keys;
     }
 }

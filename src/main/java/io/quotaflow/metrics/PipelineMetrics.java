@@ -57,7 +57,9 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
         this.clockMs = clockMs;
         this.routes = List.copyOf(routes);
         for (MeteredRoute route : this.routes) {
-            routesByScope.put(route.scope(), new RouteMeters(registry, route, clockMs));
+            // every route's families are registered; the dispatcher reports by scope, so a scope's
+            // events feed the first route that has it (routes sharing a scope share its calls)
+            routesByScope.putIfAbsent(route.scope(), new RouteMeters(registry, route, clockMs));
             for (String reason : FALLBACK_REASONS) {
                 fallbacks(route.name(), NO_FALLBACK, reason);
             }
@@ -103,9 +105,22 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
      * names (only in tests with several scopes) gets meters of its own, named by its hash.
      */
     private RouteMeters route(String scope) {
-        return routesByScope.computeIfAbsent(scope, s -> routes.size() == 1 ? new RouteMeters(registry,
-                new MeteredRoute(routes.get(0).name(), s, routes.get(0).rpm(), routes.get(0).tpm()), clockMs)
-                : new RouteMeters(registry, new MeteredRoute(s, s, 0, 0), clockMs));
+        return routesByScope.computeIfAbsent(scope, s -> {
+            MeteredRoute only = routes.get(0);
+            return routes.size() == 1
+                    ? new RouteMeters(registry, new MeteredRoute(only.name(), s, only.rpm(), only.tpm(), only.prices()), clockMs)
+                    : new RouteMeters(registry, new MeteredRoute(s, s, 0, 0), clockMs);
+        });
+    }
+
+    /** Dollars spent so far over every route ({@code quotaflow_cost_usd_total}); 0 without prices. */
+    public double costUsd() {
+        return registry.find(RouteMeters.COST).counters().stream().mapToDouble(Counter::count).sum();
+    }
+
+    /** Whether any route has prices configured (so that {@link #costUsd()} means something). */
+    public boolean pricesConfigured() {
+        return routes.stream().anyMatch(r -> r.prices().configured());
     }
 
     @Override

@@ -29,6 +29,8 @@ final class RouteMeters {
     static final List<String> RETRY_KINDS = List.of("transient", "timeout", "invalid-output");
     static final List<String> DIMENSIONS = List.of("requests", "tokens");
     static final List<String> REPUBLISHED = List.of("replaced", "identical", "superseded");
+    /** The cost family: {@code quotaflow_cost_usd_total{route}} in Prometheus. */
+    static final String COST = "quotaflow.cost.usd";
     static final List<String> CIRCUIT_STATES = List.of("closed", "half_open", "open");
 
     /** Intake to dispatch and intake to result: from a few milliseconds to an hour-long backlog. */
@@ -44,6 +46,7 @@ final class RouteMeters {
     private final MinuteWindow admittedTokens = new MinuteWindow();
     private volatile DispatcherSnapshot last;
     private volatile int circuit;
+    private final Counter cost;
 
     RouteMeters(MeterRegistry registry, MeteredRoute route, LongSupplier clockMs) {
         this.registry = registry;
@@ -68,9 +71,10 @@ final class RouteMeters {
         callLatency();
         counter("quotaflow.cache.hits", "tickets answered from the classification cache, without a call").register(registry);
         counter("quotaflow.cache.misses", "tickets the classification cache could not answer").register(registry);
-        counter("quotaflow.cost.usd", "estimated spend in US dollars from usage and the route's configured prices (0 without prices)")
+        cost = counter(COST, "estimated spend in US dollars from usage and the route's configured prices (0 without prices)")
                 .register(registry);
     }
+
 
     MeteredRoute route() {
         return route;
@@ -146,6 +150,8 @@ final class RouteMeters {
         if (outcome instanceof ModelOutcome.Answered a) {
             tokens("prompt").increment(a.promptTokens());
             tokens("completion").increment(a.completionTokens());
+            // the provider's usage at the route's prices: what the call really cost
+            cost.increment(route.prices().cost(a.promptTokens(), a.completionTokens()));
         } else if (outcome instanceof ModelOutcome.RateLimited r) {
             rateLimited(RateLimitCause.ofRateLimit(r.message(), r.rateLimits())).increment();
         } else if (outcome instanceof ModelOutcome.Failed f && f.status() == 429 && f.kind() == ModelOutcome.FailureKind.HALT) {

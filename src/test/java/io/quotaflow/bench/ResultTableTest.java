@@ -65,8 +65,8 @@ class ResultTableTest {
         assertThat(md).startsWith("| scenario | 429s | lost | dup |");
         assertThat(md).contains("| (a) tpm-binds | 0 | 0 | 0 | 96.0 % TPM | – | – | – | 4 m 06 s |");
         assertThat(md).contains("| (e) fixed-batches-10 | – | – | – | – | – | – | – | – |");
-        assertThat(md).contains("| (a) tpm-binds | 288.0 | 283.3 | 96.9 % | 92.0 % | – | +60 s, 200 s |");
-        assertThat(md).contains("| (e) fixed-batches-10 | 298.0 | 282.7 | – | – | – | computed |");
+        assertThat(md).contains("| (a) tpm-binds | 288.0 | 283.3 | 96.9 % | 92.0 % | – | $0.0500 | +60 s, 200 s |");
+        assertThat(md).contains("| (e) fixed-batches-10 | 298.0 | 282.7 | – | – | – | – | computed |");
         assertThat(md).contains("| (g) nightly-job | 0 | 0 | 0 | 97.0 % TPM | 92.3 % | 150 | 2.13× | 3 m 30 s |");
         assertThat(md).contains("| (g) baseline | 31 | 30 | – | 50.0 % TPM | 43.5 % | 71 | – | 6 m 40 s |");
         assertThat(md).contains("`quotaflow bench --scenario a,e,g`").contains("seed 42").contains("(e) computed, not run");
@@ -91,13 +91,25 @@ class ResultTableTest {
         ScenarioResult k = new ScenarioResult("k", "dlq-replay", "replay", false, 0, 0, 0, 5, Binding.TPM, 40_000, null, null, null,
                 0L, null, null, 0, 0, 0, 0, 1_600L, null, null, null, null, 0, 0, 0, List.of(),
                 new ScenarioFigures("DLQ_REPLAY", null, 0L, null, null, null, null, null, null, null, null, null, null, null, replay));
-        assertThat(ResultTable.detailCells(k)).containsExactly("(k) dlq-replay", "–", "–", "–", "–", "25,000 records/s", "–");
+        assertThat(ResultTable.detailCells(k)).containsExactly("(k) dlq-replay", "–", "–", "–", "–", "25,000 records/s", "–", "–");
         assertThat(ResultTable.quotaCells(k)).containsExactly("(k) dlq-replay", "–", "0", "0", "–", "–", "–", "–", "1.6 s");
         assertThat(k.clean()).isTrue();
         ScenarioFigures.Replay short1 = new ScenarioFigures.Replay(40_000, 39_999, 1_600, 25_000, 39_999, 0, "stopped", 50, 500,
                 10_100, 49.5);
         assertThat(k.withFigures(new ScenarioFigures("DLQ_REPLAY", null, 1L, null, null, null, null, null, null, null, null, null,
                 null, null, short1)).clean()).isFalse();
+    }
+
+    @Test
+    void shouldPriceTheUsagePerThousandClassifiedTicketsAtTheAssumedPrices() {
+        // 400 000 prompt × $0.15 / M + 25 000 completion × $0.60 / M = $0.075 for 1 499 tickets
+        assertThat(ResultTable.detailCells(measured()).get(6)).isEqualTo("$0.0500");
+        // the baseline: 60 000 × 0.15 / M + 8 000 × 0.60 / M = $0.0138 for 470 tickets
+        assertThat(ResultTable.detailCells(withBaseline(), withBaseline().figures().baseline()).get(6)).isEqualTo("$0.0294");
+        assertThat(ResultTable.costPerThousand(1_000, 1_000, 0L)).isEqualTo("–");
+        assertThat(ResultTable.costPerThousand(1_000, 1_000, null)).isEqualTo("–");
+        assertThat(ResultTable.markdown(List.of(measured()), 42, null)).contains("| $/1k tickets |", "*assumed* prices",
+                "$0.15 / $0.60 per Mtok (input / output)");
     }
 
     @Test

@@ -14,7 +14,7 @@ class WholeRunUseTest {
     /** Statistics of a simulator with these limits, burst and start level that admitted {@code tokens} in {@code requests}. */
     static SimulatorStats stats(long rpm, long tpm, double burst, double startLevel, long requests, long tokens) {
         return new SimulatorStats("gpt-4o-mini", rpm, tpm, burst, 0, 0, requests, 0, Map.of("200", requests), 0, requests, tokens / 2,
-                tokens / 4, tokens, Map.of(), List.of(), "o200k_base", 128_000, startLevel, 0, 0, 0);
+                tokens / 4, tokens, Map.of(), List.of(), "o200k_base", 128_000, startLevel, 0, 0, 0, Map.of());
     }
 
     @Test

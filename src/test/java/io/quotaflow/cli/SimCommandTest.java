@@ -1,6 +1,8 @@
 package io.quotaflow.cli;
 
 import io.quotaflow.local.sim.Faults;
+import io.quotaflow.local.sim.ModelSpec;
+import io.quotaflow.local.sim.ProviderSimulator;
 import io.quotaflow.local.sim.SimTokenizer;
 import io.quotaflow.local.sim.SimulatorConfig;
 import org.junit.jupiter.api.Test;
@@ -166,7 +168,95 @@ class SimCommandTest {
         cl.setOut(new PrintWriter(help));
         assertThat(cl.execute("--help")).isZero();
         assertThat(help.toString()).contains("--p500", "--p503", "--p529", "--p-malformed", "--p-missing-item",
-                "--p-hang", "--outage=START:END", "--fail-auth", "/admin/faults");
+                "--p-hang", "START:END", "--fail-auth", "/admin/faults");
+    }
+
+    @Test
+    void shouldServeMoreModelsWithTheirOwnShapeAndKeys() {
+        SimulatorConfig config = parse("--rpm", "60", "--serve", "gpt-4o:rpm=100,tpm=30000,burst-seconds=2.5,context-tokens=8192",
+                "--serve", "claude-long: tokenizer=chars , key-env=LONG_KEYS", "--serve", "plain")
+                .toConfig(Map.of("LONG_KEYS", "sk-long-1,sk-long-2"));
+
+        assertThat(config.models()).extracting(ModelSpec::name).containsExactly("gpt-4o-mini", "gpt-4o", "claude-long", "plain");
+        ModelSpec big = config.servedModel("gpt-4o").orElseThrow();
+        assertThat(big.rpm()).isEqualTo(100);
+        assertThat(big.tpm()).isEqualTo(30_000);
+        assertThat(big.burstSeconds()).isEqualTo(2.5);
+        assertThat(big.contextTokens()).isEqualTo(8_192);
+        ModelSpec longRoute = config.servedModel("claude-long").orElseThrow();
+        assertThat(longRoute.tokenizer()).isEqualTo(SimTokenizer.CHARS);
+        assertThat(longRoute.apiKeys()).containsExactlyInAnyOrder("sk-long-1", "sk-long-2");
+        assertThat(longRoute.rpm()).as("keys left out take the simulator's defaults, not --rpm").isEqualTo(SimulatorConfig.DEFAULT_RPM);
+        assertThat(config.servedModel("plain").orElseThrow()).isEqualTo(ModelSpec.of("plain"));
+        assertThat(SimCommand.banner(config, "http://localhost:8089/v1")).contains(
+                "(RPM 60, TPM 200000, burst 5s, tokenizer o200k_base, context 128000)",
+                "  also serving gpt-4o (RPM 100, TPM 30000, burst 2.5s, tokenizer o200k_base, context 8192)",
+                "  also serving claude-long (RPM 500, TPM 200000, burst 5s, tokenizer chars (the model's is cl100k_base), "
+                        + "context 128000, 2 key(s) of its own)").doesNotContain("sk-long");
+        assertThat(config.toString()).doesNotContain("sk-long");
+    }
+
+    @Test
+    void shouldRejectAnInvalidServeOptionWithClearErrors() {
+        assertThatThrownBy(() -> parse("--serve", ":rpm=1").toConfig(Map.of()))
+                .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("starting with the model's name");
+        assertThatThrownBy(() -> parse("--serve", "gpt-4o:rmp=1").toConfig(Map.of()))
+                .hasMessage("--serve gpt-4o: unknown key 'rmp'; known keys: rpm, tpm, burst-seconds, context-tokens, tokenizer, "
+                        + "key-env");
+        assertThatThrownBy(() -> parse("--serve", "gpt-4o:rpm=0").toConfig(Map.of()))
+                .hasMessage("--serve gpt-4o: rpm must be a positive whole number");
+        assertThatThrownBy(() -> parse("--serve", "gpt-4o:tpm").toConfig(Map.of())).hasMessageContaining("key=value");
+        assertThatThrownBy(() -> parse("--serve", "gpt-4o:rpm=1,rpm=2").toConfig(Map.of())).hasMessageContaining("given twice");
+        assertThatThrownBy(() -> parse("--serve", "gpt-4o:burst-seconds=90").toConfig(Map.of()))
+                .hasMessageContaining("burst-seconds must be in (0, 60]");
+        assertThatThrownBy(() -> parse("--serve", "gpt-4o:tokenizer=sk-secret").toConfig(Map.of()))
+                .hasMessageContaining("tokenizer must be one of").hasMessageNotContaining("sk-secret");
+        assertThatThrownBy(() -> parse("--serve", "gpt-4o:key-env=MISSING").toConfig(Map.of()))
+                .hasMessage("--serve gpt-4o: the variable MISSING (key-env) is not set or holds no key");
+        assertThatThrownBy(() -> parse("--serve", "gpt-4o-mini").toConfig(Map.of()))
+                .hasMessageContaining("model gpt-4o-mini is served twice");
+    }
+
+    @Test
+    void shouldMapAnOutageOfOneServedModel() {
+        SimulatorConfig config = parse("--serve", "gpt-4o", "--outage", "gpt-4o@30:90", "--outage", "100:110")
+                .toConfig(Map.of());
+
+        assertThat(config.faults().outages()).extracting(Object::toString).containsExactly("gpt-4o@30:90", "100:110");
+        assertThat(config.faults().inOutage("gpt-4o", java.time.Duration.ofSeconds(30))).isTrue();
+        assertThat(config.faults().inOutage("gpt-4o-mini", java.time.Duration.ofSeconds(30))).isFalse();
+        assertThatThrownBy(() -> parse("--outage", "gpt-5@30:90").toConfig(Map.of()))
+                .isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessage("--outage gpt-5@30:90 names model gpt-5, which is not served; served: [gpt-4o-mini]");
+    }
+
+    @Test
+    void shouldPrintEachModelsCountsWhenItStopsServingSeveral() throws Exception {
+        SimulatorConfig config = parse("--port", "0", "--latency-ms", "0", "--per-token-ms", "0", "--serve", "gpt-4o")
+                .toConfig(Map.of());
+        try (ProviderSimulator sim = ProviderSimulator.start(config)) {
+            java.net.http.HttpResponse<String> answer = java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create(sim.baseUrl() + "/chat/completions"))
+                            .header("Authorization", "Bearer sk-any").POST(java.net.http.HttpRequest.BodyPublishers.ofString(
+                                    "{\"model\":\"gpt-4o\",\"max_tokens\":5,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"))
+                            .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(answer.statusCode()).isEqualTo(200);
+            assertThat(SimCommand.stoppedLine(sim.stats())).startsWith("Provider simulator stopped: 1 requests, 1 admitted, "
+                    + "0 answered 429. By model: gpt-4o-mini 0 requests, 0 admitted, 0 answered 429, 0 answered 400, "
+                    + "0 tokens used; gpt-4o 1 requests, 1 admitted, 0 answered 429, 0 answered 400, ");
+        }
+    }
+
+    @Test
+    void shouldDescribeTheSeveralModelOptionsInTheHelp() {
+        StringWriter help = new StringWriter();
+        CommandLine cl = new CommandLine(new SimCommand());
+        cl.setOut(new PrintWriter(help));
+        assertThat(cl.execute("--help")).isZero();
+        // the usage lines wrap inside long option labels: compare without whitespace
+        assertThat(help.toString().replaceAll("\\s+", "")).contains("--serve=NAME[:rpm=R,tpm=T,burst-seconds=S,"
+                + "context-tokens=N,tokenizer=NAME,key-env=VAR]", "model_not_found", "/admin/models/NAME/down",
+                "/admin/models/NAME/up", "--outage=[MODEL@]START:END", "key-env:thenameofavariable");
     }
 
     @Test

@@ -10,6 +10,7 @@ import io.quotaflow.config.RetrySettings;
 import io.quotaflow.config.Secret;
 import io.quotaflow.local.broker.EmbeddedKafkaBroker;
 import io.quotaflow.local.sim.ProviderSimulator;
+import io.quotaflow.local.sim.SimulatorConfig;
 import io.quotaflow.publish.PublishSummary;
 import io.quotaflow.publish.TicketPublisher;
 import io.quotaflow.config.DispatcherSettings;
@@ -28,6 +29,7 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * The world of one pipeline integration test class, as a JUnit extension: its own in-process KRaft
@@ -40,19 +42,26 @@ final class ItSupport implements BeforeAllCallback, AfterAllCallback {
     private final long rpm;
     private final long tpm;
     private final long latencyMs;
+    private final UnaryOperator<SimulatorConfig.Builder> simulatorShape;
     EmbeddedKafkaBroker broker;
     ProviderSimulator sim;
 
-    private ItSupport(String key, long rpm, long tpm, long latencyMs) {
+    private ItSupport(String key, long rpm, long tpm, long latencyMs, UnaryOperator<SimulatorConfig.Builder> simulatorShape) {
         this.key = key;
         this.rpm = rpm;
         this.tpm = tpm;
         this.latencyMs = latencyMs;
+        this.simulatorShape = simulatorShape;
     }
 
     /** A broker and a simulator admitting {@code rpm}/{@code tpm} with a 5 s burst, started before the class. */
     static ItSupport of(String key, long rpm, long tpm, long latencyMs) {
-        return new ItSupport(key, rpm, tpm, latencyMs);
+        return new ItSupport(key, rpm, tpm, latencyMs, UnaryOperator.identity());
+    }
+
+    /** {@link #of(String, long, long, long)} with more simulator settings (other models served, ...). */
+    static ItSupport of(String key, long rpm, long tpm, long latencyMs, UnaryOperator<SimulatorConfig.Builder> simulatorShape) {
+        return new ItSupport(key, rpm, tpm, latencyMs, simulatorShape);
     }
 
     @Override
@@ -61,8 +70,8 @@ final class ItSupport implements BeforeAllCallback, AfterAllCallback {
         try (Admin admin = KafkaClients.admin(broker.bootstrapServers(), Map.of())) {
             TopicsApplier.bundled().apply(admin);
         }
-        sim = ProviderSimulator.start(io.quotaflow.local.sim.SimulatorConfig.builder().port(0).rpm(rpm).tpm(tpm)
-                .burstSeconds(5).apiKeys(Set.of(key)).baseLatencyMs(latencyMs).build());
+        sim = ProviderSimulator.start(simulatorShape.apply(SimulatorConfig.builder().port(0).rpm(rpm).tpm(tpm)
+                .burstSeconds(5).apiKeys(Set.of(key)).baseLatencyMs(latencyMs)).build());
     }
 
     @Override

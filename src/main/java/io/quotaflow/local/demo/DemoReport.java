@@ -1,5 +1,8 @@
 package io.quotaflow.local.demo;
 
+import io.quotaflow.config.Prices;
+
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -22,24 +25,38 @@ import java.util.Map;
  * @param retried          tickets sent to the retry topic (outage scenario)
  * @param replayed         dead letters replayed after the outage
  * @param http503          calls the provider refused during the outage
+ * @param costUsd          what the answered calls' usage cost at {@link #prices} ({@code quotaflow_cost_usd_total})
+ * @param prices           the prices the demo <em>assumed</em> (the simulator charges nothing)
  */
 public record DemoReport(long tickets, long classified, long deadLettered, long duplicates, long calls, long http429,
                          long promptTokens, long completionTokens, long tokensAdmitted, long elapsedMs, double utilization,
                          String bindingLimit, Map<String, Long> deadLettersByKind, long rpm, long tpm,
-                         String scenario, long retried, long replayed, long http503) {
+                         String scenario, long retried, long replayed, long http503, double costUsd, Prices prices) {
 
     public DemoReport(long tickets, long classified, long deadLettered, long duplicates, long calls, long http429,
                       long promptTokens, long completionTokens, long tokensAdmitted, long elapsedMs, double utilization,
                       String bindingLimit, Map<String, Long> deadLettersByKind, long rpm, long tpm) {
         this(tickets, classified, deadLettered, duplicates, calls, http429, promptTokens, completionTokens, tokensAdmitted,
-                elapsedMs, utilization, bindingLimit, deadLettersByKind, rpm, tpm, "steady", 0, 0, 0);
+                elapsedMs, utilization, bindingLimit, deadLettersByKind, rpm, tpm, "steady", 0, 0, 0, 0, Prices.NONE);
+    }
+
+    /** The same report with the run's cost at the (assumed) {@code assumed} prices. */
+    public DemoReport withCost(double usd, Prices assumed) {
+        return new DemoReport(tickets, classified, deadLettered, duplicates, calls, http429, promptTokens, completionTokens,
+                tokensAdmitted, elapsedMs, utilization, bindingLimit, deadLettersByKind, rpm, tpm, scenario, retried, replayed,
+                http503, usd, assumed);
+    }
+
+    /** {@link #costUsd} per classified ticket (0 with none classified). */
+    public double costPerClassifiedUsd() {
+        return classified == 0 ? 0 : costUsd / classified;
     }
 
     /** The same report, for the outage scenario. */
     public DemoReport withOutage(long retriedCount, long replayedCount, long refused) {
         return new DemoReport(tickets, classified, deadLettered, duplicates, calls, http429, promptTokens, completionTokens,
                 tokensAdmitted, elapsedMs, utilization, bindingLimit, deadLettersByKind, rpm, tpm, "outage", retriedCount,
-                replayedCount, refused);
+                replayedCount, refused, costUsd, prices);
     }
 
     /** Whether every record ended classified or (for invalid input) dead-lettered, with no 429 and no duplicate. */
@@ -69,6 +86,10 @@ public record DemoReport(long tickets, long classified, long deadLettered, long 
                     http503, retried, replayed));
         } else {
             sb.append(String.format("  utilisation         %.1f %% of the %s limit while busy%n", utilization * 100, bindingLimit));
+        }
+        if (prices.configured()) {
+            sb.append(String.format(Locale.ROOT, "  cost                $%.4f, $%.7f per classified ticket (assumed prices: %s)%n",
+                    costUsd, costPerClassifiedUsd(), prices.describe()));
         }
         return sb.toString();
     }

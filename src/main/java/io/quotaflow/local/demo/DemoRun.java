@@ -23,6 +23,7 @@ import io.quotaflow.publish.PublishSummary;
 import io.quotaflow.publish.TicketPublisher;
 import io.quotaflow.ticket.Json;
 import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.config.Prices;
 import org.apache.kafka.clients.admin.Admin;
 
 import java.io.ByteArrayInputStream;
@@ -112,10 +113,12 @@ public final class DemoRun {
                 log.println("Provider simulator at " + sim.baseUrl() + " (" + options.rpm() + " RPM, " + options.tpm() + " TPM, burst "
                         + options.simBurstSeconds() + " s)");
                 QuotaflowConfig config = new QuotaflowConfig(broker.bootstrapServers(), "quotaflow-demo", stateDir, -1, Map.of(),
-                        new DispatcherSettings(ModelSettings.of(URI.create(sim.baseUrl()), simConfig.model(), Secret.of(apiKey)),
+                        DemoPricing.priced(new DispatcherSettings(
+                                ModelSettings.of(URI.create(sim.baseUrl()), simConfig.model(), Secret.of(apiKey)),
                                 QuotaSettings.ofDefaults().withRpm((int) options.rpm()).withTpm((int) options.tpm()),
                                 BatchSettings.ofDefaults(),
-                                options.scenario() == Scenario.OUTAGE ? OUTAGE_RETRY : RetrySettings.ofDefaults()));
+                                options.scenario() == Scenario.OUTAGE ? OUTAGE_RETRY : RetrySettings.ofDefaults()),
+                                Prices.ASSUMED_GPT_4O_MINI));
                 try (Pipeline pipeline = Pipeline.start(config)) {
                     if (!pipeline.awaitRunning(Duration.ofSeconds(60))) {
                         throw new IllegalStateException("the pipeline did not start: " + pipeline.streams().state());
@@ -172,7 +175,8 @@ public final class DemoRun {
             counter.poll(Duration.ofMillis(500));
             ticker.tick(true);
             SimulatorStats stats = sim.stats();
-            DemoReport report = report(summary, counter, stats, elapsed, options);
+            DemoReport report = report(summary, counter, stats, elapsed, options)
+                    .withCost(pipeline.metrics().costUsd(), Prices.ASSUMED_GPT_4O_MINI);
             return options.scenario() == Scenario.OUTAGE ? report.withOutage(pipeline.metrics().retriedCount(), replayed,
                     stats.requestsWithStatus(503)) : report;
         }

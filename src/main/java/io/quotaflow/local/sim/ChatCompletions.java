@@ -7,17 +7,21 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Random;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
  * {@code POST /v1/chat/completions} as a decision: given the body and the {@code Authorization}
- * header, what to answer ({@link Reply}). In order: an outage window (503), {@code failAuth} (401),
- * the key (401), the request checks (400, 404), the context window (400), one fault draw (500,
- * 503, 529, hang), the key's buckets (429), then the answer after a simulated latency. Every answer
- * after authentication carries the key's rate-limit headers. Nothing here reads a clock other than
+ * header, what to answer ({@link Reply}). In order: an outage window of every model (503),
+ * {@code failAuth} (401), the key (401, checked against the keys of the model the body names, or
+ * the default model's), the request checks (400, 404 for a model not served), the model being down
+ * (its own outage window: 503; {@link ProviderSimulator#setDown(String, int)}: the chosen status),
+ * the model's context window (400), one fault draw (500, 503, 529, hang), the key's buckets on that
+ * model (429), then the answer after a simulated latency. Every answer after authentication but
+ * before the model is known to be down carries the key's rate-limit headers for the model asked for
+ * (the default model's when the body names no served model). Nothing here reads a clock other than
  * the injected {@link SimClock}, and nothing touches HTTP.
  */
 final class ChatCompletions {
@@ -29,10 +33,9 @@ final class ChatCompletions {
     private final Supplier<Faults> faults;
     private final StatsRecorder stats;
     private final Random random;
-    private final Authenticator authenticator;
-    private final SimTokenizer.Counter tokenCounter;
-    private final AnswerBuilder answers;
-    private final Map<String, KeyLimiter> limiters = new ConcurrentHashMap<>();
+    /** Every served model by name, the default one first. */
+    private final Map<String, ServedModel> models = new LinkedHashMap<>();
+    private final ServedModel defaultModel;
     private final AtomicLong completionIds = new AtomicLong();
 
     /**
@@ -48,14 +51,24 @@ final class ChatCompletions {
         this.faults = faults;
         this.stats = stats;
         this.random = random;
-        this.authenticator = new Authenticator(config.apiKeys());
-        this.tokenCounter = config.tokenizer().counter(config.model());
-        this.answers = new AnswerBuilder(tokenCounter, config.classify(), random);
+        for (ModelSpec spec : config.models()) {
+            models.put(spec.name(), new ServedModel(spec, config, clock.nanoSupplier(), stats.model(spec.name()), random));
+        }
+        this.defaultModel = models.get(config.model());
     }
 
     /** Forgets every key: their buckets start afresh on their next request. */
     void forgetKeys() {
-        limiters.clear();
+        models.values().forEach(ServedModel::forgetKeys);
+    }
+
+    /** The served model {@code name}. */
+    ServedModel model(String name) {
+        ServedModel model = models.get(name);
+        if (model == null) {
+            throw new IllegalArgumentException("the simulator does not serve model '" + name + "'; it serves " + models.keySet());
+        }
+        return model;
     }
 
     /** The answer to one request, whose arrival the caller has counted. */
@@ -69,12 +82,24 @@ final class ChatCompletions {
             stats.fault("auth");
             return OpenAiErrors.unauthorized(true);
         }
-        Optional<String> key = authenticator.authenticate(authorization);
+        RequestCheck check = RequestChecker.check(body, config);
+        Optional<String> named = check instanceof RequestCheck.Valid ? Optional.of(((RequestCheck.Valid) check).request().model())
+                : check instanceof RequestCheck.Invalid ? ((RequestCheck.Invalid) check).model() : Optional.empty();
+        ServedModel model = named.map(models::get).orElse(defaultModel);
+        Reply reply = decide(check, model, authorization, current);
+        if (named.isPresent()) {
+            model.counters().answered(status(reply));
+        }
+        return reply;
+    }
+
+    private Reply decide(RequestCheck check, ServedModel model, String authorization, Faults current)
+            throws JsonProcessingException {
+        Optional<String> key = model.authenticate(authorization);
         if (key.isEmpty()) {
             return OpenAiErrors.unauthorized(true);
         }
-        KeyLimiter limiter = limiters.computeIfAbsent(key.get(), k -> new KeyLimiter(config, clock.nanoSupplier()));
-        RequestCheck check = RequestChecker.check(body, config);
+        KeyLimiter limiter = model.limiter(key.get());
         if (check instanceof RequestCheck.Invalid) {
             RequestCheck.Invalid invalid = (RequestCheck.Invalid) check;
             return OpenAiErrors.badRequest(invalid.message(), invalid.param(), limiter.snapshot());
@@ -82,20 +107,42 @@ final class ChatCompletions {
         if (check instanceof RequestCheck.UnknownModel) {
             return OpenAiErrors.modelNotFound(((RequestCheck.UnknownModel) check).model(), limiter.snapshot());
         }
-        return admitted(((RequestCheck.Valid) check).request(), current, limiter);
+        String name = model.spec().name();
+        if (current.inOutage(name, clock.since(startNanos))) {
+            stats.fault("outage");
+            model.counters().down();
+            return OpenAiErrors.serviceUnavailable(true);
+        }
+        OptionalInt down = model.down();
+        if (down.isPresent()) {
+            stats.fault("down");
+            model.counters().down();
+            return OpenAiErrors.down(name, down.getAsInt());
+        }
+        return admitted(((RequestCheck.Valid) check).request(), model, current, limiter);
     }
 
-    private Reply admitted(ChatRequest request, Faults current, KeyLimiter limiter) throws JsonProcessingException {
+    private static int status(Reply reply) {
+        if (reply instanceof Reply.Now) {
+            return ((Reply.Now) reply).status();
+        }
+        return reply instanceof Reply.Later ? 200 : 0;
+    }
+
+    private Reply admitted(ChatRequest request, ServedModel model, Faults current, KeyLimiter limiter)
+            throws JsonProcessingException {
+        ModelSpec spec = model.spec();
         // The context window is checked with the simulator's own count, before admission: a refused
         // request is never charged. Without max_tokens only the messages must fit, and the completion
         // gets what is left of the window (at most defaultMaxTokens).
-        int promptTokens = tokenCounter.countChat(request.messages());
-        long contextLimit = config.contextTokens();
+        int promptTokens = model.tokenCounter().countChat(request.messages());
+        long contextLimit = spec.contextTokens();
         int maxTokens = request.maxTokens();
         if (request.maxGiven() ? (long) promptTokens + maxTokens > contextLimit : promptTokens >= contextLimit) {
             Integer given = request.maxGiven() ? maxTokens : null;
             stats.contextRefused((long) promptTokens + (given == null ? config.defaultMaxTokens() : given));
-            return OpenAiErrors.contextLengthExceeded(config.contextTokens(), promptTokens, given, limiter.snapshot());
+            model.counters().contextRefused();
+            return OpenAiErrors.contextLengthExceeded(spec.contextTokens(), promptTokens, given, limiter.snapshot());
         }
         if (!request.maxGiven()) {
             maxTokens = (int) Math.min(maxTokens, contextLimit - promptTokens);
@@ -113,18 +160,19 @@ final class ChatCompletions {
             if (admission instanceof Admission.TooLarge) {
                 stats.tooLarge();
             }
-            return OpenAiErrors.rateLimited(config, admission, cost);
+            return OpenAiErrors.rateLimited(spec, admission, cost);
         }
         if (fault != Fault.NONE) {
             stats.fault(fault.statsName());
         }
-        AnswerBuilder.Answer answer = answers.answer(request, maxTokens, fault);
+        AnswerBuilder.Answer answer = model.answers().answer(request, maxTokens, fault);
         stats.admitted(cost, promptTokens, answer.completionTokens());
+        model.counters().admitted(cost, promptTokens, answer.completionTokens());
         long latencyMs = latencyMs(answer.completionTokens());
 
         Map<String, String> headers = new LinkedHashMap<>(admission.headers());
         headers.put("openai-processing-ms", Long.toString(latencyMs));
-        return new Reply.Later(headers, completion(promptTokens, answer), latencyMs);
+        return new Reply.Later(headers, completion(spec.name(), promptTokens, answer), latencyMs);
     }
 
     /** The answer of a fault drawn before the rate limits, or null when the request goes on to them. */
@@ -149,12 +197,12 @@ final class ChatCompletions {
         }
     }
 
-    private byte[] completion(int promptTokens, AnswerBuilder.Answer answer) throws JsonProcessingException {
+    private byte[] completion(String modelName, int promptTokens, AnswerBuilder.Answer answer) throws JsonProcessingException {
         ObjectNode completion = mapper.createObjectNode();
         completion.put("id", "chatcmpl-sim-" + completionIds.incrementAndGet());
         completion.put("object", "chat.completion");
         completion.put("created", Math.floorDiv(clock.epochMs(), 1000L));
-        completion.put("model", config.model());
+        completion.put("model", modelName);
         ObjectNode choice = completion.putArray("choices").addObject();
         choice.put("index", 0);
         choice.putObject("message").put("role", "assistant").put("content", answer.content()).putNull("refusal");

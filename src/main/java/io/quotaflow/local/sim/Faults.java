@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Fault injection (the flags {@code --p500 --p503 --p529 --p-malformed --p-missing-item
@@ -26,7 +27,8 @@ import java.util.Objects;
  * @param pHang        probability of never answering (the connection is closed after
  *                     {@link ProviderSimulator#HANG}; the client's timeout must fire first)
  * @param outages      windows, relative to the simulator's start, during which every
- *                     chat-completion request gets 503 (without debiting the rate limits)
+ *                     chat-completion request (or, for a window naming a model, every request for
+ *                     that model) gets 503 (without debiting the rate limits)
  * @param failAuth     answer every request with 401 {@code invalid_api_key}
  */
 public record Faults(
@@ -84,10 +86,23 @@ public record Faults(
         return p500 + p503 + p529 + pMalformed + pMissingItem + pHang;
     }
 
-    /** Whether {@code sinceStart} (time since the simulator started) falls in an outage window. */
+    /**
+     * Whether {@code sinceStart} (time since the simulator started) falls in an outage window of
+     * every model (windows naming one model do not count here).
+     */
     public boolean inOutage(Duration sinceStart) {
         for (Outage outage : outages) {
-            if (outage.contains(sinceStart)) {
+            if (outage.model().isEmpty() && outage.contains(sinceStart)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code model} is down at {@code sinceStart}: an outage of every model or of that one. */
+    public boolean inOutage(String model, Duration sinceStart) {
+        for (Outage outage : outages) {
+            if (outage.covers(model, sinceStart)) {
                 return true;
             }
         }
@@ -172,6 +187,18 @@ public record Faults(
         /** Adds an outage window {@code [start, end)} measured from the simulator's start. */
         public Builder outage(Duration start, Duration end) {
             outages.add(new Outage(start, end));
+            return this;
+        }
+
+        /** Adds an outage window {@code [start, end)} of one model only. */
+        public Builder outage(String model, Duration start, Duration end) {
+            outages.add(new Outage(start, end, Optional.of(model)));
+            return this;
+        }
+
+        /** Adds an outage window (of every model or of one), e.g. one {@link Outage#parse parsed}. */
+        public Builder outage(Outage window) {
+            outages.add(Objects.requireNonNull(window, "window"));
             return this;
         }
 

@@ -34,8 +34,9 @@ final class FaultsJson {
     }
 
     /**
-     * Faults from their JSON form; fields left out are off. Outages are {@code "START:END"}
-     * strings or {@code {"start":S,"end":E}} objects, in seconds from the simulator's start.
+     * Faults from their JSON form; fields left out are off. Outages are {@code "START:END"} or
+     * {@code "MODEL@START:END"} strings or {@code {"start":S,"end":E}} objects (with an optional
+     * {@code "model"}), in seconds from the simulator's start.
      *
      * @throws IllegalArgumentException for an unknown field, a wrong type or an invalid value
      */
@@ -58,8 +59,7 @@ final class FaultsJson {
                 throw new IllegalArgumentException("'outages' must be an array of \"START:END\" strings");
             }
             for (JsonNode o : outages) {
-                Outage outage = outage(o);
-                b.outage(outage.start(), outage.end());
+                b.outage(outage(o));
             }
         }
         JsonNode failAuth = json.get("failAuth");
@@ -76,10 +76,14 @@ final class FaultsJson {
         if (o.isTextual()) {
             return Outage.parse(o.asText());
         }
-        if (o.isObject() && o.path("start").isNumber() && o.path("end").isNumber()) {
-            return Outage.parse(o.get("start").decimalValue().toPlainString() + ":" + o.get("end").decimalValue().toPlainString());
+        if (o.isObject() && o.path("start").isNumber() && o.path("end").isNumber()
+                && (!o.has("model") || o.get("model").isTextual())) {
+            String model = o.has("model") ? o.get("model").asText() + "@" : "";
+            return Outage.parse(model + o.get("start").decimalValue().toPlainString() + ":"
+                    + o.get("end").decimalValue().toPlainString());
         }
-        throw new IllegalArgumentException("an outage must be a \"START:END\" string or {\"start\":S,\"end\":E}: " + o);
+        throw new IllegalArgumentException("an outage must be a \"[MODEL@]START:END\" string or "
+                + "{\"start\":S,\"end\":E[,\"model\":M]}: " + o);
     }
 
     private static double probability(JsonNode json, String field) {

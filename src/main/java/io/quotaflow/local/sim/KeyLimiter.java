@@ -8,21 +8,26 @@ import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
- * The two buckets (RPM and TPM) of one API key, checked and debited together under the limiter's
- * lock. They start at {@link SimulatorConfig#startLevel()} of their capacity (full by default) when
- * the limiter is made, that is when the key's first authenticated request arrives. Time comes from
- * the injected monotonic clock only.
+ * The two buckets (RPM and TPM) of one API key on one model, checked and debited together under the
+ * limiter's lock. They start at {@link SimulatorConfig#startLevel()} of their capacity (full by
+ * default) when the limiter is made, that is when the key's first authenticated request for the
+ * model arrives. Time comes from the injected monotonic clock only.
  */
 final class KeyLimiter {
 
-    private final SimulatorConfig config;
+    private final ModelSpec model;
     private final SimBucket requests;
     private final SimBucket tokens;
 
+    /** The buckets of the default model of {@code config}. */
     KeyLimiter(SimulatorConfig config, LongSupplier nanoClock) {
-        this.config = config;
-        this.requests = new SimBucket(config.rpm(), config.burstSeconds(), config.startLevel(), nanoClock);
-        this.tokens = new SimBucket(config.tpm(), config.burstSeconds(), config.startLevel(), nanoClock);
+        this(config.defaultModel(), config.startLevel(), nanoClock);
+    }
+
+    KeyLimiter(ModelSpec model, double startLevel, LongSupplier nanoClock) {
+        this.model = model;
+        this.requests = new SimBucket(model.rpm(), model.burstSeconds(), startLevel, nanoClock);
+        this.tokens = new SimBucket(model.tpm(), model.burstSeconds(), startLevel, nanoClock);
     }
 
     /** The headers of an answer that charges nothing (400, 404): the buckets as they are. */
@@ -35,7 +40,7 @@ final class KeyLimiter {
      * debiting both buckets, or says why not.
      */
     synchronized Admission admit(long cost) {
-        if (cost > config.tpm()) {
+        if (cost > model.tpm()) {
             return new Admission.TooLarge(headers());
         }
         boolean requestOk = requests.canTake(1);
@@ -55,8 +60,8 @@ final class KeyLimiter {
         // "Used" is what the message's reader can reconcile with the headers sent alongside:
         // limit − x-ratelimit-remaining-* of this very answer.
         long used = byRequests
-                ? config.rpm() - Long.parseLong(headers.get("x-ratelimit-remaining-requests"))
-                : config.tpm() - Long.parseLong(headers.get("x-ratelimit-remaining-tokens"));
+                ? model.rpm() - Long.parseLong(headers.get("x-ratelimit-remaining-requests"))
+                : model.tpm() - Long.parseLong(headers.get("x-ratelimit-remaining-tokens"));
         Duration wait = requestWait.compareTo(tokenWait) >= 0 ? requestWait : tokenWait;
         return new Admission.Limited(byRequests ? "requests" : "tokens", used, wait, headers);
     }
@@ -73,8 +78,8 @@ final class KeyLimiter {
      */
     private Map<String, String> headers() {
         Map<String, String> h = new LinkedHashMap<>();
-        h.put("x-ratelimit-limit-requests", Long.toString(config.rpm()));
-        h.put("x-ratelimit-limit-tokens", Long.toString(config.tpm()));
+        h.put("x-ratelimit-limit-requests", Long.toString(model.rpm()));
+        h.put("x-ratelimit-limit-tokens", Long.toString(model.tpm()));
         h.put("x-ratelimit-remaining-requests", Long.toString(requests.remaining()));
         h.put("x-ratelimit-remaining-tokens", Long.toString(tokens.remaining()));
         h.put("x-ratelimit-reset-requests", GoDuration.format(ceilToMillis(requests.timeUntilFull())));

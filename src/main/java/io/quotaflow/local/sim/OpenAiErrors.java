@@ -49,6 +49,34 @@ final class OpenAiErrors {
         return error(503, "The server is overloaded or not ready yet.", "server_error", null, null, Map.of(), counted);
     }
 
+    /**
+     * The answer of a model taken down with {@link ProviderSimulator#setDown(String, int)}: 503 "The
+     * server is overloaded or not ready yet.", 500 {@code server_error}, 529 {@code overloaded_error},
+     * other 5xx {@code server_error}, 401 {@code invalid_api_key}, 403 {@code permission_denied},
+     * 404 {@code model_not_found} or 429 {@code insufficient_quota}.
+     */
+    static Reply.Now down(String model, int status) {
+        switch (status) {
+            case 401:
+                return unauthorized(true);
+            case 403:
+                return error(403, "You are not allowed to use the model `" + model + "`.", "permission_denied", null,
+                        "permission_denied", Map.of(), true);
+            case 404:
+                return modelNotFound(model, Map.of());
+            case 429:
+                return error(429, "You exceeded your current quota, please check your plan and billing details.",
+                        "insufficient_quota", null, "insufficient_quota", Map.of(), true);
+            case 503:
+                return serviceUnavailable(true);
+            case 529:
+                return error(529, "Overloaded", "overloaded_error", null, null, Map.of(), true);
+            default:
+                return error(status, "The server had an error while processing your request. Sorry about that!",
+                        "server_error", null, null, Map.of(), true);
+        }
+    }
+
     /** A counted 400 {@code invalid_request_error} carrying {@code headers} (the key's, unchanged). */
     static Reply.Now badRequest(String message, String param, Map<String, String> headers) {
         return error(400, message, INVALID_REQUEST, param, null, headers, true);
@@ -82,7 +110,7 @@ final class OpenAiErrors {
      * exceeds the limit itself, else "Rate limit reached" with {@code retry-after(-ms)} and the
      * "Used X, Requested Y" numbers.
      */
-    static Reply.Now rateLimited(SimulatorConfig config, Admission admission, long cost) {
+    static Reply.Now rateLimited(ModelSpec config, Admission admission, long cost) {
         Map<String, String> headers = new LinkedHashMap<>(admission.headers());
         String limitedBy = admission instanceof Admission.Limited ? ((Admission.Limited) admission).limitedBy() : "tokens";
         boolean tokens = limitedBy.equals("tokens");
@@ -96,12 +124,12 @@ final class OpenAiErrors {
             long waitMs = Math.max(1, wait.toMillis());
             headers.put("retry-after-ms", Long.toString(waitMs));
             headers.put("retry-after", Long.toString((waitMs + 999) / 1000));
-            message = "Rate limit reached for " + config.model() + " in organization " + ORGANIZATION + " on " + window
+            message = "Rate limit reached for " + config.name() + " in organization " + ORGANIZATION + " on " + window
                     + ": Limit " + limit + ", Used " + limited.used() + ", Requested " + requested
                     + ". Please try again in " + GoDuration.format(Duration.ofMillis(waitMs))
                     + ". Visit https://platform.openai.com/account/rate-limits to learn more.";
         } else {
-            message = "Request too large for " + config.model() + " in organization " + ORGANIZATION + " on " + window
+            message = "Request too large for " + config.name() + " in organization " + ORGANIZATION + " on " + window
                     + ": Limit " + limit + ", Requested " + requested + ". The input or output tokens must be reduced "
                     + "in order to run successfully. Visit https://platform.openai.com/account/rate-limits to learn more.";
         }

@@ -13,7 +13,9 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalInt;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -39,13 +41,23 @@ import java.util.function.LongSupplier;
  *       and 404 after authentication carries the six {@code x-ratelimit-*} headers, which report
  *       the key's real buckets: the configured per-minute limits, the levels after this request's
  *       debit (unchanged for a refused one) and the time until each bucket is full.</li>
- *   <li>{@code GET /v1/models}: the one model served.</li>
+ *   <li>{@code GET /v1/models}: the models served that the key may use.</li>
  *   <li>{@code GET /admin/stats}: {@link SimulatorStats} as JSON. {@code POST /admin/reset}:
  *       refills every bucket and clears the statistics. {@code GET /admin/faults}: the current
  *       {@link Faults} as JSON; {@code POST /admin/faults} with such a JSON body
- *       replaces them (fields left out are off). The admin endpoints need no key and are never
+ *       replaces them (fields left out are off). {@code POST /admin/models/NAME/down} (optional body
+ *       {@code {"status":503}}) and {@code POST /admin/models/NAME/up} take one model down and bring it
+ *       back ({@link #setDown(String, int)}). The admin endpoints need no key and are never
  *       subject to faults.</li>
  * </ul>
+ *
+ * <p>Several models: besides its default model the simulator serves
+ * {@link SimulatorConfig#extraModels()} on the same port, each with its own RPM/TPM buckets per key,
+ * burst, context window, tokenizer and optionally keys ({@link ModelSpec}); the body's {@code model}
+ * picks one, a model not served gets 404 {@code model_not_found}, and the headers, 429s and
+ * {@link SimulatorStats#models() statistics} are per model. One model can be taken down and brought
+ * back ({@link #setDown(String, int)}, or an {@link Outage} naming it) while the others serve on.
+ * Two simulators on two ports are simply two instances ({@code port(0)} picks free ports).
  *
  * <p>Fault injection ({@link Faults}, switchable at run time with
  * {@link #setFaults}), in the order a chat-completion request meets them:
@@ -91,6 +103,10 @@ public final class ProviderSimulator implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ProviderSimulator.class);
 
+    /** What {@link #setDown(String, boolean)} answers: 503. */
+    public static final int DEFAULT_DOWN_STATUS = 503;
+    private static final Set<Integer> DOWN_STATUSES = Set.of(401, 403, 404, 429);
+
     private static final int HANDLER_THREADS = 4;
     private static final int ANSWER_THREADS = 2;
 
@@ -131,7 +147,7 @@ public final class ProviderSimulator implements AutoCloseable {
         this.answerScheduler = new ScheduledThreadPoolExecutor(ANSWER_THREADS, daemonThreads("quotaflow-sim-answer-"));
         this.answerScheduler.setRemoveOnCancelPolicy(true);
         this.sender = new ReplySender(answerScheduler, stats, random);
-        this.routes = new Routes(this, chat, stats, new Authenticator(config.apiKeys()));
+        this.routes = new Routes(this, chat, stats);
         server.setExecutor(handlerPool);
         server.createContext("/", this::handle);
     }
@@ -197,6 +213,40 @@ public final class ProviderSimulator implements AutoCloseable {
     public void setFaults(Faults faults) {
         this.faults = Objects.requireNonNull(faults, "faults");
         LOG.info("Provider simulator faults set to: {}", faults.describe());
+    }
+
+    /**
+     * Takes {@code model} down ({@code true}: every request for it gets 503 "The server is
+     * overloaded or not ready yet.") or brings it back ({@code false}), from the next request on;
+     * the other models are not affected.
+     *
+     * @throws IllegalArgumentException when the simulator does not serve {@code model}
+     */
+    public void setDown(String model, boolean down) {
+        setDown(model, down ? DEFAULT_DOWN_STATUS : 0);
+    }
+
+    /**
+     * Takes {@code model} down answering {@code status} to every request for it (after
+     * authentication, before the rate limits, never charging them), or brings it back with 0.
+     * Statuses: any 5xx (503 "overloaded or not ready", 529 {@code overloaded_error}, others
+     * {@code server_error}), 401 {@code invalid_api_key}, 403 {@code permission_denied}, 404
+     * {@code model_not_found}, 429 {@code insufficient_quota}.
+     *
+     * @throws IllegalArgumentException for another status, or a model the simulator does not serve
+     */
+    public void setDown(String model, int status) {
+        if (status != 0 && !DOWN_STATUSES.contains(status) && (status < 500 || status > 599)) {
+            throw new IllegalArgumentException("a model can be down with a 5xx, 401, 403, 404 or 429 (0 brings it back), got "
+                    + status);
+        }
+        chat.model(model).setDown(status);
+        LOG.info("Provider simulator: model {} {}", model, status == 0 ? "is back up" : "is down (answers " + status + ")");
+    }
+
+    /** The status {@code model} answers while down, or empty while it is up. */
+    public OptionalInt down(String model) {
+        return chat.model(model).down();
     }
 
     /** Time since the simulator started: the clock of the outage windows. */

@@ -1,7 +1,9 @@
 package io.quotaflow.local.sim;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 
@@ -18,18 +20,17 @@ import java.util.Map;
 final class Routes {
 
     private static final String INVALID_REQUEST = "invalid_request_error";
+    private static final String MODELS_ADMIN = "/admin/models/";
 
     private final ObjectMapper mapper = new ObjectMapper();
     private final ProviderSimulator simulator;
     private final ChatCompletions chat;
     private final StatsRecorder stats;
-    private final Authenticator authenticator;
 
-    Routes(ProviderSimulator simulator, ChatCompletions chat, StatsRecorder stats, Authenticator authenticator) {
+    Routes(ProviderSimulator simulator, ChatCompletions chat, StatsRecorder stats) {
         this.simulator = simulator;
         this.chat = chat;
         this.stats = stats;
-        this.authenticator = authenticator;
     }
 
     /** The answer to a request for {@code path} (no trailing slash) with the upper-case {@code method}. */
@@ -71,6 +72,12 @@ final class Routes {
                 simulator.reset();
                 return ok("{\"reset\":true}".getBytes(StandardCharsets.UTF_8));
             default:
+                if (path.startsWith(MODELS_ADMIN) && (path.endsWith("/down") || path.endsWith("/up"))) {
+                    if (!method.equals("POST")) {
+                        return methodNotAllowed(exchange, "POST");
+                    }
+                    return upOrDown(path, ReplySender.readBody(exchange));
+                }
                 ReplySender.readBody(exchange);
                 return OpenAiErrors.error(404, "Unknown request URL: " + method + " " + path
                         + ". Please check the URL for typos.", INVALID_REQUEST, null, "unknown_url", Map.of(), false);
@@ -87,7 +94,7 @@ final class Routes {
                 INVALID_REQUEST, null, "method_not_allowed", Map.of("allow", allowed), false);
     }
 
-    /** {@code GET /v1/models}: the one model served, behind the same outage, failAuth and key checks. */
+    /** {@code GET /v1/models}: the models served that the key may use, behind the same outage, failAuth and key checks. */
     private Reply models(String authorization) throws JsonProcessingException {
         Faults current = simulator.faults();
         if (current.inOutage(simulator.uptime())) {
@@ -98,13 +105,61 @@ final class Routes {
             stats.fault("auth");
             return OpenAiErrors.unauthorized(false);
         }
-        if (authenticator.authenticate(authorization).isEmpty()) {
+        ObjectNode list = mapper.createObjectNode().put("object", "list");
+        ArrayNode data = list.putArray("data");
+        for (ModelSpec model : simulator.config().models()) {
+            // like OpenAI, the models this key may use
+            if (chat.model(model.name()).authenticate(authorization).isPresent()) {
+                data.addObject().put("id", model.name()).put("object", "model").put("created", 0).put("owned_by", "quotaflow-sim");
+            }
+        }
+        if (data.isEmpty()) {
             return OpenAiErrors.unauthorized(true);
         }
-        ObjectNode list = mapper.createObjectNode().put("object", "list");
-        list.putArray("data").addObject()
-                .put("id", simulator.config().model()).put("object", "model").put("created", 0).put("owned_by", "quotaflow-sim");
         return ok(mapper.writeValueAsBytes(list));
+    }
+
+    /** {@code POST /admin/models/NAME/down} (body {@code {"status":S}} optional, 503 by default) or {@code .../up}. */
+    private Reply upOrDown(String path, byte[] body) throws IOException {
+        boolean down = path.endsWith("/down");
+        String name = path.substring(MODELS_ADMIN.length(), path.length() - (down ? "/down".length() : "/up".length()));
+        int status = down ? downStatus(body) : 0;
+        if (status < 0) {
+            return OpenAiErrors.error(400, "The body must be empty or {\"status\":S} with an HTTP status.", INVALID_REQUEST,
+                    "status", null, Map.of(), false);
+        }
+        try {
+            simulator.setDown(name, status);
+        } catch (IllegalArgumentException e) {
+            return OpenAiErrors.error(simulator.config().servedModel(name).isPresent() ? 400 : 404, e.getMessage(),
+                    INVALID_REQUEST, null, null, Map.of(), false);
+        }
+        ObjectNode answer = mapper.createObjectNode().put("model", name).put("down", status != 0);
+        if (status != 0) {
+            answer.put("status", status);
+        }
+        return ok(mapper.writeValueAsBytes(answer));
+    }
+
+    /** The status a down body asks for: 503 when it names none, -1 when it is not {@code {"status":S}}. */
+    private int downStatus(byte[] body) {
+        if (body.length == 0) {
+            return ProviderSimulator.DEFAULT_DOWN_STATUS;
+        }
+        JsonNode json;
+        try {
+            json = mapper.readTree(body);
+        } catch (IOException e) {
+            return -1;
+        }
+        if (json == null || !json.isObject()) {
+            return -1;
+        }
+        JsonNode given = json.get("status");
+        if (given == null) {
+            return ProviderSimulator.DEFAULT_DOWN_STATUS;
+        }
+        return given.canConvertToInt() && given.isIntegralNumber() ? given.intValue() : -1;
     }
 
     private Reply postFaults(byte[] body) throws IOException {

@@ -1,6 +1,10 @@
 package io.quotaflow.local.sim;
 
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -10,12 +14,14 @@ import java.util.Set;
  *
  * @param port                 TCP port to listen on; 0 picks a free port
  * @param bindAddress          address to listen on; the loopback address by default
- * @param rpm                  requests per minute allowed per API key
- * @param tpm                  tokens per minute allowed per API key (prompt estimate + max_tokens)
+ * @param rpm                  requests per minute allowed per API key on the default model
+ * @param tpm                  tokens per minute allowed per API key on the default model (prompt estimate + max_tokens)
  * @param burstSeconds         seconds of refill each bucket holds: capacity = limit × burstSeconds / 60;
  *                             60 holds a full minute
- * @param apiKeys              accepted bearer keys; empty = accept any non-empty key
- * @param model                the one model served (requests naming another get 404 model_not_found)
+ * @param apiKeys              accepted bearer keys (of every model without keys of its own); empty = accept any
+ *                             non-empty key
+ * @param model                the default model served (requests naming a model not served get 404
+ *                             model_not_found)
  * @param baseLatencyMs        latency of every successful answer before the per-token part
  * @param perCompletionTokenMs extra latency per completion token
  * @param latencyJitter        relative jitter of the latency, 0..1 (0.2 = ±20 %)
@@ -35,6 +41,11 @@ import java.util.Set;
  * @param classify             whether answers come from the keyword classifier (the default); false answers
  *                             every ticket with the first category and urgency, a model that costs nothing,
  *                             for measuring the pipeline's own overhead
+ * @param extraModels          models served besides {@link #model()}, each with its own limits, window,
+ *                             tokenizer and optionally keys; names distinct from each other and from
+ *                             {@link #model()}; none by default. The single-model fields above describe the
+ *                             default model ({@link #defaultModel()}); latency, seed, faults, startLevel and
+ *                             classify apply to every model
  */
 public record SimulatorConfig(
         int port,
@@ -53,7 +64,8 @@ public record SimulatorConfig(
         SimTokenizer tokenizer,
         int contextTokens,
         double startLevel,
-        boolean classify) {
+        boolean classify,
+        List<ModelSpec> extraModels) {
 
     public static final int DEFAULT_PORT = 8089;
     public static final String DEFAULT_BIND_ADDRESS = "127.0.0.1";
@@ -94,6 +106,30 @@ public record SimulatorConfig(
         ConfigChecks.require(contextTokens > 0, "contextTokens must be > 0: " + contextTokens);
         ConfigChecks.require(startLevel >= 0 && startLevel <= 1,
                 "startLevel must be in [0, 1] (1 = buckets start full): " + startLevel);
+        extraModels = List.copyOf(Objects.requireNonNull(extraModels, "extraModels"));
+        Set<String> names = new HashSet<>();
+        names.add(model);
+        for (ModelSpec extra : extraModels) {
+            ConfigChecks.require(names.add(extra.name()), "model " + extra.name() + " is served twice");
+        }
+    }
+
+    /** The default model: {@link #model()} with the single-model limits, window, tokenizer and the simulator's keys. */
+    public ModelSpec defaultModel() {
+        return new ModelSpec(model, rpm, tpm, burstSeconds, contextTokens, tokenizer, Set.of());
+    }
+
+    /** Every model served, the default one first. */
+    public List<ModelSpec> models() {
+        List<ModelSpec> all = new ArrayList<>(1 + extraModels.size());
+        all.add(defaultModel());
+        all.addAll(extraModels);
+        return List.copyOf(all);
+    }
+
+    /** The served model named {@code name}, if any. */
+    public Optional<ModelSpec> servedModel(String name) {
+        return models().stream().filter(m -> m.name().equals(name)).findFirst();
     }
 
     /**
@@ -115,7 +151,7 @@ public record SimulatorConfig(
                 .apiKeys(apiKeys).model(model).baseLatencyMs(baseLatencyMs)
                 .perCompletionTokenMs(perCompletionTokenMs).latencyJitter(latencyJitter).seed(seed)
                 .defaultMaxTokens(defaultMaxTokens).faults(faults).tokenizer(tokenizer).contextTokens(contextTokens)
-                .startLevel(startLevel).classify(classify);
+                .startLevel(startLevel).classify(classify).extraModels(extraModels);
     }
 
     /** The tokenizer actually used: {@link #tokenizer()} with {@link SimTokenizer#AUTO} resolved for the model. */
@@ -146,7 +182,8 @@ public record SimulatorConfig(
                 + ", model=" + model + ", baseLatencyMs=" + baseLatencyMs + ", perCompletionTokenMs="
                 + perCompletionTokenMs + ", latencyJitter=" + latencyJitter + ", seed=" + seed
                 + ", defaultMaxTokens=" + defaultMaxTokens + ", faults=" + faults + ", tokenizer=" + tokenizer
-                + ", contextTokens=" + contextTokens + ", startLevel=" + startLevel + "]";
+                + ", contextTokens=" + contextTokens + ", startLevel=" + startLevel
+                + (extraModels.isEmpty() ? "" : ", extraModels=" + extraModels) + "]";
     }
 
     /** Mutable builder; {@link #build()} validates. */
@@ -168,6 +205,7 @@ public record SimulatorConfig(
         private int contextTokens = DEFAULT_CONTEXT_TOKENS;
         private double startLevel = DEFAULT_START_LEVEL;
         private boolean classify = true;
+        private final List<ModelSpec> extraModels = new ArrayList<>();
 
         private Builder() {
         }
@@ -271,6 +309,19 @@ public record SimulatorConfig(
             return this;
         }
 
+        /** Also serves {@code spec} (repeatable): a model with its own limits, window, tokenizer and keys. */
+        public Builder serve(ModelSpec spec) {
+            extraModels.add(Objects.requireNonNull(spec, "spec"));
+            return this;
+        }
+
+        /** Replaces the models served besides the default one. */
+        public Builder extraModels(List<ModelSpec> specs) {
+            extraModels.clear();
+            extraModels.addAll(specs);
+            return this;
+        }
+
         /** {@code startLevel(1)} when true (the default), {@code startLevel(0)} when false. */
         public Builder startFull(boolean startFull) {
             return startLevel(startFull ? 1.0 : 0.0);
@@ -279,7 +330,7 @@ public record SimulatorConfig(
         public SimulatorConfig build() {
             return new SimulatorConfig(port, bindAddress, rpm, tpm, burstSeconds, apiKeys, model, baseLatencyMs,
                     perCompletionTokenMs, latencyJitter, seed, defaultMaxTokens, faults, tokenizer, contextTokens,
-                    startLevel, classify);
+                    startLevel, classify, extraModels);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.quotaflow.local.sim;
 
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -52,6 +53,10 @@ import java.util.TreeMap;
  * @param contextRefusedTokens   sum of what those requests asked for: prompt tokens + max_tokens
  * @param tooLargeRefusals requests refused with 429 "Request too large" (estimate above the TPM limit
  *                         itself; never charged; also counted in {@link #http429})
+ * @param models           each served model's own counts, the default model first (see {@link ModelStats}).
+ *                         The fields above are the simulator's totals over every model, with the
+ *                         <em>default</em> model's limits, shape and tokenizer; with several models, judge
+ *                         each model's use from its own entry
  */
 public record SimulatorStats(
         String model,
@@ -75,7 +80,8 @@ public record SimulatorStats(
         double startLevel,
         long contextLengthRefusals,
         long contextRefusedTokens,
-        long tooLargeRefusals) {
+        long tooLargeRefusals,
+        Map<String, ModelStats> models) {
 
     public SimulatorStats {
         requestsByStatus = Collections.unmodifiableMap(
@@ -83,6 +89,16 @@ public record SimulatorStats(
         faultsInjected = Collections.unmodifiableMap(
                 new TreeMap<>(Objects.requireNonNull(faultsInjected, "faultsInjected")));
         perSecond = List.copyOf(Objects.requireNonNull(perSecond, "perSecond"));
+        models = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(models, "models")));
+    }
+
+    /** The counts of the served model {@code name}. */
+    public ModelStats model(String name) {
+        ModelStats stats = models.get(name);
+        if (stats == null) {
+            throw new IllegalArgumentException("the simulator does not serve model " + name + "; it serves " + models.keySet());
+        }
+        return stats;
     }
 
     /** Token bucket capacity: {@code tpmLimit × burstSeconds / 60}. */

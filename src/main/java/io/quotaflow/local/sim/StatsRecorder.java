@@ -1,6 +1,7 @@
 package io.quotaflow.local.sim;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -31,12 +32,24 @@ final class StatsRecorder {
     private final AtomicLong tooLarge = new AtomicLong();
     /** epoch second → {requests, tokensAdmitted, prompt, completion}; guarded by itself. */
     private final TreeMap<Long, long[]> perSecond = new TreeMap<>();
+    /** Per served model, in the configuration's order (the default model first). */
+    private final Map<String, ModelCounters> models = new LinkedHashMap<>();
     private volatile long startedAtEpochMs;
 
     StatsRecorder(SimulatorConfig config, SimClock clock) {
         this.config = config;
         this.clock = clock;
         this.startedAtEpochMs = clock.epochMs();
+        config.models().forEach(m -> models.put(m.name(), new ModelCounters(m)));
+    }
+
+    /** The counters of the served model {@code name}. */
+    ModelCounters model(String name) {
+        ModelCounters counters = models.get(name);
+        if (counters == null) {
+            throw new IllegalArgumentException("the simulator does not serve model " + name);
+        }
+        return counters;
     }
 
     void arrived() {
@@ -96,8 +109,15 @@ final class StatsRecorder {
             contextRefusedTokens.set(0);
             tooLarge.set(0);
             perSecond.clear();
+            models.values().forEach(ModelCounters::reset);
             startedAtEpochMs = clock.epochMs();
         }
+    }
+
+    private Map<String, ModelStats> perModel() {
+        Map<String, ModelStats> out = new LinkedHashMap<>();
+        models.forEach((name, counters) -> out.put(name, counters.snapshot()));
+        return out;
     }
 
     SimulatorStats snapshot() {
@@ -113,7 +133,7 @@ final class StatsRecorder {
                     statuses, statuses.getOrDefault("429", 0L), admitted.get(), prompt.get(), completion.get(),
                     tokensAdmitted.get(), injected, seconds, config.resolvedTokenizer().id(),
                     config.contextTokens(), config.startLevel(), contextRefusals.get(), contextRefusedTokens.get(),
-                    tooLarge.get());
+                    tooLarge.get(), perModel());
         }
     }
 }
