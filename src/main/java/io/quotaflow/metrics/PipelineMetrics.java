@@ -224,6 +224,16 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
     }
 
     @Override
+    public void cacheHit(String scope) {
+        route(scope).cacheHit();
+    }
+
+    @Override
+    public void cacheMiss(String scope) {
+        route(scope).cacheMiss();
+    }
+
+    @Override
     public void fellBack(String from, String to, String reason) {
         fallbacks(from, to, reason).increment();
     }

@@ -175,6 +175,16 @@ final class RouteMeters {
         ticketLatency(priority).record(Duration.ofMillis(Math.max(0, latencyMs)));
     }
 
+    /** A ticket answered without a call of its own. */
+    void cacheHit() {
+        counter("quotaflow.cache.hits", "tickets answered from the classification cache, without a call").register(registry).increment();
+    }
+
+    /** A ticket whose content had to be asked. */
+    void cacheMiss() {
+        counter("quotaflow.cache.misses", "tickets the classification cache could not answer").register(registry).increment();
+    }
+
     void retried(String kind) {
         retries(kind).increment();
     }

@@ -206,7 +206,7 @@ class RecordHygieneTest {
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < 6; i++) {
                 ids.add("T-" + i);
-                h.pipe(Priority.INTERACTIVE, "T-" + i, ("{\"id\":\"T-" + i + "\",\"body\":\"help\",\"log\":\"" + "w".repeat(1_000)
+                h.pipe(Priority.INTERACTIVE, "T-" + i, ("{\"id\":\"T-" + i + "\",\"body\":\"help " + i + "\",\"log\":\"" + "w".repeat(1_000)
                         + "\"}").getBytes(StandardCharsets.UTF_8));
             }
             h.advance(Duration.ofSeconds(2));
