@@ -30,6 +30,7 @@ class FallbackDemoIT {
         assertThat(report.fallbacks().keySet()).anyMatch(k -> k.startsWith("primary -> backup"));
         assertThat(report.http429().values()).allMatch(v -> v == 0);
         assertThat(report.primaryRefused503()).isPositive();
+        assertThat(report.cacheHits()).as("the 20 copies of answered tickets").isGreaterThanOrEqualTo(20);
         assertThat(log.toString(StandardCharsets.UTF_8)).contains("the primary is DOWN").contains("the primary is BACK");
     }
 }
