@@ -82,6 +82,8 @@ final class DailyBudget {
         roll(nowMs);
         usedRequests += charge.requests();
         usedTokens += charge.tokens();
+        // a call went: the day's tokens are not spent for the calls asked (a larger one may still wait)
+        shortOfTokens = false;
     }
 
     /** Charges {@code extraTokens} more (the provider counted a larger prompt than estimated). */
