@@ -59,6 +59,11 @@ public record Routing(Map<String, RouteSettings> routes, String defaultRoute, Ma
             QuotaSettings.require(first == null || (first.quota().rpm() == r.quota().rpm() && first.quota().tpm() == r.quota().tpm()),
                     "routes " + (first == null ? "" : first.name()) + " and " + r.name()
                             + " share a base URL, key and model (one quota), so their rpm and tpm must agree");
+            QuotaSettings.require(first == null || (first.daily().equals(r.daily()) && first.inputTpm() == r.inputTpm()
+                            && first.outputTpm() == r.outputTpm()),
+                    "routes " + (first == null ? "" : first.name()) + " and " + r.name()
+                            + " share a base URL, key and model (one quota), so their rpd, tpd, daily-reset-hour-utc, input-tpm and"
+                            + " output-tpm must agree");
         }
     }
 
