@@ -53,17 +53,22 @@ public record Routing(Map<String, RouteSettings> routes, String defaultRoute, Ma
         maxWait.values().forEach(d -> QuotaSettings.require(!d.isNegative() && !d.isZero(), "routing.max-wait must be > 0"));
         Objects.requireNonNull(cacheTtl, "cacheTtl");
         QuotaSettings.require(!cacheTtl.isNegative(), "cache.ttl must be >= 0 (0: no cache)");
+        requireOneQuotaPerScope(all);
+    }
+
+    /** Routes sharing a base URL, key and model share one limiter, so every limit of theirs must agree. */
+    private static void requireOneQuotaPerScope(Map<String, RouteSettings> routes) {
         Map<String, RouteSettings> firstOfScope = new LinkedHashMap<>();
-        for (RouteSettings r : all.values()) {
+        for (RouteSettings r : routes.values()) {
             RouteSettings first = firstOfScope.putIfAbsent(r.scope(), r);
-            QuotaSettings.require(first == null || (first.quota().rpm() == r.quota().rpm() && first.quota().tpm() == r.quota().tpm()),
-                    "routes " + (first == null ? "" : first.name()) + " and " + r.name()
-                            + " share a base URL, key and model (one quota), so their rpm and tpm must agree");
-            QuotaSettings.require(first == null || (first.daily().equals(r.daily()) && first.inputTpm() == r.inputTpm()
-                            && first.outputTpm() == r.outputTpm()),
-                    "routes " + (first == null ? "" : first.name()) + " and " + r.name()
-                            + " share a base URL, key and model (one quota), so their rpd, tpd, daily-reset-hour-utc, input-tpm and"
-                            + " output-tpm must agree");
+            if (first == null) {
+                continue;
+            }
+            String both = "routes " + first.name() + " and " + r.name() + " share a base URL, key and model (one quota), so their ";
+            QuotaSettings.require(first.quota().rpm() == r.quota().rpm() && first.quota().tpm() == r.quota().tpm(),
+                    both + "rpm and tpm must agree");
+            QuotaSettings.require(first.daily().equals(r.daily()) && first.inputTpm() == r.inputTpm() && first.outputTpm() == r.outputTpm(),
+                    both + "rpd, tpd, daily-reset-hour-utc, input-tpm and output-tpm must agree");
         }
     }
 
