@@ -92,6 +92,13 @@ final class DailyBudget {
         usedTokens += extraTokens;
     }
 
+    /** The provider said the day's budget is gone (a 429 about a daily limit): spent until the next reset. */
+    void exhaust(long nowMs) {
+        roll(nowMs);
+        usedRequests = Math.max(usedRequests, limits.rpd());
+        usedTokens = Math.max(usedTokens, limits.tpd());
+    }
+
     /** Gives back the charge of a call sent at {@code sentAtMs} that the provider refused, if sent this budget day. */
     void giveBack(Charge charge, long sentAtMs, long nowMs) {
         roll(nowMs);

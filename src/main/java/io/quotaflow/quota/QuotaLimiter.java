@@ -304,6 +304,16 @@ public final class QuotaLimiter {
         return daily == null ? OptionalLong.empty() : daily.outUntil(millis(nowNanos));
     }
 
+    /**
+     * The provider answered a 429 about a daily limit: the day's budget is spent until the next
+     * reset, whatever the local count says (without daily limits configured, nothing to mark).
+     */
+    public void dayExhausted(long nowNanos) {
+        if (daily != null) {
+            daily.exhaust(millis(nowNanos));
+        }
+    }
+
     /** Every configured limit with its level now, per dimension, in {@link QuotaDimension} order. */
     public Map<QuotaDimension, QuotaLevel> levels(long nowNanos) {
         Map<QuotaDimension, QuotaLevel> out = new EnumMap<>(QuotaDimension.class);

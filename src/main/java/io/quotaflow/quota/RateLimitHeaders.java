@@ -91,6 +91,15 @@ public final class RateLimitHeaders {
         return m.contains("(tpm)") || m.contains("tokens per min");
     }
 
+    /** Whether a 429 message is about a daily limit ("requests per day (RPD)", "tokens per day (TPD)"). */
+    public static boolean aboutDay(String message) {
+        if (message == null) {
+            return false;
+        }
+        String m = message.toLowerCase(java.util.Locale.ROOT);
+        return m.contains("per day") || m.contains("(rpd)") || m.contains("(tpd)");
+    }
+
     /** Whether a 429 message is about concurrent requests ("too many concurrent requests", "concurrency limit"). */
     public static boolean aboutConcurrency(String message) {
         if (message == null) {

@@ -186,6 +186,9 @@ final class ProviderModel {
                 // "Used X, Requested Y": the provider's own count of this call (prompt + max_tokens)
                 limited.requested().ifPresent(requested -> calibration.observe(requested - batch.maxTokens(), batch.promptTokens()));
             }
+            if (RateLimitHeaders.aboutDay(limited.message())) {
+                limiter.dayExhausted(now);
+            }
             if (RateLimitHeaders.aboutConcurrency(limited.message())) {
                 inFlight.concurrencyLimited(callsInFlight + 1);
             }

@@ -81,6 +81,21 @@ class QuotaLimiterShapesTest {
     }
 
     @Test
+    void shouldBeOutForTheDayWhenTheProviderSaysTheDayIsSpent() {
+        long start = nanos("2026-12-01T10:00:00Z");
+        QuotaLimiter limiter = new QuotaLimiter(WIDE, new DailyLimits(10_000, 0, 7), 0, 0, start);
+        long t = start + 2 * SECOND;
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.call(100, 20), t)).isTrue();
+        limiter.dayExhausted(t + SECOND);
+        assertThat(limiter.outForDayUntil(t + SECOND)).hasValue(millis("2026-12-02T07:00:00Z"));
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.call(100, 20), t + 2 * SECOND)).isFalse();
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.call(100, 20), nanos("2026-12-02T07:00:00Z"))).isTrue();
+        QuotaLimiter none = new QuotaLimiter(WIDE, start);
+        none.dayExhausted(t);
+        assertThat(none.outForDayUntil(t)).as("no daily limit configured: nothing to mark").isEmpty();
+    }
+
+    @Test
     void shouldLetTheInputBucketBindAloneAndRefillContinuously() {
         long start = nanos("2026-12-01T10:00:00Z");
         // 6 000 input tokens/min at safety 1: 100/s, 200 of burst; output generous

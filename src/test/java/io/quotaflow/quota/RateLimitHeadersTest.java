@@ -56,6 +56,15 @@ class RateLimitHeadersTest {
     }
 
     @Test
+    void shouldTellA429AboutADailyLimitFromOneAboutAMinute() {
+        assertThat(RateLimitHeaders.aboutDay("Rate limit reached for gpt-4o-mini in organization org-x on requests per day (RPD): "
+                + "Limit 10000, Used 10000, Requested 1. Please try again in 8.64s.")).isTrue();
+        assertThat(RateLimitHeaders.aboutDay("Rate limit reached on tokens per day (TPD): Limit 2000000, Used 1999000")).isTrue();
+        assertThat(RateLimitHeaders.aboutDay("Rate limit reached for gpt-4o-mini on tokens per min (TPM): Limit 200000")).isFalse();
+        assertThat(RateLimitHeaders.aboutDay(null)).isFalse();
+    }
+
+    @Test
     void shouldReadAnthropicsSeparateInputAndOutputTokenLimits() {
         RateLimitInfo info = RateLimitHeaders.parse(Map.of(
                 "anthropic-ratelimit-input-tokens-limit", List.of("400000"),

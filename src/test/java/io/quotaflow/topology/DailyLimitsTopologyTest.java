@@ -8,7 +8,9 @@ import io.quotaflow.config.QuotaSettings;
 import io.quotaflow.config.RetrySettings;
 import io.quotaflow.config.RouteSettings;
 import io.quotaflow.config.Routing;
+import io.quotaflow.model.ModelOutcome;
 import io.quotaflow.quota.QuotaLevel;
+import io.quotaflow.quota.RateLimitInfo;
 import io.quotaflow.testing.FakeModelClient;
 import io.quotaflow.testing.Fixtures;
 import io.quotaflow.testing.PipelineHarness;
@@ -18,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -70,6 +73,24 @@ class DailyLimitsTopologyTest {
             assertThat(h.classified()).hasSize(3);
             assertThat(snapshots.last.outForDayUntil()).isEqualTo("2026-01-03T00:00:00Z");
             assertThat(snapshots.last.pendingTotal()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void shouldStopForTheDayWhenTheProviderAnswersA429AboutItsDailyLimit() {
+        String rpd = "Rate limit reached for gpt-4o-mini in organization org-x on requests per day (RPD): Limit 10000, Used 10000, "
+                + "Requested 1. Please try again in 8.64s.";
+        FakeModelClient client = new FakeModelClient(r -> new ModelOutcome.RateLimited(Optional.of(Duration.ofSeconds(9)), rpd,
+                Optional.empty(), Optional.empty(), RateLimitInfo.EMPTY, 20));
+        Snapshots snapshots = new Snapshots();
+        DispatcherSettings settings = settings(new DailyLimits(10_000, 0, 7), 0, 0, BatchSettings.ofDefaults().withMaxItems(1));
+        try (PipelineHarness h = new PipelineHarness(settings, client, snapshots)) {
+            h.pipe(Priority.INTERACTIVE, "T-1", Fixtures.ticket("T-1"));
+            h.advance(Duration.ofSeconds(60));
+            assertThat(client.requests()).as("no call after the provider said the day is spent").hasSize(1);
+            assertThat(snapshots.last.outForDayUntil()).isEqualTo("2026-01-01T07:00:00Z");
+            assertThat(snapshots.last.pendingTotal()).isEqualTo(1);
+            assertThat(h.deadLetters()).isEmpty();
         }
     }
 
