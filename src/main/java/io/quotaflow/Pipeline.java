@@ -11,6 +11,7 @@ import io.quotaflow.metrics.StatusServer;
 import io.quotaflow.metrics.StreamsProbe;
 import io.quotaflow.model.ModelClient;
 import io.quotaflow.model.ModelClients;
+import io.quotaflow.quota.EpochNanoClock;
 import io.quotaflow.topology.QuotaflowTopology;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
@@ -52,7 +53,7 @@ public final class Pipeline implements AutoCloseable {
         Properties properties = streamsProperties(config);
         properties.putAll(io.quotaflow.topology.StreamErrorHandlers.properties(metrics, config.topics()));
         Topology topology = QuotaflowTopology.build(config.dispatcher(), clients,
-                new SplittableRandom(new SecureRandom().nextLong()), metrics, properties, System::nanoTime);
+                new SplittableRandom(new SecureRandom().nextLong()), metrics, properties, EpochNanoClock.system());
         this.streams = new KafkaStreams(topology, properties);
         this.streams.setUncaughtExceptionHandler(e -> {
             LOG.error("stream thread failed; replacing it", e);

@@ -57,8 +57,13 @@ public record Routing(Map<String, RouteSettings> routes, String defaultRoute, Ma
         maxWait.values().forEach(d -> QuotaSettings.require(!d.isNegative() && !d.isZero(), "routing.max-wait must be > 0"));
         Objects.requireNonNull(cacheTtl, "cacheTtl");
         QuotaSettings.require(!cacheTtl.isNegative(), "cache.ttl must be >= 0 (0: no cache)");
+        requireOneQuotaPerScope(all);
+    }
+
+    /** Routes sharing a base URL, key and model share one limiter, so every limit of theirs must agree. */
+    private static void requireOneQuotaPerScope(Map<String, RouteSettings> routes) {
         Map<String, RouteSettings> firstOfScope = new LinkedHashMap<>();
-        for (RouteSettings r : all.values()) {
+        for (RouteSettings r : routes.values()) {
             RouteSettings first = firstOfScope.putIfAbsent(r.scope(), r);
             if (first != null) {
                 requireOneQuota(first, r);
@@ -72,6 +77,9 @@ public record Routing(Map<String, RouteSettings> routes, String defaultRoute, Ma
                 "routes " + first.name() + " and " + r.name() + " share a base URL, key and model (one quota), so their "
                         + "rpm and tpm must agree (" + first.quota().rpm() + " rpm, " + first.quota().tpm() + " tpm against "
                         + r.quota().rpm() + " rpm, " + r.quota().tpm() + " tpm)");
+        QuotaSettings.require(first.daily().equals(r.daily()) && first.inputTpm() == r.inputTpm() && first.outputTpm() == r.outputTpm(),
+                "routes " + first.name() + " and " + r.name() + " share a base URL, key and model (one quota), so their "
+                        + "rpd, tpd, daily-reset-hour-utc, input-tpm and output-tpm must agree");
     }
 
     /** One route named {@code default}: what the single-route options define. */

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.quota.QuotaLevel;
 import io.quotaflow.quota.RateLimitCause;
 import io.quotaflow.ticket.Priority;
 import io.quotaflow.topology.DispatcherSnapshot;
@@ -28,6 +29,8 @@ final class RouteMeters {
     static final List<String> TOKEN_KINDS = List.of("estimated", "admitted", "prompt", "completion");
     static final List<String> RETRY_KINDS = List.of("transient", "timeout", "invalid-output");
     static final List<String> DIMENSIONS = List.of("requests", "tokens");
+    /** Limits a route may add to RPM and TPM; their gauges read 0 while the route sets none. */
+    static final List<String> OPTIONAL_DIMENSIONS = List.of("input-tokens", "output-tokens", "requests-per-day", "tokens-per-day");
     static final List<String> REPUBLISHED = List.of("replaced", "identical", "superseded");
     /** The cost family: {@code quotaflow_cost_usd_total{route}} in Prometheus. */
     static final String COST = "quotaflow.cost.usd";
@@ -87,14 +90,20 @@ final class RouteMeters {
             gauge("quotaflow.queue.oldest.age.seconds", "age of the oldest ticket waiting to be sent, per priority (0 when none)",
                     s -> oldestAgeSeconds(s, p), 0, "priority", p.wireName());
         }
-        String limitHelp = "the provider's limit per minute, per dimension (requests, tokens)";
+        String limitHelp = "the provider's limit, per dimension: requests, tokens, input-tokens, output-tokens per minute; "
+                + "requests-per-day, tokens-per-day per day (0: the route sets no such limit)";
         Gauge.builder("quotaflow.quota.limit", () -> route.rpm()).description(limitHelp).tags("route", route.name(),
                 "dimension", "requests").register(registry);
         Gauge.builder("quotaflow.quota.limit", () -> route.tpm()).description(limitHelp).tags("route", route.name(),
                 "dimension", "tokens").register(registry);
-        String availableHelp = "what the local bucket holds now, per dimension (requests, tokens)";
+        String availableHelp = "what the local bucket holds now, per dimension (per-minute dimensions), or what is left of "
+                + "the day's budget (requests-per-day, tokens-per-day)";
         gauge("quotaflow.quota.available", availableHelp, DispatcherSnapshot::availableRequests, 0, "dimension", "requests");
         gauge("quotaflow.quota.available", availableHelp, DispatcherSnapshot::availableTokens, 0, "dimension", "tokens");
+        for (String dimension : OPTIONAL_DIMENSIONS) {
+            gauge("quotaflow.quota.limit", limitHelp, s -> level(s, dimension, true), 0, "dimension", dimension);
+            gauge("quotaflow.quota.available", availableHelp, s -> level(s, dimension, false), 0, "dimension", dimension);
+        }
         String utilizationHelp = "admitted over the last minute divided by the limit, per dimension (requests, tokens)";
         Gauge.builder("quotaflow.quota.utilization.ratio", () -> ratio(admittedRequests, route.rpm())).description(utilizationHelp)
                 .tags("route", route.name(), "dimension", "requests").register(registry);
@@ -119,6 +128,14 @@ final class RouteMeters {
             DispatcherSnapshot s = last;
             return s == null ? before : value.applyAsDouble(s);
         }).description(help).tags("route", route.name()).tags(tags).register(registry);
+    }
+
+    private static double level(DispatcherSnapshot s, String dimension, boolean limit) {
+        QuotaLevel level = s.limits().get(dimension);
+        if (level == null) {
+            return 0;
+        }
+        return limit ? level.limit() : level.available();
     }
 
     private double oldestAgeSeconds(DispatcherSnapshot s, Priority p) {

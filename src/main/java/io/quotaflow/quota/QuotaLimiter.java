@@ -1,19 +1,27 @@
 package io.quotaflow.quota;
 
+import io.quotaflow.config.DailyLimits;
 import io.quotaflow.config.QuotaSettings;
 import io.quotaflow.ticket.Priority;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Iterator;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
 
 /**
- * Admits calls of one quota scope against two continuously refilled budgets, requests per minute
- * and tokens per minute, each scaled by the safety factor and holding only a few seconds of burst.
- * Classes below interactive may spend each bucket only down to a reserve, so interactive work never
- * waits for a refill that bulk work used up. A cooldown (after a 429) stops all admission.
+ * Admits calls of one quota scope against every budget its route sets: requests per minute and
+ * tokens per minute, optionally separate input (prompt) and output ({@code max_tokens}) tokens per
+ * minute, each a continuously refilled {@link MinuteBucket} scaled by the safety factor and holding
+ * only a few seconds of burst, and optionally the day's requests and tokens ({@link DailyBudget}).
+ * A call goes only when every one of them allows it. Classes below interactive may spend each
+ * per-minute bucket only down to a reserve, so interactive work never waits for a refill that bulk
+ * work used up. A cooldown (after a 429) stops all admission.
  *
- * <p>Both buckets start empty: a new owner of the scope (a restart, a task moved to another
+ * <p>The per-minute buckets start empty: a new owner of the scope (a restart, a task moved to another
  * instance) cannot know what the previous owner spent, so it earns its burst at the refill rate.
  *
  * <p>It listens to the provider: {@link #reseed} moves the local view to what the provider's
@@ -24,41 +32,52 @@ import java.util.Iterator;
  * allowance, forgets what was learned of the provider's bucket, and the allowance grows back by an
  * eighth after every clean minute.
  *
- * <p>Owned by one stream task; not thread-safe. Time comes in as nanoseconds.
+ * <p>Owned by one stream task; not thread-safe. Time comes in as nanoseconds since the epoch, from
+ * one clock: the per-minute buckets only use its differences, the daily budget its day.
  */
 public final class QuotaLimiter {
 
     static final double MIN_BURST_SCALE = 0.25;
     static final long CLEAN_PERIOD_NANOS = Duration.ofSeconds(60).toNanos();
-    private static final long ADMISSION_LOG_NANOS = Duration.ofMinutes(2).toNanos();
+    private static final long NANOS_PER_MILLI = 1_000_000L;
 
     private final QuotaSettings settings;
-    private final ContinuousBucket requests;
-    private final ContinuousBucket tokens;
-    private final double baseRequestCapacity;
-    private final double baseTokenCapacity;
-    /**
-     * Recent admissions {sequence, nanos, tokens, answered (0/1), expires (nanos; 0 for our own)},
-     * oldest first: what the provider may not have counted yet when it answered an earlier call.
-     */
-    private final ArrayDeque<long[]> admissions = new ArrayDeque<>();
-    private long sequence;
-    /** When the inherited calls stop counting (0: none held). */
-    private long inheritedUntilNanos;
+    private final MinuteBucket requests;
+    private final MinuteBucket tokens;
+    /** Requests, tokens, then the separate input and output buckets when configured. */
+    private final List<MinuteBucket> buckets;
+    private final MinuteBucket input;
+    private final DailyBudget daily;
+    private final AdmissionLog admissions = new AdmissionLog();
     private long cooldownUntilNanos;
     private double burstScale = 1.0;
     private long lastRateLimitNanos;
     private long lastGrowthNanos;
 
+    /** A limiter of RPM and TPM only. */
     public QuotaLimiter(QuotaSettings settings, long nowNanos) {
+        this(settings, DailyLimits.NONE, 0, 0, nowNanos);
+    }
+
+    /**
+     * @param daily     the route's daily limits ({@link DailyLimits#NONE}: none)
+     * @param inputTpm  prompt tokens per minute, 0 for no separate limit
+     * @param outputTpm completion tokens ({@code max_tokens}) per minute, 0 for no separate limit
+     */
+    public QuotaLimiter(QuotaSettings settings, DailyLimits daily, int inputTpm, int outputTpm, long nowNanos) {
         this.settings = settings;
-        double rpm = settings.rpm() * settings.safetyFactor();
-        double tpm = settings.tpm() * settings.safetyFactor();
-        // at least one call's worth of request capacity, or a low RPM could never admit anything
-        this.baseRequestCapacity = Math.max(1.0, rpm * settings.burstSeconds() / 60.0);
-        this.baseTokenCapacity = Math.max(1.0, tpm * settings.burstSeconds() / 60.0);
-        this.requests = new ContinuousBucket(rpm / 60.0, baseRequestCapacity, 0, nowNanos);
-        this.tokens = new ContinuousBucket(tpm / 60.0, baseTokenCapacity, 0, nowNanos);
+        this.requests = new MinuteBucket(QuotaDimension.REQUESTS, settings.rpm(), settings, nowNanos);
+        this.tokens = new MinuteBucket(QuotaDimension.TOKENS, settings.tpm(), settings, nowNanos);
+        List<MinuteBucket> all = new ArrayList<>(List.of(requests, tokens));
+        this.input = inputTpm > 0 ? new MinuteBucket(QuotaDimension.INPUT_TOKENS, inputTpm, settings, nowNanos) : null;
+        if (input != null) {
+            all.add(input);
+        }
+        if (outputTpm > 0) {
+            all.add(new MinuteBucket(QuotaDimension.OUTPUT_TOKENS, outputTpm, settings, nowNanos));
+        }
+        this.buckets = Collections.unmodifiableList(all);
+        this.daily = daily.configured() ? new DailyBudget(daily) : null;
         this.cooldownUntilNanos = nowNanos;
         this.lastRateLimitNanos = nowNanos - CLEAN_PERIOD_NANOS;
         this.lastGrowthNanos = nowNanos;
@@ -68,41 +87,35 @@ public final class QuotaLimiter {
         return settings;
     }
 
-    /**
-     * The level below which only interactive work may spend: a fraction of the local burst (a few
-     * seconds of refill), which is what an interactive ticket would otherwise wait for. A capacity
-     * raised to what the provider holds (a full minute, say) does not raise the reserve with it:
-     * a quarter of a minute held back for interactive tickets that may never come is a quarter of
-     * the provider's starting level left unused over a whole run.
-     */
-    private double floor(ContinuousBucket bucket, double baseCapacity, Priority priority) {
-        if (priority == Priority.INTERACTIVE) {
-            return 0;
-        }
-        return Math.min(bucket.capacity(), Math.max(1.0, baseCapacity * burstScale)) * settings.reserveFraction();
-    }
-
-    private double tokenFloor(Priority priority) {
-        return floor(tokens, baseTokenCapacity, priority);
-    }
-
-    private double requestFloor(Priority priority) {
-        return floor(requests, baseRequestCapacity, priority);
-    }
-
-    /** Whether a call costing {@code cost} tokens may start now at {@code priority}; takes it if so. */
+    /** Whether a call costing {@code cost} tokens (split unknown) may start now at {@code priority}; takes it if so. */
     public boolean tryAcquire(Priority priority, long cost, long nowNanos) {
+        return tryAcquire(priority, Charge.unsplit(cost), nowNanos);
+    }
+
+    /** Whether a call charged {@code charge} may start now at {@code priority}: every budget allows it; takes it if so. */
+    public boolean tryAcquire(Priority priority, Charge charge, long nowNanos) {
         maintain(nowNanos);
         if (nowNanos < cooldownUntilNanos) {
             return false;
         }
-        if (!requests.canTake(1, requestFloor(priority), nowNanos) || !tokens.canTake(cost, tokenFloor(priority), nowNanos)) {
+        for (MinuteBucket b : buckets) {
+            if (!b.canTake(charge, priority, burstScale, nowNanos)) {
+                return false;
+            }
+        }
+        if (daily != null && !daily.canTake(charge, millis(nowNanos))) {
             return false;
         }
-        requests.take(1, nowNanos);
-        tokens.take(cost, nowNanos);
-        admissions.addLast(new long[] {++sequence, nowNanos, cost, 0, 0});
+        buckets.forEach(b -> b.take(charge, nowNanos));
+        if (daily != null) {
+            daily.take(charge, millis(nowNanos));
+        }
+        admissions.add(nowNanos, charge);
         return true;
+    }
+
+    private static long millis(long nanos) {
+        return Math.floorDiv(nanos, NANOS_PER_MILLI);
     }
 
     /**
@@ -114,13 +127,8 @@ public final class QuotaLimiter {
      * start empty anyway.
      */
     public void inherit(int calls, long tokens, long nowNanos, long expiresNanos) {
-        if (calls <= 0) {
-            return;
-        }
-        inheritedUntilNanos = Math.max(inheritedUntilNanos, expiresNanos);
-        long each = tokens / calls;
-        for (int i = 0; i < calls; i++) {
-            admissions.addLast(new long[] {++sequence, nowNanos, i == 0 ? tokens - each * (calls - 1) : each, 0, expiresNanos});
+        if (calls > 0) {
+            admissions.inherit(calls, tokens, nowNanos, expiresNanos);
         }
     }
 
@@ -129,38 +137,57 @@ public final class QuotaLimiter {
      * batches are sized to fit it.
      */
     public long maxRegularCost(Priority priority) {
-        return (long) Math.floor(tokens.capacity() - tokenFloor(priority));
+        return tokens.maxRegular(priority, burstScale);
     }
 
-    /** Nanoseconds until a call of {@code cost} at {@code priority} could be admitted. */
+    /** The largest prompt {@code priority} can send without waiting for a full input bucket (no input limit: none). */
+    public long maxRegularPrompt(Priority priority) {
+        return input == null ? Long.MAX_VALUE : input.maxRegular(priority, burstScale);
+    }
+
+    /** Nanoseconds until a call of {@code cost} tokens (split unknown) at {@code priority} could be admitted. */
     public long nanosUntilAdmissible(Priority priority, long cost, long nowNanos) {
-        long wait = Math.max(requests.nanosUntil(1, requestFloor(priority), nowNanos),
-                tokens.nanosUntil(cost, tokenFloor(priority), nowNanos));
-        return Math.max(wait, cooldownUntilNanos - nowNanos);
+        return nanosUntilAdmissible(priority, Charge.unsplit(cost), nowNanos);
+    }
+
+    /** Nanoseconds until a call charged {@code charge} at {@code priority} could be admitted (a day's reset included). */
+    public long nanosUntilAdmissible(Priority priority, Charge charge, long nowNanos) {
+        long wait = cooldownUntilNanos - nowNanos;
+        for (MinuteBucket b : buckets) {
+            wait = Math.max(wait, b.nanosUntil(charge, priority, burstScale, nowNanos));
+        }
+        if (daily != null) {
+            wait = Math.max(wait, daily.millisUntil(charge, millis(nowNanos)) * NANOS_PER_MILLI);
+        }
+        return Math.max(0, wait);
     }
 
     /**
      * Gives back the reservation of a call the provider refused before admitting it (400 context
-     * length or invalid request, 401/403/404): it counted nothing, so neither do we.
+     * length or invalid request, 401/403/404): it counted nothing, so neither do we. The call's
+     * charge is the one it was admitted with.
      */
     public void refund(long cost, long sentAtNanos, long nowNanos) {
-        tokens.giveBack(cost, nowNanos);
-        requests.giveBack(1, nowNanos);
-        for (Iterator<long[]> it = admissions.descendingIterator(); it.hasNext(); ) {
-            long[] a = it.next();
-            if (a[1] == sentAtNanos && a[2] == cost) {
-                it.remove();
-                break;
-            }
-            if (a[1] < sentAtNanos) {
-                break;
-            }
+        Charge charge = admissions.remove(sentAtNanos, cost).orElse(new Charge(1, cost, 0, 0));
+        giveBack(charge, sentAtNanos, nowNanos);
+    }
+
+    /** As {@link #refund(long, long, long)}, for a call admitted with {@code charge}. */
+    public void refund(Charge charge, long sentAtNanos, long nowNanos) {
+        admissions.remove(sentAtNanos, charge.tokens());
+        giveBack(charge, sentAtNanos, nowNanos);
+    }
+
+    private void giveBack(Charge charge, long sentAtNanos, long nowNanos) {
+        buckets.forEach(b -> b.giveBack(charge, nowNanos));
+        if (daily != null) {
+            daily.giveBack(charge, millis(sentAtNanos), millis(nowNanos));
         }
     }
 
     /** The sequence number of the last call admitted (to name it in {@link #answered} and {@link #reseed(RateLimitInfo, long, long, long)}). */
     public long lastAdmission() {
-        return sequence;
+        return admissions.last();
     }
 
     /**
@@ -173,26 +200,22 @@ public final class QuotaLimiter {
 
     /** The call admitted as {@code admission} had its answer at {@code nowNanos}: the provider has counted it. */
     public void answered(long admission, long nowNanos) {
-        for (Iterator<long[]> it = admissions.descendingIterator(); it.hasNext(); ) {
-            long[] a = it.next();
-            if (a[0] == admission) {
-                a[3] = Math.max(1, nowNanos);
-                return;
-            }
-            if (a[0] < admission) {
-                return;
-            }
-        }
+        admissions.answered(admission, nowNanos);
     }
 
     /**
      * Corrects a reservation once the provider reported what it counted: a prompt larger than the
-     * estimate is charged; a smaller one is not refunded (providers do not refund at admission).
+     * estimate is charged (to the tokens, input and daily budgets); a smaller one is not refunded
+     * (providers do not refund at admission).
      */
     public void reconcile(long estimatedPromptTokens, long actualPromptTokens, long nowNanos) {
         long extra = actualPromptTokens - estimatedPromptTokens;
         if (extra > 0) {
-            tokens.take(extra, nowNanos);
+            Charge more = new Charge(0, extra, extra, 0);
+            buckets.forEach(b -> b.take(more, nowNanos));
+            if (daily != null) {
+                daily.charge(extra, millis(nowNanos));
+            }
         }
     }
 
@@ -202,38 +225,13 @@ public final class QuotaLimiter {
      * and every call we admitted after that one is charged there too (or will be on arrival). A
      * level above that view is lowered to it; one below is raised to it (the provider said it has
      * room), within a capacity that grows to what the provider was seen to hold, never above its
-     * reported limit × the safety factor, and not within a minute after a 429.
+     * reported limit × the safety factor, and not within a minute after a 429. Each per-minute
+     * bucket follows the headers of its own dimension, when present.
      */
     public void reseed(RateLimitInfo info, long sentAtNanos, long nowNanos) {
-        if (info == null) {
-            return;
+        if (info != null) {
+            reseed(info, sentAtNanos, admissions.after(sentAtNanos), nowNanos);
         }
-        long laterCalls = 0;
-        long laterTokens = 0;
-        for (Iterator<long[]> it = admissions.descendingIterator(); it.hasNext(); ) {
-            long[] a = it.next();
-            if (a[1] <= sentAtNanos) {
-                break;
-            }
-            laterCalls++;
-            laterTokens += a[2];
-        }
-        reseed(info, sentAtNanos, new Uncounted(laterCalls, laterTokens, laterCalls, laterTokens), nowNanos);
-    }
-
-    /** Calls and tokens the provider's answer may not hold yet: what a lowering subtracts, and what a raise does. */
-    private record Uncounted(long lowerCalls, long lowerTokens, long raiseCalls, long raiseTokens) {
-    }
-
-    /** When the call admitted as {@code admission} was admitted (the newest end of the log is searched first). */
-    private long admittedAt(long admission) {
-        for (Iterator<long[]> it = admissions.descendingIterator(); it.hasNext(); ) {
-            long[] a = it.next();
-            if (a[0] <= admission) {
-                return a[0] == admission ? a[1] : Long.MAX_VALUE;
-            }
-        }
-        return Long.MAX_VALUE;
     }
 
     /**
@@ -246,65 +244,22 @@ public final class QuotaLimiter {
      * those answered before this one was sent, which certainly arrived first.
      */
     public void reseed(RateLimitInfo info, long admission, long sentAtNanos, long nowNanos) {
-        if (info == null) {
-            return;
+        if (info != null) {
+            reseed(info, sentAtNanos, admissions.around(admission), nowNanos);
         }
-        long sentAt = admittedAt(admission);
-        long lowerCalls = 0;
-        long lowerTokens = 0;
-        long raiseCalls = 0;
-        long raiseTokens = 0;
-        for (long[] a : admissions) {
-            if (a[0] == admission) {
-                continue;
-            }
-            if (a[0] > admission || a[3] == 0) {
-                lowerCalls++;
-                lowerTokens += a[2];
-            }
-            if (a[3] == 0 || a[3] > sentAt) {
-                raiseCalls++;
-                raiseTokens += a[2];
-            }
-        }
-        reseed(info, sentAtNanos, new Uncounted(lowerCalls, lowerTokens, raiseCalls, raiseTokens), nowNanos);
     }
 
-    private void reseed(RateLimitInfo info, long sentAtNanos, Uncounted later, long nowNanos) {
+    private void reseed(RateLimitInfo info, long sentAtNanos, AdmissionLog.Uncounted later, long nowNanos) {
         double elapsedSeconds = Math.max(0, nowNanos - sentAtNanos) / 1e9;
         boolean mayRaise = nowNanos - lastRateLimitNanos >= CLEAN_PERIOD_NANOS;
-        if (info.remainingRequests().isPresent()) {
-            long limit = info.limitRequests().orElse(settings.rpm());
-            follow(requests, baseRequestCapacity, info.remainingRequests().getAsLong(), limit, elapsedSeconds,
-                    later.lowerCalls(), later.raiseCalls(), mayRaise, nowNanos);
+        for (MinuteBucket b : buckets) {
+            QuotaDimension d = b.dimension();
+            OptionalLong remaining = info.remaining(d);
+            if (remaining.isPresent()) {
+                b.follow(remaining.getAsLong(), info.limit(d).orElse(b.limit()), elapsedSeconds, d.of(later.lower()),
+                        d.of(later.raise()), mayRaise, burstScale, nowNanos);
+            }
         }
-        if (info.remainingTokens().isPresent()) {
-            long limit = info.limitTokens().orElse(settings.tpm());
-            follow(tokens, baseTokenCapacity, info.remainingTokens().getAsLong(), limit, elapsedSeconds,
-                    later.lowerTokens(), later.raiseTokens(), mayRaise, nowNanos);
-        }
-    }
-
-    private void follow(ContinuousBucket bucket, double baseCapacity, long remaining, long limit, double elapsedSeconds,
-                        long laterLowering, long laterRaising, boolean mayRaise, long nowNanos) {
-        // refill since the provider's answer at our own (safety-scaled) rate: the answer left it a
-        // little before we measured, so its full rate would over-count that moment
-        double refilled = remaining + limit * settings.safetyFactor() / 60.0 * elapsedSeconds;
-        double lower = refilled - laterLowering;
-        if (lower < bucket.available(nowNanos)) {
-            bucket.clampTo(lower, nowNanos);
-            return;
-        }
-        if (!mayRaise) {
-            return;
-        }
-        double ceiling = Math.max(baseCapacity * burstScale, limit * settings.safetyFactor());
-        // the provider's bucket holds at least what it reported remaining
-        double capacity = Math.min(ceiling, Math.max(bucket.capacity(), remaining * settings.safetyFactor()));
-        if (capacity > bucket.capacity()) {
-            bucket.setCapacity(capacity, nowNanos);
-        }
-        bucket.raiseTo(Math.min(refilled - laterRaising, bucket.capacity()), nowNanos);
     }
 
     /**
@@ -320,22 +275,15 @@ public final class QuotaLimiter {
         lastGrowthNanos = nowNanos;
     }
 
-    /** Stops all admission for {@code duration}; the levels drop to zero and refill meanwhile. */
+    /** Stops all admission for {@code duration}; the per-minute levels drop to zero and refill meanwhile. */
     public void coolDown(Duration duration, long nowNanos) {
         long until = nowNanos + Math.max(0, duration.toNanos());
         cooldownUntilNanos = Math.max(cooldownUntilNanos, until);
-        requests.clampTo(0, nowNanos);
-        tokens.clampTo(0, nowNanos);
+        buckets.forEach(b -> b.empty(nowNanos));
     }
 
     private void maintain(long nowNanos) {
-        while (!admissions.isEmpty() && admissions.peekFirst()[1] < nowNanos - ADMISSION_LOG_NANOS) {
-            admissions.pollFirst();
-        }
-        if (inheritedUntilNanos != 0 && nowNanos >= inheritedUntilNanos) {
-            admissions.removeIf(a -> a[4] != 0);
-            inheritedUntilNanos = 0;
-        }
+        admissions.purge(nowNanos);
         if (burstScale < 1.0 && nowNanos - lastRateLimitNanos >= CLEAN_PERIOD_NANOS
                 && nowNanos - lastGrowthNanos >= CLEAN_PERIOD_NANOS) {
             burstScale = Math.min(1.0, burstScale + 0.125);
@@ -345,8 +293,53 @@ public final class QuotaLimiter {
     }
 
     private void applyBurstScale(long nowNanos) {
-        requests.setCapacity(Math.max(1.0, baseRequestCapacity * burstScale), nowNanos);
-        tokens.setCapacity(Math.max(1.0, baseTokenCapacity * burstScale), nowNanos);
+        buckets.forEach(b -> b.scaleBurst(burstScale, nowNanos));
+    }
+
+    /**
+     * When the route is out for the day (its daily requests or tokens are spent): the next reset,
+     * in epoch milliseconds. Empty without daily limits or while the day's budget lasts.
+     */
+    public OptionalLong outForDayUntil(long nowNanos) {
+        return daily == null ? OptionalLong.empty() : daily.outUntil(millis(nowNanos));
+    }
+
+    /**
+     * The provider answered a 429 about a daily limit: the day's budget is spent until the next
+     * reset, whatever the local count says (without daily limits configured, nothing to mark).
+     */
+    public void dayExhausted(long nowNanos) {
+        if (daily != null) {
+            daily.exhaust(millis(nowNanos));
+        }
+    }
+
+    /** Every configured limit with its level now, per dimension, in {@link QuotaDimension} order. */
+    public Map<QuotaDimension, QuotaLevel> levels(long nowNanos) {
+        Map<QuotaDimension, QuotaLevel> out = new EnumMap<>(QuotaDimension.class);
+        buckets.forEach(b -> out.put(b.dimension(), new QuotaLevel(b.limit(), b.available(nowNanos))));
+        if (daily != null) {
+            long nowMs = millis(nowNanos);
+            if (daily.limits().rpd() > 0) {
+                out.put(QuotaDimension.REQUESTS_PER_DAY, new QuotaLevel(daily.limits().rpd(), daily.remainingRequests(nowMs)));
+            }
+            if (daily.limits().tpd() > 0) {
+                out.put(QuotaDimension.TOKENS_PER_DAY, new QuotaLevel(daily.limits().tpd(), daily.remainingTokens(nowMs)));
+            }
+        }
+        return out;
+    }
+
+    /** What was spent of the daily limits in the budget day now running (null without daily limits). */
+    public DailyUsage dailyUsage(long nowNanos) {
+        return daily == null ? null : daily.usage(millis(nowNanos));
+    }
+
+    /** Takes over what a previous owner spent today (ignored without daily limits or from another day). */
+    public void restoreDaily(DailyUsage usage, long nowNanos) {
+        if (daily != null && usage != null) {
+            daily.restore(usage, millis(nowNanos));
+        }
     }
 
     public double burstScale() {

@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
 /**
  * Reads a provider's rate-limit headers. OpenAI: {@code x-ratelimit-{limit,remaining,reset}-{requests,tokens}}
  * with resets as Go durations; Anthropic: {@code anthropic-ratelimit-{requests,tokens}-{limit,remaining,reset}}
- * with RFC 3339 resets; both: {@code retry-after-ms} and {@code retry-after} (seconds or an HTTP date).
+ * with RFC 3339 resets, and its separate {@code anthropic-ratelimit-{input,output}-tokens-{limit,remaining}};
+ * both: {@code retry-after-ms} and {@code retry-after} (seconds or an HTTP date).
  * Malformed values are ignored, never thrown.
  */
 public final class RateLimitHeaders {
@@ -38,8 +39,11 @@ public final class RateLimitHeaders {
                 .or(() -> header.apply("anthropic-ratelimit-requests-reset").flatMap(v -> untilRfc3339(v, now)));
         Optional<Duration> resetTokens = header.apply("x-ratelimit-reset-tokens").flatMap(GoDuration::parse)
                 .or(() -> header.apply("anthropic-ratelimit-tokens-reset").flatMap(v -> untilRfc3339(v, now)));
+        RateLimitInfo.Split split = new RateLimitInfo.Split(number(header, "anthropic-ratelimit-input-tokens-limit"),
+                number(header, "anthropic-ratelimit-input-tokens-remaining"), number(header, "anthropic-ratelimit-output-tokens-limit"),
+                number(header, "anthropic-ratelimit-output-tokens-remaining"));
         return new RateLimitInfo(limitRequests, limitTokens, remainingRequests, remainingTokens, resetRequests, resetTokens,
-                retryAfter(header, now));
+                retryAfter(header, now), split);
     }
 
     /** Parses a map of header names (any case) to values. */
@@ -85,6 +89,15 @@ public final class RateLimitHeaders {
         }
         String m = message.toLowerCase(java.util.Locale.ROOT);
         return m.contains("(tpm)") || m.contains("tokens per min");
+    }
+
+    /** Whether a 429 message is about a daily limit ("requests per day (RPD)", "tokens per day (TPD)"). */
+    public static boolean aboutDay(String message) {
+        if (message == null) {
+            return false;
+        }
+        String m = message.toLowerCase(java.util.Locale.ROOT);
+        return m.contains("per day") || m.contains("(rpd)") || m.contains("(tpd)");
     }
 
     /** Whether a 429 message is about concurrent requests ("too many concurrent requests", "concurrency limit"). */

@@ -1,5 +1,6 @@
 package io.quotaflow.topology;
 
+import io.quotaflow.quota.QuotaLevel;
 import io.quotaflow.ticket.Priority;
 
 import java.util.Map;
@@ -19,11 +20,29 @@ import java.util.Map;
  * @param contextTokens     the context window in force (configured, or learned from the provider)
  * @param inFlightLimit     calls this scope may have outstanding now
  * @param tokenCapacity     the local TPM bucket's capacity (grows to what the provider was seen to hold)
+ * @param limits            every limit the route sets, by dimension label ({@code requests}, {@code tokens},
+ *                          {@code input-tokens}, {@code output-tokens}, {@code requests-per-day},
+ *                          {@code tokens-per-day}): the limit and what is available of it now
+ * @param outForDayUntil    when the route's daily budget is spent: the next reset (ISO-8601 instant, UTC); else null
  */
 public record DispatcherSnapshot(String scope, long at, Map<Priority, Integer> pending, Map<Priority, Long> oldestAgeMs,
                                  int delayed, int inFlightCalls, double availableTokens, double availableRequests,
                                  long cooldownMs, long estimatedWaitMs, String state, double estimateRatio,
-                                 long contextTokens, int inFlightLimit, double tokenCapacity) {
+                                 long contextTokens, int inFlightLimit, double tokenCapacity, Map<String, QuotaLevel> limits,
+                                 String outForDayUntil) {
+
+    public DispatcherSnapshot {
+        limits = limits == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(limits));
+    }
+
+    /** A snapshot without the per-dimension limits (RPM and TPM only, never out for the day). */
+    public DispatcherSnapshot(String scope, long at, Map<Priority, Integer> pending, Map<Priority, Long> oldestAgeMs,
+                              int delayed, int inFlightCalls, double availableTokens, double availableRequests,
+                              long cooldownMs, long estimatedWaitMs, String state, double estimateRatio,
+                              long contextTokens, int inFlightLimit, double tokenCapacity) {
+        this(scope, at, pending, oldestAgeMs, delayed, inFlightCalls, availableTokens, availableRequests, cooldownMs,
+                estimatedWaitMs, state, estimateRatio, contextTokens, inFlightLimit, tokenCapacity, Map.of(), null);
+    }
 
     public int pendingTotal() {
         return pending.values().stream().mapToInt(Integer::intValue).sum();

@@ -2,13 +2,18 @@ package io.quotaflow.topology;
 
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.config.RouteSettings;
 import io.quotaflow.model.ChatPrompt;
 import io.quotaflow.model.ModelOutcome;
 import io.quotaflow.model.PromptBuilder;
+import io.quotaflow.quota.Charge;
 import io.quotaflow.quota.CompletionBudget;
 import io.quotaflow.quota.ContextWindow;
 import io.quotaflow.quota.CostCalibration;
+import io.quotaflow.quota.DailyUsage;
 import io.quotaflow.quota.InFlightLimit;
+import io.quotaflow.quota.QuotaDimension;
+import io.quotaflow.quota.QuotaLevel;
 import io.quotaflow.quota.QuotaLimiter;
 import io.quotaflow.quota.RateLimitHeaders;
 import io.quotaflow.ticket.Priority;
@@ -18,6 +23,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.function.LongSupplier;
 
 /**
@@ -38,16 +44,26 @@ final class ProviderModel {
     private final CompletionBudget budget;
     /** The limiter's admission number and send time of each call out (a restarted task has none of its own). */
     private final Map<String, long[]> admissions = new HashMap<>();
+    /**
+     * The split of the last estimate and the last price handed out: the dispatcher passes their
+     * totals back to {@link #mayAdmit}, {@link #waitMs} and {@link #admit}, which charge the input
+     * and output limits by it (a total seen nowhere is charged whole to each, never under).
+     */
+    private Charge lastEstimate = Charge.NONE;
+    private Charge lastPrice = Charge.NONE;
 
     /**
      * @param clock the limiter's time in nanoseconds: the real clock in production (the Streams
-     *              loop's time is cached and would credit refill that never happened), test time in tests
+     *              loop's time is cached and would credit refill that never happened), test time in tests;
+     *              nanoseconds since the epoch, since the daily limits reset at an hour UTC
      */
     ProviderModel(DispatcherSettings settings, PromptBuilder prompts, LongSupplier clock) {
         this.settings = settings;
         this.prompts = prompts;
         this.clock = clock;
-        this.limiter = new QuotaLimiter(settings.quota(), clock.getAsLong());
+        RouteSettings route = settings.routing().routesOf(settings.scope()).stream().findFirst()
+                .orElse(RouteSettings.of(RouteSettings.DEFAULT_NAME, settings.model(), settings.quota()));
+        this.limiter = new QuotaLimiter(settings.quota(), route.daily(), route.inputTpm(), route.outputTpm(), clock.getAsLong());
         this.window = new ContextWindow(settings.model().contextTokens());
         this.inFlight = new InFlightLimit(settings.quota().maxInFlight(), settings.quota().maxInFlightCeiling());
         this.budget = new CompletionBudget(settings.batch().completionTokensPerItem());
@@ -67,7 +83,8 @@ final class ProviderModel {
     int promptTokenCap(Priority priority) {
         long completion = budget.maxTokensFor(settings.batch().maxItems(), 1);
         long room = Math.min(limiter.maxRegularCost(priority), window.tokens()) - completion;
-        long fits = calibration.unapply(Math.max(0, room)) - prompts.fixedTokens();
+        long promptRoom = Math.min(Math.max(0, room), limiter.maxRegularPrompt(priority));
+        long fits = calibration.unapply(promptRoom) - prompts.fixedTokens();
         return (int) Math.max(1, Math.min(settings.batch().maxPromptTokens(), fits));
     }
 
@@ -78,17 +95,27 @@ final class ProviderModel {
      */
     long estimatedCost(PendingQueue.Proposal proposal) {
         int n = proposal.refs().size();
-        return calibration.apply(prompts.fixedTokens() + proposal.tokens() - 2L * n) + budget.maxTokensFor(n, 1);
+        lastEstimate = Charge.call(calibration.apply(prompts.fixedTokens() + proposal.tokens() - 2L * n), budget.maxTokensFor(n, 1));
+        return lastEstimate.tokens();
+    }
+
+    private Charge split(long tokens) {
+        return lastPrice.tokens() == tokens ? lastPrice : lastEstimate.tokens() == tokens ? lastEstimate : Charge.unsplit(tokens);
     }
 
     /** Whether a call of about {@code estimate} could be admitted now (else the buckets are refilling). */
     boolean mayAdmit(Priority priority, long estimate) {
-        return limiter.nanosUntilAdmissible(priority, estimate, clock.getAsLong()) <= 0;
+        return limiter.nanosUntilAdmissible(priority, split(estimate), clock.getAsLong()) <= 0;
     }
 
     /** Milliseconds until a call of about {@code estimate} could be admitted. */
     long waitMs(Priority priority, long estimate) {
-        return limiter.nanosUntilAdmissible(priority, estimate, clock.getAsLong()) / 1_000_000;
+        return limiter.nanosUntilAdmissible(priority, split(estimate), clock.getAsLong()) / 1_000_000;
+    }
+
+    /** When the route is out for the day (its daily budget spent): the next reset in epoch ms; else empty. */
+    OptionalLong outForDayUntil() {
+        return limiter.outForDayUntil(clock.getAsLong());
     }
 
     /** The prompt of {@code items}, their tokens counted once at intake, with the learned {@code max_tokens}. */
@@ -100,7 +127,8 @@ final class ProviderModel {
 
     /** What the provider will count for {@code prompt}: its own count of the prompt (calibrated) and max_tokens exactly. */
     long cost(ChatPrompt prompt) {
-        return calibration.apply(prompt.promptTokens()) + prompt.maxTokens();
+        lastPrice = Charge.call(calibration.apply(prompt.promptTokens()), prompt.maxTokens());
+        return lastPrice.tokens();
     }
 
     ContextWindow window() {
@@ -110,7 +138,7 @@ final class ProviderModel {
     /** Admits call {@code batchId} at {@code cost}, if the limiter allows it now. */
     boolean admit(String batchId, Priority priority, long cost) {
         long now = clock.getAsLong();
-        if (!limiter.tryAcquire(priority, cost, now)) {
+        if (!limiter.tryAcquire(priority, split(cost), now)) {
             return false;
         }
         admissions.put(batchId, new long[] {limiter.lastAdmission(), now});
@@ -158,6 +186,9 @@ final class ProviderModel {
                 // "Used X, Requested Y": the provider's own count of this call (prompt + max_tokens)
                 limited.requested().ifPresent(requested -> calibration.observe(requested - batch.maxTokens(), batch.promptTokens()));
             }
+            if (RateLimitHeaders.aboutDay(limited.message())) {
+                limiter.dayExhausted(now);
+            }
             if (RateLimitHeaders.aboutConcurrency(limited.message())) {
                 inFlight.concurrencyLimited(callsInFlight + 1);
             }
@@ -171,7 +202,6 @@ final class ProviderModel {
         return false;
     }
 
-    /** A 429: the whole scope pauses for {@code duration}. */
     /**
      * The previous owner's calls found in flight at restore: they count as not yet charged by the
      * provider until the request timeout has passed (see {@link QuotaLimiter#inherit}).
@@ -181,6 +211,7 @@ final class ProviderModel {
         limiter.inherit(calls, tokens, now, now + settings.model().timeout().toNanos());
     }
 
+    /** A 429: the whole scope pauses for {@code duration}. */
     void rateLimited(Duration duration) {
         limiter.rateLimited(duration, clock.getAsLong());
     }
@@ -191,13 +222,25 @@ final class ProviderModel {
 
     /** The numbers /status shows. */
     record View(double availableTokens, double availableRequests, long cooldownMs, boolean cooldown, double estimateRatio,
-                long contextTokens, int inFlightLimit, double tokenCapacity) {
+                long contextTokens, int inFlightLimit, double tokenCapacity, Map<QuotaDimension, QuotaLevel> levels,
+                OptionalLong outForDayUntil) {
     }
 
     View view() {
         long now = clock.getAsLong();
         return new View(limiter.availableTokens(now), limiter.availableRequests(now), limiter.cooldownRemainingNanos(now) / 1_000_000,
-                limiter.inCooldown(now), calibration.factor(), window.tokens(), maxInFlight(), limiter.tokenCapacity());
+                limiter.inCooldown(now), calibration.factor(), window.tokens(), maxInFlight(), limiter.tokenCapacity(),
+                limiter.levels(now), limiter.outForDayUntil(now));
+    }
+
+    /** What the scope spent of its daily limits today, for a store (null without daily limits). */
+    DailyUsage dailyUsage() {
+        return limiter.dailyUsage(clock.getAsLong());
+    }
+
+    /** Takes over what a previous owner spent of today's daily limits (from that store). */
+    void restoreDaily(DailyUsage usage) {
+        limiter.restoreDaily(usage, clock.getAsLong());
     }
 
     /** Forgets the calls out (the task closes: their answers will not be read). */

@@ -2,9 +2,12 @@ package io.quotaflow.topology;
 
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.failure.ScopeHealth;
+import io.quotaflow.quota.QuotaLevel;
 import io.quotaflow.ticket.Priority;
 
+import java.time.Instant;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** Reads a dispatcher's queue, ledger, provider model and health into a {@link DispatcherSnapshot}. */
@@ -29,6 +32,16 @@ final class SnapshotTaker {
                 : v.cooldown() ? "COOLDOWN" : "RUNNING";
         return new DispatcherSnapshot(settings.scope(), now, sizes, ages, ledger.delayedCount(), ledger.callsInFlight(),
                 v.availableTokens(), v.availableRequests(), v.cooldownMs(), Math.max(0, wait), state, v.estimateRatio(),
-                v.contextTokens(), v.inFlightLimit(), v.tokenCapacity());
+                v.contextTokens(), v.inFlightLimit(), v.tokenCapacity(), limits(v), outForDayUntil(v));
+    }
+
+    private static Map<String, QuotaLevel> limits(ProviderModel.View v) {
+        Map<String, QuotaLevel> out = new LinkedHashMap<>();
+        v.levels().forEach((dimension, level) -> out.put(dimension.label(), level));
+        return out;
+    }
+
+    private static String outForDayUntil(ProviderModel.View v) {
+        return v.outForDayUntil().isPresent() ? Instant.ofEpochMilli(v.outForDayUntil().getAsLong()).toString() : null;
     }
 }

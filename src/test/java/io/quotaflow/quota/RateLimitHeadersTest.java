@@ -56,6 +56,31 @@ class RateLimitHeadersTest {
     }
 
     @Test
+    void shouldTellA429AboutADailyLimitFromOneAboutAMinute() {
+        assertThat(RateLimitHeaders.aboutDay("Rate limit reached for gpt-4o-mini in organization org-x on requests per day (RPD): "
+                + "Limit 10000, Used 10000, Requested 1. Please try again in 8.64s.")).isTrue();
+        assertThat(RateLimitHeaders.aboutDay("Rate limit reached on tokens per day (TPD): Limit 2000000, Used 1999000")).isTrue();
+        assertThat(RateLimitHeaders.aboutDay("Rate limit reached for gpt-4o-mini on tokens per min (TPM): Limit 200000")).isFalse();
+        assertThat(RateLimitHeaders.aboutDay(null)).isFalse();
+    }
+
+    @Test
+    void shouldReadAnthropicsSeparateInputAndOutputTokenLimits() {
+        RateLimitInfo info = RateLimitHeaders.parse(Map.of(
+                "anthropic-ratelimit-input-tokens-limit", List.of("400000"),
+                "anthropic-ratelimit-input-tokens-remaining", List.of("399100"),
+                "anthropic-ratelimit-output-tokens-limit", List.of("80000"),
+                "anthropic-ratelimit-output-tokens-remaining", List.of("79500")), NOW);
+        assertThat(info.remaining(QuotaDimension.INPUT_TOKENS)).hasValue(399_100);
+        assertThat(info.limit(QuotaDimension.INPUT_TOKENS)).hasValue(400_000);
+        assertThat(info.remaining(QuotaDimension.OUTPUT_TOKENS)).hasValue(79_500);
+        assertThat(info.limit(QuotaDimension.OUTPUT_TOKENS)).hasValue(80_000);
+        assertThat(info.remainingTokens()).isEmpty();
+        assertThat(info.isEmpty()).isFalse();
+        assertThat(RateLimitHeaders.parse(Map.of("anthropic-ratelimit-input-tokens-remaining", List.of("-3")), NOW)).isEqualTo(RateLimitInfo.EMPTY);
+    }
+
+    @Test
     void shouldPreferRetryAfterMsThenSecondsThenAnHttpDate() {
         assertThat(RateLimitHeaders.parse(Map.of("retry-after-ms", List.of("1280"), "retry-after", List.of("2")), NOW).retryAfter())
                 .contains(Duration.ofMillis(1280));

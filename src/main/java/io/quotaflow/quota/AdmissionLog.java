@@ -1,0 +1,147 @@
+package io.quotaflow.quota;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.Optional;
+
+/**
+ * The limiter's recent admissions, oldest first: what the provider may not have counted yet when it
+ * answered an earlier call, so that a re-seed from its headers subtracts them (see
+ * {@link QuotaLimiter#reseed(RateLimitInfo, long, long, long)}). Own calls are kept two minutes;
+ * calls inherited from a previous owner of the scope until their request timeout.
+ */
+final class AdmissionLog {
+
+    private static final long KEEP_NANOS = Duration.ofMinutes(2).toNanos();
+
+    /** One admission; {@code answeredNanos} 0 while unanswered, {@code expiresNanos} 0 for our own. */
+    private static final class Entry {
+        final long sequence;
+        final long nanos;
+        final Charge charge;
+        final long expiresNanos;
+        long answeredNanos;
+
+        Entry(long sequence, long nanos, Charge charge, long expiresNanos) {
+            this.sequence = sequence;
+            this.nanos = nanos;
+            this.charge = charge;
+            this.expiresNanos = expiresNanos;
+        }
+    }
+
+    /** Calls the provider's answer may not hold yet: what a lowering subtracts, and what a raise does. */
+    record Uncounted(Charge lower, Charge raise) {
+    }
+
+    private final ArrayDeque<Entry> entries = new ArrayDeque<>();
+    private long sequence;
+    /** When the inherited calls stop counting (0: none held). */
+    private long inheritedUntilNanos;
+
+    /** Logs an admission of ours; returns its sequence number. */
+    long add(long nowNanos, Charge charge) {
+        entries.addLast(new Entry(++sequence, nowNanos, charge, 0));
+        return sequence;
+    }
+
+    /** The previous owner's {@code calls} of {@code tokens} in all, counted until {@code expiresNanos}. */
+    void inherit(int calls, long tokens, long nowNanos, long expiresNanos) {
+        inheritedUntilNanos = Math.max(inheritedUntilNanos, expiresNanos);
+        long each = tokens / calls;
+        for (int i = 0; i < calls; i++) {
+            // their split is unknown: each counts whole against the input and the output limits
+            entries.addLast(new Entry(++sequence, nowNanos, Charge.unsplit(i == 0 ? tokens - each * (calls - 1) : each), expiresNanos));
+        }
+    }
+
+    long last() {
+        return sequence;
+    }
+
+    /** Removes the admission sent at {@code sentAtNanos} costing {@code tokens}; returns its charge. */
+    Optional<Charge> remove(long sentAtNanos, long tokens) {
+        for (Iterator<Entry> it = entries.descendingIterator(); it.hasNext(); ) {
+            Entry e = it.next();
+            if (e.nanos == sentAtNanos && e.charge.tokens() == tokens) {
+                it.remove();
+                return Optional.of(e.charge);
+            }
+            if (e.nanos < sentAtNanos) {
+                break;
+            }
+        }
+        return Optional.empty();
+    }
+
+    void answered(long admission, long nowNanos) {
+        for (Iterator<Entry> it = entries.descendingIterator(); it.hasNext(); ) {
+            Entry e = it.next();
+            if (e.sequence == admission) {
+                e.answeredNanos = Math.max(1, nowNanos);
+                return;
+            }
+            if (e.sequence < admission) {
+                return;
+            }
+        }
+    }
+
+    /** Every call admitted after {@code sentAtNanos}. */
+    Uncounted after(long sentAtNanos) {
+        Charge later = Charge.NONE;
+        for (Iterator<Entry> it = entries.descendingIterator(); it.hasNext(); ) {
+            Entry e = it.next();
+            if (e.nanos <= sentAtNanos) {
+                break;
+            }
+            later = later.plus(e.charge);
+        }
+        return new Uncounted(later, later);
+    }
+
+    /**
+     * What the answer to {@code admission} may not hold. Lowering: every other call still unanswered
+     * or admitted after it. Raising: every other call but those answered before this one was sent.
+     */
+    Uncounted around(long admission) {
+        long sentAt = admittedAt(admission);
+        Charge lower = Charge.NONE;
+        Charge raise = Charge.NONE;
+        for (Entry e : entries) {
+            if (e.sequence == admission) {
+                continue;
+            }
+            if (e.sequence > admission || e.answeredNanos == 0) {
+                lower = lower.plus(e.charge);
+            }
+            if (e.answeredNanos == 0 || e.answeredNanos > sentAt) {
+                raise = raise.plus(e.charge);
+            }
+        }
+        return new Uncounted(lower, raise);
+    }
+
+    /** When the call admitted as {@code admission} was admitted (the newest end of the log is searched first). */
+    private long admittedAt(long admission) {
+        for (Iterator<Entry> it = entries.descendingIterator(); it.hasNext(); ) {
+            Entry e = it.next();
+            if (e.sequence <= admission) {
+                return e.sequence == admission ? e.nanos : Long.MAX_VALUE;
+            }
+        }
+        return Long.MAX_VALUE;
+    }
+
+    /** Drops own admissions older than two minutes and inherited calls past their timeout. */
+    void purge(long nowNanos) {
+        while (!entries.isEmpty() && entries.peekFirst().nanos < nowNanos - KEEP_NANOS) {
+            entries.pollFirst();
+        }
+        if (inheritedUntilNanos != 0 && nowNanos >= inheritedUntilNanos) {
+            entries.removeIf(e -> e.expiresNanos != 0);
+            inheritedUntilNanos = 0;
+        }
+    }
+}
