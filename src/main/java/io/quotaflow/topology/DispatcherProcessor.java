@@ -51,6 +51,8 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
     static final String DELAYED_STORE = "qf-delayed";
     static final String IN_FLIGHT_STORE = "qf-in-flight";
     static final String RETRYING_STORE = "qf-retrying";
+    /** Each scope's usage of its daily limits today (scope → {@code DailyUsage}). */
+    static final String DAILY_STORE = "qf-daily";
 
     private static final Logger LOG = LoggerFactory.getLogger(DispatcherProcessor.class);
     private static final long SWEEP_INTERVAL_MS = 1_000;
@@ -96,7 +98,7 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             DispatcherSettings own = settings.forScope(scope);
             ScopeDispatcher unit = new ScopeDispatcher(scope, own, clients.forRoute(routing.routesOf(scope).get(0)), random, listener,
                     context, new DispatchLedger(pending, delayed, context.getStateStore(IN_FLIGHT_STORE),
-                    context.getStateStore(RETRYING_STORE)), mover, coalescer, this::clock);
+                    context.getStateStore(RETRYING_STORE)), mover, coalescer, context.getStateStore(DAILY_STORE), this::clock);
             unit.restore(item -> scope.equals(scopeOf(item)));
             units.put(scope, unit);
         }

@@ -176,7 +176,9 @@ public final class QuotaflowTopology {
                     Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.IN_FLIGHT_STORE), Serdes.String(),
                             new BinarySerde<>(InFlightBatch.class)),
                     Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.RETRYING_STORE), Serdes.String(),
-                            new BinarySerde<>(RetryMarker.class))));
+                            new BinarySerde<>(RetryMarker.class)),
+                    Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.DAILY_STORE), Serdes.String(),
+                            new BinarySerde<>(io.quotaflow.quota.DailyUsage.class))));
             return stores;
         }
     }

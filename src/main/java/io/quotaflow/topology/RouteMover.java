@@ -76,8 +76,9 @@ final class RouteMover {
         Optional<FallbackReason> blocked = unit.blocked();
         var quota = unit.settings().quota();
         var batch = unit.settings().batch();
-        FallbackPolicy.Condition condition = new FallbackPolicy.Condition(blocked.orElse(null) == FallbackReason.HALTED,
-                blocked.orElse(null) == FallbackReason.CIRCUIT_OPEN, false, quota.tpm() * quota.safetyFactor() / 60_000.0,
+        FallbackReason why = blocked.orElse(null);
+        FallbackPolicy.Condition condition = new FallbackPolicy.Condition(why == FallbackReason.HALTED,
+                why == FallbackReason.CIRCUIT_OPEN, why == FallbackReason.OUT_FOR_DAY, quota.tpm() * quota.safetyFactor() / 60_000.0,
                 quota.rpm() * quota.safetyFactor() / 60_000.0, batch.maxItems(), batch.completionTokensPerItem());
         List<FallbackPolicy.Waiting> waiting = new ArrayList<>();
         for (Priority p : Priority.values()) {

@@ -13,9 +13,11 @@ import io.quotaflow.model.ModelOutcome;
 import io.quotaflow.model.ModelRequest;
 import io.quotaflow.model.PromptBuilder;
 import io.quotaflow.quota.ContextWindow;
+import io.quotaflow.quota.DailyUsage;
 import io.quotaflow.routing.FallbackReason;
 import io.quotaflow.ticket.WorkItem;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,13 +55,19 @@ final class ScopeDispatcher {
     private final RouteMover mover;
     private final CacheGate gate;
     private final Set<String> probes = new HashSet<>();
+    /** Whether the scope has daily limits: then its day's usage is kept in {@code daily} for the next owner. */
+    private final boolean dailyLimited;
+    private final KeyValueStore<String, DailyUsage> daily;
+    private DailyUsage dailyWritten;
     private long nextSnapshot;
     /** Whether this scope has seen work here: scopes of other tasks stay silent in /status and the metrics. */
     private boolean active;
 
     ScopeDispatcher(String scope, DispatcherSettings settings, ModelClient client, RandomGenerator random, DispatcherListener listener,
                     ProcessorContext<String, Outbound> context, DispatchLedger ledger, RouteMover mover, Coalescer coalescer,
-                    LongSupplier clock) {
+                    KeyValueStore<String, DailyUsage> daily, LongSupplier clock) {
+        this.daily = daily;
+        this.dailyLimited = settings.routing().routesOf(scope).get(0).daily().configured();
         this.scope = scope;
         this.settings = settings;
         this.listener = listener;
@@ -81,6 +89,13 @@ final class ScopeDispatcher {
     void restore(java.util.function.Predicate<WorkItem> mine) {
         DispatchLedger.Restored r = ledger.restore(mine);
         provider.inherit(r.calls(), r.callTokens());
+        if (dailyLimited) {
+            DailyUsage spent = daily.get(scope);
+            if (spent != null) {
+                provider.restoreDaily(spent);
+                dailyWritten = spent;
+            }
+        }
         if (r.any()) {
             active = true;
             LOG.info("scope {}: restored {} pending ({} from {} interrupted calls), {} delayed", scope, r.pending(),
@@ -116,6 +131,7 @@ final class ScopeDispatcher {
         calls.drain((batchId, outcome) -> completed(batchId, outcome, now));
         ledger.promoteDue(now);
         dispatch(now);
+        keepDailyUsage();
         if (active && now >= nextSnapshot) {
             nextSnapshot = now + SNAPSHOT_INTERVAL_MS;
             listener.state(snapshot(now));
@@ -134,9 +150,21 @@ final class ScopeDispatcher {
         }
     }
 
-    /** Whether new calls may go out here (not halted, not open). */
+    /** Whether new calls may go out here (not halted, not open, not out for the day). */
     boolean usable() {
-        return !health.halted() && !health.circuitOpen();
+        return blocked().isEmpty();
+    }
+
+    /** Writes the day's usage when it changed, so the scope's next owner does not start the day at zero. */
+    private void keepDailyUsage() {
+        if (!dailyLimited) {
+            return;
+        }
+        DailyUsage now = provider.dailyUsage();
+        if (!now.equals(dailyWritten)) {
+            daily.put(scope, now);
+            dailyWritten = now;
+        }
     }
 
     /** Starts calls while the in-flight limit, the health, the batching and the limiter allow. */
@@ -266,7 +294,10 @@ final class ScopeDispatcher {
         if (health.halted()) {
             return Optional.of(FallbackReason.HALTED);
         }
-        return health.circuitOpen() ? Optional.of(FallbackReason.CIRCUIT_OPEN) : Optional.empty();
+        if (health.circuitOpen()) {
+            return Optional.of(FallbackReason.CIRCUIT_OPEN);
+        }
+        return dailyLimited && provider.outForDayUntil().isPresent() ? Optional.of(FallbackReason.OUT_FOR_DAY) : Optional.empty();
     }
 
     DispatchLedger ledger() {

@@ -235,4 +235,30 @@ class RoutesTopologyTest {
             assertThat(client("c").requestedIds()).containsExactly("vip-bulk");
         }
     }
+
+    @Test
+    void shouldMoveTicketsToTheFallbackOnceTheRoutesDayIsSpent() throws Exception {
+        RouteSettings daily = Fixtures.route("primary", 128_000, List.of("backup"), null);
+        daily = new RouteSettings(daily.name(), daily.model(), daily.quota(), daily.fallback(), null, null,
+                new io.quotaflow.config.DailyLimits(2, 0, 0), 0, 0);
+        DispatcherSettings settings = Fixtures.routed(Map.of(), daily, Fixtures.route("backup", 128_000, List.of(), null));
+        try (PipelineHarness h = harness(settings)) {
+            for (int i = 0; i < 2; i++) {
+                h.pipe(Priority.INTERACTIVE, "D-" + i, Fixtures.ticket("D-" + i));
+                h.advance(Duration.ofMillis(300));
+            }
+            for (int i = 2; i < 8; i++) {
+                h.pipe(Priority.INTERACTIVE, "D-" + i, Fixtures.ticket("D-" + i));
+            }
+            h.advance(Duration.ofSeconds(3));
+            Map<String, JsonNode> results = byId(h.classified());
+
+            assertThat(client("primary").requests()).as("two calls a day").hasSize(2);
+            assertThat(results).hasSize(7);
+            long moved = results.values().stream().filter(j -> "out-for-day".equals(j.path("fallbackReason").asText())).count();
+            assertThat(moved).isEqualTo(5);
+            assertThat(results.values().stream().filter(j -> j.get("route").asText().equals("backup")).count()).isEqualTo(5);
+            assertThat(fallbacks).allSatisfy(f -> assertThat(f).containsExactly("primary", "backup", "out-for-day"));
+        }
+    }
 }
