@@ -108,7 +108,7 @@ final class ItSupport implements BeforeAllCallback, AfterAllCallback {
         }
     }
 
-    /** Publishes {@code n} small tickets with ids {@code prefix-0 … prefix-(n-1)} over the three priorities. */
+    /** Publishes {@code n} small tickets with ids {@code prefix-0 … prefix-(n-1)} over the three priorities, each of its own text. */
     static Set<String> publish(EmbeddedKafkaBroker broker, String prefix, int n) {
         StringBuilder lines = new StringBuilder();
         Set<String> ids = new LinkedHashSet<>();
@@ -116,7 +116,8 @@ final class ItSupport implements BeforeAllCallback, AfterAllCallback {
         for (int i = 0; i < n; i++) {
             String id = prefix + "-" + i;
             ids.add(id);
-            lines.append("{\"id\":\"").append(id).append("\",\"subject\":\"Order ").append(i)
+            // the id in the text: tickets of two calls must not be answered from each other's cache
+            lines.append("{\"id\":\"").append(id).append("\",\"subject\":\"Order ").append(id)
                     .append(" not delivered\",\"body\":\"The tracking for my package has not moved for ").append(i % 9 + 2)
                     .append(" days.\",\"tenant\":\"t").append(i % 3).append("\",\"priority\":\"").append(priorities[i % 3]).append("\"}\n");
         }
