@@ -87,7 +87,7 @@ public final class FallbackDemo {
                     if (!pipeline.awaitRunning(Duration.ofSeconds(60))) {
                         throw new IllegalStateException("the pipeline did not start: " + pipeline.streams().state());
                     }
-                    return play(options, broker, sims, progress, log);
+                    return play(options, broker, sims, progress, log).withCost(pipeline.metrics().costUsd());
                 }
             }
         } catch (InterruptedException e) {
@@ -111,7 +111,9 @@ public final class FallbackDemo {
             QuotaSettings quota = QuotaSettings.ofDefaults().withRpm((int) options.rpm()).withTpm((int) options.tpm());
             List<String> fallback = name.equals("primary") ? List.of("backup") : List.of();
             String contextFallback = name.equals("long") ? null : "long";
-            routes.put(name, new RouteSettings(name, model, quota, fallback, contextFallback, null, null, 0, 0));
+            // the simulator is free: priced as gpt-4o-mini (assumed, and said so in the report)
+            routes.put(name, new RouteSettings(name, model, quota, fallback, contextFallback, io.quotaflow.config.Prices.ASSUMED_GPT_4O_MINI,
+                    null, 0, 0));
         });
         Routing routing = new Routing(routes, "primary", Map.of(), Map.of(), Map.of(), Routing.DEFAULT_CACHE_TTL);
         return DispatcherSettings.of(routing, BatchSettings.ofDefaults(), RETRY, RecordLimits.ofDefaults(), TopicNames.DEFAULT);

@@ -17,10 +17,24 @@ import java.util.Map;
  * @param primaryRefused503 calls the primary refused while it was down
  * @param deadLettersByKind dead letters per {@code qf.error.kind}
  * @param elapsedMs         first publish to last outcome
+ * @param costUsd           {@code quotaflow_cost_usd_total} over every route at the assumed gpt-4o-mini prices
  */
 public record FallbackReport(long tickets, long classified, long deadLettered, long duplicates, Map<String, Long> byRoute,
                              Map<String, Long> fallbacks, long cacheHits, Map<String, Long> calls, Map<String, Long> http429,
-                             long primaryRefused503, Map<String, Long> deadLettersByKind, long elapsedMs) {
+                             long primaryRefused503, Map<String, Long> deadLettersByKind, long elapsedMs, double costUsd) {
+
+    public FallbackReport(long tickets, long classified, long deadLettered, long duplicates, Map<String, Long> byRoute,
+                          Map<String, Long> fallbacks, long cacheHits, Map<String, Long> calls, Map<String, Long> http429,
+                          long primaryRefused503, Map<String, Long> deadLettersByKind, long elapsedMs) {
+        this(tickets, classified, deadLettered, duplicates, byRoute, fallbacks, cacheHits, calls, http429, primaryRefused503,
+                deadLettersByKind, elapsedMs, 0);
+    }
+
+    /** The same report with the run's spend. */
+    public FallbackReport withCost(double usd) {
+        return new FallbackReport(tickets, classified, deadLettered, duplicates, byRoute, fallbacks, cacheHits, calls, http429,
+                primaryRefused503, deadLettersByKind, elapsedMs, usd);
+    }
 
     /** Every record ended classified or (for invalid input) dead-lettered, no 429 and no duplicate. */
     public boolean clean() {
@@ -40,6 +54,8 @@ public record FallbackReport(long tickets, long classified, long deadLettered, l
         sb.append(String.format("  429s by route       %s%n", http429));
         sb.append(String.format("  primary refused     %,d calls with 503 while down%n", primaryRefused503));
         sb.append(String.format("  elapsed             %.1f s%n", elapsedMs / 1000.0));
+        sb.append(String.format("  cost                $%.4f, $%.7f per classified ticket (assumed prices: $0.15 / $0.60 per Mtok)%n",
+                costUsd, classified == 0 ? 0 : costUsd / classified));
         sb.append(clean() ? "  result              CLEAN: every ticket accounted for once, no 429\n"
                 : "  result              NOT CLEAN\n");
         return sb.toString();
