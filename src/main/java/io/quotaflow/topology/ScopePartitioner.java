@@ -23,8 +23,16 @@ final class ScopePartitioner<V> implements StreamPartitioner<String, V> {
     }
 
     @Override
-    public Optional<Set<Integer>> partitions(String topic, String key, V value, int numPartitions) {
+    public Optional<Set<Integer>> partitions(String topic, String key, V value, org.apache.kafka.common.header.Headers headers,
+                                             int numPartitions) {
         int index = scopes.indexOf(key);
         return index < 0 ? Optional.empty() : Optional.of(Set.of(index % numPartitions));
+    }
+
+    /** The headers-less form Streams no longer calls; the same answer. */
+    @Override
+    @Deprecated
+    public Optional<Set<Integer>> partitions(String topic, String key, V value, int numPartitions) {
+        return partitions(topic, key, value, null, numPartitions);
     }
 }
