@@ -44,6 +44,7 @@ import java.util.concurrent.TimeoutException;
                     + "'tombstone T-1 tickets.interactive-0@4 tickets.standard-1@9 tickets.bulk-0@2'. "
                     + "Failures and the summary go to stderr."
         },
+        parameterListHeading = "%nParameters:%n",
         optionListHeading = "%nOptions:%n",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
