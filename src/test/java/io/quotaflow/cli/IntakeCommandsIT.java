@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quotaflow.testing.Fixtures;
 import io.quotaflow.testing.KafkaBrokerExtension;
+import io.quotaflow.testing.RecordingReporter;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -123,6 +124,18 @@ class IntakeCommandsIT {
         assertThat(printed).hasSize(2);
         assertTombstones(printed[0], "S-1", "bulk");
         assertTombstones(printed[1], "S-2", "bulk");
+    }
+
+    @Test
+    void shouldHandKafkaPropertiesFromTheEnvironmentToCancelsClients() {
+        RecordingReporter.clear();
+
+        CommandRun cancel = run(Map.of("QUOTAFLOW_KAFKA_METRIC_REPORTERS", RecordingReporter.class.getName()),
+                "cancel", "--priority", "standard", "K-1");
+
+        assertThat(cancel.exitCode()).as(cancel.err()).isZero();
+        assertThat(RecordingReporter.seen()).contains(new RecordingReporter.Seen("kafka.producer", "quotaflow-cancel"));
+        assertThat(RecordingReporter.seen()).extracting(RecordingReporter.Seen::namespace).contains("kafka.admin.client");
     }
 
     @Test
