@@ -35,10 +35,11 @@ import java.util.concurrent.TimeoutException;
                     + "tickets.bulk (under topics.prefix). An ID '-' reads further ids from standard input, "
                     + "one per line (blank lines ignored).",
             "",
-            "The pipeline cancels a ticket it still holds (pending or delayed, not yet sent): nothing is "
-                    + "written to tickets.classified for it and quotaflow_tickets_cancelled_total counts it. "
-                    + "A tombstone for an unknown id, or one already classified or dead-lettered, is counted "
-                    + "and ignored, so writing to every priority topic is safe.",
+            "The pipeline cancels a ticket it still holds and has not sent (waiting, delayed, or on its way "
+                    + "back from retry): nothing is written to tickets.classified or tickets.dlq for it and "
+                    + "quotaflow_tickets_cancelled_total counts it; one whose call is out is answered as usual. "
+                    + "Every tombstone is counted in quotaflow_cancel_requests_total; one for an unknown or "
+                    + "finished id changes nothing, so writing to every priority topic is safe.",
             "",
             "Prints one line per id on stdout once every tombstone for it was acknowledged: "
                     + "'tombstone T-1 tickets.interactive-0@4 tickets.standard-1@9 tickets.bulk-0@2'. "

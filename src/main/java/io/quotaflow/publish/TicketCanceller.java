@@ -23,10 +23,10 @@ import java.util.concurrent.Future;
 
 /**
  * Writes cancellation tombstones: for each ticket id, a record with key = id and a null value on
- * each priority topic asked for (under {@code topics.prefix}). The pipeline drops a ticket it still
- * holds when its tombstone arrives and counts (and otherwise ignores) one for an id it does not
- * hold (docs/design.md, "Queue discipline and ticket status"), so writing to all three priority
- * topics is safe when the caller does not know where the ticket went.
+ * each priority topic asked for (under {@code topics.prefix}). The pipeline withdraws a ticket it
+ * holds and has not sent when its tombstone arrives, and counts (and otherwise ignores) one for an
+ * id nobody holds (docs/design.md, "Cancellation"), so writing to all three priority topics is safe
+ * when the caller does not know where the ticket went.
  *
  * <p>The producer is idempotent ({@code acks=all}); {@link #cancel} flushes before it returns.
  */
