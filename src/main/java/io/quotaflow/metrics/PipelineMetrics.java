@@ -205,6 +205,11 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
         this.tenants.admitted(tenant, tokens);
     }
 
+    /** Estimated tokens admitted so far for {@code tenant} ({@code quotaflow_tenant_tokens_total}). */
+    public double tenantTokens(String tenant) {
+        return tenants.tokens(tenant);
+    }
+
     public Map<String, Long> republishedCounts() {
         Map<String, Long> out = new TreeMap<>();
         republished.forEach((k, v) -> out.put(k, v.get()));

@@ -63,6 +63,12 @@ final class TenantMeters {
         tokens.get(label(tenant)).increment(count);
     }
 
+    /** Tokens admitted so far under {@code tenant}'s label. */
+    double tokens(String tenant) {
+        Counter c = tokens.get(labelled.contains(tenant) ? tenant : TenantState.OTHER);
+        return c == null ? 0 : c.count();
+    }
+
     void state(DispatcherSnapshot s) {
         Map<String, Integer> depths = new ConcurrentHashMap<>();
         s.tenants().forEach((tenant, state) -> depths.merge(label(tenant), state.depth(), Integer::sum));
