@@ -143,8 +143,10 @@ public final class TenantShareRunner {
                 window.add(new ShareWindow.Sample(now - start, pipeline.metrics().tenantTokens(HEAVY),
                         pipeline.metrics().tenantTokens(LIGHT), heavy, light));
                 if (now >= nextPhase) {
-                    phase.accept(String.format(java.util.Locale.ROOT, "%.0f s: classified %d %s, %d %s", (now - start) / 1000.0,
-                            heavy, HEAVY, light, LIGHT));
+                    double tokensHeavy = pipeline.metrics().tenantTokens(HEAVY);
+                    double tokensLight = pipeline.metrics().tenantTokens(LIGHT);
+                    phase.accept(String.format(java.util.Locale.ROOT, "%.0f s: classified %d %s, %d %s; admitted tokens %,.0f : %,.0f",
+                            (now - start) / 1000.0, heavy, HEAVY, light, LIGHT, tokensHeavy, tokensLight));
                     nextPhase = now + 10_000;
                 }
                 if (now > deadline) {
