@@ -122,4 +122,23 @@ class PendingQueueTest {
         assertThat(q.depthByTenant()).containsEntry("noisy", 8).containsEntry("quiet", 1);
         assertThat(q.recentShares(t0 + 1_000)).containsEntry("noisy", 1.0);
     }
+
+    @Test
+    void shouldShareByWeightWithHeavyTailedTicketsAndOversizedOnesGoingAlone() {
+        PendingQueue q = new PendingQueue(io.quotaflow.config.TenantSettings.builder().weight("gold", 3).build(), 36);
+        java.util.Random random = new java.util.Random(7);
+        for (int i = 0; i < 3_000; i++) {
+            boolean longOne = random.nextDouble() < 0.05;
+            int tokens = longOne ? 500 + random.nextInt(1_000) : 50 + random.nextInt(150);
+            q.add(Priority.BULK, ref("gold-" + i, "gold", tokens, i));
+            q.add(Priority.BULK, ref("noisy-" + i, "noisy", 3 * tokens, i));
+        }
+        java.util.Map<String, Long> admitted = new java.util.HashMap<>();
+        for (int call = 0; call < 200; call++) {
+            PendingQueue.Proposal p = q.propose(20, prio -> 3_000, Long.MAX_VALUE, 1_000L + call).orElseThrow();
+            q.admit(p, 1_000L + call).forEach((t, tokens) -> admitted.merge(t, tokens, Long::sum));
+        }
+        assertThat(q.depthByTenant().get("gold")).as("gold still backlogged").isPositive();
+        assertThat((double) admitted.get("gold") / admitted.get("noisy")).isBetween(2.9, 3.1);
+    }
 }
