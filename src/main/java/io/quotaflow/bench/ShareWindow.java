@@ -12,14 +12,20 @@ final class ShareWindow {
     record Sample(long elapsedMs, double tokensA, double tokensB, long ticketsA, long ticketsB) {
     }
 
-    private final int ticketsEach;
+    private final int ticketsA;
+    private final int ticketsB;
     private Sample lastChangeA;
     private Sample lastChangeB;
     private Sample previous;
     private Sample closed;
 
     ShareWindow(int ticketsEach) {
-        this.ticketsEach = ticketsEach;
+        this(ticketsEach, ticketsEach);
+    }
+
+    ShareWindow(int ticketsA, int ticketsB) {
+        this.ticketsA = ticketsA;
+        this.ticketsB = ticketsB;
     }
 
     /** Takes a reading; returns whether the window is closed (one tenant is done). */
@@ -34,9 +40,9 @@ final class ShareWindow {
             lastChangeB = s;
         }
         previous = s;
-        if (s.ticketsA() >= ticketsEach) {
+        if (s.ticketsA() >= ticketsA) {
             closed = lastChangeA;
-        } else if (s.ticketsB() >= ticketsEach) {
+        } else if (s.ticketsB() >= ticketsB) {
             closed = lastChangeB;
         }
         return closed != null;
@@ -46,9 +52,9 @@ final class ShareWindow {
         return closed != null;
     }
 
-    /** The reading at which the window closed (null while open). */
+    /** The reading at which the window closed; while open, the latest (null before the first). */
     Sample end() {
-        return closed;
+        return closed != null ? closed : previous;
     }
 
     /** Admitted tokens a : b within the window. */

@@ -36,17 +36,13 @@ import java.util.UUID;
 import java.util.function.Consumer;
 
 /**
- * Bench (l), {@code tenant-shares}: two tenants weighted 3:1 each publish {@code ticketsEach} bulk
- * tickets at once into one TPM-bound route; the light tenant's tickets are about three times as
- * long. Measures each one's admitted tokens ({@code quotaflow_tenant_tokens_total}) and classified
- * tickets while both have work ({@link ShareWindow}). A fresh in-process broker and simulator.
+ * Two tenants publishing bulk tickets at once into one TPM-bound route ({@link TenantPlan}): bench
+ * (l), {@code tenant-shares}, and {@code demo --scenario tenants}. Measures each one's admitted
+ * tokens ({@code quotaflow_tenant_tokens_total}) and classified tickets while both have work
+ * ({@link ShareWindow}), and when each is done. A fresh in-process broker and simulator.
  */
 public final class TenantShareRunner {
 
-    public static final String HEAVY = "gold";
-    public static final String LIGHT = "noisy";
-    public static final double HEAVY_WEIGHT = 3;
-    public static final double LIGHT_WEIGHT = 1;
     public static final int DEFAULT_TICKETS_EACH = 1_500;
     static final int RPM = 500;
     static final int TPM = 300_000;
@@ -61,23 +57,23 @@ public final class TenantShareRunner {
         this.phase = phase;
     }
 
-    /** The two tenants' tickets, interleaved as one publish: the heavy tenant's as generated, the light one's three times as long. */
-    static List<GeneratedTicket> tickets(long seed, int each) {
-        List<GeneratedTicket> base = new TicketGenerator(seed, 0).generate(2 * each);
-        List<GeneratedTicket> out = new ArrayList<>(2 * each);
-        for (int i = 0; i < each; i++) {
-            GeneratedTicket h = base.get(2 * i);
-            GeneratedTicket l = base.get(2 * i + 1);
-            out.add(new GeneratedTicket(HEAVY + "-" + i, HEAVY, Priority.BULK, h.language(), h.subject(), h.body(), h.submittedAt(),
-                    h.channel(), h.label()));
-            String longer = l.body() + "\n\n" + l.body() + "\n\n" + l.body();
-            out.add(new GeneratedTicket(LIGHT + "-" + i, LIGHT, Priority.BULK, l.language(), l.subject(), longer, l.submittedAt(),
-                    l.channel(), l.label()));
+    /** The two tenants' tickets, interleaved as one publish; {@code b}'s bodies repeated {@code lengthFactorB} times. */
+    static List<GeneratedTicket> tickets(long seed, TenantPlan plan) {
+        List<GeneratedTicket> base = new TicketGenerator(seed, 0).generate(plan.ticketsA() + plan.ticketsB());
+        List<GeneratedTicket> out = new ArrayList<>(base.size());
+        int a = 0;
+        int b = 0;
+        for (GeneratedTicket t : base) {
+            boolean toA = b >= plan.ticketsB() || (a < plan.ticketsA() && (long) a * plan.ticketsB() <= (long) b * plan.ticketsA());
+            String tenant = toA ? plan.nameA() : plan.nameB();
+            String body = toA ? t.body() : String.join("\n\n", java.util.Collections.nCopies(plan.lengthFactorB(), t.body()));
+            out.add(new GeneratedTicket(tenant + "-" + (toA ? a++ : b++), tenant, Priority.BULK, t.language(), t.subject(), body,
+                    t.submittedAt(), t.channel(), t.label()));
         }
         return out;
     }
 
-    public TenantShareResult run(int ticketsEach) {
+    public TenantShareResult run(TenantPlan plan) {
         String apiKey = "sk-bench-" + UUID.randomUUID();
         Path stateDir = null;
         phase.accept("starting Kafka broker (KRaft, in-process)");
@@ -89,14 +85,15 @@ public final class TenantShareRunner {
                     .apiKeys(Set.of(apiKey)).build();
             try (ProviderSimulator sim = ProviderSimulator.start(simConfig)) {
                 stateDir = Files.createTempDirectory("quotaflow-bench-state-");
-                phase.accept("provider simulator at " + sim.baseUrl() + " (" + RPM + " RPM, " + TPM + " TPM); tenants " + HEAVY
-                        + " (weight 3) and " + LIGHT + " (weight 1, tickets three times as long)");
+                phase.accept(String.format(java.util.Locale.ROOT, "provider simulator at %s (%d RPM, %d TPM); tenants %s (weight %.0f) "
+                        + "and %s (weight %.0f, tickets %d times as long)", sim.baseUrl(), RPM, TPM, plan.nameA(), plan.weightA(),
+                        plan.nameB(), plan.weightB(), plan.lengthFactorB()));
                 try (Pipeline pipeline = Pipeline.start(config(broker.bootstrapServers(), stateDir, sim.baseUrl(), simConfig.model(),
-                        apiKey))) {
+                        apiKey, plan))) {
                     if (!pipeline.awaitRunning(Duration.ofSeconds(90))) {
                         throw new IllegalStateException("the pipeline did not start: " + pipeline.streams().state());
                     }
-                    return measure(broker, sim, pipeline, ticketsEach);
+                    return measure(broker, sim, pipeline, plan);
                 }
             }
         } catch (IOException e) {
@@ -111,42 +108,46 @@ public final class TenantShareRunner {
         }
     }
 
-    static QuotaflowConfig config(String bootstrap, Path stateDir, String baseUrl, String model, String apiKey) {
+    static QuotaflowConfig config(String bootstrap, Path stateDir, String baseUrl, String model, String apiKey, TenantPlan plan) {
         QuotaSettings quota = QuotaSettings.ofDefaults().withRpm(RPM).withTpm(TPM);
         DispatcherSettings dispatcher = new DispatcherSettings(ModelSettings.of(URI.create(baseUrl), model, Secret.of(apiKey)), quota,
                 BatchSettings.ofDefaults(), RetrySettings.ofDefaults())
-                .withTenants(TenantSettings.builder().weight(HEAVY, HEAVY_WEIGHT).weight(LIGHT, LIGHT_WEIGHT).build());
+                .withTenants(TenantSettings.builder().weight(plan.nameA(), plan.weightA()).weight(plan.nameB(), plan.weightB()).build());
         return new QuotaflowConfig(bootstrap, BenchmarkRunner.APPLICATION_ID, stateDir, -1, Map.of("num.standby.replicas", "0"),
                 dispatcher);
     }
 
-    private TenantShareResult measure(EmbeddedKafkaBroker broker, ProviderSimulator sim, Pipeline pipeline, int each) {
-        List<GeneratedTicket> tickets = tickets(seed, each);
-        phase.accept("publishing " + tickets.size() + " bulk tickets");
+    private TenantShareResult measure(EmbeddedKafkaBroker broker, ProviderSimulator sim, Pipeline pipeline, TenantPlan plan) {
+        List<GeneratedTicket> tickets = tickets(seed, plan);
+        int all = tickets.size();
+        phase.accept("publishing " + all + " bulk tickets");
         long start = System.currentTimeMillis();
         try (TicketPublisher publisher = new TicketPublisher(broker.bootstrapServers(), Map.of());
              OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of())) {
             PublishSummary summary = publisher.publish(new ByteArrayInputStream(TicketGenerator.jsonLines(tickets)),
                     Optional.of(Priority.BULK), false, p -> { }, issue -> { });
-            if (!summary.succeeded() || summary.acknowledged() != tickets.size()) {
+            if (!summary.succeeded() || summary.acknowledged() != all) {
                 throw new IllegalStateException("publishing failed: " + summary.describe());
             }
-            phase.accept("published; classifying until one tenant is done");
-            ShareWindow window = new ShareWindow(each);
+            phase.accept("published; classifying" + (plan.untilAllDone() ? "" : " until one tenant is done"));
+            ShareWindow window = new ShareWindow(plan.ticketsA(), plan.ticketsB());
             long deadline = start + timeout.toMillis();
             long nextPhase = start + 10_000;
-            while (!window.closed()) {
+            long doneA = -1;
+            long doneB = -1;
+            while (plan.untilAllDone() ? counter.classified() + counter.deadLettered() < all : !window.closed()) {
                 counter.poll(Duration.ofMillis(100));
                 long now = System.currentTimeMillis();
-                long heavy = counter.classifiedIds().stream().filter(id -> id.startsWith(HEAVY + "-")).count();
-                long light = counter.classifiedIds().stream().filter(id -> id.startsWith(LIGHT + "-")).count();
-                window.add(new ShareWindow.Sample(now - start, pipeline.metrics().tenantTokens(HEAVY),
-                        pipeline.metrics().tenantTokens(LIGHT), heavy, light));
+                long a = counter.classifiedIds().stream().filter(id -> id.startsWith(plan.nameA() + "-")).count();
+                long b = counter.classifiedIds().stream().filter(id -> id.startsWith(plan.nameB() + "-")).count();
+                double tokensA = pipeline.metrics().tenantTokens(plan.nameA());
+                double tokensB = pipeline.metrics().tenantTokens(plan.nameB());
+                window.add(new ShareWindow.Sample(now - start, tokensA, tokensB, a, b));
+                doneA = doneA < 0 && a >= plan.ticketsA() ? now - start : doneA;
+                doneB = doneB < 0 && b >= plan.ticketsB() ? now - start : doneB;
                 if (now >= nextPhase) {
-                    double tokensHeavy = pipeline.metrics().tenantTokens(HEAVY);
-                    double tokensLight = pipeline.metrics().tenantTokens(LIGHT);
                     phase.accept(String.format(java.util.Locale.ROOT, "%.0f s: classified %d %s, %d %s; admitted tokens %,.0f : %,.0f",
-                            (now - start) / 1000.0, heavy, HEAVY, light, LIGHT, tokensHeavy, tokensLight));
+                            (now - start) / 1000.0, a, plan.nameA(), b, plan.nameB(), tokensA, tokensB));
                     nextPhase = now + 10_000;
                 }
                 if (now > deadline) {
@@ -154,9 +155,8 @@ public final class TenantShareRunner {
                 }
             }
             ShareWindow.Sample end = window.end();
-            return new TenantShareResult(each, HEAVY_WEIGHT, LIGHT_WEIGHT, end.tokensA() / Math.max(1, end.ticketsA()),
-                    end.tokensB() / Math.max(1, end.ticketsB()), end.elapsedMs(), end.tokensA(), end.tokensB(), end.ticketsA(),
-                    end.ticketsB(), sim.stats().http429(), counter.deadLettered());
+            return new TenantShareResult(plan, end.elapsedMs(), end.tokensA(), end.tokensB(), end.ticketsA(), end.ticketsB(), doneA,
+                    doneB, counter.classified(), sim.stats().http429(), counter.deadLettered());
         }
     }
 

@@ -11,6 +11,7 @@ import io.quotaflow.bench.ResultTable;
 import io.quotaflow.bench.Scenario;
 import io.quotaflow.bench.ScenarioFigures;
 import io.quotaflow.bench.ScenarioResult;
+import io.quotaflow.bench.TenantPlan;
 import io.quotaflow.bench.TenantShareResult;
 import io.quotaflow.bench.TenantShareRunner;
 import io.quotaflow.ticket.Json;
@@ -214,7 +215,7 @@ public final class BenchCommand implements Callable<Integer> {
     private int tenantShares(PrintWriter out, ProgressLine line) {
         int each = tickets == null ? TenantShareRunner.DEFAULT_TICKETS_EACH : tickets;
         TenantShareResult r = new TenantShareRunner(seed, Duration.ofMinutes(timeoutMinutes),
-                m -> line.println("[l tenant-shares] " + m)).run(each);
+                m -> line.println("[l tenant-shares] " + m)).run(TenantPlan.benchL(each));
         line.clear();
         out.println();
         out.print(r.report());

@@ -33,20 +33,28 @@ class ShareWindowTest {
 
     @Test
     void shouldGiveTheTenantsTicketsOfDifferentSizes() {
-        var tickets = TenantShareRunner.tickets(42, 50);
+        var tickets = TenantShareRunner.tickets(42, TenantPlan.benchL(50));
         assertThat(tickets).hasSize(100);
-        double heavy = tickets.stream().filter(t -> t.tenant().equals(TenantShareRunner.HEAVY)).mapToInt(t -> t.body().length())
+        double heavy = tickets.stream().filter(t -> t.tenant().equals("gold")).mapToInt(t -> t.body().length())
                 .average().orElseThrow();
-        double light = tickets.stream().filter(t -> t.tenant().equals(TenantShareRunner.LIGHT)).mapToInt(t -> t.body().length())
+        double light = tickets.stream().filter(t -> t.tenant().equals("noisy")).mapToInt(t -> t.body().length())
                 .average().orElseThrow();
         assertThat(light / heavy).isBetween(2.0, 4.5);
+        var demo = TenantShareRunner.tickets(42, TenantPlan.demo());
+        assertThat(demo.stream().filter(t -> t.tenant().equals("quiet"))).hasSize(150);
+        assertThat(demo.stream().filter(t -> t.tenant().equals("noisy"))).hasSize(900);
+        assertThat(demo.subList(0, 70).stream().filter(t -> t.tenant().equals("quiet")).count()).as("interleaved").isBetween(8L, 12L);
         assertThat(tickets).allSatisfy(t -> assertThat(t.priority()).isEqualTo(io.quotaflow.ticket.Priority.BULK));
     }
 
     @Test
     void shouldPassOnlyOnTargetWithNo429sAndNothingDeadLettered() {
-        assertThat(new TenantShareResult(1_500, 3, 1, 150, 450, 60_000, 300_000, 100_000, 1_500, 170, 0, 0).passed()).isTrue();
-        assertThat(new TenantShareResult(1_500, 3, 1, 150, 450, 60_000, 200_000, 100_000, 1_500, 170, 0, 0).passed()).isFalse();
-        assertThat(new TenantShareResult(1_500, 3, 1, 150, 450, 60_000, 300_000, 100_000, 1_500, 170, 1, 0).passed()).isFalse();
+        TenantPlan plan = TenantPlan.benchL(1_500);
+        assertThat(new TenantShareResult(plan, 60_000, 300_000, 100_000, 1_500, 170, 60_000, -1, 1_670, 0, 0).passed()).isTrue();
+        assertThat(new TenantShareResult(plan, 60_000, 200_000, 100_000, 1_500, 170, 60_000, -1, 1_670, 0, 0).passed()).isFalse();
+        assertThat(new TenantShareResult(plan, 60_000, 300_000, 100_000, 1_500, 170, 60_000, -1, 1_670, 1, 0).passed()).isFalse();
+        TenantShareResult demo = new TenantShareResult(TenantPlan.demo(), 9_000, 20_000, 10_000, 150, 30, 9_000, 80_000, 1_050, 0, 0);
+        assertThat(demo.clean()).isTrue();
+        assertThat(demo.demoReport()).contains("quiet  classified 150, done after 9.0 s").contains("= 2.00");
     }
 }
