@@ -1,19 +1,27 @@
 package io.quotaflow.bench;
 
 /**
- * Bench (l)'s measurement: samples of two tenants' admitted tokens and classified tickets, read
- * while both publish into one backlog. The window "both have work" ends when the first tenant's
- * tokens stop growing for good, that is at the last sample where its tokens changed before all its
- * tickets were classified; the ratios are taken there.
+ * The measurement of {@link TenantShareRunner}: samples of two tenants' admitted tokens, classified
+ * tickets and waiting tickets, read while both publish into one backlog. The window "both have
+ * work" ends at the first reading where a tenant that had tickets waiting has none left (its last
+ * tickets admitted: what comes after, a late retry say, is not a share); failing that, at the last
+ * change of its tokens before all its tickets were classified. The ratios are taken there.
  */
 final class ShareWindow {
 
-    /** One reading: admitted tokens and classified tickets of the heavy ({@code a}) and light ({@code b}) tenant. */
-    record Sample(long elapsedMs, double tokensA, double tokensB, long ticketsA, long ticketsB) {
+    /** One reading: admitted tokens, classified and waiting tickets of tenant {@code a} and tenant {@code b}. */
+    record Sample(long elapsedMs, double tokensA, double tokensB, long ticketsA, long ticketsB, int waitingA, int waitingB) {
+
+        /** A reading without the queue depths. */
+        Sample(long elapsedMs, double tokensA, double tokensB, long ticketsA, long ticketsB) {
+            this(elapsedMs, tokensA, tokensB, ticketsA, ticketsB, -1, -1);
+        }
     }
 
     private final int ticketsA;
     private final int ticketsB;
+    private boolean waitedA;
+    private boolean waitedB;
     private Sample lastChangeA;
     private Sample lastChangeB;
     private Sample previous;
@@ -40,7 +48,11 @@ final class ShareWindow {
             lastChangeB = s;
         }
         previous = s;
-        if (s.ticketsA() >= ticketsA) {
+        waitedA |= s.waitingA() > 0;
+        waitedB |= s.waitingB() > 0;
+        if (waitedA && s.waitingA() == 0 || waitedB && s.waitingB() == 0) {
+            closed = s;
+        } else if (s.ticketsA() >= ticketsA) {
             closed = lastChangeA;
         } else if (s.ticketsB() >= ticketsB) {
             closed = lastChangeB;

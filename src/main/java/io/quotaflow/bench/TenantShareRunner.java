@@ -142,7 +142,8 @@ public final class TenantShareRunner {
                 long b = counter.classifiedIds().stream().filter(id -> id.startsWith(plan.nameB() + "-")).count();
                 double tokensA = pipeline.metrics().tenantTokens(plan.nameA());
                 double tokensB = pipeline.metrics().tenantTokens(plan.nameB());
-                window.add(new ShareWindow.Sample(now - start, tokensA, tokensB, a, b));
+                window.add(new ShareWindow.Sample(now - start, tokensA, tokensB, a, b, waiting(pipeline, plan.nameA()),
+                        waiting(pipeline, plan.nameB())));
                 doneA = doneA < 0 && a >= plan.ticketsA() ? now - start : doneA;
                 doneB = doneB < 0 && b >= plan.ticketsB() ? now - start : doneB;
                 if (now >= nextPhase) {
@@ -158,6 +159,12 @@ public final class TenantShareRunner {
             return new TenantShareResult(plan, end.elapsedMs(), end.tokensA(), end.tokensB(), end.ticketsA(), end.ticketsB(), doneA,
                     doneB, counter.classified(), sim.stats().http429(), counter.deadLettered());
         }
+    }
+
+    /** Tickets of {@code tenant} waiting in the pipeline's queues, from its latest snapshots. */
+    private static int waiting(Pipeline pipeline, String tenant) {
+        return pipeline.metrics().snapshots().stream().mapToInt(s -> s.tenants().containsKey(tenant) ? s.tenants().get(tenant).depth() : 0)
+                .sum();
     }
 
     private static void deleteQuietly(Path dir) {

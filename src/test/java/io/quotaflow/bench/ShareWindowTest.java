@@ -24,6 +24,16 @@ class ShareWindowTest {
     }
 
     @Test
+    void shouldCloseWhenATenantThatWaitedHasNothingLeftWaitingSoALateRetryIsNoShare() {
+        ShareWindow w = new ShareWindow(10);
+        assertThat(w.add(new ShareWindow.Sample(100, 0, 0, 0, 0, 0, 0))).as("nothing has arrived yet").isFalse();
+        assertThat(w.add(new ShareWindow.Sample(200, 300, 100, 2, 1, 8, 9))).isFalse();
+        assertThat(w.add(new ShareWindow.Sample(300, 900, 300, 8, 2, 0, 7))).isTrue();
+        assertThat(w.end().elapsedMs()).isEqualTo(300);
+        assertThat(w.tokenRatio()).isCloseTo(3.0, within(1e-9));
+    }
+
+    @Test
     void shouldStayOpenWhileBothHaveWork() {
         ShareWindow w = new ShareWindow(10);
         w.add(new ShareWindow.Sample(100, 30, 10, 9, 9));
