@@ -5,7 +5,13 @@ import java.util.Objects;
 
 /** Everything the topology needs to know, as one immutable value. */
 public record DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
-                                 RecordLimits limits, TopicNames topics, Routing routing) {
+                                 RecordLimits limits, TopicNames topics, Routing routing, TenantSettings tenants) {
+
+    /** Settings over {@code routing} with no tenant weights or caps. */
+    public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
+                              RecordLimits limits, TopicNames topics, Routing routing) {
+        this(model, quota, batch, retry, limits, topics, routing, TenantSettings.NONE);
+    }
 
     /** Settings with one route, {@code default}, of {@code model} and {@code quota}. */
     public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
@@ -32,6 +38,7 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
         Objects.requireNonNull(retry, "retry");
         Objects.requireNonNull(topics, "topics");
         Objects.requireNonNull(routing, "routing");
+        Objects.requireNonNull(tenants, "tenants");
     }
 
     /**
@@ -48,19 +55,23 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
     public DispatcherSettings forScope(String scope) {
         RouteSettings first = routing.routesOf(scope).stream().findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no route has scope " + scope));
-        return new DispatcherSettings(first.model(), first.quota(), batch, retry, limits, topics, routing);
+        return new DispatcherSettings(first.model(), first.quota(), batch, retry, limits, topics, routing, tenants);
     }
 
     public DispatcherSettings withLimits(RecordLimits value) {
-        return new DispatcherSettings(model, quota, batch, retry, value, topics, routing);
+        return new DispatcherSettings(model, quota, batch, retry, value, topics, routing, tenants);
     }
 
     public DispatcherSettings withTopics(TopicNames value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, value, routing);
+        return new DispatcherSettings(model, quota, batch, retry, limits, value, routing, tenants);
     }
 
     public DispatcherSettings withRouting(Routing value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, value);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, value, tenants);
+    }
+
+    public DispatcherSettings withTenants(TenantSettings value) {
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, value);
     }
 
     /** The quota scope of this model endpoint and key. */

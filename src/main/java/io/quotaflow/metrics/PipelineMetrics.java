@@ -39,6 +39,7 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
     private final Map<String, RouteMeters> routesByScope = new ConcurrentHashMap<>();
     private final List<MeteredRoute> routes;
     private final Map<String, DispatcherSnapshot> snapshots = new ConcurrentHashMap<>();
+    private final TenantMeters tenants;
     private final AtomicLong calls = new AtomicLong();
     private final AtomicLong http429 = new AtomicLong();
     private final AtomicLong classified = new AtomicLong();
@@ -58,6 +59,7 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
         this.registry = registry;
         this.clockMs = clockMs;
         this.routes = List.copyOf(routes);
+        this.tenants = new TenantMeters(registry);
         for (MeteredRoute route : this.routes) {
             // every route's families are registered; the dispatcher reports by scope, so a scope's
             // events feed the first route that has it (routes sharing a scope share its calls)
@@ -203,6 +205,16 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
         return out;
     }
 
+    @Override
+    public void tenantAdmitted(String scope, String tenant, long tokens) {
+        this.tenants.admitted(tenant, tokens);
+    }
+
+    /** Estimated tokens admitted so far for {@code tenant} ({@code quotaflow_tenant_tokens_total}). */
+    public double tenantTokens(String tenant) {
+        return tenants.tokens(tenant);
+    }
+
     public Map<String, Long> republishedCounts() {
         Map<String, Long> out = new TreeMap<>();
         republished.forEach((k, v) -> out.put(k, v.get()));
@@ -226,6 +238,7 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
     public void state(DispatcherSnapshot s) {
         snapshots.put(s.scope(), s);
         route(s.scope()).state(s);
+        tenants.state(s);
     }
 
     @Override
@@ -261,6 +274,7 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
     @Override
     public void released(String scope) {
         snapshots.remove(scope);
+        tenants.released(scope);
         RouteMeters route = routesByScope.get(scope);
         if (route != null) {
             route.released();
