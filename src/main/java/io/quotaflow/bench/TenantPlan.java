@@ -14,8 +14,17 @@ public record TenantPlan(String nameA, double weightA, int ticketsA, String name
         }
     }
 
-    /** Bench (l): {@code gold} weight 3 and {@code noisy} weight 1, {@code each} tickets each, noisy's three times as long. */
+    /**
+     * Bench (l), as the issue states it: {@code gold} weight 3 and {@code noisy} weight 1, {@code each}
+     * tickets each of the same size distribution, so the ratio of classified tickets is the ratio of
+     * tokens (shares by tokens with unequal sizes: {@link #benchLUnequal}, and the unit tests).
+     */
     public static TenantPlan benchL(int each) {
+        return new TenantPlan("gold", 3, each, "noisy", 1, each, 1, false);
+    }
+
+    /** Bench (l) with noisy's tickets three times as long: the token ratio holds, the ticket ratio does not (by design). */
+    public static TenantPlan benchLUnequal(int each) {
         return new TenantPlan("gold", 3, each, "noisy", 1, each, 3, false);
     }
 

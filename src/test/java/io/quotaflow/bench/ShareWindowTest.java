@@ -43,8 +43,12 @@ class ShareWindowTest {
 
     @Test
     void shouldGiveTheTenantsTicketsOfDifferentSizes() {
-        var tickets = TenantShareRunner.tickets(42, TenantPlan.benchL(50));
+        var tickets = TenantShareRunner.tickets(42, TenantPlan.benchLUnequal(50));
         assertThat(tickets).hasSize(100);
+        var alike = TenantShareRunner.tickets(42, TenantPlan.benchL(50));
+        double gold = alike.stream().filter(t -> t.tenant().equals("gold")).mapToInt(t -> t.body().length()).average().orElseThrow();
+        double noisy = alike.stream().filter(t -> t.tenant().equals("noisy")).mapToInt(t -> t.body().length()).average().orElseThrow();
+        assertThat(noisy / gold).as("bench (l): tickets alike").isBetween(0.7, 1.4);
         double heavy = tickets.stream().filter(t -> t.tenant().equals("gold")).mapToInt(t -> t.body().length())
                 .average().orElseThrow();
         double light = tickets.stream().filter(t -> t.tenant().equals("noisy")).mapToInt(t -> t.body().length())
@@ -59,8 +63,12 @@ class ShareWindowTest {
 
     @Test
     void shouldPassOnlyOnTargetWithNo429sAndNothingDeadLettered() {
-        TenantPlan plan = TenantPlan.benchL(1_500);
+        TenantPlan plan = TenantPlan.benchLUnequal(1_500);
         assertThat(new TenantShareResult(plan, 60_000, 300_000, 100_000, 1_500, 170, 60_000, -1, 1_670, 0, 0).passed()).isTrue();
+        TenantPlan alike = TenantPlan.benchL(1_500);
+        assertThat(new TenantShareResult(alike, 60_000, 300_000, 100_000, 1_500, 500, 60_000, -1, 2_000, 0, 0).passed()).isTrue();
+        assertThat(new TenantShareResult(alike, 60_000, 300_000, 100_000, 1_500, 170, 60_000, -1, 1_670, 0, 0).passed())
+                .as("tickets alike: the ticket ratio must be on target too").isFalse();
         assertThat(new TenantShareResult(plan, 60_000, 200_000, 100_000, 1_500, 170, 60_000, -1, 1_670, 0, 0).passed()).isFalse();
         assertThat(new TenantShareResult(plan, 60_000, 300_000, 100_000, 1_500, 170, 60_000, -1, 1_670, 1, 0).passed()).isFalse();
         TenantShareResult demo = new TenantShareResult(TenantPlan.demo(), 9_000, 20_000, 10_000, 150, 30, 9_000, 80_000, 1_050, 0, 0);
