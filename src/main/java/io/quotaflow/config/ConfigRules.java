@@ -66,6 +66,9 @@ final class ConfigRules {
                 return rule(ConfigDurations.SHAPE + ", above 0; or none", v -> isMaxWait(v.toString()));
             case "cache.ttl":
                 return rule(ConfigDurations.SHAPE + "; 0 turns the cache off", v -> ConfigDurations.parse(v.toString()).isPresent());
+            case "status.retention":
+                return rule(ConfigDurations.SHAPE + ", at least 1 s",
+                        v -> ConfigDurations.parse(v.toString()).filter(d -> d.toMillis() >= 1_000).isPresent());
             default:
                 return null;
         }

@@ -1,11 +1,25 @@
 package io.quotaflow.config;
 
 
+import java.time.Duration;
 import java.util.Objects;
 
-/** Everything the topology needs to know, as one immutable value. */
+/**
+ * Everything the topology needs to know, as one immutable value.
+ *
+ * @param statusRetention how long a finished ticket's status stays queryable ({@code status.retention})
+ */
 public record DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
-                                 RecordLimits limits, TopicNames topics, Routing routing) {
+                                 RecordLimits limits, TopicNames topics, Routing routing, Duration statusRetention) {
+
+    /** {@code status.retention}'s default. */
+    public static final Duration DEFAULT_STATUS_RETENTION = Duration.ofHours(1);
+
+    /** Settings keeping finished statuses for the default retention. */
+    public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
+                              RecordLimits limits, TopicNames topics, Routing routing) {
+        this(model, quota, batch, retry, limits, topics, routing, DEFAULT_STATUS_RETENTION);
+    }
 
     /** Settings with one route, {@code default}, of {@code model} and {@code quota}. */
     public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
@@ -32,6 +46,8 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
         Objects.requireNonNull(retry, "retry");
         Objects.requireNonNull(topics, "topics");
         Objects.requireNonNull(routing, "routing");
+        Objects.requireNonNull(statusRetention, "statusRetention");
+        QuotaSettings.require(statusRetention.compareTo(Duration.ofSeconds(1)) >= 0, "status.retention must be at least 1s");
     }
 
     /**
@@ -48,19 +64,23 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
     public DispatcherSettings forScope(String scope) {
         RouteSettings first = routing.routesOf(scope).stream().findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no route has scope " + scope));
-        return new DispatcherSettings(first.model(), first.quota(), batch, retry, limits, topics, routing);
+        return new DispatcherSettings(first.model(), first.quota(), batch, retry, limits, topics, routing, statusRetention);
     }
 
     public DispatcherSettings withLimits(RecordLimits value) {
-        return new DispatcherSettings(model, quota, batch, retry, value, topics, routing);
+        return new DispatcherSettings(model, quota, batch, retry, value, topics, routing, statusRetention);
     }
 
     public DispatcherSettings withTopics(TopicNames value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, value, routing);
+        return new DispatcherSettings(model, quota, batch, retry, limits, value, routing, statusRetention);
     }
 
     public DispatcherSettings withRouting(Routing value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, value);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, value, statusRetention);
+    }
+
+    public DispatcherSettings withStatusRetention(Duration value) {
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, value);
     }
 
     /** The quota scope of this model endpoint and key. */
