@@ -44,6 +44,7 @@ import java.util.Properties;
                 TopicsCommand.class,
                 PublishCommand.class,
                 ResultsCommand.class,
+                StatusCommand.class,
                 DlqCommand.class,
                 CommandLine.HelpCommand.class})
 public final class QuotaflowCommand implements Runnable {
