@@ -48,6 +48,10 @@ final class ClusterPreflight {
             // run checks the cluster itself, after its whole configuration is known to be right
             return null;
         }
+        if (spec.userObject() instanceof StatusCommand status && status.url != null) {
+            // status --url asks the instance named, never the cluster
+            return null;
+        }
         return check(options.cluster(), spec.qualifiedName(), spec.commandLine().getErr());
     }
 
