@@ -22,6 +22,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 import java.io.ByteArrayInputStream;
@@ -194,7 +195,10 @@ public final class EtaAccuracyBenchmark {
         long deadline = System.currentTimeMillis() + options.timeout().toMillis();
         Set<String> wanted = new java.util.HashSet<>(asked.stream().map(Probe::id).toList());
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {
-            consumer.subscribe(List.of("tickets.classified"));
+            List<TopicPartition> partitions = consumer.partitionsFor("tickets.classified").stream()
+                    .map(info -> new TopicPartition(info.topic(), info.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
             while (!at.keySet().containsAll(wanted) && System.currentTimeMillis() < deadline) {
                 for (ConsumerRecord<String, String> rec : consumer.poll(Duration.ofMillis(500))) {
                     if (wanted.contains(rec.key())) {

@@ -35,8 +35,14 @@ import java.time.Duration;
                     + "reported on stderr with their line numbers and skipped, unless --send-invalid is given. "
                     + "An unknown \"priority\" value is reported and the ticket goes to standard.",
             "",
+            "Each ticket the broker acknowledged is printed on stdout, one line each: "
+                    + "'accepted T-123 tickets.standard-2@17' (id, topic-partition@offset), or with --json "
+                    + "{\"id\",\"topic\",\"partition\",\"offset\"}. Invalid lines sent anyway are not "
+                    + "printed there.",
+            "",
             "The producer is idempotent (acks=all), so retries inside one run never duplicate a ticket. "
-                    + "Progress and a final summary go to stderr."
+                    + "Progress, reports on bad lines and the final summary go to stderr, so stdout stays "
+                    + "machine-readable."
         },
         optionListHeading = "%nOptions:%n",
         exitCodeListHeading = "%nExit codes:%n",
@@ -49,7 +55,8 @@ import java.time.Duration;
         footer = {
             "  quotaflow publish --bootstrap-servers localhost:9092 --file tickets.jsonl",
             "  zcat backlog.jsonl.gz | quotaflow publish --bootstrap-servers localhost:9092 \\",
-            "      --file - --priority bulk"
+            "      --file - --priority bulk",
+            "  quotaflow publish --bootstrap-servers localhost:9092 --file t.jsonl --json"
         })
 public final class PublishCommand implements Callable<Integer> {
 
@@ -75,6 +82,10 @@ public final class PublishCommand implements Callable<Integer> {
                     + "--priority topic (or standard), so the pipeline dead-letters them as bad-input.",
                     "For demos and tests; off by default."})
     boolean sendInvalid;
+
+    @Option(names = "--json",
+            description = "Print each accepted ticket as one JSON object per line (id, topic, partition, offset).")
+    boolean json;
 
     /** Standard input; replaceable in tests. */
     InputStream stdin = System.in;
@@ -131,6 +142,7 @@ public final class PublishCommand implements Callable<Integer> {
     }
 
     private int publish(TicketPublisher publisher, InputStream in, String source, PrintWriter err) {
+        PrintWriter out = spec.commandLine().getOut();
         ProgressLine status = new ProgressLine(err, ProgressLine.isTerminal());
         // Ctrl+C: stop reading, flush what was sent, print the summary
         try (GracefulStop stop = GracefulStop.install("publish", publisher::requestStop, Duration.ofSeconds(35))) {
@@ -142,7 +154,12 @@ public final class PublishCommand implements Callable<Integer> {
                             status.update("publishing: " + progress.describe());
                         }
                     },
-                    issue -> status.println(issue.describe()));
+                    issue -> status.println(issue.describe()),
+                    accepted -> {
+                        status.clear();
+                        out.println(json ? accepted.toJson() : accepted.describe());
+                    });
+            out.flush();
             status.clear();
             err.println(summary.describe());
             err.flush();

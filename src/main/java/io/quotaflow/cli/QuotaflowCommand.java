@@ -43,6 +43,7 @@ import java.util.Properties;
                 SimCommand.class,
                 TopicsCommand.class,
                 PublishCommand.class,
+                CancelCommand.class,
                 ResultsCommand.class,
                 StatusCommand.class,
                 DlqCommand.class,

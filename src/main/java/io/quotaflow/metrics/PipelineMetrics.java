@@ -51,6 +51,8 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
     private final AtomicLong recordErrors = new AtomicLong();
     private final AtomicLong threadFailures = new AtomicLong();
     private final Counter threadFailureCounter;
+    private final Counter cancelledCounter;
+    private final Counter cancelRequests;
     private volatile long lastThreadFailureMs = Long.MIN_VALUE;
     private volatile String lastThreadFailure;
 
@@ -68,7 +70,10 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
             }
         }
         ErrorKind.deadLetterKinds().forEach(this::deadLetters);
-        Counter.builder("quotaflow.tickets.cancelled").description("tickets cancelled by a tombstone before they were sent")
+        cancelledCounter = Counter.builder("quotaflow.tickets.cancelled").description("tickets cancelled by a tombstone before they were sent")
+                .register(registry);
+        cancelRequests = Counter.builder("quotaflow.cancel.requests")
+                .description("tombstones (cancel requests) read from the input topics, whether or not their ticket was still waiting")
                 .register(registry);
         threadFailureCounter = Counter.builder("quotaflow.stream.thread.failures")
                 .description("stream threads that died (each is replaced)").register(registry);
@@ -224,6 +229,21 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
     public void state(DispatcherSnapshot s) {
         snapshots.put(s.scope(), s);
         route(s.scope()).state(s);
+    }
+
+    @Override
+    public void cancelRequested() {
+        cancelRequests.increment();
+    }
+
+    @Override
+    public void cancelled(String scope, String id) {
+        cancelledCounter.increment();
+    }
+
+    /** Tickets cancelled before they were sent. */
+    public long cancelledCount() {
+        return (long) cancelledCounter.count();
     }
 
     @Override

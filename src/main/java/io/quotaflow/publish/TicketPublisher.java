@@ -41,6 +41,9 @@ import java.util.function.Consumer;
  * publishing stops reading new lines (a broken connection or authorisation would otherwise fail
  * every remaining record one timeout at a time).
  *
+ * <p>Each acknowledged ticket can be reported as an {@link Accepted} (topic, partition, offset),
+ * delivered on the calling thread like the issues.
+ *
  * <p>One publish at a time per instance; {@link #requestStop()} may be called from any thread.
  */
 public final class TicketPublisher implements AutoCloseable {
@@ -107,7 +110,7 @@ public final class TicketPublisher implements AutoCloseable {
      */
     public PublishSummary publish(Reader lines, Optional<Priority> override, boolean sendInvalid,
                                   Consumer<PublishProgress> progress, Consumer<LineIssue> issues) {
-        return run(LineSource.of(lines), override, sendInvalid, progress, issues);
+        return run(LineSource.of(lines), override, sendInvalid, progress, issues, accepted -> { });
     }
 
     /**
@@ -116,7 +119,18 @@ public final class TicketPublisher implements AutoCloseable {
      */
     public PublishSummary publish(InputStream lines, Optional<Priority> override, boolean sendInvalid,
                                   Consumer<PublishProgress> progress, Consumer<LineIssue> issues) {
-        return run(LineSource.of(lines), override, sendInvalid, progress, issues);
+        return publish(lines, override, sendInvalid, progress, issues, accepted -> { });
+    }
+
+    /**
+     * As above, and tells {@code accepted}, on the calling thread, where each valid ticket went
+     * once the broker acknowledged it (invalid lines sent anyway are not tickets and are reported
+     * through {@code issues} only). Every acknowledgement is delivered before this returns.
+     */
+    public PublishSummary publish(InputStream lines, Optional<Priority> override, boolean sendInvalid,
+                                  Consumer<PublishProgress> progress, Consumer<LineIssue> issues,
+                                  Consumer<Accepted> accepted) {
+        return run(LineSource.of(lines), override, sendInvalid, progress, issues, accepted);
     }
 
     /**
@@ -133,11 +147,13 @@ public final class TicketPublisher implements AutoCloseable {
     }
 
     private PublishSummary run(LineSource source, Optional<Priority> override, boolean sendInvalid,
-                               Consumer<PublishProgress> progress, Consumer<LineIssue> issues) {
+                               Consumer<PublishProgress> progress, Consumer<LineIssue> issues,
+                               Consumer<Accepted> accepted) {
         Objects.requireNonNull(override, "override");
         Objects.requireNonNull(progress, "progress");
         Objects.requireNonNull(issues, "issues");
-        Run run = new Run(issues);
+        Objects.requireNonNull(accepted, "accepted");
+        Run run = new Run(issues, accepted);
         TicketLineParser parser = new TicketLineParser(override);
         long start = System.nanoTime();
         long lastProgressAt = start;
@@ -219,6 +235,9 @@ public final class TicketPublisher implements AutoCloseable {
         try {
             producer.send(record, (RecordMetadata metadata, Exception e) -> {
                 if (e == null) {
+                    if (valid) {
+                        run.asyncAccepted.add(Accepted.of(record.key(), metadata));
+                    }
                     (valid ? run.ticketsAcked : run.invalidAcked).increment();
                     run.perPriority.incrementAndGet(slot);
                 } else {
@@ -233,6 +252,8 @@ public final class TicketPublisher implements AutoCloseable {
     /** State of one publish; the producer's callbacks touch only the thread-safe fields. */
     private static final class Run {
         final Consumer<LineIssue> issues;
+        final Consumer<Accepted> accepted;
+        final ConcurrentLinkedQueue<Accepted> asyncAccepted = new ConcurrentLinkedQueue<>();
         final List<LineIssue> kept = new ArrayList<>();
         final ConcurrentLinkedQueue<LineIssue> asyncIssues = new ConcurrentLinkedQueue<>();
         final LongAdder ticketsAcked = new LongAdder();
@@ -246,8 +267,9 @@ public final class TicketPublisher implements AutoCloseable {
         long skipped;
         long warnings;
 
-        Run(Consumer<LineIssue> issues) {
+        Run(Consumer<LineIssue> issues, Consumer<Accepted> accepted) {
             this.issues = issues;
+            this.accepted = accepted;
         }
 
         void report(LineIssue issue) {
@@ -266,6 +288,10 @@ public final class TicketPublisher implements AutoCloseable {
         }
 
         void drainAsyncIssues() {
+            Accepted ack;
+            while ((ack = asyncAccepted.poll()) != null) {
+                accepted.accept(ack);
+            }
             LineIssue issue;
             while ((issue = asyncIssues.poll()) != null) {
                 report(issue);

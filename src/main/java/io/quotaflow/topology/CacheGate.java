@@ -100,6 +100,16 @@ final class CacheGate {
         depart(coalescer.leave(item.id()), item.id(), false, now);
     }
 
+    /** Cancels {@code id} if it only follows an identical ticket here (nothing else holds it); true when it did. */
+    boolean cancel(String id, long now) {
+        java.util.Optional<io.quotaflow.cache.Membership> m = coalescer.membership(id);
+        if (m.isEmpty() || m.get().leads()) {
+            return false;
+        }
+        coalescer.leave(id);
+        return true;
+    }
+
     /** Removes the expired answers that are due (bounded work per call). */
     void sweep(long now) {
         coalescer.cache().sweep(now, 1_000);

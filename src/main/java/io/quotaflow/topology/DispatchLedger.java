@@ -362,6 +362,11 @@ final class DispatchLedger {
         }
     }
 
+    /** Whether a call about {@code id} is out. */
+    boolean inFlight(String id) {
+        return inFlightIds.contains(id);
+    }
+
     /** Whether a retry of {@code id} is on its way back through the retry topic. */
     boolean retrying(String id) {
         RetryMarker marker = retrying.get(id);

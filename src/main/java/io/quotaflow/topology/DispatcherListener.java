@@ -53,6 +53,14 @@ public interface DispatcherListener {
     }
 
     /** This instance no longer owns the scope (its task closed): its last snapshot is stale. */
+    /** A tombstone reached the intake: a producer asks to cancel a ticket. */
+    default void cancelRequested() {
+    }
+
+    /** Ticket {@code id} was cancelled before it was sent: nothing of it will be written. */
+    default void cancelled(String scope, String id) {
+    }
+
     /** A ticket answered without a call of its own (the cache, or an identical ticket's call). */
     default void cacheHit(String scope) {
     }

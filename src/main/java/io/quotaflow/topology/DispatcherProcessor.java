@@ -143,6 +143,11 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
     public void process(Record<String, WorkItem> record) {
         WorkItem item = record.value();
         if (item == null) {
+            org.apache.kafka.common.header.Header cancel = record.headers().lastHeader(IntakeProcessor.CANCEL_HEADER);
+            ScopeDispatcher scope = units.get(record.key());
+            if (cancel != null && scope != null) {
+                scope.cancel(new String(cancel.value(), java.nio.charset.StandardCharsets.UTF_8), context.currentSystemTimeMs());
+            }
             return;
         }
         ScopeDispatcher unit = units.get(record.key());

@@ -42,6 +42,9 @@ import java.util.Optional;
  */
 final class IntakeProcessor implements Processor<String, byte[], String, IntakeResult> {
 
+    /** Header of a cancel on the dispatch topic: the ticket id (its value is null). */
+    static final String CANCEL_HEADER = "qf.cancel";
+
     /** Longest record key kept on a dead letter. */
     static final int MAX_KEY_CHARS = 1024;
 
@@ -74,6 +77,10 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
         WorkItem.Origin here = new WorkItem.Origin(topic, meta.map(RecordMetadata::partition).orElse(-1),
                 meta.map(RecordMetadata::offset).orElse(-1L));
         boolean fromRetry = settings.topics().retry().equals(topic);
+        if (record.value() == null) {
+            cancel(record, fromRetry);
+            return;
+        }
         Headers in = record.headers();
         IntakeHeaders qf = IntakeHeaders.decode(in, here, fromRetry, now);
         WorkItem.Origin origin = qf.origin();
@@ -119,6 +126,23 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
                 producer.kept(), route.routed(), ContentKey.contentHash(ticket.subject(), ticket.body()));
         context.forward(new Record<String, IntakeResult>(route.route().scope(), new IntakeResult.Accepted(item), record.timestamp(),
                 new RecordHeaders()));
+    }
+
+    /**
+     * A tombstone: the producer cancels ticket {@code key} (docs/design.md, "Queue discipline").
+     * It goes to every scope's dispatcher, as a null value carrying the id in {@value #CANCEL_HEADER}.
+     * A tombstone without a key, or on the retry topic (quotaflow never writes one there), is ignored.
+     */
+    private void cancel(Record<String, byte[]> record, boolean fromRetry) {
+        if (fromRetry || record.key() == null || record.key().isBlank() || record.key().length() > MAX_KEY_CHARS) {
+            return;
+        }
+        listener.cancelRequested();
+        for (String scope : settings.routing().scopes()) {
+            RecordHeaders headers = new RecordHeaders();
+            headers.add(CANCEL_HEADER, record.key().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            context.forward(new Record<String, IntakeResult>(scope, new IntakeResult.Cancel(record.key()), record.timestamp(), headers));
+        }
     }
 
     private void reject(Record<String, byte[]> record, byte[] original, WorkItem.Origin origin,

@@ -120,8 +120,9 @@ public final class QuotaflowTopology {
                 .mapValues(v -> ((IntakeResult.Rejected) v).original(), Named.as("rejected-bytes"))
                 .to(topics.dlq(), Topics.DLQ.produced());
 
+        // a cancel travels as a null value with its id in a header, to every scope's dispatcher
         KStream<String, Outbound> outbound = intake.get("intake-accepted")
-                .mapValues(v -> ((IntakeResult.Accepted) v).item(), Named.as("accepted-item"))
+                .mapValues(v -> v instanceof IntakeResult.Accepted a ? a.item() : null, Named.as("accepted-item"))
                 .repartition(Repartitioned.with(Serdes.String(), workItemSerde).withName(DISPATCH_REPARTITION)
                         .withStreamPartitioner(partitioner))
                 .process(new DispatcherSupplier(settings, clients, random, listener, limiterClock), Named.as("dispatcher"));

@@ -123,6 +123,29 @@ final class ScopeDispatcher {
         }
     }
 
+    /**
+     * Cancels ticket {@code id} if this scope holds it and has not sent it (waiting, delayed, on its
+     * way back from the retry topic, or following an identical ticket); a ticket whose call is out
+     * is answered as usual. Nothing of a cancelled ticket is written.
+     */
+    void cancel(String id, long now) {
+        if (gate.cancel(id, now)) {
+            listener.cancelled(scope, id);
+            statuses.cancelled(id, now);
+            return;
+        }
+        if (ledger.inFlight(id)) {
+            LOG.info("scope {}: ticket {} is already being asked about; the cancel comes too late", scope, id);
+            return;
+        }
+        if (ledger.held(id).isPresent() || ledger.retrying(id)) {
+            ledger.held(id).ifPresent(item -> gate.left(item, now));
+            ledger.withdraw(id);
+            listener.cancelled(scope, id);
+            statuses.cancelled(id, now);
+        }
+    }
+
     /** Whether this scope holds ticket {@code id} (waiting, delayed or with its call out). */
     boolean holds(String id) {
         return ledger.held(id).isPresent();

@@ -58,8 +58,9 @@ final class TicketStatuses {
         put(item, TicketState.DEAD_LETTERED, routeOf(item), now, 0, kind);
     }
 
-    void cancelled(WorkItem item, long now) {
-        put(item, TicketState.CANCELLED, routeOf(item), now, 0, null);
+    /** Cancelled before it was sent: its last record, now {@code cancelled} (nothing recorded of it: nothing to say). */
+    void cancelled(String id, long now) {
+        store.get(id).ifPresent(last -> store.put(id, last.to(TicketState.CANCELLED, Math.max(0, now), null)));
     }
 
     /** On its way to route {@code to}: its dispatcher writes its own status when it takes it in. */

@@ -68,6 +68,9 @@ class PublishCommandTest {
                 .containsEntry("compression.type", "zstd");
         assertThat(command.priority).isEqualTo(io.quotaflow.ticket.Priority.BULK);
         assertThat(command.sendInvalid).isTrue();
+        assertThat(command.json).isFalse();
+        new CommandLine(command).parseArgs("--bootstrap-servers", "b:9092", "--file", "f", "--json");
+        assertThat(command.json).isTrue();
     }
 
     @Test
@@ -86,7 +89,7 @@ class PublishCommandTest {
         int code = run(new PublishCommand(), "--help");
 
         assertThat(code).isZero();
-        assertThat(out.toString()).contains("--bootstrap-servers", "--file", "--priority", "--send-invalid", "-X",
-                "Exit codes").doesNotContain("--version");
+        assertThat(out.toString()).contains("--bootstrap-servers", "--file", "--priority", "--send-invalid", "--json",
+                "-X", "accepted T-123 tickets.standard-2@17", "Exit codes").doesNotContain("--version");
     }
 }

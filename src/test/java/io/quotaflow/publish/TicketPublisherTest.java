@@ -133,6 +133,46 @@ class TicketPublisherTest {
     }
 
     @Test
+    void shouldReportEachAcknowledgedTicketWithItsTopicPartitionAndOffset() {
+        List<Accepted> accepted = new ArrayList<>();
+        try (TicketPublisher publisher = new TicketPublisher(producer, new io.quotaflow.config.TopicNames("team-a."))) {
+            publisher.publish(new ByteArrayInputStream(INPUT.getBytes(StandardCharsets.UTF_8)), Optional.empty(), true,
+                    progress::add, issues::add, accepted::add);
+        }
+
+        assertThat(producer.history()).as("invalid lines sent anyway too").hasSize(7);
+        assertThat(accepted).as("tickets only, in the order sent").containsExactly(
+                new Accepted("T-1", "team-a.tickets.interactive", 0, 0),
+                new Accepted("T-2", "team-a.tickets.bulk", 0, 0),
+                new Accepted("T-3", "team-a.tickets.standard", 0, 2),
+                new Accepted("T-4", "team-a.tickets.standard", 0, 4));
+    }
+
+    @Test
+    void shouldNotReportAFailedSendAsAccepted() {
+        MockProducer<String, byte[]> manual = new MockProducer<>(false, null, new StringSerializer(),
+                new ByteArraySerializer()) {
+            @Override
+            public synchronized void flush() {
+                errorNext(new RecordTooLargeException("too big"));
+                while (completeNext()) {
+                    // acknowledge the rest
+                }
+            }
+        };
+        List<Accepted> accepted = new ArrayList<>();
+        PublishSummary summary;
+        try (TicketPublisher publisher = new TicketPublisher(manual)) {
+            summary = publisher.publish(new ByteArrayInputStream(
+                            "{\"id\":\"A\",\"body\":\"x\"}\n{\"id\":\"B\",\"body\":\"y\"}\n".getBytes(StandardCharsets.UTF_8)),
+                    Optional.empty(), false, progress::add, issues::add, accepted::add);
+        }
+
+        assertThat(summary.failed()).isEqualTo(1);
+        assertThat(accepted).containsExactly(new Accepted("B", "tickets.standard", 0, 1));
+    }
+
+    @Test
     void shouldCountLastLineWithoutNewline() {
         PublishSummary summary = publish("{\"id\":\"a\",\"body\":\"x\"}\n{\"id\":\"b\",\"body\":\"y\"}", Optional.empty(), false);
 

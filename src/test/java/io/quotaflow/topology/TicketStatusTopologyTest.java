@@ -93,6 +93,25 @@ class TicketStatusTopologyTest {
     }
 
     @Test
+    void shouldRecordACancelledWaitingTicketAsCancelled() {
+        FakeModelClient client = FakeModelClient.labellingAll("billing", "low").hold();
+        try (PipelineHarness h = new PipelineHarness(Fixtures.settings(), client)) {
+            h.pipe(Priority.INTERACTIVE, "OUT", Fixtures.ticket("OUT", "acme", "The first one goes out."));
+            h.advance(Duration.ofMillis(100));
+            h.pipe(Priority.BULK, "WAIT", Fixtures.ticket("WAIT", "acme", "The second one lingers and waits."));
+            h.advance(Duration.ofMillis(100));
+            assertThat(status(h, "WAIT").state()).isEqualTo(TicketState.PENDING);
+
+            h.pipe(Priority.BULK, "WAIT", null);
+
+            TicketStatus cancelled = status(h, "WAIT");
+            assertThat(cancelled.state()).isEqualTo(TicketState.CANCELLED);
+            assertThat(cancelled.priority()).isEqualTo("bulk");
+            assertThat(status(h, "OUT").state()).as("its call is out").isEqualTo(TicketState.IN_FLIGHT);
+        }
+    }
+
+    @Test
     void shouldForgetAFinishedTicketOnceTheRetentionIsOver() {
         DispatcherSettings settings = Fixtures.settings().withStatusRetention(Duration.ofMinutes(1));
         try (PipelineHarness h = new PipelineHarness(settings, FakeModelClient.labellingAll("billing", "low"))) {
