@@ -52,6 +52,10 @@ import java.util.function.Consumer;
  */
 public final class EtaAccuracyBenchmark {
 
+    /** Key and name of the scenario. */
+    public static final String KEY = "m";
+    public static final String NAME = "eta-accuracy";
+
     /** The target of the median error. */
     public static final double TARGET = 0.15;
 
@@ -115,6 +119,11 @@ public final class EtaAccuracyBenchmark {
 
     private final Options options;
     private final Consumer<String> progress;
+
+    /** Whether a {@code --scenario} selection names this benchmark (it runs alone). */
+    public static boolean named(String selection) {
+        return KEY.equals(selection) || NAME.equals(selection);
+    }
     private final HttpClient http = HttpClient.newHttpClient();
 
     public EtaAccuracyBenchmark(Options options, Consumer<String> progress) {

@@ -119,7 +119,7 @@ public final class BenchCommand implements Callable<Integer> {
         if (timeoutMinutes < 1) {
             throw new IllegalArgumentException("--timeout-minutes must be >= 1");
         }
-        if (scenarios.equals("m") || scenarios.equals("eta-accuracy")) {
+        if (io.quotaflow.bench.EtaAccuracyBenchmark.named(scenarios)) {
             return etaAccuracy();
         }
         List<Scenario> selected = withBaseline(Scenario.select(scenarios, tickets), baseline);
