@@ -11,6 +11,9 @@ import io.quotaflow.bench.ResultTable;
 import io.quotaflow.bench.Scenario;
 import io.quotaflow.bench.ScenarioFigures;
 import io.quotaflow.bench.ScenarioResult;
+import io.quotaflow.bench.TenantPlan;
+import io.quotaflow.bench.TenantShareResult;
+import io.quotaflow.bench.TenantShareRunner;
 import io.quotaflow.ticket.Json;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -71,6 +74,12 @@ import java.util.concurrent.Callable;
                 "         first new result; target 10 s). Exits 1 when a ticket was lost",
                 "         or duplicated. Child logs go to a temporary directory it prints.",
                 "",
+                "  l  tenant-shares  (only when named alone)  two tenants weighted 3:1 each",
+                "         publish 1 500 bulk tickets at once (the light one's three times as",
+                "         long), 500 RPM, 300k TPM; prints admitted tokens and classified",
+                "         tickets of each while both have work. Exits 1 unless the token",
+                "         ratio is 2.6-3.4 with no 429 and nothing dead-lettered.",
+                "",
                 "Flags only: --config and QUOTAFLOW_* variables are not read. Each scenario",
                 "fixes its own limits and settings, so that its figures can be compared."},
         exitCodeList = {
@@ -78,6 +87,9 @@ import java.util.concurrent.Callable;
                 "1:a scenario saw a 429 or a duplicate, lost a ticket, or failed",
                 "2:usage error (bad option, unknown scenario)"})
 public final class BenchCommand implements Callable<Integer> {
+
+    /** The names of bench (l), which runs alone. */
+    static final java.util.Set<String> TENANT_SHARES = java.util.Set.of("l", "tenant-shares");
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -122,11 +134,14 @@ public final class BenchCommand implements Callable<Integer> {
         if (io.quotaflow.bench.EtaAccuracyBenchmark.named(scenarios)) {
             return etaAccuracy();
         }
-        List<Scenario> selected = withBaseline(Scenario.select(scenarios, tickets), baseline);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         boolean terminal = ProgressLine.isTerminal();
         ProgressLine line = new ProgressLine(err, terminal);
+        if (TENANT_SHARES.contains(scenarios.strip().toLowerCase(Locale.ROOT))) {
+            return tenantShares(out, line);
+        }
+        List<Scenario> selected = withBaseline(Scenario.select(scenarios, tickets), baseline);
         BenchmarkRunner runner = new BenchmarkRunner(
                 BenchmarkRunner.Options.defaults(seed).withTimeout(Duration.ofMinutes(timeoutMinutes))
                         .withProgressInterval(Duration.ofMillis(terminal ? 250 : 5_000)),
@@ -218,6 +233,18 @@ public final class BenchCommand implements Callable<Integer> {
         spec.commandLine().getOut().print(result.report());
         spec.commandLine().getOut().flush();
         return result.metTarget() ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+
+    /** Bench (l): tenant shares by weight, on its own broker and simulator. */
+    private int tenantShares(PrintWriter out, ProgressLine line) {
+        int each = tickets == null ? TenantShareRunner.DEFAULT_TICKETS_EACH : tickets;
+        TenantShareResult r = new TenantShareRunner(seed, Duration.ofMinutes(timeoutMinutes),
+                m -> line.println("[l tenant-shares] " + m)).run(TenantPlan.benchL(each));
+        line.clear();
+        out.println();
+        out.print(r.report());
+        out.flush();
+        return r.passed() ? ExitCodes.OK : ExitCodes.FAILURE;
     }
 
     private ChaosRunner chaosRunner(ProgressLine line, boolean terminal) {

@@ -41,13 +41,15 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--report-json", description = "Also write the final report as JSON to this file.")
     Path reportJson;
 
-    @Option(names = "--scenario", paramLabel = "steady|outage|fallback", defaultValue = "steady",
+    @Option(names = "--scenario", paramLabel = "steady|outage|fallback|tenants", defaultValue = "steady",
             description = {"steady (default): the rate limits bind on a healthy provider.",
                     "outage: the provider fails for longer than the retry budget; tickets go to tickets.retry and then",
                     "to tickets.dlq, the outage ends, the dead letters are replayed, and every valid ticket is classified once.",
                     "fallback: three routes (primary with an 8 k window, backup, long); the primary goes down mid-run and its",
                     "tickets move to the backup and back, the long route takes a ticket too large for the primary, and",
-                    "copies of answered tickets are served from the cache."})
+                    "copies of answered tickets are served from the cache.",
+                    "tenants: a quiet tenant (weight 2, 150 tickets) and a noisy one (weight 1, 900 tickets three times as",
+                    "long) publish at once into one route; prints each one's tickets, tokens and when it was done."})
     String scenario;
 
     @Override
@@ -57,10 +59,16 @@ public final class DemoCommand implements Callable<Integer> {
         if (scenario.equalsIgnoreCase("fallback")) {
             return fallback(err, tty);
         }
+        if (scenario.equalsIgnoreCase("tenants")) {
+            io.quotaflow.bench.TenantShareResult r = new io.quotaflow.bench.TenantShareRunner(42, Duration.ofMinutes(20),
+                    err::println).run(io.quotaflow.bench.TenantPlan.demo());
+            System.out.print(r.demoReport());
+            return r.clean() ? ExitCodes.OK : ExitCodes.FAILURE;
+        }
         DemoRun.Scenario chosen = switch (scenario.toLowerCase(java.util.Locale.ROOT)) {
             case "steady" -> DemoRun.Scenario.STEADY;
             case "outage" -> DemoRun.Scenario.OUTAGE;
-            default -> throw new IllegalArgumentException("--scenario must be steady, outage or fallback, not " + scenario);
+            default -> throw new IllegalArgumentException("--scenario must be steady, outage, fallback or tenants, not " + scenario);
         };
         boolean outage = chosen == DemoRun.Scenario.OUTAGE;
         long rpmLimit = rpm != null ? rpm : outage ? 600 : 200;

@@ -152,6 +152,12 @@ public final class ConfigKeys {
         }
         t.template(RouteKeys.TENANT_PREFIX + RouteKeys.TENANT, Type.STRING, null, "route of that tenant's tickets "
                 + "(wins over priority)");
+        t.template(TenantKeys.PREFIX + TenantKeys.NAME + ".weight", Type.DOUBLE, "1", null, "that tenant's share of "
+                + "admitted tokens within a priority class, relative to the others' (docs/design.md, \"Tenants\")");
+        t.template(TenantKeys.PREFIX + TenantKeys.NAME + ".tpm", Type.LONG, null, "that tenant's own tokens per minute "
+                + "(estimated prompt and completion): past it its tickets wait, never rejected (default: no cap)");
+        t.template(TenantKeys.PREFIX + TenantKeys.NAME + ".rpm", Type.LONG, null, "that tenant's own tickets per minute, "
+                + "held the same way (default: no cap)");
         t.add("routing.max-wait.interactive", Type.STRING, "30s", null, "expected wait beyond which an interactive "
                 + "ticket falls back (`none`: never)");
         t.add("routing.max-wait.standard", Type.STRING, "10m", null, "the same for standard tickets");

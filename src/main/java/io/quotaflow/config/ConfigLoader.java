@@ -199,7 +199,7 @@ public final class ConfigLoader {
         for (String key : ConfigKeys.names()) {
             values.get(key).ifPresent(v -> out.put(key, v));
         }
-        for (String prefix : List.of(RouteKeys.ROUTE_PREFIX, RouteKeys.TENANT_PREFIX)) {
+        for (String prefix : List.of(RouteKeys.ROUTE_PREFIX, RouteKeys.TENANT_PREFIX, TenantKeys.PREFIX)) {
             values.keysStartingWith(prefix).forEach(k -> values.get(k).ifPresent(v -> out.put(k, v)));
         }
         values.kafka().forEach((k, v) -> out.put(ConfigKeys.KAFKA_PREFIX + k, v));
@@ -244,6 +244,7 @@ public final class ConfigLoader {
         Path stateDir = Path.of(p.string("state.dir"));
         String instanceId = InstanceId.resolve(p.string("instance.id"), applicationId, stateDir);
         DispatcherSettings dispatcher = DispatcherSettings.of(routing, batch, retry, limits, cluster.topics())
+                .withTenants(TenantReader.read(p))
                 .withStatusRetention(ConfigDurations.require("status.retention", p.string("status.retention")));
         return new QuotaflowConfig(cluster.bootstrapServers(), applicationId, stateDir, p.integer("http.port"),
                 kafka, dispatcher, kafka.getOrDefault("group.instance.id", instanceId))

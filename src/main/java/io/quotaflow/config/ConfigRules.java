@@ -64,6 +64,11 @@ final class ConfigRules {
             case "routing.max-wait.standard":
             case "routing.max-wait.bulk":
                 return rule(ConfigDurations.SHAPE + ", above 0; or none", v -> isMaxWait(v.toString()));
+            case "tenant.<name>.weight":
+                return rule("a number above 0", v -> Double.isFinite((Double) v) && (Double) v > 0);
+            case "tenant.<name>.tpm":
+            case "tenant.<name>.rpm":
+                return rule("at least 1", v -> ((Number) v).longValue() >= 1);
             case "cache.ttl":
                 return rule(ConfigDurations.SHAPE + "; 0 turns the cache off", v -> ConfigDurations.parse(v.toString()).isPresent());
             case "status.retention":

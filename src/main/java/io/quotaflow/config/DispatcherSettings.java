@@ -10,15 +10,22 @@ import java.util.Objects;
  * @param statusRetention how long a finished ticket's status stays queryable ({@code status.retention})
  */
 public record DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
-                                 RecordLimits limits, TopicNames topics, Routing routing, Duration statusRetention) {
+                                 RecordLimits limits, TopicNames topics, Routing routing, TenantSettings tenants,
+                                 Duration statusRetention) {
 
     /** {@code status.retention}'s default. */
     public static final Duration DEFAULT_STATUS_RETENTION = Duration.ofHours(1);
 
     /** Settings keeping finished statuses for the default retention. */
     public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
+                              RecordLimits limits, TopicNames topics, Routing routing, TenantSettings tenants) {
+        this(model, quota, batch, retry, limits, topics, routing, tenants, DEFAULT_STATUS_RETENTION);
+    }
+
+    /** Settings over {@code routing} with no tenant weights or caps. */
+    public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
                               RecordLimits limits, TopicNames topics, Routing routing) {
-        this(model, quota, batch, retry, limits, topics, routing, DEFAULT_STATUS_RETENTION);
+        this(model, quota, batch, retry, limits, topics, routing, TenantSettings.NONE);
     }
 
     /** Settings with one route, {@code default}, of {@code model} and {@code quota}. */
@@ -46,6 +53,7 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
         Objects.requireNonNull(retry, "retry");
         Objects.requireNonNull(topics, "topics");
         Objects.requireNonNull(routing, "routing");
+        Objects.requireNonNull(tenants, "tenants");
         Objects.requireNonNull(statusRetention, "statusRetention");
         QuotaSettings.require(statusRetention.compareTo(Duration.ofSeconds(1)) >= 0, "status.retention must be at least 1s");
     }
@@ -64,23 +72,27 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
     public DispatcherSettings forScope(String scope) {
         RouteSettings first = routing.routesOf(scope).stream().findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no route has scope " + scope));
-        return new DispatcherSettings(first.model(), first.quota(), batch, retry, limits, topics, routing, statusRetention);
+        return new DispatcherSettings(first.model(), first.quota(), batch, retry, limits, topics, routing, tenants, statusRetention);
     }
 
     public DispatcherSettings withLimits(RecordLimits value) {
-        return new DispatcherSettings(model, quota, batch, retry, value, topics, routing, statusRetention);
+        return new DispatcherSettings(model, quota, batch, retry, value, topics, routing, tenants, statusRetention);
     }
 
     public DispatcherSettings withTopics(TopicNames value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, value, routing, statusRetention);
+        return new DispatcherSettings(model, quota, batch, retry, limits, value, routing, tenants, statusRetention);
     }
 
     public DispatcherSettings withRouting(Routing value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, value, statusRetention);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, value, tenants, statusRetention);
+    }
+
+    public DispatcherSettings withTenants(TenantSettings value) {
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, value, statusRetention);
     }
 
     public DispatcherSettings withStatusRetention(Duration value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, value);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, value);
     }
 
     /** The quota scope of this model endpoint and key. */

@@ -50,6 +50,9 @@ final class RouteKeys {
         if (key == null || ConfigKeys.isKnown(key)) {
             return Optional.empty();
         }
+        if (key.startsWith(TenantKeys.PREFIX)) {
+            return TenantKeys.templateOf(key);
+        }
         if (key.startsWith(TENANT_PREFIX) && key.length() > TENANT_PREFIX.length()) {
             return Optional.of(TENANT_PREFIX + TENANT);
         }
@@ -63,13 +66,15 @@ final class RouteKeys {
 
     /** Whether {@code key} looks like a pattern key, to be checked once the routes are known. */
     static boolean isCandidate(String key) {
-        return !ConfigKeys.isKnown(key) && (key.startsWith(ROUTE_PREFIX) || key.startsWith(TENANT_PREFIX));
+        return !ConfigKeys.isKnown(key) && (key.startsWith(ROUTE_PREFIX) || key.startsWith(TENANT_PREFIX))
+                || TenantKeys.isCandidate(key);
     }
 
     /** Whether {@code variable} has the shape of a route or tenant variable. */
     static boolean isPatternVariable(String variable) {
         return variable.startsWith(ENV_ROUTE) && variable.length() > ENV_ROUTE.length()
-                || variable.startsWith(ENV_TENANT) && variable.length() > ENV_TENANT.length();
+                || variable.startsWith(ENV_TENANT) && variable.length() > ENV_TENANT.length()
+                || TenantKeys.isPatternVariable(variable);
     }
 
     /** {@code route.<route>.<sub>}. */
@@ -82,6 +87,9 @@ final class RouteKeys {
      * as a flag}) is refused with these {@code routes}, or empty when it is a route's key.
      */
     static Optional<String> problem(String key, String where, List<String> routes) {
+        if (key.startsWith(TenantKeys.PREFIX)) {
+            return TenantKeys.problem(key, where);
+        }
         String shown = "'" + Redactor.scrub(key) + "' " + where;
         if (key.startsWith(TENANT_PREFIX)) {
             return key.length() > TENANT_PREFIX.length() ? Optional.empty()
@@ -103,6 +111,9 @@ final class RouteKeys {
 
     /** The key a {@code QUOTAFLOW_ROUTE_*} or {@code QUOTAFLOW_ROUTING_TENANT_*} variable sets with these {@code routes}. */
     static Resolution resolve(String variable, List<String> routes) {
+        if (TenantKeys.isPatternVariable(variable)) {
+            return TenantKeys.resolve(variable);
+        }
         if (variable.startsWith(ENV_TENANT)) {
             String tenant = variable.substring(ENV_TENANT.length()).toLowerCase(Locale.ROOT).replace('_', '-');
             return new Resolved(TENANT_PREFIX + tenant);

@@ -42,6 +42,7 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
     private final List<MeteredRoute> routes;
     private final Map<String, DispatcherSnapshot> snapshots = new ConcurrentHashMap<>();
     private final TicketDirectory tickets = new TicketDirectory();
+    private final TenantMeters tenants;
     private final AtomicLong calls = new AtomicLong();
     private final AtomicLong http429 = new AtomicLong();
     private final AtomicLong classified = new AtomicLong();
@@ -61,6 +62,7 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
         this.registry = registry;
         this.clockMs = clockMs;
         this.routes = List.copyOf(routes);
+        this.tenants = new TenantMeters(registry);
         for (MeteredRoute route : this.routes) {
             // every route's families are registered; the dispatcher reports by scope, so a scope's
             // events feed the first route that has it (routes sharing a scope share its calls)
@@ -206,6 +208,16 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
         return out;
     }
 
+    @Override
+    public void tenantAdmitted(String scope, String tenant, long tokens) {
+        this.tenants.admitted(tenant, tokens);
+    }
+
+    /** Estimated tokens admitted so far for {@code tenant} ({@code quotaflow_tenant_tokens_total}). */
+    public double tenantTokens(String tenant) {
+        return tenants.tokens(tenant);
+    }
+
     public Map<String, Long> republishedCounts() {
         Map<String, Long> out = new TreeMap<>();
         republished.forEach((k, v) -> out.put(k, v.get()));
@@ -229,6 +241,7 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
     public void state(DispatcherSnapshot s) {
         snapshots.put(s.scope(), s);
         route(s.scope()).state(s);
+        tenants.state(s);
     }
 
     @Override
@@ -275,6 +288,7 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
     public void released(String scope) {
         snapshots.remove(scope);
         tickets.release(scope);
+        tenants.released(scope);
         RouteMeters route = routesByScope.get(scope);
         if (route != null) {
             route.released();

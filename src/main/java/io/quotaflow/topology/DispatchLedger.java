@@ -53,7 +53,7 @@ final class DispatchLedger {
     private final KeyValueStore<String, WorkItem> delayed;
     private final KeyValueStore<String, InFlightBatch> inFlight;
     private final KeyValueStore<String, RetryMarker> retrying;
-    private final PendingQueue queue = new PendingQueue();
+    private final PendingQueue queue;
     private final TreeSet<DelayedRef> delayedIndex =
             new TreeSet<>(Comparator.comparingLong(DelayedRef::notBefore).thenComparing(DelayedRef::id));
     private final Set<String> inFlightIds = new HashSet<>();
@@ -61,6 +61,13 @@ final class DispatchLedger {
 
     DispatchLedger(KeyValueStore<String, WorkItem> pending, KeyValueStore<String, WorkItem> delayed,
                    KeyValueStore<String, InFlightBatch> inFlight, KeyValueStore<String, RetryMarker> retrying) {
+        this(pending, delayed, inFlight, retrying, new PendingQueue());
+    }
+
+    /** A ledger whose queue shares tenants by {@code queue}'s weights and caps. */
+    DispatchLedger(KeyValueStore<String, WorkItem> pending, KeyValueStore<String, WorkItem> delayed,
+                   KeyValueStore<String, InFlightBatch> inFlight, KeyValueStore<String, RetryMarker> retrying, PendingQueue queue) {
+        this.queue = queue;
         this.pending = pending;
         this.delayed = delayed;
         this.inFlight = inFlight;
@@ -268,12 +275,16 @@ final class DispatchLedger {
         return items;
     }
 
-    /** Records a call as sent: its tickets leave the queue but stay in {@code pending}. */
-    void dispatched(PendingQueue.Proposal proposal, InFlightBatch batch) {
-        queue.remove(proposal);
+    /**
+     * Records a call as sent: its tickets leave the queue (charged to their tenants) but stay in
+     * {@code pending}. Returns the tokens charged per tenant.
+     */
+    java.util.Map<String, Long> dispatched(PendingQueue.Proposal proposal, InFlightBatch batch) {
+        java.util.Map<String, Long> charged = queue.admit(proposal, batch.dispatchedAt());
         batch.members().forEach(m -> inFlightIds.add(m.id()));
         inFlight.put(batch.batchId(), batch);
         inFlightBatches.add(batch.batchId());
+        return charged;
     }
 
     /** Drops a proposal whose tickets are all gone. */

@@ -20,6 +20,10 @@ public interface DispatcherListener {
         dispatched(scope, priority, items, admissionCost);
     }
 
+    /** A call went out carrying {@code tokens} estimated tokens (prompt and completion share) of {@code tenant}'s tickets. */
+    default void tenantAdmitted(String scope, String tenant, long tokens) {
+    }
+
     default void completed(String scope, ModelOutcome outcome, int items) {
     }
 

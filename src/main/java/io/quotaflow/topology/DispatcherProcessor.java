@@ -102,7 +102,8 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
             DispatcherSettings own = settings.forScope(scope);
             ScopeDispatcher unit = new ScopeDispatcher(scope, own, clients.forRoute(routing.routesOf(scope).get(0)), random, listener,
                     context, new DispatchLedger(pending, delayed, context.getStateStore(IN_FLIGHT_STORE),
-                    context.getStateStore(RETRYING_STORE)), mover, coalescer, context.getStateStore(DAILY_STORE), this::clock, statuses);
+                    context.getStateStore(RETRYING_STORE), new PendingQueue(own.tenants(), own.batch().completionTokensPerItem())),
+                    mover, coalescer, context.getStateStore(DAILY_STORE), this::clock, statuses);
             unit.restore(item -> scope.equals(scopeOf(item)));
             units.put(scope, unit);
         }

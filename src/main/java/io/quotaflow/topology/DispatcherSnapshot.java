@@ -24,15 +24,28 @@ import java.util.Map;
  *                          {@code input-tokens}, {@code output-tokens}, {@code requests-per-day},
  *                          {@code tokens-per-day}): the limit and what is available of it now
  * @param outForDayUntil    when the route's daily budget is spent: the next reset (ISO-8601 instant, UTC); else null
+ * @param tenants           per tenant with work or recent admissions: depth, share of the last minute's tokens, cap;
+ *                          the {@link TenantState#MAX_TENANTS} deepest by name, the rest summed as {@link TenantState#OTHER}
  */
 public record DispatcherSnapshot(String scope, long at, Map<Priority, Integer> pending, Map<Priority, Long> oldestAgeMs,
                                  int delayed, int inFlightCalls, double availableTokens, double availableRequests,
                                  long cooldownMs, long estimatedWaitMs, String state, double estimateRatio,
                                  long contextTokens, int inFlightLimit, double tokenCapacity, Map<String, QuotaLevel> limits,
-                                 String outForDayUntil) {
+                                 String outForDayUntil, Map<String, TenantState> tenants) {
 
     public DispatcherSnapshot {
         limits = limits == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(limits));
+        tenants = tenants == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(tenants));
+    }
+
+    /** A snapshot without the per-tenant view. */
+    public DispatcherSnapshot(String scope, long at, Map<Priority, Integer> pending, Map<Priority, Long> oldestAgeMs,
+                              int delayed, int inFlightCalls, double availableTokens, double availableRequests,
+                              long cooldownMs, long estimatedWaitMs, String state, double estimateRatio,
+                              long contextTokens, int inFlightLimit, double tokenCapacity, Map<String, QuotaLevel> limits,
+                              String outForDayUntil) {
+        this(scope, at, pending, oldestAgeMs, delayed, inFlightCalls, availableTokens, availableRequests, cooldownMs,
+                estimatedWaitMs, state, estimateRatio, contextTokens, inFlightLimit, tokenCapacity, limits, outForDayUntil, Map.of());
     }
 
     /** A snapshot without the per-dimension limits (RPM and TPM only, never out for the day). */

@@ -1,5 +1,6 @@
 package io.quotaflow.topology;
 
+import io.quotaflow.config.TenantSettings;
 import io.quotaflow.ticket.Priority;
 
 import java.util.ArrayDeque;
@@ -11,11 +12,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
- * In-memory index of the pending store: per priority class, one FIFO per tenant, served round-robin
- * so that no tenant can starve the others within a class. Holds only ids and sizes; the tickets
- * themselves stay in the store. Rebuilt from the store when a task starts.
+ * In-memory index of the pending store: per priority class, one FIFO per tenant. Within a class the
+ * tenants share admitted tokens by weight ({@link TokenShares}: deficit round robin on each
+ * ticket's estimated cost, its tokens plus its share of the completion budget), and a tenant whose
+ * own cap is spent ({@link TenantCaps}) is skipped until it refills. Holds only ids and sizes; the
+ * tickets themselves stay in the store. Rebuilt from the store when a task starts.
  */
 final class PendingQueue {
 
@@ -51,17 +55,38 @@ final class PendingQueue {
         // insertion-ordered: the rotation order of tenants
         final LinkedHashMap<String, ArrayDeque<Ref>> byTenant = new LinkedHashMap<>();
         final List<String> rotation = new ArrayList<>();
+        final TokenShares shares;
         int next;
         int size;
+
+        ClassQueue(TokenShares shares) {
+            this.shares = shares;
+        }
     }
 
     private final Map<Priority, ClassQueue> classes = new EnumMap<>(Priority.class);
     private final Map<String, Priority> index = new HashMap<>();
+    private final TenantCaps caps;
+    private final TenantActivity activity = new TenantActivity();
+    private final int completionPerTicket;
 
+    /** Every tenant of weight 1, none capped, a ticket's cost its prompt tokens. */
     PendingQueue() {
+        this(TenantSettings.NONE, 0);
+    }
+
+    /** Tenants weighted and capped by {@code tenants}; a ticket costs its tokens plus {@code completionPerTicket}. */
+    PendingQueue(TenantSettings tenants, int completionPerTicket) {
+        this.caps = new TenantCaps(tenants);
+        this.completionPerTicket = Math.max(0, completionPerTicket);
         for (Priority p : Priority.values()) {
-            classes.put(p, new ClassQueue());
+            classes.put(p, new ClassQueue(new TokenShares(tenants::weight)));
         }
+    }
+
+    /** A ticket's estimated cost in the tenant shares and caps. */
+    long cost(Ref ref) {
+        return (long) ref.tokens() + completionPerTicket;
     }
 
     boolean contains(String id) {
@@ -78,6 +103,7 @@ final class PendingQueue {
             tenantQueue = new ArrayDeque<>();
             q.byTenant.put(ref.tenant(), tenantQueue);
             q.rotation.add(ref.tenant());
+            q.shares.join(ref.tenant());
         }
         tenantQueue.addLast(ref);
         q.size++;
@@ -117,8 +143,9 @@ final class PendingQueue {
 
     /**
      * The next batch of the highest non-empty class: up to {@code maxItems} tickets and
-     * {@code maxTokens} estimated tokens, taken one per tenant in turn. The first ticket is always
-     * taken, even if it alone exceeds the token cap. Nothing is removed.
+     * {@code maxTokens} estimated tokens, tenants by their token shares. The first ticket is always
+     * taken, even if it alone exceeds the token cap. Nothing is removed. Tenant caps are not
+     * consulted (no time given).
      */
     Optional<Proposal> propose(int maxItems, java.util.function.ToIntFunction<Priority> maxTokens) {
         return propose(maxItems, maxTokens, Long.MAX_VALUE);
@@ -126,58 +153,121 @@ final class PendingQueue {
 
     /** As {@link #propose(int, java.util.function.ToIntFunction)}, and at most {@code maxBytes} of tickets (the first always). */
     Optional<Proposal> propose(int maxItems, java.util.function.ToIntFunction<Priority> maxTokens, long maxBytes) {
+        return propose(maxItems, maxTokens, maxBytes, -1);
+    }
+
+    /**
+     * As above, skipping the tenants whose cap holds them at {@code now} (epoch ms; negative: caps
+     * not consulted). A class whose every waiting tenant is held yields to the next class.
+     */
+    Optional<Proposal> propose(int maxItems, java.util.function.ToIntFunction<Priority> maxTokens, long maxBytes, long now) {
         for (Priority p : Priority.values()) {
             ClassQueue q = classes.get(p);
             if (q.size == 0) {
                 continue;
             }
-            return Optional.of(propose(p, q, maxItems, maxTokens.applyAsInt(p), maxBytes));
+            Proposal proposal = propose(p, q, maxItems, maxTokens.applyAsInt(p), maxBytes, now);
+            if (!proposal.refs().isEmpty()) {
+                return Optional.of(proposal);
+            }
         }
         return Optional.empty();
     }
 
-    private Proposal propose(Priority priority, ClassQueue q, int maxItems, int maxTokens, long maxBytes) {
+    private Proposal propose(Priority priority, ClassQueue q, int maxItems, int maxTokens, long maxBytes, long now) {
         List<Ref> refs = new ArrayList<>();
         Map<String, Integer> taken = new HashMap<>();
+        Map<String, Long> spent = new HashMap<>();
+        TokenShares shares = q.shares.copy();
+        List<String> open = new ArrayList<>(q.rotation.size());
+        for (int i = 0; i < q.rotation.size(); i++) {
+            open.add(q.rotation.get((q.next + i) % q.rotation.size()));
+        }
         int tokens = 0;
         long bytes = 0;
         int cap = maxItems;
-        int tenants = q.rotation.size();
-        boolean progress = true;
-        int turn = 0;
-        outer:
-        while (refs.size() < cap && progress) {
-            progress = false;
-            for (int i = 0; i < tenants && refs.size() < cap; i++) {
-                String tenant = q.rotation.get((q.next + turn) % tenants);
-                turn++;
-                ArrayDeque<Ref> dq = q.byTenant.get(tenant);
-                int already = taken.getOrDefault(tenant, 0);
-                if (dq.size() <= already) {
-                    continue;
-                }
-                Ref candidate = nth(dq, already);
-                int candidateCap = candidate.batchCap() > 0 ? candidate.batchCap() : Integer.MAX_VALUE;
-                if (!refs.isEmpty()) {
-                    if (tokens + candidate.tokens() > maxTokens || bytes + candidate.bytes() > maxBytes
-                            || refs.size() + 1 > Math.min(cap, candidateCap)) {
-                        // this tenant's next ticket does not fit; others may
-                        continue;
-                    }
-                } else {
-                    cap = Math.min(cap, candidateCap);
-                }
-                refs.add(candidate);
-                tokens += candidate.tokens();
-                bytes += candidate.bytes();
-                taken.put(tenant, already + 1);
-                progress = true;
-                if (tokens >= maxTokens) {
-                    break outer;
-                }
+        while (refs.size() < cap && !open.isEmpty()) {
+            String tenant = shares.next(open, t -> cost(nth(q.byTenant.get(t), taken.getOrDefault(t, 0))));
+            ArrayDeque<Ref> dq = q.byTenant.get(tenant);
+            int already = taken.getOrDefault(tenant, 0);
+            Ref candidate = nth(dq, already);
+            long cost = cost(candidate);
+            int candidateCap = candidate.batchCap() > 0 ? candidate.batchCap() : Integer.MAX_VALUE;
+            boolean held = now >= 0 && !caps.allows(tenant, spent.getOrDefault(tenant, 0L) + cost, already + 1, now);
+            boolean full = !refs.isEmpty() && (tokens + candidate.tokens() > maxTokens || bytes + candidate.bytes() > maxBytes
+                    || refs.size() + 1 > Math.min(cap, candidateCap));
+            if (held || full) {
+                // this tenant's next ticket may not go now; others may
+                open.remove(tenant);
+                continue;
+            }
+            if (refs.isEmpty()) {
+                cap = Math.min(cap, candidateCap);
+            }
+            refs.add(candidate);
+            tokens += candidate.tokens();
+            bytes += candidate.bytes();
+            shares.charge(tenant, cost);
+            spent.merge(tenant, cost, Long::sum);
+            taken.put(tenant, already + 1);
+            if (dq.size() <= already + 1) {
+                open.remove(tenant);
+            }
+            if (tokens >= maxTokens) {
+                break;
             }
         }
         return new Proposal(priority, List.copyOf(refs), tokens);
+    }
+
+    /**
+     * A proposal's call was admitted at {@code now}: its tickets are charged to their tenants'
+     * shares and caps, then removed as by {@link #remove(Proposal)}. Returns the tokens charged per tenant.
+     */
+    Map<String, Long> admit(Proposal proposal, long now) {
+        ClassQueue q = classes.get(proposal.priority());
+        Map<String, Long> byTenant = new TreeMap<>();
+        Map<String, Integer> tickets = new HashMap<>();
+        for (Ref ref : proposal.refs()) {
+            long cost = cost(ref);
+            q.shares.charge(ref.tenant(), cost);
+            byTenant.merge(ref.tenant(), cost, Long::sum);
+            tickets.merge(ref.tenant(), 1, Integer::sum);
+        }
+        byTenant.forEach((tenant, cost) -> {
+            caps.charge(tenant, cost, tickets.get(tenant), now);
+            activity.admitted(tenant, cost, now);
+        });
+        remove(proposal);
+        return byTenant;
+    }
+
+    /** Each tenant's share (0..1) of the tokens admitted over the last minute. */
+    Map<String, Double> recentShares(long now) {
+        return activity.shares(now);
+    }
+
+    /** Tickets waiting per tenant, every class. */
+    Map<String, Integer> depthByTenant() {
+        Map<String, Integer> out = new HashMap<>();
+        for (ClassQueue q : classes.values()) {
+            q.byTenant.forEach((t, dq) -> out.merge(t, dq.size(), Integer::sum));
+        }
+        return out;
+    }
+
+    /** Whether {@code tenant}'s own cap holds its next waiting ticket at {@code now}. */
+    boolean heldByCap(String tenant, long now) {
+        if (!caps.capped(tenant)) {
+            return false;
+        }
+        for (ClassQueue q : classes.values()) {
+            ArrayDeque<Ref> dq = q.byTenant.get(tenant);
+            if (dq != null && !dq.isEmpty()) {
+                return caps.holds(tenant, cost(dq.peekFirst()), now);
+            }
+        }
+        return false;
     }
 
     private static Ref nth(ArrayDeque<Ref> dq, int n) {
@@ -251,6 +341,7 @@ final class PendingQueue {
                         int at = q.rotation.indexOf(e.getKey());
                         q.byTenant.remove(e.getKey());
                         q.rotation.remove(at);
+                        q.shares.leave(e.getKey());
                         if (at < q.next) {
                             q.next--;
                         }
@@ -279,6 +370,7 @@ final class PendingQueue {
             if (e.getValue().isEmpty()) {
                 it.remove();
                 q.rotation.remove(e.getKey());
+                q.shares.leave(e.getKey());
             }
         }
         q.next = q.rotation.isEmpty() ? 0 : (q.next + 1) % q.rotation.size();

@@ -207,7 +207,7 @@ final class ScopeDispatcher {
                 return;
             }
             int maxItems = probe ? 1 : settings.batch().maxItems();
-            PendingQueue.Proposal proposal = queue.propose(maxItems, provider::promptTokenCap, settings.limits().maxBatchBytes())
+            PendingQueue.Proposal proposal = queue.propose(maxItems, provider::promptTokenCap, settings.limits().maxBatchBytes(), now)
                     .filter(p -> mayStart(p, probe, maxItems, now)).orElse(null);
             if (proposal == null) {
                 return;
@@ -233,7 +233,7 @@ final class ScopeDispatcher {
                 return;
             }
             ledger.dispatched(proposal, InFlightBatch.of(batchId, proposal.priority(), items, now, prompt.promptTokens(),
-                    prompt.maxTokens(), cost));
+                    prompt.maxTokens(), cost)).forEach((tenant, tokens) -> listener.tenantAdmitted(scope, tenant, tokens));
             if (probe) {
                 probes.add(batchId);
             }

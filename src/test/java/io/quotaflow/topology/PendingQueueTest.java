@@ -83,4 +83,62 @@ class PendingQueueTest {
         assertThat(two.mayLinger(1_000, 10, 250, 1_900)).as("80 % of the token cap").isFalse();
         assertThat(two.mayLinger(0, 10, 1_000, 1_900)).as("no linger (interactive)").isFalse();
     }
+
+    @Test
+    void shouldShareAdmittedTokensByWeightAcrossBatchesWhateverTheTicketSizes() {
+        PendingQueue q = new PendingQueue(io.quotaflow.config.TenantSettings.builder().weight("gold", 3).build(), 50);
+        for (int i = 0; i < 3_000; i++) {
+            q.add(Priority.BULK, ref("gold-" + i, "gold", 400, i));
+            q.add(Priority.BULK, ref("tin-" + i, "tin", 60, i));
+        }
+        java.util.Map<String, Long> admitted = new java.util.HashMap<>();
+        for (int call = 0; call < 300; call++) {
+            PendingQueue.Proposal p = q.propose(8, prio -> 2_000, Long.MAX_VALUE, 1_000L + call).orElseThrow();
+            q.admit(p, 1_000L + call).forEach((t, tokens) -> admitted.merge(t, tokens, Long::sum));
+        }
+        assertThat(q.size(Priority.BULK)).as("both still backlogged").isGreaterThan(3_000);
+        double ratio = (double) admitted.get("gold") / admitted.get("tin");
+        assertThat(ratio).as("gold 450 tokens a ticket, tin 110; weights 3:1").isBetween(2.85, 3.15);
+    }
+
+    @Test
+    void shouldSkipACappedTenantUntilItsBucketRefillsAndServeTheOthers() {
+        PendingQueue q = new PendingQueue(io.quotaflow.config.TenantSettings.builder().tpm("noisy", 600).build(), 0);
+        for (int i = 0; i < 10; i++) {
+            q.add(Priority.STANDARD, ref("noisy-" + i, "noisy", 300, i));
+        }
+        long t0 = 1_700_000_000_000L;
+        PendingQueue.Proposal first = q.propose(10, prio -> 100_000, Long.MAX_VALUE, t0).orElseThrow();
+        assertThat(ids(first)).containsExactly("noisy-0", "noisy-1");
+        q.admit(first, t0);
+        assertThat(q.propose(10, prio -> 100_000, Long.MAX_VALUE, t0 + 1_000)).as("held, not dropped").isEmpty();
+        assertThat(q.heldByCap("noisy", t0 + 1_000)).isTrue();
+        q.add(Priority.BULK, ref("quiet-0", "quiet", 300, 20));
+        assertThat(ids(q.propose(10, prio -> 100_000, Long.MAX_VALUE, t0 + 1_000).orElseThrow()))
+                .as("a held class yields to the next").containsExactly("quiet-0");
+        assertThat(ids(q.propose(10, prio -> 100_000, Long.MAX_VALUE, t0 + 30_000).orElseThrow()))
+                .as("10 tokens a second: 300 after 30 s").containsExactly("noisy-2");
+        assertThat(q.size()).isEqualTo(9);
+        assertThat(q.depthByTenant()).containsEntry("noisy", 8).containsEntry("quiet", 1);
+        assertThat(q.recentShares(t0 + 1_000)).containsEntry("noisy", 1.0);
+    }
+
+    @Test
+    void shouldShareByWeightWithHeavyTailedTicketsAndOversizedOnesGoingAlone() {
+        PendingQueue q = new PendingQueue(io.quotaflow.config.TenantSettings.builder().weight("gold", 3).build(), 36);
+        java.util.Random random = new java.util.Random(7);
+        for (int i = 0; i < 3_000; i++) {
+            boolean longOne = random.nextDouble() < 0.05;
+            int tokens = longOne ? 500 + random.nextInt(1_000) : 50 + random.nextInt(150);
+            q.add(Priority.BULK, ref("gold-" + i, "gold", tokens, i));
+            q.add(Priority.BULK, ref("noisy-" + i, "noisy", 3 * tokens, i));
+        }
+        java.util.Map<String, Long> admitted = new java.util.HashMap<>();
+        for (int call = 0; call < 200; call++) {
+            PendingQueue.Proposal p = q.propose(20, prio -> 3_000, Long.MAX_VALUE, 1_000L + call).orElseThrow();
+            q.admit(p, 1_000L + call).forEach((t, tokens) -> admitted.merge(t, tokens, Long::sum));
+        }
+        assertThat(q.depthByTenant().get("gold")).as("gold still backlogged").isPositive();
+        assertThat((double) admitted.get("gold") / admitted.get("noisy")).isBetween(2.9, 3.1);
+    }
 }
