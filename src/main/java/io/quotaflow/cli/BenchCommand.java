@@ -131,15 +131,13 @@ public final class BenchCommand implements Callable<Integer> {
         if (timeoutMinutes < 1) {
             throw new IllegalArgumentException("--timeout-minutes must be >= 1");
         }
-        if (io.quotaflow.bench.EtaAccuracyBenchmark.named(scenarios)) {
-            return etaAccuracy();
-        }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         boolean terminal = ProgressLine.isTerminal();
         ProgressLine line = new ProgressLine(err, terminal);
-        if (TENANT_SHARES.contains(scenarios.strip().toLowerCase(Locale.ROOT))) {
-            return tenantShares(out, line);
+        Integer alone = runAlone(out, line);
+        if (alone != null) {
+            return alone;
         }
         List<Scenario> selected = withBaseline(Scenario.select(scenarios, tickets), baseline);
         BenchmarkRunner runner = new BenchmarkRunner(
@@ -217,6 +215,17 @@ public final class BenchCommand implements Callable<Integer> {
                 && results.stream().filter(r -> !Scenario.CHAOS.equals(r.key())).allMatch(ScenarioResult::clean)
                 && chaosResults.stream().allMatch(ChaosResult::passed);
         return ok ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+
+    /** Bench (l) or (m) when selected: each runs alone, on its own broker and simulator; null for the others. */
+    private Integer runAlone(PrintWriter out, ProgressLine line) throws Exception {
+        if (io.quotaflow.bench.EtaAccuracyBenchmark.named(scenarios)) {
+            return etaAccuracy();
+        }
+        if (TENANT_SHARES.contains(scenarios.strip().toLowerCase(Locale.ROOT))) {
+            return tenantShares(out, line);
+        }
+        return null;
     }
 
     /** Bench (m), run alone: ETA accuracy 60 s into a bulk backlog (exit 1 when the median error misses the target). */
