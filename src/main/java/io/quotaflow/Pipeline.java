@@ -18,6 +18,7 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.apache.kafka.streams.state.HostInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,6 +55,19 @@ public final class Pipeline implements AutoCloseable {
         properties.putAll(io.quotaflow.topology.StreamErrorHandlers.properties(metrics, config.topics()));
         Topology topology = QuotaflowTopology.build(config.dispatcher(), clients,
                 new SplittableRandom(new SecureRandom().nextLong()), metrics, properties, EpochNanoClock.system());
+        // the HTTP server binds first: its port is the application.server other instances forward to
+        LateProbe late = new LateProbe();
+        try {
+            this.status = config.httpPort() >= 0 ? new StatusServer(config.httpBind(), config.httpPort(), registry, metrics, late,
+                    TicketQueries.service(() -> late.streams, metrics.tickets(),
+                            () -> new HostInfo(TicketQueries.advertisedHost(config.httpBind()), httpPort()))) : null;
+        } catch (IOException e) {
+            processMetrics.close();
+            throw new UncheckedIOException("cannot serve /metrics on " + config.httpBind() + ":" + config.httpPort(), e);
+        }
+        if (status != null) {
+            properties.put(StreamsConfig.APPLICATION_SERVER_CONFIG, TicketQueries.advertisedHost(config.httpBind()) + ":" + status.port());
+        }
         this.streams = new KafkaStreams(topology, properties);
         this.streams.setUncaughtExceptionHandler(e -> {
             LOG.error("stream thread failed; replacing it", e);
@@ -62,13 +76,35 @@ public final class Pipeline implements AutoCloseable {
         });
         this.streamsMetrics = new KafkaStreamsMetrics(streams);
         this.streamsMetrics.bindTo(registry);
-        StreamsProbe probe = StreamsProbe.watching(streams);
-        try {
-            this.status = config.httpPort() >= 0 ? new StatusServer(config.httpBind(), config.httpPort(), registry, metrics, probe) : null;
-        } catch (IOException e) {
-            streamsMetrics.close();
-            processMetrics.close();
-            throw new UncheckedIOException("cannot serve /metrics on " + config.httpBind() + ":" + config.httpPort(), e);
+        late.watch(streams);
+    }
+
+    /** The health checks' view of the application, which exists only after the HTTP server is bound. */
+    private static final class LateProbe implements StreamsProbe {
+        private volatile StreamsProbe probe;
+        private volatile KafkaStreams streams;
+
+        void watch(KafkaStreams value) {
+            this.probe = StreamsProbe.watching(value);
+            this.streams = value;
+        }
+
+        @Override
+        public KafkaStreams.State state() {
+            StreamsProbe p = probe;
+            return p == null ? KafkaStreams.State.CREATED : p.state();
+        }
+
+        @Override
+        public int aliveThreads() {
+            StreamsProbe p = probe;
+            return p == null ? -1 : p.aliveThreads();
+        }
+
+        @Override
+        public boolean wasRunning() {
+            StreamsProbe p = probe;
+            return p != null && p.wasRunning();
         }
     }
 

@@ -60,6 +60,11 @@ import java.util.concurrent.Callable;
                 "429 or a duplicate, lost a ticket, or failed (the baseline's own 429s",
                 "and losses are figures, not failures).",
                 "",
+                "  m  eta-accuracy  (only alone: --scenario m) 5 000 bulk tickets, 3k RPM, 400k",
+                "     TPM; 60 s in, GET /tickets/{id} for 10 tickets spread over the queue;",
+                "     each estimatedDoneAt against its classifiedAt (target: median error",
+                "     <= 15 %% of the time it had left; exit 1 when missed).",
+                "",
                 "  chaos  (only when named; not part of all)  600 RPM, 300k TPM, 2 000",
                 "         tickets by default. Broker and pipeline run as child processes;",
                 "         the pipeline is SIGKILLed at 15, 40 and 65 %% of the tickets and",
@@ -130,8 +135,9 @@ public final class BenchCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         boolean terminal = ProgressLine.isTerminal();
         ProgressLine line = new ProgressLine(err, terminal);
-        if (TENANT_SHARES.contains(scenarios.strip().toLowerCase(Locale.ROOT))) {
-            return tenantShares(out, line);
+        Integer alone = runAlone(out, line);
+        if (alone != null) {
+            return alone;
         }
         List<Scenario> selected = withBaseline(Scenario.select(scenarios, tickets), baseline);
         BenchmarkRunner runner = new BenchmarkRunner(
@@ -209,6 +215,33 @@ public final class BenchCommand implements Callable<Integer> {
                 && results.stream().filter(r -> !Scenario.CHAOS.equals(r.key())).allMatch(ScenarioResult::clean)
                 && chaosResults.stream().allMatch(ChaosResult::passed);
         return ok ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+
+    /** Bench (l) or (m) when selected: each runs alone, on its own broker and simulator; null for the others. */
+    private Integer runAlone(PrintWriter out, ProgressLine line) throws Exception {
+        if (io.quotaflow.bench.EtaAccuracyBenchmark.named(scenarios)) {
+            return etaAccuracy();
+        }
+        if (TENANT_SHARES.contains(scenarios.strip().toLowerCase(Locale.ROOT))) {
+            return tenantShares(out, line);
+        }
+        return null;
+    }
+
+    /** Bench (m), run alone: ETA accuracy 60 s into a bulk backlog (exit 1 when the median error misses the target). */
+    private int etaAccuracy() throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        var options = io.quotaflow.bench.EtaAccuracyBenchmark.Options.defaults(seed);
+        if (tickets != null) {
+            options = options.withTickets(tickets);
+        }
+        var result = new io.quotaflow.bench.EtaAccuracyBenchmark(options, m -> {
+            err.println("[m eta-accuracy] " + m);
+            err.flush();
+        }).run();
+        spec.commandLine().getOut().print(result.report());
+        spec.commandLine().getOut().flush();
+        return result.metTarget() ? ExitCodes.OK : ExitCodes.FAILURE;
     }
 
     /** Bench (l): tenant shares by weight, on its own broker and simulator. */

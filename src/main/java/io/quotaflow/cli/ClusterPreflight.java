@@ -44,11 +44,21 @@ final class ClusterPreflight {
                 options = k;
             }
         }
-        if (options == null || spec.userObject() instanceof RunCommand) {
-            // run checks the cluster itself, after its whole configuration is known to be right
+        if (options == null || !asksCluster(spec.userObject())) {
             return null;
         }
         return check(options.cluster(), spec.qualifiedName(), spec.commandLine().getErr());
+    }
+
+    /**
+     * Whether the command needs the cluster checked first: not run (it checks the cluster itself,
+     * after its whole configuration is known to be right), nor status --url (it asks the instance named).
+     */
+    private static boolean asksCluster(Object command) {
+        if (command instanceof RunCommand) {
+            return false;
+        }
+        return !(command instanceof StatusCommand status && status.url != null);
     }
 
     /** Null when the cluster answered, else prints why not in one line and returns exit code 1. */

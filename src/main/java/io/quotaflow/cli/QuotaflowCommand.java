@@ -45,6 +45,7 @@ import java.util.Properties;
                 PublishCommand.class,
                 CancelCommand.class,
                 ResultsCommand.class,
+                StatusCommand.class,
                 DlqCommand.class,
                 CommandLine.HelpCommand.class})
 public final class QuotaflowCommand implements Runnable {

@@ -244,7 +244,8 @@ public final class ConfigLoader {
         Path stateDir = Path.of(p.string("state.dir"));
         String instanceId = InstanceId.resolve(p.string("instance.id"), applicationId, stateDir);
         DispatcherSettings dispatcher = DispatcherSettings.of(routing, batch, retry, limits, cluster.topics())
-                .withTenants(TenantReader.read(p));
+                .withTenants(TenantReader.read(p))
+                .withStatusRetention(ConfigDurations.require("status.retention", p.string("status.retention")));
         return new QuotaflowConfig(cluster.bootstrapServers(), applicationId, stateDir, p.integer("http.port"),
                 kafka, dispatcher, kafka.getOrDefault("group.instance.id", instanceId))
                 .withHttpBind(p.string("http.bind"));

@@ -1,11 +1,26 @@
 package io.quotaflow.config;
 
 
+import java.time.Duration;
 import java.util.Objects;
 
-/** Everything the topology needs to know, as one immutable value. */
+/**
+ * Everything the topology needs to know, as one immutable value.
+ *
+ * @param statusRetention how long a finished ticket's status stays queryable ({@code status.retention})
+ */
 public record DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
-                                 RecordLimits limits, TopicNames topics, Routing routing, TenantSettings tenants) {
+                                 RecordLimits limits, TopicNames topics, Routing routing, TenantSettings tenants,
+                                 Duration statusRetention) {
+
+    /** {@code status.retention}'s default. */
+    public static final Duration DEFAULT_STATUS_RETENTION = Duration.ofHours(1);
+
+    /** Settings keeping finished statuses for the default retention. */
+    public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
+                              RecordLimits limits, TopicNames topics, Routing routing, TenantSettings tenants) {
+        this(model, quota, batch, retry, limits, topics, routing, tenants, DEFAULT_STATUS_RETENTION);
+    }
 
     /** Settings over {@code routing} with no tenant weights or caps. */
     public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
@@ -39,6 +54,8 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
         Objects.requireNonNull(topics, "topics");
         Objects.requireNonNull(routing, "routing");
         Objects.requireNonNull(tenants, "tenants");
+        Objects.requireNonNull(statusRetention, "statusRetention");
+        QuotaSettings.require(statusRetention.compareTo(Duration.ofSeconds(1)) >= 0, "status.retention must be at least 1s");
     }
 
     /**
@@ -55,23 +72,27 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
     public DispatcherSettings forScope(String scope) {
         RouteSettings first = routing.routesOf(scope).stream().findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no route has scope " + scope));
-        return new DispatcherSettings(first.model(), first.quota(), batch, retry, limits, topics, routing, tenants);
+        return new DispatcherSettings(first.model(), first.quota(), batch, retry, limits, topics, routing, tenants, statusRetention);
     }
 
     public DispatcherSettings withLimits(RecordLimits value) {
-        return new DispatcherSettings(model, quota, batch, retry, value, topics, routing, tenants);
+        return new DispatcherSettings(model, quota, batch, retry, value, topics, routing, tenants, statusRetention);
     }
 
     public DispatcherSettings withTopics(TopicNames value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, value, routing, tenants);
+        return new DispatcherSettings(model, quota, batch, retry, limits, value, routing, tenants, statusRetention);
     }
 
     public DispatcherSettings withRouting(Routing value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, value, tenants);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, value, tenants, statusRetention);
     }
 
     public DispatcherSettings withTenants(TenantSettings value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, value);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, value, statusRetention);
+    }
+
+    public DispatcherSettings withStatusRetention(Duration value) {
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, value);
     }
 
     /** The quota scope of this model endpoint and key. */

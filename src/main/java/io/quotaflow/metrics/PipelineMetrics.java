@@ -4,6 +4,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quotaflow.failure.ErrorKind;
 import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.status.QueueView;
+import io.quotaflow.status.TicketDirectory;
 import io.quotaflow.ticket.Priority;
 import io.quotaflow.topology.DispatcherListener;
 import io.quotaflow.topology.DispatcherSnapshot;
@@ -39,6 +41,7 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
     private final Map<String, RouteMeters> routesByScope = new ConcurrentHashMap<>();
     private final List<MeteredRoute> routes;
     private final Map<String, DispatcherSnapshot> snapshots = new ConcurrentHashMap<>();
+    private final TicketDirectory tickets = new TicketDirectory();
     private final TenantMeters tenants;
     private final AtomicLong calls = new AtomicLong();
     private final AtomicLong http429 = new AtomicLong();
@@ -272,8 +275,19 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
     }
 
     @Override
+    public void queue(QueueView view) {
+        tickets.publish(view);
+    }
+
+    /** The live queues of the scopes this instance owns (for {@code GET /tickets/{id}}). */
+    public TicketDirectory tickets() {
+        return tickets;
+    }
+
+    @Override
     public void released(String scope) {
         snapshots.remove(scope);
+        tickets.release(scope);
         tenants.released(scope);
         RouteMeters route = routesByScope.get(scope);
         if (route != null) {

@@ -5,7 +5,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.status.QueueView;
+import io.quotaflow.status.TicketAnswer;
+import io.quotaflow.status.TicketService;
 import io.quotaflow.ticket.Json;
+import io.quotaflow.ticket.Priority;
 import io.quotaflow.topology.DispatcherSnapshot;
 
 import java.io.IOException;
@@ -14,6 +18,7 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -23,7 +28,9 @@ import java.util.concurrent.Executors;
  * 405 with {@code Allow: GET} for any other method): {@code /metrics} (Prometheus text),
  * {@code /health/live} and {@code /health/ready} ({@link HealthCheck}; {@code /health} is the
  * readiness check under its old name) and {@code /status} (JSON per owned scope: queue depth and
- * oldest age per priority, quota use, cooldown, circuit, estimated wait).
+ * oldest age per priority, quota use, cooldown, circuit, estimated wait, and per priority when
+ * what waits now is expected to be done) and {@code /tickets/{id}} (one ticket's status and ETA,
+ * {@link TicketService}; {@code ?local=true} answers from this instance only).
  */
 public final class StatusServer implements AutoCloseable {
 
@@ -37,9 +44,11 @@ public final class StatusServer implements AutoCloseable {
 
     private static final String JSON = "application/json";
     private static final String TEXT = "text/plain; charset=utf-8";
+    private static final String TICKETS = "/tickets/";
 
     private final HttpServer server;
     private final Map<String, Endpoint> endpoints = new LinkedHashMap<>();
+    private final TicketService tickets;
 
     /**
      * Serves on {@code bind}:{@code port} (0: a free port).
@@ -48,6 +57,18 @@ public final class StatusServer implements AutoCloseable {
      */
     public StatusServer(String bind, int port, PrometheusMeterRegistry registry, PipelineMetrics metrics, StreamsProbe streams)
             throws IOException {
+        this(bind, port, registry, metrics, streams, null);
+    }
+
+    /**
+     * As above, answering {@code GET /tickets/{id}} with {@code tickets} (null: every ticket is
+     * {@code unknown}).
+     *
+     * @throws IOException the address does not resolve or the port is taken
+     */
+    public StatusServer(String bind, int port, PrometheusMeterRegistry registry, PipelineMetrics metrics, StreamsProbe streams,
+                        TicketService tickets) throws IOException {
+        this.tickets = tickets;
         endpoints.put("/metrics", () -> new Response(200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
         Endpoint ready = () -> report(HealthCheck.ready(streams.state(), streams.wasRunning(),
                 metrics.notReadyReason(System.currentTimeMillis()), metrics.haltedRoutes()));
@@ -72,7 +93,12 @@ public final class StatusServer implements AutoCloseable {
     private void handle(HttpExchange ex) throws IOException {
         try {
             drain(ex.getRequestBody());
-            Endpoint endpoint = endpoints.get(ex.getRequestURI().getPath());
+            String path = ex.getRequestURI().getPath();
+            Endpoint endpoint = endpoints.get(path);
+            if (endpoint == null && path.startsWith(TICKETS) && path.length() > TICKETS.length()
+                    && path.indexOf('/', TICKETS.length()) < 0) {
+                endpoint = () -> ticket(path.substring(TICKETS.length()), "local=true".equals(ex.getRequestURI().getQuery()));
+            }
             if (endpoint == null) {
                 send(ex, new Response(404, TEXT, "not found: " + ex.getRequestURI().getPath() + " (endpoints: "
                         + String.join(", ", endpoints.keySet()) + ")\n"));
@@ -85,6 +111,11 @@ public final class StatusServer implements AutoCloseable {
         } finally {
             ex.close();
         }
+    }
+
+    private Response ticket(String id, boolean local) {
+        TicketAnswer answer = tickets == null ? TicketAnswer.unknown(id) : tickets.answer(id, local);
+        return new Response(200, JSON, Json.MAPPER.valueToTree(answer).toPrettyString());
     }
 
     private static String status(PipelineMetrics metrics, StreamsProbe streams) {
@@ -100,10 +131,31 @@ public final class StatusServer implements AutoCloseable {
         body.put("recordErrors", metrics.recordErrorCount());
         body.put("streamThreadFailures", metrics.threadFailureCount());
         ArrayNode scopes = body.putArray("scopes");
+        long now = System.currentTimeMillis();
         for (DispatcherSnapshot s : metrics.snapshots()) {
-            scopes.add(Json.MAPPER.valueToTree(s));
+            ObjectNode scope = Json.MAPPER.valueToTree(s);
+            metrics.tickets().views().stream().filter(v -> v.scope().equals(s.scope())).findFirst()
+                    .ifPresent(v -> scope.set("tail", tail(v, now)));
+            scopes.add(scope);
         }
         return body.toPrettyString();
+    }
+
+    /** Per priority: what waits at it and above, and when that is expected to be done. */
+    private static ObjectNode tail(QueueView view, long now) {
+        ObjectNode tail = Json.MAPPER.createObjectNode();
+        for (Priority p : Priority.values()) {
+            ObjectNode node = tail.putObject(p.wireName());
+            int waiting = view.tail(p).tickets();
+            node.put("waiting", waiting);
+            if (waiting > 0) {
+                node.put("estimatedDoneAt", Instant.ofEpochMilli(view.tailEta(p, now).doneAt()).toString());
+            } else {
+                node.putNull("estimatedDoneAt");
+            }
+        }
+        tail.put("measured", view.rates().measured());
+        return tail;
     }
 
     public int port() {

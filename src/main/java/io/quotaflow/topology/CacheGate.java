@@ -32,9 +32,11 @@ final class CacheGate {
     private final RecordEmitter emitter;
     private final DispatcherListener listener;
     private final Consumer<Record<String, Outbound>> forward;
+    private final TicketStatuses statuses;
 
     CacheGate(String scope, ModelSettings model, Coalescer coalescer, DispatchLedger ledger, RecordEmitter emitter,
-              DispatcherListener listener, Consumer<Record<String, Outbound>> forward) {
+              DispatcherListener listener, Consumer<Record<String, Outbound>> forward, TicketStatuses statuses) {
+        this.statuses = statuses;
         this.scope = scope;
         this.model = model;
         this.coalescer = coalescer;
@@ -64,6 +66,7 @@ final class CacheGate {
             if (!join.repeated()) {
                 listener.cacheHit(scope);
             }
+            statuses.following(item, now);
             return false;
         }
         if (arrival instanceof Arrival.Lead l && l.newContent()) {
@@ -88,6 +91,7 @@ final class CacheGate {
             forward.accept(emitter.deadLetter(follower, kind, status, "the identical ticket " + item.id() + " it followed: " + message,
                     now));
             listener.deadLettered(scope, kind);
+            statuses.deadLettered(follower, kind, now);
         }
     }
 
@@ -128,5 +132,6 @@ final class CacheGate {
         Classification result = emitter.cached(item, answer, now);
         forward.accept(emitter.classified(result, now));
         listener.classified(scope, item.priority(), 0, Math.max(0, now - item.enqueuedAt()));
+        statuses.classified(item, true, now);
     }
 }

@@ -79,4 +79,8 @@ public interface DispatcherListener {
 
     default void released(String scope) {
     }
+
+    /** The scope's live queue and pace, published with each snapshot (for {@code GET /tickets/{id}}). */
+    default void queue(io.quotaflow.status.QueueView view) {
+    }
 }

@@ -8,6 +8,7 @@ import io.quotaflow.config.Routing;
 import io.quotaflow.model.ModelClients;
 import io.quotaflow.routing.RouteChooser;
 import io.quotaflow.routing.RouteStates;
+import io.quotaflow.status.StatusStore;
 import io.quotaflow.ticket.WorkItem;
 import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -73,6 +74,7 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
 
     private ProcessorContext<String, Outbound> context;
     private RouteMover mover;
+    private TicketStatuses statuses;
     private Cancellable punctuator;
     private long nextSweep;
 
@@ -92,14 +94,16 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         KeyValueStore<String, WorkItem> pending = context.getStateStore(PENDING_STORE);
         KeyValueStore<String, WorkItem> delayed = context.getStateStore(DELAYED_STORE);
         Routing routing = settings.routing();
-        this.mover = new RouteMover(routing, new RouteChooser(routing, settings.batch()), states, listener, context);
+        this.statuses = new TicketStatuses(new StatusStore(context.getStateStore(StatusStore.STATUS),
+                context.getStateStore(StatusStore.EXPIRY), settings.statusRetention()), routing.defaultRoute());
+        this.mover = new RouteMover(routing, new RouteChooser(routing, settings.batch()), states, listener, context, statuses);
         Coalescer coalescer = CacheStores.coalescer(context, routing.cacheTtl());
         for (String scope : routing.scopes()) {
             DispatcherSettings own = settings.forScope(scope);
             ScopeDispatcher unit = new ScopeDispatcher(scope, own, clients.forRoute(routing.routesOf(scope).get(0)), random, listener,
                     context, new DispatchLedger(pending, delayed, context.getStateStore(IN_FLIGHT_STORE),
                     context.getStateStore(RETRYING_STORE), new PendingQueue(own.tenants(), own.batch().completionTokensPerItem())),
-                    mover, coalescer, context.getStateStore(DAILY_STORE), this::clock);
+                    mover, coalescer, context.getStateStore(DAILY_STORE), this::clock, statuses);
             unit.restore(item -> scope.equals(scopeOf(item)));
             units.put(scope, unit);
         }
@@ -171,6 +175,7 @@ final class DispatcherProcessor implements Processor<String, WorkItem, String, O
         boolean sweep = now >= nextSweep;
         if (sweep) {
             nextSweep = now + SWEEP_INTERVAL_MS;
+            statuses.sweep(now);
         }
         for (ScopeDispatcher unit : units.values()) {
             unit.punctuate(now);

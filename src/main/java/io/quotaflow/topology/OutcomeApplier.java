@@ -52,6 +52,14 @@ final class OutcomeApplier {
         default void deadLettered(WorkItem item, String kind, int status, String message, long now) {
         }
 
+        /** {@code item} went to the retry topic after a {@code kind} failure. */
+        default void retried(WorkItem item, String kind, long now) {
+        }
+
+        /** {@code items} wait again. */
+        default void requeued(List<WorkItem> items, long now) {
+        }
+
         Diversion NONE = (item, now) -> false;
     }
 
@@ -105,11 +113,13 @@ final class OutcomeApplier {
                 ledger.retried(emitted.item());
                 forward.accept(emitted.record());
                 listener.retried(scope, r.kind());
+                tooLarge.retried(emitted.item(), r.kind(), now);
             } else if (action instanceof OutcomePolicy.Action.DeadLetter d) {
                 deadLetter(d.item(), d.kind(), d.status(), d.message(), now);
             }
         }
         ledger.requeue(requeued);
+        tooLarge.requeued(requeued, now);
     }
 
     /**

@@ -171,6 +171,10 @@ public final class QuotaflowTopology {
         public Set<StoreBuilder<?>> stores() {
             BinarySerde<WorkItem> items = new BinarySerde<>(WorkItem.class);
             Set<StoreBuilder<?>> stores = new java.util.HashSet<>(io.quotaflow.cache.CacheStores.stores());
+            stores.add(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(io.quotaflow.status.StatusStore.STATUS), Serdes.String(),
+                    new BinarySerde<>(io.quotaflow.status.TicketStatus.class)));
+            stores.add(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(io.quotaflow.status.StatusStore.EXPIRY), Serdes.String(),
+                    Serdes.String()));
             stores.addAll(Set.of(
                     Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.PENDING_STORE), Serdes.String(), items),
                     Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.DELAYED_STORE), Serdes.String(), items),

@@ -42,9 +42,11 @@ final class RouteMover {
     private final ProcessorContext<String, Outbound> context;
     private final BinarySerde<WorkItem> serde = new BinarySerde<>(WorkItem.class);
     private final String topic;
+    private final TicketStatuses statuses;
 
     RouteMover(Routing routing, RouteChooser chooser, RouteStates states, DispatcherListener listener,
-               ProcessorContext<String, Outbound> context) {
+               ProcessorContext<String, Outbound> context, TicketStatuses statuses) {
+        this.statuses = statuses;
         this.routing = routing;
         this.chooser = chooser;
         this.policy = new FallbackPolicy(routing, chooser);
@@ -131,6 +133,7 @@ final class RouteMover {
                 : chooser.tokens(to, ModelItem.ofTicketJson(item));
         forward(item.withRouted(new WorkItem.Routed(to.name(), from.name(), reason.wire())).withTokens(tokens), to);
         listener.fellBack(from.name(), to.name(), reason.wire());
+        statuses.moved(item, to.name(), reason.wire(), now);
         log.moved(from.name(), to.name(), reason, 1, now);
     }
 

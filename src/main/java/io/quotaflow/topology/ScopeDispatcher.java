@@ -15,6 +15,7 @@ import io.quotaflow.model.PromptBuilder;
 import io.quotaflow.quota.ContextWindow;
 import io.quotaflow.quota.DailyUsage;
 import io.quotaflow.routing.FallbackReason;
+import io.quotaflow.status.Pace;
 import io.quotaflow.ticket.WorkItem;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -54,6 +55,8 @@ final class ScopeDispatcher {
     private final CallSender calls;
     private final RouteMover mover;
     private final CacheGate gate;
+    private final TicketStatuses statuses;
+    private final Pace pace = new Pace();
     private final Set<String> probes = new HashSet<>();
     /** Whether the scope has daily limits: then its day's usage is kept in {@code daily} for the next owner. */
     private final boolean dailyLimited;
@@ -65,7 +68,8 @@ final class ScopeDispatcher {
 
     ScopeDispatcher(String scope, DispatcherSettings settings, ModelClient client, RandomGenerator random, DispatcherListener listener,
                     ProcessorContext<String, Outbound> context, DispatchLedger ledger, RouteMover mover, Coalescer coalescer,
-                    KeyValueStore<String, DailyUsage> daily, LongSupplier clock) {
+                    KeyValueStore<String, DailyUsage> daily, LongSupplier clock, TicketStatuses statuses) {
+        this.statuses = statuses;
         this.daily = daily;
         this.dailyLimited = settings.routing().routesOf(scope).get(0).daily().configured();
         this.scope = scope;
@@ -79,7 +83,7 @@ final class ScopeDispatcher {
         this.health.at(context.currentSystemTimeMs());
         RecordEmitter emitter = new RecordEmitter(scope, settings.model().model(), new Backoff(settings.retry(), random),
                 settings.routing().routesOf(scope).get(0).name());
-        this.gate = new CacheGate(scope, settings.model(), coalescer, ledger, emitter, listener, context::forward);
+        this.gate = new CacheGate(scope, settings.model(), coalescer, ledger, emitter, listener, context::forward, statuses);
         this.outcomes = new OutcomeApplier(scope, settings.retry(), new OutcomePolicy(settings.retry()), provider, health, ledger,
                 emitter, listener, random, context::forward, new Endings());
         this.calls = new CallSender(client);
@@ -110,6 +114,9 @@ final class ScopeDispatcher {
             return;
         }
         DispatchLedger.Acceptance acceptance = ledger.accept(item, now);
+        if (acceptance == DispatchLedger.Acceptance.ACCEPTED || acceptance == DispatchLedger.Acceptance.REPLACED) {
+            statuses.accepted(item, now);
+        }
         if (acceptance != DispatchLedger.Acceptance.ACCEPTED) {
             LOG.debug("scope {}: ticket {} {}", scope, item.id(), acceptance);
             listener.republished(scope, acceptance.name().toLowerCase(Locale.ROOT));
@@ -124,6 +131,7 @@ final class ScopeDispatcher {
     void cancel(String id, long now) {
         if (gate.cancel(id, now)) {
             listener.cancelled(scope, id);
+            statuses.cancelled(id, now);
             return;
         }
         if (ledger.inFlight(id)) {
@@ -134,6 +142,7 @@ final class ScopeDispatcher {
             ledger.held(id).ifPresent(item -> gate.left(item, now));
             ledger.withdraw(id);
             listener.cancelled(scope, id);
+            statuses.cancelled(id, now);
         }
     }
 
@@ -156,6 +165,7 @@ final class ScopeDispatcher {
         if (active && now >= nextSnapshot) {
             nextSnapshot = now + SNAPSHOT_INTERVAL_MS;
             listener.state(snapshot(now));
+            listener.queue(QueueViews.take(settings, queue, pace, now));
         }
     }
 
@@ -228,6 +238,8 @@ final class ScopeDispatcher {
                 probes.add(batchId);
             }
             listener.dispatched(scope, proposal.priority(), items.size(), prompt.promptTokens(), cost);
+            statuses.inFlight(items, now);
+            pace.admitted(now, items.size(), proposal.tokens());
             calls.send(new ModelRequest(batchId, prompt));
         }
     }
@@ -264,6 +276,7 @@ final class ScopeDispatcher {
         Optional<DispatchLedger.Completed> done = ledger.complete(batchId);
         probes.remove(batchId);
         long sentNanos = provider.answered(batchId, outcome);
+        pace.answered(outcome.latencyMs());
         if (done.isEmpty()) {
             return;
         }
@@ -295,12 +308,24 @@ final class ScopeDispatcher {
 
         @Override
         public void classified(WorkItem item, io.quotaflow.ticket.Classification result, long now) {
+            statuses.classified(item, false, now);
             gate.classified(item, result, now);
         }
 
         @Override
         public void deadLettered(WorkItem item, String kind, int status, String message, long now) {
+            statuses.deadLettered(item, kind, now);
             gate.deadLettered(item, kind, status, message, now);
+        }
+
+        @Override
+        public void retried(WorkItem item, String kind, long now) {
+            statuses.retried(item, kind, now);
+        }
+
+        @Override
+        public void requeued(List<WorkItem> items, long now) {
+            statuses.requeued(items, now);
         }
     }
 

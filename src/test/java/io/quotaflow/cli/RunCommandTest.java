@@ -69,7 +69,7 @@ class RunCommandTest {
 
         assertThat(line).startsWith("quotaflow running: application id quotaflow, ")
                 .contains("(60 RPM, ", "at http://provider.invalid:1/v1; ")
-                .endsWith("; http://127.0.0.1:41234 serves /health/live, /health/ready, /metrics, /status")
+                .endsWith("; http://127.0.0.1:41234 serves /health/live, /health/ready, /metrics, /status, /tickets/{id}")
                 .doesNotContain("/health ", "localhost", "sk-run-command-test-secret");
     }
 
@@ -130,7 +130,7 @@ class RunCommandTest {
     @Test
     void shouldBracketAnIpv6BindAddressAndSayWhenTheEndpointsAreOff() {
         assertThat(RunCommand.startedLine(config(ENV, "--http-bind", "::1"), 8080))
-                .endsWith("; http://[::1]:8080 serves /health/live, /health/ready, /metrics, /status");
+                .endsWith("; http://[::1]:8080 serves /health/live, /health/ready, /metrics, /status, /tickets/{id}");
         assertThat(RunCommand.startedLine(config(ENV, "--http-port", "-1"), -1))
                 .endsWith("; HTTP endpoints off (http.port -1)");
     }

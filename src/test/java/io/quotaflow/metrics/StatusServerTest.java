@@ -2,6 +2,15 @@ package io.quotaflow.metrics;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quotaflow.status.Eta;
+import io.quotaflow.status.QueueView;
+import io.quotaflow.status.TicketForwarder;
+import io.quotaflow.status.TicketLocator;
+import io.quotaflow.status.TicketService;
+import io.quotaflow.status.TicketState;
+import io.quotaflow.status.TicketStatus;
+import io.quotaflow.ticket.Json;
 import io.quotaflow.ticket.Priority;
 import io.quotaflow.topology.DispatcherSnapshot;
 import org.apache.kafka.streams.KafkaStreams;
@@ -14,9 +23,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Instant;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -30,10 +41,11 @@ class StatusServerTest {
     private final HttpClient http = HttpClient.newHttpClient();
     private volatile KafkaStreams.State state = KafkaStreams.State.RUNNING;
     private StatusServer server;
+    private StreamsProbe probe;
 
     @BeforeEach
     void start() throws IOException {
-        StreamsProbe probe = new StreamsProbe() {
+        probe = new StreamsProbe() {
             @Override
             public KafkaStreams.State state() {
                 return state;
@@ -70,11 +82,52 @@ class StatusServerTest {
         for (String path : List.of("/metrics", "/health/live", "/health/ready", "/health", "/status")) {
             assertThat(request("GET", path).statusCode()).as(path).isEqualTo(200);
         }
-        for (String path : List.of("/healthz", "/health/", "/health/live/x", "/metricsx", "/", "/status.json", "/tickets/1")) {
+        for (String path : List.of("/healthz", "/health/", "/health/live/x", "/metricsx", "/", "/status.json", "/tickets/", "/tickets/a/b")) {
             HttpResponse<String> r = request("GET", path);
             assertThat(r.statusCode()).as(path).isEqualTo(404);
             assertThat(r.body()).contains("/health/live", "/health/ready");
         }
+    }
+
+    @Test
+    void shouldAnswerOneTicketWithItsPositionAndEtaAndTheTailOfEachPriority() throws Exception {
+        long now = System.currentTimeMillis();
+        metrics.state(snapshot("RUNNING"));
+        metrics.queue(new QueueView(SCOPE, List.of("default"), now, new Eta.Rates(100, 10, 1_000, true), List.of(
+                new QueueView.Waiting("A", Priority.INTERACTIVE, 100), new QueueView.Waiting("B", Priority.BULK, 200))));
+        Map<String, TicketStatus> statuses = Map.of("B", new TicketStatus(TicketState.PENDING, "default", "bulk", "acme", now, now, 0,
+                null));
+        TicketService tickets = new TicketService(new TicketLocator(id -> Optional.ofNullable(statuses.get(id)), metrics.tickets()),
+                new TicketForwarder(List::of), () -> now);
+        try (StatusServer withTickets = new StatusServer("127.0.0.1", 0, registry, metrics, probe, tickets)) {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + withTickets.port()
+                    + "/tickets/B")).GET().build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).isEqualTo(200);
+            assertThat(r.headers().firstValue("Content-Type")).contains("application/json");
+            JsonNode b = Json.MAPPER.readTree(r.body());
+            assertThat(b.get("id").asText()).isEqualTo("B");
+            assertThat(b.get("state").asText()).isEqualTo("pending");
+            assertThat(b.get("route").asText()).isEqualTo("default");
+            assertThat(b.get("priority").asText()).isEqualTo("bulk");
+            assertThat(b.get("tenant").asText()).isEqualTo("acme");
+            assertThat(b.get("position").asInt()).isEqualTo(1);
+            assertThat(Instant.parse(b.get("estimatedStartAt").asText()).toEpochMilli()).isEqualTo(now + 1_000);
+            assertThat(Instant.parse(b.get("estimatedDoneAt").asText()).toEpochMilli()).isEqualTo(now + 2_000);
+
+            HttpResponse<String> unknown = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + withTickets.port()
+                    + "/tickets/nope?local=true")).GET().build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(Json.MAPPER.readTree(unknown.body()).get("state").asText()).isEqualTo("unknown");
+            assertThat(Json.MAPPER.readTree(unknown.body()).has("estimatedDoneAt")).isTrue();
+
+            JsonNode tail = Json.MAPPER.readTree(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + withTickets.port()
+                    + "/status")).GET().build(), HttpResponse.BodyHandlers.ofString()).body()).get("scopes").get(0).get("tail");
+            assertThat(tail.get("interactive").get("waiting").asInt()).isEqualTo(1);
+            assertThat(tail.get("bulk").get("waiting").asInt()).isEqualTo(2);
+            // 300 tokens at 100/s, then 1 s of latency
+            assertThat(Instant.parse(tail.get("bulk").get("estimatedDoneAt").asText()).toEpochMilli())
+                    .isBetween(now + 4_000, now + 4_000 + 5_000);
+        }
+        assertThat(request("GET", "/tickets/B").body()).as("a server without the ticket service knows no ticket").contains("unknown");
     }
 
     @Test

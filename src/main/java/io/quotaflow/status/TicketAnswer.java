@@ -1,0 +1,35 @@
+package io.quotaflow.status;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * The answer of {@code GET /tickets/{id}}: every field is present, null when it does not apply
+ * (the ETA of a finished ticket; {@code estimatedDoneAt} of a finished one is when it ended).
+ * Times are ISO-8601 instants (UTC).
+ */
+@JsonInclude(JsonInclude.Include.ALWAYS)
+@JsonPropertyOrder({"id", "state", "route", "priority", "tenant", "position", "estimatedStartAt", "estimatedDoneAt"})
+public record TicketAnswer(String id, String state, String route, String priority, String tenant, Integer position,
+                           String estimatedStartAt, String estimatedDoneAt) {
+
+    public TicketAnswer {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(state, "state");
+    }
+
+    public static TicketAnswer unknown(String id) {
+        return new TicketAnswer(id, TicketState.UNKNOWN.wire(), null, null, null, null, null, null);
+    }
+
+    public boolean known() {
+        return !TicketState.UNKNOWN.wire().equals(state);
+    }
+
+    static String instant(long epochMs) {
+        return Instant.ofEpochMilli(epochMs).toString();
+    }
+}

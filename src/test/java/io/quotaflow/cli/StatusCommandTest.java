@@ -1,0 +1,95 @@
+package io.quotaflow.cli;
+
+import com.sun.net.httpserver.HttpServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code quotaflow status ID}: asks an instance's {@code GET /tickets/{id}} and prints the answer. */
+class StatusCommandTest {
+
+    private static final String KNOWN = "{\"id\":\"T 1\",\"state\":\"pending\",\"route\":\"default\",\"priority\":\"bulk\","
+            + "\"tenant\":\"acme\",\"position\":4,\"estimatedStartAt\":\"2026-01-01T00:00:05Z\",\"estimatedDoneAt\":\"2026-01-01T00:00:06Z\"}";
+
+    private final List<String> asked = new CopyOnWriteArrayList<>();
+    private HttpServer server;
+
+    @BeforeEach
+    void start() throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/", ex -> {
+            asked.add(ex.getRequestURI().getRawPath());
+            String id = ex.getRequestURI().getPath().substring("/tickets/".length());
+            byte[] body = (id.equals("T 1") ? KNOWN : "{\"id\":\"" + id + "\",\"state\":\"unknown\"}").getBytes(StandardCharsets.UTF_8);
+            ex.sendResponseHeaders(200, body.length);
+            try (OutputStream out = ex.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        server.start();
+    }
+
+    @AfterEach
+    void stop() {
+        server.stop(0);
+    }
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = QuotaflowCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    private String url() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    @Test
+    void shouldPrintTheAnswerOfAKnownTicketAndExitZero() {
+        Run r = run("status", "--url", url(), "T 1");
+
+        assertThat(r.code()).isZero();
+        assertThat(r.out().strip()).isEqualTo(KNOWN);
+        assertThat(asked).containsExactly("/tickets/T%201");
+    }
+
+    @Test
+    void shouldExitOneForAnUnknownTicket() {
+        Run r = run("status", "--url", url() + "/", "nope");
+
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.out()).contains("\"state\":\"unknown\"");
+        assertThat(asked).containsExactly("/tickets/nope");
+    }
+
+    @Test
+    void shouldExitOneWhenNoInstanceAnswers() {
+        server.stop(0);
+
+        Run r = run("status", "--url", url(), "T 1");
+
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.err()).contains("status: ").contains("no instance answered");
+    }
+
+    @Test
+    void shouldRequireATicketId() {
+        assertThat(run("status", "--url", url()).code()).isEqualTo(2);
+    }
+}
