@@ -78,7 +78,7 @@ public final class DemoCommand implements Callable<Integer> {
         DemoReport report = DemoRun.run(options, p -> {
             String line = String.format("[%5.1f s] classified %d/%d  dead-lettered %d  retried %d  calls %d  429s %d  tokens %,d  %s",
                     p.elapsedMs() / 1000.0, p.classified(), p.expected(), p.deadLettered(), p.retried(), p.calls(), p.http429(),
-                    p.tokensAdmitted(), p.state());
+                    p.tokensAdmitted(), p.state()) + (p.queues().isEmpty() ? "" : "  " + p.queues());
             if (tty) {
                 err.print("\r" + line + "   ");
             } else {

@@ -88,7 +88,31 @@ public final class DemoRun {
 
     /** A progress sample for the live line. */
     public record Progress(long elapsedMs, long expected, long classified, long deadLettered, long calls, long http429,
-                           long tokensAdmitted, String state, long retried) {
+                           long tokensAdmitted, String state, long retried, String queues) {
+
+        public Progress(long elapsedMs, long expected, long classified, long deadLettered, long calls, long http429,
+                        long tokensAdmitted, String state, long retried) {
+            this(elapsedMs, expected, classified, deadLettered, calls, http429, tokensAdmitted, state, retried, "");
+        }
+    }
+
+    /**
+     * Per priority, what waits at it and above and when that is expected to be done (the tail ETA of
+     * {@code /status}), e.g. {@code queued i 0 · s 40 ~25 s · b 310 ~2 min}.
+     */
+    static String queues(Pipeline pipeline, long now) {
+        StringBuilder out = new StringBuilder("queued");
+        for (io.quotaflow.status.QueueView view : pipeline.metrics().tickets().views()) {
+            for (io.quotaflow.ticket.Priority p : io.quotaflow.ticket.Priority.values()) {
+                int waiting = view.tail(p).tickets();
+                out.append(' ').append(p.wireName().charAt(0)).append(' ').append(waiting);
+                if (waiting > 0) {
+                    long left = Math.max(0, view.tailEta(p, now).doneAt() - now) / 1000;
+                    out.append(" ~").append(left < 120 ? left + " s" : left / 60 + " min");
+                }
+            }
+        }
+        return out.length() == "queued".length() ? "" : out.toString();
     }
 
     private DemoRun() {
@@ -228,7 +252,8 @@ public final class DemoRun {
             SimulatorStats stats = sim.stats();
             String state = pipeline.metrics().snapshots().stream().map(s -> s.state()).findFirst().orElse("STARTING");
             progress.accept(new Progress(now - start, expected, counter.classified(), counter.deadLettered(),
-                    stats.totalRequests(), stats.http429(), stats.tokensAdmitted(), state, pipeline.metrics().retriedCount()));
+                    stats.totalRequests(), stats.http429(), stats.tokensAdmitted(), state, pipeline.metrics().retriedCount(),
+                    queues(pipeline, now)));
         }
     }
 
