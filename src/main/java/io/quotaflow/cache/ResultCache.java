@@ -1,11 +1,8 @@
 package io.quotaflow.cache;
 
-import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -21,16 +18,13 @@ import java.util.Objects;
  */
 public final class ResultCache {
 
-    /** Characters of the padded expiry time in an index key: every non-negative long fits. */
-    private static final int TIME_DIGITS = 19;
-
     private final KeyValueStore<String, CachedAnswer> answers;
-    private final KeyValueStore<String, String> expiry;
+    private final ExpiryIndex expiry;
     private final Duration ttl;
 
     public ResultCache(KeyValueStore<String, CachedAnswer> answers, KeyValueStore<String, String> expiry, Duration ttl) {
         this.answers = Objects.requireNonNull(answers, "answers");
-        this.expiry = Objects.requireNonNull(expiry, "expiry");
+        this.expiry = new ExpiryIndex(expiry);
         this.ttl = Objects.requireNonNull(ttl, "ttl");
         if (ttl.isNegative()) {
             throw new IllegalArgumentException("cache.ttl must be >= 0 (0: no cache), got " + ttl);
@@ -72,10 +66,10 @@ public final class ResultCache {
         }
         CachedAnswer before = answers.get(key.hex());
         if (before != null) {
-            expiry.delete(indexKey(before.expiresAt(), key.hex()));
+            expiry.remove(before.expiresAt(), key.hex());
         }
         answers.put(key.hex(), kept);
-        expiry.put(indexKey(kept.expiresAt(), key.hex()), key.hex());
+        expiry.add(kept.expiresAt(), key.hex());
         return kept;
     }
 
@@ -85,21 +79,11 @@ public final class ResultCache {
      * fewer than {@code maxEntries} means none is left expired.
      */
     public int sweep(long now, int maxEntries) {
-        if (maxEntries <= 0) {
-            throw new IllegalArgumentException("maxEntries must be > 0, got " + maxEntries);
-        }
-        List<KeyValue<String, String>> due = new ArrayList<>();
-        // every index key of an expiry <= now sorts at or before "<now>;" (';' follows ':' and no hex digit)
-        try (KeyValueIterator<String, String> it = expiry.range(null, pad(now) + ";")) {
-            while (due.size() < maxEntries && it.hasNext()) {
-                due.add(it.next());
-            }
-        }
-        for (KeyValue<String, String> entry : due) {
-            expiry.delete(entry.key);
-            CachedAnswer answer = answers.get(entry.value);
+        List<String> due = expiry.takeDue(now, maxEntries);
+        for (String hex : due) {
+            CachedAnswer answer = answers.get(hex);
             if (answer != null && answer.expiredAt(now)) {
-                answers.delete(entry.value);
+                answers.delete(hex);
             }
         }
         return due.size();
@@ -111,11 +95,6 @@ public final class ResultCache {
     }
 
     static String indexKey(long expiresAt, String hex) {
-        return pad(expiresAt) + ":" + hex;
-    }
-
-    private static String pad(long time) {
-        String digits = Long.toString(Math.max(0, time));
-        return "0".repeat(TIME_DIGITS - digits.length()) + digits;
+        return ExpiryIndex.indexKey(expiresAt, hex);
     }
 }

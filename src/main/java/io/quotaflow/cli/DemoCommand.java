@@ -75,45 +75,49 @@ public final class DemoCommand implements Callable<Integer> {
         long tpmLimit = tpm != null ? tpm : outage ? 150_000 : 45_000;
         DemoRun.Options options = new DemoRun.Options(tickets, rpmLimit, tpmLimit, 5, Duration.ofMinutes(20),
                 Duration.ofMillis(tty ? 250 : 5_000), chosen);
-        DemoReport report = DemoRun.run(options, p -> {
-            String line = String.format("[%5.1f s] classified %d/%d  dead-lettered %d  retried %d  calls %d  429s %d  tokens %,d  %s",
-                    p.elapsedMs() / 1000.0, p.classified(), p.expected(), p.deadLettered(), p.retried(), p.calls(), p.http429(),
-                    p.tokensAdmitted(), p.state()) + (p.queues().isEmpty() ? "" : "  " + p.queues());
-            if (tty) {
-                err.print("\r" + line + "   ");
-            } else {
-                err.println(line);
-            }
-        }, err);
-        if (tty) {
-            err.println();
-        }
-        System.out.print(report.render());
-        if (reportJson != null) {
-            Files.writeString(reportJson, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report));
-            System.out.println("report written to " + reportJson);
-        }
-        return report.clean() ? ExitCodes.OK : ExitCodes.FAILURE;
+        ProgressOut out = new ProgressOut(err, tty);
+        DemoReport report = DemoRun.run(options, p -> out.line(String.format(
+                "[%5.1f s] classified %d/%d  dead-lettered %d  retried %d  calls %d  429s %d  tokens %,d  %s",
+                p.elapsedMs() / 1000.0, p.classified(), p.expected(), p.deadLettered(), p.retried(), p.calls(), p.http429(),
+                p.tokensAdmitted(), p.state()) + (p.queues().isEmpty() ? "" : "  " + p.queues())), err);
+        out.end();
+        return finish(report.render(), report, report.clean());
     }
 
     private Integer fallback(PrintStream err, boolean tty) throws java.io.IOException {
         DemoRun.Options options = new DemoRun.Options(tickets, rpm != null ? rpm : 300, tpm != null ? tpm : 60_000, 5,
                 Duration.ofMinutes(20), Duration.ofMillis(tty ? 250 : 5_000));
-        io.quotaflow.local.demo.FallbackReport report = io.quotaflow.local.demo.FallbackDemo.run(options, line -> {
+        ProgressOut out = new ProgressOut(err, tty);
+        io.quotaflow.local.demo.FallbackReport report = io.quotaflow.local.demo.FallbackDemo.run(options, out::line, err);
+        out.end();
+        return finish(report.render(), report, report.clean());
+    }
+
+    /** Prints the report, writes it as JSON when asked, and says how the run ended. */
+    private Integer finish(String rendered, Object report, boolean clean) throws java.io.IOException {
+        System.out.print(rendered);
+        if (reportJson != null) {
+            Files.writeString(reportJson, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report));
+            System.out.println("report written to " + reportJson);
+        }
+        return clean ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+
+    /** The live progress line: rewritten in place on a terminal, one line per sample otherwise. */
+    private record ProgressOut(PrintStream err, boolean tty) {
+
+        void line(String line) {
             if (tty) {
                 err.print("\r" + line + "   ");
             } else {
                 err.println(line);
             }
-        }, err);
-        if (tty) {
-            err.println();
         }
-        System.out.print(report.render());
-        if (reportJson != null) {
-            Files.writeString(reportJson, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report));
-            System.out.println("report written to " + reportJson);
+
+        void end() {
+            if (tty) {
+                err.println();
+            }
         }
-        return report.clean() ? ExitCodes.OK : ExitCodes.FAILURE;
     }
 }

@@ -50,6 +50,8 @@ final class RouteMeters {
     private volatile DispatcherSnapshot last;
     private volatile int circuit;
     private final Counter cost;
+    private final Counter cacheHits;
+    private final Counter cacheMisses;
 
     RouteMeters(MeterRegistry registry, MeteredRoute route, LongSupplier clockMs) {
         this.registry = registry;
@@ -72,8 +74,10 @@ final class RouteMeters {
         REPUBLISHED.forEach(this::republished);
         CIRCUIT_STATES.forEach(this::transitions);
         callLatency();
-        counter("quotaflow.cache.hits", "tickets answered from the classification cache, without a call").register(registry);
-        counter("quotaflow.cache.misses", "tickets the classification cache could not answer").register(registry);
+        cacheHits = counter("quotaflow.cache.hits", "tickets answered without a call of their own (the cache, or an identical "
+                + "ticket's call)").register(registry);
+        cacheMisses = counter("quotaflow.cache.misses", "tickets whose content was not cached and is asked of the model")
+                .register(registry);
         cost = counter(COST, "estimated spend in US dollars from usage and the route's configured prices (0 without prices)")
                 .register(registry);
     }
@@ -194,12 +198,12 @@ final class RouteMeters {
 
     /** A ticket answered without a call of its own. */
     void cacheHit() {
-        counter("quotaflow.cache.hits", "tickets answered from the classification cache, without a call").register(registry).increment();
+        cacheHits.increment();
     }
 
     /** A ticket whose content had to be asked. */
     void cacheMiss() {
-        counter("quotaflow.cache.misses", "tickets the classification cache could not answer").register(registry).increment();
+        cacheMisses.increment();
     }
 
     void retried(String kind) {

@@ -1,11 +1,9 @@
 package io.quotaflow.status;
 
-import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.state.KeyValueIterator;
+import io.quotaflow.cache.ExpiryIndex;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -14,7 +12,7 @@ import java.util.Optional;
  * The ticket statuses of a dispatcher task, over two changelogged stores: {@link #STATUS}
  * (ticket id → {@link TicketStatus}) and {@link #EXPIRY}, an index keyed by the zero-padded time a
  * finished status expires and the ticket id, so {@link #sweep} deletes what is due without reading
- * the rest (as {@code io.quotaflow.cache.ResultCache} does). A status not finished never expires:
+ * the rest (an {@link ExpiryIndex}, as the cache's answers have). A status not finished never expires:
  * the ticket is still held.
  */
 public final class StatusStore {
@@ -24,15 +22,13 @@ public final class StatusStore {
     /** {@code <zero-padded expiresAt>:<ticket id>} → ticket id. */
     public static final String EXPIRY = "qf-status-expiry";
 
-    private static final int TIME_DIGITS = 19;
-
     private final KeyValueStore<String, TicketStatus> statuses;
-    private final KeyValueStore<String, String> expiry;
+    private final ExpiryIndex expiry;
     private final Duration retention;
 
     public StatusStore(KeyValueStore<String, TicketStatus> statuses, KeyValueStore<String, String> expiry, Duration retention) {
         this.statuses = Objects.requireNonNull(statuses, "statuses");
-        this.expiry = Objects.requireNonNull(expiry, "expiry");
+        this.expiry = new ExpiryIndex(expiry);
         this.retention = Objects.requireNonNull(retention, "retention");
         if (retention.isNegative() || retention.isZero()) {
             throw new IllegalArgumentException("status.retention must be > 0, got " + retention);
@@ -43,7 +39,7 @@ public final class StatusStore {
     public void put(String id, TicketStatus status) {
         statuses.put(id, status);
         if (status.state().finished()) {
-            expiry.put(indexKey(status.updatedAt() + retention.toMillis(), id), id);
+            expiry.add(status.updatedAt() + retention.toMillis(), id);
         }
     }
 
@@ -57,31 +53,17 @@ public final class StatusStore {
      * later) only loses its index entry. Returns the index entries read.
      */
     public int sweep(long now, int maxEntries) {
-        if (maxEntries <= 0) {
-            throw new IllegalArgumentException("maxEntries must be > 0, got " + maxEntries);
-        }
-        List<KeyValue<String, String>> due = new ArrayList<>();
-        try (KeyValueIterator<String, String> it = expiry.range(null, pad(now) + ";")) {
-            while (due.size() < maxEntries && it.hasNext()) {
-                due.add(it.next());
-            }
-        }
-        for (KeyValue<String, String> entry : due) {
-            expiry.delete(entry.key);
-            TicketStatus status = statuses.get(entry.value);
+        List<String> due = expiry.takeDue(now, maxEntries);
+        for (String id : due) {
+            TicketStatus status = statuses.get(id);
             if (status != null && status.state().finished() && status.updatedAt() + retention.toMillis() <= now) {
-                statuses.delete(entry.value);
+                statuses.delete(id);
             }
         }
         return due.size();
     }
 
     static String indexKey(long expiresAt, String id) {
-        return pad(expiresAt) + ":" + id;
-    }
-
-    private static String pad(long time) {
-        String digits = Long.toString(Math.max(0, time));
-        return "0".repeat(TIME_DIGITS - digits.length()) + digits;
+        return ExpiryIndex.indexKey(expiresAt, id);
     }
 }

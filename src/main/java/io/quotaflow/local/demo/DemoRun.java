@@ -321,7 +321,8 @@ public final class DemoRun {
         return out.toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    private static void deleteQuietly(Path dir) {
+    /** Removes a demo's temporary state directory. */
+    static void deleteQuietly(Path dir) {
         try (var files = Files.walk(dir)) {
             files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException ignored) {

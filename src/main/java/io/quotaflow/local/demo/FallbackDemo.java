@@ -94,7 +94,7 @@ public final class FallbackDemo {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted");
         } finally {
-            deleteQuietly(stateDir);
+            DemoRun.deleteQuietly(stateDir);
         }
     }
 
@@ -276,14 +276,6 @@ public final class FallbackDemo {
             sims.forEach((name, s) -> calls.append(' ').append(name).append('=').append(s.stats().totalRequests()));
             progress.accept(String.format("[%5.1f s] classified %d/%d  dead-lettered %d  calls%s", (now - start) / 1000.0,
                     counter.classified(), expected, counter.deadLettered(), calls));
-        }
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try (var files = Files.walk(dir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException ignored) {
-            // temporary directory
         }
     }
 }
