@@ -6,6 +6,8 @@ import io.quotaflow.ticket.WorkItem;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Random;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -34,6 +36,36 @@ class ContentKeyTest {
         assertThat(ContentKey.normalise(" \t a \n\n b\u00a0\u00a0c  ")).isEqualTo("a b c");
         assertThat(ContentKey.normalise(null)).isEmpty();
         assertThat(ContentKey.normalise("Mixed CASE, kept.")).isEqualTo("Mixed CASE, kept.");
+    }
+
+    @Test
+    void shouldCallWhiteSpaceExactlyWhatTheUnicodeRegexCallsWhiteSpace() {
+        Pattern regex = Pattern.compile("\\s", Pattern.UNICODE_CHARACTER_CLASS);
+        for (int c = 0; c <= Character.MAX_VALUE; c++) {
+            String one = String.valueOf((char) c);
+            assertThat(ContentKey.isWhiteSpace((char) c)).as("U+%04X", c).isEqualTo(regex.matcher(one).matches());
+        }
+    }
+
+    @Test
+    void shouldNormaliseRandomTextsAsTheRegexDefinitionDoes() {
+        Pattern runs = Pattern.compile("\\s+", Pattern.UNICODE_CHARACTER_CLASS);
+        // white space of every kind, characters strip() removes but the regex keeps (U+001C..U+001F),
+        // look-alikes that are not white space (U+200B, U+180E, U+FEFF), letters and a surrogate pair
+        String[] alphabet = {" ", "  ", "\t", "\n", "\r\n", "\u000b", "\f", "\u0085", "\u00a0", "\u1680", "\u2003", "\u200a",
+            "\u2028", "\u2029", "\u202f", "\u205f", "\u3000", "\u001c", "\u001f", "\u200b", "\u180e", "\ufeff", "a", "Z", "é",
+            "ç", "\ud83d\ude00", ".", "-"};
+        Random random = new Random(42);
+        for (int round = 0; round < 20_000; round++) {
+            StringBuilder text = new StringBuilder();
+            int parts = random.nextInt(12);
+            for (int i = 0; i < parts; i++) {
+                text.append(alphabet[random.nextInt(alphabet.length)]);
+            }
+            String t = text.toString();
+            assertThat(ContentKey.normalise(t)).as("%s", t.codePoints().mapToObj(Integer::toHexString).toList())
+                    .isEqualTo(runs.matcher(t).replaceAll(" ").strip());
+        }
     }
 
     @Test
