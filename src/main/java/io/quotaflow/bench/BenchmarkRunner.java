@@ -255,6 +255,7 @@ public final class BenchmarkRunner {
         int backlog = interactive ? scenario.tickets() : tickets.size();
         List<GeneratedTicket> later = tickets.subList(backlog, tickets.size());
         listener.phase(scenario, "publishing " + backlog + " tickets" + (interactive ? " to " + Priority.BULK.topic() : ""));
+        CpuUse cpuAtStart = CpuUse.now();
         long start = System.currentTimeMillis();
         try (TicketPublisher publisher = new TicketPublisher(broker.bootstrapServers(), Map.of())) {
             publish(publisher, tickets.subList(0, backlog), interactive ? Optional.of(Priority.BULK) : Optional.empty());
@@ -287,10 +288,13 @@ public final class BenchmarkRunner {
                                 + " of " + expected + " tickets accounted for");
                     }
                 }
+                Map<CpuUse.Group, Long> cpu = CpuUse.now().since(cpuAtStart, APPLICATION_ID);
                 progress(scenario, lastAnswer - start, expected, counter, sim.stats());
                 awaitLateDuplicates(counter);
-                return MeasuredRun.of(scenario, tickets, counter, sim.stats(),
+                ScenarioResult result = MeasuredRun.of(scenario, tickets, counter, sim.stats(),
                         new RunTiming(start, lastPublish, lastAnswer, feed.publishedAt()));
+                return scenario.kind() == Scenario.Kind.OVERHEAD
+                        ? result.withNote(CpuUse.describe(cpu, expected, Runtime.getRuntime().availableProcessors())) : result;
             }
         }
     }
