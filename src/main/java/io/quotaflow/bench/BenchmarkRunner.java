@@ -291,12 +291,16 @@ public final class BenchmarkRunner {
                 Map<CpuUse.Group, Long> cpu = CpuUse.now().since(cpuAtStart, APPLICATION_ID);
                 progress(scenario, lastAnswer - start, expected, counter, sim.stats());
                 awaitLateDuplicates(counter);
-                ScenarioResult result = MeasuredRun.of(scenario, tickets, counter, sim.stats(),
-                        new RunTiming(start, lastPublish, lastAnswer, feed.publishedAt()));
-                return scenario.kind() == Scenario.Kind.OVERHEAD
-                        ? result.withNote(CpuUse.describe(cpu, expected, Runtime.getRuntime().availableProcessors())) : result;
+                return withCpu(scenario, MeasuredRun.of(scenario, tickets, counter, sim.stats(),
+                        new RunTiming(start, lastPublish, lastAnswer, feed.publishedAt())), cpu, expected);
             }
         }
+    }
+
+    /** (i): where the measured window's CPU went ({@link CpuUse}), as a note. */
+    private static ScenarioResult withCpu(Scenario scenario, ScenarioResult result, Map<CpuUse.Group, Long> cpu, long tickets) {
+        return scenario.kind() == Scenario.Kind.OVERHEAD
+                ? result.withNote(CpuUse.describe(cpu, tickets, Runtime.getRuntime().availableProcessors())) : result;
     }
 
     private void progress(Scenario scenario, long elapsedMs, long expected, OutcomeCounter counter, SimulatorStats s) {
