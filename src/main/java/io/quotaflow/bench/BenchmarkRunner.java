@@ -109,9 +109,6 @@ public final class BenchmarkRunner {
     private final Options options;
     private final Listener listener;
 
-    /** Tickets of the throw-away run before (i) measures (JIT warm-up). */
-    static final int OVERHEAD_WARM_UP_TICKETS = 10_000;
-
     public BenchmarkRunner(Options options, Listener listener) {
         this.options = Objects.requireNonNull(options, "options");
         this.listener = listener == null ? new Listener() { } : listener;
@@ -131,17 +128,18 @@ public final class BenchmarkRunner {
             listener.phase(scenario, "computing tokens per ticket for fixed batches of " + Scenario.FIXED_BATCH_ITEMS);
             return FixedBatchEstimate.result(scenario, tickets);
         }
-        boolean warmUp = scenario.kind() == Scenario.Kind.OVERHEAD && scenario.tickets() >= OVERHEAD_WARM_UP_TICKETS * 2;
-        if (warmUp) {
-            // a pipeline runs for hours; its per-ticket cost is that of compiled code, not of the
-            // first seconds of a JVM: warm up on a throw-away run (own broker, own tickets), then measure
-            Scenario small = scenario.withTickets(OVERHEAD_WARM_UP_TICKETS);
-            listener.phase(scenario, "warm-up run of " + OVERHEAD_WARM_UP_TICKETS + " tickets (not measured)");
-            runPipeline(small, tickets(small, options.seed() + 1));
+        // (i) measures compiled code: throw-away runs (own broker, own tickets) until the JIT has settled
+        boolean warmUp = scenario.kind() == Scenario.Kind.OVERHEAD && scenario.tickets() >= WarmUp.MIN_MEASURED_TICKETS;
+        List<Double> warmUpRates = new ArrayList<>();
+        while (warmUp && !WarmUp.done(warmUpRates)) {
+            Scenario small = scenario.withTickets(WarmUp.TICKETS);
+            listener.phase(scenario, "warm-up run " + (warmUpRates.size() + 1) + " of " + WarmUp.TICKETS + " tickets (not measured)");
+            Double rate = runPipeline(small, tickets(small, options.seed() + 1 + warmUpRates.size())).figures().ticketsPerSecond();
+            warmUpRates.add(rate == null ? 0 : rate);
         }
         ScenarioResult result = runPipeline(scenario, tickets);
         if (warmUp) {
-            result = result.withNote("measured after a warm-up run of " + OVERHEAD_WARM_UP_TICKETS + " tickets in the same JVM");
+            result = result.withNote(WarmUp.describe(warmUpRates));
         }
         int baselineTickets = scenario.baselineTicketCount();
         if (baselineTickets > 0) {
@@ -168,9 +166,10 @@ public final class BenchmarkRunner {
 
     /** The simulator of a scenario (its limits, burst and shape, then the runner's own tweaks) for one key. */
     SimulatorConfig simulatorConfig(Scenario scenario, String apiKey) {
+        // (i)'s model answers without reading the tickets (a fixed label): its classifier's CPU is not the pipeline's
         return options.simulator().apply(scenario.shape().applyTo(SimulatorConfig.builder()
                 .port(0).rpm(scenario.rpm()).tpm(scenario.tpm()).burstSeconds(scenario.simBurstSeconds()))
-                .apiKeys(Set.of(apiKey))).build();
+                .classify(scenario.kind() != Scenario.Kind.OVERHEAD).apiKeys(Set.of(apiKey))).build();
     }
 
     private ScenarioResult runPipeline(Scenario scenario, List<GeneratedTicket> tickets) {

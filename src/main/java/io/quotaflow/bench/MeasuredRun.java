@@ -72,7 +72,7 @@ final class MeasuredRun {
                 stats.totalRequests(), stats.http429(), stats.requestsAdmitted(), stats.promptTokens(), stats.completionTokens(),
                 stats.tokensAdmitted(), wallTimeMs, scenario.measuresQuota() ? use : null,
                 scenario.measuresQuota() && otherUse.measured() ? otherUse.use() : null,
-                share(categoryHits), share(urgencyHits),
+                readsTickets() ? share(categoryHits) : null, readsTickets() ? share(urgencyHits) : null,
                 stats.tokensAdmitted() / (double) n, (stats.promptTokens() + stats.completionTokens()) / (double) n,
                 stats.requestsAdmitted() == 0 ? 0 : classified / (double) stats.requestsAdmitted(), notes, figures);
     }
@@ -86,6 +86,11 @@ final class MeasuredRun {
                 n - classified - counter.deadLettered(), busyMs, WholeRunUse.perMinute(classified, busyMs), whole,
                 stats.contextLengthRefusals(), null, null, null, overhead.ticketsPerSecond(), overhead.drain(), overhead.publishMs(),
                 latency, null);
+    }
+
+    /** Whether the scenario's model classifies: (i)'s answers every ticket with a fixed label. */
+    private boolean readsTickets() {
+        return scenario.kind() != Scenario.Kind.OVERHEAD;
     }
 
     /** {@code hits} over the scored results; null when none was scored. */

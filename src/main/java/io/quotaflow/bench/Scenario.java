@@ -163,7 +163,10 @@ public record Scenario(String key, String name, String description, int tickets,
      * model, so the figure is what the pipeline itself does on this machine, in tickets per second.
      * The simulator counts tokens by characters: a real provider's tokenizer does not run on our
      * cores, and on this 2-core machine the simulator's o200k count of every prompt took a tenth of
-     * the CPU the pipeline is measured on (the pipeline itself still tokenizes with o200k).
+     * the CPU the pipeline is measured on (the pipeline itself still tokenizes with o200k). For the
+     * same reason its model answers every ticket with a fixed label instead of running the keyword
+     * classifier (a sixth of the CPU of the run), so (i) reports no accuracy. The run is measured
+     * after warm-up runs ({@link WarmUp}), and says where its CPU went ({@link CpuUse}).
      */
     public static Scenario overhead(int tickets) {
         return new Scenario("i", "overhead", "unlimited quota (10M RPM, 2G TPM), 1 ms model", tickets, 10_000_000,

@@ -1,0 +1,47 @@
+package io.quotaflow.bench;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** When benchmark (i) has warmed up enough to measure. */
+class WarmUpTest {
+
+    @Test
+    void shouldWarmUpAtLeastTwice() {
+        assertThat(WarmUp.done(List.of())).isFalse();
+        assertThat(WarmUp.done(List.of(3_000.0))).isFalse();
+    }
+
+    @Test
+    void shouldGoOnWhileEachRunIsClearlyFasterThanTheOneBefore() {
+        assertThat(WarmUp.done(List.of(1_460.0, 2_559.0))).isFalse();
+        assertThat(WarmUp.done(List.of(1_460.0, 2_559.0, 2_983.0, 3_637.0))).isFalse();
+    }
+
+    @Test
+    void shouldStopOnceARunIsWithinFivePercentOfTheOneBefore() {
+        assertThat(WarmUp.done(List.of(1_460.0, 2_559.0, 2_983.0, 3_637.0, 3_780.0))).isTrue();
+        assertThat(WarmUp.done(List.of(3_000.0, 2_800.0))).isTrue();
+        assertThat(WarmUp.done(List.of(3_000.0, 3_151.0))).isFalse();
+    }
+
+    @Test
+    void shouldStopAfterSixRunsWhateverTheyMeasured() {
+        assertThat(WarmUp.done(List.of(1.0, 2.0, 4.0, 8.0, 16.0))).isFalse();
+        assertThat(WarmUp.done(List.of(1.0, 2.0, 4.0, 8.0, 16.0, 32.0))).isTrue();
+    }
+
+    @Test
+    void shouldNotTrustARunThatMeasuredNothing() {
+        assertThat(WarmUp.done(List.of(0.0, 0.0))).isFalse();
+    }
+
+    @Test
+    void shouldSayHowEachWarmUpRunWent() {
+        assertThat(WarmUp.describe(List.of(1_460.4, 2_559.0)))
+                .isEqualTo("measured after 2 warm-up runs of 25,000 tickets in the same JVM, at 1,460, 2,559 tickets/s");
+    }
+}
