@@ -56,7 +56,7 @@ public record BaselineResult(long tickets, long classified, long lost, long lost
         SteadyStateUse steady = SteadyStateUse.compute(stats.perSecond(), scenario.binding(), scenario.bindingLimit(),
                 o.lastAnswerEpochMs());
         WholeRunUse whole = o.firstCallEpochMs() == 0 ? null
-                : WholeRunUse.compute(stats, scenario.binding(), o.firstCallEpochMs(), o.lastAnswerEpochMs());
+                : WholeRunUse.compute(stats, scenario.binding(), o.firstCallEpochMs(), o.lastCallEpochMs(), o.lastAnswerEpochMs());
         return new BaselineResult(o.tickets(), o.classified(), o.lost(), o.lostGroups(), o.calls(), o.http429(), o.failuresByStatus(),
                 stats.contextLengthRefusals(), o.busyMs(), WholeRunUse.perMinute(o.classified(), o.busyMs()), stats.tokensAdmitted(),
                 stats.promptTokens(), stats.completionTokens(), o.reservedTokens(), o.reportedTokens(), o.windowWaits(), steady, whole,

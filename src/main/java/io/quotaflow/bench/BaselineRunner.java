@@ -99,6 +99,7 @@ public final class BaselineRunner {
      * @param http429             answers with status 429
      * @param failuresByStatus    other failed tries by HTTP status ({@code "0"} = no answer: timeout, I/O error)
      * @param firstCallEpochMs    when the first request went out
+     * @param lastCallEpochMs     when the last request went out
      * @param lastAnswerEpochMs   when the last answer (of any status) came back
      * @param reservedTokens      sum of the reservations made (the estimates, one per group)
      * @param reportedTokens      sum of {@code usage.total_tokens} of the 200s (what the window was corrected to)
@@ -106,7 +107,8 @@ public final class BaselineRunner {
      * @param answers             category and urgency by ticket id
      */
     public record Outcome(long tickets, long groups, long classified, long lost, long lostGroups, long calls, long http429,
-                          Map<String, Long> failuresByStatus, long firstCallEpochMs, long lastAnswerEpochMs, long reservedTokens,
+                          Map<String, Long> failuresByStatus, long firstCallEpochMs, long lastCallEpochMs, long lastAnswerEpochMs,
+                          long reservedTokens,
                           long reportedTokens, long windowWaits, Map<String, GeneratedTicket.Label> answers) {
 
         public Outcome {
@@ -240,7 +242,7 @@ public final class BaselineRunner {
         progress.accept(state.progress(System.currentTimeMillis() - start, tickets.size()));
         return new Outcome(tickets.size(), groups.size(), state.classified.get(), state.lost.get(), state.lostGroups.get(),
                 state.calls.get(), state.http429.get(), new TreeMap<>(state.failures), state.firstCall.get(),
-                state.lastAnswer.get(), state.reserved.get(), state.reported.get(), window.waits(), state.answers);
+                state.lastCall.get(), state.lastAnswer.get(), state.reserved.get(), state.reported.get(), window.waits(), state.answers);
     }
 
     private void classify(List<GeneratedTicket> group, PromptBuilder prompts, ModelSettings settings, Set<String> categories,
@@ -263,7 +265,9 @@ public final class BaselineRunner {
         state.reserved.addAndGet(estimate);
         for (int attempt = 1; attempt <= TRIES; attempt++) {
             state.calls.incrementAndGet();
-            state.firstCall.compareAndSet(0, System.currentTimeMillis());
+            long sentAt = System.currentTimeMillis();
+            state.firstCall.compareAndSet(0, sentAt);
+            state.lastCall.accumulateAndGet(sentAt, Math::max);
             HttpResponse<String> response;
             try {
                 response = http.send(request, HttpResponse.BodyHandlers.ofString());
@@ -340,6 +344,7 @@ public final class BaselineRunner {
         final AtomicLong reserved = new AtomicLong();
         final AtomicLong reported = new AtomicLong();
         final AtomicLong firstCall = new AtomicLong();
+        final AtomicLong lastCall = new AtomicLong();
         final AtomicLong lastAnswer = new AtomicLong();
         final Map<String, Long> failures = new ConcurrentHashMap<>();
         final Map<String, GeneratedTicket.Label> answers = new ConcurrentHashMap<>();

@@ -63,8 +63,16 @@ final class MeasuredRun {
         // first call: the earliest result's classifiedAt − latencyMs; else the first second with an admission
         long firstCall = times.values().stream().mapToLong(ResultTimes::calledAtMs).min()
                 .orElse(stats.perSecond().isEmpty() ? timing.firstPublish() : stats.perSecond().get(0).epochSecond() * 1000);
+        // last call: the latest result's call (classifiedAt − latencyMs, so no earlier than it went out)
+        long lastCall = times.values().stream().mapToLong(ResultTimes::calledAtMs).max().orElse(lastAnswerEpochMs);
         long busyMs = Math.max(0, lastAnswerEpochMs - firstCall);
-        WholeRunUse whole = scenario.measuresQuota() ? WholeRunUse.compute(stats, scenario.binding(), firstCall, lastAnswerEpochMs) : null;
+        WholeRunUse whole = scenario.measuresQuota()
+                ? WholeRunUse.compute(stats, scenario.binding(), firstCall, lastCall, lastAnswerEpochMs) : null;
+        if (whole != null && whole.measured()) {
+            notes.add(String.format(Locale.ROOT, "whole run: first call to last call (%.1f s); to the last answer, %.1f s later: "
+                    + "%.1f %%", whole.seconds(), (whole.lastAnswerEpochMs() - whole.lastCallEpochMs()) / 1000.0,
+                    whole.useToLastAnswer() * 100));
+        }
         ScenarioFigures figures = figures(n, busyMs, whole, lastAnswerEpochMs);
         return new ScenarioResult(scenario.key(), scenario.name(), scenario.description(), false, scenario.instances(),
                 scenario.rpm(), scenario.tpm(), scenario.simBurstSeconds(), scenario.binding(), n,

@@ -2,7 +2,10 @@ package io.quotaflow.quota;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -31,8 +34,22 @@ final class AdmissionLog {
         }
     }
 
-    /** Calls the provider's answer may not hold yet: what a lowering subtracts, and what a raise does. */
-    record Uncounted(Charge lower, Charge raise) {
+    /**
+     * A moment the provider may have taken an answer's headers at, and the calls it may not have
+     * counted then: a raise may credit refill only from that moment on and must subtract them.
+     */
+    record Snapshot(long atNanos, Charge uncounted) {
+    }
+
+    /**
+     * Calls the provider's answer may not hold yet: what a lowering subtracts (refill credited from
+     * the answer on), and the moments a raise must hold against (the lowest of them wins).
+     */
+    record Uncounted(Charge lower, List<Snapshot> raise) {
+
+        Uncounted {
+            raise = List.copyOf(raise);
+        }
     }
 
     private final ArrayDeque<Entry> entries = new ArrayDeque<>();
@@ -88,7 +105,7 @@ final class AdmissionLog {
         }
     }
 
-    /** Every call admitted after {@code sentAtNanos}. */
+    /** Every call admitted after {@code sentAtNanos}, the headers taken when that call was admitted. */
     Uncounted after(long sentAtNanos) {
         Charge later = Charge.NONE;
         for (Iterator<Entry> it = entries.descendingIterator(); it.hasNext(); ) {
@@ -98,17 +115,30 @@ final class AdmissionLog {
             }
             later = later.plus(e.charge);
         }
-        return new Uncounted(later, later);
+        return new Uncounted(later, List.of(new Snapshot(sentAtNanos, later)));
     }
 
     /**
-     * What the answer to {@code admission} may not hold. Lowering: every other call still unanswered
-     * or admitted after it. Raising: every other call but those answered before this one was sent.
+     * What the answer to {@code admission}, received at {@code receivedNanos}, may not hold.
+     *
+     * <p>Lowering: every other call still unanswered or admitted after it.
+     *
+     * <p>Raising: the provider took the headers at some moment {@code h} between this call's send
+     * and its receipt, and had then counted exactly the calls that had reached it. A call answered
+     * by {@code h} had (an answer's time here is when the stream thread saw it, never before it
+     * arrived); any other call, sent before or after this one, may not have. So for each possible
+     * {@code h} the uncounted calls are those not answered by it, and refill since {@code h} is the
+     * provider's. Between two answers the set stays and the refill shrinks as {@code h} grows, so
+     * the lowest bound is just before an answer or at the receipt: one snapshot for each answer
+     * seen in between (the calls answered at or after it, with every still-unanswered one) and one
+     * at the receipt (the still-unanswered ones and those answered after it). Calls answered
+     * before this one was sent count for none.
      */
-    Uncounted around(long admission) {
+    Uncounted around(long admission, long receivedNanos) {
         long sentAt = admittedAt(admission);
         Charge lower = Charge.NONE;
-        Charge raise = Charge.NONE;
+        Charge always = Charge.NONE;
+        List<Entry> between = new ArrayList<>();
         for (Entry e : entries) {
             if (e.sequence == admission) {
                 continue;
@@ -116,11 +146,25 @@ final class AdmissionLog {
             if (e.sequence > admission || e.answeredNanos == 0) {
                 lower = lower.plus(e.charge);
             }
-            if (e.answeredNanos == 0 || e.answeredNanos > sentAt) {
-                raise = raise.plus(e.charge);
+            if (e.answeredNanos == 0 || e.answeredNanos > receivedNanos || sentAt == Long.MAX_VALUE) {
+                always = always.plus(e.charge);
+            } else if (e.answeredNanos > sentAt) {
+                between.add(e);
             }
         }
-        return new Uncounted(lower, raise);
+        List<Snapshot> snapshots = new ArrayList<>(between.size() + 1);
+        snapshots.add(new Snapshot(receivedNanos, always));
+        between.sort(Comparator.comparingLong((Entry e) -> e.answeredNanos).reversed());
+        Charge uncounted = always;
+        for (int i = 0; i < between.size(); i++) {
+            Entry e = between.get(i);
+            uncounted = uncounted.plus(e.charge);
+            boolean lastAtThisTime = i + 1 == between.size() || between.get(i + 1).answeredNanos != e.answeredNanos;
+            if (lastAtThisTime) {
+                snapshots.add(new Snapshot(e.answeredNanos, uncounted));
+            }
+        }
+        return new Uncounted(lower, snapshots);
     }
 
     /** When the call admitted as {@code admission} was admitted (the newest end of the log is searched first). */

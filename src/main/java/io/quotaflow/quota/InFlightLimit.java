@@ -8,8 +8,13 @@ import java.util.Arrays;
  * admission rate is what the limits allow (requests per second, or tokens per second over the
  * recent cost of a call, whichever is lower); the latency is a high percentile (the 90th) of the
  * recent calls', and the product gets 50 % headroom and two spare calls, within
- * [{@value #MIN_AUTO}, ceiling]. A provider's concurrency 429 ("too many concurrent requests")
- * lowers the ceiling to just under what was in flight.
+ * [{@value #MIN_AUTO}, ceiling]. What the buckets hold now beyond the steady rate (a provider's
+ * start burst the re-seed raised the level to) can go at once, so it adds the calls that spend it.
+ * Before the first answer the latency is unknown, but it is at least as long as the oldest call
+ * still out has waited: the limit grows with that age from {@value #INITIAL_AUTO}, so a start
+ * whose first calls are slow does not sit at a guessed limit until they come back. A provider's
+ * concurrency 429 ("too many concurrent requests") lowers the ceiling to just under what was in
+ * flight.
  *
  * <p>Owned by one stream task; not thread-safe. A pure function of what it was told.
  */
@@ -64,22 +69,53 @@ public final class InFlightLimit {
     }
 
     /**
+     * What the limit is computed from: the steady rates the limits allow, what the buckets hold
+     * now (never negative) and how long the oldest call still out has waited (0 when none is out).
+     */
+    public record Demand(double requestsPerSecond, double tokensPerSecond, double bankedRequests, double bankedTokens,
+                         long oldestOutstandingMs) {
+
+        public Demand {
+            bankedRequests = Math.max(0, bankedRequests);
+            bankedTokens = Math.max(0, bankedTokens);
+            oldestOutstandingMs = Math.max(0, oldestOutstandingMs);
+        }
+
+        /** Steady rates only: nothing banked, nothing out. */
+        public static Demand steady(double requestsPerSecond, double tokensPerSecond) {
+            return new Demand(requestsPerSecond, tokensPerSecond, 0, 0, 0);
+        }
+    }
+
+    /**
      * The limit for calls paced at most at {@code requestsPerSecond} and {@code tokensPerSecond}.
      */
     public int limit(double requestsPerSecond, double tokensPerSecond) {
+        return limit(Demand.steady(requestsPerSecond, tokensPerSecond));
+    }
+
+    /** The limit for {@code demand}: Little's law at the measured latency, plus the calls that spend what is banked. */
+    public int limit(Demand demand) {
         if (fixed > 0) {
             return Math.min(fixed, ceiling);
         }
+        double meanCost = costCount > 0 ? Math.max(1, mean(costs, costCount)) : 0;
+        double callsPerSecond = demand.requestsPerSecond();
+        if (meanCost > 0) {
+            callsPerSecond = Math.min(callsPerSecond, demand.tokensPerSecond() / meanCost);
+        }
+        double banked = meanCost > 0 ? Math.min(demand.bankedRequests(), demand.bankedTokens() / meanCost) : 0;
         if (latencyCount == 0) {
-            return Math.min(INITIAL_AUTO, ceiling);
+            // latency unknown: at least the oldest call's wait so far
+            long grown = wanted(callsPerSecond, demand.oldestOutstandingMs() / 1000.0, banked);
+            return (int) Math.min(ceiling, Math.max(INITIAL_AUTO, demand.oldestOutstandingMs() > 0 ? grown : 0));
         }
-        double latencySeconds = percentile(latencies, latencyCount, 0.9) / 1000.0;
-        double callsPerSecond = requestsPerSecond;
-        if (costCount > 0) {
-            callsPerSecond = Math.min(callsPerSecond, tokensPerSecond / Math.max(1, mean(costs, costCount)));
-        }
-        long wanted = (long) Math.ceil(callsPerSecond * latencySeconds * HEADROOM) + 2;
+        long wanted = wanted(callsPerSecond, percentile(latencies, latencyCount, 0.9) / 1000.0, banked);
         return (int) Math.max(Math.min(MIN_AUTO, ceiling), Math.min(ceiling, wanted));
+    }
+
+    private static long wanted(double callsPerSecond, double latencySeconds, double bankedCalls) {
+        return (long) Math.ceil(callsPerSecond * latencySeconds * HEADROOM) + (long) Math.floor(bankedCalls) + 2;
     }
 
     private static double percentile(double[] values, long count, double q) {

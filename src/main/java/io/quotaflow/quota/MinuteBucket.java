@@ -3,6 +3,8 @@ package io.quotaflow.quota;
 import io.quotaflow.config.QuotaSettings;
 import io.quotaflow.ticket.Priority;
 
+import java.util.List;
+
 /**
  * One per-minute limit of a scope (requests, tokens, or separate input or output tokens): a
  * {@link ContinuousBucket} refilled at the limit × the safety factor, holding
@@ -16,6 +18,8 @@ final class MinuteBucket {
     private final QuotaSettings settings;
     private final double baseCapacity;
     private final ContinuousBucket bucket;
+    /** The most the provider reported remaining since the last 429: its bucket holds at least that. */
+    private long providerHeld;
 
     MinuteBucket(QuotaDimension dimension, long limitPerMinute, QuotaSettings settings, long nowNanos) {
         this.dimension = dimension;
@@ -87,17 +91,32 @@ final class MinuteBucket {
     }
 
     /**
-     * Moves the level to the provider's {@code remaining} (of {@code reportedLimit}), reported
-     * {@code elapsedSeconds} ago: lowered to it plus refill minus {@code laterLowering}, or raised
-     * (when {@code mayRaise}) to it plus refill minus {@code laterRaising}, within a capacity that
+     * What one answer's headers said of this dimension: {@code remaining} of {@code limit}, taken
+     * at {@code atNanos} at the latest.
+     */
+    record Report(long remaining, long limit, long atNanos) {
+    }
+
+    /** Forgets the most the provider was seen to hold (after a 429: the provider knows better). */
+    void forgetProvider() {
+        providerHeld = 0;
+    }
+
+    /**
+     * Moves the level to the provider's {@code report}: lowered to its remaining plus refill since
+     * minus {@code laterLowering}, or raised (when {@code mayRaise}) to the lowest of the levels the
+     * provider certainly had for each moment it may have taken the headers at ({@code raises}: its
+     * remaining plus refill since that moment, no higher than the most it was seen to hold, minus the
+     * calls it may not have counted then), never above the lowering's level, within a capacity that
      * grows to what the provider was seen to hold, never above its limit × the safety factor.
      */
-    void follow(long remaining, long reportedLimit, double elapsedSeconds, long laterLowering, long laterRaising,
-                boolean mayRaise, double burstScale, long nowNanos) {
-        // refill since the provider's answer at our own (safety-scaled) rate: the answer left it a
-        // little before we measured, so its full rate would over-count that moment
-        double refilled = remaining + reportedLimit * settings.safetyFactor() / 60.0 * elapsedSeconds;
-        double lower = refilled - laterLowering;
+    void follow(Report report, long laterLowering, List<AdmissionLog.Snapshot> raises, boolean mayRaise, double burstScale,
+                long nowNanos) {
+        // refill at our own (safety-scaled) rate: the answer left the provider a little before we
+        // measured, so its full rate would over-count that moment
+        double ratePerNano = report.limit() * settings.safetyFactor() / 60.0 / 1e9;
+        long remaining = report.remaining();
+        double lower = remaining + ratePerNano * Math.max(0, nowNanos - report.atNanos()) - laterLowering;
         if (lower < bucket.available(nowNanos)) {
             bucket.clampTo(lower, nowNanos);
             return;
@@ -105,12 +124,20 @@ final class MinuteBucket {
         if (!mayRaise) {
             return;
         }
-        double ceiling = Math.max(baseCapacity * burstScale, reportedLimit * settings.safetyFactor());
+        providerHeld = Math.max(providerHeld, remaining);
+        double ceiling = Math.max(baseCapacity * burstScale, report.limit() * settings.safetyFactor());
         // the provider's bucket holds at least what it reported remaining
         double capacity = Math.min(ceiling, Math.max(bucket.capacity(), remaining * settings.safetyFactor()));
         if (capacity > bucket.capacity()) {
             bucket.setCapacity(capacity, nowNanos);
         }
-        bucket.raiseTo(Math.min(refilled - laterRaising, bucket.capacity()), nowNanos);
+        double target = lower;
+        for (AdmissionLog.Snapshot s : raises) {
+            double then = remaining + ratePerNano * Math.max(0, nowNanos - s.atNanos());
+            // refill beyond the most it was seen to hold may have been lost to a full bucket
+            double certain = Math.min(then, Math.max(remaining, providerHeld)) - dimension.of(s.uncounted());
+            target = Math.min(target, certain);
+        }
+        bucket.raiseTo(Math.min(target, bucket.capacity()), nowNanos);
     }
 }

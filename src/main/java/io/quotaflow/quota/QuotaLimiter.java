@@ -235,29 +235,30 @@ public final class QuotaLimiter {
     }
 
     /**
-     * As {@link #reseed(RateLimitInfo, long, long)}, for the call admitted as {@code admission}.
-     * Lowering: the provider may not have counted any other call still unanswered when it answered
-     * this one, whether admitted after it or (arriving out of order) before it, so every such call
-     * is subtracted. Raising needs more care, since requests overtake each other on the way: a call
-     * sent before this one and answered already may still have reached the provider after it (then
-     * this answer's {@code remaining} does not hold it), so a raise subtracts every other call but
-     * those answered before this one was sent, which certainly arrived first.
+     * As {@link #reseed(RateLimitInfo, long, long)}, for the call admitted as {@code admission}
+     * whose answer arrived at {@code receivedNanos} (the latest moment the provider can have taken
+     * its headers). Lowering: the provider may not have counted any other call still unanswered
+     * when it answered this one, whether admitted after it or (arriving out of order) before it,
+     * so every such call is subtracted. Raising needs more care, since requests overtake each other
+     * on the way: the headers were taken at some moment between this call's send and its receipt,
+     * and only the calls answered by then had certainly reached the provider; so a raise holds
+     * against every such moment (see {@link AdmissionLog#around}), crediting refill from it no
+     * higher than the most the provider was seen to hold (a full bucket does not refill).
      */
-    public void reseed(RateLimitInfo info, long admission, long sentAtNanos, long nowNanos) {
+    public void reseed(RateLimitInfo info, long admission, long receivedNanos, long nowNanos) {
         if (info != null) {
-            reseed(info, sentAtNanos, admissions.around(admission), nowNanos);
+            reseed(info, receivedNanos, admissions.around(admission, receivedNanos), nowNanos);
         }
     }
 
     private void reseed(RateLimitInfo info, long sentAtNanos, AdmissionLog.Uncounted later, long nowNanos) {
-        double elapsedSeconds = Math.max(0, nowNanos - sentAtNanos) / 1e9;
         boolean mayRaise = nowNanos - lastRateLimitNanos >= CLEAN_PERIOD_NANOS;
         for (MinuteBucket b : buckets) {
             QuotaDimension d = b.dimension();
             OptionalLong remaining = info.remaining(d);
             if (remaining.isPresent()) {
-                b.follow(remaining.getAsLong(), info.limit(d).orElse(b.limit()), elapsedSeconds, d.of(later.lower()),
-                        d.of(later.raise()), mayRaise, burstScale, nowNanos);
+                b.follow(new MinuteBucket.Report(remaining.getAsLong(), info.limit(d).orElse(b.limit()), sentAtNanos),
+                        d.of(later.lower()), later.raise(), mayRaise, burstScale, nowNanos);
             }
         }
     }
@@ -271,6 +272,7 @@ public final class QuotaLimiter {
         coolDown(duration, nowNanos);
         burstScale = Math.max(MIN_BURST_SCALE, burstScale / 2);
         applyBurstScale(nowNanos);
+        buckets.forEach(MinuteBucket::forgetProvider);
         lastRateLimitNanos = nowNanos;
         lastGrowthNanos = nowNanos;
     }

@@ -69,10 +69,23 @@ final class ProviderModel {
         this.budget = new CompletionBudget(settings.batch().completionTokensPerItem());
     }
 
-    /** Calls this scope may have out now: fixed, or by Little's law from its limits and latency. */
+    /**
+     * Calls this scope may have out now: fixed, or by Little's law from its limits and latency, with
+     * room to spend what the buckets hold now; before the first answer the oldest call's wait stands
+     * in for the latency.
+     */
     int maxInFlight() {
+        if (!inFlight.auto()) {
+            return inFlight.limit(0, 0);
+        }
         QuotaSettings q = settings.quota();
-        return inFlight.limit(q.rpm() * q.safetyFactor() / 60.0, q.tpm() * q.safetyFactor() / 60.0);
+        long now = clock.getAsLong();
+        long oldestSent = now;
+        for (long[] a : admissions.values()) {
+            oldestSent = Math.min(oldestSent, a[1]);
+        }
+        return inFlight.limit(new InFlightLimit.Demand(q.rpm() * q.safetyFactor() / 60.0, q.tpm() * q.safetyFactor() / 60.0,
+                limiter.availableRequests(now), limiter.availableTokens(now), (now - oldestSent) / 1_000_000));
     }
 
     /**

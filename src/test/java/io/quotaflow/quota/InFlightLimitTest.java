@@ -55,4 +55,42 @@ class InFlightLimitTest {
         assertThat(auto.limit(1_000, 1e9)).isEqualTo(11);
         assertThat(auto.ceiling()).isEqualTo(11);
     }
+
+    @Test
+    void shouldGrowWithTheOldestCallsWaitBeforeTheFirstAnswer() {
+        InFlightLimit auto = new InFlightLimit(0, 100);
+        for (int i = 0; i < 16; i++) {
+            auto.admitted(2_500);
+        }
+        double rps = 10_000 / 60.0;
+        double tps = 2_000_000 / 60.0;
+        assertThat(auto.limit(new InFlightLimit.Demand(rps, tps, 0, 0, 0))).as("nothing out yet").isEqualTo(16);
+        assertThat(auto.limit(new InFlightLimit.Demand(rps, tps, 0, 0, 500))).as("0.5 s is no reason to go below the start")
+                .isEqualTo(16);
+        // 13.3 calls/s x at least 1.5 s x 1.5 + 2 = 32
+        assertThat(auto.limit(new InFlightLimit.Demand(rps, tps, 0, 0, 1_500))).isEqualTo(32);
+        assertThat(auto.limit(new InFlightLimit.Demand(rps, tps, 0, 0, 3_000))).isEqualTo(62);
+        assertThat(auto.limit(new InFlightLimit.Demand(rps, tps, 0, 0, 60_000))).as("the ceiling").isEqualTo(100);
+        // once an answer says how long calls take, the measured latency rules, not the age
+        auto.answered(1_000);
+        assertThat(auto.limit(new InFlightLimit.Demand(rps, tps, 0, 0, 60_000))).as("13.3 x 1 s x 1.5 + 2").isEqualTo(22);
+    }
+
+    @Test
+    void shouldAddTheCallsThatSpendWhatTheBucketsHold() {
+        InFlightLimit auto = new InFlightLimit(0, 256);
+        for (int i = 0; i < 20; i++) {
+            auto.admitted(2_500);
+            auto.answered(2_300);
+        }
+        double rps = 10_000 / 60.0;
+        double tps = 2_000_000 / 60.0;
+        assertThat(auto.limit(new InFlightLimit.Demand(rps, tps, 0, 0, 0))).isEqualTo(48);
+        // 100 000 tokens banked at 2 500 a call: 40 calls more
+        assertThat(auto.limit(new InFlightLimit.Demand(rps, tps, 1_000, 100_000, 0))).isEqualTo(88);
+        // but never more than the requests banked
+        assertThat(auto.limit(new InFlightLimit.Demand(rps, tps, 10.5, 100_000, 0))).isEqualTo(58);
+        // a bucket in debt banks nothing
+        assertThat(auto.limit(new InFlightLimit.Demand(rps, tps, 1_000, -5_000, 0))).isEqualTo(48);
+    }
 }

@@ -125,6 +125,43 @@ class QuotaLimiterTest {
         assertThat(limiter.availableTokens(answer)).as("b's 9 000 may not hold a, answered after b was sent").isEqualTo(7_000.0);
     }
 
+    /**
+     * b's headers were taken between its send and its receipt. Taken after a's answer, they hold a;
+     * taken before, they may not, but the provider has refilled since: the raise takes the lower of
+     * the two cases, not both penalties at once (a subtracted and no refill credited).
+     */
+    @Test
+    void shouldCreditRefillSinceTheMomentACallAnsweredMeanwhileMayNotBeCounted() {
+        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(60_000).withSafetyFactor(1.0)
+                .withBurstSeconds(2).withReserveFraction(0);
+        QuotaLimiter limiter = new QuotaLimiter(settings, 0);
+        long ms = SECOND / 1000;
+        assertThat(limiter.tryAcquire(Priority.BULK, 1_000, 2_000 * ms)).isTrue();
+        long z = limiter.lastAdmission();
+        // z's answer: the provider holds at least 3 000
+        limiter.reseed(tokens(3_000), z, 2_100 * ms, 2_100 * ms);
+        limiter.answered(z, 2_100 * ms);
+        assertThat(limiter.availableTokens(2_100 * ms)).isEqualTo(3_000.0);
+        assertThat(limiter.tryAcquire(Priority.BULK, 1_500, 2_100 * ms)).isTrue();
+        long a = limiter.lastAdmission();
+        assertThat(limiter.tryAcquire(Priority.BULK, 1_000, 2_600 * ms)).isTrue();
+        long b = limiter.lastAdmission();
+        // a's answer says nothing is left: lowered to 0 minus b, which it may not hold
+        limiter.reseed(tokens(0), a, 3_600 * ms, 3_600 * ms);
+        limiter.answered(a, 3_600 * ms);
+        assertThat(limiter.availableTokens(3_600 * ms)).isEqualTo(-1_000.0);
+        // b's answer at 4.1 s: 2 500 left. Taken at 4.1 s: a is in it, 2 500. Taken just before a's answer (3.6 s): a
+        // may be missing (-1 500), 0.5 s of refill (+500) within the 3 000 the provider was seen to hold: 1 500.
+        limiter.reseed(tokens(2_500), b, 4_100 * ms, 4_100 * ms);
+        limiter.answered(b, 4_100 * ms);
+        assertThat(limiter.availableTokens(4_100 * ms)).as("the lower case, not 2 500 - 1 500 = 1 000").isEqualTo(1_500.0);
+    }
+
+    private static RateLimitInfo tokens(long remaining) {
+        return new RateLimitInfo(OptionalLong.of(6_000), OptionalLong.of(60_000), OptionalLong.of(5_000),
+                OptionalLong.of(remaining), Optional.empty(), Optional.empty(), Optional.empty());
+    }
+
     @Test
     void shouldAdmitNothingDuringACooldown() {
         QuotaLimiter limiter = new QuotaLimiter(QuotaSettings.ofDefaults().withRpm(600).withTpm(60_000), 0);
