@@ -80,7 +80,7 @@ final class MeasuredRun {
                 stats.totalRequests(), stats.http429(), stats.requestsAdmitted(), stats.promptTokens(), stats.completionTokens(),
                 stats.tokensAdmitted(), wallTimeMs, scenario.measuresQuota() ? use : null,
                 scenario.measuresQuota() && otherUse.measured() ? otherUse.use() : null,
-                readsTickets() ? share(categoryHits) : null, readsTickets() ? share(urgencyHits) : null,
+                accuracy(categoryHits), accuracy(urgencyHits),
                 stats.tokensAdmitted() / (double) n, (stats.promptTokens() + stats.completionTokens()) / (double) n,
                 stats.requestsAdmitted() == 0 ? 0 : classified / (double) stats.requestsAdmitted(), notes, figures);
     }
@@ -99,6 +99,11 @@ final class MeasuredRun {
     /** Whether the scenario's model classifies: (i)'s answers every ticket with a fixed label. */
     private boolean readsTickets() {
         return scenario.kind() != Scenario.Kind.OVERHEAD;
+    }
+
+    /** {@code hits} over the scored results; null when none was scored or the model does not read the tickets. */
+    private Double accuracy(long hits) {
+        return readsTickets() ? share(hits) : null;
     }
 
     /** {@code hits} over the scored results; null when none was scored. */
