@@ -12,6 +12,7 @@ import io.quotaflow.config.Secret;
 import io.quotaflow.local.broker.EmbeddedKafkaBroker;
 import io.quotaflow.local.demo.DemoPricing;
 import io.quotaflow.local.demo.OutcomeCounter;
+import io.quotaflow.local.demo.TempDirs;
 import io.quotaflow.local.sim.ProviderSimulator;
 import io.quotaflow.local.sim.SimulatorConfig;
 import io.quotaflow.local.sim.SimulatorStats;
@@ -30,7 +31,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +38,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.stream.Stream;
 
 /**
  * Runs benchmark scenarios end to end, each on fresh infrastructure: one in-process KRaft broker,
@@ -166,10 +165,9 @@ public final class BenchmarkRunner {
 
     /** The simulator of a scenario (its limits, burst and shape, then the runner's own tweaks) for one key. */
     SimulatorConfig simulatorConfig(Scenario scenario, String apiKey) {
-        // (i)'s model answers without reading the tickets (a fixed label): its classifier's CPU is not the pipeline's
         return options.simulator().apply(scenario.shape().applyTo(SimulatorConfig.builder()
                 .port(0).rpm(scenario.rpm()).tpm(scenario.tpm()).burstSeconds(scenario.simBurstSeconds()))
-                .classify(scenario.kind() != Scenario.Kind.OVERHEAD).apiKeys(Set.of(apiKey))).build();
+                .apiKeys(Set.of(apiKey))).build();
     }
 
     private ScenarioResult runPipeline(Scenario scenario, List<GeneratedTicket> tickets) {
@@ -217,7 +215,7 @@ public final class BenchmarkRunner {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
         } finally {
-            stateDirs.forEach(BenchmarkRunner::deleteQuietly);
+            stateDirs.forEach(TempDirs::deleteQuietly);
         }
     }
 
@@ -382,13 +380,5 @@ public final class BenchmarkRunner {
 
     private static String fmt(double seconds) {
         return seconds == Math.rint(seconds) ? Long.toString((long) seconds) : Double.toString(seconds);
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException ignored) {
-            // a temporary directory
-        }
     }
 }

@@ -2,6 +2,7 @@ package io.quotaflow.bench;
 
 import io.quotaflow.admin.KafkaClients;
 import io.quotaflow.admin.TopicsApplier;
+import io.quotaflow.local.demo.TempDirs;
 import io.quotaflow.local.sim.ProviderSimulator;
 import io.quotaflow.local.sim.SimulatorConfig;
 import io.quotaflow.local.sim.SimulatorStats;
@@ -16,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -24,7 +24,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.stream.Stream;
 
 /**
  * The chaos scenario: the broker ({@code quotaflow broker --dir}) and the pipeline
@@ -156,8 +155,8 @@ public final class ChaosRunner {
             }
             if (passed && root != null) {
                 // the logs stay for reading; the data is only bulk
-                deleteQuietly(root.resolve("kafka"));
-                deleteQuietly(root.resolve("state"));
+                TempDirs.deleteQuietly(root.resolve("kafka"));
+                TempDirs.deleteQuietly(root.resolve("state"));
             }
         }
     }
@@ -358,16 +357,5 @@ public final class ChaosRunner {
         return List.of("run", "--bootstrap-servers", bootstrap, "--llm-base-url", baseUrl, "--rpm", Long.toString(scenario.rpm()),
                 "--tpm", Long.toString(scenario.tpm()), "--state-dir", stateDir.toString(), "--http-port", Integer.toString(httpPort),
                 "--application-id", APPLICATION_ID);
-    }
-
-    private static void deleteQuietly(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException ignored) {
-            // a temporary directory
-        }
     }
 }

@@ -82,9 +82,9 @@ public record CpuUse(Map<Long, Long> threadNanos, Map<Long, String> names, long 
     static Group groupOf(String thread, String applicationId) {
         Objects.requireNonNull(thread, "thread");
         // Streams names its clients <application id>-<process UUID>: its threads, and its producers' network threads
-        Matcher client = Pattern.compile(Pattern.quote(applicationId) + "-" + UUID_PATTERN + "-(\\S+)").matcher(thread);
-        boolean pipeline = client.find();
-        if (pipeline && !thread.contains("|") && client.group(1).startsWith("StreamThread-")) {
+        Matcher client = STREAMS_CLIENT.matcher(thread);
+        boolean pipeline = client.find() && client.group(1).endsWith(applicationId);
+        if (pipeline && !thread.contains("|") && client.group(2).startsWith("StreamThread-")) {
             return Group.STREAM_THREAD;
         }
         if (pipeline || thread.startsWith("quotaflow-http-") || thread.startsWith("HttpClient-") || thread.equals("quotaflow-status")) {
@@ -99,7 +99,9 @@ public record CpuUse(Map<Long, Long> threadNanos, Map<Long, String> names, long 
         return Group.BROKER;
     }
 
-    private static final String UUID_PATTERN = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+    /** {@code <client id>-<process UUID>-<thread>}: group 1 ends with the application id, group 2 is the thread. */
+    private static final Pattern STREAMS_CLIENT = Pattern.compile(
+            "(\\S+)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}-(\\S+)");
 
     /** CPU nanoseconds spent from {@code start} to this snapshot, per group. */
     public Map<Group, Long> since(CpuUse start, String applicationId) {

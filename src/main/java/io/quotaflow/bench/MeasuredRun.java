@@ -96,14 +96,9 @@ final class MeasuredRun {
                 latency, null);
     }
 
-    /** Whether the scenario's model classifies: (i)'s answers every ticket with a fixed label. */
-    private boolean readsTickets() {
-        return scenario.kind() != Scenario.Kind.OVERHEAD;
-    }
-
     /** {@code hits} over the scored results; null when none was scored or the model does not read the tickets. */
     private Double accuracy(long hits) {
-        return readsTickets() ? share(hits) : null;
+        return scenario.shape().classifies() ? share(hits) : null;
     }
 
     /** {@code hits} over the scored results; null when none was scored. */

@@ -171,7 +171,7 @@ public record Scenario(String key, String name, String description, int tickets,
     public static Scenario overhead(int tickets) {
         return new Scenario("i", "overhead", "unlimited quota (10M RPM, 2G TPM), 1 ms model", tickets, 10_000_000,
                 2_000_000_000, 5, 1, Binding.TPM, false, Kind.OVERHEAD,
-                ScenarioShape.DEFAULT.withLatency(1, 0, 0).withTokenizer(SimTokenizer.CHARS), 0);
+                ScenarioShape.DEFAULT.withLatency(1, 0, 0).withTokenizer(SimTokenizer.CHARS).withFixedAnswers(), 0);
     }
 
     /**

@@ -21,13 +21,15 @@ import java.util.Objects;
  * @param latencyJitter        the simulator's relative latency jitter; null = its default
  * @param hugeShare            share of tickets made huge ({@link TicketGenerator#HUGE_MIN_CHARS}–{@link
  *                             TicketGenerator#HUGE_MAX_CHARS} characters); 0 = the default mix
+ * @param classifies           whether the simulator's model reads the tickets (its keyword classifier), or
+ *                             answers every one with a fixed label; only then are the answers scored
  */
 public record ScenarioShape(SimTokenizer tokenizer, int contextTokens, double startLevel, Long baseLatencyMs,
-                            Double perCompletionTokenMs, Double latencyJitter, double hugeShare) {
+                            Double perCompletionTokenMs, Double latencyJitter, double hugeShare, boolean classifies) {
 
     /** The simulator's defaults: the client's own tokenizer, 128 000 tokens of context, buckets full, 150 ms + 2 ms/token. */
     public static final ScenarioShape DEFAULT = new ScenarioShape(SimTokenizer.AUTO, SimulatorConfig.DEFAULT_CONTEXT_TOKENS,
-            SimulatorConfig.DEFAULT_START_LEVEL, null, null, null, 0);
+            SimulatorConfig.DEFAULT_START_LEVEL, null, null, null, 0, true);
 
     public ScenarioShape {
         Objects.requireNonNull(tokenizer, "tokenizer");
@@ -38,28 +40,34 @@ public record ScenarioShape(SimTokenizer tokenizer, int contextTokens, double st
     }
 
     public ScenarioShape withTokenizer(SimTokenizer value) {
-        return new ScenarioShape(value, contextTokens, startLevel, baseLatencyMs, perCompletionTokenMs, latencyJitter, hugeShare);
+        return new ScenarioShape(value, contextTokens, startLevel, baseLatencyMs, perCompletionTokenMs, latencyJitter, hugeShare, classifies);
     }
 
     public ScenarioShape withContextTokens(int value) {
-        return new ScenarioShape(tokenizer, value, startLevel, baseLatencyMs, perCompletionTokenMs, latencyJitter, hugeShare);
+        return new ScenarioShape(tokenizer, value, startLevel, baseLatencyMs, perCompletionTokenMs, latencyJitter, hugeShare, classifies);
     }
 
     public ScenarioShape withStartLevel(double value) {
-        return new ScenarioShape(tokenizer, contextTokens, value, baseLatencyMs, perCompletionTokenMs, latencyJitter, hugeShare);
+        return new ScenarioShape(tokenizer, contextTokens, value, baseLatencyMs, perCompletionTokenMs, latencyJitter, hugeShare, classifies);
     }
 
     public ScenarioShape withLatency(long baseMs, double perTokenMs, double jitter) {
-        return new ScenarioShape(tokenizer, contextTokens, startLevel, baseMs, perTokenMs, jitter, hugeShare);
+        return new ScenarioShape(tokenizer, contextTokens, startLevel, baseMs, perTokenMs, jitter, hugeShare, classifies);
+    }
+
+    /** The simulator's model answers every ticket with a fixed label, without reading it (its classifier's CPU is not the client's). */
+    public ScenarioShape withFixedAnswers() {
+        return new ScenarioShape(tokenizer, contextTokens, startLevel, baseLatencyMs, perCompletionTokenMs, latencyJitter, hugeShare,
+                false);
     }
 
     public ScenarioShape withHugeShare(double value) {
-        return new ScenarioShape(tokenizer, contextTokens, startLevel, baseLatencyMs, perCompletionTokenMs, latencyJitter, value);
+        return new ScenarioShape(tokenizer, contextTokens, startLevel, baseLatencyMs, perCompletionTokenMs, latencyJitter, value, classifies);
     }
 
     /** Applies the provider part of the shape to a simulator configuration (limits and burst are the scenario's). */
     public SimulatorConfig.Builder applyTo(SimulatorConfig.Builder b) {
-        b.tokenizer(tokenizer).contextTokens(contextTokens).startLevel(startLevel);
+        b.tokenizer(tokenizer).contextTokens(contextTokens).startLevel(startLevel).classify(classifies);
         if (baseLatencyMs != null) {
             b.baseLatencyMs(baseLatencyMs);
         }
@@ -91,6 +99,9 @@ public record ScenarioShape(SimTokenizer tokenizer, int contextTokens, double st
         }
         if (hugeShare > 0) {
             parts.add(number(hugeShare * 100) + " % huge tickets");
+        }
+        if (!classifies) {
+            parts.add("fixed answers");
         }
         return String.join(", ", parts);
     }

@@ -13,6 +13,7 @@ import io.quotaflow.config.Secret;
 import io.quotaflow.config.TenantSettings;
 import io.quotaflow.local.broker.EmbeddedKafkaBroker;
 import io.quotaflow.local.demo.OutcomeCounter;
+import io.quotaflow.local.demo.TempDirs;
 import io.quotaflow.local.sim.ProviderSimulator;
 import io.quotaflow.local.sim.SimulatorConfig;
 import io.quotaflow.publish.PublishSummary;
@@ -103,7 +104,7 @@ public final class TenantShareRunner {
             throw new IllegalStateException("interrupted", e);
         } finally {
             if (stateDir != null) {
-                deleteQuietly(stateDir);
+                TempDirs.deleteQuietly(stateDir);
             }
         }
     }
@@ -165,13 +166,5 @@ public final class TenantShareRunner {
     private static int waiting(Pipeline pipeline, String tenant) {
         return pipeline.metrics().snapshots().stream().mapToInt(s -> s.tenants().containsKey(tenant) ? s.tenants().get(tenant).depth() : 0)
                 .sum();
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException ignored) {
-            // a temporary directory
-        }
     }
 }

@@ -64,6 +64,11 @@ public final class InFlightLimit {
         ceiling = Math.max(1, Math.min(ceiling, inFlight - 1));
     }
 
+    /** Whether an answer's latency has been seen (before that the oldest call's wait stands in for it). */
+    public boolean latencyKnown() {
+        return latencyCount > 0;
+    }
+
     public int ceiling() {
         return ceiling;
     }

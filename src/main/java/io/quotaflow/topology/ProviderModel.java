@@ -80,12 +80,19 @@ final class ProviderModel {
         }
         QuotaSettings q = settings.quota();
         long now = clock.getAsLong();
+        // asked before every call the dispatcher starts: the scan of the calls out only while no latency is known
+        long oldestMs = inFlight.latencyKnown() ? 0 : oldestOutstandingMs(now);
+        return inFlight.limit(new InFlightLimit.Demand(q.rpm() * q.safetyFactor() / 60.0, q.tpm() * q.safetyFactor() / 60.0,
+                limiter.availableRequests(now), limiter.availableTokens(now), oldestMs));
+    }
+
+    /** How long the oldest call still out has waited, in milliseconds (0 when none is out). */
+    private long oldestOutstandingMs(long now) {
         long oldestSent = now;
         for (long[] a : admissions.values()) {
             oldestSent = Math.min(oldestSent, a[1]);
         }
-        return inFlight.limit(new InFlightLimit.Demand(q.rpm() * q.safetyFactor() / 60.0, q.tpm() * q.safetyFactor() / 60.0,
-                limiter.availableRequests(now), limiter.availableTokens(now), (now - oldestSent) / 1_000_000));
+        return (now - oldestSent) / 1_000_000;
     }
 
     /**

@@ -154,7 +154,7 @@ public final class DemoRun {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted");
         } finally {
-            deleteQuietly(stateDir);
+            TempDirs.deleteQuietly(stateDir);
         }
     }
 
@@ -319,14 +319,5 @@ public final class DemoRun {
             }
         }
         return out.toString().getBytes(StandardCharsets.UTF_8);
-    }
-
-    /** Removes a demo's temporary state directory. */
-    static void deleteQuietly(Path dir) {
-        try (var files = Files.walk(dir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException ignored) {
-            // temporary directory
-        }
     }
 }

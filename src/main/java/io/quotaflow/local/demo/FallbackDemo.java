@@ -94,7 +94,7 @@ public final class FallbackDemo {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted");
         } finally {
-            DemoRun.deleteQuietly(stateDir);
+            TempDirs.deleteQuietly(stateDir);
         }
     }
 
