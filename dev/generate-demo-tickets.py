@@ -2,9 +2,9 @@
 """Generates the bundled demo dataset (deterministic: fixed seed, no network).
 
 Writes
-  src/main/resources/demo/tickets.jsonl  one ticket JSON per line (plus 4 malformed lines and
+  quotaflow-testkit/src/main/resources/demo/tickets.jsonl  one ticket JSON per line (plus 4 malformed lines and
                                          one ticket far over any model's context budget)
-  src/main/resources/demo/labels.jsonl   the (category, urgency) each ticket was written to have
+  quotaflow-testkit/src/main/resources/demo/labels.jsonl   the (category, urgency) each ticket was written to have
 
 Run from the repository root:  python3 dev/generate-demo-tickets.py
 Re-running produces byte-identical files; change SEED (or the templates) to get another set.

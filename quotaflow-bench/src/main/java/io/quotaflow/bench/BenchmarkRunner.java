@@ -1,0 +1,384 @@
+package io.quotaflow.bench;
+
+import io.quotaflow.Pipeline;
+import io.quotaflow.admin.KafkaClients;
+import io.quotaflow.admin.TopicsApplier;
+import io.quotaflow.config.BatchSettings;
+import io.quotaflow.config.ModelSettings;
+import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.config.QuotaflowConfig;
+import io.quotaflow.config.RetrySettings;
+import io.quotaflow.config.Secret;
+import io.quotaflow.testkit.EmbeddedKafkaBroker;
+import io.quotaflow.config.AssumedPrices;
+import io.quotaflow.admin.OutcomeCounter;
+import io.quotaflow.demo.TempDirs;
+import io.quotaflow.simulator.ProviderSimulator;
+import io.quotaflow.simulator.SimulatorConfig;
+import io.quotaflow.simulator.SimulatorStats;
+import io.quotaflow.publish.PublishSummary;
+import io.quotaflow.publish.TicketPublisher;
+import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.records.Priority;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.streams.KafkaStreams;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Runs benchmark scenarios end to end, each on fresh infrastructure: one in-process KRaft broker,
+ * the bundled topics, one {@link ProviderSimulator} with the scenario's limits and a single API
+ * key, and N {@link Pipeline} instances (one application id, separate state directories, no HTTP
+ * port) whose quota settings equal the simulator's limits. It publishes the generated tickets,
+ * waits until every one is classified or dead-lettered as a {@code read_committed} consumer sees
+ * it, and collects what the provider saw.
+ *
+ * <p>Not a test: nothing is asserted here; the figures are reported.
+ */
+public final class BenchmarkRunner {
+
+    /** Application id shared by a scenario's instances (each scenario has its own broker). */
+    public static final String APPLICATION_ID = "quotaflow-bench";
+
+    /**
+     * @param seed             generator seed
+     * @param timeout          give up on a scenario after this long (publish to last outcome)
+     * @param progressInterval how often {@link Listener#progress} is called
+     * @param simulator        tweaks applied to each scenario's simulator configuration (latency, ...)
+     */
+    public record Options(long seed, Duration timeout, Duration progressInterval,
+                          java.util.function.UnaryOperator<SimulatorConfig.Builder> simulator) {
+
+        public Options {
+            Objects.requireNonNull(timeout, "timeout");
+            Objects.requireNonNull(progressInterval, "progressInterval");
+            simulator = simulator == null ? b -> b : simulator;
+        }
+
+        public static Options defaults(long seed) {
+            return new Options(seed, Duration.ofMinutes(30), Duration.ofSeconds(5), null);
+        }
+
+        public Options withTimeout(Duration value) {
+            return new Options(seed, value, progressInterval, simulator);
+        }
+
+        public Options withProgressInterval(Duration value) {
+            return new Options(seed, timeout, value, simulator);
+        }
+
+        public Options withSimulator(java.util.function.UnaryOperator<SimulatorConfig.Builder> value) {
+            return new Options(seed, timeout, progressInterval, value);
+        }
+    }
+
+    /** A live sample while a scenario runs. */
+    public record Progress(long elapsedMs, long expected, long classified, long deadLettered, long calls, long http429,
+                           long tokensAdmitted) {
+    }
+
+    /** Receives what a run is doing; both methods are called on the running thread. */
+    public interface Listener {
+        /** A step: starting the broker, publishing, ... */
+        default void phase(Scenario scenario, String message) {
+        }
+
+        default void progress(Scenario scenario, Progress progress) {
+        }
+
+        /** A live sample of the baseline run (the article's fixed job). */
+        default void baselineProgress(Scenario scenario, BaselineRunner.Progress progress) {
+        }
+    }
+
+    private final Options options;
+    private final Listener listener;
+
+    public BenchmarkRunner(Options options, Listener listener) {
+        this.options = Objects.requireNonNull(options, "options");
+        this.listener = listener == null ? new Listener() { } : listener;
+    }
+
+    /**
+     * Runs (or, for an estimate-only scenario, computes) one scenario; then, when it has one, the
+     * baseline on a fresh simulator of the same shape and the same tickets (a prefix of them). A
+     * baseline that fails leaves the scenario's own figures intact, with a note.
+     */
+    public ScenarioResult run(Scenario scenario) {
+        if (scenario.kind() == Scenario.Kind.DLQ_REPLAY) {
+            return new ReplayBenchmark(listener, options.timeout()).run(scenario);
+        }
+        List<GeneratedTicket> tickets = tickets(scenario, options.seed());
+        if (scenario.estimateOnly()) {
+            listener.phase(scenario, "computing tokens per ticket for fixed batches of " + Scenario.FIXED_BATCH_ITEMS);
+            return FixedBatchEstimate.result(scenario, tickets);
+        }
+        // (i) measures compiled code: throw-away runs (own broker, own tickets) until the JIT has settled
+        boolean warmUp = scenario.kind() == Scenario.Kind.OVERHEAD && scenario.tickets() >= WarmUp.MIN_MEASURED_TICKETS;
+        List<Double> warmUpRates = new ArrayList<>();
+        while (warmUp && !WarmUp.done(warmUpRates)) {
+            Scenario small = scenario.withTickets(WarmUp.TICKETS);
+            listener.phase(scenario, "warm-up run " + (warmUpRates.size() + 1) + " of " + WarmUp.TICKETS + " tickets (not measured)");
+            Double rate = runPipeline(small, tickets(small, options.seed() + 1 + warmUpRates.size())).figures().ticketsPerSecond();
+            warmUpRates.add(rate == null ? 0 : rate);
+        }
+        ScenarioResult result = runPipeline(scenario, tickets);
+        if (warmUp) {
+            result = result.withNote(WarmUp.describe(warmUpRates));
+        }
+        int baselineTickets = scenario.baselineTicketCount();
+        if (baselineTickets > 0) {
+            try {
+                BaselineResult baseline = runBaseline(scenario, tickets.subList(0, baselineTickets));
+                result = result.withFigures(result.figures().withBaseline(baseline));
+                if (baselineTickets < tickets.size()) {
+                    result = result.withNote("baseline on the first " + baselineTickets + " of the " + tickets.size()
+                            + " tickets (it is latency-bound); its rate per busy minute is compared");
+                }
+            } catch (RuntimeException e) {
+                listener.phase(scenario, "baseline failed: " + e.getMessage());
+                result = result.withNote("baseline failed: " + e.getMessage());
+            }
+        }
+        return result;
+    }
+
+    /** The scenario's tickets: its count (plus the interactive ones of (j)), with its share of huge tickets. */
+    static List<GeneratedTicket> tickets(Scenario scenario, long seed) {
+        int n = scenario.tickets() + (scenario.kind() == Scenario.Kind.INTERACTIVE ? Scenario.INTERACTIVE_TICKETS : 0);
+        return new TicketGenerator(seed, scenario.shape().hugeShare()).generate(n);
+    }
+
+    /** The simulator of a scenario (its limits, burst and shape, then the runner's own tweaks) for one key. */
+    SimulatorConfig simulatorConfig(Scenario scenario, String apiKey) {
+        return options.simulator().apply(scenario.shape().applyTo(SimulatorConfig.builder()
+                .port(0).rpm(scenario.rpm()).tpm(scenario.tpm()).burstSeconds(scenario.simBurstSeconds()))
+                .apiKeys(Set.of(apiKey))).build();
+    }
+
+    private ScenarioResult runPipeline(Scenario scenario, List<GeneratedTicket> tickets) {
+        String apiKey = "sk-bench-" + UUID.randomUUID();
+        List<Path> stateDirs = new ArrayList<>();
+        listener.phase(scenario, "starting Kafka broker (KRaft, in-process)");
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
+            try (Admin admin = KafkaClients.admin(broker.bootstrapServers(), Map.of())) {
+                TopicsApplier.bundled().apply(admin);
+            }
+            SimulatorConfig simConfig = simulatorConfig(scenario, apiKey);
+            try (ProviderSimulator sim = ProviderSimulator.start(simConfig)) {
+                String shape = scenario.shape().describe();
+                listener.phase(scenario, "provider simulator at " + sim.baseUrl() + " (" + scenario.rpm() + " RPM, "
+                        + scenario.tpm() + " TPM, burst " + fmt(scenario.simBurstSeconds()) + " s" + (shape.isEmpty() ? "" : "; " + shape)
+                        + "); starting " + scenario.instances() + " pipeline instance(s)");
+                List<Pipeline> pipelines = new ArrayList<>();
+                try {
+                    for (int i = 0; i < scenario.instances(); i++) {
+                        Path dir = Files.createTempDirectory("quotaflow-bench-state-");
+                        stateDirs.add(dir);
+                        pipelines.add(Pipeline.start(config(scenario, broker.bootstrapServers(), dir, sim.baseUrl(),
+                                simConfig.model(), apiKey)));
+                    }
+                    for (Pipeline p : pipelines) {
+                        if (!p.awaitRunning(Duration.ofSeconds(90))) {
+                            throw new IllegalStateException("a pipeline instance did not start: " + p.streams().state());
+                        }
+                    }
+                    return publishAndMeasure(scenario, tickets, broker, sim, pipelines);
+                } finally {
+                    listener.phase(scenario, "stopping");
+                    for (Pipeline p : pipelines) {
+                        try {
+                            p.close(Duration.ofSeconds(20));
+                        } catch (RuntimeException e) {
+                            listener.phase(scenario, "closing a pipeline failed: " + e);
+                        }
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } finally {
+            stateDirs.forEach(TempDirs::deleteQuietly);
+        }
+    }
+
+    /** The article's fixed job on {@code tickets}, against a fresh simulator of the scenario's shape. */
+    private BaselineResult runBaseline(Scenario scenario, List<GeneratedTicket> tickets) {
+        String apiKey = "sk-baseline-" + UUID.randomUUID();
+        SimulatorConfig simConfig = simulatorConfig(scenario, apiKey);
+        try (ProviderSimulator sim = ProviderSimulator.start(simConfig)) {
+            listener.phase(scenario, "baseline (the article's fixed job: " + BaselineRunner.WORKERS + " workers, groups of "
+                    + BaselineRunner.GROUP_SIZE + ", 60 s window of " + BaselineRunner.BUDGET_FRACTION + " x TPM) on "
+                    + tickets.size() + " tickets, fresh simulator at " + sim.baseUrl());
+            BaselineRunner runner = new BaselineRunner(new BaselineRunner.Options(options.seed(), options.timeout(),
+                    options.progressInterval()));
+            BaselineRunner.Outcome o = runner.run(tickets, sim.baseUrl(), simConfig.model(), apiKey, scenario.tpm(),
+                    p -> listener.baselineProgress(scenario, p));
+            SimulatorStats stats = sim.stats();
+            return BaselineResult.of(scenario, tickets, o, stats);
+        }
+    }
+
+    static QuotaflowConfig config(Scenario scenario, String bootstrap, Path stateDir, String baseUrl, String model, String apiKey) {
+        QuotaSettings quota = QuotaSettings.ofDefaults().withRpm(Math.toIntExact(scenario.rpm())).withTpm(Math.toIntExact(scenario.tpm()));
+        // one instance cannot host a standby of its own tasks: ask for none rather than log that at every rebalance
+        Map<String, String> kafka = scenario.instances() == 1 ? Map.of("num.standby.replicas", "0") : Map.of();
+        return new QuotaflowConfig(bootstrap, APPLICATION_ID, stateDir, -1, kafka,
+                AssumedPrices.priced(new DispatcherSettings(ModelSettings.of(URI.create(baseUrl), model, Secret.of(apiKey)), quota,
+                        BatchSettings.ofDefaults(), RetrySettings.ofDefaults()), ResultTable.ASSUMED_PRICES));
+    }
+
+    private ScenarioResult publishAndMeasure(Scenario scenario, List<GeneratedTicket> tickets, EmbeddedKafkaBroker broker,
+                                             ProviderSimulator sim, List<Pipeline> pipelines) throws InterruptedException {
+        boolean interactive = scenario.kind() == Scenario.Kind.INTERACTIVE;
+        // (j): the bulk backlog first, then the interactive tickets one by one
+        int backlog = interactive ? scenario.tickets() : tickets.size();
+        List<GeneratedTicket> later = tickets.subList(backlog, tickets.size());
+        listener.phase(scenario, "publishing " + backlog + " tickets" + (interactive ? " to " + Priority.BULK.topic() : ""));
+        CpuUse cpuAtStart = CpuUse.now();
+        long start = System.currentTimeMillis();
+        try (TicketPublisher publisher = new TicketPublisher(broker.bootstrapServers(), Map.of())) {
+            publish(publisher, tickets.subList(0, backlog), interactive ? Optional.of(Priority.BULK) : Optional.empty());
+            long lastPublish = System.currentTimeMillis();
+            long expected = tickets.size();
+            listener.phase(scenario, "published in " + (lastPublish - start) + " ms; classifying" + InteractiveFeed.describe(later));
+            InteractiveFeed feed = new InteractiveFeed(later, publisher);
+            try (OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of())) {
+                long deadline = start + options.timeout().toMillis();
+                long nextTick = start;
+                long lastAnswer;
+                while (true) {
+                    counter.poll(Duration.ofMillis(100));
+                    long now = System.currentTimeMillis();
+                    if (feed.publishIfDue(now, counter.classified() > 0)) {
+                        lastPublish = System.currentTimeMillis();
+                    }
+                    long done = (long) counter.classified() + counter.deadLettered();
+                    if (done >= expected) {
+                        lastAnswer = now;
+                        break;
+                    }
+                    if (now >= nextTick) {
+                        progress(scenario, now - start, expected, counter, sim.stats());
+                        nextTick = now + options.progressInterval().toMillis();
+                        requireRunning(pipelines, done, expected);
+                    }
+                    if (now > deadline) {
+                        throw new IllegalStateException("timed out after " + options.timeout().toSeconds() + " s with " + done
+                                + " of " + expected + " tickets accounted for");
+                    }
+                }
+                Map<CpuUse.Group, Long> cpu = CpuUse.now().since(cpuAtStart, APPLICATION_ID);
+                progress(scenario, lastAnswer - start, expected, counter, sim.stats());
+                awaitLateDuplicates(counter);
+                return withCpu(scenario, MeasuredRun.of(scenario, tickets, counter, sim.stats(),
+                        new RunTiming(start, lastPublish, lastAnswer, feed.publishedAt())), cpu, expected);
+            }
+        }
+    }
+
+    /** (i): where the measured window's CPU went ({@link CpuUse}), as a note. */
+    private static ScenarioResult withCpu(Scenario scenario, ScenarioResult result, Map<CpuUse.Group, Long> cpu, long tickets) {
+        return scenario.kind() == Scenario.Kind.OVERHEAD
+                ? result.withNote(CpuUse.describe(cpu, tickets, Runtime.getRuntime().availableProcessors())) : result;
+    }
+
+    private void progress(Scenario scenario, long elapsedMs, long expected, OutcomeCounter counter, SimulatorStats s) {
+        listener.progress(scenario, new Progress(elapsedMs, expected, counter.classified(), counter.deadLettered(),
+                s.totalRequests(), s.http429(), s.tokensAdmitted()));
+    }
+
+    /** Anything arriving late would be a duplicate: gives it a moment to show up. */
+    private static void awaitLateDuplicates(OutcomeCounter counter) {
+        long quietUntil = System.currentTimeMillis() + 1_500;
+        while (System.currentTimeMillis() < quietUntil) {
+            counter.poll(Duration.ofMillis(250));
+        }
+    }
+
+    private static void requireRunning(List<Pipeline> pipelines, long done, long expected) {
+        for (Pipeline p : pipelines) {
+            KafkaStreams.State state = p.streams().state();
+            if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING
+                    || state == KafkaStreams.State.PENDING_ERROR) {
+                throw new IllegalStateException("a pipeline instance stopped (" + state + ") with " + done + " of "
+                        + expected + " tickets accounted for");
+            }
+        }
+    }
+
+    /**
+     * (j) The interactive tickets, published one at a time into the bulk backlog: the first once a
+     * result has been seen, then one every {@link Scenario#INTERACTIVE_SPACING_MS}.
+     */
+    private static final class InteractiveFeed {
+        private final List<GeneratedTicket> tickets;
+        private final TicketPublisher publisher;
+        private final Map<String, Long> publishedAt = new LinkedHashMap<>();
+        private long nextAt = Long.MAX_VALUE;
+        private int published;
+
+        InteractiveFeed(List<GeneratedTicket> tickets, TicketPublisher publisher) {
+            this.tickets = tickets;
+            this.publisher = publisher;
+        }
+
+        /** Publishes the next ticket when it is due; returns whether it did. */
+        boolean publishIfDue(long now, boolean resultSeen) {
+            if (published >= tickets.size()) {
+                return false;
+            }
+            if (nextAt == Long.MAX_VALUE && resultSeen) {
+                nextAt = now;
+            }
+            if (now < nextAt) {
+                return false;
+            }
+            GeneratedTicket t = tickets.get(published++);
+            publishedAt.put(t.id(), System.currentTimeMillis());
+            publish(publisher, List.of(t), Optional.of(Priority.INTERACTIVE));
+            nextAt += Scenario.INTERACTIVE_SPACING_MS;
+            return true;
+        }
+
+        /** What the phase line says about the feed: nothing when there are no interactive tickets. */
+        static String describe(List<GeneratedTicket> tickets) {
+            return tickets.isEmpty() ? "" : "; " + tickets.size() + " interactive tickets follow the first result, one every "
+                    + Scenario.INTERACTIVE_SPACING_MS + " ms";
+        }
+
+        /** When each ticket's publish started, by id. */
+        Map<String, Long> publishedAt() {
+            return publishedAt;
+        }
+    }
+
+    private static void publish(TicketPublisher publisher, List<GeneratedTicket> tickets, Optional<Priority> priority) {
+        PublishSummary summary = publisher.publish(new ByteArrayInputStream(TicketGenerator.jsonLines(tickets)), priority, false,
+                p -> { }, issue -> { });
+        if (!summary.succeeded() || summary.acknowledged() != tickets.size()) {
+            throw new IllegalStateException("publishing failed: " + summary.describe());
+        }
+    }
+
+    private static String fmt(double seconds) {
+        return seconds == Math.rint(seconds) ? Long.toString((long) seconds) : Double.toString(seconds);
+    }
+}

@@ -1,0 +1,381 @@
+package io.quotaflow.dev;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quotaflow.bench.BaselineResult;
+import io.quotaflow.bench.BaselineRunner;
+import io.quotaflow.bench.BenchmarkRunner;
+import io.quotaflow.bench.ChaosResult;
+import io.quotaflow.bench.ChaosRunner;
+import io.quotaflow.bench.ResultTable;
+import io.quotaflow.bench.Scenario;
+import io.quotaflow.bench.ScenarioFigures;
+import io.quotaflow.bench.ScenarioResult;
+import io.quotaflow.bench.TenantPlan;
+import io.quotaflow.bench.TenantShareResult;
+import io.quotaflow.bench.TenantShareRunner;
+import io.quotaflow.records.Json;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import io.quotaflow.cli.ExitCodes;
+import io.quotaflow.cli.ProgressLine;
+
+/** {@code quotaflow bench}: throughput and correctness figures under fixed provider limits. */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        header = "Run benchmark scenarios on fresh in-process brokers and simulators.",
+        description = {
+                "Runs benchmark scenarios, each on a fresh in-process Kafka broker and",
+                "provider simulator:",
+                "  a  tpm-binds           500 RPM, 200k TPM, simulator burst 5 s",
+                "  b  rpm-binds           60 RPM, 2M TPM (5 000 tickets: about 9 min)",
+                "  c  full-minute-bucket  as a, simulator burst 60 s",
+                "  d  two-instances       as a, 2 pipeline instances on one API key",
+                "  e  fixed-batches-10    a's tickets in fixed batches of 10 (computed)",
+                "  f  foreign-tokenizer   as a, but the simulator counts cl100k_base, has an",
+                "                         8 192-token context, 0.5 %% of tickets are huge",
+                "  g  nightly-job         500 tickets, 500 RPM, 30k TPM, 60 s bucket full",
+                "  h  high-tier           10k RPM, 2M TPM, ~2.3 s per call (20 000 tickets)",
+                "  i  overhead            unlimited quota, 1 ms model (50 000 tickets)",
+                "  j  interactive-p99     30 interactive tickets into a 5 000 bulk backlog",
+                "  k  dlq-replay          40 000 dead letters replayed, --rate 0 and 50/s",
+                "f, g and h also run the baseline, the article's fixed job (4 workers,",
+                "groups of 10, a 60 s window of 0.85 x TPM, retry-after + 0-500 ms, 5",
+                "tries), on a fresh simulator with the same tickets (h: the first 2 000).",
+                "It prints two tables: 429s, lost, duplicates, steady-state and whole-run",
+                "use of the binding limit, tickets per busy minute and the ratio to the",
+                "baseline, wall time; then tokens per ticket, accuracy, tickets/s (i),",
+                "interactive p99 (j) and records/s (k). Exits 1 when a scenario saw a",
+                "429 or a duplicate, lost a ticket, or failed (the baseline's own 429s",
+                "and losses are figures, not failures).",
+                "",
+                "  m  eta-accuracy  (only alone: --scenario m) 5 000 bulk tickets, 3k RPM, 400k",
+                "     TPM; 60 s in, GET /tickets/{id} for 10 tickets spread over the queue;",
+                "     each estimatedDoneAt against its classifiedAt (target: median error",
+                "     <= 15 %% of the time it had left; exit 1 when missed).",
+                "",
+                "  chaos  (only when named; not part of all)  600 RPM, 300k TPM, 2 000",
+                "         tickets by default. Broker and pipeline run as child processes;",
+                "         the pipeline is SIGKILLed at 15, 40 and 65 %% of the tickets and",
+                "         restarted with the same state dir, the broker SIGKILLed at 50 %%",
+                "         and restarted after 2 s on the same port and data dir. Prints",
+                "         lost, duplicated, 429s and recovery seconds per kill (restart to",
+                "         first new result; target 10 s). Exits 1 when a ticket was lost",
+                "         or duplicated. Child logs go to a temporary directory it prints.",
+                "",
+                "  l  tenant-shares  (only when named alone)  two tenants weighted 3:1 each",
+                "         publish 1 500 bulk tickets at once (the light one's three times as",
+                "         long), 500 RPM, 300k TPM; prints admitted tokens and classified",
+                "         tickets of each while both have work. Exits 1 unless the token",
+                "         ratio is 2.6-3.4 with no 429 and nothing dead-lettered.",
+                "",
+                "Flags only: --config and QUOTAFLOW_* variables are not read. Each scenario",
+                "fixes its own limits and settings, so that its figures can be compared."},
+        exitCodeList = {
+                "0:every scenario ran clean",
+                "1:a scenario saw a 429 or a duplicate, lost a ticket, or failed",
+                "2:usage error (bad option, unknown scenario)"})
+public final class BenchCommand implements Callable<Integer> {
+
+    /** The names of bench (l), which runs alone. */
+    static final java.util.Set<String> TENANT_SHARES = java.util.Set.of("l", "tenant-shares");
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--scenario", paramLabel = "LIST", defaultValue = "all",
+            description = "Comma-separated scenario keys or names (a,...,k or tpm-binds,..., chaos), or all = a-k "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String scenarios;
+
+    @Option(names = "--tickets", paramLabel = "N",
+            description = "Tickets per scenario (default: " + Scenario.DEFAULT_TICKETS + "; g: " + Scenario.NIGHTLY_TICKETS + ", h: "
+                    + Scenario.HIGH_TIER_TICKETS + ", i: " + Scenario.OVERHEAD_TICKETS + ", k: " + Scenario.REPLAY_RECORDS
+                    + " dead letters, chaos: " + Scenario.CHAOS_DEFAULT_TICKETS + ").")
+    Integer tickets;
+
+    @Option(names = "--baseline", paramLabel = "WHICH", defaultValue = "auto",
+            description = "Which scenarios also run the baseline (the article's fixed job): auto = f, g, h; all = every "
+                    + "pipeline scenario with a limited quota (a-d, f-h); off = none (default: ${DEFAULT-VALUE}).")
+    String baseline;
+
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "42", description = "Generator seed (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--markdown", paramLabel = "FILE", description = "Also write the table as Markdown, with footnotes.")
+    Path markdown;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write the raw results as JSON.")
+    Path json;
+
+    @Option(names = "--timeout-minutes", paramLabel = "M", defaultValue = "30",
+            description = "Give up on a scenario after this many minutes (default: ${DEFAULT-VALUE}).")
+    long timeoutMinutes;
+
+    @Override
+    public Integer call() throws Exception {
+        if (tickets != null && tickets < 1) {
+            throw new IllegalArgumentException("--tickets must be >= 1");
+        }
+        if (timeoutMinutes < 1) {
+            throw new IllegalArgumentException("--timeout-minutes must be >= 1");
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        boolean terminal = ProgressLine.isTerminal();
+        ProgressLine line = new ProgressLine(err, terminal);
+        Integer alone = runAlone(out, line);
+        if (alone != null) {
+            return alone;
+        }
+        List<Scenario> selected = withBaseline(Scenario.select(scenarios, tickets), baseline);
+        BenchmarkRunner runner = new BenchmarkRunner(
+                BenchmarkRunner.Options.defaults(seed).withTimeout(Duration.ofMinutes(timeoutMinutes))
+                        .withProgressInterval(Duration.ofMillis(terminal ? 250 : 5_000)),
+                new BenchmarkRunner.Listener() {
+                    @Override
+                    public void phase(Scenario scenario, String message) {
+                        line.println("[" + scenario.key() + " " + scenario.name() + "] " + message);
+                    }
+
+                    @Override
+                    public void baselineProgress(Scenario scenario, BaselineRunner.Progress p) {
+                        line.update(String.format(Locale.ROOT,
+                                "[%s %s baseline] %6.1f s  classified %d/%d  lost %d  calls %d  429s %d",
+                                scenario.key(), scenario.name(), p.elapsedMs() / 1000.0, p.classified(), p.tickets(), p.lost(),
+                                p.calls(), p.http429()));
+                    }
+
+                    @Override
+                    public void progress(Scenario scenario, BenchmarkRunner.Progress p) {
+                        line.update(String.format(Locale.ROOT,
+                                "[%s %s] %6.1f s  classified %d/%d  dead-lettered %d  calls %d  429s %d  tokens %,d",
+                                scenario.key(), scenario.name(), p.elapsedMs() / 1000.0, p.classified(), p.expected(),
+                                p.deadLettered(), p.calls(), p.http429(), p.tokensAdmitted()));
+                    }
+                });
+
+        Instant startedAt = Instant.now();
+        String command = ("quotaflow " + String.join(" ", spec.commandLine().getParseResult().originalArgs())).strip();
+        List<ScenarioResult> results = new ArrayList<>();
+        List<ChaosResult> chaosResults = new ArrayList<>();
+        Map<String, String> failures = new LinkedHashMap<>();
+        for (Scenario scenario : selected) {
+            String tag = scenario.isChaos() ? "[" + scenario.key() + "] " : "[" + scenario.key() + " " + scenario.name() + "] ";
+            line.println(tag + scenario.description() + ", " + scenario.tickets() + " tickets");
+            try {
+                if (scenario.isChaos()) {
+                    ChaosResult c = chaosRunner(line, terminal).run(scenario);
+                    chaosResults.add(c);
+                    results.add(c.toScenarioResult());
+                    line.println(tag + "done: " + summary(c));
+                } else {
+                    ScenarioResult r = runner.run(scenario);
+                    results.add(r);
+                    line.println(tag + "done: " + summary(r));
+                }
+            } catch (RuntimeException e) {
+                failures.put(scenario.name(), String.valueOf(e.getMessage()));
+                line.println("[" + scenario.key() + " " + scenario.name() + "] FAILED: " + e.getMessage());
+            }
+            // written after every scenario, so that an interrupted run keeps what it measured
+            writeFiles(results, chaosResults, failures, command, startedAt);
+        }
+        line.clear();
+
+        out.println();
+        out.print(ResultTable.text(results));
+        for (ChaosResult c : chaosResults) {
+            out.println();
+            out.print(c.report());
+        }
+        failures.forEach((name, why) -> out.println(name + ": FAILED: " + why));
+        out.flush();
+
+        if (markdown != null) {
+            out.println("Markdown table written to " + markdown);
+        }
+        if (json != null) {
+            out.println("JSON results written to " + json);
+        }
+        out.flush();
+        // the chaos row is judged by what it is about: nothing lost, nothing duplicated
+        boolean ok = failures.isEmpty()
+                && results.stream().filter(r -> !Scenario.CHAOS.equals(r.key())).allMatch(ScenarioResult::clean)
+                && chaosResults.stream().allMatch(ChaosResult::passed);
+        return ok ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+
+    /** Bench (l) or (m) when selected: each runs alone, on its own broker and simulator; null for the others. */
+    private Integer runAlone(PrintWriter out, ProgressLine line) throws Exception {
+        if (io.quotaflow.bench.EtaAccuracyBenchmark.named(scenarios)) {
+            return etaAccuracy();
+        }
+        if (TENANT_SHARES.contains(scenarios.strip().toLowerCase(Locale.ROOT))) {
+            return tenantShares(out, line);
+        }
+        return null;
+    }
+
+    /** Bench (m), run alone: ETA accuracy 60 s into a bulk backlog (exit 1 when the median error misses the target). */
+    private int etaAccuracy() throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        var options = io.quotaflow.bench.EtaAccuracyBenchmark.Options.defaults(seed);
+        if (tickets != null) {
+            options = options.withTickets(tickets);
+        }
+        var result = new io.quotaflow.bench.EtaAccuracyBenchmark(options, m -> {
+            err.println("[m eta-accuracy] " + m);
+            err.flush();
+        }).run();
+        spec.commandLine().getOut().print(result.report());
+        spec.commandLine().getOut().flush();
+        return result.metTarget() ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+
+    /** Bench (l): tenant shares by weight, on its own broker and simulator. */
+    private int tenantShares(PrintWriter out, ProgressLine line) {
+        int each = tickets == null ? TenantShareRunner.DEFAULT_TICKETS_EACH : tickets;
+        TenantShareResult r = new TenantShareRunner(seed, Duration.ofMinutes(timeoutMinutes),
+                m -> line.println("[l tenant-shares] " + m)).run(TenantPlan.benchL(each));
+        line.clear();
+        out.println();
+        out.print(r.report());
+        out.flush();
+        return r.passed() ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+
+    private ChaosRunner chaosRunner(ProgressLine line, boolean terminal) {
+        return new ChaosRunner(ChaosRunner.Options.defaults(seed).withTimeout(Duration.ofMinutes(timeoutMinutes))
+                .withProgressInterval(Duration.ofMillis(terminal ? 250 : 5_000)), new ChaosRunner.Listener() {
+            @Override
+            public void phase(String message) {
+                line.println("[" + Scenario.CHAOS + "] " + message);
+            }
+
+            @Override
+            public void progress(ChaosRunner.Progress p) {
+                line.update(String.format(Locale.ROOT, "[%s] %6.1f s  published %d/%d  classified %d  dead-lettered %d  calls %d  "
+                                + "429s %d  %s", Scenario.CHAOS, p.elapsedMs() / 1000.0, p.published(), p.expected(), p.classified(),
+                        p.deadLettered(), p.calls(), p.http429(), p.waitingFor()));
+            }
+        });
+    }
+
+    private void writeFiles(List<ScenarioResult> results, List<ChaosResult> chaosResults, Map<String, String> failures,
+                            String command, Instant startedAt) throws java.io.IOException {
+        if (markdown != null) {
+            StringBuilder md = new StringBuilder(ResultTable.markdown(results, seed, command));
+            for (ChaosResult c : chaosResults) {
+                md.append('\n').append(c.markdown());
+            }
+            Files.writeString(markdown, md.toString(), StandardCharsets.UTF_8);
+        }
+        if (json != null) {
+            ObjectNode root = Json.MAPPER.createObjectNode();
+            root.put("command", command);
+            root.put("seed", seed);
+            root.put("startedAt", startedAt.toString());
+            root.put("writtenAt", Instant.now().toString());
+            root.put("java", System.getProperty("java.version"));
+            root.put("availableProcessors", Runtime.getRuntime().availableProcessors());
+            root.set("results", Json.MAPPER.valueToTree(results));
+            if (!chaosResults.isEmpty()) {
+                root.set("chaos", Json.MAPPER.valueToTree(chaosResults));
+            }
+            ArrayNode failed = root.putArray("failures");
+            failures.forEach((name, why) -> failed.addObject().put("scenario", name).put("error", why));
+            Files.writeString(json, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root), StandardCharsets.UTF_8);
+        }
+    }
+
+    static String summary(ChaosResult c) {
+        return String.format(Locale.ROOT, "%d tickets: %d lost, %d duplicated, %d classified, %d dead-lettered, %d × 429; %d kills; "
+                        + "recovery %s; %s", c.tickets(), c.lost(), c.duplicated(), c.accounting().classified(),
+                c.accounting().deadLettered(), c.http429(), c.disruptions().size(), c.recoverySummary(),
+                ResultTable.duration(c.wallTimeMs()));
+    }
+
+    /**
+     * The scenarios with the baseline as {@code --baseline} says: {@code auto} leaves each scenario's
+     * own (f, g, h), {@code all} gives every pipeline scenario with a limited quota one on all its
+     * tickets where it had none, {@code off} removes them.
+     */
+    static List<Scenario> withBaseline(List<Scenario> selected, String which) {
+        String w = which == null ? "auto" : which.strip().toLowerCase(Locale.ROOT);
+        return switch (w) {
+            case "auto" -> selected;
+            case "off", "none" -> selected.stream().map(s -> s.withBaselineTickets(0)).toList();
+            case "all" -> selected.stream()
+                    .map(s -> s.baselineApplies() && s.baselineTickets() == 0 ? s.withBaselineTickets(Scenario.ALL) : s).toList();
+            default -> throw new IllegalArgumentException("--baseline must be auto, all or off");
+        };
+    }
+
+    static String summary(ScenarioResult r) {
+        if (r.computed()) {
+            return String.format(Locale.ROOT, "%d calls of up to %d tickets, %.1f tokens/ticket admitted, %.1f used",
+                    r.calls(), Scenario.FIXED_BATCH_ITEMS, r.tokensPerTicketAdmitted(), r.tokensPerTicketUsed());
+        }
+        ScenarioFigures f = r.figures();
+        if (f.replay() != null) {
+            return replaySummary(f.replay());
+        }
+        String use = r.steadyState() != null && r.steadyState().measured()
+                ? String.format(Locale.ROOT, "%.1f %% of %s (%s)", r.steadyState().use() * 100, r.binding(), r.steadyState().describeWindow())
+                : "steady-state use not measured";
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%d tickets: %d classified, %d dead-lettered %s, %d duplicates; "
+                        + "%d calls (%.1f tickets/call), %d × 429; %s; %.1f tokens/ticket admitted, %.1f used; %s; accuracy %s "
+                        + "category, %s urgency",
+                r.tickets(), r.classified(), r.deadLettered(), r.deadLettersByKind(), r.duplicates(), r.calls(), r.ticketsPerCall(),
+                r.http429(), use, r.tokensPerTicketAdmitted(), r.tokensPerTicketUsed(), ResultTable.duration(r.wallTimeMs()),
+                ResultTable.percent(r.categoryAccuracy()), ResultTable.percent(r.urgencyAccuracy())));
+        appendFigures(sb, f);
+        return sb.toString();
+    }
+
+    private static String replaySummary(ScenarioFigures.Replay p) {
+        return String.format(Locale.ROOT, "%d dead letters: %d replayed in %s (%,.0f records/s, %s), %d back on their origin "
+                        + "topics, %d duplicated; default rate: %d in %s (%.1f records/s)", p.deadLetters(), p.replayed(),
+                ResultTable.duration(p.elapsedMs()), p.recordsPerSecond(), p.outcome(), p.found(), p.duplicates(),
+                p.defaultRateReplayed(), ResultTable.duration(p.defaultRateElapsedMs()), p.defaultRateRecordsPerSecond());
+    }
+
+    /** The figures a scenario kind has: whole-run use, busy-minute rate, overhead, interactive latency, baseline. */
+    private static void appendFigures(StringBuilder sb, ScenarioFigures f) {
+        if (f.wholeRun() != null && f.wholeRun().measured()) {
+            sb.append(String.format(Locale.ROOT, "; whole run %.1f %% of feasible", f.wholeRun().use() * 100));
+        }
+        if (f.ticketsPerBusyMinute() != null) {
+            sb.append(String.format(Locale.ROOT, "; %,.0f tickets per busy minute", f.ticketsPerBusyMinute()));
+        }
+        if (f.ticketsPerSecond() != null) {
+            sb.append(String.format(Locale.ROOT, "; %,.0f tickets/s (%s after the last publish)", f.ticketsPerSecond(),
+                    f.drainTicketsPerSecond() == null ? "–" : String.format(Locale.ROOT, "%,.0f", f.drainTicketsPerSecond())));
+        }
+        if (f.interactive() != null && f.interactive().tickets() > 0) {
+            sb.append(String.format(Locale.ROOT, "; interactive p50 %.2f s, p99 %.2f s, max %.2f s", f.interactive().p50Ms() / 1000.0,
+                    f.interactive().p99Ms() / 1000.0, f.interactive().maxMs() / 1000.0));
+        }
+        BaselineResult b = f.baseline();
+        if (b != null) {
+            sb.append(String.format(Locale.ROOT, "; baseline: %d classified, %d lost, %d × 429, %s, %s tickets per busy minute%s",
+                    b.classified(), b.lost(), b.http429(), ResultTable.duration(b.busyMs()),
+                    b.ticketsPerBusyMinute() == null ? "–" : String.format(Locale.ROOT, "%,.0f", b.ticketsPerBusyMinute()),
+                    f.baselineRatio() == null ? "" : String.format(Locale.ROOT, " (quotaflow %.2f×)", f.baselineRatio())));
+        }
+    }
+}

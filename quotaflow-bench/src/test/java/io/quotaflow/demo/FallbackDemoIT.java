@@ -1,0 +1,36 @@
+package io.quotaflow.demo;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code demo --scenario fallback}, small: it runs, and its report shows what the scenario promises. */
+class FallbackDemoIT {
+
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void shouldMoveTicketsToTheBackupAndBackTakeTheLongTicketOnTheLongRouteAndAnswerCopiesFromTheCache() {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        FallbackReport report = FallbackDemo.run(new DemoRun.Options(200, 600, 120_000, 5, Duration.ofMinutes(3),
+                Duration.ofSeconds(5)), line -> { }, new PrintStream(log, true, StandardCharsets.UTF_8));
+
+        assertThat(report.clean()).as(report.render()).isTrue();
+        assertThat(report.duplicates()).isZero();
+        assertThat(report.byRoute().getOrDefault("backup", 0L)).isPositive();
+        assertThat(report.byRoute().getOrDefault("primary", 0L)).isPositive();
+        assertThat(report.byRoute()).containsEntry("long", 1L);
+        assertThat(report.fallbacks()).containsKey("primary -> long (context)");
+        assertThat(report.fallbacks().keySet()).anyMatch(k -> k.startsWith("primary -> backup"));
+        assertThat(report.http429().values()).allMatch(v -> v == 0);
+        assertThat(report.primaryRefused503()).isPositive();
+        assertThat(report.cacheHits()).as("the 20 copies of answered tickets").isGreaterThanOrEqualTo(20);
+        assertThat(log.toString(StandardCharsets.UTF_8)).contains("the primary is DOWN").contains("the primary is BACK");
+    }
+}

@@ -1,0 +1,43 @@
+package io.quotaflow.dev;
+
+import io.quotaflow.bench.Scenario;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class BenchCommandTest {
+
+    @Test
+    void shouldListEveryScenarioAndTheBaselineInHelp() {
+        DevRun run = DevRun.quotaflow("bench", "--help");
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).contains("foreign-tokenizer", "nightly-job", "high-tier", "overhead", "interactive-p99", "dlq-replay",
+                "--baseline", "article's fixed job", "0.5 % of tickets are huge", "chaos");
+    }
+
+    @Test
+    void shouldRunTheBaselineWhereAskedOnly() {
+        List<Scenario> all = Scenario.select("all", null);
+        assertThat(BenchCommand.withBaseline(all, "auto")).filteredOn(s -> s.baselineTicketCount() > 0)
+                .extracting(Scenario::key).containsExactly("f", "g", "h");
+        assertThat(BenchCommand.withBaseline(all, "OFF")).allMatch(s -> s.baselineTicketCount() == 0);
+        List<Scenario> everywhere = BenchCommand.withBaseline(all, "all");
+        assertThat(everywhere).filteredOn(s -> s.baselineTicketCount() > 0).extracting(Scenario::key)
+                .containsExactly("a", "b", "c", "d", "f", "g", "h");
+        // h keeps its prefix; the others get every ticket
+        assertThat(everywhere.get(7).baselineTicketCount()).isEqualTo(Scenario.HIGH_TIER_BASELINE_TICKETS);
+        assertThat(everywhere.get(0).baselineTicketCount()).isEqualTo(Scenario.DEFAULT_TICKETS);
+        assertThatThrownBy(() -> BenchCommand.withBaseline(all, "sometimes")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("auto, all or off");
+    }
+
+    @Test
+    void shouldRefuseABadBaselineChoiceBeforeRunningAnything() {
+        DevRun run = DevRun.quotaflow("bench", "--scenario", "g", "--baseline", "sometimes");
+        assertThat(run.exitCode()).isNotZero();
+        assertThat(run.err()).contains("--baseline must be auto, all or off");
+    }
+}

@@ -1,0 +1,143 @@
+package io.quotaflow.cli;
+
+import io.quotaflow.admin.KafkaClients;
+import io.quotaflow.config.ConfigValues;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.MemberDescription;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+/** {@code quotaflow status ID}: where one ticket stands and when it will be done. */
+@Command(name = "status", sortOptions = false,
+        headerHeading = "%n", synopsisHeading = "Usage: ",
+        header = "Print one ticket's state, position and ETA.",
+        descriptionHeading = "%nDescription:%n",
+        description = {
+            "Asks a running instance GET /tickets/{id} and prints its JSON answer: id, state (pending, delayed, "
+                    + "in-flight, classified, dead-lettered, cancelled or unknown), route, priority, tenant, position "
+                    + "and estimatedStartAt / estimatedDoneAt. Any instance answers: one that does not own the "
+                    + "ticket's route asks the others.",
+            "",
+            "With --url the instance is named; otherwise the members of the application's consumer group "
+                    + "(application.id) are found through --bootstrap-servers and asked on http.port in turn."
+        },
+        optionListHeading = "%nOptions:%n",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:the ticket is known",
+            "1:no instance knows it (state unknown), or none answered",
+            "2:usage error"
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  quotaflow status --url http://localhost:8080 T-1001",
+            "  quotaflow status --bootstrap-servers localhost:9092 T-1001"
+        })
+public final class StatusCommand implements Callable<Integer> {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    boolean help;
+
+    @Mixin
+    KafkaConnectionOptions kafka = new KafkaConnectionOptions();
+
+    @Option(names = "--url", paramLabel = "URL", description = "An instance's HTTP root, e.g. http://localhost:8080.")
+    URI url;
+
+    @Option(names = "--application-id", description = "Kafka Streams application id of the instances (default: quotaflow).")
+    String applicationId;
+
+    @Parameters(index = "0", paramLabel = "TICKET_ID", description = "The ticket's id.")
+    String id;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        List<URI> roots;
+        if (url != null) {
+            roots = List.of(url);
+        } else {
+            try {
+                roots = discover();
+            } catch (RuntimeException | InterruptedException | java.util.concurrent.ExecutionException
+                     | java.util.concurrent.TimeoutException e) {
+                err.println("status: could not list the instances of the application: " + PublishCommand.rootMessage(e));
+                return ExitCodes.FAILURE;
+            }
+        }
+        HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+        String path = "tickets/" + URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20");
+        for (URI root : roots) {
+            URI target = URI.create(root.toString().endsWith("/") ? root + path : root + "/" + path);
+            try {
+                HttpResponse<String> response = http.send(HttpRequest.newBuilder(target).timeout(TIMEOUT).GET().build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() != 200) {
+                    err.println("status: " + target + " answered HTTP " + response.statusCode());
+                    continue;
+                }
+                out.println(response.body().strip());
+                out.flush();
+                String state = io.quotaflow.records.Json.MAPPER.readTree(response.body()).path("state").asText("unknown");
+                return "unknown".equals(state) ? ExitCodes.FAILURE : ExitCodes.OK;
+            } catch (IOException | IllegalArgumentException e) {
+                err.println("status: " + target + ": " + PublishCommand.rootMessage(e));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return ExitCodes.FAILURE;
+            }
+        }
+        err.println("status: no instance answered" + (roots.isEmpty() ? " (the application has no members)" : ""));
+        return ExitCodes.FAILURE;
+    }
+
+    /** {@code http://<member host>:<http.port>} of each member of the application's consumer group. */
+    private List<URI> discover() throws InterruptedException, java.util.concurrent.ExecutionException,
+            java.util.concurrent.TimeoutException {
+        Map<String, String> flags = applicationId == null ? Map.of() : Map.of("application.id", applicationId);
+        ConfigValues values = kafka.settings(flags);
+        String group = values.applicationId();
+        int port = values.integer("http.port") > 0 ? values.integer("http.port") : 8080;
+        Set<String> hosts = new LinkedHashSet<>();
+        try (Admin admin = KafkaClients.admin(kafka.bootstrapServers(), kafka.clientProperties())) {
+            ConsumerGroupDescription d = admin.describeConsumerGroups(List.of(group)).all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                    .get(group);
+            for (MemberDescription m : d.members()) {
+                hosts.add(m.host().startsWith("/") ? m.host().substring(1) : m.host());
+            }
+        }
+        List<URI> roots = new ArrayList<>();
+        for (String host : hosts) {
+            roots.add(URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port));
+        }
+        return roots;
+    }
+}

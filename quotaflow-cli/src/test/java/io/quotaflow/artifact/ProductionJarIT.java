@@ -1,0 +1,81 @@
+package io.quotaflow.artifact;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.jar.JarFile;
+import java.util.zip.ZipEntry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The production artifact ({@code quotaflow-cli/target/quotaflow.jar}, what the Dockerfile ships)
+ * carries the pipeline and its commands, and no Kafka broker, Scala, simulator, benchmark, demo or
+ * test kit. Runs after {@code package} (Failsafe), on the jar Maven just built.
+ */
+class ProductionJarIT {
+
+    /**
+     * The plugin interfaces kafka-clients itself ships under {@code org/apache/kafka/server/}
+     * (authorizer, create-topic policy, client quota callback, client telemetry): client API, not
+     * broker code.
+     */
+    private static final List<String> CLIENT_PLUGIN_APIS = List.of("org/apache/kafka/server/authorizer/",
+            "org/apache/kafka/server/policy/", "org/apache/kafka/server/quota/", "org/apache/kafka/server/telemetry/");
+
+    private static List<String> entries;
+
+    @BeforeAll
+    static void readTheJar() throws IOException {
+        Path jar = Path.of(System.getProperty("project.build.directory", "target"), "quotaflow.jar");
+        assertThat(jar).as("mvn package builds the production jar first").exists();
+        try (JarFile file = new JarFile(jar.toFile())) {
+            entries = file.stream().map(ZipEntry::getName).toList();
+        }
+        System.out.printf("production jar: %s, %,d bytes, %,d entries%n", jar, Files.size(jar), entries.size());
+    }
+
+    @Test
+    void shouldCarryThePipelineAndTheProductionCommands() {
+        assertThat(entries).contains("io/quotaflow/cli/QuotaflowCommand.class", "io/quotaflow/cli/RunCommand.class",
+                "io/quotaflow/Pipeline.class", "io/quotaflow/records/Classification.class", "io/quotaflow/wire/TokenCounter.class",
+                "org/apache/kafka/streams/KafkaStreams.class", "topics/tickets.classified.json", "simplelogger.properties");
+    }
+
+    @Test
+    void shouldCarryNoKafkaBrokerAndNoScala() {
+        assertThat(entries).noneMatch(e -> e.startsWith("kafka/"))
+                .noneMatch(e -> e.startsWith("scala/"))
+                .noneMatch(e -> e.startsWith("org/apache/kafka/controller/") || e.startsWith("org/apache/kafka/raft/")
+                        || e.startsWith("org/apache/kafka/metadata/") || e.startsWith("org/apache/kafka/image/")
+                        || e.startsWith("org/apache/kafka/storage/") || e.startsWith("org/apache/kafka/coordinator/"));
+        assertThat(entries.stream().filter(e -> e.startsWith("org/apache/kafka/server/") && !e.equals("org/apache/kafka/server/")))
+                .as("under org/apache/kafka/server/ only the client plugin interfaces of kafka-clients")
+                .allMatch(e -> CLIENT_PLUGIN_APIS.stream().anyMatch(e::startsWith));
+    }
+
+    @Test
+    void shouldCarryNoSimulatorBenchmarkDemoOrTestKit() {
+        assertThat(entries).noneMatch(e -> e.startsWith("io/quotaflow/simulator/"))
+                .noneMatch(e -> e.startsWith("io/quotaflow/bench/"))
+                .noneMatch(e -> e.startsWith("io/quotaflow/demo/"))
+                .noneMatch(e -> e.startsWith("io/quotaflow/dev/"))
+                .noneMatch(e -> e.startsWith("io/quotaflow/testkit/"))
+                .noneMatch(e -> e.startsWith("demo/"))
+                .noneMatch(e -> e.startsWith("org/junit/") || e.startsWith("org/assertj/"));
+    }
+
+    @Test
+    void shouldLogOnItsOwnProductionSettings() throws IOException {
+        Path jar = Path.of(System.getProperty("project.build.directory", "target"), "quotaflow.jar");
+        try (JarFile file = new JarFile(jar.toFile())) {
+            String logging = new String(file.getInputStream(file.getEntry("simplelogger.properties")).readAllBytes());
+            assertThat(logging).as("a real deployment's broker reconnect warnings stay visible")
+                    .doesNotContain("NetworkClient=error").doesNotContain("log.kafka=error");
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package io.quotaflow.cli;
+
+import io.quotaflow.testkit.KafkaBrokerExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The exit codes of the cluster commands against a real broker, through the whole command line. */
+@ExtendWith(KafkaBrokerExtension.class)
+class CommandExitCodesIT {
+
+    private static CommandRun run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        Map<String, String> env = Map.of("QUOTAFLOW_BOOTSTRAP_SERVERS", KafkaBrokerExtension.bootstrapServers());
+        int code = QuotaflowCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), env, args);
+        return new CommandRun(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void shouldExitWithOneWhenDlqShowMatchesNothingAndZeroOnceItsTopicsExist() {
+        String prefix = KafkaBrokerExtension.uniqueName("exit") + ".";
+
+        CommandRun missingTopic = run("dlq", "show", "--topics-prefix", prefix);
+        CommandRun apply = run("topics", "apply", "--topics-prefix", prefix);
+        CommandRun none = run("dlq", "show", "--topics-prefix", prefix, "--key", "absent");
+        CommandRun stats = run("dlq", "stats", "--topics-prefix", prefix);
+        CommandRun badOffset = run("dlq", "show", "--topics-prefix", prefix, "--offset", "x:y");
+
+        assertThat(missingTopic.exitCode()).as(missingTopic.err()).isEqualTo(ExitCodes.FAILURE);
+        assertThat(apply.exitCode()).as(apply.err()).isEqualTo(ExitCodes.OK);
+        assertThat(apply.out()).contains("created " + prefix + "tickets.dlq");
+        assertThat(none.exitCode()).as(none.err()).isEqualTo(ExitCodes.FAILURE);
+        assertThat(none.err()).contains("dlq show: no dead letter in " + prefix + "tickets.dlq matched (filters: key in [");
+        assertThat(none.out()).isEmpty();
+        assertThat(stats.exitCode()).as(stats.err()).isEqualTo(ExitCodes.OK);
+        assertThat(badOffset.exitCode()).as(badOffset.err()).isEqualTo(ExitCodes.USAGE);
+    }
+}

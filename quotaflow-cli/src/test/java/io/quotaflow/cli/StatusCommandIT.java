@@ -1,0 +1,93 @@
+package io.quotaflow.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quotaflow.Pipeline;
+import io.quotaflow.config.BatchSettings;
+import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.config.ModelSettings;
+import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.config.QuotaflowConfig;
+import io.quotaflow.config.RetrySettings;
+import io.quotaflow.config.Secret;
+import io.quotaflow.config.TopicNames;
+import io.quotaflow.simulator.ProviderSimulator;
+import io.quotaflow.simulator.SimulatorConfig;
+import io.quotaflow.publish.TicketPublisher;
+import io.quotaflow.testkit.KafkaBrokerExtension;
+import io.quotaflow.records.Json;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.io.PrintWriter;
+import java.io.StringReader;
+import java.io.StringWriter;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** {@code quotaflow status --bootstrap-servers B ID} finds the application's instances through its consumer group. */
+@ExtendWith(KafkaBrokerExtension.class)
+class StatusCommandIT {
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Run run(Map<String, String> env, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = QuotaflowCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), env, args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void shouldFindAnInstanceThroughTheClusterAndPrintTheTicketsStatus() throws Exception {
+        String prefix = KafkaBrokerExtension.uniqueName("status") + ".";
+        String app = KafkaBrokerExtension.uniqueName("status-app");
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        Map<String, String> env = new HashMap<>(Map.of("QUOTAFLOW_BOOTSTRAP_SERVERS", KafkaBrokerExtension.bootstrapServers(),
+                "QUOTAFLOW_TOPICS_PREFIX", prefix, "QUOTAFLOW_HTTP_PORT", Integer.toString(port)));
+        assertThat(run(env, "topics", "apply").code()).isZero();
+        try (ProviderSimulator sim = ProviderSimulator.start(SimulatorConfig.builder().port(0).rpm(600).tpm(200_000)
+                .apiKeys(Set.of("sk-it-status-cli")).build())) {
+            DispatcherSettings settings = new DispatcherSettings(ModelSettings.of(URI.create(sim.baseUrl()), "gpt-4o-mini",
+                    Secret.of("sk-it-status-cli")), QuotaSettings.ofDefaults().withRpm(600).withTpm(200_000), BatchSettings.ofDefaults(),
+                    RetrySettings.ofDefaults()).withTopics(new TopicNames(prefix));
+            QuotaflowConfig config = new QuotaflowConfig(KafkaBrokerExtension.bootstrapServers(), app, Files.createTempDirectory("qf-st"),
+                    port, Map.of("num.standby.replicas", "0"), settings).withHttp("127.0.0.1", port);
+            try (Pipeline pipeline = Pipeline.start(config)) {
+                assertThat(pipeline.awaitRunning(Duration.ofSeconds(90))).isTrue();
+                try (TicketPublisher publisher = new TicketPublisher(KafkaBrokerExtension.bootstrapServers(), Map.of(),
+                        new TopicNames(prefix))) {
+                    assertThat(publisher.publish(new StringReader("{\"id\":\"CLI-1\",\"subject\":\"Refund\",\"body\":\"Please refund "
+                            + "order 77.\",\"tenant\":\"acme\",\"priority\":\"standard\"}\n"), Optional.empty(), p -> { }).succeeded())
+                            .isTrue();
+                }
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+                    Run r = run(env, "status", "--application-id", app, "CLI-1");
+                    assertThat(r.code()).as(r.err()).isZero();
+                    JsonNode answer = Json.MAPPER.readTree(r.out());
+                    assertThat(answer.get("state").asText()).isEqualTo("classified");
+                    assertThat(answer.get("priority").asText()).isEqualTo("standard");
+                    assertThat(answer.get("tenant").asText()).isEqualTo("acme");
+                });
+                Run unknown = run(env, "status", "--application-id", app, "NOPE");
+                assertThat(unknown.code()).isEqualTo(1);
+                assertThat(Json.MAPPER.readTree(unknown.out()).get("state").asText()).isEqualTo("unknown");
+            }
+        }
+    }
+}

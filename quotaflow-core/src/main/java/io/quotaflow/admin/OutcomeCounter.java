@@ -1,0 +1,108 @@
+package io.quotaflow.admin;
+
+import io.quotaflow.records.DeadLetterHeaders;
+import io.quotaflow.failure.FailureHeaders;
+import io.quotaflow.topology.Topics;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Counts what reached {@code tickets.classified} and {@code tickets.dlq} as a
+ * {@code read_committed} consumer sees it: distinct keys, duplicates, dead letters by kind. Used by
+ * the demo, the benchmark and the integration tests.
+ */
+public final class OutcomeCounter implements AutoCloseable {
+
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final Map<String, Integer> classified = new ConcurrentHashMap<>();
+    private final Map<String, String> deadLettered = new ConcurrentHashMap<>();
+    private final Map<String, byte[]> results = new ConcurrentHashMap<>();
+    private long duplicates;
+
+    public OutcomeCounter(String bootstrapServers, Map<String, ?> extra) {
+        Map<String, Object> p = KafkaClients.properties(Map.of(ConsumerConfig.CLIENT_ID_CONFIG, "quotaflow-outcome-counter"),
+                bootstrapServers, extra);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
+        List<TopicPartition> partitions = new ArrayList<>();
+        for (String topic : List.of(Topics.CLASSIFIED.name(), Topics.DLQ.name())) {
+            consumer.partitionsFor(topic, Duration.ofSeconds(30)).forEach(pi -> partitions.add(new TopicPartition(topic, pi.partition())));
+        }
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+    }
+
+    /** Reads whatever is there within {@code timeout}. */
+    public synchronized void poll(Duration timeout) {
+        for (ConsumerRecord<String, byte[]> r : consumer.poll(timeout)) {
+            if (r.topic().equals(Topics.CLASSIFIED.name())) {
+                if (classified.merge(r.key(), 1, Integer::sum) > 1) {
+                    duplicates++;
+                }
+                results.put(r.key(), r.value());
+            } else {
+                deadLettered.put(r.key(), FailureHeaders.string(r.headers(), DeadLetterHeaders.ERROR_KIND).orElse("unknown"));
+            }
+        }
+    }
+
+    public int classified() {
+        return classified.size();
+    }
+
+    public int deadLettered() {
+        return deadLettered.size();
+    }
+
+    public synchronized long duplicates() {
+        return duplicates;
+    }
+
+    public Set<String> classifiedIds() {
+        return Set.copyOf(classified.keySet());
+    }
+
+    public Map<String, byte[]> results() {
+        return Map.copyOf(results);
+    }
+
+    /** Dead letters by key, with their kind. */
+    public Map<String, String> deadLetters() {
+        return Map.copyOf(deadLettered);
+    }
+
+    public Map<String, Long> deadLettersByKind() {
+        Map<String, Long> out = new TreeMap<>();
+        deadLettered.values().forEach(k -> out.merge(k, 1L, Long::sum));
+        return out;
+    }
+
+    /** Keys seen in either topic. */
+    public int accountedFor(Set<String> keys) {
+        int n = 0;
+        for (String k : keys) {
+            if (classified.containsKey(k) || deadLettered.containsKey(k)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    @Override
+    public synchronized void close() {
+        consumer.close(Duration.ofSeconds(5));
+    }
+}

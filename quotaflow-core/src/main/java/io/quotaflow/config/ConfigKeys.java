@@ -1,0 +1,344 @@
+package io.quotaflow.config;
+
+import org.apache.commons.text.similarity.LevenshteinDistance;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
+
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The one table of configuration keys: name, type, default, validation, flag and meaning, as a
+ * Kafka {@link ConfigDef}. The loader, the {@code QUOTAFLOW_*} variable names, the "did you mean"
+ * suggestions and the configuration reference's table (docs/configuration.md) ({@link #markdownTable()}) all come from it.
+ */
+public final class ConfigKeys {
+
+    /** Keys with this prefix pass through to every Kafka client, prefix removed. */
+    public static final String KAFKA_PREFIX = "kafka.";
+
+    /** Prefix of every variable quotaflow reads. */
+    public static final String ENV_PREFIX = "QUOTAFLOW_";
+
+    /** {@code QUOTAFLOW_*} variables that are not configuration keys but are read by design. */
+    public static final Set<String> OTHER_VARIABLES = Set.of(
+            "QUOTAFLOW_LLM_API_KEY",   // the pipeline's API key (never a property)
+            "QUOTAFLOW_SIM_API_KEYS",  // the keys the simulator accepts (quotaflow sim)
+            "QUOTAFLOW_JAVA_OPTS");    // JVM options, read by the ./quotaflow launcher
+
+    /** The definition: every key, typed, with its default and validator. */
+    public static final ConfigDef DEFINITION;
+
+    private static final Map<String, String> DEFAULTS;
+    private static final Map<String, String> FLAGS;
+    /** Pattern keys ({@code route.<name>.rpm}) with the key each one falls back to (null: none). */
+    private static final Map<String, String> TEMPLATES;
+    private static final LevenshteinDistance DISTANCE = LevenshteinDistance.getDefaultInstance();
+
+    static {
+        Table t = new Table();
+        QuotaSettings q = QuotaSettings.ofDefaults();
+        BatchSettings b = BatchSettings.ofDefaults();
+        RecordLimits l = RecordLimits.ofDefaults();
+        RetrySettings r = RetrySettings.ofDefaults();
+        t.add("bootstrap.servers", Type.STRING, null, "--bootstrap-servers", "Kafka bootstrap servers (required by every "
+                + "command that talks to a cluster)");
+        t.add("topics.prefix", Type.STRING, "", "--topics-prefix", "prefix of every quotaflow topic name, and of the "
+                + "default application id, so several deployments share one cluster (e.g. `team-a.` gives "
+                + "`team-a.tickets.standard`)");
+        t.add("cluster.check-timeout-ms", Type.LONG, "10000", null, "how long a command waits for the cluster's first "
+                + "answer before it stops with one line naming the servers");
+        t.add("application.id", Type.STRING, "quotaflow", "--application-id", "Kafka Streams application id; instances "
+                + "sharing it share work and quota (default: `<topics.prefix>quotaflow`)");
+        t.add("state.dir", Type.STRING, "~/.quotaflow/state", "--state-dir", "local state (RocksDB stores, restored "
+                + "from changelogs)");
+        t.add("http.port", Type.INT, "8080", "--http-port", "`/metrics`, `/health/live`, `/health/ready`, `/status`; "
+                + "`-1` turns it off");
+        t.add("http.bind", Type.STRING, QuotaflowConfig.DEFAULT_HTTP_BIND, "--http-bind", "address those endpoints listen on: "
+                + "every interface (what a container needs); `127.0.0.1` keeps them local");
+        t.add("instance.id", Type.STRING, "auto", "--instance-id", "static group membership (`group.instance.id`): "
+                + "`auto` derives a stable id from the host name and `state.dir`, so an instance restarted after a "
+                + "crash takes its tasks back at once; `none` for dynamic membership; or a value unique per instance");
+        t.add("records.max-value-bytes", Type.INT, Integer.toString(l.maxValueBytes()), null, "largest value written "
+                + "as it is: a larger input travels as its reduced ticket and is dead-lettered truncated; with "
+                + "`records.max-header-bytes` and 24 KiB of overhead it must fit the producer's `max.request.size`");
+        t.add("records.max-header-bytes", Type.INT, Integer.toString(l.maxHeaderBytes()), null, "most bytes of a "
+                + "producer's own headers carried onto retries and dead letters (the rest are counted in "
+                + "`qf.headers.dropped`)");
+        t.add("batch.max-bytes", Type.INT, Integer.toString(l.maxBatchBytes()), null, "most ticket bytes in one model "
+                + "call (a single larger ticket goes alone)");
+        t.add("llm.base-url", Type.STRING, null, "--llm-base-url", "API root including the version, e.g. "
+                + "`https://api.openai.com/v1` (required by `run`)");
+        t.add("llm.model", Type.STRING, "gpt-4o-mini", "--llm-model", "model name");
+        t.add("llm.api-key-file", Type.STRING, null, "--llm-api-key-file", "file holding the API key; else "
+                + "`QUOTAFLOW_LLM_API_KEY`");
+        t.add("llm.timeout-ms", Type.LONG, "60000", null, "per-call timeout");
+        t.add("llm.context-tokens", Type.INT, "128000", null, "context window to start with (then learned from the "
+                + "provider's 400s); a ticket that cannot fit alone is dead-lettered `too-large`");
+        t.add("llm.encoding", Type.STRING, null, null, "jtokkit encoding (default by model: `o200k_base` for "
+                + "gpt-4o/4.1/5/o-series, else `cl100k_base`)");
+        t.add("classify.categories", Type.LIST, String.join(",", ModelSettings.DEFAULT_CATEGORIES), null, "closed set");
+        t.add("classify.urgencies", Type.LIST, String.join(",", ModelSettings.DEFAULT_URGENCIES), null, "closed set");
+        t.add("quota.rpm", Type.INT, Integer.toString(q.rpm()), "--rpm", "the provider's requests per minute for this "
+                + "key and model");
+        t.add("quota.tpm", Type.INT, Integer.toString(q.tpm()), "--tpm", "the provider's tokens per minute for this "
+                + "key and model");
+        t.add("quota.safety-factor", Type.DOUBLE, Double.toString(q.safetyFactor()), null, "fraction of the limits "
+                + "to use");
+        t.add("quota.burst-seconds", Type.DOUBLE, Double.toString(q.burstSeconds()), null, "bucket capacity, in "
+                + "seconds of refill (never a full minute)");
+        t.add("quota.max-in-flight", Type.STRING, "auto", null, "most calls outstanding: `auto` (Little's law from "
+                + "the limits and the measured latency) or a number");
+        t.add("quota.max-in-flight-ceiling", Type.INT, Integer.toString(q.maxInFlightCeiling()), null, "the most "
+                + "`auto` may choose");
+        t.add("quota.reserve-fraction", Type.DOUBLE, Double.toString(q.reserveFraction()), null, "share of the local "
+                + "burst (`quota.burst-seconds` of refill) only interactive work may spend");
+        t.add("batch.max-items", Type.INT, Integer.toString(b.maxItems()), null, "tickets per call");
+        t.add("batch.max-prompt-tokens", Type.INT, Integer.toString(b.maxPromptTokens()), null, "prompt tokens per "
+                + "call (lowered to fit the bucket)");
+        t.add("batch.completion-tokens-per-item", Type.INT, Integer.toString(b.completionTokensPerItem()), null,
+                "initial `max_tokens` budget per ticket; then learned (p99 of answers + 15 %)");
+        t.add("batch.punctuate-ms", Type.LONG, Long.toString(b.punctuateInterval().toMillis()), null, "dispatcher tick");
+        t.add("batch.standard-linger-ms", Type.LONG, Long.toString(b.standardLinger().toMillis()), null, "how long a "
+                + "standard batch that is not full may wait to fill up (interactive never waits)");
+        t.add("batch.bulk-linger-ms", Type.LONG, Long.toString(b.bulkLinger().toMillis()), null, "the same for bulk");
+        t.add("retry.base-ms", Type.LONG, Long.toString(r.base().toMillis()), null, "full-jitter backoff, lower bound");
+        t.add("retry.cap-ms", Type.LONG, Long.toString(r.cap().toMillis()), null, "full-jitter backoff, upper bound");
+        t.add("retry.max-attempts", Type.INT, Integer.toString(r.maxAttempts()), null, "attempts before "
+                + "`retries-exhausted`");
+        t.add("retry.max-age-ms", Type.LONG, Long.toString(r.maxAge().toMillis()), null, "age (from intake) after "
+                + "which a ticket that has failed, or any ticket while the circuit is open, is dead-lettered "
+                + "`retries-exhausted`");
+        t.add("retry.circuit-open-ms", Type.LONG, Long.toString(r.circuitOpenWait().toMillis()), null, "how long the "
+                + "circuit stays open before a half-open probe with one ticket");
+        t.add("retry.halt-probe-ms", Type.LONG, Long.toString(r.haltProbeInterval().toMillis()), null, "how often a "
+                + "halted scope probes the provider");
+        t.add("routes", Type.LIST, null, null, "route names, comma-separated (lower-case letters, digits, `-`); "
+                + "unset: the single-route options above define one route, `default` (docs/configuration.md, \"Routes\")");
+        String n = RouteKeys.ROUTE_PREFIX + RouteKeys.NAME + ".";
+        t.template(n + "base-url", Type.STRING, "llm.base-url", "the route's API root");
+        t.template(n + "model", Type.STRING, "llm.model", "the route's model");
+        t.template(n + "api-key-env", Type.STRING, null, "name of the variable holding the route's key (e.g. "
+                + "`OPENAI_API_KEY`); else `.api-key-file`; else `QUOTAFLOW_LLM_API_KEY` / `llm.api-key-file`");
+        t.template(n + "api-key-file", Type.STRING, null, "file holding the route's key");
+        t.template(n + "rpm", Type.INT, "quota.rpm", "the route's requests per minute (the other `quota.*` knobs "
+                + "apply to every route)");
+        t.template(n + "tpm", Type.INT, "quota.tpm", "the route's tokens per minute");
+        t.template(n + "context-tokens", Type.INT, "llm.context-tokens", "the route's context window to start with");
+        t.template(n + "encoding", Type.STRING, "llm.encoding", "the route's jtokkit encoding");
+        t.template(n + "timeout-ms", Type.LONG, "llm.timeout-ms", "the route's per-call timeout");
+        t.template(n + "fallback", Type.LIST, null, "routes a waiting ticket moves to, in order, when this one is "
+                + "halted, its circuit is open or the wait exceeds `routing.max-wait`");
+        t.template(n + "context-fallback", Type.STRING, null, "the route a ticket too large for this one goes to");
+        t.template(n + "price.input-per-mtok", Type.DOUBLE, null, "US dollars per million prompt tokens (cost metric)");
+        t.template(n + "price.output-per-mtok", Type.DOUBLE, null, "US dollars per million completion tokens");
+        t.template(n + "rpd", Type.LONG, null, "requests per day");
+        t.template(n + "tpd", Type.LONG, null, "tokens per day");
+        t.template(n + "daily-reset-hour-utc", Type.INT, "0", null, "hour of the day (UTC, 0-23) at which `rpd` and `tpd` "
+                + "start again");
+        t.template(n + "input-tpm", Type.INT, null, "separate prompt-token limit per minute");
+        t.template(n + "output-tpm", Type.INT, null, "separate completion-token limit per minute");
+        t.add("routing.default", Type.STRING, null, null, "route of a ticket no rule below names (default: the first "
+                + "of `routes`)");
+        for (String p : new String[] {"interactive", "standard", "bulk"}) {
+            t.add("routing.priority." + p, Type.STRING, null, null, "route of " + p + " tickets");
+        }
+        t.template(RouteKeys.TENANT_PREFIX + RouteKeys.TENANT, Type.STRING, null, "route of that tenant's tickets "
+                + "(wins over priority)");
+        t.template(TenantKeys.PREFIX + TenantKeys.NAME + ".weight", Type.DOUBLE, "1", null, "that tenant's share of "
+                + "admitted tokens within a priority class, relative to the others' (docs/design.md, \"Tenants\")");
+        t.template(TenantKeys.PREFIX + TenantKeys.NAME + ".tpm", Type.LONG, null, "that tenant's own tokens per minute "
+                + "(estimated prompt and completion): past it its tickets wait, never rejected (default: no cap)");
+        t.template(TenantKeys.PREFIX + TenantKeys.NAME + ".rpm", Type.LONG, null, "that tenant's own tickets per minute, "
+                + "held the same way (default: no cap)");
+        t.add("routing.max-wait.interactive", Type.STRING, "30s", null, "expected wait beyond which an interactive "
+                + "ticket falls back (`none`: never)");
+        t.add("routing.max-wait.standard", Type.STRING, "10m", null, "the same for standard tickets");
+        t.add("routing.max-wait.bulk", Type.STRING, null, null, "the same for bulk tickets (default: never)");
+        t.add("cache.ttl", Type.STRING, "24h", null, "how long a classification answers identical tickets "
+                + "(`24h`, `30m`, `90s`, milliseconds; `0` turns the cache off)");
+        t.add("status.retention", Type.STRING, "1h", null, "how long a finished ticket's status stays queryable on "
+                + "`GET /tickets/{id}` (`1h`, `30m`, `90s`, milliseconds; at least 1 s)");
+        DEFINITION = t.def;
+        DEFAULTS = Collections.unmodifiableMap(t.defaults);
+        FLAGS = Collections.unmodifiableMap(t.flags);
+        TEMPLATES = Collections.unmodifiableMap(t.templates);
+    }
+
+    private ConfigKeys() {
+    }
+
+    /** Every key, in table order. */
+    public static Set<String> names() {
+        return DEFAULTS.keySet();
+    }
+
+    /** Every key with its default as written ({@code null}: required or optional without default). */
+    public static Map<String, String> defaults() {
+        return DEFAULTS;
+    }
+
+    public static boolean isKnown(String key) {
+        return DEFAULTS.containsKey(key);
+    }
+
+    /** The pattern keys, in table order: {@code route.<name>.rpm}, {@code routing.tenant.<tenant>}, ... */
+    public static Set<String> templates() {
+        return TEMPLATES.keySet();
+    }
+
+    /** The single-route key a route key falls back to ({@code route.<name>.rpm} ⇒ {@code quota.rpm}), if any. */
+    public static Optional<String> inherited(String template) {
+        return Optional.ofNullable(TEMPLATES.get(template));
+    }
+
+    /** Whether {@code key} is a key or an instance of a pattern key ({@code route.primary.rpm}). */
+    public static boolean isDefined(String key) {
+        return isKnown(key) || RouteKeys.templateOf(key).isPresent();
+    }
+
+    /** The definition of a key or of the pattern a key is an instance of. */
+    public static ConfigDef.ConfigKey key(String name) {
+        ConfigDef.ConfigKey key = DEFINITION.configKeys().get(RouteKeys.templateOf(name).orElse(name));
+        if (key == null) {
+            throw new IllegalArgumentException("unknown configuration key " + name);
+        }
+        return key;
+    }
+
+    /** The flag that sets {@code key}, if a command has one. */
+    public static Optional<String> flag(String key) {
+        return Optional.ofNullable(FLAGS.get(key));
+    }
+
+    /** Environment variable name of a key: {@code quota.max-in-flight} ⇒ {@code QUOTAFLOW_QUOTA_MAX_IN_FLIGHT}. */
+    public static String envName(String key) {
+        return ENV_PREFIX + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+    }
+
+    /** The key a {@code QUOTAFLOW_*} variable sets, if any. */
+    public static Optional<String> keyOfEnv(String variable) {
+        return DEFAULTS.keySet().stream().filter(k -> envName(k).equals(variable)).findFirst();
+    }
+
+    /**
+     * Whether quotaflow knows {@code variable}: not a {@code QUOTAFLOW_*} name at all, a key's
+     * variable, a {@code QUOTAFLOW_KAFKA_*} pass-through, or one of {@link #OTHER_VARIABLES}.
+     */
+    public static boolean isKnownVariable(String variable) {
+        return !variable.startsWith(ENV_PREFIX) || OTHER_VARIABLES.contains(variable)
+                || variable.startsWith(ENV_PREFIX + "KAFKA_") || keyOfEnv(variable).isPresent()
+                || RouteKeys.isPatternVariable(variable);
+    }
+
+    /**
+     * "unknown environment variable NAME; did you mean CLOSEST?" for the first {@code QUOTAFLOW_*}
+     * name in {@code env} (in name order) that quotaflow does not know, if any.
+     */
+    public static Optional<String> unknownVariable(Map<String, String> env) {
+        return env.keySet().stream().filter(n -> !isKnownVariable(n)).sorted().findFirst()
+                .map(n -> "unknown environment variable " + n
+                        + closestVariable(n).map(c -> "; did you mean " + c + "?").orElse(""));
+    }
+
+    /** The closest of {@code candidates} to {@code word} when it is close enough to be a typo. */
+    public static Optional<String> closest(String word, Collection<String> candidates) {
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (String c : candidates) {
+            int d = DISTANCE.apply(word.toLowerCase(Locale.ROOT), c.toLowerCase(Locale.ROOT));
+            if (d < bestDistance) {
+                best = c;
+                bestDistance = d;
+            }
+        }
+        int allowed = Math.max(2, word.length() / 4);
+        return bestDistance <= allowed ? Optional.ofNullable(best) : Optional.empty();
+    }
+
+    /** The closest known key to {@code key}. */
+    public static Optional<String> closestKey(String key) {
+        return closest(key, DEFAULTS.keySet());
+    }
+
+    /** The closest known variable to {@code variable}. */
+    public static Optional<String> closestVariable(String variable) {
+        java.util.List<String> known = new java.util.ArrayList<>(OTHER_VARIABLES);
+        DEFAULTS.keySet().forEach(k -> known.add(envName(k)));
+        return closest(variable, known);
+    }
+
+    /** Parses {@code value} as {@code key}'s type and checks its rule; a {@link ConfigException} says why not. */
+    static Object parse(String key, String value) {
+        ConfigDef.ConfigKey k = key(key);
+        Object parsed = ConfigDef.parseType(key, value, k.type);
+        if (k.validator != null) {
+            k.validator.ensureValid(key, parsed);
+        }
+        return parsed;
+    }
+
+    /** "an integer", "a number", ... for error messages. */
+    static String describeType(String key) {
+        Type type = key(key).type;
+        if (type == Type.INT || type == Type.LONG) {
+            return "an integer";
+        }
+        if (type == Type.DOUBLE) {
+            return "a number";
+        }
+        return type == Type.LIST ? "a comma-separated list" : "a string";
+    }
+
+    /** The configuration reference's table (docs/configuration.md), generated from this one. */
+    public static String markdownTable() {
+        StringBuilder sb = new StringBuilder("| key | default | flag | meaning |\n|---|---|---|---|\n");
+        for (ConfigDef.ConfigKey k : DEFINITION.configKeys().values()) {
+            String d = DEFAULTS.get(k.name);
+            String shown = d == null ? "(none)" : d.isEmpty() ? "(empty)" : "`" + d + "`";
+            if (TEMPLATES.get(k.name) != null) {
+                shown = "as `" + TEMPLATES.get(k.name) + "`";
+            } else if (k.defaultValue != null) {
+                shown = "`" + k.defaultValue + "`";
+            }
+            sb.append("| `").append(k.name).append("` | ").append(shown).append(" | ")
+                    .append(flag(k.name).map(f -> "`" + f + "`").orElse("")).append(" | ")
+                    .append(k.documentation).append(" |\n");
+        }
+        return sb.toString();
+    }
+
+    /** Collects the table's rows. */
+    private static final class Table {
+        private final ConfigDef def = new ConfigDef();
+        private final Map<String, String> defaults = new LinkedHashMap<>();
+        private final Map<String, String> flags = new LinkedHashMap<>();
+        private final Map<String, String> templates = new LinkedHashMap<>();
+
+        /** A pattern key: documented and typed like a key, matched by {@link RouteKeys}, never a default of its own. */
+        void template(String name, Type type, String inherits, String doc) {
+            template(name, type, null, inherits, doc);
+        }
+
+        /** A pattern key whose value, when not given, is {@code defaultValue} (shown in the table; read by the loader). */
+        void template(String name, Type type, String defaultValue, String inherits, String doc) {
+            def.define(name, type, defaultValue, ConfigRules.of(name), Importance.MEDIUM, doc);
+            templates.put(name, inherits);
+        }
+
+        void add(String name, Type type, String defaultValue, String flag, String doc) {
+            def.define(name, type, defaultValue, ConfigRules.of(name), Importance.MEDIUM, doc);
+            defaults.put(name, defaultValue);
+            if (flag != null) {
+                flags.put(name, flag);
+            }
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package io.quotaflow.dispatch;
+
+import io.quotaflow.cache.Answer;
+import io.quotaflow.cache.Answered;
+import io.quotaflow.cache.Arrival;
+import io.quotaflow.cache.CachedAnswer;
+import io.quotaflow.cache.Coalescer;
+import io.quotaflow.cache.ContentKey;
+import io.quotaflow.cache.Departure;
+import io.quotaflow.config.ModelSettings;
+import io.quotaflow.records.Classification;
+import io.quotaflow.ticket.WorkItem;
+import org.apache.kafka.streams.processor.api.Record;
+
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Puts one scope's dispatcher behind the cache and coalescing (docs/design.md, "Cache"): an
+ * arriving ticket the cache answers is classified at once ({@code cached: true}, no call), one
+ * identical to a ticket waiting or in flight follows it, any other goes to the ledger; when a
+ * ticket ends here its followers share the end (its answer, its dead letter), and when it leaves
+ * (a fallback, a context fallback) the next of them leads. The decisions are the
+ * {@link Coalescer}'s; this carries them out on the ledger and the outputs.
+ */
+final class CacheGate {
+
+    private final String scope;
+    private final ModelSettings model;
+    private final Coalescer coalescer;
+    private final DispatchLedger ledger;
+    private final RecordEmitter emitter;
+    private final DispatcherListener listener;
+    private final Consumer<Record<String, Outbound>> forward;
+    private final TicketStatuses statuses;
+
+    CacheGate(String scope, ModelSettings model, Coalescer coalescer, DispatchLedger ledger, RecordEmitter emitter,
+              DispatcherListener listener, Consumer<Record<String, Outbound>> forward, TicketStatuses statuses) {
+        this.statuses = statuses;
+        this.scope = scope;
+        this.model = model;
+        this.coalescer = coalescer;
+        this.ledger = ledger;
+        this.emitter = emitter;
+        this.listener = listener;
+        this.forward = forward;
+    }
+
+    /** The content key of {@code item} under this scope's model (from the hash the intake took, else from its bytes). */
+    ContentKey keyOf(WorkItem item) {
+        return item.contentKey() != null ? ContentKey.of(item.contentKey(), model) : ContentKey.of(item, model);
+    }
+
+    /** Offers an arriving ticket; true when the ledger should take it as before the cache. */
+    boolean admit(WorkItem item, long now) {
+        Arrival arrival = coalescer.onArrival(item, keyOf(item), ledger.held(item.id()).isPresent() || ledger.retrying(item.id()),
+                now);
+        boolean lead = arrival instanceof Arrival.Lead || arrival instanceof Arrival.Pass;
+        depart(arrival.departure(), item.id(), !lead, now);
+        if (arrival instanceof Arrival.Hit hit) {
+            listener.cacheHit(scope);
+            classify(item, hit.answer(), now);
+            return false;
+        }
+        if (arrival instanceof Arrival.Join join) {
+            if (!join.repeated()) {
+                listener.cacheHit(scope);
+            }
+            statuses.following(item, now);
+            return false;
+        }
+        if (arrival instanceof Arrival.Lead l && l.newContent()) {
+            listener.cacheMiss(scope);
+        }
+        return true;
+    }
+
+    /** {@code item} was answered by its call: the answer is cached and classifies its followers. */
+    void classified(WorkItem item, Classification result, long now) {
+        Answered answered = coalescer.onAnswered(keyOf(item), item.id(),
+                new Answer(result.category(), result.urgency(), result.model(), result.promptTokens(), result.completionTokens()), now);
+        for (WorkItem follower : answered.followers()) {
+            classify(follower, answered.answer(), now);
+        }
+    }
+
+    /** {@code item} was dead-lettered: its followers share its fate. */
+    void deadLettered(WorkItem item, String kind, int status, String message, long now) {
+        List<WorkItem> followers = coalescer.onLeaderFailed(keyOf(item), item.id());
+        for (WorkItem follower : followers) {
+            forward.accept(emitter.deadLetter(follower, kind, status, "the identical ticket " + item.id() + " it followed: " + message,
+                    now));
+            listener.deadLettered(scope, kind);
+            statuses.deadLettered(follower, kind, now);
+        }
+    }
+
+    /** {@code item} left for another route: the next of its followers leads here. */
+    void left(WorkItem item, long now) {
+        depart(coalescer.leave(item.id()), item.id(), false, now);
+    }
+
+    /** Cancels {@code id} if it only follows an identical ticket here (nothing else holds it); true when it did. */
+    boolean cancel(String id, long now) {
+        java.util.Optional<io.quotaflow.cache.Membership> m = coalescer.membership(id);
+        if (m.isEmpty() || m.get().leads()) {
+            return false;
+        }
+        coalescer.leave(id);
+        return true;
+    }
+
+    /** Removes the expired answers that are due (bounded work per call). */
+    void sweep(long now) {
+        coalescer.cache().sweep(now, 1_000);
+    }
+
+    /**
+     * Carries out a departure: a follower promoted to lead goes to the ledger; the held copy of
+     * {@code id} is withdrawn when the new copy does not lead (it is answered otherwise).
+     */
+    private void depart(Departure departure, String id, boolean withdrawHeld, long now) {
+        if (departure instanceof Departure.HandedOver handed) {
+            if (withdrawHeld) {
+                ledger.withdraw(id);
+            }
+            handed.newLeader().ifPresent(leader -> ledger.accept(leader, now));
+        }
+    }
+
+    private void classify(WorkItem item, CachedAnswer answer, long now) {
+        Classification result = emitter.cached(item, answer, now);
+        forward.accept(emitter.classified(result, now));
+        listener.classified(scope, item.priority(), 0, Math.max(0, now - item.enqueuedAt()));
+        statuses.classified(item, true, now);
+    }
+}

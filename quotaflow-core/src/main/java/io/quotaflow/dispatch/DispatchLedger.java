@@ -1,0 +1,394 @@
+package io.quotaflow.dispatch;
+
+import io.quotaflow.ticket.WorkItem;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+
+/**
+ * Where a scope's tickets are: the four changelogged stores and their in-memory indexes.
+ *
+ * <ul>
+ *   <li>{@code pending}: every ticket waiting <em>or in flight</em>, by id (the latest copy of it);
+ *   <li>{@code in-flight}: each outstanding call, by batch id, naming the copies it sent (small);
+ *   <li>{@code delayed}: retries held until their {@code qf.not-before};
+ *   <li>{@code retrying}: retries on their way through {@code tickets.retry} ({@link RetryMarker}).
+ * </ul>
+ *
+ * <p>A ticket re-published while a copy of it is held replaces that copy (it keeps its place in the
+ * queue); an identical re-publish changes nothing; a retry record that a newer copy overtook is
+ * dropped when it comes back. So the latest content is the one classified, exactly once.
+ */
+final class DispatchLedger {
+
+    /** What {@link #accept} did with an arriving ticket. */
+    enum Acceptance {
+        /** Held: nothing of it was held before. */
+        ACCEPTED,
+        /** It replaced an older copy that was waiting (or whose call is out: that answer is ignored). */
+        REPLACED,
+        /** The same content was already held or on its way: nothing changed. */
+        IDENTICAL,
+        /** A retry record overtaken by a newer copy: dropped. */
+        SUPERSEDED
+    }
+
+    /** A finished call: the tickets its answer is for, and those an update superseded meanwhile. */
+    record Completed(InFlightBatch batch, List<WorkItem> items, int superseded) {
+    }
+
+    private record DelayedRef(long notBefore, String id) {
+    }
+
+    private final KeyValueStore<String, WorkItem> pending;
+    private final KeyValueStore<String, WorkItem> delayed;
+    private final KeyValueStore<String, InFlightBatch> inFlight;
+    private final KeyValueStore<String, RetryMarker> retrying;
+    private final PendingQueue queue;
+    private final TreeSet<DelayedRef> delayedIndex =
+            new TreeSet<>(Comparator.comparingLong(DelayedRef::notBefore).thenComparing(DelayedRef::id));
+    private final Set<String> inFlightIds = new HashSet<>();
+    private final Set<String> inFlightBatches = new HashSet<>();
+
+    DispatchLedger(KeyValueStore<String, WorkItem> pending, KeyValueStore<String, WorkItem> delayed,
+                   KeyValueStore<String, InFlightBatch> inFlight, KeyValueStore<String, RetryMarker> retrying) {
+        this(pending, delayed, inFlight, retrying, new PendingQueue());
+    }
+
+    /** A ledger whose queue shares tenants by {@code queue}'s weights and caps. */
+    DispatchLedger(KeyValueStore<String, WorkItem> pending, KeyValueStore<String, WorkItem> delayed,
+                   KeyValueStore<String, InFlightBatch> inFlight, KeyValueStore<String, RetryMarker> retrying, PendingQueue queue) {
+        this.queue = queue;
+        this.pending = pending;
+        this.delayed = delayed;
+        this.inFlight = inFlight;
+        this.retrying = retrying;
+    }
+
+    /**
+     * What restore found: tickets pending, of which from interrupted calls, calls interrupted,
+     * delayed, and what the interrupted calls were charged (they may still reach the provider).
+     */
+    record Restored(int pending, int fromCalls, int calls, int delayed, long callTokens) {
+
+        boolean any() {
+            return pending > 0 || calls > 0 || delayed > 0;
+        }
+    }
+
+    /**
+     * Rebuilds the indexes from the stores. Calls of a previous owner are forgotten: their tickets
+     * are still in {@code pending} and are asked again.
+     */
+    Restored restore() {
+        return restore(item -> true);
+    }
+
+    /**
+     * Rebuilds the indexes of the tickets {@code mine} claims (the stores are shared by the ledgers
+     * of every quota scope a task holds; each takes its own). An interrupted call is claimed with its
+     * first ticket still pending, or by anyone when none is left.
+     */
+    Restored restore(Predicate<WorkItem> mine) {
+        List<KeyValue<String, InFlightBatch>> orphaned = new ArrayList<>();
+        try (KeyValueIterator<String, InFlightBatch> it = inFlight.all()) {
+            it.forEachRemaining(orphaned::add);
+        }
+        int fromCalls = 0;
+        long callTokens = 0;
+        int calls = 0;
+        for (KeyValue<String, InFlightBatch> kv : orphaned) {
+            if (!claims(kv.value, mine)) {
+                continue;
+            }
+            calls++;
+            fromCalls += kv.value.size();
+            callTokens += kv.value.chargedTokens();
+            if (kv.value.items() != null) {
+                // written by a version that kept whole tickets in the in-flight store
+                kv.value.items().forEach(item -> {
+                    if (pending.get(item.id()) == null) {
+                        pending.put(item.id(), item);
+                    }
+                });
+            }
+            inFlight.delete(kv.key);
+        }
+        List<WorkItem> items = new ArrayList<>();
+        try (KeyValueIterator<String, WorkItem> it = pending.all()) {
+            it.forEachRemaining(kv -> {
+                if (mine.test(kv.value)) {
+                    items.add(kv.value);
+                }
+            });
+        }
+        items.sort(Comparator.comparingLong(WorkItem::enqueuedAt));
+        items.forEach(this::index);
+        try (KeyValueIterator<String, WorkItem> it = delayed.all()) {
+            it.forEachRemaining(kv -> {
+                if (mine.test(kv.value)) {
+                    delayedIndex.add(new DelayedRef(kv.value.notBefore(), kv.key));
+                }
+            });
+        }
+        return new Restored(items.size(), fromCalls, calls, delayedIndex.size(), callTokens);
+    }
+
+    private boolean claims(InFlightBatch batch, Predicate<WorkItem> mine) {
+        if (batch.items() != null && !batch.items().isEmpty()) {
+            return mine.test(batch.items().get(0));
+        }
+        for (InFlightBatch.Member m : batch.members()) {
+            WorkItem item = pending.get(m.id());
+            if (item != null) {
+                return mine.test(item);
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The copy of ticket {@code id} this ledger holds (waiting, with its call out, or delayed), if
+     * any: the stores may be shared with other scopes' ledgers, so it asks its own indexes.
+     */
+    Optional<WorkItem> held(String id) {
+        if (queue.contains(id) || inFlightIds.contains(id)) {
+            return Optional.ofNullable(pending.get(id));
+        }
+        WorkItem later = delayed.get(id);
+        return later != null && delayedIndex.contains(new DelayedRef(later.notBefore(), id)) ? Optional.of(later) : Optional.empty();
+    }
+
+    /** Takes in a ticket from the dispatch topic: a new one, an update, or a retry coming back. */
+    Acceptance accept(WorkItem item, long now) {
+        String id = item.id();
+        WorkItem waiting = pending.get(id);
+        WorkItem held = waiting != null ? waiting : delayed.get(id);
+        RetryMarker marker = retrying.get(id);
+        if (item.attempt() > 0) {
+            return acceptRetry(item, held, marker, now);
+        }
+        if (held != null && held.sameContent(item)) {
+            return Acceptance.IDENTICAL;
+        }
+        if (held == null && marker != null && !marker.superseded() && marker.sha256().equals(item.originalSha256())) {
+            // the same content is on its way back from tickets.retry: that copy goes on
+            return Acceptance.IDENTICAL;
+        }
+        if (marker != null && !marker.superseded()) {
+            retrying.put(id, marker.supersede());
+        }
+        if (held == null) {
+            hold(item, now);
+            return Acceptance.ACCEPTED;
+        }
+        WorkItem update = item.withEnqueuedAt(Math.min(held.enqueuedAt(), item.enqueuedAt()));
+        if (waiting == null) {
+            delayed.delete(id);
+            delayedIndex.remove(new DelayedRef(held.notBefore(), id));
+            hold(update, now);
+        } else if (inFlightIds.contains(id)) {
+            // its call is out: the answer for the old copy will be ignored, then this copy waits its turn
+            pending.put(id, update);
+        } else {
+            pending.put(id, update);
+            queue.replace(update.priority(), ref(update));
+        }
+        return Acceptance.REPLACED;
+    }
+
+    private Acceptance acceptRetry(WorkItem item, WorkItem held, RetryMarker marker, long now) {
+        String id = item.id();
+        if (marker != null) {
+            if (!marker.matches(item)) {
+                // an older retry of a ticket retried again since: that newer one is still coming
+                return Acceptance.SUPERSEDED;
+            }
+            retrying.delete(id);
+            if (marker.superseded() || held != null) {
+                return Acceptance.SUPERSEDED;
+            }
+        } else if (held != null) {
+            // no record of it being sent (state from an older version): the copy held wins
+            return held.origin().equals(item.origin()) ? Acceptance.IDENTICAL : Acceptance.SUPERSEDED;
+        }
+        hold(item, now);
+        return Acceptance.ACCEPTED;
+    }
+
+    private void hold(WorkItem item, long now) {
+        if (item.notBefore() > now) {
+            delayed.put(item.id(), item);
+            delayedIndex.add(new DelayedRef(item.notBefore(), item.id()));
+        } else {
+            pending.put(item.id(), item);
+            index(item);
+        }
+    }
+
+    private void index(WorkItem item) {
+        if (!inFlightIds.contains(item.id())) {
+            queue.add(item.priority(), ref(item));
+        }
+    }
+
+    private static PendingQueue.Ref ref(WorkItem item) {
+        return new PendingQueue.Ref(item.id(), item.tenant(), item.tokens(), item.enqueuedAt(), item.batchCap(), item.attempt(),
+                item.original().length, item.routed().fellBack());
+    }
+
+    /** Moves retries whose time has come to pending. */
+    void promoteDue(long now) {
+        while (!delayedIndex.isEmpty() && delayedIndex.first().notBefore() <= now) {
+            DelayedRef ref = delayedIndex.pollFirst();
+            WorkItem item = delayed.get(ref.id());
+            delayed.delete(ref.id());
+            if (item != null && pending.get(item.id()) == null) {
+                pending.put(item.id(), item);
+                index(item);
+            }
+        }
+    }
+
+    PendingQueue queue() {
+        return queue;
+    }
+
+    /** The tickets of a proposal, as held (a ticket gone meanwhile is left out). */
+    List<WorkItem> load(PendingQueue.Proposal proposal) {
+        List<WorkItem> items = new ArrayList<>(proposal.refs().size());
+        for (PendingQueue.Ref ref : proposal.refs()) {
+            WorkItem item = pending.get(ref.id());
+            if (item != null) {
+                items.add(item);
+            }
+        }
+        return items;
+    }
+
+    /**
+     * Records a call as sent: its tickets leave the queue (charged to their tenants) but stay in
+     * {@code pending}. Returns the tokens charged per tenant.
+     */
+    java.util.Map<String, Long> dispatched(PendingQueue.Proposal proposal, InFlightBatch batch) {
+        java.util.Map<String, Long> charged = queue.admit(proposal, batch.dispatchedAt());
+        batch.members().forEach(m -> inFlightIds.add(m.id()));
+        inFlight.put(batch.batchId(), batch);
+        inFlightBatches.add(batch.batchId());
+        return charged;
+    }
+
+    /** Drops a proposal whose tickets are all gone. */
+    void discard(PendingQueue.Proposal proposal) {
+        queue.remove(proposal);
+    }
+
+    /**
+     * The call {@code batchId} came back. Tickets replaced by an update meanwhile go back to the
+     * queue (the answer is for content that no longer counts); the others are returned for the
+     * outcome to be applied to, and must each end in {@link #finish}, {@link #retried} or
+     * {@link #requeue}.
+     */
+    Optional<Completed> complete(String batchId) {
+        InFlightBatch batch = inFlight.get(batchId);
+        inFlightBatches.remove(batchId);
+        if (batch == null) {
+            return Optional.empty();
+        }
+        inFlight.delete(batchId);
+        List<WorkItem> items = new ArrayList<>(batch.size());
+        int superseded = 0;
+        for (InFlightBatch.Member member : batch.members()) {
+            inFlightIds.remove(member.id());
+            WorkItem current = pending.get(member.id());
+            if (current == null) {
+                continue;
+            }
+            if (member.sent(current)) {
+                items.add(current);
+            } else {
+                superseded++;
+                index(current);
+            }
+        }
+        return Optional.of(new Completed(batch, items, superseded));
+    }
+
+    /** The ticket is done here (classified or dead-lettered). */
+    void finish(WorkItem item) {
+        pending.delete(item.id());
+    }
+
+    /** The ticket went to {@code tickets.retry}: it is remembered until the record comes back. */
+    void retried(WorkItem item) {
+        pending.delete(item.id());
+        retrying.put(item.id(), RetryMarker.of(item));
+    }
+
+    /** The tickets wait again (split, bisected, rate limited, halted), as given. */
+    void requeue(List<WorkItem> items) {
+        for (WorkItem item : items) {
+            pending.put(item.id(), item);
+            index(item);
+        }
+    }
+
+    /** Removes the waiting tickets matching {@code predicate} and returns them. */
+    List<WorkItem> expire(Predicate<PendingQueue.Ref> predicate) {
+        List<WorkItem> out = new ArrayList<>();
+        for (PendingQueue.Ref ref : queue.removeIf(predicate)) {
+            WorkItem item = pending.get(ref.id());
+            if (item != null) {
+                pending.delete(ref.id());
+                out.add(item);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Drops the copy of {@code id} held here (waiting, delayed, or with its call out: that answer is
+     * then ignored) and any retry of it on its way back: another copy is answered instead.
+     */
+    void withdraw(String id) {
+        queue.remove(id);
+        pending.delete(id);
+        WorkItem later = delayed.get(id);
+        if (later != null) {
+            delayed.delete(id);
+            delayedIndex.remove(new DelayedRef(later.notBefore(), id));
+        }
+        RetryMarker marker = retrying.get(id);
+        if (marker != null && !marker.superseded()) {
+            retrying.put(id, marker.supersede());
+        }
+    }
+
+    /** Whether a call about {@code id} is out. */
+    boolean inFlight(String id) {
+        return inFlightIds.contains(id);
+    }
+
+    /** Whether a retry of {@code id} is on its way back through the retry topic. */
+    boolean retrying(String id) {
+        RetryMarker marker = retrying.get(id);
+        return marker != null && !marker.superseded();
+    }
+
+    int delayedCount() {
+        return delayedIndex.size();
+    }
+
+    int callsInFlight() {
+        return inFlightBatches.size();
+    }
+}

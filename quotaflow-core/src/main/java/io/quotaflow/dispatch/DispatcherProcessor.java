@@ -1,0 +1,205 @@
+package io.quotaflow.dispatch;
+
+import io.quotaflow.cache.CacheStores;
+import io.quotaflow.cache.Coalescer;
+import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.config.RouteSettings;
+import io.quotaflow.config.Routing;
+import io.quotaflow.model.ModelClients;
+import io.quotaflow.routing.RouteChooser;
+import io.quotaflow.routing.RouteStates;
+import io.quotaflow.status.StatusStore;
+import io.quotaflow.ticket.WorkItem;
+import org.apache.kafka.streams.processor.Cancellable;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.LongSupplier;
+import java.util.random.RandomGenerator;
+
+/**
+ * The dispatcher of one task: owns its stores and its punctuator, and drives one
+ * {@link ScopeDispatcher} per quota scope whose tickets reach it (the dispatch topic's partitioner
+ * gives each scope its own partition while there are enough; tests and small topics may put
+ * several on one task). A thin adapter: the {@link DispatchLedger} owns the stores and queues, the
+ * {@link ProviderModel} what is known of the provider, the {@link OutcomePolicy} and
+ * {@link OutcomeApplier} what an answer means, the {@link CallSender} the calls in the air, the
+ * {@link RouteMover} the tickets that change route (see {@code docs/design.md}, "Dispatcher").
+ *
+ * <p>State lives in changelogged stores, so it commits atomically with the input offsets and the
+ * outputs under exactly-once: {@code pending} (ready tickets by id), {@code delayed} (retries held
+ * until {@code qf.not-before}), {@code in-flight} (calls outstanding, by batch id) and
+ * {@code retrying}, and the cache's ({@link CacheStores}); the scopes of a task share them (ticket
+ * ids are unique; content keys name the model). When a task starts,
+ * every in-flight call is put back to pending: the previous owner's answers are lost with it, so
+ * those tickets are asked again (it costs tokens, never a duplicate result). A held ticket whose
+ * route no longer exists is re-routed by the rules.
+ */
+public final class DispatcherProcessor implements Processor<String, WorkItem, String, Outbound> {
+
+    /** Name of the repartition topic that routes each ticket to the task owning its quota scope. */
+    public static final String REPARTITION = "dispatch";
+    /** Header of a cancel (tombstone) on the dispatch repartition topic: the cancelled ticket's id. */
+    public static final String CANCEL_HEADER = "qf.cancel";
+
+    public static final String PENDING_STORE = "qf-pending";
+    public static final String DELAYED_STORE = "qf-delayed";
+    public static final String IN_FLIGHT_STORE = "qf-in-flight";
+    public static final String RETRYING_STORE = "qf-retrying";
+    /** Each scope's usage of its daily limits today (scope → {@code DailyUsage}). */
+    public static final String DAILY_STORE = "qf-daily";
+
+    private static final Logger LOG = LoggerFactory.getLogger(DispatcherProcessor.class);
+    private static final long SWEEP_INTERVAL_MS = 1_000;
+
+    private final DispatcherSettings settings;
+    private final ModelClients clients;
+    private final RandomGenerator random;
+    private final DispatcherListener listener;
+    private final RouteStates states;
+    /**
+     * The limiter's time, in nanoseconds: real time in production, because the Streams context's
+     * time is cached per loop iteration and may be hundreds of milliseconds old by the time a call
+     * goes out or its answer is read, which would credit the buckets with refill that never
+     * happened; the context's time when null (tests drive it).
+     */
+    private final LongSupplier limiterClock;
+    private final Map<String, ScopeDispatcher> units = new LinkedHashMap<>();
+
+    private ProcessorContext<String, Outbound> context;
+    private RouteMover mover;
+    private TicketStatuses statuses;
+    private Cancellable punctuator;
+    private long nextSweep;
+
+    public DispatcherProcessor(DispatcherSettings settings, ModelClients clients, RandomGenerator random, DispatcherListener listener,
+                        RouteStates states, LongSupplier limiterClock) {
+        this.settings = settings;
+        this.clients = clients;
+        this.random = random;
+        this.listener = listener;
+        this.states = states;
+        this.limiterClock = limiterClock;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, Outbound> context) {
+        this.context = context;
+        KeyValueStore<String, WorkItem> pending = context.getStateStore(PENDING_STORE);
+        KeyValueStore<String, WorkItem> delayed = context.getStateStore(DELAYED_STORE);
+        Routing routing = settings.routing();
+        this.statuses = new TicketStatuses(new StatusStore(context.getStateStore(StatusStore.STATUS),
+                context.getStateStore(StatusStore.EXPIRY), settings.statusRetention()), routing.defaultRoute());
+        this.mover = new RouteMover(routing, new RouteChooser(routing, settings.batch()), states, listener, context, statuses);
+        Coalescer coalescer = CacheStores.coalescer(context, routing.cacheTtl());
+        for (String scope : routing.scopes()) {
+            DispatcherSettings own = settings.forScope(scope);
+            ScopeDispatcher unit = new ScopeDispatcher(scope, own, clients.forRoute(routing.routesOf(scope).get(0)), random, listener,
+                    context, new DispatchLedger(pending, delayed, context.getStateStore(IN_FLIGHT_STORE),
+                    context.getStateStore(RETRYING_STORE), new PendingQueue(own.tenants(), own.batch().completionTokensPerItem())),
+                    mover, coalescer, context.getStateStore(DAILY_STORE), this::clock, statuses);
+            unit.restore(item -> scope.equals(scopeOf(item)));
+            units.put(scope, unit);
+        }
+        rerouteOrphans(pending);
+        rerouteOrphans(delayed);
+        this.punctuator = context.schedule(settings.batch().punctuateInterval(), PunctuationType.WALL_CLOCK_TIME, this::punctuate);
+    }
+
+    /** The scope a held ticket belongs to: its route's (a ticket of a version before routes: the default route's). */
+    private String scopeOf(WorkItem item) {
+        Routing routing = settings.routing();
+        if (item.routed().route() == null) {
+            return routing.defaultRouteSettings().scope();
+        }
+        return routing.route(item.routed().route()).map(RouteSettings::scope).orElse(null);
+    }
+
+    /** Tickets held for a route this configuration no longer has go where the rules send them now. */
+    private void rerouteOrphans(KeyValueStore<String, WorkItem> store) {
+        List<WorkItem> orphans = new ArrayList<>();
+        try (KeyValueIterator<String, WorkItem> it = store.all()) {
+            it.forEachRemaining(kv -> {
+                if (scopeOf(kv.value) == null) {
+                    orphans.add(kv.value);
+                }
+            });
+        }
+        for (WorkItem item : orphans) {
+            store.delete(item.id());
+            mover.reroute(item);
+        }
+        if (!orphans.isEmpty()) {
+            LOG.info("re-routed {} tickets of routes no longer configured", orphans.size());
+        }
+    }
+
+    @Override
+    public void process(Record<String, WorkItem> record) {
+        WorkItem item = record.value();
+        if (item == null) {
+            org.apache.kafka.common.header.Header cancel = record.headers().lastHeader(CANCEL_HEADER);
+            ScopeDispatcher scope = units.get(record.key());
+            if (cancel != null && scope != null) {
+                scope.cancel(new String(cancel.value(), java.nio.charset.StandardCharsets.UTF_8), context.currentSystemTimeMs());
+            }
+            return;
+        }
+        ScopeDispatcher unit = units.get(record.key());
+        if (unit == null) {
+            mover.reroute(item);
+            return;
+        }
+        ScopeDispatcher holder = holderOf(item.id()).orElse(unit);
+        if (holder != unit) {
+            // an update of a ticket that waits on another route here: it stays where it is
+            item = item.withRouted(holder.held(item.id()).map(WorkItem::routed).orElse(item.routed()));
+        }
+        holder.accept(item, context.currentSystemTimeMs());
+    }
+
+    private Optional<ScopeDispatcher> holderOf(String id) {
+        if (units.size() == 1) {
+            return Optional.empty();
+        }
+        return units.values().stream().filter(u -> u.holds(id)).findFirst();
+    }
+
+    void punctuate(long now) {
+        boolean sweep = now >= nextSweep;
+        if (sweep) {
+            nextSweep = now + SWEEP_INTERVAL_MS;
+            statuses.sweep(now);
+        }
+        for (ScopeDispatcher unit : units.values()) {
+            unit.punctuate(now);
+            if (sweep) {
+                unit.sweep(now);
+            }
+        }
+    }
+
+    /** The limiter's time now (see {@link #limiterClock}). */
+    private long clock() {
+        return limiterClock != null ? limiterClock.getAsLong() : context.currentSystemTimeMs() * 1_000_000L;
+    }
+
+    @Override
+    public void close() {
+        if (punctuator != null) {
+            punctuator.cancel();
+        }
+        units.values().forEach(ScopeDispatcher::close);
+    }
+}

@@ -1,0 +1,172 @@
+package io.quotaflow.dispatch;
+
+import io.quotaflow.config.RetrySettings;
+import io.quotaflow.failure.ErrorKind;
+import io.quotaflow.failure.ScopeHealth;
+import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.records.Classification;
+import io.quotaflow.ticket.WorkItem;
+import org.apache.kafka.streams.processor.api.Record;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.random.RandomGenerator;
+import io.quotaflow.failure.OutcomePolicy;
+
+/**
+ * Carries out what the {@link OutcomePolicy} decided for one answered call: the provider model
+ * (limiter, calibration, context window, completion budget) and the scope's health hear the
+ * outcome, a 429 pauses the scope with jitter, and each ticket goes its way (a result, back to
+ * pending, a delayed retry, a dead letter), its ledger entry updated in the same step as the record
+ * it forwards, so both commit together.
+ */
+final class OutcomeApplier {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OutcomeApplier.class);
+
+    private final String scope;
+    private final RetrySettings retry;
+    private final OutcomePolicy policy;
+    private final ProviderModel provider;
+    private final ScopeHealth health;
+    private final DispatchLedger ledger;
+    private final RecordEmitter emitter;
+    private final DispatcherListener listener;
+    private final RandomGenerator random;
+    private final Consumer<Record<String, Outbound>> forward;
+    private final Diversion tooLarge;
+
+    /** What else happens when a ticket ends here: a context fallback instead of a too-large dead letter, the cache's followers. */
+    interface Diversion {
+        /** True when {@code item}, too large here, was sent elsewhere (it is done here). */
+        boolean divert(WorkItem item, long now);
+
+        /** {@code item} was classified as {@code result}. */
+        default void classified(WorkItem item, Classification result, long now) {
+        }
+
+        /** {@code item} was dead-lettered. */
+        default void deadLettered(WorkItem item, String kind, int status, String message, long now) {
+        }
+
+        /** {@code item} went to the retry topic after a {@code kind} failure. */
+        default void retried(WorkItem item, String kind, long now) {
+        }
+
+        /** {@code items} wait again. */
+        default void requeued(List<WorkItem> items, long now) {
+        }
+
+        Diversion NONE = (item, now) -> false;
+    }
+
+    OutcomeApplier(String scope, RetrySettings retry, OutcomePolicy policy, ProviderModel provider, ScopeHealth health, DispatchLedger ledger,
+                   RecordEmitter emitter, DispatcherListener listener, RandomGenerator random,
+                   Consumer<Record<String, Outbound>> forward) {
+        this(scope, retry, policy, provider, health, ledger, emitter, listener, random, forward, Diversion.NONE);
+    }
+
+    OutcomeApplier(String scope, RetrySettings retry, OutcomePolicy policy, ProviderModel provider, ScopeHealth health, DispatchLedger ledger,
+                   RecordEmitter emitter, DispatcherListener listener, RandomGenerator random,
+                   Consumer<Record<String, Outbound>> forward, Diversion tooLarge) {
+        this.tooLarge = tooLarge;
+        this.scope = scope;
+        this.retry = retry;
+        this.policy = policy;
+        this.provider = provider;
+        this.health = health;
+        this.ledger = ledger;
+        this.emitter = emitter;
+        this.listener = listener;
+        this.random = random;
+        this.forward = forward;
+    }
+
+    /** The answer to {@code batch}, for those of its {@code items} still current. */
+    void apply(InFlightBatch batch, List<WorkItem> items, ModelOutcome outcome, long sentNanos, long now) {
+        if (items.isEmpty()) {
+            return;
+        }
+        OutcomePolicy.Decision decision = policy.decide(batch.maxTokens(), items, outcome, now);
+        if (provider.learn(batch, items, outcome, decision, sentNanos, ledger.callsInFlight())) {
+            LOG.info("scope {}: the provider's context window is {} tokens; larger tickets are dead-lettered too-large "
+                    + "without a call", scope, provider.window().tokens());
+        }
+        switch (decision.health()) {
+            case SUCCEEDED -> health.succeeded(now, outcome.latencyMs());
+            case FAILED -> health.failed(now, outcome.latencyMs(), decision.reason());
+            case RATE_LIMITED -> health.rateLimited(now);
+            case HALT -> health.halt(now, decision.reason());
+        }
+        decision.cooldown().ifPresent(wait -> coolDown(wait, decision.reason()));
+        List<WorkItem> requeued = new ArrayList<>();
+        for (OutcomePolicy.Action action : decision.actions()) {
+            if (action instanceof OutcomePolicy.Action.Classify c) {
+                classified(c.item(), c.label(), batch, (ModelOutcome.Answered) outcome, now);
+            } else if (action instanceof OutcomePolicy.Action.Requeue r) {
+                requeued.add(r.item());
+            } else if (action instanceof OutcomePolicy.Action.Retry r) {
+                RecordEmitter.Emitted emitted = emitter.retry(r.item(), r.kind(), r.status(), r.message(), r.hint(), now);
+                ledger.retried(emitted.item());
+                forward.accept(emitted.record());
+                listener.retried(scope, r.kind());
+                tooLarge.retried(emitted.item(), r.kind(), now);
+            } else if (action instanceof OutcomePolicy.Action.DeadLetter d) {
+                deadLetter(d.item(), d.kind(), d.status(), d.message(), now);
+            }
+        }
+        ledger.requeue(requeued);
+        tooLarge.requeued(requeued, now);
+    }
+
+    /**
+     * Dead-letters tickets past the maximum age: those that already failed at least once, and all
+     * of them while the circuit is open (an outage longer than the budget ends in the dead-letter
+     * topic, ready for replay). A halted scope dead-letters nothing: a fixed key resumes the work.
+     */
+    void expireOld(long now) {
+        if (health.halted()) {
+            return;
+        }
+        long maxAge = retry.maxAge().toMillis();
+        boolean outage = health.circuitOpen();
+        for (WorkItem item : ledger.expire(r -> now - r.enqueuedAt() >= maxAge && (r.attempt() > 0 || outage))) {
+            String last = item.failure() == null ? "none (never dispatched: circuit " + health.circuitState() + ")"
+                    : item.failure().kind() + ": " + item.failure().message();
+            deadLetter(item, ErrorKind.RETRIES_EXHAUSTED.wire(), item.failure() == null ? 0 : item.failure().status(),
+                    "older than " + retry.maxAge().toSeconds() + " s after " + item.attempt() + " attempts; last error: " + last,
+                    now);
+        }
+    }
+
+    /** Ends {@code item} in the dead-letter topic (a {@code too-large} one goes to a context fallback if it has one). */
+    void deadLetter(WorkItem item, String kind, int status, String message, long now) {
+        ledger.finish(item);
+        if (ErrorKind.TOO_LARGE.wire().equals(kind) && tooLarge.divert(item, now)) {
+            return;
+        }
+        forward.accept(emitter.deadLetter(item, kind, status, message, now));
+        listener.deadLettered(scope, kind);
+        tooLarge.deadLettered(item, kind, status, message, now);
+    }
+
+    private void classified(WorkItem item, ModelOutcome.Label label, InFlightBatch batch, ModelOutcome.Answered answered, long now) {
+        Classification result = emitter.classification(item, label, batch, answered, now);
+        ledger.finish(item);
+        forward.accept(emitter.classified(result, now));
+        listener.classified(scope, item.priority(), result.queuedMs(), Math.max(0, now - item.enqueuedAt()));
+        tooLarge.classified(item, result, now);
+    }
+
+    /** A 429: the whole scope pauses for the provider's wait plus up to a quarter of it (at most 1 s) of jitter. */
+    private void coolDown(Duration wait, String reason) {
+        Duration jitter = Duration.ofMillis(random.nextLong(Math.max(1, Math.min(1000, wait.toMillis() / 4 + 50))));
+        provider.rateLimited(wait.plus(jitter));
+        LOG.warn("scope {}: provider answered 429 ({}); all dispatch paused for {} ms, burst allowance now {} %", scope,
+                reason, wait.plus(jitter).toMillis(), Math.round(provider.burstScale() * 100));
+    }
+}

@@ -1,0 +1,271 @@
+package io.quotaflow.dispatch;
+
+import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.config.RouteSettings;
+import io.quotaflow.model.ChatPrompt;
+import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.model.PromptBuilder;
+import io.quotaflow.quota.Charge;
+import io.quotaflow.quota.CompletionBudget;
+import io.quotaflow.quota.ContextWindow;
+import io.quotaflow.quota.CostCalibration;
+import io.quotaflow.quota.DailyUsage;
+import io.quotaflow.quota.InFlightLimit;
+import io.quotaflow.quota.QuotaDimension;
+import io.quotaflow.quota.QuotaLevel;
+import io.quotaflow.quota.QuotaLimiter;
+import io.quotaflow.quota.RateLimitHeaders;
+import io.quotaflow.records.Priority;
+import io.quotaflow.ticket.WorkItem;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.function.LongSupplier;
+import io.quotaflow.failure.OutcomePolicy;
+
+/**
+ * What one scope knows of its provider, and what it may therefore send: the limiter, the
+ * calibration of our token count to the provider's, the context window, the learned
+ * {@code max_tokens}, how many calls may be out. Plain Java, one per dispatcher task; it hears every
+ * admission and every answer (docs/design.md, "Limiter").
+ */
+final class ProviderModel {
+
+    private final DispatcherSettings settings;
+    private final PromptBuilder prompts;
+    private final LongSupplier clock;
+    private final QuotaLimiter limiter;
+    private final CostCalibration calibration = new CostCalibration();
+    private final ContextWindow window;
+    private final InFlightLimit inFlight;
+    private final CompletionBudget budget;
+    /** The limiter's admission number and send time of each call out (a restarted task has none of its own). */
+    private final Map<String, long[]> admissions = new HashMap<>();
+    /**
+     * The split of the last estimate and the last price handed out: the dispatcher passes their
+     * totals back to {@link #mayAdmit}, {@link #waitMs} and {@link #admit}, which charge the input
+     * and output limits by it (a total seen nowhere is charged whole to each, never under).
+     */
+    private Charge lastEstimate = Charge.NONE;
+    private Charge lastPrice = Charge.NONE;
+
+    /**
+     * @param clock the limiter's time in nanoseconds: the real clock in production (the Streams
+     *              loop's time is cached and would credit refill that never happened), test time in tests;
+     *              nanoseconds since the epoch, since the daily limits reset at an hour UTC
+     */
+    ProviderModel(DispatcherSettings settings, PromptBuilder prompts, LongSupplier clock) {
+        this.settings = settings;
+        this.prompts = prompts;
+        this.clock = clock;
+        RouteSettings route = settings.routing().routesOf(settings.scope()).stream().findFirst()
+                .orElse(RouteSettings.of(RouteSettings.DEFAULT_NAME, settings.model(), settings.quota()));
+        this.limiter = new QuotaLimiter(settings.quota(), route.daily(), route.inputTpm(), route.outputTpm(), clock.getAsLong());
+        this.window = new ContextWindow(settings.model().contextTokens());
+        this.inFlight = new InFlightLimit(settings.quota().maxInFlight(), settings.quota().maxInFlightCeiling());
+        this.budget = new CompletionBudget(settings.batch().completionTokensPerItem());
+    }
+
+    /**
+     * Calls this scope may have out now: fixed, or by Little's law from its limits and latency, with
+     * room to spend what the buckets hold now; before the first answer the oldest call's wait stands
+     * in for the latency.
+     */
+    int maxInFlight() {
+        if (!inFlight.auto()) {
+            return inFlight.limit(0, 0);
+        }
+        QuotaSettings q = settings.quota();
+        long now = clock.getAsLong();
+        // asked before every call the dispatcher starts: the scan of the calls out only while no latency is known
+        long oldestMs = inFlight.latencyKnown() ? 0 : oldestOutstandingMs(now);
+        return inFlight.limit(new InFlightLimit.Demand(q.rpm() * q.safetyFactor() / 60.0, q.tpm() * q.safetyFactor() / 60.0,
+                limiter.availableRequests(now), limiter.availableTokens(now), oldestMs));
+    }
+
+    /** How long the oldest call still out has waited, in milliseconds (0 when none is out). */
+    private long oldestOutstandingMs(long now) {
+        long oldestSent = now;
+        for (long[] a : admissions.values()) {
+            oldestSent = Math.min(oldestSent, a[1]);
+        }
+        return (now - oldestSent) / 1_000_000;
+    }
+
+    /**
+     * Prompt tokens one batch of {@code priority} may hold: the configured cap, lowered so that a
+     * full batch (prompt + its {@code max_tokens}) fits both the limiter's bucket above that class's
+     * reserve and the context window. A single larger ticket still goes alone, from a full bucket.
+     */
+    int promptTokenCap(Priority priority) {
+        long completion = budget.maxTokensFor(settings.batch().maxItems(), 1);
+        long room = Math.min(limiter.maxRegularCost(priority), window.tokens()) - completion;
+        long promptRoom = Math.min(Math.max(0, room), limiter.maxRegularPrompt(priority));
+        long fits = calibration.unapply(promptRoom) - prompts.fixedTokens();
+        return (int) Math.max(1, Math.min(settings.batch().maxPromptTokens(), fits));
+    }
+
+    /**
+     * A proposal's admission cost from the per-ticket estimates, without building its prompt: a
+     * lower bound (a couple of tokens per ticket of margin), so skipping on it never skips a call
+     * that could go.
+     */
+    long estimatedCost(PendingQueue.Proposal proposal) {
+        int n = proposal.refs().size();
+        lastEstimate = Charge.call(calibration.apply(prompts.fixedTokens() + proposal.tokens() - 2L * n), budget.maxTokensFor(n, 1));
+        return lastEstimate.tokens();
+    }
+
+    private Charge split(long tokens) {
+        return lastPrice.tokens() == tokens ? lastPrice : lastEstimate.tokens() == tokens ? lastEstimate : Charge.unsplit(tokens);
+    }
+
+    /** Whether a call of about {@code estimate} could be admitted now (else the buckets are refilling). */
+    boolean mayAdmit(Priority priority, long estimate) {
+        return limiter.nanosUntilAdmissible(priority, split(estimate), clock.getAsLong()) <= 0;
+    }
+
+    /** Milliseconds until a call of about {@code estimate} could be admitted. */
+    long waitMs(Priority priority, long estimate) {
+        return limiter.nanosUntilAdmissible(priority, split(estimate), clock.getAsLong()) / 1_000_000;
+    }
+
+    /** When the route is out for the day (its daily budget spent): the next reset in epoch ms; else empty. */
+    OptionalLong outForDayUntil() {
+        return limiter.outForDayUntil(clock.getAsLong());
+    }
+
+    /** The prompt of {@code items}, their tokens counted once at intake, with the learned {@code max_tokens}. */
+    ChatPrompt prompt(List<WorkItem> items, List<io.quotaflow.model.ModelItem> modelItems) {
+        int boost = items.stream().mapToInt(WorkItem::maxTokensBoost).max().orElse(1);
+        int promptTokens = prompts.fixedTokens() + items.stream().mapToInt(WorkItem::tokens).sum();
+        return prompts.build(modelItems, budget.maxTokensFor(items.size(), boost), promptTokens);
+    }
+
+    /** What the provider will count for {@code prompt}: its own count of the prompt (calibrated) and max_tokens exactly. */
+    long cost(ChatPrompt prompt) {
+        lastPrice = Charge.call(calibration.apply(prompt.promptTokens()), prompt.maxTokens());
+        return lastPrice.tokens();
+    }
+
+    ContextWindow window() {
+        return window;
+    }
+
+    /** Admits call {@code batchId} at {@code cost}, if the limiter allows it now. */
+    boolean admit(String batchId, Priority priority, long cost) {
+        long now = clock.getAsLong();
+        if (!limiter.tryAcquire(priority, split(cost), now)) {
+            return false;
+        }
+        admissions.put(batchId, new long[] {limiter.lastAdmission(), now});
+        inFlight.admitted(cost);
+        return true;
+    }
+
+    /**
+     * Call {@code batchId} came back: the provider's headers move the limiter (only for calls this
+     * incarnation sent: another's timing is unknown). Returns when it was sent, or -1.
+     */
+    long answered(String batchId, ModelOutcome outcome) {
+        long[] admission = admissions.remove(batchId);
+        inFlight.answered(outcome.latencyMs());
+        if (admission == null) {
+            return -1;
+        }
+        if (!outcome.rateLimits().isEmpty()) {
+            // the provider computed its headers somewhere between our send and its answer; credit refill
+            // only from the answer on (the latest it can have been), so no refill is counted twice
+            long latestSnapshot = admission[1] + Math.max(0, outcome.latencyMs()) * 1_000_000L;
+            limiter.reseed(outcome.rateLimits(), admission[0], Math.min(latestSnapshot, clock.getAsLong()), clock.getAsLong());
+        }
+        limiter.answered(admission[0], clock.getAsLong());
+        return admission[1];
+    }
+
+    /**
+     * What the scope learns from an answered call about the provider: its count, its window, its
+     * concurrency. Returns true when the context window shrank.
+     */
+    boolean learn(InFlightBatch batch, List<WorkItem> items, ModelOutcome outcome, OutcomePolicy.Decision decision,
+                  long sentNanos, int callsInFlight) {
+        long now = clock.getAsLong();
+        if (outcome instanceof ModelOutcome.Answered answered) {
+            if (answered.promptTokens() > 0) {
+                calibration.observe(answered.promptTokens(), batch.promptTokens());
+            }
+            limiter.reconcile(batch.chargedTokens() - batch.maxTokens(), answered.promptTokens(), now);
+            if (decision.budgetSample()) {
+                budget.record(items.size(), answered.completionTokens());
+            }
+        } else if (outcome instanceof ModelOutcome.RateLimited limited) {
+            if (RateLimitHeaders.aboutTokens(limited.message())) {
+                // "Used X, Requested Y": the provider's own count of this call (prompt + max_tokens)
+                limited.requested().ifPresent(requested -> calibration.observe(requested - batch.maxTokens(), batch.promptTokens()));
+            }
+            if (RateLimitHeaders.aboutDay(limited.message())) {
+                limiter.dayExhausted(now);
+            }
+            if (RateLimitHeaders.aboutConcurrency(limited.message())) {
+                inFlight.concurrencyLimited(callsInFlight + 1);
+            }
+        } else if (outcome instanceof ModelOutcome.Failed failed) {
+            if (decision.refund() && sentNanos >= 0) {
+                // refused before admission: the provider counted nothing (with headers, reseed said so already)
+                limiter.refund(batch.chargedTokens(), sentNanos, now);
+            }
+            return decision.learnContextWindow() && window.learn(failed.message());
+        }
+        return false;
+    }
+
+    /**
+     * The previous owner's calls found in flight at restore: they count as not yet charged by the
+     * provider until the request timeout has passed (see {@link QuotaLimiter#inherit}).
+     */
+    void inherit(int calls, long tokens) {
+        long now = clock.getAsLong();
+        limiter.inherit(calls, tokens, now, now + settings.model().timeout().toNanos());
+    }
+
+    /** A 429: the whole scope pauses for {@code duration}. */
+    void rateLimited(Duration duration) {
+        limiter.rateLimited(duration, clock.getAsLong());
+    }
+
+    double burstScale() {
+        return limiter.burstScale();
+    }
+
+    /** The numbers /status shows. */
+    record View(double availableTokens, double availableRequests, long cooldownMs, boolean cooldown, double estimateRatio,
+                long contextTokens, int inFlightLimit, double tokenCapacity, Map<QuotaDimension, QuotaLevel> levels,
+                OptionalLong outForDayUntil) {
+    }
+
+    View view() {
+        long now = clock.getAsLong();
+        return new View(limiter.availableTokens(now), limiter.availableRequests(now), limiter.cooldownRemainingNanos(now) / 1_000_000,
+                limiter.inCooldown(now), calibration.factor(), window.tokens(), maxInFlight(), limiter.tokenCapacity(),
+                limiter.levels(now), limiter.outForDayUntil(now));
+    }
+
+    /** What the scope spent of its daily limits today, for a store (null without daily limits). */
+    DailyUsage dailyUsage() {
+        return limiter.dailyUsage(clock.getAsLong());
+    }
+
+    /** Takes over what a previous owner spent of today's daily limits (from that store). */
+    void restoreDaily(DailyUsage usage) {
+        limiter.restoreDaily(usage, clock.getAsLong());
+    }
+
+    /** Forgets the calls out (the task closes: their answers will not be read). */
+    void forget() {
+        admissions.clear();
+    }
+}

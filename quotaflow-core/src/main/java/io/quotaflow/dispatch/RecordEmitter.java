@@ -1,0 +1,89 @@
+package io.quotaflow.dispatch;
+
+import io.quotaflow.failure.Backoff;
+import io.quotaflow.failure.FailureHeaders;
+import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.records.Classification;
+import io.quotaflow.records.Json;
+import io.quotaflow.ticket.WorkItem;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.streams.processor.api.Record;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Builds what the dispatcher writes: the classification JSON, and the retry and dead-letter
+ * records with their {@code qf.*} headers (the ticket's original bytes as the value).
+ */
+final class RecordEmitter {
+
+    /** A record to forward, with the ticket as it now stands. */
+    record Emitted(WorkItem item, Record<String, Outbound> record) {
+    }
+
+    private final String scope;
+    private final String model;
+    private final Backoff backoff;
+    private final String defaultRoute;
+
+    /** For {@code scope}, whose first route is {@code defaultRoute} (the route of a ticket that names none). */
+    RecordEmitter(String scope, String model, Backoff backoff, String defaultRoute) {
+        this.scope = scope;
+        this.model = model;
+        this.backoff = backoff;
+        this.defaultRoute = defaultRoute;
+    }
+
+    RecordEmitter(String scope, String model, Backoff backoff) {
+        this(scope, model, backoff, io.quotaflow.config.RouteSettings.DEFAULT_NAME);
+    }
+
+    Classification classification(WorkItem item, ModelOutcome.Label label, InFlightBatch batch, ModelOutcome.Answered answered,
+                                  long now) {
+        WorkItem.Routed routed = item.routed();
+        return new Classification(item.id(), label.category(), label.urgency(), model,
+                routed.route() != null ? routed.route() : defaultRoute, item.attempt() + 1,
+                answered.promptTokens(), answered.completionTokens(), answered.latencyMs(),
+                Math.max(0, batch.dispatchedAt() - item.enqueuedAt()), Instant.ofEpochMilli(now).toString(),
+                routed.from(), routed.reason(), Boolean.FALSE);
+    }
+
+    /** The classification of {@code item} answered without a call of its own: from the cache, or an identical ticket's call. */
+    Classification cached(WorkItem item, io.quotaflow.cache.CachedAnswer answer, long now) {
+        WorkItem.Routed routed = item.routed();
+        return new Classification(item.id(), answer.category(), answer.urgency(), answer.model(),
+                routed.route() != null ? routed.route() : defaultRoute, 0, 0, 0, 0, Math.max(0, now - item.enqueuedAt()),
+                Instant.ofEpochMilli(now).toString(), routed.from(), routed.reason(), Boolean.TRUE);
+    }
+
+    Record<String, Outbound> classified(Classification result, long now) {
+        try {
+            byte[] json = Json.MAPPER.writeValueAsBytes(result);
+            return new Record<>(result.id(), new Outbound(Outbound.Target.CLASSIFIED, json), now, new RecordHeaders());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The retry record of {@code item}'s failed attempt, due after the backoff for its attempt number. */
+    Emitted retry(WorkItem item, String kind, int status, String message, Optional<Duration> hint, long now) {
+        int attempts = item.attempt() + 1;
+        WorkItem.FailureState failure = new WorkItem.FailureState(
+                item.failure() == null ? now : item.failure().firstFailure(), now, kind, status, message);
+        Duration delay = backoff.delay(attempts - 1, hint);
+        WorkItem next = item.withAttemptFailed(failure, now + delay.toMillis());
+        return new Emitted(next, new Record<>(item.id(), new Outbound(Outbound.Target.RETRY, item.original()), now,
+                FailureHeaders.forItem(next, kind, status, message)));
+    }
+
+    Record<String, Outbound> deadLetter(WorkItem item, String kind, int status, String message, long now) {
+        WorkItem.FailureState failure = item.failure() != null && item.failure().lastFailure() == now ? item.failure()
+                : new WorkItem.FailureState(item.failure() == null ? now : item.failure().firstFailure(), now, kind, status, message);
+        return new Record<>(item.id(), new Outbound(Outbound.Target.DEAD_LETTER, item.original()), now,
+                FailureHeaders.forItem(item.withFailure(failure), kind, status, message));
+    }
+}

@@ -1,0 +1,145 @@
+package io.quotaflow.dispatch;
+
+import io.quotaflow.config.RouteSettings;
+import io.quotaflow.config.Routing;
+import io.quotaflow.model.ModelItem;
+import io.quotaflow.routing.FallbackLog;
+import io.quotaflow.routing.FallbackPolicy;
+import io.quotaflow.routing.FallbackReason;
+import io.quotaflow.routing.RouteChooser;
+import io.quotaflow.routing.RouteStates;
+import io.quotaflow.ticket.BinarySerde;
+import io.quotaflow.records.Priority;
+import io.quotaflow.ticket.WorkItem;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Moves tickets between routes (docs/design.md, "Routes"): re-keyed to the target's quota scope
+ * and written to the dispatch repartition topic in the task's transaction, so exactly-once holds
+ * across a move. Asks the {@link FallbackPolicy} once a second which waiting tickets leave, counts
+ * and logs every move ({@link FallbackLog}), and carries a ticket too large for its route along
+ * the context-fallback chain.
+ */
+final class RouteMover {
+
+    private final Routing routing;
+    private final RouteChooser chooser;
+    private final FallbackPolicy policy;
+    private final RouteStates states;
+    private final FallbackLog log = new FallbackLog();
+    private final DispatcherListener listener;
+    private final ProcessorContext<String, Outbound> context;
+    private final BinarySerde<WorkItem> serde = new BinarySerde<>(WorkItem.class);
+    private final String topic;
+    private final TicketStatuses statuses;
+
+    RouteMover(Routing routing, RouteChooser chooser, RouteStates states, DispatcherListener listener,
+               ProcessorContext<String, Outbound> context, TicketStatuses statuses) {
+        this.statuses = statuses;
+        this.routing = routing;
+        this.chooser = chooser;
+        this.policy = new FallbackPolicy(routing, chooser);
+        this.states = states;
+        this.listener = listener;
+        this.context = context;
+        this.topic = dispatchTopic(context.applicationId());
+    }
+
+    /** The dispatch repartition topic of application {@code applicationId}. */
+    static String dispatchTopic(String applicationId) {
+        return applicationId + "-" + DispatcherProcessor.REPARTITION + "-repartition";
+    }
+
+    void publishState(Collection<RouteSettings> routes, boolean canServe) {
+        states.publish(routes, canServe);
+    }
+
+    /** Moves what {@code unit}'s scope should not keep waiting. */
+    void fallBack(ScopeDispatcher unit, long now) {
+        List<RouteSettings> routes = routing.routesOf(unit.scope());
+        if (routes.stream().noneMatch(policy::hasFallback)) {
+            return;
+        }
+        PendingQueue queue = unit.ledger().queue();
+        if (queue.size() == 0) {
+            return;
+        }
+        Optional<FallbackReason> blocked = unit.blocked();
+        var quota = unit.settings().quota();
+        var batch = unit.settings().batch();
+        FallbackReason why = blocked.orElse(null);
+        FallbackPolicy.Condition condition = new FallbackPolicy.Condition(why == FallbackReason.HALTED,
+                why == FallbackReason.CIRCUIT_OPEN, why == FallbackReason.OUT_FOR_DAY, quota.tpm() * quota.safetyFactor() / 60_000.0,
+                quota.rpm() * quota.safetyFactor() / 60_000.0, batch.maxItems(), batch.completionTokensPerItem());
+        List<FallbackPolicy.Waiting> waiting = new ArrayList<>();
+        for (Priority p : Priority.values()) {
+            for (PendingQueue.Ref ref : queue.waiting(p)) {
+                waiting.add(new FallbackPolicy.Waiting(ref.id(), p, ref.tokens(), ref.fellBack()));
+            }
+        }
+        // routes sharing the scope share its queue: the first route's fallbacks speak for it
+        List<FallbackPolicy.Move> moves = policy.decide(routes.get(0), condition, waiting, states::usable);
+        if (moves.isEmpty()) {
+            return;
+        }
+        Map<String, FallbackPolicy.Move> byId = new HashMap<>();
+        moves.forEach(m -> byId.put(m.id(), m));
+        Set<String> ids = new HashSet<>(byId.keySet());
+        for (WorkItem item : unit.ledger().expire(ref -> ids.contains(ref.id()))) {
+            FallbackPolicy.Move m = byId.get(item.id());
+            move(item, unit.routeOf(item), routing.route(m.to()).orElseThrow(), m.reason(), now);
+            unit.left(item, now);
+        }
+    }
+
+    /**
+     * Sends {@code item}, too large for {@code from}, to the first route of its context-fallback
+     * chain that holds it; false when there is none (the caller dead-letters it).
+     */
+    boolean contextFallback(WorkItem item, RouteSettings from, long now) {
+        Set<String> seen = new HashSet<>();
+        seen.add(from.name());
+        ModelItem text = ModelItem.ofTicketJson(item);
+        Optional<RouteSettings> next = routing.route(from.contextFallback());
+        while (next.isPresent() && seen.add(next.get().name())) {
+            if (chooser.tokens(next.get(), text) <= chooser.budget(next.get())) {
+                move(item, from, next.get(), FallbackReason.CONTEXT, now);
+                return true;
+            }
+            next = routing.route(next.get().contextFallback());
+        }
+        return false;
+    }
+
+    /** Re-routes a ticket whose scope no route of this configuration has any more. */
+    void reroute(WorkItem item) {
+        RouteSettings to = routing.routeFor(item.priority(), item.tenant());
+        forward(item.withRouted(WorkItem.Routed.to(to.name())), to);
+    }
+
+    private void move(WorkItem item, RouteSettings from, RouteSettings to, FallbackReason reason, long now) {
+        int tokens = from.model().encoding().equals(to.model().encoding()) ? item.tokens()
+                : chooser.tokens(to, ModelItem.ofTicketJson(item));
+        forward(item.withRouted(new WorkItem.Routed(to.name(), from.name(), reason.wire())).withTokens(tokens), to);
+        listener.fellBack(from.name(), to.name(), reason.wire());
+        statuses.moved(item, to.name(), reason.wire(), now);
+        log.moved(from.name(), to.name(), reason, 1, now);
+    }
+
+    private void forward(WorkItem item, RouteSettings to) {
+        byte[] bytes = serde.serializer().serialize(topic, item);
+        context.forward(new Record<>(to.scope(), new Outbound(Outbound.Target.MOVE, bytes, topic), context.currentSystemTimeMs(),
+                new RecordHeaders()));
+    }
+}

@@ -1,0 +1,373 @@
+package io.quotaflow.dispatch;
+
+import io.quotaflow.cache.Coalescer;
+import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.config.RouteSettings;
+import io.quotaflow.failure.Backoff;
+import io.quotaflow.failure.ErrorKind;
+import io.quotaflow.failure.ScopeHealth;
+import io.quotaflow.model.ChatPrompt;
+import io.quotaflow.model.ModelClient;
+import io.quotaflow.model.ModelItem;
+import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.model.ModelRequest;
+import io.quotaflow.model.PromptBuilder;
+import io.quotaflow.quota.ContextWindow;
+import io.quotaflow.quota.DailyUsage;
+import io.quotaflow.routing.FallbackReason;
+import io.quotaflow.status.Pace;
+import io.quotaflow.ticket.WorkItem;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.LongSupplier;
+import java.util.random.RandomGenerator;
+import io.quotaflow.failure.OutcomePolicy;
+
+/**
+ * One quota scope's dispatching: its ledger view, queue, provider model, health and calls. It
+ * batches the scope's tickets highest priority first, admits each call through the limiter, sends
+ * it without blocking, and applies what came back; tickets that must leave the scope (a fallback,
+ * a context fallback) go to the {@link RouteMover}. The {@link DispatcherProcessor} holds one per
+ * scope whose tickets reach its task and drives them from its punctuator.
+ */
+final class ScopeDispatcher {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ScopeDispatcher.class);
+    /** /status and the gauges need no more than this; every tick would re-propose a batch for nothing. */
+    private static final long SNAPSHOT_INTERVAL_MS = 500;
+
+    private final String scope;
+    private final DispatcherSettings settings;
+    private final DispatcherListener listener;
+    private final DispatchLedger ledger;
+    private final PendingQueue queue;
+    private final ProviderModel provider;
+    private final ScopeHealth health;
+    private final OutcomeApplier outcomes;
+    private final CallSender calls;
+    private final RouteMover mover;
+    private final CacheGate gate;
+    private final TicketStatuses statuses;
+    private final Pace pace = new Pace();
+    private final Set<String> probes = new HashSet<>();
+    /** Whether the scope has daily limits: then its day's usage is kept in {@code daily} for the next owner. */
+    private final boolean dailyLimited;
+    private final KeyValueStore<String, DailyUsage> daily;
+    private DailyUsage dailyWritten;
+    private long nextSnapshot;
+    /** Whether this scope has seen work here: scopes of other tasks stay silent in /status and the metrics. */
+    private boolean active;
+
+    ScopeDispatcher(String scope, DispatcherSettings settings, ModelClient client, RandomGenerator random, DispatcherListener listener,
+                    ProcessorContext<String, Outbound> context, DispatchLedger ledger, RouteMover mover, Coalescer coalescer,
+                    KeyValueStore<String, DailyUsage> daily, LongSupplier clock, TicketStatuses statuses) {
+        this.statuses = statuses;
+        this.daily = daily;
+        this.dailyLimited = settings.routing().routesOf(scope).get(0).daily().configured();
+        this.scope = scope;
+        this.settings = settings;
+        this.listener = listener;
+        this.ledger = ledger;
+        this.queue = ledger.queue();
+        this.mover = mover;
+        this.provider = new ProviderModel(settings, new PromptBuilder(settings.model()), clock);
+        this.health = new ScopeHealth(scope, settings.retry(), (from, to) -> listener.circuitTransition(scope, from, to));
+        this.health.at(context.currentSystemTimeMs());
+        RecordEmitter emitter = new RecordEmitter(scope, settings.model().model(), new Backoff(settings.retry(), random),
+                settings.routing().routesOf(scope).get(0).name());
+        this.gate = new CacheGate(scope, settings.model(), coalescer, ledger, emitter, listener, context::forward, statuses);
+        this.outcomes = new OutcomeApplier(scope, settings.retry(), new OutcomePolicy(settings.retry()), provider, health, ledger,
+                emitter, listener, random, context::forward, new Endings());
+        this.calls = new CallSender(client);
+    }
+
+    /** Rebuilds this scope's share of the stores ({@code mine}: its tickets). */
+    void restore(java.util.function.Predicate<WorkItem> mine) {
+        DispatchLedger.Restored r = ledger.restore(mine);
+        provider.inherit(r.calls(), r.callTokens());
+        if (dailyLimited) {
+            DailyUsage spent = daily.get(scope);
+            if (spent != null) {
+                provider.restoreDaily(spent);
+                dailyWritten = spent;
+            }
+        }
+        if (r.any()) {
+            active = true;
+            LOG.info("scope {}: restored {} pending ({} from {} interrupted calls), {} delayed", scope, r.pending(),
+                    r.fromCalls(), r.calls(), r.delayed());
+        }
+    }
+
+    /** A ticket arriving from the dispatch topic: the cache may answer it, or an identical ticket's call. */
+    void accept(WorkItem item, long now) {
+        active = true;
+        if (!gate.admit(item, now)) {
+            return;
+        }
+        DispatchLedger.Acceptance acceptance = ledger.accept(item, now);
+        if (acceptance == DispatchLedger.Acceptance.ACCEPTED || acceptance == DispatchLedger.Acceptance.REPLACED) {
+            statuses.accepted(item, now);
+        }
+        if (acceptance != DispatchLedger.Acceptance.ACCEPTED) {
+            LOG.debug("scope {}: ticket {} {}", scope, item.id(), acceptance);
+            listener.republished(scope, acceptance.name().toLowerCase(Locale.ROOT));
+        }
+    }
+
+    /**
+     * Cancels ticket {@code id} if this scope holds it and has not sent it (waiting, delayed, on its
+     * way back from the retry topic, or following an identical ticket); a ticket whose call is out
+     * is answered as usual. Nothing of a cancelled ticket is written.
+     */
+    void cancel(String id, long now) {
+        if (gate.cancel(id, now)) {
+            listener.cancelled(scope, id);
+            statuses.cancelled(id, now);
+            return;
+        }
+        if (ledger.inFlight(id)) {
+            LOG.info("scope {}: ticket {} is already being asked about; the cancel comes too late", scope, id);
+            return;
+        }
+        if (ledger.held(id).isPresent() || ledger.retrying(id)) {
+            ledger.held(id).ifPresent(item -> gate.left(item, now));
+            ledger.withdraw(id);
+            listener.cancelled(scope, id);
+            statuses.cancelled(id, now);
+        }
+    }
+
+    /** Whether this scope holds ticket {@code id} (waiting, delayed or with its call out). */
+    boolean holds(String id) {
+        return ledger.held(id).isPresent();
+    }
+
+    /** The copy of {@code id} held here, if any. */
+    Optional<WorkItem> held(String id) {
+        return ledger.held(id);
+    }
+
+    void punctuate(long now) {
+        health.at(now);
+        calls.drain((batchId, outcome) -> completed(batchId, outcome, now));
+        ledger.promoteDue(now);
+        dispatch(now);
+        keepDailyUsage();
+        if (active && now >= nextSnapshot) {
+            nextSnapshot = now + SNAPSHOT_INTERVAL_MS;
+            listener.state(snapshot(now));
+            listener.queue(QueueViews.take(settings, queue, pace, now));
+        }
+    }
+
+    /** Once a second: expiry by age, the halt log, expired cache answers, and fallbacks. */
+    void sweep(long now) {
+        outcomes.expireOld(now);
+        gate.sweep(now);
+        health.logHalt(now, false);
+        if (active) {
+            // only the owner speaks for the scope: the idle copies in other tasks know nothing of it
+            mover.publishState(settings.routing().routesOf(scope), usable());
+            mover.fallBack(this, now);
+        }
+    }
+
+    /** Whether new calls may go out here (not halted, not open, not out for the day). */
+    boolean usable() {
+        return blocked().isEmpty();
+    }
+
+    /** Writes the day's usage when it changed, so the scope's next owner does not start the day at zero. */
+    private void keepDailyUsage() {
+        if (!dailyLimited) {
+            return;
+        }
+        DailyUsage now = provider.dailyUsage();
+        if (!now.equals(dailyWritten)) {
+            daily.put(scope, now);
+            dailyWritten = now;
+        }
+    }
+
+    /** Starts calls while the in-flight limit, the health, the batching and the limiter allow. */
+    private void dispatch(long now) {
+        while (ledger.callsInFlight() < provider.maxInFlight()) {
+            ScopeHealth.Mode mode = health.mode(now);
+            boolean probe = mode == ScopeHealth.Mode.PROBE;
+            if (mode == ScopeHealth.Mode.BLOCKED || (probe && !probes.isEmpty())) {
+                return;
+            }
+            int maxItems = probe ? 1 : settings.batch().maxItems();
+            PendingQueue.Proposal proposal = queue.propose(maxItems, provider::promptTokenCap, settings.limits().maxBatchBytes(), now)
+                    .filter(p -> mayStart(p, probe, maxItems, now)).orElse(null);
+            if (proposal == null) {
+                return;
+            }
+            List<WorkItem> items = ledger.load(proposal);
+            if (items.isEmpty()) {
+                health.cancelStart();
+                ledger.discard(proposal);
+                continue;
+            }
+            ChatPrompt prompt = provider.prompt(items, items.stream().map(ModelItem::ofTicketJson).toList());
+            long cost = provider.cost(prompt);
+            if (!provider.window().fits(cost)) {
+                health.cancelStart();
+                ledger.discard(proposal);
+                tooLarge(items, cost, now);
+                continue;
+            }
+            String batchId = UUID.randomUUID().toString();
+            if (!provider.admit(batchId, proposal.priority(), cost)) {
+                // strict priority: nothing of a lower class may overtake a waiting higher one
+                health.cancelStart();
+                return;
+            }
+            ledger.dispatched(proposal, InFlightBatch.of(batchId, proposal.priority(), items, now, prompt.promptTokens(),
+                    prompt.maxTokens(), cost)).forEach((tenant, tokens) -> listener.tenantAdmitted(scope, tenant, tokens));
+            if (probe) {
+                probes.add(batchId);
+            }
+            listener.dispatched(scope, proposal.priority(), items.size(), prompt.promptTokens(), cost);
+            statuses.inFlight(items, now);
+            pace.admitted(now, items.size(), proposal.tokens());
+            calls.send(new ModelRequest(batchId, prompt));
+        }
+    }
+
+    /**
+     * Whether {@code proposal} goes now: not lingering for more tickets (a probe never lingers), the
+     * limiter would admit it on the estimate, and the health lets a call start. While the bucket
+     * refills (the usual state when a limit binds) this stops the loop on the estimate: loading,
+     * parsing and pricing the batch is only worth it when it may go now.
+     */
+    private boolean mayStart(PendingQueue.Proposal proposal, boolean probe, int maxItems, long now) {
+        boolean lingers = !probe && proposal.mayLinger(settings.batch().linger(proposal.priority()).toMillis(), maxItems,
+                provider.promptTokenCap(proposal.priority()), now);
+        return !lingers && provider.mayAdmit(proposal.priority(), provider.estimatedCost(proposal)) && health.tryStart(now);
+    }
+
+    /**
+     * A batch over the context window: split in half; a ticket that cannot fit alone goes to its
+     * route's context fallback, or, with none that holds it, is dead-lettered unsent.
+     */
+    private void tooLarge(List<WorkItem> items, long cost, long now) {
+        if (items.size() > 1) {
+            ledger.requeue(items.stream().map(i -> i.withBatchCap(Math.max(1, items.size() / 2))).toList());
+            return;
+        }
+        WorkItem item = items.get(0);
+        ContextWindow window = provider.window();
+        outcomes.deadLetter(item, ErrorKind.TOO_LARGE.wire(), 0, "needs about " + cost + " tokens with max_tokens; the "
+                + (window.learned() ? "provider's" : "configured") + " context window is " + window.tokens(), now);
+    }
+
+    /** One call's answer, on the stream thread. */
+    private void completed(String batchId, ModelOutcome outcome, long now) {
+        Optional<DispatchLedger.Completed> done = ledger.complete(batchId);
+        probes.remove(batchId);
+        long sentNanos = provider.answered(batchId, outcome);
+        pace.answered(outcome.latencyMs());
+        if (done.isEmpty()) {
+            return;
+        }
+        InFlightBatch batch = done.get().batch();
+        listener.completed(scope, outcome, batch.size());
+        if (done.get().superseded() > 0) {
+            LOG.debug("scope {}: {} tickets of call {} were updated while it was out; their answers are ignored", scope,
+                    done.get().superseded(), batchId);
+        }
+        outcomes.apply(batch, done.get().items(), outcome, sentNanos, now);
+    }
+
+    /** {@code item} left this scope for another route: the next of its identical followers leads here. */
+    void left(WorkItem item, long now) {
+        gate.left(item, now);
+    }
+
+    /** The ends of tickets beyond the failure table: a context fallback, and the cache's followers. */
+    private final class Endings implements OutcomeApplier.Diversion {
+
+        @Override
+        public boolean divert(WorkItem item, long now) {
+            if (mover.contextFallback(item, routeOf(item), now)) {
+                gate.left(item, now);
+                return true;
+            }
+            return false;
+        }
+
+        @Override
+        public void classified(WorkItem item, io.quotaflow.records.Classification result, long now) {
+            statuses.classified(item, false, now);
+            gate.classified(item, result, now);
+        }
+
+        @Override
+        public void deadLettered(WorkItem item, String kind, int status, String message, long now) {
+            statuses.deadLettered(item, kind, now);
+            gate.deadLettered(item, kind, status, message, now);
+        }
+
+        @Override
+        public void retried(WorkItem item, String kind, long now) {
+            statuses.retried(item, kind, now);
+        }
+
+        @Override
+        public void requeued(List<WorkItem> items, long now) {
+            statuses.requeued(items, now);
+        }
+    }
+
+    /** The route {@code item} is on here (its own, or the scope's first). */
+    RouteSettings routeOf(WorkItem item) {
+        return settings.routing().route(item.routed().route()).filter(r -> r.scope().equals(scope))
+                .orElse(settings.routing().routesOf(scope).get(0));
+    }
+
+    /** Why nothing can be served here now, if so. */
+    Optional<FallbackReason> blocked() {
+        if (health.halted()) {
+            return Optional.of(FallbackReason.HALTED);
+        }
+        if (health.circuitOpen()) {
+            return Optional.of(FallbackReason.CIRCUIT_OPEN);
+        }
+        return dailyLimited && provider.outForDayUntil().isPresent() ? Optional.of(FallbackReason.OUT_FOR_DAY) : Optional.empty();
+    }
+
+    DispatchLedger ledger() {
+        return ledger;
+    }
+
+    DispatcherSettings settings() {
+        return settings;
+    }
+
+    String scope() {
+        return scope;
+    }
+
+    DispatcherSnapshot snapshot(long now) {
+        return SnapshotTaker.take(settings, now, queue, ledger, provider, health);
+    }
+
+    void close() {
+        calls.close();
+        provider.forget();
+        if (active) {
+            listener.released(scope);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package io.quotaflow.dispatch;
+
+import io.quotaflow.status.StatusStore;
+import io.quotaflow.status.TicketState;
+import io.quotaflow.status.TicketStatus;
+import io.quotaflow.ticket.WorkItem;
+
+import java.util.List;
+
+/**
+ * Writes a ticket's status at each event of the dispatcher (docs/design.md, "Ticket status"): one
+ * call per event, in the same task step as the record the event forwards, so both commit together.
+ * Shared by the scopes of a task (ticket ids are unique).
+ */
+final class TicketStatuses {
+
+    /** Finished statuses deleted per sweep at most (the sweep runs once a second). */
+    private static final int SWEEP_MAX = 1_000;
+
+    private final StatusStore store;
+    private final String defaultRoute;
+
+    TicketStatuses(StatusStore store, String defaultRoute) {
+        this.store = store;
+        this.defaultRoute = defaultRoute;
+    }
+
+    /** Taken in by the ledger: waiting, or held until its retry is due. */
+    void accepted(WorkItem item, long now) {
+        boolean later = item.notBefore() > now;
+        put(item, later ? TicketState.DELAYED : TicketState.PENDING, routeOf(item), now, later ? item.notBefore() : 0, null);
+    }
+
+    /** Waits for the answer of an identical ticket (it shares that ticket's fate). */
+    void following(WorkItem item, long now) {
+        put(item, TicketState.PENDING, routeOf(item), now, 0, "follows an identical ticket");
+    }
+
+    void inFlight(List<WorkItem> items, long now) {
+        items.forEach(item -> put(item, TicketState.IN_FLIGHT, routeOf(item), now, 0, null));
+    }
+
+    /** Back in the queue (split, rate limited, halted). */
+    void requeued(List<WorkItem> items, long now) {
+        items.forEach(item -> put(item, TicketState.PENDING, routeOf(item), now, 0, null));
+    }
+
+    /** Sent to the retry topic, due at its {@code notBefore}. */
+    void retried(WorkItem item, String kind, long now) {
+        put(item, TicketState.DELAYED, routeOf(item), now, Math.max(0, item.notBefore()), "retry after " + kind);
+    }
+
+    void classified(WorkItem item, boolean cached, long now) {
+        put(item, TicketState.CLASSIFIED, routeOf(item), now, 0, cached ? "cached" : null);
+    }
+
+    void deadLettered(WorkItem item, String kind, long now) {
+        put(item, TicketState.DEAD_LETTERED, routeOf(item), now, 0, kind);
+    }
+
+    /** Cancelled before it was sent: its last record, now {@code cancelled} (nothing recorded of it: nothing to say). */
+    void cancelled(String id, long now) {
+        store.get(id).ifPresent(last -> store.put(id, last.to(TicketState.CANCELLED, Math.max(0, now), null)));
+    }
+
+    /** On its way to route {@code to}: its dispatcher writes its own status when it takes it in. */
+    void moved(WorkItem item, String to, String reason, long now) {
+        put(item, TicketState.PENDING, to, now, 0, "fell back from " + routeOf(item) + ": " + reason);
+    }
+
+    /** Deletes finished statuses past {@code status.retention} (bounded work). */
+    void sweep(long now) {
+        store.sweep(now, SWEEP_MAX);
+    }
+
+    private String routeOf(WorkItem item) {
+        return item.routed().route() != null ? item.routed().route() : defaultRoute;
+    }
+
+    private void put(WorkItem item, TicketState state, String route, long now, long dueAt, String detail) {
+        store.put(item.id(), new TicketStatus(state, route, item.priority().wireName(), item.tenant(), Math.max(0, item.enqueuedAt()),
+                Math.max(0, now), dueAt, detail));
+    }
+}

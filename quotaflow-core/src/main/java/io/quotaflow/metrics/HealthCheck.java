@@ -1,0 +1,71 @@
+package io.quotaflow.metrics;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quotaflow.records.Json;
+import org.apache.kafka.streams.KafkaStreams;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The two probes (docs/design.md, Observability). Liveness: the process answers and its stream
+ * threads are alive; a halted route does not make it fail, since a restart cannot fix a revoked
+ * key. Readiness: the streams are running and every owned route can work.
+ */
+final class HealthCheck {
+
+    private static final Set<KafkaStreams.State> STOPPED = Set.of(KafkaStreams.State.PENDING_ERROR, KafkaStreams.State.ERROR,
+            KafkaStreams.State.PENDING_SHUTDOWN, KafkaStreams.State.NOT_RUNNING);
+
+    /** A probe's answer: UP (200) or DOWN (503), with the streams' state, halted routes and why it is DOWN. */
+    record Report(boolean up, KafkaStreams.State streams, Map<String, String> haltedRoutes, List<String> reasons) {
+
+        Report {
+            haltedRoutes = Map.copyOf(haltedRoutes);
+            reasons = List.copyOf(reasons);
+        }
+
+        int status() {
+            return up ? 200 : 503;
+        }
+
+        String json() {
+            ObjectNode body = Json.MAPPER.createObjectNode();
+            body.put("status", up ? "UP" : "DOWN");
+            body.put("streams", String.valueOf(streams));
+            body.set("haltedRoutes", Json.MAPPER.valueToTree(new java.util.TreeMap<>(haltedRoutes)));
+            if (!reasons.isEmpty()) {
+                body.put("reason", String.join("; ", reasons));
+            }
+            return body.toString();
+        }
+    }
+
+    private HealthCheck() {
+    }
+
+    static Report live(KafkaStreams.State state, int aliveThreads, Map<String, String> halted) {
+        if (STOPPED.contains(state)) {
+            return new Report(false, state, halted, List.of("the streams have stopped (" + state + "); see the log"));
+        }
+        if (aliveThreads == 0 && state != KafkaStreams.State.CREATED) {
+            return new Report(false, state, halted, List.of("no stream thread is alive"));
+        }
+        return new Report(true, state, halted, List.of());
+    }
+
+    static Report ready(KafkaStreams.State state, boolean wasRunning, String notReadyReason, Map<String, String> halted) {
+        List<String> reasons = new java.util.ArrayList<>();
+        boolean working = state == KafkaStreams.State.RUNNING || state == KafkaStreams.State.REBALANCING && wasRunning;
+        if (!working) {
+            reasons.add(state == KafkaStreams.State.REBALANCING || state == KafkaStreams.State.CREATED
+                    ? "the streams are starting (" + state + ")" : "the streams are " + state);
+        }
+        if (notReadyReason != null) {
+            reasons.add(notReadyReason);
+        }
+        halted.forEach((route, why) -> reasons.add("route " + route + " is halted: " + why + "; see /status"));
+        return new Report(reasons.isEmpty(), state, halted, reasons);
+    }
+}

@@ -1,0 +1,223 @@
+package io.quotaflow.model;
+
+import io.quotaflow.quota.RateLimitInfo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quotaflow.config.ModelSettings;
+import io.quotaflow.quota.RateLimitHeaders;
+import io.quotaflow.records.Json;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * OpenAI chat-completions client over {@link HttpClient#sendAsync}: the caller's thread only
+ * enqueues the request. Every answer is turned into a {@link ModelOutcome}; the API key is only
+ * ever placed in the {@code Authorization} header, and every message kept from the provider (bodies,
+ * exceptions, {@code Location}) goes through {@link io.quotaflow.config.Secret#redact}: the key in any
+ * case, masked or in part, and anything else shaped like a key. Redirects are not followed: a 3xx
+ * means a wrong base URL and halts the route.
+ */
+public final class OpenAiChatClient implements ModelClient {
+
+    static final int MAX_MESSAGE = 300;
+
+    private final ModelSettings settings;
+    private final AnswerValidator validator;
+    private final HttpClient http;
+    private final ExecutorService executor;
+    private final Clock clock;
+
+    public OpenAiChatClient(ModelSettings settings) {
+        this(settings, Clock.systemUTC());
+    }
+
+    public OpenAiChatClient(ModelSettings settings, Clock clock) {
+        this.settings = settings;
+        this.clock = clock;
+        this.validator = new AnswerValidator(settings.categories(), settings.urgencies());
+        AtomicInteger n = new AtomicInteger();
+        this.executor = Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r, "quotaflow-http-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        boolean https = "https".equalsIgnoreCase(settings.baseUrl().getScheme());
+        this.http = HttpClient.newBuilder()
+                .executor(executor)
+                .version(https ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10))
+                .build();
+    }
+
+    @Override
+    public CompletionStage<ModelOutcome> classify(ModelRequest request) {
+        HttpRequest httpRequest;
+        try {
+            httpRequest = HttpRequest.newBuilder(settings.chatCompletionsUri())
+                    .timeout(settings.timeout())
+                    .header("Authorization", "Bearer " + settings.apiKey().reveal())
+                    .header("Content-Type", "application/json")
+                    .header("Accept", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(Json.MAPPER.writeValueAsBytes(request.prompt().body())))
+                    .build();
+        } catch (IOException e) {
+            return CompletableFuture.completedFuture(new ModelOutcome.Failed(ModelOutcome.FailureKind.NON_RETRYABLE, 0,
+                    truncate("could not encode request: " + e.getMessage()), Optional.empty(), RateLimitInfo.EMPTY, 0));
+        }
+        long start = System.nanoTime();
+        CompletableFuture<HttpResponse<String>> sent;
+        try {
+            sent = http.sendAsync(httpRequest, HttpResponse.BodyHandlers.ofString());
+        } catch (RuntimeException e) {
+            return CompletableFuture.completedFuture(transportFailure(e, 0));
+        }
+        return sent.handle((response, error) -> {
+            long latencyMs = (System.nanoTime() - start) / 1_000_000;
+            if (error != null) {
+                return transportFailure(error, latencyMs);
+            }
+            try {
+                return interpret(response.statusCode(), response.headers(), response.body(), request, latencyMs);
+            } catch (RuntimeException e) {
+                return new ModelOutcome.Failed(ModelOutcome.FailureKind.TRANSIENT, response.statusCode(),
+                        truncate("unreadable response: " + e), Optional.empty(), RateLimitInfo.EMPTY, latencyMs);
+            }
+        });
+    }
+
+    /** Maps an HTTP answer to an outcome (package-visible for tests). */
+    ModelOutcome interpret(int status, HttpHeaders headers, String body, ModelRequest request, long latencyMs) {
+        RateLimitInfo limits = RateLimitHeaders.parse(name -> headers.firstValue(name), clock.instant());
+        if (status == 200) {
+            return answered(body, request, limits, latencyMs);
+        }
+        if (status >= 300 && status < 400) {
+            // redirects are not followed (a POST must not be replayed elsewhere with the key): the base URL is wrong
+            String where = headers.firstValue("location").filter(l -> !l.isBlank())
+                    .map(l -> "the base URL redirects to " + l.strip())
+                    .orElse("the base URL redirects (HTTP " + status + ") without a Location header");
+            return failed(ModelOutcome.FailureKind.HALT, status, where + "; fix llm.base-url", Optional.empty(), limits, latencyMs);
+        }
+        JsonNode error = errorNode(body);
+        String code = text(error, "code");
+        String type = text(error, "type");
+        String message = Optional.ofNullable(text(error, "message")).orElse(body == null ? "" : body);
+        String lowered = (code + " " + type + " " + message).toLowerCase(Locale.ROOT);
+        Optional<Duration> hint = limits.retryAfter().or(() -> RateLimitHeaders.tryAgainIn(message));
+        if (status == 429) {
+            if (lowered.contains("insufficient_quota") || lowered.contains("exceeded your current quota")
+                    || lowered.contains("spend limit") || lowered.contains("billing")) {
+                return failed(ModelOutcome.FailureKind.HALT, status, message, hint, limits, latencyMs);
+            }
+            if (lowered.contains("request too large")) {
+                // larger than the whole per-minute limit: waiting cannot help, a smaller batch can
+                return failed(ModelOutcome.FailureKind.CONTEXT_LENGTH, status, message, Optional.empty(), limits, latencyMs);
+            }
+            Optional<long[]> ur = RateLimitHeaders.usedRequested(message);
+            return new ModelOutcome.RateLimited(hint, truncate(message), ur.map(a -> a[0]), ur.map(a -> a[1]), limits, latencyMs);
+        }
+        if (status == 400 && (lowered.contains("context_length_exceeded") || lowered.contains("context length")
+                || lowered.contains("maximum context"))) {
+            return failed(ModelOutcome.FailureKind.CONTEXT_LENGTH, status, message, hint, limits, latencyMs);
+        }
+        if (status == 401 || status == 403 || status == 404) {
+            return failed(ModelOutcome.FailureKind.HALT, status, message, hint, limits, latencyMs);
+        }
+        if (status == 408 || status == 409 || status >= 500) {
+            return failed(ModelOutcome.FailureKind.TRANSIENT, status, message, hint, limits, latencyMs);
+        }
+        return failed(ModelOutcome.FailureKind.NON_RETRYABLE, status, message, hint, limits, latencyMs);
+    }
+
+    private ModelOutcome answered(String body, ModelRequest request, RateLimitInfo limits, long latencyMs) {
+        List<String> ids = request.items().stream().map(ModelItem::id).toList();
+        JsonNode root;
+        try {
+            root = Json.MAPPER.readTree(body);
+        } catch (IOException e) {
+            root = null;
+        }
+        JsonNode choice = root == null ? null : root.path("choices").path(0);
+        String content = choice == null ? null : text(choice.path("message"), "content");
+        String finish = choice == null ? null : text(choice, "finish_reason");
+        long prompt = root == null ? 0 : root.path("usage").path("prompt_tokens").asLong(0);
+        long completion = root == null ? 0 : root.path("usage").path("completion_tokens").asLong(0);
+        AnswerValidator.Validation v = validator.validate(content, ids);
+        Map<String, String> invalid = new LinkedHashMap<>();
+        v.invalid().forEach((id, why) -> invalid.put(id, settings.apiKey().redact(why)));
+        return new ModelOutcome.Answered(v.labels(), invalid, finish, prompt, completion, limits, latencyMs);
+    }
+
+    private ModelOutcome.Failed failed(ModelOutcome.FailureKind kind, int status, String message, Optional<Duration> hint,
+                                       RateLimitInfo limits, long latencyMs) {
+        return new ModelOutcome.Failed(kind, status, truncate(message), hint, limits, latencyMs);
+    }
+
+    private ModelOutcome transportFailure(Throwable error, long latencyMs) {
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        String what;
+        ModelOutcome.FailureKind kind = cause instanceof HttpTimeoutException ? ModelOutcome.FailureKind.TIMEOUT
+                : ModelOutcome.FailureKind.TRANSIENT;
+        if (cause instanceof HttpTimeoutException) {
+            what = "timeout after " + settings.timeout().toMillis() + " ms";
+        } else if (cause instanceof ConnectException) {
+            what = "connection error: " + cause.getMessage();
+        } else {
+            what = cause.getClass().getSimpleName() + ": " + cause.getMessage();
+        }
+        return new ModelOutcome.Failed(kind, 0, truncate(what), Optional.empty(),
+                RateLimitInfo.EMPTY, latencyMs);
+    }
+
+    private String truncate(String message) {
+        String text = (message == null ? "" : message).replaceAll("\\s+", " ").strip();
+        // redacting a whole error page is wasted work: only the first few hundred characters are kept
+        // (the margin keeps a key straddling the first cut out of the second)
+        if (text.length() > 4 * MAX_MESSAGE) {
+            text = text.substring(0, 4 * MAX_MESSAGE);
+        }
+        String safe = settings.apiKey().redact(text);
+        return safe.length() > MAX_MESSAGE ? safe.substring(0, MAX_MESSAGE) + "..." : safe;
+    }
+
+    private static JsonNode errorNode(String body) {
+        try {
+            JsonNode root = body == null ? null : Json.MAPPER.readTree(body);
+            return root == null ? null : root.path("error");
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static String text(JsonNode node, String field) {
+        if (node == null) {
+            return null;
+        }
+        JsonNode v = node.get(field);
+        return v == null || v.isNull() ? null : v.asText();
+    }
+
+    @Override
+    public void close() {
+        executor.shutdownNow();
+    }
+}

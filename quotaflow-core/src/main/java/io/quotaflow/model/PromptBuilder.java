@@ -1,0 +1,132 @@
+package io.quotaflow.model;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quotaflow.config.ModelSettings;
+import io.quotaflow.wire.TokenCounter;
+import io.quotaflow.wire.TokenCounter.ChatMessage;
+import io.quotaflow.records.Json;
+
+import java.io.UncheckedIOException;
+import java.util.List;
+
+/**
+ * Builds the chat-completions request of {@code docs/model-wire-format.md}: a fixed system
+ * message, the tickets as one JSON user message, and a strict {@code json_schema} response format
+ * whose enums are the configured closed sets.
+ */
+public final class PromptBuilder {
+
+    /**
+     * The version of what the model is asked: {@link #SYSTEM_PROMPT}, the ticket framing and the
+     * response schema. Part of the classification cache's key (docs/design.md, "Cache"), so an
+     * answer to one wording is never served for another: change it with any of them.
+     */
+    public static final String PROMPT_VERSION = "1";
+
+    static final String SYSTEM_PROMPT = """
+            You classify customer support tickets. The user message is a JSON document {"tickets":[...]}; \
+            each ticket has an id and a subject and/or body, in any language. For every ticket return exactly one \
+            entry {"id","category","urgency"} in "results", using the ticket's id unchanged and only the allowed \
+            values. Urgency: critical = outage, data loss or security incident; high = the customer is blocked; \
+            medium = impaired but working; low = questions and requests. Answer with the JSON object only.""";
+
+    private final ModelSettings settings;
+    private final TokenCounter counter;
+    private final ObjectNode responseFormat;
+    private final int fixedTokens;
+
+    public PromptBuilder(ModelSettings settings) {
+        this.settings = settings;
+        this.counter = TokenCounter.forEncoding(settings.encoding());
+        this.responseFormat = responseFormat(settings.categories(), settings.urgencies());
+        this.fixedTokens = counter.countChat(List.of(new ChatMessage("system", SYSTEM_PROMPT), new ChatMessage("user", "{\"tickets\":[]}")));
+    }
+
+    /** Tokens a ticket adds to a prompt (its JSON object and separator). */
+    public int itemTokens(ModelItem item) {
+        return counter.count(itemJson(item).toString()) + 1;
+    }
+
+    /** Tokens of a prompt without tickets: system message, framing and reply priming. */
+    public int fixedTokens() {
+        return fixedTokens;
+    }
+
+    /** A prompt for {@code items}, its tokens counted exactly (every message tokenized). */
+    public ChatPrompt build(List<ModelItem> items, int maxTokens) {
+        return build(items, maxTokens, -1);
+    }
+
+    /**
+     * A prompt for {@code items} whose tokens are {@code promptTokens} when known: the fixed part
+     * plus each ticket's {@link #itemTokens}, counted once at intake. Tokenizing every prompt again
+     * would double the pipeline's heaviest per-ticket work for a difference of a token or so per
+     * ticket at the boundaries, which the calibration to the provider's own count absorbs anyway.
+     */
+    public ChatPrompt build(List<ModelItem> items, int maxTokens, int promptTokens) {
+        ObjectNode user = Json.MAPPER.createObjectNode();
+        ArrayNode tickets = user.putArray("tickets");
+        for (ModelItem item : items) {
+            tickets.add(itemJson(item));
+        }
+        String userContent;
+        try {
+            userContent = Json.MAPPER.writeValueAsString(user);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<ChatMessage> messages = List.of(new ChatMessage("system", SYSTEM_PROMPT), new ChatMessage("user", userContent));
+        ObjectNode body = Json.MAPPER.createObjectNode();
+        body.put("model", settings.model());
+        body.put("temperature", 0);
+        body.put("max_tokens", maxTokens);
+        ArrayNode msgs = body.putArray("messages");
+        for (ChatMessage m : messages) {
+            msgs.addObject().put("role", m.role()).put("content", m.content());
+        }
+        body.set("response_format", responseFormat);
+        return new ChatPrompt(List.copyOf(items), messages, body, promptTokens >= 0 ? promptTokens : counter.countChat(messages),
+                maxTokens);
+    }
+
+    private static ObjectNode itemJson(ModelItem item) {
+        ObjectNode node = Json.MAPPER.createObjectNode();
+        node.put("id", item.id());
+        if (item.subject() != null && !item.subject().isBlank()) {
+            node.put("subject", item.subject());
+        }
+        if (item.body() != null && !item.body().isBlank()) {
+            node.put("body", item.body());
+        }
+        return node;
+    }
+
+    static ObjectNode responseFormat(List<String> categories, List<String> urgencies) {
+        ObjectNode format = Json.MAPPER.createObjectNode();
+        format.put("type", "json_schema");
+        ObjectNode jsonSchema = format.putObject("json_schema");
+        jsonSchema.put("name", "ticket_classification");
+        jsonSchema.put("strict", true);
+        ObjectNode schema = jsonSchema.putObject("schema");
+        schema.put("type", "object");
+        schema.put("additionalProperties", false);
+        schema.putArray("required").add("results");
+        ObjectNode results = schema.putObject("properties").putObject("results");
+        results.put("type", "array");
+        ObjectNode item = results.putObject("items");
+        item.put("type", "object");
+        item.put("additionalProperties", false);
+        item.putArray("required").add("id").add("category").add("urgency");
+        ObjectNode props = item.putObject("properties");
+        props.putObject("id").put("type", "string");
+        ObjectNode category = props.putObject("category");
+        category.put("type", "string");
+        categories.forEach(category.putArray("enum")::add);
+        ObjectNode urgency = props.putObject("urgency");
+        urgency.put("type", "string");
+        urgencies.forEach(urgency.putArray("enum")::add);
+        return format;
+    }
+}

@@ -1,0 +1,143 @@
+package io.quotaflow.quota;
+
+import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.records.Priority;
+
+import java.util.List;
+
+/**
+ * One per-minute limit of a scope (requests, tokens, or separate input or output tokens): a
+ * {@link ContinuousBucket} refilled at the limit × the safety factor, holding
+ * {@code quota.burst-seconds} of refill, starting empty, with the interactive reserve and the
+ * provider-following re-seed every per-minute dimension shares (docs/design.md, "Limiter").
+ */
+final class MinuteBucket {
+
+    private final QuotaDimension dimension;
+    private final long limit;
+    private final QuotaSettings settings;
+    private final double baseCapacity;
+    private final ContinuousBucket bucket;
+    /** The most the provider reported remaining since the last 429: its bucket holds at least that. */
+    private long providerHeld;
+
+    MinuteBucket(QuotaDimension dimension, long limitPerMinute, QuotaSettings settings, long nowNanos) {
+        this.dimension = dimension;
+        this.limit = limitPerMinute;
+        this.settings = settings;
+        double rate = limitPerMinute * settings.safetyFactor();
+        // at least one unit of capacity, or a low limit could never admit anything
+        this.baseCapacity = Math.max(1.0, rate * settings.burstSeconds() / 60.0);
+        this.bucket = new ContinuousBucket(rate / 60.0, baseCapacity, 0, nowNanos);
+    }
+
+    QuotaDimension dimension() {
+        return dimension;
+    }
+
+    long limit() {
+        return limit;
+    }
+
+    /**
+     * The level below which only interactive work may spend: a fraction of the local burst (a few
+     * seconds of refill), which is what an interactive ticket would otherwise wait for. A capacity
+     * raised to what the provider holds (a full minute, say) does not raise the reserve with it:
+     * a quarter of a minute held back for interactive tickets that may never come is a quarter of
+     * the provider's starting level left unused over a whole run.
+     */
+    double floor(Priority priority, double burstScale) {
+        if (priority == Priority.INTERACTIVE) {
+            return 0;
+        }
+        return Math.min(bucket.capacity(), Math.max(1.0, baseCapacity * burstScale)) * settings.reserveFraction();
+    }
+
+    boolean canTake(Charge charge, Priority priority, double burstScale, long nowNanos) {
+        return bucket.canTake(dimension.of(charge), floor(priority, burstScale), nowNanos);
+    }
+
+    void take(Charge charge, long nowNanos) {
+        bucket.take(dimension.of(charge), nowNanos);
+    }
+
+    void giveBack(Charge charge, long nowNanos) {
+        bucket.giveBack(dimension.of(charge), nowNanos);
+    }
+
+    long nanosUntil(Charge charge, Priority priority, double burstScale, long nowNanos) {
+        return bucket.nanosUntil(dimension.of(charge), floor(priority, burstScale), nowNanos);
+    }
+
+    /** The largest cost {@code priority} can take without waiting for a completely full bucket. */
+    long maxRegular(Priority priority, double burstScale) {
+        return (long) Math.floor(bucket.capacity() - floor(priority, burstScale));
+    }
+
+    void empty(long nowNanos) {
+        bucket.clampTo(0, nowNanos);
+    }
+
+    void scaleBurst(double burstScale, long nowNanos) {
+        bucket.setCapacity(Math.max(1.0, baseCapacity * burstScale), nowNanos);
+    }
+
+    double available(long nowNanos) {
+        return bucket.available(nowNanos);
+    }
+
+    double capacity() {
+        return bucket.capacity();
+    }
+
+    /**
+     * What one answer's headers said of this dimension: {@code remaining} of {@code limit}, taken
+     * at {@code atNanos} at the latest.
+     */
+    record Report(long remaining, long limit, long atNanos) {
+    }
+
+    /** Forgets the most the provider was seen to hold (after a 429: the provider knows better). */
+    void forgetProvider() {
+        providerHeld = 0;
+    }
+
+    /**
+     * Moves the level to the provider's {@code report}: lowered to its remaining plus refill since
+     * minus {@code laterLowering}, or raised (when {@code mayRaise}) to the lowest of the levels the
+     * provider certainly had for each moment it may have taken the headers at ({@code raises}: its
+     * remaining plus refill since that moment, no higher than the most it was seen to hold, minus the
+     * calls it may not have counted then), never above the lowering's level, within a capacity that
+     * grows to what the provider was seen to hold, never above its limit × the safety factor.
+     */
+    void follow(Report report, long laterLowering, List<AdmissionLog.Snapshot> raises, boolean mayRaise, double burstScale,
+                long nowNanos) {
+        // refill at our own (safety-scaled) rate: the answer left the provider a little before we
+        // measured, so its full rate would over-count that moment
+        double ratePerNano = report.limit() * settings.safetyFactor() / 60.0 / 1e9;
+        long remaining = report.remaining();
+        double lower = remaining + ratePerNano * Math.max(0, nowNanos - report.atNanos()) - laterLowering;
+        if (lower < bucket.available(nowNanos)) {
+            bucket.clampTo(lower, nowNanos);
+            return;
+        }
+        if (!mayRaise) {
+            return;
+        }
+        providerHeld = Math.max(providerHeld, remaining);
+        double ceiling = Math.max(baseCapacity * burstScale, report.limit() * settings.safetyFactor());
+        // the provider's bucket holds at least what it reported remaining
+        double capacity = Math.min(ceiling, Math.max(bucket.capacity(), remaining * settings.safetyFactor()));
+        if (capacity > bucket.capacity()) {
+            bucket.setCapacity(capacity, nowNanos);
+        }
+        double target = lower;
+        for (AdmissionLog.Snapshot s : raises) {
+            double then = remaining + ratePerNano * Math.max(0, nowNanos - s.atNanos());
+            // refill beyond the most it was seen to hold may have been lost to a full bucket
+            double certain = Math.min(then, Math.max(remaining, providerHeld)) - dimension.of(s.uncounted());
+            target = Math.min(target, certain);
+        }
+        bucket.raiseTo(Math.min(target, bucket.capacity()), nowNanos);
+    }
+}

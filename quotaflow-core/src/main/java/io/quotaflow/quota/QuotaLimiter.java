@@ -1,0 +1,374 @@
+package io.quotaflow.quota;
+
+import io.quotaflow.config.DailyLimits;
+import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.records.Priority;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * Admits calls of one quota scope against every budget its route sets: requests per minute and
+ * tokens per minute, optionally separate input (prompt) and output ({@code max_tokens}) tokens per
+ * minute, each a continuously refilled {@link MinuteBucket} scaled by the safety factor and holding
+ * only a few seconds of burst, and optionally the day's requests and tokens ({@link DailyBudget}).
+ * A call goes only when every one of them allows it. Classes below interactive may spend each
+ * per-minute bucket only down to a reserve, so interactive work never waits for a refill that bulk
+ * work used up. A cooldown (after a 429) stops all admission.
+ *
+ * <p>The per-minute buckets start empty: a new owner of the scope (a restart, a task moved to another
+ * instance) cannot know what the previous owner spent, so it earns its burst at the refill rate.
+ *
+ * <p>It listens to the provider: {@link #reseed} moves the local view to what the provider's
+ * {@code remaining} headers imply, down and (outside a minute after a 429) up: a provider whose
+ * bucket holds more than our few seconds (a full minute, say) is used as far as it says, never
+ * above its reported limit; one that enforces short slices reports small levels and is never
+ * exceeded. A refused call ({@link #refund}) gives its reservation back. Each 429 halves the burst
+ * allowance, forgets what was learned of the provider's bucket, and the allowance grows back by an
+ * eighth after every clean minute.
+ *
+ * <p>Owned by one stream task; not thread-safe. Time comes in as nanoseconds since the epoch, from
+ * one clock: the per-minute buckets only use its differences, the daily budget its day.
+ */
+public final class QuotaLimiter {
+
+    static final double MIN_BURST_SCALE = 0.25;
+    static final long CLEAN_PERIOD_NANOS = Duration.ofSeconds(60).toNanos();
+    private static final long NANOS_PER_MILLI = 1_000_000L;
+
+    private final QuotaSettings settings;
+    private final MinuteBucket requests;
+    private final MinuteBucket tokens;
+    /** Requests, tokens, then the separate input and output buckets when configured. */
+    private final List<MinuteBucket> buckets;
+    private final MinuteBucket input;
+    private final DailyBudget daily;
+    private final AdmissionLog admissions = new AdmissionLog();
+    private long cooldownUntilNanos;
+    private double burstScale = 1.0;
+    private long lastRateLimitNanos;
+    private long lastGrowthNanos;
+
+    /** A limiter of RPM and TPM only. */
+    public QuotaLimiter(QuotaSettings settings, long nowNanos) {
+        this(settings, DailyLimits.NONE, 0, 0, nowNanos);
+    }
+
+    /**
+     * @param daily     the route's daily limits ({@link DailyLimits#NONE}: none)
+     * @param inputTpm  prompt tokens per minute, 0 for no separate limit
+     * @param outputTpm completion tokens ({@code max_tokens}) per minute, 0 for no separate limit
+     */
+    public QuotaLimiter(QuotaSettings settings, DailyLimits daily, int inputTpm, int outputTpm, long nowNanos) {
+        this.settings = settings;
+        this.requests = new MinuteBucket(QuotaDimension.REQUESTS, settings.rpm(), settings, nowNanos);
+        this.tokens = new MinuteBucket(QuotaDimension.TOKENS, settings.tpm(), settings, nowNanos);
+        List<MinuteBucket> all = new ArrayList<>(List.of(requests, tokens));
+        this.input = inputTpm > 0 ? new MinuteBucket(QuotaDimension.INPUT_TOKENS, inputTpm, settings, nowNanos) : null;
+        if (input != null) {
+            all.add(input);
+        }
+        if (outputTpm > 0) {
+            all.add(new MinuteBucket(QuotaDimension.OUTPUT_TOKENS, outputTpm, settings, nowNanos));
+        }
+        this.buckets = Collections.unmodifiableList(all);
+        this.daily = daily.configured() ? new DailyBudget(daily) : null;
+        this.cooldownUntilNanos = nowNanos;
+        this.lastRateLimitNanos = nowNanos - CLEAN_PERIOD_NANOS;
+        this.lastGrowthNanos = nowNanos;
+    }
+
+    public QuotaSettings settings() {
+        return settings;
+    }
+
+    /** Whether a call costing {@code cost} tokens (split unknown) may start now at {@code priority}; takes it if so. */
+    public boolean tryAcquire(Priority priority, long cost, long nowNanos) {
+        return tryAcquire(priority, Charge.unsplit(cost), nowNanos);
+    }
+
+    /** Whether a call charged {@code charge} may start now at {@code priority}: every budget allows it; takes it if so. */
+    public boolean tryAcquire(Priority priority, Charge charge, long nowNanos) {
+        maintain(nowNanos);
+        if (nowNanos < cooldownUntilNanos) {
+            return false;
+        }
+        for (MinuteBucket b : buckets) {
+            if (!b.canTake(charge, priority, burstScale, nowNanos)) {
+                return false;
+            }
+        }
+        if (daily != null && !daily.canTake(charge, millis(nowNanos))) {
+            return false;
+        }
+        buckets.forEach(b -> b.take(charge, nowNanos));
+        if (daily != null) {
+            daily.take(charge, millis(nowNanos));
+        }
+        admissions.add(nowNanos, charge);
+        return true;
+    }
+
+    private static long millis(long nanos) {
+        return Math.floorDiv(nanos, NANOS_PER_MILLI);
+    }
+
+    /**
+     * Calls a previous owner of the scope had out when this one took over ({@code calls} of
+     * {@code tokens} in all). Their answers will never reach us, and under load some may reach the
+     * provider only after our first call does, so the level it reports then does not hold them
+     * yet: until {@code expiresNanos} (the request timeout), every re-seed counts them as not yet
+     * charged, as it does our own unanswered calls. They do not enter the local buckets, which
+     * start empty anyway.
+     */
+    public void inherit(int calls, long tokens, long nowNanos, long expiresNanos) {
+        if (calls > 0) {
+            admissions.inherit(calls, tokens, nowNanos, expiresNanos);
+        }
+    }
+
+    /**
+     * The largest call {@code priority} can start without waiting for a completely full bucket:
+     * batches are sized to fit it.
+     */
+    public long maxRegularCost(Priority priority) {
+        return tokens.maxRegular(priority, burstScale);
+    }
+
+    /** The largest prompt {@code priority} can send without waiting for a full input bucket (no input limit: none). */
+    public long maxRegularPrompt(Priority priority) {
+        return input == null ? Long.MAX_VALUE : input.maxRegular(priority, burstScale);
+    }
+
+    /** Nanoseconds until a call of {@code cost} tokens (split unknown) at {@code priority} could be admitted. */
+    public long nanosUntilAdmissible(Priority priority, long cost, long nowNanos) {
+        return nanosUntilAdmissible(priority, Charge.unsplit(cost), nowNanos);
+    }
+
+    /** Nanoseconds until a call charged {@code charge} at {@code priority} could be admitted (a day's reset included). */
+    public long nanosUntilAdmissible(Priority priority, Charge charge, long nowNanos) {
+        long wait = cooldownUntilNanos - nowNanos;
+        for (MinuteBucket b : buckets) {
+            wait = Math.max(wait, b.nanosUntil(charge, priority, burstScale, nowNanos));
+        }
+        if (daily != null) {
+            wait = Math.max(wait, daily.millisUntil(charge, millis(nowNanos)) * NANOS_PER_MILLI);
+        }
+        return Math.max(0, wait);
+    }
+
+    /**
+     * Gives back the reservation of a call the provider refused before admitting it (400 context
+     * length or invalid request, 401/403/404): it counted nothing, so neither do we. The call's
+     * charge is the one it was admitted with.
+     */
+    public void refund(long cost, long sentAtNanos, long nowNanos) {
+        Charge charge = admissions.remove(sentAtNanos, cost).orElse(new Charge(1, cost, 0, 0));
+        giveBack(charge, sentAtNanos, nowNanos);
+    }
+
+    /** As {@link #refund(long, long, long)}, for a call admitted with {@code charge}. */
+    public void refund(Charge charge, long sentAtNanos, long nowNanos) {
+        admissions.remove(sentAtNanos, charge.tokens());
+        giveBack(charge, sentAtNanos, nowNanos);
+    }
+
+    private void giveBack(Charge charge, long sentAtNanos, long nowNanos) {
+        buckets.forEach(b -> b.giveBack(charge, nowNanos));
+        if (daily != null) {
+            daily.giveBack(charge, millis(sentAtNanos), millis(nowNanos));
+        }
+    }
+
+    /** The sequence number of the last call admitted (to name it in {@link #answered} and {@link #reseed(RateLimitInfo, long, long, long)}). */
+    public long lastAdmission() {
+        return admissions.last();
+    }
+
+    /**
+     * The call admitted as {@code admission} has its answer: the provider has counted it. Without
+     * the time of the answer it counts as answered long ago (see {@link #answered(long, long)}).
+     */
+    public void answered(long admission) {
+        answered(admission, 1);
+    }
+
+    /** The call admitted as {@code admission} had its answer at {@code nowNanos}: the provider has counted it. */
+    public void answered(long admission, long nowNanos) {
+        admissions.answered(admission, nowNanos);
+    }
+
+    /**
+     * Corrects a reservation once the provider reported what it counted: a prompt larger than the
+     * estimate is charged (to the tokens, input and daily budgets); a smaller one is not refunded
+     * (providers do not refund at admission).
+     */
+    public void reconcile(long estimatedPromptTokens, long actualPromptTokens, long nowNanos) {
+        long extra = actualPromptTokens - estimatedPromptTokens;
+        if (extra > 0) {
+            Charge more = new Charge(0, extra, extra, 0);
+            buckets.forEach(b -> b.take(more, nowNanos));
+            if (daily != null) {
+                daily.charge(extra, millis(nowNanos));
+            }
+        }
+    }
+
+    /**
+     * Moves the local view to the provider's. The provider computed {@code remaining} when it
+     * admitted the call we sent at {@code sentAtNanos}; since then it has refilled at its own rate,
+     * and every call we admitted after that one is charged there too (or will be on arrival). A
+     * level above that view is lowered to it; one below is raised to it (the provider said it has
+     * room), within a capacity that grows to what the provider was seen to hold, never above its
+     * reported limit × the safety factor, and not within a minute after a 429. Each per-minute
+     * bucket follows the headers of its own dimension, when present.
+     */
+    public void reseed(RateLimitInfo info, long sentAtNanos, long nowNanos) {
+        if (info != null) {
+            reseed(info, sentAtNanos, admissions.after(sentAtNanos), nowNanos);
+        }
+    }
+
+    /**
+     * As {@link #reseed(RateLimitInfo, long, long)}, for the call admitted as {@code admission}
+     * whose answer arrived at {@code receivedNanos} (the latest moment the provider can have taken
+     * its headers). Lowering: the provider may not have counted any other call still unanswered
+     * when it answered this one, whether admitted after it or (arriving out of order) before it,
+     * so every such call is subtracted. Raising needs more care, since requests overtake each other
+     * on the way: the headers were taken at some moment between this call's send and its receipt,
+     * and only the calls answered by then had certainly reached the provider; so a raise holds
+     * against every such moment (see {@link AdmissionLog#around}), crediting refill from it no
+     * higher than the most the provider was seen to hold (a full bucket does not refill).
+     */
+    public void reseed(RateLimitInfo info, long admission, long receivedNanos, long nowNanos) {
+        if (info != null) {
+            reseed(info, receivedNanos, admissions.around(admission, receivedNanos), nowNanos);
+        }
+    }
+
+    private void reseed(RateLimitInfo info, long sentAtNanos, AdmissionLog.Uncounted later, long nowNanos) {
+        boolean mayRaise = nowNanos - lastRateLimitNanos >= CLEAN_PERIOD_NANOS;
+        for (MinuteBucket b : buckets) {
+            QuotaDimension d = b.dimension();
+            OptionalLong remaining = info.remaining(d);
+            if (remaining.isPresent()) {
+                b.follow(new MinuteBucket.Report(remaining.getAsLong(), info.limit(d).orElse(b.limit()), sentAtNanos),
+                        d.of(later.lower()), later.raise(), mayRaise, burstScale, nowNanos);
+            }
+        }
+    }
+
+    /**
+     * A 429: stops all admission for {@code duration} and halves the burst allowance (down to a
+     * quarter), so the next minute runs clean. The buckets refill during the cooldown, as the
+     * provider's do.
+     */
+    public void rateLimited(Duration duration, long nowNanos) {
+        coolDown(duration, nowNanos);
+        burstScale = Math.max(MIN_BURST_SCALE, burstScale / 2);
+        applyBurstScale(nowNanos);
+        buckets.forEach(MinuteBucket::forgetProvider);
+        lastRateLimitNanos = nowNanos;
+        lastGrowthNanos = nowNanos;
+    }
+
+    /** Stops all admission for {@code duration}; the per-minute levels drop to zero and refill meanwhile. */
+    public void coolDown(Duration duration, long nowNanos) {
+        long until = nowNanos + Math.max(0, duration.toNanos());
+        cooldownUntilNanos = Math.max(cooldownUntilNanos, until);
+        buckets.forEach(b -> b.empty(nowNanos));
+    }
+
+    private void maintain(long nowNanos) {
+        admissions.purge(nowNanos);
+        if (burstScale < 1.0 && nowNanos - lastRateLimitNanos >= CLEAN_PERIOD_NANOS
+                && nowNanos - lastGrowthNanos >= CLEAN_PERIOD_NANOS) {
+            burstScale = Math.min(1.0, burstScale + 0.125);
+            lastGrowthNanos = nowNanos;
+            applyBurstScale(nowNanos);
+        }
+    }
+
+    private void applyBurstScale(long nowNanos) {
+        buckets.forEach(b -> b.scaleBurst(burstScale, nowNanos));
+    }
+
+    /**
+     * When the route is out for the day (its daily requests or tokens are spent): the next reset,
+     * in epoch milliseconds. Empty without daily limits or while the day's budget lasts.
+     */
+    public OptionalLong outForDayUntil(long nowNanos) {
+        return daily == null ? OptionalLong.empty() : daily.outUntil(millis(nowNanos));
+    }
+
+    /**
+     * The provider answered a 429 about a daily limit: the day's budget is spent until the next
+     * reset, whatever the local count says (without daily limits configured, nothing to mark).
+     */
+    public void dayExhausted(long nowNanos) {
+        if (daily != null) {
+            daily.exhaust(millis(nowNanos));
+        }
+    }
+
+    /** Every configured limit with its level now, per dimension, in {@link QuotaDimension} order. */
+    public Map<QuotaDimension, QuotaLevel> levels(long nowNanos) {
+        Map<QuotaDimension, QuotaLevel> out = new EnumMap<>(QuotaDimension.class);
+        buckets.forEach(b -> out.put(b.dimension(), new QuotaLevel(b.limit(), b.available(nowNanos))));
+        if (daily != null) {
+            long nowMs = millis(nowNanos);
+            if (daily.limits().rpd() > 0) {
+                out.put(QuotaDimension.REQUESTS_PER_DAY, new QuotaLevel(daily.limits().rpd(), daily.remainingRequests(nowMs)));
+            }
+            if (daily.limits().tpd() > 0) {
+                out.put(QuotaDimension.TOKENS_PER_DAY, new QuotaLevel(daily.limits().tpd(), daily.remainingTokens(nowMs)));
+            }
+        }
+        return out;
+    }
+
+    /** What was spent of the daily limits in the budget day now running (null without daily limits). */
+    public DailyUsage dailyUsage(long nowNanos) {
+        return daily == null ? null : daily.usage(millis(nowNanos));
+    }
+
+    /** Takes over what a previous owner spent today (ignored without daily limits or from another day). */
+    public void restoreDaily(DailyUsage usage, long nowNanos) {
+        if (daily != null && usage != null) {
+            daily.restore(usage, millis(nowNanos));
+        }
+    }
+
+    public double burstScale() {
+        return burstScale;
+    }
+
+    public boolean inCooldown(long nowNanos) {
+        return nowNanos < cooldownUntilNanos;
+    }
+
+    public long cooldownRemainingNanos(long nowNanos) {
+        return Math.max(0, cooldownUntilNanos - nowNanos);
+    }
+
+    public double availableTokens(long nowNanos) {
+        return tokens.available(nowNanos);
+    }
+
+    public double availableRequests(long nowNanos) {
+        return requests.available(nowNanos);
+    }
+
+    public double tokenCapacity() {
+        return tokens.capacity();
+    }
+
+    public double requestCapacity() {
+        return requests.capacity();
+    }
+}

@@ -1,0 +1,65 @@
+package io.quotaflow.status;
+
+import io.quotaflow.records.Priority;
+
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Answers {@code GET /tickets/{id}} from what this instance holds: the ticket's status record
+ * (the stores of the tasks it owns) and the live queue of its scope ({@link TicketDirectory}). A
+ * ticket found waiting in a queue is {@code pending} whatever its record says (a due retry, a
+ * requeued call), with its position and ETA; a {@code pending} or {@code delayed} one not yet in a
+ * published queue waits behind its class's tail; an {@code in-flight} one is done a latency after
+ * its call went out; a finished one has no start and ended at its {@code updatedAt}.
+ */
+public final class TicketLocator {
+
+    private final Function<String, Optional<TicketStatus>> statuses;
+    private final TicketDirectory directory;
+
+    public TicketLocator(Function<String, Optional<TicketStatus>> statuses, TicketDirectory directory) {
+        this.statuses = Objects.requireNonNull(statuses, "statuses");
+        this.directory = Objects.requireNonNull(directory, "directory");
+    }
+
+    public TicketAnswer answer(String id, long now) {
+        Optional<TicketStatus> found = statuses.apply(id);
+        Optional<QueueView.Place> place = directory.place(id);
+        if (found.isEmpty()) {
+            return place.map(p -> waiting(id, null, null, p, now)).orElse(TicketAnswer.unknown(id));
+        }
+        TicketStatus s = found.get();
+        if (place.isPresent()) {
+            return waiting(id, s.route(), s.tenant(), place.get(), now);
+        }
+        Optional<QueueView> view = Optional.ofNullable(s.route()).flatMap(directory::ofRoute);
+        switch (s.state()) {
+            case PENDING:
+            case DELAYED:
+                if (view.isPresent()) {
+                    QueueView.Tail tail = view.get().tail(Priority.parse(s.priority()).orElse(Priority.BULK));
+                    Eta.Estimate e = Eta.of(now, tail.tokens(), tail.tickets(), view.get().rates(), s.dueAt());
+                    return of(id, s, tail.tickets(), e.startAt(), e.doneAt());
+                }
+                return of(id, s, null, null, null);
+            case IN_FLIGHT:
+                Long done = view.map(v -> Eta.sent(now, s.updatedAt(), v.rates()).doneAt()).orElse(null);
+                return of(id, s, 0, s.updatedAt(), done);
+            default:
+                return of(id, s, null, null, s.updatedAt());
+        }
+    }
+
+    private static TicketAnswer waiting(String id, String route, String tenant, QueueView.Place p, long now) {
+        Eta.Estimate e = Eta.of(now, p.tokensAhead(), p.position(), p.view().rates(), 0);
+        return new TicketAnswer(id, TicketState.PENDING.wire(), route, p.priority().wireName(), tenant, p.position(),
+                TicketAnswer.instant(e.startAt()), TicketAnswer.instant(e.doneAt()));
+    }
+
+    private static TicketAnswer of(String id, TicketStatus s, Integer position, Long startAt, Long doneAt) {
+        return new TicketAnswer(id, s.state().wire(), s.route(), s.priority(), s.tenant(), position,
+                startAt == null ? null : TicketAnswer.instant(startAt), doneAt == null ? null : TicketAnswer.instant(doneAt));
+    }
+}

@@ -1,0 +1,207 @@
+package io.quotaflow.ticket;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonIgnore;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Objects;
+import io.quotaflow.records.Priority;
+import io.quotaflow.records.Ticket;
+
+/**
+ * A validated ticket on its way through the dispatcher: what the internal repartition topic and
+ * the dispatcher's stores hold.
+ *
+ * @param id          ticket id
+ * @param priority    its priority class (for a retry: the class of its origin topic)
+ * @param tenant      the customer, for fair sharing within a class
+ * @param tokens      estimated prompt tokens the ticket adds to a call
+ * @param original    the bytes as the producer wrote them (re-sent unchanged to retry and dead-letter topics);
+ *                    for a record too large to carry, a reduced ticket JSON (see {@link #reduced()})
+ * @param origin      where the ticket first entered
+ * @param enqueuedAt  epoch ms when quotaflow first accepted it (its age counts from here)
+ * @param attempt     attempts consumed so far
+ * @param notBefore   epoch ms before which it must not be dispatched (0: now)
+ * @param failure     the last failure, if any
+ * @param replayCount how many times operators replayed it from the dead-letter topic
+ * @param replayOf    the dead-letter record it was replayed from ({@code partition:offset}), if any
+ * @param batchCap    most tickets it may share a call with (0: no limit; halved on context-length errors)
+ * @param maxTokensBoost multiplier for its completion budget after a {@code finish_reason=length} (1: none)
+ * @param originalSize   size in bytes of the producer's record value
+ * @param originalSha256 SHA-256 (hex) of the producer's record value: identifies its content
+ * @param headers     the producer's own headers (bounded; {@code qf.*} never), kept on retries and dead letters
+ * @param routed      the route it is on and, after a fallback, where from and why ({@link Routed#NONE}: the
+ *                    routing rules decide)
+ * @param contentKey  hex SHA-256 of its normalised subject and body (the cache's content part), or null
+ */
+public record WorkItem(String id, Priority priority, String tenant, int tokens, byte[] original, Origin origin,
+                       long enqueuedAt, int attempt, long notBefore, FailureState failure, int replayCount,
+                       String replayOf, int batchCap, int maxTokensBoost, long originalSize, String originalSha256,
+                       List<Header> headers, Routed routed, String contentKey) {
+
+    @JsonCreator
+    public WorkItem {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(priority, "priority");
+        Objects.requireNonNull(original, "original");
+        Objects.requireNonNull(origin, "origin");
+        tenant = tenant == null || tenant.isBlank() ? Ticket.DEFAULT_TENANT : tenant;
+        maxTokensBoost = Math.max(1, maxTokensBoost);
+        if (originalSha256 == null || originalSha256.isEmpty()) {
+            originalSha256 = sha256(original);
+            originalSize = original.length;
+        }
+        headers = headers == null ? List.of() : List.copyOf(headers);
+        routed = routed == null ? Routed.NONE : routed;
+    }
+
+    /** An item on no particular route yet, with no content key. */
+    public WorkItem(String id, Priority priority, String tenant, int tokens, byte[] original, Origin origin,
+                    long enqueuedAt, int attempt, long notBefore, FailureState failure, int replayCount,
+                    String replayOf, int batchCap, int maxTokensBoost, long originalSize, String originalSha256,
+                    List<Header> headers) {
+        this(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, notBefore, failure, replayCount, replayOf,
+                batchCap, maxTokensBoost, originalSize, originalSha256, headers, Routed.NONE, null);
+    }
+
+    /**
+     * The route a ticket is on (docs/design.md, "Routes").
+     *
+     * @param route  the route's name, null until routed
+     * @param from   the route it fell back from, or null
+     * @param reason why it fell back ({@code halted}, {@code circuit-open}, {@code max-wait}, {@code context},
+     *               {@code out-for-day}), or null
+     */
+    public record Routed(String route, String from, String reason) {
+
+        /** Not routed yet. */
+        public static final Routed NONE = new Routed(null, null, null);
+
+        /** On {@code route} by the routing rules. */
+        public static Routed to(String route) {
+            return new Routed(route, null, null);
+        }
+
+        /** Whether it came to its route by a fallback. */
+        @JsonIgnore
+        public boolean fellBack() {
+            return from != null;
+        }
+    }
+    /** An item whose original is the whole record value, without producer headers. */
+    public WorkItem(String id, Priority priority, String tenant, int tokens, byte[] original, Origin origin,
+                    long enqueuedAt, int attempt, long notBefore, FailureState failure, int replayCount,
+                    String replayOf, int batchCap, int maxTokensBoost) {
+        this(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, notBefore, failure, replayCount,
+                replayOf, batchCap, maxTokensBoost, original.length, null, List.of());
+    }
+
+    /** Where a ticket first entered quotaflow. */
+    public record Origin(String topic, int partition, long offset) {
+    }
+
+    /** One producer header (a null value is kept as null). */
+    public record Header(String key, byte[] value) {
+
+        public Header {
+            Objects.requireNonNull(key, "key");
+        }
+
+        /** Bytes it takes on a record: key and value. */
+        @JsonIgnore
+        public int size() {
+            return key.getBytes(StandardCharsets.UTF_8).length + (value == null ? 0 : value.length);
+        }
+    }
+
+    /**
+     * The latest failure of a ticket.
+     *
+     * @param firstFailure epoch ms of its first failure
+     * @param lastFailure  epoch ms of this failure
+     * @param kind         error kind ({@code http-5xx}, {@code timeout}, {@code invalid-output}, ...)
+     * @param status       HTTP status, 0 when there was none
+     * @param message      truncated message, never a secret
+     */
+    public record FailureState(long firstFailure, long lastFailure, String kind, int status, String message) {
+    }
+
+    /** Whether {@link #original()} is a reduced form of a record value too large to carry. */
+    @JsonIgnore
+    public boolean reduced() {
+        return originalSize != original.length;
+    }
+
+    /** Whether {@code other} carries the same producer content at the same priority. */
+    public boolean sameContent(WorkItem other) {
+        return originalSha256.equals(other.originalSha256) && priority == other.priority;
+    }
+
+    public WorkItem withAttemptFailed(FailureState newFailure, long newNotBefore) {
+        return new WorkItem(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt + 1, newNotBefore,
+                newFailure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey);
+    }
+
+    public WorkItem withFailure(FailureState newFailure) {
+        return new WorkItem(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, 0,
+                newFailure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey);
+    }
+
+    public WorkItem withBatchCap(int cap) {
+        return new WorkItem(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, notBefore,
+                failure, replayCount, replayOf, cap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey);
+    }
+
+    public WorkItem withMaxTokensBoost(int boost) {
+        return new WorkItem(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, notBefore,
+                failure, replayCount, replayOf, batchCap, boost, originalSize, originalSha256, headers, routed, contentKey);
+    }
+
+    /** The same item, accepted earlier: an update keeps its place in the queue. */
+    public WorkItem withEnqueuedAt(long value) {
+        return new WorkItem(id, priority, tenant, tokens, original, origin, value, attempt, notBefore,
+                failure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey);
+    }
+
+    /** The same item on {@code value}. */
+    public WorkItem withRouted(Routed value) {
+        return new WorkItem(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, notBefore,
+                failure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, value, contentKey);
+    }
+
+    /** The same item with its estimated prompt tokens for another route's tokenizer. */
+    public WorkItem withTokens(int value) {
+        return new WorkItem(id, priority, tenant, value, original, origin, enqueuedAt, attempt, notBefore,
+                failure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey);
+    }
+
+    /** Hex SHA-256 of {@code bytes}. */
+    public static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof WorkItem w && id.equals(w.id) && origin.equals(w.origin) && attempt == w.attempt
+                && originalSha256.equals(w.originalSha256) && enqueuedAt == w.enqueuedAt && notBefore == w.notBefore;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(id, origin, attempt, originalSha256);
+    }
+
+    @Override
+    public String toString() {
+        return "WorkItem[id=" + id + ", priority=" + priority + ", tenant=" + tenant + ", tokens=" + tokens + ", bytes="
+                + originalSize + ", origin=" + origin + ", attempt=" + attempt + "]";
+    }
+}

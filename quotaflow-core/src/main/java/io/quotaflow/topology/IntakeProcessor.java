@@ -1,0 +1,160 @@
+package io.quotaflow.topology;
+
+import io.quotaflow.records.DeadLetterHeaders;
+import io.quotaflow.config.DispatcherSettings;
+
+import io.quotaflow.cache.ContentKey;
+import io.quotaflow.config.RecordLimits;
+import io.quotaflow.failure.BoundedValue;
+import io.quotaflow.failure.ErrorKind;
+import io.quotaflow.failure.FailureHeaders;
+import io.quotaflow.model.ModelItem;
+import io.quotaflow.routing.RouteChooser;
+import io.quotaflow.records.Priority;
+import io.quotaflow.ticket.ReducedTicket;
+import io.quotaflow.records.Ticket;
+import io.quotaflow.records.TicketParser;
+import io.quotaflow.ticket.WorkItem;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+
+import java.util.Optional;
+import io.quotaflow.dispatch.DispatcherListener;
+import io.quotaflow.dispatch.DispatcherProcessor;
+
+/**
+ * Parses and validates each input record, picks its route ({@link RouteChooser}: the rules, or
+ * the route a retry returns to, along the context-fallback chain when it does not fit), estimates
+ * its tokens with that route's tokenizer, and either re-keys it by the route's quota scope for the
+ * dispatcher or rejects it to the dead-letter topic ({@code bad-input}, {@code too-large}) with its
+ * original bytes.
+ *
+ * <p>Trust: on the input topics the record's own coordinates are its origin and a producer's
+ * {@code qf.*} headers are ignored (only the replay pair that {@code dlq replay} writes counts);
+ * records from the retry topic, which only quotaflow writes, carry their attempt state and origin
+ * in {@code qf.*} headers. The producer's other headers travel with the ticket, within
+ * {@link RecordLimits#maxHeaderBytes()}.
+ *
+ * <p>Size: a value over {@link RecordLimits#maxValueBytes()} travels as a {@link ReducedTicket}; a
+ * dead letter of one carries its first bytes, size and SHA-256; nothing written can exceed the
+ * producer's limit.
+ */
+final class IntakeProcessor implements Processor<String, byte[], String, IntakeResult> {
+
+    /** Header of a cancel on the dispatch topic: the ticket id (its value is null). */
+
+    /** Longest record key kept on a dead letter. */
+    static final int MAX_KEY_CHARS = 1024;
+
+    private final DispatcherSettings settings;
+    private final DispatcherListener listener;
+    private final String scope;
+    private final RecordLimits limits;
+    private ProcessorContext<String, IntakeResult> context;
+    private RouteChooser routes;
+
+    IntakeProcessor(DispatcherSettings settings, DispatcherListener listener) {
+        this.settings = settings;
+        this.listener = listener;
+        this.scope = settings.scope();
+        this.limits = settings.limits();
+    }
+
+    @Override
+    public void init(ProcessorContext<String, IntakeResult> context) {
+        this.context = context;
+        // a ticket must fit alone: system prompt and framing + itself + its completion budget
+        this.routes = new RouteChooser(settings.routing(), settings.batch());
+    }
+
+    @Override
+    public void process(Record<String, byte[]> record) {
+        long now = context.currentSystemTimeMs();
+        Optional<RecordMetadata> meta = context.recordMetadata();
+        String topic = meta.map(RecordMetadata::topic).orElse("unknown");
+        WorkItem.Origin here = new WorkItem.Origin(topic, meta.map(RecordMetadata::partition).orElse(-1),
+                meta.map(RecordMetadata::offset).orElse(-1L));
+        boolean fromRetry = settings.topics().retry().equals(topic);
+        if (record.value() == null) {
+            cancel(record, fromRetry);
+            return;
+        }
+        Headers in = record.headers();
+        IntakeHeaders qf = IntakeHeaders.decode(in, here, fromRetry, now);
+        WorkItem.Origin origin = qf.origin();
+        FailureHeaders.ProducerHeaders producer = FailureHeaders.producerHeaders(in, limits.maxHeaderBytes());
+        byte[] original = record.value() == null ? new byte[0] : record.value();
+
+        TicketParser.Parsed parsed = TicketParser.parse(original);
+        if (parsed instanceof TicketParser.Invalid invalid) {
+            reject(record, original, origin, producer, now, ErrorKind.BAD_INPUT.wire(), invalid.reason());
+            return;
+        }
+        Ticket ticket = ((TicketParser.Valid) parsed).ticket();
+        Priority priority = settings.topics().priorityOf(origin.topic()).orElse(ticket.priority().orElse(Priority.STANDARD));
+        RouteChooser.Choice choice = routes.choose(priority, ticket.tenant(), qf.routed(),
+                new ModelItem(ticket.id(), ticket.subject(), ticket.body()));
+        if (choice instanceof RouteChooser.TooLarge large) {
+            reject(record, original, origin, producer, now, ErrorKind.TOO_LARGE.wire(), "ticket needs about " + large.tokens()
+                    + " prompt tokens; the context budget for one ticket on route " + large.route() + " is " + large.budget()
+                    + (settings.routing().route(large.route()).map(r -> r.contextFallback() != null).orElse(false)
+                    ? ", and no route of its context-fallback chain holds it" : ""));
+            return;
+        }
+        RouteChooser.Routed route = (RouteChooser.Routed) choice;
+        int tokens = route.tokens();
+        byte[] carried = original;
+        long size = original.length;
+        String sha256 = null;
+        if (qf.truncated()) {
+            // a reduced ticket coming back: it stands for the producer's larger record
+            size = qf.originalSize().orElse(original.length);
+            sha256 = qf.originalSha256();
+        } else if (original.length > limits.maxValueBytes()) {
+            carried = ReducedTicket.of(ticket);
+            sha256 = WorkItem.sha256(original);
+            if (carried.length > limits.maxValueBytes()) {
+                reject(record, original, origin, producer, now, ErrorKind.TOO_LARGE.wire(), "ticket text of " + carried.length
+                        + " bytes exceeds records.max-value-bytes (" + limits.maxValueBytes() + ")");
+                return;
+            }
+        }
+        WorkItem item = new WorkItem(ticket.id(), priority, ticket.tenant(), tokens, carried, origin, qf.enqueuedAt(), qf.attempt(),
+                qf.notBefore(), qf.failure(), qf.replayCount(), qf.replayOf(), qf.batchCap(), qf.boost(), size, sha256,
+                producer.kept(), route.routed(), ContentKey.contentHash(ticket.subject(), ticket.body()));
+        context.forward(new Record<String, IntakeResult>(route.route().scope(), new IntakeResult.Accepted(item), record.timestamp(),
+                new RecordHeaders()));
+    }
+
+    /**
+     * A tombstone: the producer cancels ticket {@code key} (docs/design.md, "Queue discipline").
+     * It goes to every scope's dispatcher, as a null value carrying the id in {@value #CANCEL_HEADER}.
+     * A tombstone without a key, or on the retry topic (quotaflow never writes one there), is ignored.
+     */
+    private void cancel(Record<String, byte[]> record, boolean fromRetry) {
+        if (fromRetry || record.key() == null || record.key().isBlank() || record.key().length() > MAX_KEY_CHARS) {
+            return;
+        }
+        listener.cancelRequested();
+        for (String scope : settings.routing().scopes()) {
+            RecordHeaders headers = new RecordHeaders();
+            headers.add(DispatcherProcessor.CANCEL_HEADER, record.key().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            context.forward(new Record<String, IntakeResult>(scope, new IntakeResult.Cancel(record.key()), record.timestamp(), headers));
+        }
+    }
+
+    private void reject(Record<String, byte[]> record, byte[] original, WorkItem.Origin origin,
+                        FailureHeaders.ProducerHeaders producer, long now, String kind, String reason) {
+        BoundedValue value = BoundedValue.of(original, limits.maxValueBytes());
+        Headers headers = FailureHeaders.forRejectedInput(origin, now, kind, reason, producer, value,
+                FailureHeaders.integer(record.headers(), DeadLetterHeaders.REPLAY_COUNT).orElse(0),
+                FailureHeaders.string(record.headers(), DeadLetterHeaders.REPLAY_OF).orElse(null));
+        String key = record.key() != null && record.key().length() > MAX_KEY_CHARS ? record.key().substring(0, MAX_KEY_CHARS) : record.key();
+        context.forward(new Record<String, IntakeResult>(key, new IntakeResult.Rejected(value.bytes()), record.timestamp(), headers));
+        listener.deadLettered(scope, kind);
+    }
+}

@@ -1,0 +1,194 @@
+package io.quotaflow.topology;
+
+import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.config.TopicNames;
+
+import io.quotaflow.model.ModelClient;
+import io.quotaflow.model.ModelClients;
+import io.quotaflow.routing.RouteStates;
+import io.quotaflow.ticket.BinarySerde;
+import io.quotaflow.ticket.WorkItem;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Branched;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.random.RandomGenerator;
+import io.quotaflow.dispatch.DispatcherListener;
+import io.quotaflow.dispatch.DispatcherProcessor;
+import io.quotaflow.dispatch.InFlightBatch;
+import io.quotaflow.dispatch.Outbound;
+import io.quotaflow.dispatch.RetryMarker;
+
+/**
+ * The pipeline as a pure function over a {@link StreamsBuilder}:
+ *
+ * <pre>
+ * tickets.{interactive,standard,bulk,retry} → intake ─bad/too large→ tickets.dlq
+ *                                               │ re-key by quota scope
+ *                                               ▼ (repartition "dispatch")
+ *                                           dispatcher → tickets.classified | tickets.retry | tickets.dlq
+ * </pre>
+ */
+public final class QuotaflowTopology {
+
+    /** Name of the internal repartition topic (prefixed with the application id by Kafka Streams). */
+
+    private QuotaflowTopology() {
+    }
+
+    public static Topology build(DispatcherSettings settings, ModelClient client, RandomGenerator random,
+                                 DispatcherListener listener) {
+        return build(settings, client, random, listener, new java.util.Properties());
+    }
+
+    /** Builds with the application's Streams properties, so topology-level settings see them. */
+    public static Topology build(DispatcherSettings settings, ModelClient client, RandomGenerator random,
+                                 DispatcherListener listener, java.util.Properties streamsProperties) {
+        return build(settings, client, random, listener, streamsProperties, null);
+    }
+
+    /** As above, with the limiter's clock (see the {@link StreamsBuilder} variant). */
+    public static Topology build(DispatcherSettings settings, ModelClient client, RandomGenerator random,
+                                 DispatcherListener listener, java.util.Properties streamsProperties,
+                                 java.util.function.LongSupplier limiterClock) {
+        StreamsBuilder builder = new StreamsBuilder(new org.apache.kafka.streams.TopologyConfig(
+                new org.apache.kafka.streams.StreamsConfig(withDefaults(streamsProperties))));
+        build(builder, settings, client, random, listener, limiterClock);
+        return builder.build(streamsProperties);
+    }
+
+    private static java.util.Properties withDefaults(java.util.Properties p) {
+        java.util.Properties copy = new java.util.Properties();
+        copy.putAll(p);
+        copy.putIfAbsent(org.apache.kafka.streams.StreamsConfig.APPLICATION_ID_CONFIG, "quotaflow");
+        copy.putIfAbsent(org.apache.kafka.streams.StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        copy.putIfAbsent(org.apache.kafka.streams.StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, "true");
+        return copy;
+    }
+
+    public static void build(StreamsBuilder builder, DispatcherSettings settings, ModelClient client, RandomGenerator random,
+                             DispatcherListener listener) {
+        build(builder, settings, client, random, listener, null);
+    }
+
+    /**
+     * @param limiterClock the limiter's time in nanoseconds ({@code System::nanoTime} in production);
+     *                     null for the Streams context's wall-clock time (what tests drive)
+     */
+    public static void build(StreamsBuilder builder, DispatcherSettings settings, ModelClient client, RandomGenerator random,
+                             DispatcherListener listener, java.util.function.LongSupplier limiterClock) {
+        build(builder, settings, ModelClients.of(client), random, listener, limiterClock);
+    }
+
+    /** As above, with a model client per quota scope. */
+    public static Topology build(DispatcherSettings settings, ModelClients clients, RandomGenerator random,
+                                 DispatcherListener listener, java.util.Properties streamsProperties,
+                                 java.util.function.LongSupplier limiterClock) {
+        StreamsBuilder builder = new StreamsBuilder(new org.apache.kafka.streams.TopologyConfig(
+                new org.apache.kafka.streams.StreamsConfig(withDefaults(streamsProperties))));
+        build(builder, settings, clients, random, listener, limiterClock);
+        return builder.build(streamsProperties);
+    }
+
+    /**
+     * The topology over {@code builder}, a model client per quota scope from {@code clients}.
+     * Scope {@code i} of {@link io.quotaflow.config.Routing#scopes()} goes to dispatch partition
+     * {@code i} (modulo the partition count), so each scope has one owner task; a ticket that changes
+     * route is written back to the dispatch topic by its dispatcher (Target MOVE).
+     */
+    public static void build(StreamsBuilder builder, DispatcherSettings settings, ModelClients clients, RandomGenerator random,
+                             DispatcherListener listener, java.util.function.LongSupplier limiterClock) {
+        BinarySerde<WorkItem> workItemSerde = new BinarySerde<>(WorkItem.class);
+        ScopePartitioner<WorkItem> partitioner = new ScopePartitioner<>(settings.routing());
+
+        TopicNames topics = settings.topics();
+        KStream<String, byte[]> input = builder.stream(topics.inputs(), Topics.INTERACTIVE.consumed());
+
+        Map<String, KStream<String, IntakeResult>> intake = input
+                .process(() -> new IntakeProcessor(settings, listener), Named.as("intake"))
+                .split(Named.as("intake-"))
+                .branch((key, value) -> value instanceof IntakeResult.Rejected, Branched.as("rejected"))
+                .defaultBranch(Branched.as("accepted"));
+
+        intake.get("intake-rejected")
+                .mapValues(v -> ((IntakeResult.Rejected) v).original(), Named.as("rejected-bytes"))
+                .to(topics.dlq(), Topics.DLQ.produced());
+
+        // a cancel travels as a null value with its id in a header, to every scope's dispatcher
+        KStream<String, Outbound> outbound = intake.get("intake-accepted")
+                .mapValues(v -> v instanceof IntakeResult.Accepted a ? a.item() : null, Named.as("accepted-item"))
+                .repartition(Repartitioned.with(Serdes.String(), workItemSerde).withName(DispatcherProcessor.REPARTITION)
+                        .withStreamPartitioner(partitioner))
+                .process(new DispatcherSupplier(settings, clients, random, listener, limiterClock), Named.as("dispatcher"));
+
+        Map<String, KStream<String, Outbound>> out = outbound.split(Named.as("out-"))
+                .branch((k, v) -> v.target() == Outbound.Target.CLASSIFIED, Branched.as("classified"))
+                .branch((k, v) -> v.target() == Outbound.Target.RETRY, Branched.as("retry"))
+                .branch((k, v) -> v.target() == Outbound.Target.MOVE, Branched.as("move"))
+                .defaultBranch(Branched.as("dead-letter"));
+        // the value is the ticket in the dispatch topic's own format; the topic is named by the dispatcher
+        out.get("out-move").to((k, v, context) -> v.topic(), Produced.with(Serdes.String(), Outbound.valueSerde())
+                .withStreamPartitioner(new ScopePartitioner<>(settings.routing())).withName("moved"));
+        out.get("out-classified").mapValues(Outbound::value, Named.as("classified-bytes"))
+                .to(topics.classified(), Topics.CLASSIFIED.produced());
+        out.get("out-retry").mapValues(Outbound::value, Named.as("retry-bytes"))
+                .to(topics.retry(), Topics.RETRY.produced());
+        out.get("out-dead-letter").mapValues(Outbound::value, Named.as("dead-letter-bytes"))
+                .to(topics.dlq(), Topics.DLQ.produced());
+    }
+
+    /** Creates one dispatcher per task, with its stores; the route states are shared by every task of the instance. */
+    static final class DispatcherSupplier implements ProcessorSupplier<String, WorkItem, String, Outbound> {
+
+        private final DispatcherSettings settings;
+        private final ModelClients clients;
+        private final RandomGenerator random;
+        private final DispatcherListener listener;
+        private final java.util.function.LongSupplier limiterClock;
+        private final RouteStates states = new RouteStates();
+
+        DispatcherSupplier(DispatcherSettings settings, ModelClients clients, RandomGenerator random, DispatcherListener listener,
+                           java.util.function.LongSupplier limiterClock) {
+            this.limiterClock = limiterClock;
+            this.settings = settings;
+            this.clients = clients;
+            this.random = random;
+            this.listener = listener;
+        }
+
+        @Override
+        public DispatcherProcessor get() {
+            return new DispatcherProcessor(settings, clients, random, listener, states, limiterClock);
+        }
+
+        @Override
+        public Set<StoreBuilder<?>> stores() {
+            BinarySerde<WorkItem> items = new BinarySerde<>(WorkItem.class);
+            Set<StoreBuilder<?>> stores = new java.util.HashSet<>(io.quotaflow.cache.CacheStores.stores());
+            stores.add(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(io.quotaflow.status.StatusStore.STATUS), Serdes.String(),
+                    new BinarySerde<>(io.quotaflow.status.TicketStatus.class)));
+            stores.add(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(io.quotaflow.status.StatusStore.EXPIRY), Serdes.String(),
+                    Serdes.String()));
+            stores.addAll(Set.of(
+                    Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.PENDING_STORE), Serdes.String(), items),
+                    Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.DELAYED_STORE), Serdes.String(), items),
+                    Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.IN_FLIGHT_STORE), Serdes.String(),
+                            new BinarySerde<>(InFlightBatch.class)),
+                    Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.RETRYING_STORE), Serdes.String(),
+                            new BinarySerde<>(RetryMarker.class)),
+                    Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.DAILY_STORE), Serdes.String(),
+                            new BinarySerde<>(io.quotaflow.quota.DailyUsage.class))));
+            return stores;
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package io.quotaflow.cache;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quotaflow.config.ModelSettings;
+import io.quotaflow.testing.Fixtures;
+import io.quotaflow.records.Json;
+import io.quotaflow.records.Priority;
+import io.quotaflow.ticket.WorkItem;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+/**
+ * The cache's stores as the dispatcher would have them (the real names and serdes of
+ * {@link CacheStores}, CBOR round trips included), in memory, in one processor context; tickets
+ * with chosen text. A new adapter over the same fixture is what a restart sees.
+ */
+final class CacheFixture {
+
+    static final Duration TTL = Duration.ofHours(24);
+    static final ModelSettings MODEL = Fixtures.model();
+
+    private final MockProcessorContext<Object, Object> context = new MockProcessorContext<>();
+    private long offset;
+
+    CacheFixture() {
+        for (StoreBuilder<?> builder : CacheStores.stores(Stores::inMemoryKeyValueStore)) {
+            StateStore store = builder.withLoggingDisabled().build();
+            store.init(context.getStateStoreContext(), store);
+            context.addStateStore(store);
+        }
+    }
+
+    Coalescer coalescer(Duration ttl) {
+        return CacheStores.coalescer(context, ttl);
+    }
+
+    Coalescer coalescer() {
+        return coalescer(TTL);
+    }
+
+    ResultCache cache(Duration ttl) {
+        return CacheStores.resultCache(context, ttl);
+    }
+
+    <V> KeyValueStore<String, V> store(String name) {
+        return context.getStateStore(name);
+    }
+
+    long entries(String name) {
+        long n = 0;
+        try (var it = store(name).all()) {
+            while (it.hasNext()) {
+                it.next();
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** A fresh ticket (attempt 0) with this text, from the standard topic. */
+    WorkItem ticket(String id, String subject, String body) {
+        return ticket(id, subject, body, Priority.STANDARD);
+    }
+
+    /** A fresh ticket (attempt 0) with this text, from {@code priority}'s topic. */
+    WorkItem ticket(String id, String subject, String body, Priority priority) {
+        ObjectNode json = Json.MAPPER.createObjectNode().put("id", id).put("tenant", "acme");
+        if (subject != null) {
+            json.put("subject", subject);
+        }
+        if (body != null) {
+            json.put("body", body);
+        }
+        byte[] bytes;
+        try {
+            bytes = Json.MAPPER.writeValueAsString(json).getBytes(StandardCharsets.UTF_8);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+        return new WorkItem(id, priority, "acme", 20, bytes, new WorkItem.Origin(priority.topic(), 0, offset++),
+                1_000 + offset, 0, 0, null, 0, null, 0, 1);
+    }
+
+    /** The same copy back from the retry topic, one attempt spent. */
+    static WorkItem retried(WorkItem item) {
+        return item.withAttemptFailed(new WorkItem.FailureState(1, 1, "http-5xx", 503, "busy"), 0);
+    }
+
+    static ContentKey key(WorkItem item) {
+        return ContentKey.of(item, MODEL);
+    }
+
+    static Answer answer(String category, String urgency) {
+        return new Answer(category, urgency, MODEL.model(), 120, 30);
+    }
+}

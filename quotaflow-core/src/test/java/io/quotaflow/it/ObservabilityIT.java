@@ -1,0 +1,135 @@
+package io.quotaflow.it;
+
+import io.quotaflow.Pipeline;
+import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.config.RetrySettings;
+import io.quotaflow.admin.OutcomeCounter;
+import io.quotaflow.simulator.Faults;
+import io.quotaflow.testkit.ObservabilityContract;
+import io.quotaflow.testkit.PrometheusText;
+import io.quotaflow.testkit.Promtool;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A running pipeline's {@code /metrics} before any ticket and after some (every contract family,
+ * promtool clean when installed), and its health probes through a halt: live stays 200, ready
+ * reports the halted route, unknown paths 404, other methods 405.
+ */
+class ObservabilityIT {
+
+    @RegisterExtension
+    static final ItSupport it = ItSupport.of("sk-it-observability", 2_000, 1_000_000, 20);
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void shouldServeTheMetricsContractBeforeAndAfterTicketsAndStayLiveThroughAHalt() throws Exception {
+        RetrySettings retry = RetrySettings.ofDefaults().withHaltProbeInterval(Duration.ofSeconds(1));
+        try (Pipeline pipeline = Pipeline.start(it.config("quotaflow-observability",
+                QuotaSettings.ofDefaults().withRpm(2_000).withTpm(1_000_000), retry).withHttp("127.0.0.1", 0));
+             OutcomeCounter counter = new OutcomeCounter(it.bootstrapServers(), Map.of())) {
+            assertThat(pipeline.awaitRunning(Duration.ofSeconds(60))).isTrue();
+            int port = pipeline.httpPort();
+
+            PrometheusText before = scrape(port);
+            for (ObservabilityContract.Family f : ObservabilityContract.FAMILIES) {
+                assertThat(before.type(f.name())).as(f.name()).contains(f.type());
+                assertThat(before.samples(f.sampleName())).as(f.sampleName()).isNotEmpty();
+            }
+            assertThat(before.sum("quotaflow_calls_total", Map.of())).isZero();
+            assertThat(before.families()).contains("jvm_memory_used_bytes", "process_uptime_seconds");
+            lint("before the first ticket", port);
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> get(port, "/health/ready").statusCode() == 200);
+            assertThat(get(port, "/health/live").statusCode()).isEqualTo(200);
+            assertThat(get(port, "/healthz").statusCode()).isEqualTo(404);
+            assertThat(get(port, "/health/ready/").statusCode()).isEqualTo(404);
+            HttpResponse<String> post = http.send(HttpRequest.newBuilder(uri(port, "/health/ready"))
+                    .POST(HttpRequest.BodyPublishers.ofString("x")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(post.statusCode()).isEqualTo(405);
+            assertThat(post.headers().firstValue("Allow")).contains("GET");
+
+            Set<String> ids = it.publish("OBS", 30);
+            await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200)).until(() -> {
+                counter.poll(Duration.ofMillis(100));
+                return counter.classifiedIds().containsAll(ids);
+            });
+            PrometheusText after = scrape(port);
+            assertThat(after.sum("quotaflow_ticket_latency_seconds_count", Map.of("route", "default"))).isEqualTo(30.0);
+            assertThat(after.sum("quotaflow_ticket_wait_seconds_count", Map.of("route", "default"))).isEqualTo(30.0);
+            assertThat(after.sum("quotaflow_tickets_classified_total", Map.of("route", "default"))).isEqualTo(30.0);
+            double answered = after.value("quotaflow_calls_total", Map.of("route", "default", "outcome", "answered")).orElseThrow();
+            assertThat(answered).isPositive().isEqualTo(after.sum("quotaflow_calls_started_total", Map.of()));
+            assertThat(after.value("quotaflow_tokens_total", Map.of("route", "default", "kind", "prompt")).orElseThrow()).isPositive();
+            assertThat(after.value("quotaflow_tokens_total", Map.of("route", "default", "kind", "admitted")).orElseThrow())
+                    .isGreaterThan(after.value("quotaflow_tokens_total", Map.of("route", "default", "kind", "estimated")).orElseThrow());
+            assertThat(after.value("quotaflow_quota_utilization_ratio", Map.of("route", "default", "dimension", "requests"))
+                    .orElseThrow()).isEqualTo(answered / 2_000.0);
+            assertThat(after.sum("quotaflow_rate_limited_total", Map.of())).isZero();
+            lint("after " + ids.size() + " tickets", port);
+
+            it.sim.setFaults(Faults.builder().failAuth(true).build());
+            Set<String> held = it.publish("OBS-HALT", 3);
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> scrape(port).value("quotaflow_route_halted", Map.of("route", "default")).orElseThrow() == 1.0);
+            await().atMost(Duration.ofSeconds(5)).until(() -> get(port, "/health/ready").statusCode() == 503);
+            HttpResponse<String> ready = get(port, "/health/ready");
+            assertThat(ready.body()).contains("\"status\":\"DOWN\"", "route default is halted", "401");
+            HttpResponse<String> live = get(port, "/health/live");
+            assertThat(live.statusCode()).as("a revoked key is no reason to restart the process").isEqualTo(200);
+            assertThat(live.body()).contains("\"status\":\"UP\"");
+            assertThat(scrape(port).value("quotaflow_calls_total", Map.of("route", "default", "outcome", "halt")).orElseThrow())
+                    .isPositive();
+
+            it.sim.setFaults(Faults.none());
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
+                counter.poll(Duration.ofMillis(100));
+                return counter.classifiedIds().containsAll(held);
+            });
+            await().atMost(Duration.ofSeconds(10)).until(() -> get(port, "/health/ready").statusCode() == 200);
+            assertThat(scrape(port).value("quotaflow_route_halted", Map.of("route", "default"))).contains(0.0);
+        }
+    }
+
+    private void lint(String when, int port) throws Exception {
+        if (!Promtool.installed()) {
+            System.out.println("ObservabilityIT: promtool is not on the PATH; /metrics not linted " + when);
+            return;
+        }
+        String text = get(port, "/metrics").body();
+        Promtool.Result result = Promtool.checkMetrics(text);
+        assertThat(result.problems("quotaflow_")).as("promtool check metrics " + when + ":\n" + result.output()).isEmpty();
+        System.out.printf("ObservabilityIT: promtool check metrics %s: no quotaflow_* problem (%d lines of others)%n", when,
+                result.output().lines().filter(l -> !l.isBlank()).count());
+    }
+
+    private PrometheusText scrape(int port) throws IOException, InterruptedException {
+        HttpResponse<String> r = get(port, "/metrics");
+        assertThat(r.statusCode()).isEqualTo(200);
+        return PrometheusText.parse(r.body());
+    }
+
+    private HttpResponse<String> get(int port, String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(uri(port, path)).GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static URI uri(int port, String path) {
+        return URI.create("http://127.0.0.1:" + port + path);
+    }
+}

@@ -1,0 +1,88 @@
+package io.quotaflow.it;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quotaflow.Pipeline;
+import io.quotaflow.config.ModelSettings;
+import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.config.QuotaflowConfig;
+import io.quotaflow.config.RetrySettings;
+import io.quotaflow.admin.OutcomeCounter;
+import io.quotaflow.simulator.SimulatorStats;
+import io.quotaflow.testkit.DemoDataset;
+import io.quotaflow.publish.PublishSummary;
+import io.quotaflow.publish.TicketPublisher;
+import io.quotaflow.records.Json;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The whole pipeline on an in-process KRaft broker, calling the provider simulator over HTTP. */
+class PipelineIT {
+
+    @RegisterExtension
+    static final ItSupport it = ItSupport.of("sk-it-pipeline", 1_000, 400_000, 40);
+
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void shouldClassifyEveryValidTicketExactlyOnceWithNo429() throws Exception {
+        // TPM binds: the bundled set needs well over a burst's worth of tokens
+        QuotaflowConfig config = it.config("quotaflow-it", QuotaSettings.ofDefaults().withRpm(1_000).withTpm(400_000),
+                RetrySettings.ofDefaults());
+
+        PublishSummary summary;
+        try (TicketPublisher publisher = new TicketPublisher(it.bootstrapServers(), Map.of())) {
+            summary = publisher.publish(DemoDataset.openTickets(), Optional.empty(), true, p -> { }, i -> { });
+        }
+        assertThat(summary.succeeded()).isTrue();
+        assertThat(summary.acknowledged()).isEqualTo(500);
+
+        Set<String> expected = new HashSet<>(DemoDataset.labels().keySet());
+        expected.remove(DemoDataset.HUGE_TICKET_ID);
+
+        try (Pipeline pipeline = Pipeline.start(config);
+             OutcomeCounter counter = new OutcomeCounter(it.bootstrapServers(), Map.of())) {
+            assertThat(pipeline.awaitRunning(Duration.ofSeconds(60))).isTrue();
+            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200)).until(() -> {
+                counter.poll(Duration.ofMillis(100));
+                return counter.classified() + counter.deadLettered() >= 500;
+            });
+            // anything late would be a duplicate: give it a moment to show up
+            Thread.sleep(1_000);
+            counter.poll(Duration.ofMillis(500));
+
+            assertThat(counter.classifiedIds()).isEqualTo(expected);
+            assertThat(counter.duplicates()).isZero();
+            assertThat(counter.deadLetters()).containsEntry(DemoDataset.HUGE_TICKET_ID, "too-large")
+                    .containsEntry("T-EMPTY-1", "bad-input")
+                    .hasSize(5);
+            assertThat(counter.deadLettersByKind()).containsEntry("bad-input", 4L).containsEntry("too-large", 1L);
+
+            int agree = 0;
+            for (Map.Entry<String, byte[]> e : counter.results().entrySet()) {
+                JsonNode json = Json.MAPPER.readTree(e.getValue());
+                assertThat(json.get("id").asText()).isEqualTo(e.getKey());
+                assertThat(ModelSettings.DEFAULT_CATEGORIES).contains(json.get("category").asText());
+                assertThat(ModelSettings.DEFAULT_URGENCIES).contains(json.get("urgency").asText());
+                var label = DemoDataset.labels().get(e.getKey());
+                if (label.category().equals(json.get("category").asText())) {
+                    agree++;
+                }
+            }
+            SimulatorStats stats = it.sim.stats();
+            assertThat(stats.http429()).isZero();
+            assertThat(stats.totalRequests()).isPositive().isLessThan(200);
+            System.out.printf("PipelineIT: %d calls, %d prompt + %d completion tokens, category agreement %d/%d%n",
+                    stats.totalRequests(), stats.promptTokens(), stats.completionTokens(), agree, expected.size());
+        }
+    }
+}

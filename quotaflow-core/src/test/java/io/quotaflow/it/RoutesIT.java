@@ -1,0 +1,228 @@
+package io.quotaflow.it;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quotaflow.Pipeline;
+import io.quotaflow.admin.KafkaClients;
+import io.quotaflow.admin.TopicsApplier;
+import io.quotaflow.config.BatchSettings;
+import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.config.ModelSettings;
+import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.config.QuotaflowConfig;
+import io.quotaflow.config.RecordLimits;
+import io.quotaflow.config.RetrySettings;
+import io.quotaflow.config.RouteSettings;
+import io.quotaflow.config.Routing;
+import io.quotaflow.config.Secret;
+import io.quotaflow.config.TopicNames;
+import io.quotaflow.testkit.EmbeddedKafkaBroker;
+import io.quotaflow.admin.OutcomeCounter;
+import io.quotaflow.simulator.Faults;
+import io.quotaflow.simulator.ProviderSimulator;
+import io.quotaflow.simulator.SimulatorConfig;
+import io.quotaflow.model.ModelClients;
+import io.quotaflow.model.OpenAiChatClient;
+import io.quotaflow.publish.TicketPublisher;
+import io.quotaflow.records.Json;
+import org.apache.kafka.clients.admin.Admin;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Two providers, each its own simulator: fallback while one is down, and a long-context route (docs/design.md, "Routes"). */
+class RoutesIT {
+
+    private static EmbeddedKafkaBroker broker;
+    private static ProviderSimulator primarySim;
+    private static ProviderSimulator backupSim;
+
+    /** A broker per test: each pipeline reads its input topics from the start. */
+    @org.junit.jupiter.api.BeforeEach
+    void startBroker() {
+        broker = EmbeddedKafkaBroker.start();
+        try (Admin admin = KafkaClients.admin(broker.bootstrapServers(), Map.of())) {
+            TopicsApplier.bundled().apply(admin);
+        }
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void stopBroker() {
+        broker.close();
+    }
+
+    @BeforeAll
+    static void start() {
+        primarySim = ProviderSimulator.start(SimulatorConfig.builder().port(0).rpm(600).tpm(200_000).burstSeconds(5)
+                .apiKeys(Set.of("sk-it-primary")).baseLatencyMs(30).contextTokens(8_192).build());
+        backupSim = ProviderSimulator.start(SimulatorConfig.builder().port(0).rpm(600).tpm(400_000).burstSeconds(5)
+                .apiKeys(Set.of("sk-it-backup")).baseLatencyMs(30).contextTokens(200_000).build());
+    }
+
+    @AfterAll
+    static void stop() {
+        primarySim.close();
+        backupSim.close();
+    }
+
+    private static RouteSettings route(String name, ProviderSimulator sim, String key, int context, List<String> fallback,
+                                       String contextFallback) {
+        ModelSettings model = ModelSettings.of(URI.create(sim.baseUrl()), "gpt-4o-mini", Secret.of(key)).withContextTokens(context);
+        return new RouteSettings(name, model, QuotaSettings.ofDefaults().withRpm(600).withTpm(200_000), fallback, contextFallback,
+                null, null, 0, 0);
+    }
+
+    private static QuotaflowConfig config(String applicationId, RetrySettings retry, RouteSettings... routes) throws Exception {
+        Map<String, RouteSettings> byName = new LinkedHashMap<>();
+        for (RouteSettings r : routes) {
+            byName.put(r.name(), r);
+        }
+        Routing routing = new Routing(byName, routes[0].name(), Map.of(), Map.of(), Map.of(), Duration.ZERO);
+        DispatcherSettings settings = DispatcherSettings.of(routing, BatchSettings.ofDefaults(), retry, RecordLimits.ofDefaults(),
+                TopicNames.DEFAULT);
+        return new QuotaflowConfig(broker.bootstrapServers(), applicationId, Files.createTempDirectory("qf-" + applicationId), -1,
+                Map.of(), settings);
+    }
+
+    private static Set<String> publish(String prefix, int n, int bigEvery) {
+        StringBuilder lines = new StringBuilder();
+        Set<String> ids = new LinkedHashSet<>();
+        for (int i = 0; i < n; i++) {
+            String id = prefix + "-" + i;
+            ids.add(id);
+            String body = bigEvery > 0 && i % bigEvery == 0 ? "My export fails with this log: " + "ERROR timeout at step ".repeat(2_500)
+                    : "The tracking for my package has not moved for " + (i % 9 + 2) + " days.";
+            lines.append("{\"id\":\"").append(id).append("\",\"subject\":\"Order ").append(i).append("\",\"body\":\"").append(body)
+                    .append("\",\"tenant\":\"t").append(i % 3).append("\",\"priority\":\"standard\"}\n");
+        }
+        try (TicketPublisher publisher = new TicketPublisher(broker.bootstrapServers(), Map.of())) {
+            var summary = publisher.publish(new ByteArrayInputStream(lines.toString().getBytes(StandardCharsets.UTF_8)),
+                    Optional.empty(), false, p -> { }, i -> { });
+            assertThat(summary.acknowledged()).isEqualTo(n);
+        }
+        return ids;
+    }
+
+    /** The classified ids of this test (the classes share one broker and its results topic). */
+    private static Set<String> mine(OutcomeCounter counter, String... prefixes) {
+        Set<String> out = new java.util.HashSet<>();
+        for (String id : counter.classifiedIds()) {
+            for (String p : prefixes) {
+                if (id.startsWith(p)) {
+                    out.add(id);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Map<String, Long> byRoute(OutcomeCounter counter, String... prefixes) throws Exception {
+        Map<String, Long> out = new HashMap<>();
+        for (String id : mine(counter, prefixes)) {
+            JsonNode json = Json.MAPPER.readTree(counter.results().get(id));
+            out.merge(json.get("route").asText(), 1L, Long::sum);
+        }
+        return out;
+    }
+
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void shouldClassifyEveryTicketOnceWhileThePrimaryIsDownForMostOfTheRun() throws Exception {
+        RetrySettings retry = RetrySettings.ofDefaults().withMaxAge(Duration.ofMinutes(10)).withCircuitOpenWait(Duration.ofSeconds(20));
+        primarySim.setFaults(Faults.builder().p503(1.0).build());
+        long primary429 = primarySim.stats().requestsWithStatus(429);
+        long backup429 = backupSim.stats().requestsWithStatus(429);
+        RouteSettings primary = route("primary", primarySim, "sk-it-primary", 128_000, List.of("backup"), null);
+        try (Pipeline pipeline = Pipeline.start(config("quotaflow-routes-down", retry, primary,
+                route("backup", backupSim, "sk-it-backup", 128_000, List.of(), null)),
+                ModelClients.perScope(r -> new OpenAiChatClient(r.model())));
+             OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of())) {
+            Set<String> ids = publish("DOWN", 300, 0);
+            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200)).until(() -> {
+                counter.poll(Duration.ofMillis(100));
+                return mine(counter, "DOWN-").size() >= 250;
+            });
+            primarySim.setFaults(Faults.none());
+            // the ticket kept back as the probe finds the primary back and closes its circuit
+            await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200)).until(() -> pipeline.metrics().snapshots()
+                    .stream().anyMatch(snap -> snap.scope().equals(primary.scope()) && snap.state().equals("RUNNING")));
+            Set<String> later = publish("UP", 60, 0);
+            Set<String> all = new LinkedHashSet<>(ids);
+            all.addAll(later);
+            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200)).until(() -> {
+                counter.poll(Duration.ofMillis(100));
+                return counter.classifiedIds().containsAll(all);
+            });
+            counter.poll(Duration.ofSeconds(1));
+
+            assertThat(mine(counter, "DOWN-", "UP-")).isEqualTo(all);
+            assertThat(counter.duplicates()).isZero();
+            assertThat(counter.deadLettered()).isZero();
+            Map<String, Long> routes = byRoute(counter, "DOWN-", "UP-");
+            assertThat(routes.getOrDefault("backup", 0L)).as("served by the backup while the primary was down").isGreaterThan(100);
+            long upOnPrimary = later.stream().filter(id -> {
+                try {
+                    return Json.MAPPER.readTree(counter.results().get(id)).get("route").asText().equals("primary");
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }).count();
+            assertThat(primarySim.stats().requestsWithStatus(429) - primary429).isZero();
+            assertThat(backupSim.stats().requestsWithStatus(429) - backup429).isZero();
+            System.out.printf("RoutesIT down: %s by route, %d of %d tickets published after the primary recovered served by it, "
+                            + "%d calls refused 503 by the primary, 0 x 429%n", routes, upOnPrimary, later.size(),
+                    primarySim.stats().requestsWithStatus(503));
+            assertThat(upOnPrimary).as("new tickets use the recovered primary").isPositive();
+        } finally {
+            primarySim.setFaults(Faults.none());
+        }
+    }
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void shouldServeTicketsTooLargeForAnEightKPrimaryOnTheLongRouteWithoutARefusedCall() throws Exception {
+        long refusedBefore = primarySim.stats().requestsWithStatus(400);
+        try (Pipeline pipeline = Pipeline.start(config("quotaflow-routes-long", RetrySettings.ofDefaults(),
+                route("primary", primarySim, "sk-it-primary", 8_192, List.of(), "long"),
+                route("long", backupSim, "sk-it-backup", 200_000, List.of(), null)),
+                ModelClients.perScope(r -> new OpenAiChatClient(r.model())));
+             OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of())) {
+            Set<String> ids = publish("LONG", 200, 20);
+            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200)).until(() -> {
+                counter.poll(Duration.ofMillis(100));
+                return counter.classifiedIds().containsAll(ids);
+            });
+            counter.poll(Duration.ofSeconds(1));
+
+            assertThat(mine(counter, "LONG-")).isEqualTo(ids);
+            assertThat(counter.duplicates()).isZero();
+            assertThat(counter.deadLettered()).isZero();
+            for (int i = 0; i < 200; i += 20) {
+                JsonNode json = Json.MAPPER.readTree(counter.results().get("LONG-" + i));
+                assertThat(json.get("route").asText()).isEqualTo("long");
+                assertThat(json.get("fallbackReason").asText()).isEqualTo("context");
+            }
+            Map<String, Long> routes = byRoute(counter, "LONG-");
+            assertThat(routes).containsEntry("long", 10L).containsEntry("primary", 190L);
+            assertThat(primarySim.stats().requestsWithStatus(400) - refusedBefore).as("no refused call").isZero();
+            System.out.printf("RoutesIT long: %s by route, 0 refused calls%n", routes);
+        }
+    }
+}

@@ -1,0 +1,192 @@
+package io.quotaflow.metrics;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quotaflow.status.Eta;
+import io.quotaflow.status.QueueView;
+import io.quotaflow.status.TicketForwarder;
+import io.quotaflow.status.TicketLocator;
+import io.quotaflow.status.TicketService;
+import io.quotaflow.status.TicketState;
+import io.quotaflow.status.TicketStatus;
+import io.quotaflow.records.Json;
+import io.quotaflow.records.Priority;
+import io.quotaflow.dispatch.DispatcherSnapshot;
+import org.apache.kafka.streams.KafkaStreams;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class StatusServerTest {
+
+    private static final String SCOPE = "scope-9f8e";
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final PipelineMetrics metrics = new PipelineMetrics(registry, new MeteredRoute("default", SCOPE, 500, 200_000));
+    private final HttpClient http = HttpClient.newHttpClient();
+    private volatile KafkaStreams.State state = KafkaStreams.State.RUNNING;
+    private StatusServer server;
+    private StreamsProbe probe;
+
+    @BeforeEach
+    void start() throws IOException {
+        probe = new StreamsProbe() {
+            @Override
+            public KafkaStreams.State state() {
+                return state;
+            }
+
+            @Override
+            public int aliveThreads() {
+                return 1;
+            }
+
+            @Override
+            public boolean wasRunning() {
+                return true;
+            }
+        };
+        server = new StatusServer("127.0.0.1", 0, registry, metrics, probe);
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+        registry.close();
+    }
+
+    private HttpResponse<String> request(String method, String path) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path));
+        b.method(method, method.equals("GET") || method.equals("DELETE") ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString("{}"));
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void shouldAnswerTheExactPathsOnly() throws Exception {
+        for (String path : List.of("/metrics", "/health/live", "/health/ready", "/health", "/status")) {
+            assertThat(request("GET", path).statusCode()).as(path).isEqualTo(200);
+        }
+        for (String path : List.of("/healthz", "/health/", "/health/live/x", "/metricsx", "/", "/status.json", "/tickets/", "/tickets/a/b")) {
+            HttpResponse<String> r = request("GET", path);
+            assertThat(r.statusCode()).as(path).isEqualTo(404);
+            assertThat(r.body()).contains("/health/live", "/health/ready");
+        }
+    }
+
+    @Test
+    void shouldAnswerOneTicketWithItsPositionAndEtaAndTheTailOfEachPriority() throws Exception {
+        long now = System.currentTimeMillis();
+        metrics.state(snapshot("RUNNING"));
+        metrics.queue(new QueueView(SCOPE, List.of("default"), now, new Eta.Rates(100, 10, 1_000, true), List.of(
+                new QueueView.Waiting("A", Priority.INTERACTIVE, 100), new QueueView.Waiting("B", Priority.BULK, 200))));
+        Map<String, TicketStatus> statuses = Map.of("B", new TicketStatus(TicketState.PENDING, "default", "bulk", "acme", now, now, 0,
+                null));
+        TicketService tickets = new TicketService(new TicketLocator(id -> Optional.ofNullable(statuses.get(id)), metrics.tickets()),
+                new TicketForwarder(List::of), () -> now);
+        try (StatusServer withTickets = new StatusServer("127.0.0.1", 0, registry, metrics, probe, tickets)) {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + withTickets.port()
+                    + "/tickets/B")).GET().build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).isEqualTo(200);
+            assertThat(r.headers().firstValue("Content-Type")).contains("application/json");
+            JsonNode b = Json.MAPPER.readTree(r.body());
+            assertThat(b.get("id").asText()).isEqualTo("B");
+            assertThat(b.get("state").asText()).isEqualTo("pending");
+            assertThat(b.get("route").asText()).isEqualTo("default");
+            assertThat(b.get("priority").asText()).isEqualTo("bulk");
+            assertThat(b.get("tenant").asText()).isEqualTo("acme");
+            assertThat(b.get("position").asInt()).isEqualTo(1);
+            assertThat(Instant.parse(b.get("estimatedStartAt").asText()).toEpochMilli()).isEqualTo(now + 1_000);
+            assertThat(Instant.parse(b.get("estimatedDoneAt").asText()).toEpochMilli()).isEqualTo(now + 2_000);
+
+            HttpResponse<String> unknown = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + withTickets.port()
+                    + "/tickets/nope?local=true")).GET().build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(Json.MAPPER.readTree(unknown.body()).get("state").asText()).isEqualTo("unknown");
+            assertThat(Json.MAPPER.readTree(unknown.body()).has("estimatedDoneAt")).isTrue();
+
+            JsonNode tail = Json.MAPPER.readTree(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + withTickets.port()
+                    + "/status")).GET().build(), HttpResponse.BodyHandlers.ofString()).body()).get("scopes").get(0).get("tail");
+            assertThat(tail.get("interactive").get("waiting").asInt()).isEqualTo(1);
+            assertThat(tail.get("bulk").get("waiting").asInt()).isEqualTo(2);
+            // 300 tokens at 100/s, then 1 s of latency
+            assertThat(Instant.parse(tail.get("bulk").get("estimatedDoneAt").asText()).toEpochMilli())
+                    .isBetween(now + 4_000, now + 4_000 + 5_000);
+        }
+        assertThat(request("GET", "/tickets/B").body()).as("a server without the ticket service knows no ticket").contains("unknown");
+    }
+
+    @Test
+    void shouldRefuseEveryMethodButGetWithAllow() throws Exception {
+        for (String method : List.of("POST", "PUT", "DELETE", "PATCH")) {
+            HttpResponse<String> r = request(method, "/health/live");
+            assertThat(r.statusCode()).as(method).isEqualTo(405);
+            assertThat(r.headers().firstValue("Allow")).as(method).contains("GET");
+        }
+        assertThat(request("POST", "/metrics").statusCode()).isEqualTo(405);
+        assertThat(request("POST", "/nowhere").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void shouldStayLiveAndReportNotReadyWhileARouteIsHalted() throws Exception {
+        assertThat(request("GET", "/health/ready").statusCode()).isEqualTo(200);
+        metrics.state(snapshot("HALTED: HTTP 401: Incorrect API key provided"));
+
+        HttpResponse<String> live = request("GET", "/health/live");
+        assertThat(live.statusCode()).isEqualTo(200);
+        assertThat(live.body()).contains("\"status\":\"UP\"", "\"default\"");
+        HttpResponse<String> ready = request("GET", "/health/ready");
+        assertThat(ready.statusCode()).isEqualTo(503);
+        assertThat(ready.headers().firstValue("Content-Type")).contains("application/json");
+        assertThat(ready.body()).contains("\"status\":\"DOWN\"", "route default is halted: HTTP 401: Incorrect API key provided");
+        assertThat(request("GET", "/metrics").body()).contains("quotaflow_route_halted{route=\"default\"} 1");
+
+        metrics.state(snapshot("RUNNING"));
+        assertThat(request("GET", "/health/ready").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void shouldFailLivenessOnlyWhenTheStreamsStopped() throws Exception {
+        state = KafkaStreams.State.ERROR;
+        assertThat(request("GET", "/health/live").statusCode()).isEqualTo(503);
+        assertThat(request("GET", "/health/ready").statusCode()).isEqualTo(503);
+    }
+
+    @Test
+    void shouldServePrometheusTextAndStatusJson() throws Exception {
+        HttpResponse<String> metricsPage = request("GET", "/metrics");
+        assertThat(metricsPage.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/plain"));
+        assertThat(metricsPage.body()).contains("# HELP quotaflow_queue_depth ", "quotaflow_queue_depth{priority=\"interactive\",route=\"default\"} 0");
+        metrics.state(snapshot("RUNNING"));
+        assertThat(request("GET", "/status?verbose=1").body()).contains("\"scopes\"", SCOPE);
+    }
+
+    @Test
+    void shouldRefuseAnAddressThatDoesNotResolve() {
+        assertThatThrownBy(() -> new StatusServer("no-such-host.invalid", 0, registry, metrics, null))
+                .isInstanceOf(IOException.class);
+    }
+
+    private static DispatcherSnapshot snapshot(String state) {
+        Map<Priority, Integer> sizes = new EnumMap<>(Priority.class);
+        for (Priority p : Priority.values()) {
+            sizes.put(p, 0);
+        }
+        return new DispatcherSnapshot(SCOPE, System.currentTimeMillis(), sizes, Map.of(), 0, 0, 100, 5, 0, 0, state, 1.0,
+                128_000, 4, 1_000);
+    }
+}

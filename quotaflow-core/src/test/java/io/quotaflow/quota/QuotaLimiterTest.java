@@ -1,0 +1,195 @@
+package io.quotaflow.quota;
+
+import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.records.Priority;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class QuotaLimiterTest {
+
+    private static final long SECOND = 1_000_000_000L;
+
+    @Test
+    void shouldStartEmptyAndRefillContinuously() {
+        // 600 RPM, 60k TPM at safety 1: 10 requests/s, 1000 tokens/s, 2 s of burst
+        QuotaLimiter limiter = new QuotaLimiter(QuotaSettings.ofDefaults().withRpm(600).withTpm(60_000).withSafetyFactor(1.0), 0);
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 100, 0)).isFalse();
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 100, SECOND / 10)).isTrue();
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 100, SECOND / 10)).isFalse();
+    }
+
+    @Test
+    void shouldNeverAdmitMoreThanBurstPlusRateTimesWindow() {
+        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(600).withTpm(60_000).withSafetyFactor(1.0).withBurstSeconds(2);
+        QuotaLimiter limiter = new QuotaLimiter(settings, 0);
+        long admitted = 0;
+        long calls = 0;
+        // hammer it every millisecond for 60 s with 250-token calls
+        for (long t = 0; t <= 60 * SECOND; t += SECOND / 1000) {
+            if (limiter.tryAcquire(Priority.INTERACTIVE, 250, t)) {
+                admitted += 250;
+                calls++;
+            }
+        }
+        // burst 2000 + 1000/s × 60 s
+        assertThat(admitted).isLessThanOrEqualTo(2_000 + 60_000).isGreaterThan(55_000);
+        assertThat(calls).isLessThanOrEqualTo(20 + 600);
+    }
+
+    @Test
+    void shouldKeepTheReserveForInteractiveWork() {
+        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(60_000).withSafetyFactor(1.0)
+                .withBurstSeconds(2).withReserveFraction(0.5);
+        QuotaLimiter limiter = new QuotaLimiter(settings, 0);
+        long full = 2 * SECOND; // bucket full: 2000 tokens
+        assertThat(limiter.tryAcquire(Priority.BULK, 900, full)).isTrue();
+        assertThat(limiter.tryAcquire(Priority.BULK, 200, full)).as("would dig into the reserve").isFalse();
+        assertThat(limiter.tryAcquire(Priority.STANDARD, 200, full)).isFalse();
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 1_000, full)).isTrue();
+    }
+
+    @Test
+    void shouldHoldBackOnlyTheLocalBurstsReserveWhenTheProviderHoldsAFullMinute() {
+        // 30k TPM at safety 1 with 2 s of local burst (1000 tokens), reserve a quarter of it (250)
+        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(30_000).withSafetyFactor(1.0)
+                .withBurstSeconds(2).withReserveFraction(0.25);
+        QuotaLimiter limiter = new QuotaLimiter(settings, 0);
+        long t = 2 * SECOND;
+        assertThat(limiter.tryAcquire(Priority.BULK, 700, t)).isTrue();
+        long first = limiter.lastAdmission();
+        limiter.answered(first);
+        // the provider holds a full minute and has 29 300 left after that call
+        RateLimitInfo info = new RateLimitInfo(OptionalLong.of(6_000), OptionalLong.of(30_000), OptionalLong.of(5_999),
+                OptionalLong.of(29_300), Optional.empty(), Optional.empty(), Optional.empty());
+        limiter.reseed(info, first, t, t);
+        assertThat(limiter.tokenCapacity()).isEqualTo(29_300.0);
+        // bulk may spend all of it but the local burst's reserve: 29 300 - 250
+        long bulk = 0;
+        while (limiter.tryAcquire(Priority.BULK, 50, t)) {
+            bulk += 50;
+        }
+        assertThat(bulk).isEqualTo(29_050);
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 250, t)).as("the reserve is still there for interactive").isTrue();
+    }
+
+    @Test
+    void shouldCountAPreviousOwnersCallsAsUnchargedUntilTheyExpire() {
+        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(30_000).withSafetyFactor(1.0)
+                .withBurstSeconds(2).withReserveFraction(0);
+        QuotaLimiter limiter = new QuotaLimiter(settings, 0);
+        // the previous owner had two calls out, 3 000 tokens in all; they may reach the provider after ours
+        limiter.inherit(2, 3_000, 0, 60 * SECOND);
+        long t = 2 * SECOND;
+        assertThat(limiter.tryAcquire(Priority.BULK, 500, t)).isTrue();
+        long ours = limiter.lastAdmission();
+        limiter.answered(ours);
+        RateLimitInfo info = new RateLimitInfo(OptionalLong.of(6_000), OptionalLong.of(30_000), OptionalLong.of(5_990),
+                OptionalLong.of(20_000), Optional.empty(), Optional.empty(), Optional.empty());
+        limiter.reseed(info, ours, t, t);
+        assertThat(limiter.availableTokens(t)).as("20 000 reported, 3 000 of the old owner's not yet in it").isEqualTo(17_000.0);
+        // once the request timeout has passed they were charged or never will be
+        long later = 61 * SECOND;
+        assertThat(limiter.tryAcquire(Priority.BULK, 1, later)).isTrue();
+        long next = limiter.lastAdmission();
+        limiter.answered(next);
+        limiter.reseed(info, next, later, later);
+        assertThat(limiter.availableTokens(later)).isEqualTo(20_000.0);
+    }
+
+    @Test
+    void shouldNotRaiseOverACallThatOvertookTheAnsweredOneOnTheWay() {
+        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(120_000).withSafetyFactor(1.0)
+                .withBurstSeconds(2).withReserveFraction(0);
+        QuotaLimiter limiter = new QuotaLimiter(settings, 0);
+        long t = 2 * SECOND; // full: 4 000 tokens
+        assertThat(limiter.tryAcquire(Priority.BULK, 2_000, t)).isTrue();
+        long a = limiter.lastAdmission();
+        assertThat(limiter.tryAcquire(Priority.BULK, 1_000, t)).isTrue();
+        long b = limiter.lastAdmission();
+        // b reached the provider first (it then had 9 000 left), a after it (7 000 left); a's answer comes back first
+        RateLimitInfo afterB = new RateLimitInfo(OptionalLong.of(6_000), OptionalLong.of(120_000), OptionalLong.of(5_998),
+                OptionalLong.of(9_000), Optional.empty(), Optional.empty(), Optional.empty());
+        RateLimitInfo afterA = new RateLimitInfo(OptionalLong.of(6_000), OptionalLong.of(120_000), OptionalLong.of(5_997),
+                OptionalLong.of(7_000), Optional.empty(), Optional.empty(), Optional.empty());
+        long answer = t + SECOND / 1000; // 1 ms later: 2 tokens of refill
+        limiter.reseed(afterA, a, answer, answer);
+        limiter.answered(a, answer);
+        assertThat(limiter.availableTokens(answer)).as("7 000 left, b (1 000) not yet answered").isEqualTo(6_000.0);
+        limiter.reseed(afterB, b, answer, answer);
+        limiter.answered(b, answer);
+        assertThat(limiter.availableTokens(answer)).as("b's 9 000 may not hold a, answered after b was sent").isEqualTo(7_000.0);
+    }
+
+    /**
+     * b's headers were taken between its send and its receipt. Taken after a's answer, they hold a;
+     * taken before, they may not, but the provider has refilled since: the raise takes the lower of
+     * the two cases, not both penalties at once (a subtracted and no refill credited).
+     */
+    @Test
+    void shouldCreditRefillSinceTheMomentACallAnsweredMeanwhileMayNotBeCounted() {
+        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(60_000).withSafetyFactor(1.0)
+                .withBurstSeconds(2).withReserveFraction(0);
+        QuotaLimiter limiter = new QuotaLimiter(settings, 0);
+        long ms = SECOND / 1000;
+        assertThat(limiter.tryAcquire(Priority.BULK, 1_000, 2_000 * ms)).isTrue();
+        long z = limiter.lastAdmission();
+        // z's answer: the provider holds at least 3 000
+        limiter.reseed(tokens(3_000), z, 2_100 * ms, 2_100 * ms);
+        limiter.answered(z, 2_100 * ms);
+        assertThat(limiter.availableTokens(2_100 * ms)).isEqualTo(3_000.0);
+        assertThat(limiter.tryAcquire(Priority.BULK, 1_500, 2_100 * ms)).isTrue();
+        long a = limiter.lastAdmission();
+        assertThat(limiter.tryAcquire(Priority.BULK, 1_000, 2_600 * ms)).isTrue();
+        long b = limiter.lastAdmission();
+        // a's answer says nothing is left: lowered to 0 minus b, which it may not hold
+        limiter.reseed(tokens(0), a, 3_600 * ms, 3_600 * ms);
+        limiter.answered(a, 3_600 * ms);
+        assertThat(limiter.availableTokens(3_600 * ms)).isEqualTo(-1_000.0);
+        // b's answer at 4.1 s: 2 500 left. Taken at 4.1 s: a is in it, 2 500. Taken just before a's answer (3.6 s): a
+        // may be missing (-1 500), 0.5 s of refill (+500) within the 3 000 the provider was seen to hold: 1 500.
+        limiter.reseed(tokens(2_500), b, 4_100 * ms, 4_100 * ms);
+        limiter.answered(b, 4_100 * ms);
+        assertThat(limiter.availableTokens(4_100 * ms)).as("the lower case, not 2 500 - 1 500 = 1 000").isEqualTo(1_500.0);
+    }
+
+    private static RateLimitInfo tokens(long remaining) {
+        return new RateLimitInfo(OptionalLong.of(6_000), OptionalLong.of(60_000), OptionalLong.of(5_000),
+                OptionalLong.of(remaining), Optional.empty(), Optional.empty(), Optional.empty());
+    }
+
+    @Test
+    void shouldAdmitNothingDuringACooldown() {
+        QuotaLimiter limiter = new QuotaLimiter(QuotaSettings.ofDefaults().withRpm(600).withTpm(60_000), 0);
+        limiter.coolDown(Duration.ofSeconds(5), 3 * SECOND);
+        for (long t = 3 * SECOND; t < 8 * SECOND; t += SECOND / 20) {
+            assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 1, t)).isFalse();
+        }
+        assertThat(limiter.inCooldown(8 * SECOND - 1)).isTrue();
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 1, 8 * SECOND)).isTrue();
+    }
+
+    @Test
+    void shouldAdmitAnOversizedCallOnlyFromAFullBucket() {
+        QuotaLimiter limiter = new QuotaLimiter(QuotaSettings.ofDefaults().withRpm(600).withTpm(60_000).withSafetyFactor(1.0), 0);
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 5_000, SECOND)).isFalse();
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 5_000, 2 * SECOND)).isTrue();
+        // in debt now: 2000 - 5000 = -3000, back to 100 after 3.1 s
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 100, 5 * SECOND)).isFalse();
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 100, 5 * SECOND + SECOND / 5)).isTrue();
+    }
+
+    @Test
+    void shouldChargeAPromptLargerThanEstimated() {
+        QuotaLimiter limiter = new QuotaLimiter(QuotaSettings.ofDefaults().withRpm(600).withTpm(60_000).withSafetyFactor(1.0), 0);
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 1_000, 2 * SECOND)).isTrue();
+        limiter.reconcile(800, 900, 2 * SECOND);
+        assertThat(limiter.availableTokens(2 * SECOND)).isEqualTo(900.0);
+        limiter.reconcile(800, 700, 2 * SECOND);
+        assertThat(limiter.availableTokens(2 * SECOND)).as("no refund").isEqualTo(900.0);
+    }
+}

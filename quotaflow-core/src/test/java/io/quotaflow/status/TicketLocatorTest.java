@@ -1,0 +1,95 @@
+package io.quotaflow.status;
+
+import io.quotaflow.records.Priority;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static io.quotaflow.status.QueueViewTest.NOW;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** One ticket's answer from its status record and the live queue of its scope. */
+class TicketLocatorTest {
+
+    private final Map<String, TicketStatus> statuses = new HashMap<>();
+    private final TicketDirectory directory = new TicketDirectory();
+    private final TicketLocator locator = new TicketLocator(id -> Optional.ofNullable(statuses.get(id)), directory);
+
+    private static TicketStatus status(TicketState state, String priority, long at) {
+        return new TicketStatus(state, "default", priority, "acme", NOW - 5_000, at, 0, null);
+    }
+
+    private static String iso(long ms) {
+        return Instant.ofEpochMilli(ms).toString();
+    }
+
+    @Test
+    void shouldAnswerUnknownForATicketNobodyHolds() {
+        assertThat(locator.answer("X", NOW)).isEqualTo(TicketAnswer.unknown("X"));
+        assertThat(locator.answer("X", NOW).known()).isFalse();
+    }
+
+    @Test
+    void shouldPlaceAWaitingTicketInItsQueueWithItsEta() {
+        directory.publish(QueueViewTest.view());
+        statuses.put("B-2", status(TicketState.PENDING, "bulk", NOW - 1_000));
+
+        TicketAnswer a = locator.answer("B-2", NOW);
+
+        // 500 tokens ahead at 100/s = 5 s (3 tickets at 2/s = 1.5 s); then 1 s of latency
+        assertThat(a).isEqualTo(new TicketAnswer("B-2", "pending", "default", "bulk", "acme", 3, iso(NOW + 5_000), iso(NOW + 6_000)));
+    }
+
+    @Test
+    void shouldCallAQueuedRetryPendingWhateverItsRecordSays() {
+        directory.publish(QueueViewTest.view());
+        statuses.put("I-2", status(TicketState.DELAYED, "interactive", NOW - 3_000));
+
+        assertThat(locator.answer("I-2", NOW).state()).isEqualTo("pending");
+        assertThat(locator.answer("I-2", NOW).position()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldPutAnAcceptedTicketNotYetPublishedBehindItsClassTail() {
+        directory.publish(QueueViewTest.view());
+        statuses.put("N", status(TicketState.PENDING, "interactive", NOW));
+
+        TicketAnswer a = locator.answer("N", NOW);
+
+        assertThat(a.position()).isEqualTo(2);
+        assertThat(a.estimatedStartAt()).isEqualTo(iso(NOW + 2_000));
+    }
+
+    @Test
+    void shouldExpectAnInFlightTicketOneLatencyAfterItsCallWentOut() {
+        directory.publish(QueueViewTest.view());
+        statuses.put("F", status(TicketState.IN_FLIGHT, "bulk", NOW - 200));
+
+        TicketAnswer a = locator.answer("F", NOW);
+
+        assertThat(a).isEqualTo(new TicketAnswer("F", "in-flight", "default", "bulk", "acme", 0, iso(NOW - 200), iso(NOW + 800)));
+    }
+
+    @Test
+    void shouldGiveAFinishedTicketTheTimeItEndedAndNoStart() {
+        statuses.put("C", status(TicketState.CLASSIFIED, "standard", NOW - 60_000));
+
+        assertThat(locator.answer("C", NOW)).isEqualTo(new TicketAnswer("C", "classified", "default", "standard", "acme", null, null,
+                iso(NOW - 60_000)));
+    }
+
+    @Test
+    void shouldForgetTheQueueOfAReleasedScope() {
+        directory.publish(new QueueView("s", List.of("default"), NOW, QueueViewTest.RATES,
+                List.of(new QueueView.Waiting("W", Priority.STANDARD, 10))));
+        assertThat(locator.answer("W", NOW).known()).isTrue();
+
+        directory.release("s");
+
+        assertThat(locator.answer("W", NOW).known()).isFalse();
+    }
+}

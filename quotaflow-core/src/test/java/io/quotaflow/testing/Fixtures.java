@@ -1,0 +1,65 @@
+package io.quotaflow.testing;
+
+import io.quotaflow.config.BatchSettings;
+import io.quotaflow.config.ModelSettings;
+import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.config.RetrySettings;
+import io.quotaflow.config.Secret;
+import io.quotaflow.config.DispatcherSettings;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+
+/** Shared test values. */
+public final class Fixtures {
+
+    public static final String API_KEY = "sk-test-0123456789abcdef";
+
+    private Fixtures() {
+    }
+
+    public static ModelSettings model() {
+        return ModelSettings.of(URI.create("http://localhost:1/v1"), "gpt-4o-mini", Secret.of(API_KEY));
+    }
+
+    /** Generous limits so only the test's own constraint binds. */
+    public static DispatcherSettings settings() {
+        return new DispatcherSettings(model(), QuotaSettings.ofDefaults().withRpm(6_000).withTpm(2_000_000),
+                BatchSettings.ofDefaults(), RetrySettings.ofDefaults());
+    }
+
+    public static String ticketJson(String id, String priority, String tenant, String body) {
+        return "{\"id\":\"" + id + "\",\"subject\":\"Subject " + id + "\",\"body\":\"" + body + "\",\"tenant\":\"" + tenant
+                + "\"" + (priority == null ? "" : ",\"priority\":\"" + priority + "\"") + "}";
+    }
+
+    public static byte[] ticket(String id, String tenant, String body) {
+        return ticketJson(id, null, tenant, body).getBytes(StandardCharsets.UTF_8);
+    }
+
+    public static byte[] ticket(String id) {
+        return ticket(id, "acme", "My invoice is wrong, please help.");
+    }
+
+    /** A route named {@code name} at {@code http://<name>/v1} (its own scope), with generous limits and {@code contextTokens}. */
+    public static io.quotaflow.config.RouteSettings route(String name, int contextTokens, java.util.List<String> fallback,
+                                                          String contextFallback) {
+        ModelSettings model = ModelSettings.of(URI.create("http://" + name + ".test/v1"), "gpt-4o-mini", Secret.of(API_KEY))
+                .withContextTokens(contextTokens);
+        return new io.quotaflow.config.RouteSettings(name, model, QuotaSettings.ofDefaults().withRpm(6_000).withTpm(2_000_000),
+                fallback, contextFallback, null, null, 0, 0);
+    }
+
+    /** Settings over {@code routes}, the first the default, with {@code maxWait} per priority and the cache off. */
+    public static DispatcherSettings routed(java.util.Map<io.quotaflow.records.Priority, java.time.Duration> maxWait,
+                                            io.quotaflow.config.RouteSettings... routes) {
+        java.util.Map<String, io.quotaflow.config.RouteSettings> byName = new java.util.LinkedHashMap<>();
+        for (io.quotaflow.config.RouteSettings r : routes) {
+            byName.put(r.name(), r);
+        }
+        io.quotaflow.config.Routing routing = new io.quotaflow.config.Routing(byName, routes[0].name(), java.util.Map.of(),
+                java.util.Map.of(), maxWait, java.time.Duration.ZERO);
+        return DispatcherSettings.of(routing, BatchSettings.ofDefaults(), RetrySettings.ofDefaults(),
+                io.quotaflow.config.RecordLimits.ofDefaults(), io.quotaflow.config.TopicNames.DEFAULT);
+    }
+}

@@ -1,0 +1,143 @@
+package io.quotaflow.testing;
+
+import io.quotaflow.model.ModelClient;
+import io.quotaflow.records.Priority;
+import io.quotaflow.dispatch.DispatcherListener;
+import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.topology.QuotaflowTopology;
+import io.quotaflow.topology.Topics;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import io.quotaflow.testkit.RecordSchemas;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.SplittableRandom;
+
+/** The whole topology on a {@link TopologyTestDriver}, with helpers to feed it and read it. */
+public final class PipelineHarness implements AutoCloseable {
+
+    public static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+
+    private final TopologyTestDriver driver;
+    private final Map<Priority, TestInputTopic<String, byte[]>> inputs = new EnumMap<>(Priority.class);
+    private final TestInputTopic<String, byte[]> retryIn;
+    private final TestOutputTopic<String, byte[]> classified;
+    private final TestOutputTopic<String, byte[]> retryOut;
+    private final TestOutputTopic<String, byte[]> dlq;
+    private final Path stateDir;
+    private Instant now = START;
+
+    public PipelineHarness(DispatcherSettings settings, ModelClient client) {
+        this(settings, client, DispatcherListener.NONE);
+    }
+
+    public PipelineHarness(DispatcherSettings settings, ModelClient client, DispatcherListener listener) {
+        this(settings, io.quotaflow.model.ModelClients.of(client), listener);
+    }
+
+    /** A pipeline whose routes each call their own client. */
+    public PipelineHarness(DispatcherSettings settings, io.quotaflow.model.ModelClients clients, DispatcherListener listener) {
+        try {
+            stateDir = Files.createTempDirectory("qf-ttd");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "quotaflow-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        driver = new TopologyTestDriver(QuotaflowTopology.build(settings, clients, new SplittableRandom(7), listener, props, null),
+                props, START);
+        for (Priority p : Priority.values()) {
+            inputs.put(p, driver.createInputTopic(p.topic(), new StringSerializer(), new ByteArraySerializer(), START, Duration.ZERO));
+        }
+        retryIn = driver.createInputTopic(Topics.RETRY.name(), new StringSerializer(), new ByteArraySerializer(), START, Duration.ZERO);
+        classified = driver.createOutputTopic(Topics.CLASSIFIED.name(), new StringDeserializer(), new ByteArrayDeserializer());
+        retryOut = driver.createOutputTopic(Topics.RETRY.name(), new StringDeserializer(), new ByteArrayDeserializer());
+        dlq = driver.createOutputTopic(Topics.DLQ.name(), new StringDeserializer(), new ByteArrayDeserializer());
+    }
+
+    public void pipe(Priority priority, String key, byte[] value) {
+        pipe(priority, key, value, new RecordHeaders());
+    }
+
+    public void pipe(Priority priority, String key, byte[] value, Headers headers) {
+        inputs.get(priority).pipeInput(new TestRecord<>(key, value, headers, now));
+    }
+
+    public void pipeRetry(String key, byte[] value, Headers headers) {
+        retryIn.pipeInput(new TestRecord<>(key, value, headers, now));
+    }
+
+    /** Advances wall-clock time (firing punctuators) in steps of at most 50 ms. */
+    public void advance(Duration duration) {
+        long remaining = duration.toMillis();
+        while (remaining > 0) {
+            long step = Math.min(50, remaining);
+            now = now.plusMillis(step);
+            driver.advanceWallClockTime(Duration.ofMillis(step));
+            remaining -= step;
+        }
+    }
+
+    /** Moves wall-clock time on by {@code duration} in one step (one punctuation): a day without a million ticks. */
+    public void jump(Duration duration) {
+        now = now.plus(duration);
+        driver.advanceWallClockTime(duration);
+    }
+
+    public Instant now() {
+        return now;
+    }
+
+    /** The results written since the last read; each one checked against {@code classification.schema.json}. */
+    public List<TestRecord<String, byte[]>> classified() {
+        List<TestRecord<String, byte[]>> records = classified.readRecordsToList();
+        records.forEach(r -> RecordSchemas.assertClassification(r.key(), r.value()));
+        return records;
+    }
+
+    /** The retries written since the last read; their headers checked against {@code dead-letter.schema.json}. */
+    public List<TestRecord<String, byte[]>> retries() {
+        List<TestRecord<String, byte[]>> records = retryOut.readRecordsToList();
+        records.forEach(r -> RecordSchemas.assertDeadLetterHeaders(r.key(), r.headers()));
+        return records;
+    }
+
+    /** The dead letters written since the last read; their headers checked against {@code dead-letter.schema.json}. */
+    public List<TestRecord<String, byte[]>> deadLetters() {
+        List<TestRecord<String, byte[]>> records = dlq.readRecordsToList();
+        records.forEach(r -> RecordSchemas.assertDeadLetterHeaders(r.key(), r.headers()));
+        return records;
+    }
+
+    public TopologyTestDriver driver() {
+        return driver;
+    }
+
+    @Override
+    public void close() {
+        driver.close();
+        try (var files = Files.walk(stateDir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (java.io.IOException ignored) {
+            // temp dir
+        }
+    }
+}

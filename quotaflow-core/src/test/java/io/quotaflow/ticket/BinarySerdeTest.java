@@ -1,0 +1,55 @@
+package io.quotaflow.ticket;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import io.quotaflow.records.Json;
+import io.quotaflow.records.Priority;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class BinarySerdeTest {
+
+    private final BinarySerde<WorkItem> serde = new BinarySerde<>(WorkItem.class);
+
+    private static WorkItem item(byte[] original) {
+        return new WorkItem("T-1", Priority.BULK, "acme", 12, original, new WorkItem.Origin("tickets.bulk", 2, 99), 1_000, 1, 2_000,
+                new WorkItem.FailureState(1, 2, "transient", 503, "busy"), 1, "0:7", 4, 2, original.length, null,
+                List.of(new WorkItem.Header("trace-id", "t-1".getBytes(StandardCharsets.UTF_8)), new WorkItem.Header("empty", null)));
+    }
+
+    @Test
+    void shouldRoundTripEveryFieldAndKeepTicketBytesRaw() {
+        byte[] original = ("{\"id\":\"T-1\",\"body\":\"" + "é\\n\\u0001".repeat(10_000) + "\"}").getBytes(StandardCharsets.UTF_8);
+        WorkItem item = item(original);
+        byte[] bytes = serde.serializer().serialize("t", item);
+        WorkItem back = serde.deserializer().deserialize("t", bytes);
+
+        assertThat(back).isEqualTo(item);
+        assertThat(back.original()).isEqualTo(original);
+        assertThat(back.headers()).hasSize(2);
+        assertThat(back.headers().get(0).value()).isEqualTo("t-1".getBytes(StandardCharsets.UTF_8));
+        assertThat(back.headers().get(1).value()).isNull();
+        assertThat(back.failure()).isEqualTo(item.failure());
+        assertThat(back.replayOf()).isEqualTo("0:7");
+        assertThat(back.originalSha256()).isEqualTo(WorkItem.sha256(original));
+        // no base64 (a third more) and no JSON escaping of the ticket's own escapes
+        assertThat(bytes.length).isLessThan(original.length + 600);
+    }
+
+    @Test
+    void shouldReadTheJsonThatEarlierVersionsStored() throws Exception {
+        byte[] original = "{\"id\":\"T-1\",\"body\":\"hi\"}".getBytes(StandardCharsets.UTF_8);
+        WorkItem legacy = new WorkItem("T-1", Priority.STANDARD, "acme", 5, original, new WorkItem.Origin("tickets.standard", 0, 3),
+                10, 0, 0, null, 0, null, 0, 1);
+        byte[] json = Json.MAPPER.writeValueAsBytes(java.util.Map.of("id", "T-1", "priority", "STANDARD", "tenant", "acme",
+                "tokens", 5, "original", original, "origin", legacy.origin(), "enqueuedAt", 10, "maxTokensBoost", 1));
+        WorkItem back = serde.deserializer().deserialize("t", json);
+        assertThat(back.original()).isEqualTo(original);
+        assertThat(back.originalSize()).isEqualTo(original.length);
+        assertThat(back.originalSha256()).isEqualTo(WorkItem.sha256(original));
+        assertThat(back.headers()).isEmpty();
+        assertThat(back.reduced()).isFalse();
+    }
+}

@@ -1,0 +1,141 @@
+package io.quotaflow.topology;
+
+import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.testing.FakeModelClient;
+import io.quotaflow.testing.Fixtures;
+import io.quotaflow.testing.PipelineHarness;
+import io.quotaflow.records.Priority;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import io.quotaflow.dispatch.DispatcherListener;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Tombstones cancel tickets not yet sent (docs/design.md, "Queue discipline and ticket status"). */
+class CancelTopologyTest {
+
+    private final List<String> cancelled = new ArrayList<>();
+    private int requests;
+
+    private final DispatcherListener listener = new DispatcherListener() {
+        @Override
+        public void cancelRequested() {
+            requests++;
+        }
+
+        @Override
+        public void cancelled(String scope, String id) {
+            cancelled.add(id);
+        }
+    };
+
+    private static byte[] ticket(String id, String subject) {
+        return ("{\"id\":\"" + id + "\",\"subject\":\"" + subject + "\",\"body\":\"Please help with " + subject + "\"}")
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void shouldCancelAWaitingTicketSoThatNothingOfItIsWritten() {
+        FakeModelClient client = FakeModelClient.labellingAll("billing", "low").hold();
+        DispatcherSettings settings = Fixtures.settings();
+        try (PipelineHarness h = new PipelineHarness(settings, client, listener)) {
+            h.pipe(Priority.INTERACTIVE, "OUT", ticket("OUT", "first"));
+            h.advance(Duration.ofMillis(100));
+            // a bulk ticket lingers for company: it waits
+            h.pipe(Priority.BULK, "WAIT", ticket("WAIT", "second"));
+            h.advance(Duration.ofMillis(100));
+            h.pipe(Priority.BULK, "WAIT", null);
+            client.completeAll();
+            h.advance(Duration.ofSeconds(30));
+            client.completeAll();
+            h.advance(Duration.ofSeconds(1));
+
+            assertThat(h.classified()).extracting(TestRecord::key).containsExactly("OUT");
+            assertThat(h.deadLetters()).isEmpty();
+            assertThat(client.requestedIds()).containsExactly("OUT");
+            assertThat(cancelled).containsExactly("WAIT");
+            assertThat(requests).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void shouldCancelADelayedRetry() {
+        FakeModelClient client = new FakeModelClient(r -> FakeModelClient.failed(ModelOutcome.FailureKind.TRANSIENT, 503, "busy"));
+        try (PipelineHarness h = new PipelineHarness(Fixtures.settings(), client, listener)) {
+            h.pipe(Priority.INTERACTIVE, "R", ticket("R", "retry me"));
+            h.advance(Duration.ofMillis(300));
+            assertThat(h.retries()).isNotEmpty();
+            client.respondWith(r -> FakeModelClient.answer(r, "billing", "low"));
+            h.pipe(Priority.INTERACTIVE, "R", null);
+            h.advance(Duration.ofMinutes(2));
+
+            assertThat(h.classified()).isEmpty();
+            assertThat(h.deadLetters()).isEmpty();
+            assertThat(cancelled).containsExactly("R");
+            assertThat(client.requestedIds()).containsExactly("R");
+        }
+    }
+
+    @Test
+    void shouldLetACallThatIsOutAnswerAndIgnoreATombstoneForAnUnknownId() {
+        FakeModelClient client = FakeModelClient.labellingAll("billing", "low").hold();
+        try (PipelineHarness h = new PipelineHarness(Fixtures.settings(), client, listener)) {
+            h.pipe(Priority.INTERACTIVE, "FLY", ticket("FLY", "flying"));
+            h.advance(Duration.ofMillis(200));
+            h.pipe(Priority.INTERACTIVE, "FLY", null);
+            h.pipe(Priority.STANDARD, "NOBODY", null);
+            h.advance(Duration.ofMillis(100));
+            client.completeAll();
+            h.advance(Duration.ofMillis(200));
+
+            assertThat(h.classified()).extracting(TestRecord::key).containsExactly("FLY");
+            assertThat(h.deadLetters()).as("a tombstone is not bad input").isEmpty();
+            assertThat(cancelled).isEmpty();
+            assertThat(requests).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void shouldCancelATicketThatFollowsAnIdenticalOneAndStillAnswerTheLeader() {
+        FakeModelClient client = FakeModelClient.labellingAll("billing", "low").hold();
+        try (PipelineHarness h = new PipelineHarness(Fixtures.settings(), client, listener)) {
+            h.pipe(Priority.INTERACTIVE, "LEAD", ticket("LEAD", "same"));
+            h.advance(Duration.ofMillis(200));
+            h.pipe(Priority.INTERACTIVE, "FOLLOW", ticket("FOLLOW", "same"));
+            h.advance(Duration.ofMillis(100));
+            h.pipe(Priority.INTERACTIVE, "FOLLOW", null);
+            h.advance(Duration.ofMillis(100));
+            client.completeAll();
+            h.advance(Duration.ofMillis(200));
+
+            assertThat(h.classified()).extracting(TestRecord::key).containsExactly("LEAD");
+            assertThat(cancelled).containsExactly("FOLLOW");
+        }
+    }
+
+    @Test
+    void shouldCancelAWaitingLeaderAndLetItsFollowerBeAsked() {
+        FakeModelClient client = FakeModelClient.labellingAll("billing", "low");
+        DispatcherSettings slow = Fixtures.settings();
+        slow = new DispatcherSettings(slow.model(), QuotaSettings.ofDefaults().withRpm(6_000).withTpm(2_000_000), slow.batch(),
+                slow.retry());
+        try (PipelineHarness h = new PipelineHarness(slow, client, listener)) {
+            // bulk tickets linger: both wait, the second following the first
+            h.pipe(Priority.BULK, "A", ticket("A", "twin"));
+            h.pipe(Priority.BULK, "B", ticket("B", "twin"));
+            h.pipe(Priority.BULK, "A", null);
+            h.advance(Duration.ofSeconds(30));
+
+            assertThat(h.classified()).extracting(TestRecord::key).containsExactly("B");
+            assertThat(client.requestedIds()).containsExactly("B");
+            assertThat(cancelled).containsExactly("A");
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package io.quotaflow.records;
+
+/**
+ * The product: one ticket's classification, as written to {@code tickets.classified}.
+ *
+ * @param promptTokens     prompt tokens of the call, shared across its batch
+ * @param completionTokens completion tokens of the call, shared across its batch
+ * @param latencyMs        the model call's latency
+ * @param queuedMs         time from intake to dispatch
+ * @param classifiedAt     ISO-8601 instant
+ * @param fallbackFrom     the route the ticket fell back from, absent when it did not
+ * @param fallbackReason   why it fell back, absent when it did not
+ * @param cached           true when answered from the cache or by an identical ticket's call (no call of its own)
+ */
+public record Classification(
+        String id,
+        String category,
+        String urgency,
+        String model,
+        String route,
+        int attempts,
+        long promptTokens,
+        long completionTokens,
+        long latencyMs,
+        long queuedMs,
+        String classifiedAt,
+        String fallbackFrom,
+        String fallbackReason,
+        Boolean cached) {
+
+    /** A classification of the ticket's own call on its first route. */
+    public Classification(String id, String category, String urgency, String model, String route, int attempts,
+                          long promptTokens, long completionTokens, long latencyMs, long queuedMs, String classifiedAt) {
+        this(id, category, urgency, model, route, attempts, promptTokens, completionTokens, latencyMs, queuedMs, classifiedAt,
+                null, null, null);
+    }
+}

@@ -1,0 +1,113 @@
+package io.quotaflow.simulator;
+
+import com.sun.net.httpserver.HttpExchange;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The HTTP edge of the simulator: reads request bodies and sends {@link Reply replies}, the
+ * delayed ones on the answer timer, so latency and hangs never occupy a thread. The timer runs on
+ * real time; this is the only place the simulator waits.
+ */
+final class ReplySender {
+
+    static final int MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+    private static final Logger LOG = LoggerFactory.getLogger(ReplySender.class);
+
+    /** The body exceeded {@link #MAX_BODY_BYTES}. */
+    static final class BodyTooLargeException extends IOException {
+        private static final long serialVersionUID = 1L;
+    }
+
+    private final ScheduledExecutorService answerTimer;
+    private final StatsRecorder stats;
+    private final Random random;
+
+    /**
+     * @param random the simulator's seeded source, which also draws the {@code x-request-id}s
+     */
+    ReplySender(ScheduledExecutorService answerTimer, StatsRecorder stats, Random random) {
+        this.answerTimer = answerTimer;
+        this.stats = stats;
+        this.random = random;
+    }
+
+    /** The whole request body; at most {@link #MAX_BODY_BYTES}. */
+    static byte[] readBody(HttpExchange exchange) throws IOException {
+        try (InputStream in = exchange.getRequestBody()) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            byte[] buffer = new byte[8192];
+            int n;
+            while ((n = in.read(buffer)) > 0) {
+                if (out.size() + n > MAX_BODY_BYTES) {
+                    throw new BodyTooLargeException();
+                }
+                out.write(buffer, 0, n);
+            }
+            return out.toByteArray();
+        }
+    }
+
+    /** Sends {@code reply} now, schedules it, or parks the exchange (a hang). */
+    void send(HttpExchange exchange, Reply reply) {
+        if (reply instanceof Reply.Now) {
+            Reply.Now now = (Reply.Now) reply;
+            send(exchange, now.status(), now.headers(), now.body(), now.counted());
+        } else if (reply instanceof Reply.Later) {
+            Reply.Later later = (Reply.Later) reply;
+            schedule(exchange, () -> send(exchange, 200, later.headers(), later.body(), true), later.delayMs());
+        } else {
+            // Never answers: the connection is closed after HANG, and no handler thread waits for it.
+            schedule(exchange, exchange::close, ProviderSimulator.HANG.toMillis());
+        }
+    }
+
+    private void schedule(HttpExchange exchange, Runnable action, long delayMs) {
+        stats.inFlight(+1);
+        Runnable task = () -> {
+            stats.inFlight(-1);
+            action.run();
+        };
+        try {
+            answerTimer.schedule(task, delayMs, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException shuttingDown) {
+            stats.inFlight(-1);
+            exchange.close();
+        }
+    }
+
+    /**
+     * Sends a JSON answer and closes the exchange.
+     *
+     * @param counted whether the answer belongs to a chat-completion request and counts in the stats
+     */
+    void send(HttpExchange exchange, int status, Map<String, String> headers, byte[] body, boolean counted) {
+        if (counted) {
+            stats.answered(status);
+        }
+        try {
+            headers.forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
+            exchange.getResponseHeaders().set("content-type", "application/json");
+            exchange.getResponseHeaders().set("x-request-id", "req-sim-" + Long.toHexString(random.nextLong()));
+            exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        } catch (IOException e) {
+            LOG.debug("Provider simulator: could not answer {} (client gone?): {}", exchange.getRequestURI(), e.toString());
+        } finally {
+            exchange.close();
+        }
+    }
+}

@@ -1,0 +1,178 @@
+package io.quotaflow.simulator;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/**
+ * The simulator's routes: {@code POST /v1/chat/completions} goes to {@link ChatCompletions};
+ * {@code GET /v1/models} and the admin endpoints ({@code /admin/stats}, {@code /admin/faults},
+ * {@code /admin/reset}) are answered here; anything else is a 404 or a 405. Every body is read
+ * (and bounded) before the answer.
+ */
+final class Routes {
+
+    private static final String INVALID_REQUEST = "invalid_request_error";
+    private static final String MODELS_ADMIN = "/admin/models/";
+
+    private final ObjectMapper mapper = new ObjectMapper();
+    private final ProviderSimulator simulator;
+    private final ChatCompletions chat;
+    private final StatsRecorder stats;
+
+    Routes(ProviderSimulator simulator, ChatCompletions chat, StatsRecorder stats) {
+        this.simulator = simulator;
+        this.chat = chat;
+        this.stats = stats;
+    }
+
+    /** The answer to a request for {@code path} (no trailing slash) with the upper-case {@code method}. */
+    Reply route(HttpExchange exchange, String path, String method) throws IOException {
+        String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+        switch (path) {
+            case "/v1/chat/completions":
+                if (!method.equals("POST")) {
+                    return methodNotAllowed(exchange, "POST");
+                }
+                stats.arrived();
+                return chat.handle(ReplySender.readBody(exchange), authorization);
+            case "/v1/models":
+                if (!method.equals("GET")) {
+                    return methodNotAllowed(exchange, "GET");
+                }
+                ReplySender.readBody(exchange);
+                return models(authorization);
+            case "/admin/stats":
+                if (!method.equals("GET")) {
+                    return methodNotAllowed(exchange, "GET");
+                }
+                ReplySender.readBody(exchange);
+                return ok(mapper.writeValueAsBytes(simulator.stats()));
+            case "/admin/faults":
+                if (method.equals("GET")) {
+                    ReplySender.readBody(exchange);
+                    return ok(mapper.writeValueAsBytes(FaultsJson.toJson(simulator.faults())));
+                }
+                if (method.equals("POST") || method.equals("PUT")) {
+                    return postFaults(ReplySender.readBody(exchange));
+                }
+                return methodNotAllowed(exchange, "GET, POST");
+            case "/admin/reset":
+                if (!method.equals("POST")) {
+                    return methodNotAllowed(exchange, "POST");
+                }
+                ReplySender.readBody(exchange);
+                simulator.reset();
+                return ok("{\"reset\":true}".getBytes(StandardCharsets.UTF_8));
+            default:
+                if (path.startsWith(MODELS_ADMIN) && (path.endsWith("/down") || path.endsWith("/up"))) {
+                    if (!method.equals("POST")) {
+                        return methodNotAllowed(exchange, "POST");
+                    }
+                    return upOrDown(path, ReplySender.readBody(exchange));
+                }
+                ReplySender.readBody(exchange);
+                return OpenAiErrors.error(404, "Unknown request URL: " + method + " " + path
+                        + ". Please check the URL for typos.", INVALID_REQUEST, null, "unknown_url", Map.of(), false);
+        }
+    }
+
+    private static Reply ok(byte[] body) {
+        return new Reply.Now(200, Map.of(), body, false);
+    }
+
+    private static Reply methodNotAllowed(HttpExchange exchange, String allowed) throws IOException {
+        ReplySender.readBody(exchange);
+        return OpenAiErrors.error(405, "Method " + exchange.getRequestMethod() + " not allowed; use " + allowed + ".",
+                INVALID_REQUEST, null, "method_not_allowed", Map.of("allow", allowed), false);
+    }
+
+    /** {@code GET /v1/models}: the models served that the key may use, behind the same outage, failAuth and key checks. */
+    private Reply models(String authorization) throws JsonProcessingException {
+        Faults current = simulator.faults();
+        if (current.inOutage(simulator.uptime())) {
+            stats.fault("outage");
+            return OpenAiErrors.serviceUnavailable(false);
+        }
+        if (current.failAuth()) {
+            stats.fault("auth");
+            return OpenAiErrors.unauthorized(false);
+        }
+        ObjectNode list = mapper.createObjectNode().put("object", "list");
+        ArrayNode data = list.putArray("data");
+        for (ModelSpec model : simulator.config().models()) {
+            // like OpenAI, the models this key may use
+            if (chat.model(model.name()).authenticate(authorization).isPresent()) {
+                data.addObject().put("id", model.name()).put("object", "model").put("created", 0).put("owned_by", "quotaflow-sim");
+            }
+        }
+        if (data.isEmpty()) {
+            return OpenAiErrors.unauthorized(true);
+        }
+        return ok(mapper.writeValueAsBytes(list));
+    }
+
+    /** {@code POST /admin/models/NAME/down} (body {@code {"status":S}} optional, 503 by default) or {@code .../up}. */
+    private Reply upOrDown(String path, byte[] body) throws IOException {
+        boolean down = path.endsWith("/down");
+        String name = path.substring(MODELS_ADMIN.length(), path.length() - (down ? "/down".length() : "/up".length()));
+        int status = down ? downStatus(body) : 0;
+        if (status < 0) {
+            return OpenAiErrors.error(400, "The body must be empty or {\"status\":S} with an HTTP status.", INVALID_REQUEST,
+                    "status", null, Map.of(), false);
+        }
+        try {
+            simulator.setDown(name, status);
+        } catch (IllegalArgumentException e) {
+            return OpenAiErrors.error(simulator.config().servedModel(name).isPresent() ? 400 : 404, e.getMessage(),
+                    INVALID_REQUEST, null, null, Map.of(), false);
+        }
+        ObjectNode answer = mapper.createObjectNode().put("model", name).put("down", status != 0);
+        if (status != 0) {
+            answer.put("status", status);
+        }
+        return ok(mapper.writeValueAsBytes(answer));
+    }
+
+    /** The status a down body asks for: 503 when it names none, -1 when it is not {@code {"status":S}}. */
+    private int downStatus(byte[] body) {
+        if (body.length == 0) {
+            return ProviderSimulator.DEFAULT_DOWN_STATUS;
+        }
+        JsonNode json;
+        try {
+            json = mapper.readTree(body);
+        } catch (IOException e) {
+            return -1;
+        }
+        if (json == null || !json.isObject()) {
+            return -1;
+        }
+        JsonNode given = json.get("status");
+        if (given == null) {
+            return ProviderSimulator.DEFAULT_DOWN_STATUS;
+        }
+        return given.canConvertToInt() && given.isIntegralNumber() ? given.intValue() : -1;
+    }
+
+    private Reply postFaults(byte[] body) throws IOException {
+        Faults parsed;
+        try {
+            parsed = FaultsJson.fromJson(mapper.readTree(body));
+        } catch (JsonProcessingException e) {
+            return OpenAiErrors.error(400, "The body must be a JSON object of faults: " + e.getOriginalMessage(),
+                    INVALID_REQUEST, null, null, Map.of(), false);
+        } catch (IllegalArgumentException e) {
+            return OpenAiErrors.error(400, e.getMessage(), INVALID_REQUEST, null, null, Map.of(), false);
+        }
+        simulator.setFaults(parsed);
+        return ok(mapper.writeValueAsBytes(FaultsJson.toJson(parsed)));
+    }
+}
