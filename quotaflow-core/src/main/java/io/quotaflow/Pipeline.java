@@ -10,7 +10,7 @@ import io.quotaflow.metrics.ProcessMetrics;
 import io.quotaflow.metrics.StatusServer;
 import io.quotaflow.metrics.StreamsProbe;
 import io.quotaflow.model.ModelClient;
-import io.quotaflow.model.ModelClients;
+import io.quotaflow.routing.ModelClients;
 import io.quotaflow.quota.EpochNanoClock;
 import io.quotaflow.topology.QuotaflowTopology;
 import org.apache.kafka.streams.CloseOptions;

@@ -1,8 +1,8 @@
 package io.quotaflow.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quotaflow.config.ModelSettings;
-import io.quotaflow.config.Secret;
+import io.quotaflow.settings.ModelSettings;
+import io.quotaflow.settings.Secret;
 import io.quotaflow.model.ChatPrompt;
 import io.quotaflow.model.ModelItem;
 import io.quotaflow.model.PromptBuilder;

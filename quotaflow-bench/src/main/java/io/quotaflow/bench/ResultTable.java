@@ -1,6 +1,6 @@
 package io.quotaflow.bench;
 
-import io.quotaflow.config.Prices;
+import io.quotaflow.settings.Prices;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.quotaflow.demo;
 
-import io.quotaflow.config.Prices;
+import io.quotaflow.settings.Prices;
 
 import java.util.Locale;
 import java.util.Map;

@@ -5,17 +5,17 @@ import io.quotaflow.testkit.DemoDataset;
 import io.quotaflow.Pipeline;
 import io.quotaflow.admin.KafkaClients;
 import io.quotaflow.admin.TopicsApplier;
-import io.quotaflow.config.BatchSettings;
+import io.quotaflow.settings.BatchSettings;
 import io.quotaflow.config.DispatcherSettings;
-import io.quotaflow.config.ModelSettings;
-import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.settings.ModelSettings;
+import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.config.QuotaflowConfig;
-import io.quotaflow.config.RecordLimits;
-import io.quotaflow.config.RetrySettings;
-import io.quotaflow.config.RouteSettings;
-import io.quotaflow.config.Routing;
-import io.quotaflow.config.Secret;
-import io.quotaflow.config.TopicNames;
+import io.quotaflow.settings.RecordLimits;
+import io.quotaflow.settings.RetrySettings;
+import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.routing.Routing;
+import io.quotaflow.settings.Secret;
+import io.quotaflow.settings.TopicNames;
 import io.quotaflow.testkit.EmbeddedKafkaBroker;
 import io.quotaflow.simulator.Faults;
 import io.quotaflow.simulator.ProviderSimulator;
@@ -114,7 +114,7 @@ public final class FallbackDemo {
             List<String> fallback = name.equals("primary") ? List.of("backup") : List.of();
             String contextFallback = name.equals("long") ? null : "long";
             // the simulator is free: priced as gpt-4o-mini (assumed, and said so in the report)
-            routes.put(name, new RouteSettings(name, model, quota, fallback, contextFallback, io.quotaflow.config.Prices.ASSUMED_GPT_4O_MINI,
+            routes.put(name, new RouteSettings(name, model, quota, fallback, contextFallback, io.quotaflow.settings.Prices.ASSUMED_GPT_4O_MINI,
                     null, 0, 0));
         });
         Routing routing = new Routing(routes, "primary", Map.of(), Map.of(), Map.of(), Routing.DEFAULT_CACHE_TTL);

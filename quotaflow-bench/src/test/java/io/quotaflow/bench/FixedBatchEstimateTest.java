@@ -1,6 +1,6 @@
 package io.quotaflow.bench;
 
-import io.quotaflow.config.BatchSettings;
+import io.quotaflow.settings.BatchSettings;
 import io.quotaflow.records.Priority;
 import org.junit.jupiter.api.Test;
 

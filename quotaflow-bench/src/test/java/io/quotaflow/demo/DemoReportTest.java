@@ -2,7 +2,7 @@ package io.quotaflow.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.quotaflow.config.Prices;
+import io.quotaflow.settings.Prices;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;

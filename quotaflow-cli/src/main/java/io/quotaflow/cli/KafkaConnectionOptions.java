@@ -3,7 +3,7 @@ package io.quotaflow.cli;
 import io.quotaflow.config.ClusterSettings;
 import io.quotaflow.config.ConfigLoader;
 import io.quotaflow.config.ConfigValues;
-import io.quotaflow.config.TopicNames;
+import io.quotaflow.settings.TopicNames;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;

@@ -2,7 +2,7 @@ package io.quotaflow.cli;
 
 import io.quotaflow.config.ConfigKeys;
 import io.quotaflow.config.ConfigLoader;
-import io.quotaflow.config.Redactor;
+import io.quotaflow.settings.Redactor;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParameterException;

@@ -45,7 +45,7 @@ public final class Coalescer {
      * Decides for a ticket that reached the dispatcher.
      *
      * @param item the ticket, new, updated, re-published or back from the retry topic
-     * @param key  its content key ({@link ContentKey#of(WorkItem, io.quotaflow.config.ModelSettings)})
+     * @param key  its content key ({@link ContentKey#of(WorkItem, io.quotaflow.settings.ModelSettings)})
      * @param held whether the dispatcher already holds a copy of this id (waiting, delayed, in
      *             flight, or on its way back through the retry topic)
      * @param now  epoch ms

@@ -1,6 +1,6 @@
 package io.quotaflow.cache;
 
-import io.quotaflow.config.ModelSettings;
+import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.model.ModelItem;
 import io.quotaflow.model.PromptBuilder;
 import io.quotaflow.ticket.WorkItem;

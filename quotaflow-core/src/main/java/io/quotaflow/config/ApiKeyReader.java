@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import io.quotaflow.settings.Secret;
 
 /**
  * Reads the LLM API key: from the file named by {@code llm.api-key-file} when given, else from

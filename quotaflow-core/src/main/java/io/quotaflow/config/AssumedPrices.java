@@ -3,6 +3,9 @@ package io.quotaflow.config;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import io.quotaflow.settings.Prices;
+import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.routing.Routing;
 
 /**
  * Prices for runs against the simulator (demo, benchmark), whose models cost nothing: every route

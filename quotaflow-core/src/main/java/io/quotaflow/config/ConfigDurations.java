@@ -5,6 +5,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import io.quotaflow.settings.Redactor;
 
 /**
  * Durations as configuration values ({@code cache.ttl}, {@code routing.max-wait.<priority>}): a whole

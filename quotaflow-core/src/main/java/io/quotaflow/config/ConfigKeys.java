@@ -13,6 +13,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import io.quotaflow.settings.BatchSettings;
+import io.quotaflow.settings.ModelSettings;
+import io.quotaflow.settings.QuotaSettings;
+import io.quotaflow.settings.RecordLimits;
+import io.quotaflow.settings.RetrySettings;
 
 /**
  * The one table of configuration keys: name, type, default, validation, flag and meaning, as a

@@ -8,6 +8,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import io.quotaflow.settings.BatchSettings;
+import io.quotaflow.settings.InstanceId;
+import io.quotaflow.settings.RecordLimits;
+import io.quotaflow.settings.Redactor;
+import io.quotaflow.settings.RetrySettings;
+import io.quotaflow.routing.Routing;
 
 /**
  * Builds the configuration of every command from, lowest precedence first: built-in defaults

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import io.quotaflow.settings.Redactor;
+import io.quotaflow.settings.TopicNames;
 
 /**
  * The merged configuration of one command: every known key with its value and origin (defaults

@@ -3,6 +3,16 @@ package io.quotaflow.config;
 
 import java.time.Duration;
 import java.util.Objects;
+import io.quotaflow.settings.BatchSettings;
+import io.quotaflow.settings.ModelSettings;
+import io.quotaflow.routing.QuotaScope;
+import io.quotaflow.settings.QuotaSettings;
+import io.quotaflow.settings.RecordLimits;
+import io.quotaflow.settings.RetrySettings;
+import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.routing.Routing;
+import io.quotaflow.settings.TenantSettings;
+import io.quotaflow.settings.TopicNames;
 
 /**
  * Everything the topology needs to know, as one immutable value.

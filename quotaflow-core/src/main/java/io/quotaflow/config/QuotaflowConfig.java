@@ -4,6 +4,8 @@ package io.quotaflow.config;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
+import io.quotaflow.settings.QuotaSettings;
+import io.quotaflow.settings.TopicNames;
 
 /**
  * A whole run's configuration.

@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import io.quotaflow.settings.Redactor;
 
 /**
  * The pattern keys of routes (docs/design.md, "Routes configuration"): {@code route.<name>.<sub-key>}

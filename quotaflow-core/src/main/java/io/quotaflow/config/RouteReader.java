@@ -5,6 +5,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import io.quotaflow.settings.DailyLimits;
+import io.quotaflow.settings.ModelSettings;
+import io.quotaflow.settings.Prices;
+import io.quotaflow.settings.QuotaSettings;
+import io.quotaflow.settings.Redactor;
+import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.settings.Secret;
 
 /**
  * Reads one route of {@code routes} from the merged values (docs/design.md, "Routes configuration"):

@@ -8,6 +8,11 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import io.quotaflow.settings.ModelSettings;
+import io.quotaflow.settings.QuotaSettings;
+import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.routing.Routing;
+import io.quotaflow.settings.Secret;
 
 /**
  * Reads the {@link Routing} from the merged values (docs/design.md, "Routes configuration"). Without

@@ -3,6 +3,7 @@ package io.quotaflow.config;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import io.quotaflow.settings.Redactor;
 
 /**
  * The pattern keys of tenants (docs/design.md, "Tenants"): {@code tenant.<name>.weight|tpm|rpm} for

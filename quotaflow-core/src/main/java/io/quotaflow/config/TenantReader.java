@@ -2,6 +2,7 @@ package io.quotaflow.config;
 
 import java.util.HashSet;
 import java.util.Set;
+import io.quotaflow.settings.TenantSettings;
 
 /** Reads the {@link TenantSettings} from the merged {@code tenant.<name>.*} values. */
 final class TenantReader {

@@ -7,7 +7,7 @@ import io.quotaflow.cache.CachedAnswer;
 import io.quotaflow.cache.Coalescer;
 import io.quotaflow.cache.ContentKey;
 import io.quotaflow.cache.Departure;
-import io.quotaflow.config.ModelSettings;
+import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.records.Classification;
 import io.quotaflow.ticket.WorkItem;
 import org.apache.kafka.streams.processor.api.Record;

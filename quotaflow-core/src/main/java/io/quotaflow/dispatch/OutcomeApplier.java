@@ -1,6 +1,6 @@
 package io.quotaflow.dispatch;
 
-import io.quotaflow.config.RetrySettings;
+import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.failure.ErrorKind;
 import io.quotaflow.failure.ScopeHealth;
 import io.quotaflow.model.ModelOutcome;

@@ -1,8 +1,8 @@
 package io.quotaflow.dispatch;
 
 import io.quotaflow.config.DispatcherSettings;
-import io.quotaflow.config.QuotaSettings;
-import io.quotaflow.config.RouteSettings;
+import io.quotaflow.settings.QuotaSettings;
+import io.quotaflow.routing.RouteSettings;
 import io.quotaflow.model.ChatPrompt;
 import io.quotaflow.model.ModelOutcome;
 import io.quotaflow.model.PromptBuilder;

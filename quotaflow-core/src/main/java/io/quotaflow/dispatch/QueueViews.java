@@ -1,7 +1,7 @@
 package io.quotaflow.dispatch;
 
 import io.quotaflow.config.DispatcherSettings;
-import io.quotaflow.config.RouteSettings;
+import io.quotaflow.routing.RouteSettings;
 import io.quotaflow.status.Eta;
 import io.quotaflow.status.Pace;
 import io.quotaflow.status.QueueView;

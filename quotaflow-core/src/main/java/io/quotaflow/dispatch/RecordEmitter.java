@@ -39,7 +39,7 @@ final class RecordEmitter {
     }
 
     RecordEmitter(String scope, String model, Backoff backoff) {
-        this(scope, model, backoff, io.quotaflow.config.RouteSettings.DEFAULT_NAME);
+        this(scope, model, backoff, io.quotaflow.routing.RouteSettings.DEFAULT_NAME);
     }
 
     Classification classification(WorkItem item, ModelOutcome.Label label, InFlightBatch batch, ModelOutcome.Answered answered,

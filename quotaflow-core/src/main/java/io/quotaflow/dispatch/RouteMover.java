@@ -1,7 +1,7 @@
 package io.quotaflow.dispatch;
 
-import io.quotaflow.config.RouteSettings;
-import io.quotaflow.config.Routing;
+import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.routing.Routing;
 import io.quotaflow.model.ModelItem;
 import io.quotaflow.routing.FallbackLog;
 import io.quotaflow.routing.FallbackPolicy;

@@ -2,7 +2,7 @@ package io.quotaflow.dispatch;
 
 import io.quotaflow.cache.Coalescer;
 import io.quotaflow.config.DispatcherSettings;
-import io.quotaflow.config.RouteSettings;
+import io.quotaflow.routing.RouteSettings;
 import io.quotaflow.failure.Backoff;
 import io.quotaflow.failure.ErrorKind;
 import io.quotaflow.failure.ScopeHealth;

@@ -1,7 +1,7 @@
 package io.quotaflow.dispatch;
 
-import io.quotaflow.config.TenantLimits;
-import io.quotaflow.config.TenantSettings;
+import io.quotaflow.settings.TenantLimits;
+import io.quotaflow.settings.TenantSettings;
 import io.quotaflow.quota.ContinuousBucket;
 
 import java.util.HashMap;

@@ -1,7 +1,7 @@
 package io.quotaflow.dlq;
 
 import io.quotaflow.records.DeadLetterHeaders;
-import io.quotaflow.config.TopicNames;
+import io.quotaflow.settings.TopicNames;
 import io.quotaflow.failure.FailureHeaders;
 import io.quotaflow.records.Priority;
 import io.quotaflow.topology.Topics;

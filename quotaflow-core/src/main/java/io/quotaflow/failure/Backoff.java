@@ -1,6 +1,6 @@
 package io.quotaflow.failure;
 
-import io.quotaflow.config.RetrySettings;
+import io.quotaflow.settings.RetrySettings;
 
 import java.time.Duration;
 import java.util.Optional;

@@ -142,7 +142,7 @@ public final class FailureHeaders {
             return "";
         }
         // the last line of defence: every qf.error.message passes here, whatever produced it
-        String oneLine = io.quotaflow.config.Redactor.scrub(message.replaceAll("[\\r\\n\\t]+", " ")).strip();
+        String oneLine = io.quotaflow.settings.Redactor.scrub(message.replaceAll("[\\r\\n\\t]+", " ")).strip();
         return oneLine.length() > DeadLetterHeaders.MAX_MESSAGE_LENGTH ? oneLine.substring(0, DeadLetterHeaders.MAX_MESSAGE_LENGTH - 3) + "..." : oneLine;
     }
 

@@ -2,7 +2,7 @@ package io.quotaflow.failure;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
-import io.quotaflow.config.RetrySettings;
+import io.quotaflow.settings.RetrySettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,8 +1,8 @@
 package io.quotaflow.metrics;
 
 import io.quotaflow.config.DispatcherSettings;
-import io.quotaflow.config.Prices;
-import io.quotaflow.config.RouteSettings;
+import io.quotaflow.settings.Prices;
+import io.quotaflow.routing.RouteSettings;
 
 import java.util.List;
 import java.util.Objects;

@@ -3,7 +3,7 @@ package io.quotaflow.model;
 import io.quotaflow.quota.RateLimitInfo;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quotaflow.config.ModelSettings;
+import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.quota.RateLimitHeaders;
 import io.quotaflow.records.Json;
 
@@ -32,7 +32,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * OpenAI chat-completions client over {@link HttpClient#sendAsync}: the caller's thread only
  * enqueues the request. Every answer is turned into a {@link ModelOutcome}; the API key is only
  * ever placed in the {@code Authorization} header, and every message kept from the provider (bodies,
- * exceptions, {@code Location}) goes through {@link io.quotaflow.config.Secret#redact}: the key in any
+ * exceptions, {@code Location}) goes through {@link io.quotaflow.settings.Secret#redact}: the key in any
  * case, masked or in part, and anything else shaped like a key. Redirects are not followed: a 3xx
  * means a wrong base URL and halts the route.
  */

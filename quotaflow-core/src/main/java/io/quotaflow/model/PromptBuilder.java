@@ -3,7 +3,7 @@ package io.quotaflow.model;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.quotaflow.config.ModelSettings;
+import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.wire.TokenCounter;
 import io.quotaflow.wire.TokenCounter.ChatMessage;
 import io.quotaflow.records.Json;

@@ -1,6 +1,6 @@
 package io.quotaflow.publish;
 
-import io.quotaflow.config.TopicNames;
+import io.quotaflow.settings.TopicNames;
 import io.quotaflow.records.Priority;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;

@@ -14,7 +14,7 @@ import java.util.Arrays;
 public final class CompletionBudget {
 
     /** Tokens of the answer's envelope, {@code {"results":[ ... ]}}, whatever the batch size. */
-    static final int ENVELOPE = io.quotaflow.config.BatchSettings.COMPLETION_ENVELOPE;
+    static final int ENVELOPE = io.quotaflow.settings.BatchSettings.COMPLETION_ENVELOPE;
     private static final int WINDOW = 256;
     private static final double PERCENTILE = 0.99;
     private static final double MARGIN = 1.15;
@@ -63,6 +63,6 @@ public final class CompletionBudget {
 
     /** The one {@code max_tokens} formula: the answer's envelope plus {@code perItem} per ticket. */
     public static int maxTokens(int items, int perItem) {
-        return io.quotaflow.config.BatchSettings.maxTokens(items, perItem);
+        return io.quotaflow.settings.BatchSettings.maxTokens(items, perItem);
     }
 }

@@ -1,7 +1,7 @@
 package io.quotaflow.quota;
 
-import io.quotaflow.config.DailyLimits;
-import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.settings.DailyLimits;
+import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.records.Priority;
 
 import java.time.Duration;

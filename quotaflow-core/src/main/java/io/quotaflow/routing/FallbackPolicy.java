@@ -1,7 +1,5 @@
 package io.quotaflow.routing;
 
-import io.quotaflow.config.RouteSettings;
-import io.quotaflow.config.Routing;
 import io.quotaflow.records.Priority;
 
 import java.time.Duration;

@@ -1,8 +1,6 @@
 package io.quotaflow.routing;
 
-import io.quotaflow.config.BatchSettings;
-import io.quotaflow.config.RouteSettings;
-import io.quotaflow.config.Routing;
+import io.quotaflow.settings.BatchSettings;
 import io.quotaflow.model.ModelItem;
 import io.quotaflow.model.PromptBuilder;
 import io.quotaflow.records.Priority;

@@ -1,6 +1,5 @@
 package io.quotaflow.routing;
 
-import io.quotaflow.config.RouteSettings;
 
 import java.util.Collection;
 import java.util.Map;

@@ -4,7 +4,7 @@ import io.quotaflow.records.DeadLetterHeaders;
 import io.quotaflow.config.DispatcherSettings;
 
 import io.quotaflow.cache.ContentKey;
-import io.quotaflow.config.RecordLimits;
+import io.quotaflow.settings.RecordLimits;
 import io.quotaflow.failure.BoundedValue;
 import io.quotaflow.failure.ErrorKind;
 import io.quotaflow.failure.FailureHeaders;

@@ -1,10 +1,10 @@
 package io.quotaflow.topology;
 
 import io.quotaflow.config.DispatcherSettings;
-import io.quotaflow.config.TopicNames;
+import io.quotaflow.settings.TopicNames;
 
 import io.quotaflow.model.ModelClient;
-import io.quotaflow.model.ModelClients;
+import io.quotaflow.routing.ModelClients;
 import io.quotaflow.routing.RouteStates;
 import io.quotaflow.ticket.BinarySerde;
 import io.quotaflow.ticket.WorkItem;
@@ -102,7 +102,7 @@ public final class QuotaflowTopology {
 
     /**
      * The topology over {@code builder}, a model client per quota scope from {@code clients}.
-     * Scope {@code i} of {@link io.quotaflow.config.Routing#scopes()} goes to dispatch partition
+     * Scope {@code i} of {@link io.quotaflow.routing.Routing#scopes()} goes to dispatch partition
      * {@code i} (modulo the partition count), so each scope has one owner task; a ticket that changes
      * route is written back to the dispatch topic by its dispatcher (Target MOVE).
      */

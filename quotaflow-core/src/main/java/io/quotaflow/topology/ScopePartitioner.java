@@ -1,6 +1,6 @@
 package io.quotaflow.topology;
 
-import io.quotaflow.config.Routing;
+import io.quotaflow.routing.Routing;
 import org.apache.kafka.streams.processor.StreamPartitioner;
 
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.quotaflow.topology;
 
 import io.quotaflow.records.DeadLetterHeaders;
-import io.quotaflow.config.TopicNames;
+import io.quotaflow.settings.TopicNames;
 import io.quotaflow.failure.BoundedValue;
 import io.quotaflow.failure.FailureHeaders;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -28,7 +28,7 @@ import java.util.Map;
  * with the size and SHA-256 of the whole), logged and counted, and the stream thread goes on,
  * instead of dying on it, being replaced, reading it again and dying again.
  *
- * <p>quotaflow bounds what it writes ({@link io.quotaflow.config.RecordLimits}), so the production
+ * <p>quotaflow bounds what it writes ({@link io.quotaflow.settings.RecordLimits}), so the production
  * handler is a last line of defence; it still never lets a too-large record fail the task.
  * Dead-letter records are sent by Kafka Streams itself (KIP-1034), in the same transaction.
  */

@@ -2,7 +2,7 @@ package io.quotaflow.cache;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.quotaflow.config.ModelSettings;
+import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.testing.Fixtures;
 import io.quotaflow.records.Json;
 import io.quotaflow.records.Priority;

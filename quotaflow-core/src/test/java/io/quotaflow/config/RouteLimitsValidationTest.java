@@ -7,6 +7,11 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import io.quotaflow.settings.DailyLimits;
+import io.quotaflow.settings.Prices;
+import io.quotaflow.settings.QuotaSettings;
+import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.routing.Routing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -10,6 +10,11 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.routing.Routing;
+import io.quotaflow.settings.DailyLimits;
+import io.quotaflow.settings.Prices;
+import io.quotaflow.settings.QuotaSettings;
 
 import static io.quotaflow.config.RoutesFixture.CANARY;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -86,7 +86,7 @@ class PendingQueueTest {
 
     @Test
     void shouldShareAdmittedTokensByWeightAcrossBatchesWhateverTheTicketSizes() {
-        PendingQueue q = new PendingQueue(io.quotaflow.config.TenantSettings.builder().weight("gold", 3).build(), 50);
+        PendingQueue q = new PendingQueue(io.quotaflow.settings.TenantSettings.builder().weight("gold", 3).build(), 50);
         for (int i = 0; i < 3_000; i++) {
             q.add(Priority.BULK, ref("gold-" + i, "gold", 400, i));
             q.add(Priority.BULK, ref("tin-" + i, "tin", 60, i));
@@ -103,7 +103,7 @@ class PendingQueueTest {
 
     @Test
     void shouldSkipACappedTenantUntilItsBucketRefillsAndServeTheOthers() {
-        PendingQueue q = new PendingQueue(io.quotaflow.config.TenantSettings.builder().tpm("noisy", 600).build(), 0);
+        PendingQueue q = new PendingQueue(io.quotaflow.settings.TenantSettings.builder().tpm("noisy", 600).build(), 0);
         for (int i = 0; i < 10; i++) {
             q.add(Priority.STANDARD, ref("noisy-" + i, "noisy", 300, i));
         }
@@ -125,7 +125,7 @@ class PendingQueueTest {
 
     @Test
     void shouldShareByWeightWithHeavyTailedTicketsAndOversizedOnesGoingAlone() {
-        PendingQueue q = new PendingQueue(io.quotaflow.config.TenantSettings.builder().weight("gold", 3).build(), 36);
+        PendingQueue q = new PendingQueue(io.quotaflow.settings.TenantSettings.builder().weight("gold", 3).build(), 36);
         java.util.Random random = new java.util.Random(7);
         for (int i = 0; i < 3_000; i++) {
             boolean longOne = random.nextDouble() < 0.05;

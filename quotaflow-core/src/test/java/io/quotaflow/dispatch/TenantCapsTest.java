@@ -1,6 +1,6 @@
 package io.quotaflow.dispatch;
 
-import io.quotaflow.config.TenantSettings;
+import io.quotaflow.settings.TenantSettings;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,6 +1,6 @@
 package io.quotaflow.dispatch;
 
-import io.quotaflow.config.TenantSettings;
+import io.quotaflow.settings.TenantSettings;
 import io.quotaflow.records.Priority;
 import org.junit.jupiter.api.Test;
 

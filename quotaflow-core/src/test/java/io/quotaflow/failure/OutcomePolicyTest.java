@@ -1,6 +1,6 @@
 package io.quotaflow.failure;
 
-import io.quotaflow.config.RetrySettings;
+import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.model.ModelOutcome;
 import io.quotaflow.quota.RateLimitInfo;
 import io.quotaflow.records.Priority;

@@ -1,6 +1,6 @@
 package io.quotaflow.failure;
 
-import io.quotaflow.config.RetrySettings;
+import io.quotaflow.settings.RetrySettings;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

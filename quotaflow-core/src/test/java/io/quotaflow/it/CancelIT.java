@@ -2,8 +2,8 @@ package io.quotaflow.it;
 
 import io.quotaflow.Pipeline;
 import io.quotaflow.admin.KafkaClients;
-import io.quotaflow.config.QuotaSettings;
-import io.quotaflow.config.RetrySettings;
+import io.quotaflow.settings.QuotaSettings;
+import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.admin.OutcomeCounter;
 import io.quotaflow.topology.Topics;
 import org.apache.kafka.clients.producer.KafkaProducer;

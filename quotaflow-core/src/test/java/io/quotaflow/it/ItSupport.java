@@ -2,12 +2,12 @@ package io.quotaflow.it;
 
 import io.quotaflow.admin.KafkaClients;
 import io.quotaflow.admin.TopicsApplier;
-import io.quotaflow.config.BatchSettings;
-import io.quotaflow.config.ModelSettings;
-import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.settings.BatchSettings;
+import io.quotaflow.settings.ModelSettings;
+import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.config.QuotaflowConfig;
-import io.quotaflow.config.RetrySettings;
-import io.quotaflow.config.Secret;
+import io.quotaflow.settings.RetrySettings;
+import io.quotaflow.settings.Secret;
 import io.quotaflow.testkit.EmbeddedKafkaBroker;
 import io.quotaflow.simulator.ProviderSimulator;
 import io.quotaflow.simulator.SimulatorConfig;

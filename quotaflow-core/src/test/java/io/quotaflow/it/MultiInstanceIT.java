@@ -2,8 +2,8 @@ package io.quotaflow.it;
 
 import io.quotaflow.testkit.DemoDataset;
 import io.quotaflow.Pipeline;
-import io.quotaflow.config.QuotaSettings;
-import io.quotaflow.config.RetrySettings;
+import io.quotaflow.settings.QuotaSettings;
+import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.admin.OutcomeCounter;
 import io.quotaflow.simulator.SimulatorStats;
 import io.quotaflow.publish.TicketPublisher;

@@ -2,8 +2,8 @@ package io.quotaflow.it;
 
 import io.quotaflow.simulator.Faults;
 import io.quotaflow.Pipeline;
-import io.quotaflow.config.QuotaSettings;
-import io.quotaflow.config.RetrySettings;
+import io.quotaflow.settings.QuotaSettings;
+import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.dlq.DeadLetterReplayer;
 import io.quotaflow.dlq.ReplayOptions;
 import io.quotaflow.dlq.ReplaySummary;

@@ -2,10 +2,10 @@ package io.quotaflow.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.Pipeline;
-import io.quotaflow.config.ModelSettings;
-import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.settings.ModelSettings;
+import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.config.QuotaflowConfig;
-import io.quotaflow.config.RetrySettings;
+import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.admin.OutcomeCounter;
 import io.quotaflow.simulator.SimulatorStats;
 import io.quotaflow.testkit.DemoDataset;

@@ -1,10 +1,10 @@
 package io.quotaflow.it;
 
 import io.quotaflow.Pipeline;
-import io.quotaflow.config.Prices;
-import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.settings.Prices;
+import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.config.QuotaflowConfig;
-import io.quotaflow.config.RetrySettings;
+import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.config.AssumedPrices;
 import io.quotaflow.admin.OutcomeCounter;
 import io.quotaflow.simulator.ModelStats;

@@ -2,9 +2,9 @@ package io.quotaflow.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.Pipeline;
-import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.config.QuotaflowConfig;
-import io.quotaflow.config.RetrySettings;
+import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.status.QueueView;
 import io.quotaflow.records.Json;
 import org.junit.jupiter.api.Test;

@@ -1,17 +1,17 @@
 package io.quotaflow.metrics;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.quotaflow.config.BatchSettings;
+import io.quotaflow.settings.BatchSettings;
 import io.quotaflow.config.DispatcherSettings;
-import io.quotaflow.config.ModelSettings;
-import io.quotaflow.config.Prices;
-import io.quotaflow.config.QuotaSettings;
-import io.quotaflow.config.RecordLimits;
-import io.quotaflow.config.RetrySettings;
-import io.quotaflow.config.RouteSettings;
-import io.quotaflow.config.Routing;
-import io.quotaflow.config.Secret;
-import io.quotaflow.config.TopicNames;
+import io.quotaflow.settings.ModelSettings;
+import io.quotaflow.settings.Prices;
+import io.quotaflow.settings.QuotaSettings;
+import io.quotaflow.settings.RecordLimits;
+import io.quotaflow.settings.RetrySettings;
+import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.routing.Routing;
+import io.quotaflow.settings.Secret;
+import io.quotaflow.settings.TopicNames;
 import io.quotaflow.model.ModelOutcome;
 import io.quotaflow.quota.RateLimitInfo;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package io.quotaflow.model;
 
-import io.quotaflow.config.ModelSettings;
+import io.quotaflow.settings.ModelSettings;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -90,8 +90,8 @@ class OpenAiChatClientTest {
     private static final String CANARY = "sk-LEAKCANARY0123456789abcdef2345";
 
     private static OpenAiChatClient clientWithKey(java.net.URI baseUrl) {
-        return new OpenAiChatClient(io.quotaflow.config.ModelSettings.of(baseUrl, "gpt-4o-mini",
-                io.quotaflow.config.Secret.of(CANARY)));
+        return new OpenAiChatClient(io.quotaflow.settings.ModelSettings.of(baseUrl, "gpt-4o-mini",
+                io.quotaflow.settings.Secret.of(CANARY)));
     }
 
     private static void assertNoCanary(String message) {

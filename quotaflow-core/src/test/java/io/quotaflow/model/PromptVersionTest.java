@@ -1,6 +1,6 @@
 package io.quotaflow.model;
 
-import io.quotaflow.config.ModelSettings;
+import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.ticket.WorkItem;
 import org.junit.jupiter.api.Test;
 

@@ -136,7 +136,7 @@ class TicketPublisherTest {
     @Test
     void shouldReportEachAcknowledgedTicketWithItsTopicPartitionAndOffset() {
         List<Accepted> accepted = new ArrayList<>();
-        try (TicketPublisher publisher = new TicketPublisher(producer, new io.quotaflow.config.TopicNames("team-a."))) {
+        try (TicketPublisher publisher = new TicketPublisher(producer, new io.quotaflow.settings.TopicNames("team-a."))) {
             publisher.publish(new ByteArrayInputStream(INPUT.getBytes(StandardCharsets.UTF_8)), Optional.empty(), true,
                     progress::add, issues::add, accepted::add);
         }

@@ -1,6 +1,6 @@
 package io.quotaflow.quota;
 
-import io.quotaflow.config.DailyLimits;
+import io.quotaflow.settings.DailyLimits;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;

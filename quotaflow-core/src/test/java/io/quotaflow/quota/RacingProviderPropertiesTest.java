@@ -1,6 +1,6 @@
 package io.quotaflow.quota;
 
-import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.records.Priority;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;

@@ -1,10 +1,10 @@
 package io.quotaflow.testing;
 
-import io.quotaflow.config.BatchSettings;
-import io.quotaflow.config.ModelSettings;
-import io.quotaflow.config.QuotaSettings;
-import io.quotaflow.config.RetrySettings;
-import io.quotaflow.config.Secret;
+import io.quotaflow.settings.BatchSettings;
+import io.quotaflow.settings.ModelSettings;
+import io.quotaflow.settings.QuotaSettings;
+import io.quotaflow.settings.RetrySettings;
+import io.quotaflow.settings.Secret;
 import io.quotaflow.config.DispatcherSettings;
 
 import java.net.URI;
@@ -42,24 +42,24 @@ public final class Fixtures {
     }
 
     /** A route named {@code name} at {@code http://<name>/v1} (its own scope), with generous limits and {@code contextTokens}. */
-    public static io.quotaflow.config.RouteSettings route(String name, int contextTokens, java.util.List<String> fallback,
+    public static io.quotaflow.routing.RouteSettings route(String name, int contextTokens, java.util.List<String> fallback,
                                                           String contextFallback) {
         ModelSettings model = ModelSettings.of(URI.create("http://" + name + ".test/v1"), "gpt-4o-mini", Secret.of(API_KEY))
                 .withContextTokens(contextTokens);
-        return new io.quotaflow.config.RouteSettings(name, model, QuotaSettings.ofDefaults().withRpm(6_000).withTpm(2_000_000),
+        return new io.quotaflow.routing.RouteSettings(name, model, QuotaSettings.ofDefaults().withRpm(6_000).withTpm(2_000_000),
                 fallback, contextFallback, null, null, 0, 0);
     }
 
     /** Settings over {@code routes}, the first the default, with {@code maxWait} per priority and the cache off. */
     public static DispatcherSettings routed(java.util.Map<io.quotaflow.records.Priority, java.time.Duration> maxWait,
-                                            io.quotaflow.config.RouteSettings... routes) {
-        java.util.Map<String, io.quotaflow.config.RouteSettings> byName = new java.util.LinkedHashMap<>();
-        for (io.quotaflow.config.RouteSettings r : routes) {
+                                            io.quotaflow.routing.RouteSettings... routes) {
+        java.util.Map<String, io.quotaflow.routing.RouteSettings> byName = new java.util.LinkedHashMap<>();
+        for (io.quotaflow.routing.RouteSettings r : routes) {
             byName.put(r.name(), r);
         }
-        io.quotaflow.config.Routing routing = new io.quotaflow.config.Routing(byName, routes[0].name(), java.util.Map.of(),
+        io.quotaflow.routing.Routing routing = new io.quotaflow.routing.Routing(byName, routes[0].name(), java.util.Map.of(),
                 java.util.Map.of(), maxWait, java.time.Duration.ZERO);
         return DispatcherSettings.of(routing, BatchSettings.ofDefaults(), RetrySettings.ofDefaults(),
-                io.quotaflow.config.RecordLimits.ofDefaults(), io.quotaflow.config.TopicNames.DEFAULT);
+                io.quotaflow.settings.RecordLimits.ofDefaults(), io.quotaflow.settings.TopicNames.DEFAULT);
     }
 }

@@ -48,11 +48,11 @@ public final class PipelineHarness implements AutoCloseable {
     }
 
     public PipelineHarness(DispatcherSettings settings, ModelClient client, DispatcherListener listener) {
-        this(settings, io.quotaflow.model.ModelClients.of(client), listener);
+        this(settings, io.quotaflow.routing.ModelClients.of(client), listener);
     }
 
     /** A pipeline whose routes each call their own client. */
-    public PipelineHarness(DispatcherSettings settings, io.quotaflow.model.ModelClients clients, DispatcherListener listener) {
+    public PipelineHarness(DispatcherSettings settings, io.quotaflow.routing.ModelClients clients, DispatcherListener listener) {
         try {
             stateDir = Files.createTempDirectory("qf-ttd");
         } catch (java.io.IOException e) {

@@ -1,7 +1,7 @@
 package io.quotaflow.topology;
 
 import io.quotaflow.config.DispatcherSettings;
-import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.model.ModelOutcome;
 import io.quotaflow.testing.FakeModelClient;
 import io.quotaflow.testing.Fixtures;

@@ -1,13 +1,13 @@
 package io.quotaflow.topology;
 
-import io.quotaflow.config.BatchSettings;
-import io.quotaflow.config.DailyLimits;
+import io.quotaflow.settings.BatchSettings;
+import io.quotaflow.settings.DailyLimits;
 import io.quotaflow.config.DispatcherSettings;
-import io.quotaflow.config.Prices;
-import io.quotaflow.config.QuotaSettings;
-import io.quotaflow.config.RetrySettings;
-import io.quotaflow.config.RouteSettings;
-import io.quotaflow.config.Routing;
+import io.quotaflow.settings.Prices;
+import io.quotaflow.settings.QuotaSettings;
+import io.quotaflow.settings.RetrySettings;
+import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.routing.Routing;
 import io.quotaflow.model.ModelOutcome;
 import io.quotaflow.quota.QuotaLevel;
 import io.quotaflow.quota.RateLimitInfo;

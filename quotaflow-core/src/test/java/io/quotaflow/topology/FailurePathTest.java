@@ -3,8 +3,8 @@ package io.quotaflow.topology;
 import io.quotaflow.records.DeadLetterHeaders;
 import io.quotaflow.config.DispatcherSettings;
 
-import io.quotaflow.config.BatchSettings;
-import io.quotaflow.config.RetrySettings;
+import io.quotaflow.settings.BatchSettings;
+import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.failure.FailureHeaders;
 import io.quotaflow.model.ModelItem;
 import io.quotaflow.model.ModelOutcome;

@@ -4,8 +4,8 @@ import io.quotaflow.records.DeadLetterHeaders;
 import io.quotaflow.config.DispatcherSettings;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quotaflow.config.BatchSettings;
-import io.quotaflow.config.QuotaSettings;
+import io.quotaflow.settings.BatchSettings;
+import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.failure.FailureHeaders;
 import io.quotaflow.model.ModelItem;
 import io.quotaflow.model.ModelOutcome;

@@ -3,7 +3,7 @@ package io.quotaflow.topology;
 import io.quotaflow.records.DeadLetterHeaders;
 import io.quotaflow.config.DispatcherSettings;
 
-import io.quotaflow.config.RecordLimits;
+import io.quotaflow.settings.RecordLimits;
 import io.quotaflow.failure.FailureHeaders;
 import io.quotaflow.model.ModelItem;
 import io.quotaflow.model.ModelOutcome;

@@ -3,8 +3,8 @@ package io.quotaflow.topology;
 import io.quotaflow.records.DeadLetterHeaders;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.config.DispatcherSettings;
-import io.quotaflow.config.RouteSettings;
-import io.quotaflow.model.ModelClients;
+import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.routing.ModelClients;
 import io.quotaflow.model.ModelOutcome;
 import io.quotaflow.testing.FakeModelClient;
 import io.quotaflow.testing.Fixtures;
@@ -222,7 +222,7 @@ class RoutesTopologyTest {
         RouteSettings b = Fixtures.route("b", 128_000, List.of(), null);
         RouteSettings c = Fixtures.route("c", 128_000, List.of(), null);
         DispatcherSettings base = Fixtures.routed(Map.of(), a, b, c);
-        io.quotaflow.config.Routing routing = new io.quotaflow.config.Routing(base.routing().routes(), "a",
+        io.quotaflow.routing.Routing routing = new io.quotaflow.routing.Routing(base.routing().routes(), "a",
                 Map.of(Priority.BULK, "b"), Map.of("vip", "c"), Map.of(), Duration.ZERO);
         try (PipelineHarness h = harness(base.withRouting(routing))) {
             h.pipe(Priority.STANDARD, "std", Fixtures.ticket("std"));
@@ -242,7 +242,7 @@ class RoutesTopologyTest {
     void shouldMoveTicketsToTheFallbackOnceTheRoutesDayIsSpent() throws Exception {
         RouteSettings daily = Fixtures.route("primary", 128_000, List.of("backup"), null);
         daily = new RouteSettings(daily.name(), daily.model(), daily.quota(), daily.fallback(), null, null,
-                new io.quotaflow.config.DailyLimits(2, 0, 0), 0, 0);
+                new io.quotaflow.settings.DailyLimits(2, 0, 0), 0, 0);
         DispatcherSettings settings = Fixtures.routed(Map.of(), daily, Fixtures.route("backup", 128_000, List.of(), null));
         try (PipelineHarness h = harness(settings)) {
             for (int i = 0; i < 2; i++) {

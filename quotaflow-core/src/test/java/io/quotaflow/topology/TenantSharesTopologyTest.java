@@ -1,7 +1,7 @@
 package io.quotaflow.topology;
 
 import io.quotaflow.config.DispatcherSettings;
-import io.quotaflow.config.TenantSettings;
+import io.quotaflow.settings.TenantSettings;
 import io.quotaflow.testing.FakeModelClient;
 import io.quotaflow.testing.Fixtures;
 import io.quotaflow.testing.PipelineHarness;

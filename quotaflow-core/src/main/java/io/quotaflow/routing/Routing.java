@@ -1,4 +1,4 @@
-package io.quotaflow.config;
+package io.quotaflow.routing;
 
 import io.quotaflow.records.Priority;
 
@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import io.quotaflow.settings.ModelSettings;
+import io.quotaflow.settings.QuotaSettings;
 
 /**
  * Every route and which tickets go where (docs/design.md, "Routes"): {@code routes},

@@ -1,4 +1,4 @@
-package io.quotaflow.config;
+package io.quotaflow.settings;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

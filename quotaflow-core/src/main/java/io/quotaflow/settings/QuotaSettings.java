@@ -1,4 +1,4 @@
-package io.quotaflow.config;
+package io.quotaflow.settings;
 
 /**
  * The provider quota of one scope and how hard to drive it.
@@ -65,7 +65,7 @@ public record QuotaSettings(int rpm, int tpm, double safetyFactor, double burstS
         return new QuotaSettings(rpm, tpm, safetyFactor, burstSeconds, maxInFlight, reserveFraction, value);
     }
 
-    static void require(boolean condition, String message) {
+    public static void require(boolean condition, String message) {
         if (!condition) {
             throw new IllegalArgumentException(message);
         }

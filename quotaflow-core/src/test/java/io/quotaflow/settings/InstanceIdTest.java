@@ -1,9 +1,10 @@
-package io.quotaflow.config;
+package io.quotaflow.settings;
 
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
 import java.util.Map;
+import io.quotaflow.config.ConfigLoader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.quotaflow.config;
+package io.quotaflow.settings;
 
 /**
  * Size bounds of every record quotaflow writes, so that none can exceed the producer's

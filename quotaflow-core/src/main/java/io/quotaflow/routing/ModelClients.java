@@ -1,12 +1,13 @@
-package io.quotaflow.model;
+package io.quotaflow.routing;
 
-import io.quotaflow.config.RouteSettings;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import io.quotaflow.model.ModelClient;
+import io.quotaflow.model.OpenAiChatClient;
 
 /**
  * The model client of each quota scope: one per base URL, key and model, made on first use and

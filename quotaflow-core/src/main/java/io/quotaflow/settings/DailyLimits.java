@@ -1,4 +1,4 @@
-package io.quotaflow.config;
+package io.quotaflow.settings;
 
 /**
  * A route's optional daily limits ({@code route.<name>.rpd}, {@code .tpd}), reset every day at

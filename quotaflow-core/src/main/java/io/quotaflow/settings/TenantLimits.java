@@ -1,4 +1,4 @@
-package io.quotaflow.config;
+package io.quotaflow.settings;
 
 /**
  * One tenant's share and caps (docs/design.md, "Tenants"): {@code tenant.<name>.weight} (default 1)

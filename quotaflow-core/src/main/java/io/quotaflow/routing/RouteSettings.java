@@ -1,7 +1,11 @@
-package io.quotaflow.config;
+package io.quotaflow.routing;
 
 import java.util.List;
 import java.util.Objects;
+import io.quotaflow.settings.DailyLimits;
+import io.quotaflow.settings.ModelSettings;
+import io.quotaflow.settings.Prices;
+import io.quotaflow.settings.QuotaSettings;
 
 /**
  * One route: one model behind one key at one base URL, with its own limits (docs/design.md, "Routes").
