@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.ArrayList;
 
 /**
- * The bundled demo dataset ({@code src/main/resources/demo}, made by
+ * The bundled demo dataset ({@code quotaflow-testkit/src/main/resources/demo}, made by
  * {@code dev/generate-demo-tickets.py}): about 500 support tickets in English and Portuguese,
  * 4 malformed lines and one ticket ({@value #HUGE_TICKET_ID}) far over any context budget, plus the
  * category and urgency each ticket was written to have.
