@@ -136,7 +136,7 @@ public final class FailureHeaders {
         return h;
     }
 
-    /** One line, at most {@value #DeadLetterHeaders.MAX_MESSAGE_LENGTH} characters, with anything shaped like a credential scrubbed. */
+    /** One line, at most {@value DeadLetterHeaders#MAX_MESSAGE_LENGTH} characters, with anything shaped like a credential scrubbed. */
     public static String truncate(String message) {
         if (message == null) {
             return "";

@@ -35,8 +35,6 @@ import java.util.Map;
 public final class StreamErrorHandlers {
 
     public static final String INTERNAL_ERROR = io.quotaflow.failure.ErrorKind.INTERNAL_ERROR.wire();
-    /** The topic a write failed for, on an {@code internal-error} dead letter from the production handler. */
-    public static final String FAILED_TOPIC = "qf.failed.topic";
     /** A dead letter from a handler keeps at most this many bytes of the record. */
     static final int PREVIEW_BYTES = 64 * 1024;
     static final int MAX_HEADER_BYTES = 16 * 1024;
@@ -191,7 +189,7 @@ public final class StreamErrorHandlers {
             put(out, DeadLetterHeaders.ORIGIN_OFFSET, Long.toString(context.offset()));
         }
         if (failedTopic != null) {
-            put(out, FAILED_TOPIC, failedTopic);
+            put(out, DeadLetterHeaders.FAILED_TOPIC, failedTopic);
         }
         put(out, DeadLetterHeaders.ORIGINAL_SIZE, Long.toString(bounded.originalSize()));
         put(out, DeadLetterHeaders.ORIGINAL_SHA256, bounded.originalSha256());

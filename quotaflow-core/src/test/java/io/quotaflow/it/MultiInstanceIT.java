@@ -47,7 +47,7 @@ class MultiInstanceIT {
             for (Pipeline p : instances) {
                 assertThat(p.awaitRunning(Duration.ofSeconds(90))).isTrue();
             }
-            String lines = new String(io.quotaflow.testkit.DemoDataset.lines(TICKETS), StandardCharsets.UTF_8);
+            String lines = new String(DemoDataset.lines(TICKETS), StandardCharsets.UTF_8);
             Set<String> expected = new HashSet<>();
             try (TicketPublisher publisher = new TicketPublisher(it.bootstrapServers(), Map.of())) {
                 var summary = publisher.publish(new ByteArrayInputStream(lines.getBytes(StandardCharsets.UTF_8)), Optional.empty(),

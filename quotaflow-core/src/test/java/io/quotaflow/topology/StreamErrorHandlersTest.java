@@ -1,5 +1,6 @@
 package io.quotaflow.topology;
 
+import io.quotaflow.testkit.RecordSchemas;
 import io.quotaflow.records.DeadLetterHeaders;
 import io.quotaflow.failure.FailureHeaders;
 import io.quotaflow.ticket.WorkItem;
@@ -64,12 +65,13 @@ class StreamErrorHandlersTest {
         assertThat(response.result()).isEqualTo(ProductionExceptionHandler.Result.RESUME);
         assertThat(response.deadLetterQueueRecords()).singleElement().satisfies(r -> {
             assertThat(r.topic()).isEqualTo(Topics.DLQ.name());
+            RecordSchemas.assertDeadLetterHeaders("T-1", r.headers());
             assertThat(r.value()).hasSize(64 * 1024);
             assertThat(header(r, DeadLetterHeaders.ERROR_KIND)).isEqualTo(StreamErrorHandlers.INTERNAL_ERROR);
             assertThat(header(r, DeadLetterHeaders.VALUE_TRUNCATED)).isEqualTo("true");
             assertThat(header(r, DeadLetterHeaders.ORIGINAL_SIZE)).isEqualTo("2000000");
             assertThat(header(r, DeadLetterHeaders.ORIGINAL_SHA256)).isEqualTo(WorkItem.sha256(big));
-            assertThat(header(r, StreamErrorHandlers.FAILED_TOPIC)).isEqualTo("tickets.retry");
+            assertThat(header(r, DeadLetterHeaders.FAILED_TOPIC)).isEqualTo("tickets.retry");
             assertThat(header(r, DeadLetterHeaders.ORIGIN_TOPIC)).isEqualTo("tickets.standard");
             assertThat(header(r, DeadLetterHeaders.ORIGIN_OFFSET)).isEqualTo("42");
             assertThat(header(r, "trace-id")).isEqualTo("t-1");
@@ -96,6 +98,7 @@ class StreamErrorHandlersTest {
         assertThat(response.result()).isEqualTo(org.apache.kafka.streams.errors.ProcessingExceptionHandler.Result.RESUME);
         assertThat(response.deadLetterQueueRecords()).singleElement().satisfies(r -> {
             assertThat(r.value()).isEqualTo(raw);
+            RecordSchemas.assertDeadLetterHeaders("T-1", r.headers());
             assertThat(header(r, DeadLetterHeaders.ORIGIN_TOPIC)).isEqualTo("tickets.bulk");
             assertThat(header(r, DeadLetterHeaders.VALUE_TRUNCATED)).isNull();
             assertThat(r.headers().headers(DeadLetterHeaders.ERROR_KIND)).hasSize(1);
@@ -112,7 +115,10 @@ class StreamErrorHandlersTest {
         var response = handler.handleError(context("quotaflow-dispatch-repartition", corrupt.value()), corrupt,
                 new org.apache.kafka.common.errors.SerializationException("bad"));
         assertThat(response.deadLetterQueueRecords()).singleElement()
-                .satisfies(r -> assertThat(header(r, DeadLetterHeaders.ORIGIN_TOPIC)).isNull());
+                .satisfies(r -> {
+                    assertThat(header(r, DeadLetterHeaders.ORIGIN_TOPIC)).isNull();
+                    RecordSchemas.assertDeadLetterHeaders("corrupt", r.headers());
+                });
         assertThat(failures).singleElement().asString().startsWith("deserialization|");
     }
 }

@@ -38,6 +38,8 @@ public final class DeadLetterHeaders {
     public static final String VALUE_TRUNCATED = "qf.value.truncated";
     /** How many of the producer's headers were left off (over {@code records.max-header-bytes}). */
     public static final String HEADERS_DROPPED = "qf.headers.dropped";
+    /** The topic a write failed for, on an {@code internal-error} dead letter from the production handler. */
+    public static final String FAILED_TOPIC = "qf.failed.topic";
     /** The prefix of quotaflow's own headers: on input topics only the replay pair is honoured. */
     public static final String PREFIX = "qf.";
 

@@ -122,5 +122,10 @@ class RecordContractTest {
         assertThat(validate("dead-letter", headers)).isEmpty();
         assertThat(validate("dead-letter", headers.replace("retries-exhausted", "gave-up"))).as("an unknown kind").isNotEmpty();
         assertThat(validate("dead-letter", headers.replace("\"17\"", "\"seventeen\""))).as("an offset that is no number").isNotEmpty();
+        String noOrigin = headers.replaceAll(",\"qf\\.origin\\.[a-z]+\":\"[^\"]*\"", "");
+        assertThat(noOrigin).doesNotContain("qf.origin");
+        assertThat(validate("dead-letter", noOrigin)).as("a ticket's dead letter names its origin").isNotEmpty();
+        assertThat(validate("dead-letter", noOrigin.replace("retries-exhausted", "internal-error")))
+                .as("an internal record's dead letter has no origin to name").isEmpty();
     }
 }
