@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the {@link BaselineRunner} (the article's fixed job) did in a scenario, on a fresh simulator of
+ * What the {@link BaselineRunner} (the fixed-batch baseline) did in a scenario, on a fresh simulator of
  * the same shape and the same tickets (or a prefix of them).
  *
  * @param tickets              tickets it was given

@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * A faithful port of the article's fixed job, the baseline quotaflow is measured against. It reads a
+ * A faithful port of the fixed-batch baseline, the baseline quotaflow is measured against. It reads a
  * list of tickets (no Kafka) and talks HTTP to the provider directly:
  *
  * <ul>
@@ -128,7 +128,7 @@ public final class BaselineRunner {
         this.options = Objects.requireNonNull(options, "options");
     }
 
-    /** The article's estimate for one ticket: {@code ceil(characters / 3.5) + 40}. */
+    /** The baseline's estimate for one ticket: {@code ceil(characters / 3.5) + 40}. */
     public static long estimate(GeneratedTicket ticket) {
         return estimate(ticket.textLength());
     }

@@ -100,7 +100,7 @@ public final class BenchmarkRunner {
         default void progress(Scenario scenario, Progress progress) {
         }
 
-        /** A live sample of the baseline run (the article's fixed job). */
+        /** A live sample of the baseline run (the fixed-batch baseline). */
         default void baselineProgress(Scenario scenario, BaselineRunner.Progress progress) {
         }
     }
@@ -219,12 +219,12 @@ public final class BenchmarkRunner {
         }
     }
 
-    /** The article's fixed job on {@code tickets}, against a fresh simulator of the scenario's shape. */
+    /** The fixed-batch baseline on {@code tickets}, against a fresh simulator of the scenario's shape. */
     private BaselineResult runBaseline(Scenario scenario, List<GeneratedTicket> tickets) {
         String apiKey = "sk-baseline-" + UUID.randomUUID();
         SimulatorConfig simConfig = simulatorConfig(scenario, apiKey);
         try (ProviderSimulator sim = ProviderSimulator.start(simConfig)) {
-            listener.phase(scenario, "baseline (the article's fixed job: " + BaselineRunner.WORKERS + " workers, groups of "
+            listener.phase(scenario, "baseline (the fixed-batch baseline: " + BaselineRunner.WORKERS + " workers, groups of "
                     + BaselineRunner.GROUP_SIZE + ", 60 s window of " + BaselineRunner.BUDGET_FRACTION + " x TPM) on "
                     + tickets.size() + " tickets, fresh simulator at " + sim.baseUrl());
             BaselineRunner runner = new BaselineRunner(new BaselineRunner.Options(options.seed(), options.timeout(),

@@ -219,7 +219,7 @@ public final class ResultTable {
                 + "admitted to one key from the first call to the last answer: its buckets' starting level (once) plus the "
                 + "refill over that span (`SimulatorStats.admissibleTokens`).\n");
         sb.append("- **Tickets/min**: classified tickets per busy minute, busy = first call to last answer. **× base** is that "
-                + "figure over the baseline's: the article's fixed job (4 workers, groups of 10, a 60 s window of 0.85 × TPM "
+                + "figure over the baseline's: the fixed-batch baseline (4 workers, groups of 10, a 60 s window of 0.85 × TPM "
                 + "reserving ⌈characters / 3.5⌉ + 40 per ticket, corrected to `usage.total_tokens`; on a 429 `retry-after` + "
                 + "0–500 ms; 5 tries per group) run on a fresh simulator of the same shape with the same tickets; its row follows.\n");
         sb.append("- **adm/ticket, used/ticket**: admitted = what the TPM bucket was charged (prompt + `max_tokens`) per ticket; "

@@ -11,7 +11,7 @@ import java.util.Set;
 
 /**
  * One benchmark scenario: the provider's limits and shape, how many pipeline instances share its
- * key, how many tickets go through, what is measured, and whether the article's fixed job runs as
+ * key, how many tickets go through, what is measured, and whether the fixed-batch baseline runs as
  * a baseline on the same tickets.
  *
  * @param key             short selector ({@code a}, {@code b}, ...)

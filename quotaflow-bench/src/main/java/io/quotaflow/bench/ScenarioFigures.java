@@ -14,7 +14,7 @@ import java.util.List;
  * @param ticketsPerBusyMinute   classified tickets per minute of {@code busyMs}
  * @param wholeRun               whole-run use of the binding limit
  * @param contextLengthRefusals  requests the simulator refused with 400 {@code context_length_exceeded}
- * @param baseline               the article's fixed job on the same tickets, when it ran
+ * @param baseline               the fixed-batch baseline on the same tickets, when it ran
  * @param baselineRatio          ticketsPerBusyMinute / the baseline's
  * @param baselineFeasibleRatio  wholeRun.use / the baseline's
  * @param ticketsPerSecond       (i) tickets / (last result − first publish)

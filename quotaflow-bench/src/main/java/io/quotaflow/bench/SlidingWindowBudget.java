@@ -10,14 +10,14 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
 /**
- * The article's token budget: a sliding window (60 s) of reservations whose sum may not exceed a
+ * The baseline's token budget: a sliding window (60 s) of reservations whose sum may not exceed a
  * budget (0.85 × TPM). A reservation is added before a call and stays in the window, with the time
  * it was made, until the window has slid past it; after the answer it is corrected to the tokens the
  * provider reported ({@code usage.total_tokens}). Nothing else: no refill rate, no burst limit, no
  * idea of what the provider charged ({@code prompt + max_tokens}) as against what it reported.
  *
  * <p>A reservation larger than the whole budget is let through when the window is empty (otherwise it
- * could never go; the article's job had no such case, its groups were small).
+ * could never go; the baseline's job had no such case, its groups were small).
  *
  * <p>Thread-safe. {@link #tryReserve} and {@link #correct} are pure bookkeeping at a given time (unit
  * tests drive them); {@link #reserve} blocks on the real clock until the window has room.
@@ -69,7 +69,7 @@ public final class SlidingWindowBudget {
         this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
     }
 
-    /** {@code fraction × tpm} over 60 s, on the system clock: the article's {@code 0.85 × TPM}. */
+    /** {@code fraction × tpm} over 60 s, on the system clock: the baseline's {@code 0.85 × TPM}. */
     public static SlidingWindowBudget ofTpm(long tpm, double fraction) {
         return new SlidingWindowBudget(Math.max(1, (long) Math.floor(tpm * fraction)), Duration.ofSeconds(60), System::nanoTime);
     }

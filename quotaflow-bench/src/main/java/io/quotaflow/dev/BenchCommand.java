@@ -52,7 +52,7 @@ import io.quotaflow.cli.ProgressLine;
                 "  i  overhead            unlimited quota, 1 ms model (50 000 tickets)",
                 "  j  interactive-p99     30 interactive tickets into a 5 000 bulk backlog",
                 "  k  dlq-replay          40 000 dead letters replayed, --rate 0 and 50/s",
-                "f, g and h also run the baseline, the article's fixed job (4 workers,",
+                "f, g and h also run the fixed-batch baseline (4 workers,",
                 "groups of 10, a 60 s window of 0.85 x TPM, retry-after + 0-500 ms, 5",
                 "tries), on a fresh simulator with the same tickets (h: the first 2 000).",
                 "It prints two tables: 429s, lost, duplicates, steady-state and whole-run",
@@ -108,7 +108,7 @@ public final class BenchCommand implements Callable<Integer> {
     Integer tickets;
 
     @Option(names = "--baseline", paramLabel = "WHICH", defaultValue = "auto",
-            description = "Which scenarios also run the baseline (the article's fixed job): auto = f, g, h; all = every "
+            description = "Which scenarios also run the fixed-batch baseline: auto = f, g, h; all = every "
                     + "pipeline scenario with a limited quota (a-d, f-h); off = none (default: ${DEFAULT-VALUE}).")
     String baseline;
 

@@ -15,7 +15,7 @@ class BenchCommandTest {
         DevRun run = DevRun.quotaflow("bench", "--help");
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).contains("foreign-tokenizer", "nightly-job", "high-tier", "overhead", "interactive-p99", "dlq-replay",
-                "--baseline", "article's fixed job", "0.5 % of tickets are huge", "chaos");
+                "--baseline", "fixed-batch baseline", "0.5 % of tickets are huge", "chaos");
     }
 
     @Test
