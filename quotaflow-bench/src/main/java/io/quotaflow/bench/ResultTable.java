@@ -8,7 +8,7 @@ import java.util.Locale;
 
 /**
  * Renders benchmark results as two aligned text tables (for the console) or two Markdown tables with
- * footnotes (for the README's Performance section), each within about 100 columns:
+ * footnotes (for docs/benchmark.md), each within about 100 columns:
  *
  * <ol>
  *   <li><b>quota and losses</b>: scenario, 429s, lost, duplicates, steady-state and whole-run use of

@@ -26,7 +26,7 @@ public final class KafkaConnectionOptions implements ReadsEnvironment {
     CommandSpec mixee;
 
     @Option(names = "--config", paramLabel = "FILE", order = 100,
-            description = "Properties file of settings (README: Configuration); "
+            description = "Properties file of settings (docs/configuration.md); "
                     + "QUOTAFLOW_* variables override it, flags override both.")
     Path configFile;
 

@@ -25,7 +25,7 @@ import java.util.Properties;
                 "zero lost tickets and zero duplicates.",
                 "",
                 "Every command that talks to a cluster reads its settings from --config FILE,",
-                "then QUOTAFLOW_* environment variables, then flags (README: Configuration).",
+                "then QUOTAFLOW_* environment variables, then flags (docs/configuration.md).",
                 "Global option: --verbose (or -v) raises logging from WARN to INFO."},
         exitCodeList = {
                 "0:done, or stopped cleanly on Ctrl+C / SIGTERM",

@@ -131,7 +131,7 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
     }
 
     /**
-     * A tombstone: the producer cancels ticket {@code key} (docs/design.md, "Queue discipline").
+     * A tombstone: the producer cancels ticket {@code key} (docs/design.md, "Cancellation").
      * It goes to every scope's dispatcher, as a null value carrying the id in {@value #CANCEL_HEADER}.
      * A tombstone without a key, or on the retry topic (quotaflow never writes one there), is ignored.
      */

@@ -14,7 +14,7 @@ final class RoutesFixture {
     /** Never to appear in a message. */
     static final String CANARY = "sk-LEAKCANARY0123456789abcdef2345";
 
-    /** A complete three-route configuration, the README's example. */
+    /** A complete three-route configuration, the example of docs/configuration.md. */
     static final String THREE_ROUTES = """
             bootstrap.servers=b:9092
             routes=primary,backup,long

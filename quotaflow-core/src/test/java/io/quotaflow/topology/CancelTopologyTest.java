@@ -18,7 +18,7 @@ import io.quotaflow.dispatch.DispatcherListener;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Tombstones cancel tickets not yet sent (docs/design.md, "Queue discipline and ticket status"). */
+/** Tombstones cancel tickets not yet sent (docs/design.md, "Cancellation"). */
 class CancelTopologyTest {
 
     private final List<String> cancelled = new ArrayList<>();
