@@ -59,11 +59,6 @@ final class DispatchLedger {
     private final Set<String> inFlightIds = new HashSet<>();
     private final Set<String> inFlightBatches = new HashSet<>();
 
-    DispatchLedger(KeyValueStore<String, WorkItem> pending, KeyValueStore<String, WorkItem> delayed,
-                   KeyValueStore<String, InFlightBatch> inFlight, KeyValueStore<String, RetryMarker> retrying) {
-        this(pending, delayed, inFlight, retrying, new PendingQueue());
-    }
-
     /** A ledger whose queue shares tenants by {@code queue}'s weights and caps. */
     DispatchLedger(KeyValueStore<String, WorkItem> pending, KeyValueStore<String, WorkItem> delayed,
                    KeyValueStore<String, InFlightBatch> inFlight, KeyValueStore<String, RetryMarker> retrying, PendingQueue queue) {
@@ -86,17 +81,10 @@ final class DispatchLedger {
     }
 
     /**
-     * Rebuilds the indexes from the stores. Calls of a previous owner are forgotten: their tickets
-     * are still in {@code pending} and are asked again.
-     */
-    Restored restore() {
-        return restore(item -> true);
-    }
-
-    /**
      * Rebuilds the indexes of the tickets {@code mine} claims (the stores are shared by the ledgers
-     * of every quota scope a task holds; each takes its own). An interrupted call is claimed with its
-     * first ticket still pending, or by anyone when none is left.
+     * of every quota scope a task holds; each takes its own). Calls of a previous owner are
+     * forgotten: their tickets are still in {@code pending} and are asked again. An interrupted call
+     * is claimed with its first ticket still pending, or by anyone when none is left.
      */
     Restored restore(Predicate<WorkItem> mine) {
         List<KeyValue<String, InFlightBatch>> orphaned = new ArrayList<>();
@@ -113,14 +101,6 @@ final class DispatchLedger {
             calls++;
             fromCalls += kv.value.size();
             callTokens += kv.value.chargedTokens();
-            if (kv.value.items() != null) {
-                // written by a version that kept whole tickets in the in-flight store
-                kv.value.items().forEach(item -> {
-                    if (pending.get(item.id()) == null) {
-                        pending.put(item.id(), item);
-                    }
-                });
-            }
             inFlight.delete(kv.key);
         }
         List<WorkItem> items = new ArrayList<>();
@@ -144,9 +124,6 @@ final class DispatchLedger {
     }
 
     private boolean claims(InFlightBatch batch, Predicate<WorkItem> mine) {
-        if (batch.items() != null && !batch.items().isEmpty()) {
-            return mine.test(batch.items().get(0));
-        }
         for (InFlightBatch.Member m : batch.members()) {
             WorkItem item = pending.get(m.id());
             if (item != null) {

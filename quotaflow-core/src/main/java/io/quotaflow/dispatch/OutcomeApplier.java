@@ -60,14 +60,6 @@ final class OutcomeApplier {
         /** {@code items} wait again. */
         default void requeued(List<WorkItem> items, long now) {
         }
-
-        Diversion NONE = (item, now) -> false;
-    }
-
-    OutcomeApplier(String scope, RetrySettings retry, OutcomePolicy policy, ProviderModel provider, ScopeHealth health, DispatchLedger ledger,
-                   RecordEmitter emitter, DispatcherListener listener, RandomGenerator random,
-                   Consumer<Record<String, Outbound>> forward) {
-        this(scope, retry, policy, provider, health, ledger, emitter, listener, random, forward, Diversion.NONE);
     }
 
     OutcomeApplier(String scope, RetrySettings retry, OutcomePolicy policy, ProviderModel provider, ScopeHealth health, DispatchLedger ledger,
