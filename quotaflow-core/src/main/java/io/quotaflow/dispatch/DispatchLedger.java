@@ -1,5 +1,6 @@
 package io.quotaflow.dispatch;
 
+import io.quotaflow.records.Priority;
 import io.quotaflow.ticket.WorkItem;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -13,6 +14,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
 
 /**
  * Where a scope's tickets are: the four changelogged stores and their in-memory indexes.
@@ -28,7 +30,7 @@ import java.util.function.Predicate;
  * queue); an identical re-publish changes nothing; a retry record that a newer copy overtook is
  * dropped when it comes back. So the latest content is the one classified, exactly once.
  */
-final class DispatchLedger {
+final class DispatchLedger implements DispatchView.Queue {
 
     /** What {@link #accept} did with an arriving ticket. */
     enum Acceptance {
@@ -240,8 +242,14 @@ final class DispatchLedger {
         return queue;
     }
 
+    @Override
+    public Optional<PendingQueue.Proposal> propose(int maxItems, ToIntFunction<Priority> maxTokens, long maxBytes, long now) {
+        return queue.propose(maxItems, maxTokens, maxBytes, now);
+    }
+
     /** The tickets of a proposal, as held (a ticket gone meanwhile is left out). */
-    List<WorkItem> load(PendingQueue.Proposal proposal) {
+    @Override
+    public List<WorkItem> load(PendingQueue.Proposal proposal) {
         List<WorkItem> items = new ArrayList<>(proposal.refs().size());
         for (PendingQueue.Ref ref : proposal.refs()) {
             WorkItem item = pending.get(ref.id());
@@ -365,7 +373,8 @@ final class DispatchLedger {
         return delayedIndex.size();
     }
 
-    int callsInFlight() {
+    @Override
+    public int callsInFlight() {
         return inFlightBatches.size();
     }
 }

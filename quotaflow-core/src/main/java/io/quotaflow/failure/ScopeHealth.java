@@ -144,13 +144,14 @@ public final class ScopeHealth {
         return granted;
     }
 
-    /** Gives back a permission taken by {@link #tryStart} for a call that was not made. */
-    public void cancelStart() {
-        if (halted) {
-            haltProbeInFlight = false;
-            nextHaltProbeAt = 0;
-        } else {
-            releasePermission();
+    /**
+     * Takes the permit {@link #mode} offered at {@code nowMs} for a call that goes now: the last
+     * step before it is sent, so nothing after it has to give the permit back.
+     */
+    public void start(long nowMs) {
+        if (!tryStart(nowMs)) {
+            // mode() mirrors the breaker exactly (ScopeHealthTest checks it against every sequence of events)
+            LOG.error("scope {}: the circuit refused a call its mode {} allowed at {}; the call goes", scope, circuitState(), nowMs);
         }
     }
 

@@ -135,7 +135,10 @@ public final class QuotaLimiter {
         return input == null ? Long.MAX_VALUE : input.maxRegular(priority, burstScale);
     }
 
-    /** Nanoseconds until a call charged {@code charge} at {@code priority} could be admitted (a day's reset included). */
+    /**
+     * Nanoseconds until a call charged {@code charge} at {@code priority} could be admitted (a day's
+     * reset included); 0 if it could be now. Asking changes nothing: see {@link #heldBack}.
+     */
     public long nanosUntilAdmissible(Priority priority, Charge charge, long nowNanos) {
         long wait = cooldownUntilNanos - nowNanos;
         for (MinuteBucket b : buckets) {
@@ -148,16 +151,20 @@ public final class QuotaLimiter {
     }
 
     /**
-     * Gives back the reservation of a call the provider refused before admitting it (400 context
-     * length or invalid request, 401/403/404): it counted nothing, so neither do we. The call's
-     * charge is the one it was admitted with.
+     * A call charged {@code charge} waits at {@code nowNanos} (there was no room for it): a daily
+     * budget without the tokens for it is out for the day until the reset ({@link #outForDayUntil}).
      */
-    public void refund(long cost, long sentAtNanos, long nowNanos) {
-        Charge charge = admissions.remove(sentAtNanos, cost).orElse(new Charge(1, cost, 0, 0));
-        giveBack(charge, sentAtNanos, nowNanos);
+    public void heldBack(Charge charge, long nowNanos) {
+        if (daily != null) {
+            daily.heldBack(charge, millis(nowNanos));
+        }
     }
 
-    /** As {@link #refund(long, long, long)}, for a call admitted with {@code charge}. */
+    /**
+     * Gives back the reservation of a call the provider refused before admitting it (400 context
+     * length or invalid request, 401/403/404): it counted nothing, so neither do we. {@code charge}
+     * is the one it was admitted with.
+     */
     public void refund(Charge charge, long sentAtNanos, long nowNanos) {
         admissions.remove(sentAtNanos, charge.tokens());
         giveBack(charge, sentAtNanos, nowNanos);

@@ -167,7 +167,7 @@ class QuotaLimiterPropertiesTest {
             now += a.gapMs() * MS;
             if (limiter.tryAcquire(a.priority(), Charge.unsplit(a.cost()), now)) {
                 if (random.nextInt(100) < refusedPercent) {
-                    limiter.refund(a.cost(), now, now + 50 * MS);
+                    limiter.refund(Charge.unsplit(a.cost()), now, now + 50 * MS);
                 } else {
                     charged.add(new long[] {now, a.cost()});
                 }

@@ -58,7 +58,7 @@ class QuotaLimiterShapesTest {
         assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.call(100, 20), t + MS)).isFalse();
         assertThat(limiter.outForDayUntil(t + MS)).isPresent();
         // the way the dispatcher refunds: by the admitted cost and the time it was sent
-        limiter.refund(120, t, t + 500 * MS);
+        limiter.refund(Charge.call(100, 20), t, t + 500 * MS);
         assertThat(limiter.outForDayUntil(t + 500 * MS)).isEmpty();
         assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.call(100, 20), t + 500 * MS)).isTrue();
     }
