@@ -150,7 +150,7 @@ public final class ScopeHealth {
      */
     public void start(long nowMs) {
         if (!tryStart(nowMs)) {
-            // mode() mirrors the breaker exactly (ScopeHealthTest checks it against every sequence of events)
+            // cannot happen while mode() mirrors the breaker (ScopeHealthModePropertiesTest checks it over random lives)
             LOG.error("scope {}: the circuit refused a call its mode {} allowed at {}; the call goes", scope, circuitState(), nowMs);
         }
     }
