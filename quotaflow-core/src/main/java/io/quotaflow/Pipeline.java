@@ -11,8 +11,8 @@ import io.quotaflow.metrics.StatusServer;
 import io.quotaflow.metrics.StreamsProbe;
 import io.quotaflow.model.ModelClient;
 import io.quotaflow.routing.ModelClients;
-import io.quotaflow.quota.EpochNanoClock;
 import io.quotaflow.topology.QuotaflowTopology;
+import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -54,7 +54,7 @@ public final class Pipeline implements AutoCloseable {
         Properties properties = streamsProperties(config);
         properties.putAll(io.quotaflow.topology.StreamErrorHandlers.properties(metrics, config.topics()));
         Topology topology = QuotaflowTopology.build(config.dispatcher(), clients,
-                new SplittableRandom(new SecureRandom().nextLong()), metrics, properties, EpochNanoClock.system());
+                new SplittableRandom(new SecureRandom().nextLong()), metrics, properties, Time.SYSTEM);
         // the HTTP server binds first: its port is the application.server other instances forward to
         LateProbe late = new LateProbe();
         try {

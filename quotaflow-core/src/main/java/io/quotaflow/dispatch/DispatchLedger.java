@@ -1,5 +1,6 @@
 package io.quotaflow.dispatch;
 
+import io.quotaflow.records.Priority;
 import io.quotaflow.ticket.WorkItem;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -13,6 +14,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
 
 /**
  * Where a scope's tickets are: the four changelogged stores and their in-memory indexes.
@@ -28,7 +30,7 @@ import java.util.function.Predicate;
  * queue); an identical re-publish changes nothing; a retry record that a newer copy overtook is
  * dropped when it comes back. So the latest content is the one classified, exactly once.
  */
-final class DispatchLedger {
+final class DispatchLedger implements DispatchView.Queue {
 
     /** What {@link #accept} did with an arriving ticket. */
     enum Acceptance {
@@ -59,11 +61,6 @@ final class DispatchLedger {
     private final Set<String> inFlightIds = new HashSet<>();
     private final Set<String> inFlightBatches = new HashSet<>();
 
-    DispatchLedger(KeyValueStore<String, WorkItem> pending, KeyValueStore<String, WorkItem> delayed,
-                   KeyValueStore<String, InFlightBatch> inFlight, KeyValueStore<String, RetryMarker> retrying) {
-        this(pending, delayed, inFlight, retrying, new PendingQueue());
-    }
-
     /** A ledger whose queue shares tenants by {@code queue}'s weights and caps. */
     DispatchLedger(KeyValueStore<String, WorkItem> pending, KeyValueStore<String, WorkItem> delayed,
                    KeyValueStore<String, InFlightBatch> inFlight, KeyValueStore<String, RetryMarker> retrying, PendingQueue queue) {
@@ -86,17 +83,10 @@ final class DispatchLedger {
     }
 
     /**
-     * Rebuilds the indexes from the stores. Calls of a previous owner are forgotten: their tickets
-     * are still in {@code pending} and are asked again.
-     */
-    Restored restore() {
-        return restore(item -> true);
-    }
-
-    /**
      * Rebuilds the indexes of the tickets {@code mine} claims (the stores are shared by the ledgers
-     * of every quota scope a task holds; each takes its own). An interrupted call is claimed with its
-     * first ticket still pending, or by anyone when none is left.
+     * of every quota scope a task holds; each takes its own). Calls of a previous owner are
+     * forgotten: their tickets are still in {@code pending} and are asked again. An interrupted call
+     * is claimed with its first ticket still pending, or by anyone when none is left.
      */
     Restored restore(Predicate<WorkItem> mine) {
         List<KeyValue<String, InFlightBatch>> orphaned = new ArrayList<>();
@@ -113,14 +103,6 @@ final class DispatchLedger {
             calls++;
             fromCalls += kv.value.size();
             callTokens += kv.value.chargedTokens();
-            if (kv.value.items() != null) {
-                // written by a version that kept whole tickets in the in-flight store
-                kv.value.items().forEach(item -> {
-                    if (pending.get(item.id()) == null) {
-                        pending.put(item.id(), item);
-                    }
-                });
-            }
             inFlight.delete(kv.key);
         }
         List<WorkItem> items = new ArrayList<>();
@@ -144,9 +126,6 @@ final class DispatchLedger {
     }
 
     private boolean claims(InFlightBatch batch, Predicate<WorkItem> mine) {
-        if (batch.items() != null && !batch.items().isEmpty()) {
-            return mine.test(batch.items().get(0));
-        }
         for (InFlightBatch.Member m : batch.members()) {
             WorkItem item = pending.get(m.id());
             if (item != null) {
@@ -263,8 +242,14 @@ final class DispatchLedger {
         return queue;
     }
 
+    @Override
+    public Optional<PendingQueue.Proposal> propose(int maxItems, ToIntFunction<Priority> maxTokens, long maxBytes, long now) {
+        return queue.propose(maxItems, maxTokens, maxBytes, now);
+    }
+
     /** The tickets of a proposal, as held (a ticket gone meanwhile is left out). */
-    List<WorkItem> load(PendingQueue.Proposal proposal) {
+    @Override
+    public List<WorkItem> load(PendingQueue.Proposal proposal) {
         List<WorkItem> items = new ArrayList<>(proposal.refs().size());
         for (PendingQueue.Ref ref : proposal.refs()) {
             WorkItem item = pending.get(ref.id());
@@ -388,7 +373,8 @@ final class DispatchLedger {
         return delayedIndex.size();
     }
 
-    int callsInFlight() {
+    @Override
+    public int callsInFlight() {
         return inFlightBatches.size();
     }
 }

@@ -3,6 +3,7 @@ package io.quotaflow.dispatch;
 import io.quotaflow.cache.CacheStores;
 import io.quotaflow.cache.Coalescer;
 import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.quota.EpochNanoClock;
 import io.quotaflow.routing.RouteSettings;
 import io.quotaflow.routing.Routing;
 import io.quotaflow.routing.ModelClients;
@@ -10,6 +11,7 @@ import io.quotaflow.routing.RouteChooser;
 import io.quotaflow.routing.RouteStates;
 import io.quotaflow.status.StatusStore;
 import io.quotaflow.ticket.WorkItem;
+import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -25,7 +27,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 
 /**
@@ -69,12 +70,12 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
     private final DispatcherListener listener;
     private final RouteStates states;
     /**
-     * The limiter's time, in nanoseconds: real time in production, because the Streams context's
-     * time is cached per loop iteration and may be hundreds of milliseconds old by the time a call
-     * goes out or its answer is read, which would credit the buckets with refill that never
-     * happened; the context's time when null (tests drive it).
+     * The limiter's time, in nanoseconds since the epoch, read from the {@link Time} given: real time
+     * in production, because the Streams context's time is cached per loop iteration and may be
+     * hundreds of milliseconds old by the time a call goes out or its answer is read, which would
+     * credit the buckets with refill that never happened; a time the test moves in tests.
      */
-    private final LongSupplier limiterClock;
+    private final EpochNanoClock limiterClock;
     private final Map<String, ScopeDispatcher> units = new LinkedHashMap<>();
 
     private ProcessorContext<String, Outbound> context;
@@ -83,14 +84,15 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
     private Cancellable punctuator;
     private long nextSweep;
 
+    /** @param time the limiter's time ({@link Time#SYSTEM} in production) */
     public DispatcherProcessor(DispatcherSettings settings, ModelClients clients, RandomGenerator random, DispatcherListener listener,
-                        RouteStates states, LongSupplier limiterClock) {
+                        RouteStates states, Time time) {
         this.settings = settings;
         this.clients = clients;
         this.random = random;
         this.listener = listener;
         this.states = states;
-        this.limiterClock = limiterClock;
+        this.limiterClock = EpochNanoClock.of(time);
     }
 
     @Override
@@ -108,7 +110,7 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
             ScopeDispatcher unit = new ScopeDispatcher(scope, own, clients.forRoute(routing.routesOf(scope).get(0)), random, listener,
                     context, new DispatchLedger(pending, delayed, context.getStateStore(IN_FLIGHT_STORE),
                     context.getStateStore(RETRYING_STORE), new PendingQueue(own.tenants(), own.batch().completionTokensPerItem())),
-                    mover, coalescer, context.getStateStore(DAILY_STORE), this::clock, statuses);
+                    mover, coalescer, context.getStateStore(DAILY_STORE), limiterClock, statuses);
             unit.restore(item -> scope.equals(scopeOf(item)));
             units.put(scope, unit);
         }
@@ -188,11 +190,6 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
                 unit.sweep(now);
             }
         }
-    }
-
-    /** The limiter's time now (see {@link #limiterClock}). */
-    private long clock() {
-        return limiterClock != null ? limiterClock.getAsLong() : context.currentSystemTimeMs() * 1_000_000L;
     }
 
     @Override

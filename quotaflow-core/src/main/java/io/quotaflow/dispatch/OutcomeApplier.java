@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.random.RandomGenerator;
 import io.quotaflow.failure.OutcomePolicy;
@@ -60,14 +61,6 @@ final class OutcomeApplier {
         /** {@code items} wait again. */
         default void requeued(List<WorkItem> items, long now) {
         }
-
-        Diversion NONE = (item, now) -> false;
-    }
-
-    OutcomeApplier(String scope, RetrySettings retry, OutcomePolicy policy, ProviderModel provider, ScopeHealth health, DispatchLedger ledger,
-                   RecordEmitter emitter, DispatcherListener listener, RandomGenerator random,
-                   Consumer<Record<String, Outbound>> forward) {
-        this(scope, retry, policy, provider, health, ledger, emitter, listener, random, forward, Diversion.NONE);
     }
 
     OutcomeApplier(String scope, RetrySettings retry, OutcomePolicy policy, ProviderModel provider, ScopeHealth health, DispatchLedger ledger,
@@ -86,13 +79,16 @@ final class OutcomeApplier {
         this.forward = forward;
     }
 
-    /** The answer to {@code batch}, for those of its {@code items} still current. */
-    void apply(InFlightBatch batch, List<WorkItem> items, ModelOutcome outcome, long sentNanos, long now) {
+    /**
+     * The answer to {@code batch}, for those of its {@code items} still current; {@code admission}
+     * is the call's, when this incarnation admitted it.
+     */
+    void apply(InFlightBatch batch, List<WorkItem> items, ModelOutcome outcome, Optional<ProviderModel.Admission> admission, long now) {
         if (items.isEmpty()) {
             return;
         }
         OutcomePolicy.Decision decision = policy.decide(batch.maxTokens(), items, outcome, now);
-        if (provider.learn(batch, items, outcome, decision, sentNanos, ledger.callsInFlight())) {
+        if (provider.learn(batch, items, outcome, decision, admission, ledger.callsInFlight())) {
             LOG.info("scope {}: the provider's context window is {} tokens; larger tickets are dead-lettered too-large "
                     + "without a call", scope, provider.window().tokens());
         }

@@ -25,14 +25,6 @@ final class PendingQueue {
 
     /** An index entry. */
     record Ref(String id, String tenant, int tokens, long enqueuedAt, int batchCap, int attempt, int bytes, boolean fellBack) {
-
-        Ref(String id, String tenant, int tokens, long enqueuedAt, int batchCap, int attempt, int bytes) {
-            this(id, tenant, tokens, enqueuedAt, batchCap, attempt, bytes, false);
-        }
-
-        Ref(String id, String tenant, int tokens, long enqueuedAt, int batchCap, int attempt) {
-            this(id, tenant, tokens, enqueuedAt, batchCap, attempt, 0);
-        }
     }
 
     /** A batch proposal: refs at the heads of their tenants' queues, in serving order. */
@@ -69,11 +61,6 @@ final class PendingQueue {
     private final TenantCaps caps;
     private final TenantActivity activity = new TenantActivity();
     private final int completionPerTicket;
-
-    /** Every tenant of weight 1, none capped, a ticket's cost its prompt tokens. */
-    PendingQueue() {
-        this(TenantSettings.NONE, 0);
-    }
 
     /** Tenants weighted and capped by {@code tenants}; a ticket costs its tokens plus {@code completionPerTicket}. */
     PendingQueue(TenantSettings tenants, int completionPerTicket) {
@@ -142,23 +129,11 @@ final class PendingQueue {
     }
 
     /**
-     * The next batch of the highest non-empty class: up to {@code maxItems} tickets and
-     * {@code maxTokens} estimated tokens, tenants by their token shares. The first ticket is always
-     * taken, even if it alone exceeds the token cap. Nothing is removed. Tenant caps are not
-     * consulted (no time given).
-     */
-    Optional<Proposal> propose(int maxItems, java.util.function.ToIntFunction<Priority> maxTokens) {
-        return propose(maxItems, maxTokens, Long.MAX_VALUE);
-    }
-
-    /** As {@link #propose(int, java.util.function.ToIntFunction)}, and at most {@code maxBytes} of tickets (the first always). */
-    Optional<Proposal> propose(int maxItems, java.util.function.ToIntFunction<Priority> maxTokens, long maxBytes) {
-        return propose(maxItems, maxTokens, maxBytes, -1);
-    }
-
-    /**
-     * As above, skipping the tenants whose cap holds them at {@code now} (epoch ms; negative: caps
-     * not consulted). A class whose every waiting tenant is held yields to the next class.
+     * The next batch of the highest non-empty class at {@code now} (epoch ms): up to
+     * {@code maxItems} tickets, {@code maxTokens} estimated tokens and {@code maxBytes} of tickets,
+     * tenants by their token shares, skipping the tenants whose cap holds them. The first ticket is
+     * always taken, even if it alone exceeds the token or byte cap. A class whose every waiting
+     * tenant is held yields to the next class. Nothing is removed.
      */
     Optional<Proposal> propose(int maxItems, java.util.function.ToIntFunction<Priority> maxTokens, long maxBytes, long now) {
         for (Priority p : Priority.values()) {
@@ -193,7 +168,7 @@ final class PendingQueue {
             Ref candidate = nth(dq, already);
             long cost = cost(candidate);
             int candidateCap = candidate.batchCap() > 0 ? candidate.batchCap() : Integer.MAX_VALUE;
-            boolean held = now >= 0 && !caps.allows(tenant, spent.getOrDefault(tenant, 0L) + cost, already + 1, now);
+            boolean held = !caps.allows(tenant, spent.getOrDefault(tenant, 0L) + cost, already + 1, now);
             boolean full = !refs.isEmpty() && (tokens + candidate.tokens() > maxTokens || bytes + candidate.bytes() > maxBytes
                     || refs.size() + 1 > Math.min(cap, candidateCap));
             if (held || full) {

@@ -4,6 +4,7 @@ import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.routing.RouteSettings;
 import io.quotaflow.model.ChatPrompt;
+import io.quotaflow.model.ModelItem;
 import io.quotaflow.model.ModelOutcome;
 import io.quotaflow.model.PromptBuilder;
 import io.quotaflow.quota.Charge;
@@ -23,6 +24,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.LongSupplier;
 import io.quotaflow.failure.OutcomePolicy;
@@ -33,7 +35,14 @@ import io.quotaflow.failure.OutcomePolicy;
  * {@code max_tokens}, how many calls may be out. Plain Java, one per dispatcher task; it hears every
  * admission and every answer (docs/design.md, "Limiter").
  */
-final class ProviderModel {
+final class ProviderModel implements DispatchView.Limiter {
+
+    /**
+     * A call this incarnation admitted: its number in the limiter's log, when it was sent (limiter
+     * nanoseconds), and what it was charged.
+     */
+    record Admission(long number, long sentNanos, Charge charge) {
+    }
 
     private final DispatcherSettings settings;
     private final PromptBuilder prompts;
@@ -43,15 +52,8 @@ final class ProviderModel {
     private final ContextWindow window;
     private final InFlightLimit inFlight;
     private final CompletionBudget budget;
-    /** The limiter's admission number and send time of each call out (a restarted task has none of its own). */
-    private final Map<String, long[]> admissions = new HashMap<>();
-    /**
-     * The split of the last estimate and the last price handed out: the dispatcher passes their
-     * totals back to {@link #mayAdmit}, {@link #waitMs} and {@link #admit}, which charge the input
-     * and output limits by it (a total seen nowhere is charged whole to each, never under).
-     */
-    private Charge lastEstimate = Charge.NONE;
-    private Charge lastPrice = Charge.NONE;
+    /** The calls out that this incarnation admitted (a restarted task has none of its own), by batch id. */
+    private final Map<String, Admission> admissions = new HashMap<>();
 
     /**
      * @param clock the limiter's time in nanoseconds: the real clock in production (the Streams
@@ -75,7 +77,8 @@ final class ProviderModel {
      * room to spend what the buckets hold now; before the first answer the oldest call's wait stands
      * in for the latency.
      */
-    int maxInFlight() {
+    @Override
+    public int maxInFlight() {
         if (!inFlight.auto()) {
             return inFlight.limit(0, 0);
         }
@@ -90,8 +93,8 @@ final class ProviderModel {
     /** How long the oldest call still out has waited, in milliseconds (0 when none is out). */
     private long oldestOutstandingMs(long now) {
         long oldestSent = now;
-        for (long[] a : admissions.values()) {
-            oldestSent = Math.min(oldestSent, a[1]);
+        for (Admission a : admissions.values()) {
+            oldestSent = Math.min(oldestSent, a.sentNanos());
         }
         return (now - oldestSent) / 1_000_000;
     }
@@ -101,7 +104,8 @@ final class ProviderModel {
      * full batch (prompt + its {@code max_tokens}) fits both the limiter's bucket above that class's
      * reserve and the context window. A single larger ticket still goes alone, from a full bucket.
      */
-    int promptTokenCap(Priority priority) {
+    @Override
+    public int promptTokenCap(Priority priority) {
         long completion = budget.maxTokensFor(settings.batch().maxItems(), 1);
         long room = Math.min(limiter.maxRegularCost(priority), window.tokens()) - completion;
         long promptRoom = Math.min(Math.max(0, room), limiter.maxRegularPrompt(priority));
@@ -110,28 +114,29 @@ final class ProviderModel {
     }
 
     /**
-     * A proposal's admission cost from the per-ticket estimates, without building its prompt: a
+     * A proposal's admission charge from the per-ticket estimates, without building its prompt: a
      * lower bound (a couple of tokens per ticket of margin), so skipping on it never skips a call
      * that could go.
      */
-    long estimatedCost(PendingQueue.Proposal proposal) {
+    @Override
+    public Charge estimate(PendingQueue.Proposal proposal) {
         int n = proposal.refs().size();
-        lastEstimate = Charge.call(calibration.apply(prompts.fixedTokens() + proposal.tokens() - 2L * n), budget.maxTokensFor(n, 1));
-        return lastEstimate.tokens();
+        return Charge.call(calibration.apply(prompts.fixedTokens() + proposal.tokens() - 2L * n), budget.maxTokensFor(n, 1));
     }
 
-    private Charge split(long tokens) {
-        return lastPrice.tokens() == tokens ? lastPrice : lastEstimate.tokens() == tokens ? lastEstimate : Charge.unsplit(tokens);
+    @Override
+    public long nanosUntilAdmissible(Priority priority, Charge charge) {
+        return limiter.nanosUntilAdmissible(priority, charge, clock.getAsLong());
     }
 
-    /** Whether a call of about {@code estimate} could be admitted now (else the buckets are refilling). */
-    boolean mayAdmit(Priority priority, long estimate) {
-        return limiter.nanosUntilAdmissible(priority, split(estimate), clock.getAsLong()) <= 0;
+    /** Milliseconds until a call charged {@code charge} could be admitted. */
+    long waitMs(Priority priority, Charge charge) {
+        return nanosUntilAdmissible(priority, charge) / 1_000_000;
     }
 
-    /** Milliseconds until a call of about {@code estimate} could be admitted. */
-    long waitMs(Priority priority, long estimate) {
-        return limiter.nanosUntilAdmissible(priority, split(estimate), clock.getAsLong()) / 1_000_000;
+    /** A call charged {@code charge} waits for room (see {@link QuotaLimiter#heldBack}). */
+    void heldBack(Charge charge) {
+        limiter.heldBack(charge, clock.getAsLong());
     }
 
     /** When the route is out for the day (its daily budget spent): the next reset in epoch ms; else empty. */
@@ -139,52 +144,54 @@ final class ProviderModel {
         return limiter.outForDayUntil(clock.getAsLong());
     }
 
-    /** The prompt of {@code items}, their tokens counted once at intake, with the learned {@code max_tokens}. */
-    ChatPrompt prompt(List<WorkItem> items, List<io.quotaflow.model.ModelItem> modelItems) {
+    /**
+     * The prompt of {@code items} (their tokens counted once at intake, with the learned
+     * {@code max_tokens}) and what the provider will count for it: its own count of the prompt
+     * (calibrated) and {@code max_tokens} exactly.
+     */
+    @Override
+    public DispatchView.Priced price(List<WorkItem> items) {
         int boost = items.stream().mapToInt(WorkItem::maxTokensBoost).max().orElse(1);
         int promptTokens = prompts.fixedTokens() + items.stream().mapToInt(WorkItem::tokens).sum();
-        return prompts.build(modelItems, budget.maxTokensFor(items.size(), boost), promptTokens);
+        ChatPrompt prompt = prompts.build(items.stream().map(ModelItem::ofTicketJson).toList(), budget.maxTokensFor(items.size(), boost),
+                promptTokens);
+        return new DispatchView.Priced(prompt, Charge.call(calibration.apply(prompt.promptTokens()), prompt.maxTokens()));
     }
 
-    /** What the provider will count for {@code prompt}: its own count of the prompt (calibrated) and max_tokens exactly. */
-    long cost(ChatPrompt prompt) {
-        lastPrice = Charge.call(calibration.apply(prompt.promptTokens()), prompt.maxTokens());
-        return lastPrice.tokens();
-    }
-
-    ContextWindow window() {
+    @Override
+    public ContextWindow window() {
         return window;
     }
 
-    /** Admits call {@code batchId} at {@code cost}, if the limiter allows it now. */
-    boolean admit(String batchId, Priority priority, long cost) {
+    /** Admits call {@code batchId} charged {@code charge}, if the limiter allows it now. */
+    boolean admit(String batchId, Priority priority, Charge charge) {
         long now = clock.getAsLong();
-        if (!limiter.tryAcquire(priority, split(cost), now)) {
+        if (!limiter.tryAcquire(priority, charge, now)) {
             return false;
         }
-        admissions.put(batchId, new long[] {limiter.lastAdmission(), now});
-        inFlight.admitted(cost);
+        admissions.put(batchId, new Admission(limiter.lastAdmission(), now, charge));
+        inFlight.admitted(charge.tokens());
         return true;
     }
 
     /**
      * Call {@code batchId} came back: the provider's headers move the limiter (only for calls this
-     * incarnation sent: another's timing is unknown). Returns when it was sent, or -1.
+     * incarnation sent: another's timing is unknown). Returns its admission, if this incarnation made it.
      */
-    long answered(String batchId, ModelOutcome outcome) {
-        long[] admission = admissions.remove(batchId);
+    Optional<Admission> answered(String batchId, ModelOutcome outcome) {
+        Admission admission = admissions.remove(batchId);
         inFlight.answered(outcome.latencyMs());
         if (admission == null) {
-            return -1;
+            return Optional.empty();
         }
         if (!outcome.rateLimits().isEmpty()) {
             // the provider computed its headers somewhere between our send and its answer; credit refill
             // only from the answer on (the latest it can have been), so no refill is counted twice
-            long latestSnapshot = admission[1] + Math.max(0, outcome.latencyMs()) * 1_000_000L;
-            limiter.reseed(outcome.rateLimits(), admission[0], Math.min(latestSnapshot, clock.getAsLong()), clock.getAsLong());
+            long latestSnapshot = admission.sentNanos() + Math.max(0, outcome.latencyMs()) * 1_000_000L;
+            limiter.reseed(outcome.rateLimits(), admission.number(), Math.min(latestSnapshot, clock.getAsLong()), clock.getAsLong());
         }
-        limiter.answered(admission[0], clock.getAsLong());
-        return admission[1];
+        limiter.answered(admission.number(), clock.getAsLong());
+        return Optional.of(admission);
     }
 
     /**
@@ -192,7 +199,7 @@ final class ProviderModel {
      * concurrency. Returns true when the context window shrank.
      */
     boolean learn(InFlightBatch batch, List<WorkItem> items, ModelOutcome outcome, OutcomePolicy.Decision decision,
-                  long sentNanos, int callsInFlight) {
+                  Optional<Admission> admission, int callsInFlight) {
         long now = clock.getAsLong();
         if (outcome instanceof ModelOutcome.Answered answered) {
             if (answered.promptTokens() > 0) {
@@ -214,9 +221,9 @@ final class ProviderModel {
                 inFlight.concurrencyLimited(callsInFlight + 1);
             }
         } else if (outcome instanceof ModelOutcome.Failed failed) {
-            if (decision.refund() && sentNanos >= 0) {
+            if (decision.refund() && admission.isPresent()) {
                 // refused before admission: the provider counted nothing (with headers, reseed said so already)
-                limiter.refund(batch.chargedTokens(), sentNanos, now);
+                limiter.refund(admission.get().charge(), admission.get().sentNanos(), now);
             }
             return decision.learnContextWindow() && window.learn(failed.message());
         }

@@ -8,11 +8,9 @@ import io.quotaflow.failure.ErrorKind;
 import io.quotaflow.failure.ScopeHealth;
 import io.quotaflow.model.ChatPrompt;
 import io.quotaflow.model.ModelClient;
-import io.quotaflow.model.ModelItem;
 import io.quotaflow.model.ModelOutcome;
 import io.quotaflow.model.ModelRequest;
 import io.quotaflow.model.PromptBuilder;
-import io.quotaflow.quota.ContextWindow;
 import io.quotaflow.quota.DailyUsage;
 import io.quotaflow.routing.FallbackReason;
 import io.quotaflow.status.Pace;
@@ -56,6 +54,7 @@ final class ScopeDispatcher {
     private final CallSender calls;
     private final RouteMover mover;
     private final CacheGate gate;
+    private final DispatchPlanner planner;
     private final TicketStatuses statuses;
     private final Pace pace = new Pace();
     private final Set<String> probes = new HashSet<>();
@@ -88,6 +87,7 @@ final class ScopeDispatcher {
         this.outcomes = new OutcomeApplier(scope, settings.retry(), new OutcomePolicy(settings.retry()), provider, health, ledger,
                 emitter, listener, random, context::forward, new Endings());
         this.calls = new CallSender(client);
+        this.planner = new DispatchPlanner(settings.batch(), settings.limits().maxBatchBytes());
     }
 
     /** Rebuilds this scope's share of the stores ({@code mine}: its tickets). */
@@ -199,84 +199,70 @@ final class ScopeDispatcher {
         }
     }
 
-    /** Starts calls while the in-flight limit, the health, the batching and the limiter allow. */
+    /** Carries out the planner's steps until one stops dispatch for this tick. */
     private void dispatch(long now) {
-        while (ledger.callsInFlight() < provider.maxInFlight()) {
-            ScopeHealth.Mode mode = health.mode(now);
-            boolean probe = mode == ScopeHealth.Mode.PROBE;
-            if (mode == ScopeHealth.Mode.BLOCKED || (probe && !probes.isEmpty())) {
-                return;
-            }
-            int maxItems = probe ? 1 : settings.batch().maxItems();
-            PendingQueue.Proposal proposal = queue.propose(maxItems, provider::promptTokenCap, settings.limits().maxBatchBytes(), now)
-                    .filter(p -> mayStart(p, probe, maxItems, now)).orElse(null);
-            if (proposal == null) {
-                return;
-            }
-            List<WorkItem> items = ledger.load(proposal);
-            if (items.isEmpty()) {
-                health.cancelStart();
-                ledger.discard(proposal);
-                continue;
-            }
-            ChatPrompt prompt = provider.prompt(items, items.stream().map(ModelItem::ofTicketJson).toList());
-            long cost = provider.cost(prompt);
-            if (!provider.window().fits(cost)) {
-                health.cancelStart();
-                ledger.discard(proposal);
-                tooLarge(items, cost, now);
-                continue;
-            }
-            String batchId = UUID.randomUUID().toString();
-            if (!provider.admit(batchId, proposal.priority(), cost)) {
-                // strict priority: nothing of a lower class may overtake a waiting higher one
-                health.cancelStart();
-                return;
-            }
-            ledger.dispatched(proposal, InFlightBatch.of(batchId, proposal.priority(), items, now, prompt.promptTokens(),
-                    prompt.maxTokens(), cost)).forEach((tenant, tokens) -> listener.tenantAdmitted(scope, tenant, tokens));
-            if (probe) {
-                probes.add(batchId);
-            }
-            listener.dispatched(scope, proposal.priority(), items.size(), prompt.promptTokens(), cost);
-            statuses.inFlight(items, now);
-            pace.admitted(now, items.size(), proposal.tokens());
-            calls.send(new ModelRequest(batchId, prompt));
+        boolean more = true;
+        while (more) {
+            more = carryOut(planner.next(view(now), now), now);
         }
     }
 
-    /**
-     * Whether {@code proposal} goes now: not lingering for more tickets (a probe never lingers), the
-     * limiter would admit it on the estimate, and the health lets a call start. While the bucket
-     * refills (the usual state when a limit binds) this stops the loop on the estimate: loading,
-     * parsing and pricing the batch is only worth it when it may go now.
-     */
-    private boolean mayStart(PendingQueue.Proposal proposal, boolean probe, int maxItems, long now) {
-        boolean lingers = !probe && proposal.mayLinger(settings.batch().linger(proposal.priority()).toMillis(), maxItems,
-                provider.promptTokenCap(proposal.priority()), now);
-        return !lingers && provider.mayAdmit(proposal.priority(), provider.estimatedCost(proposal)) && health.tryStart(now);
+    /** This scope as the planner sees it at {@code now}. */
+    private DispatchView view(long now) {
+        return new DispatchView(ledger, provider, new DispatchView.Circuit(health.mode(now), !probes.isEmpty()));
+    }
+
+    /** Does what {@code step} says; returns whether the loop asks the planner again (a refused admission ends it). */
+    private boolean carryOut(DispatchStep step, long now) {
+        if (step instanceof DispatchStep.Start start) {
+            return start(start, now);
+        }
+        if (step instanceof DispatchStep.Wait wait) {
+            provider.heldBack(wait.charge());
+        } else if (step instanceof DispatchStep.Discard discard) {
+            ledger.discard(discard.proposal());
+        } else if (step instanceof DispatchStep.Split split) {
+            ledger.discard(split.proposal());
+            ledger.requeue(split.requeued());
+        } else if (step instanceof DispatchStep.TooLarge large) {
+            ledger.discard(large.proposal());
+            outcomes.deadLetter(large.item(), ErrorKind.TOO_LARGE.wire(), 0, "needs about " + large.cost() + " tokens with max_tokens; the "
+                    + (large.windowLearned() ? "provider's" : "configured") + " context window is " + large.windowTokens(), now);
+        }
+        return step.continues();
     }
 
     /**
-     * A batch over the context window: split in half; a ticket that cannot fit alone goes to its
-     * route's context fallback, or, with none that holds it, is dead-lettered unsent.
+     * Sends the call {@code start} plans: admitted by the limiter at its charge, recorded, then the
+     * circuit's permit, taken last, so that no exit after it has to give it back. A limiter that
+     * refuses after all (its burst allowance changed since the view) ends the loop: strict priority.
      */
-    private void tooLarge(List<WorkItem> items, long cost, long now) {
-        if (items.size() > 1) {
-            ledger.requeue(items.stream().map(i -> i.withBatchCap(Math.max(1, items.size() / 2))).toList());
-            return;
+    private boolean start(DispatchStep.Start start, long now) {
+        PendingQueue.Proposal proposal = start.proposal();
+        List<WorkItem> items = start.items();
+        ChatPrompt prompt = start.prompt();
+        String batchId = UUID.randomUUID().toString();
+        if (!provider.admit(batchId, proposal.priority(), start.charge())) {
+            return false;
         }
-        WorkItem item = items.get(0);
-        ContextWindow window = provider.window();
-        outcomes.deadLetter(item, ErrorKind.TOO_LARGE.wire(), 0, "needs about " + cost + " tokens with max_tokens; the "
-                + (window.learned() ? "provider's" : "configured") + " context window is " + window.tokens(), now);
+        ledger.dispatched(proposal, InFlightBatch.of(batchId, proposal.priority(), items, now, prompt.promptTokens(),
+                prompt.maxTokens(), start.charge().tokens())).forEach((tenant, tokens) -> listener.tenantAdmitted(scope, tenant, tokens));
+        if (start.probe()) {
+            probes.add(batchId);
+        }
+        listener.dispatched(scope, proposal.priority(), items.size(), prompt.promptTokens(), start.charge().tokens());
+        statuses.inFlight(items, now);
+        pace.admitted(now, items.size(), proposal.tokens());
+        health.start(now);
+        calls.send(new ModelRequest(batchId, prompt));
+        return true;
     }
 
     /** One call's answer, on the stream thread. */
     private void completed(String batchId, ModelOutcome outcome, long now) {
         Optional<DispatchLedger.Completed> done = ledger.complete(batchId);
         probes.remove(batchId);
-        long sentNanos = provider.answered(batchId, outcome);
+        Optional<ProviderModel.Admission> admission = provider.answered(batchId, outcome);
         pace.answered(outcome.latencyMs());
         if (done.isEmpty()) {
             return;
@@ -287,7 +273,7 @@ final class ScopeDispatcher {
             LOG.debug("scope {}: {} tickets of call {} were updated while it was out; their answers are ignored", scope,
                     done.get().superseded(), batchId);
         }
-        outcomes.apply(batch, done.get().items(), outcome, sentNanos, now);
+        outcomes.apply(batch, done.get().items(), outcome, admission, now);
     }
 
     /** {@code item} left this scope for another route: the next of its identical followers leads here. */

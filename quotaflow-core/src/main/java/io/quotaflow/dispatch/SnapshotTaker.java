@@ -25,7 +25,7 @@ final class SnapshotTaker {
             queue.oldest(p).ifPresent(t -> ages.put(p, Math.max(0, now - t)));
         }
         long wait = queue.propose(settings.batch().maxItems(), provider::promptTokenCap, settings.limits().maxBatchBytes(), now)
-                .map(next -> provider.waitMs(next.priority(), provider.estimatedCost(next))).orElse(0L);
+                .map(next -> provider.waitMs(next.priority(), provider.estimate(next))).orElse(0L);
         ProviderModel.View v = provider.view();
         String state = health.halted() ? "HALTED: " + health.haltReason()
                 : health.circuitOpen() ? "CIRCUIT_" + health.circuitState()

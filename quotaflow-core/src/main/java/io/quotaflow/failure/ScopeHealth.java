@@ -27,6 +27,8 @@ public final class ScopeHealth {
 
     private static final Logger LOG = LoggerFactory.getLogger(ScopeHealth.class);
     private static final Duration HALT_LOG_INTERVAL = Duration.ofMinutes(1);
+    /** Calls the half-open circuit lets through: one probe. */
+    private static final int HALF_OPEN_CALLS = 1;
 
     /** What dispatch may do now. */
     public enum Mode {
@@ -55,6 +57,13 @@ public final class ScopeHealth {
     private boolean haltProbeInFlight;
     private long lastHaltLog = Long.MIN_VALUE;
     private long haltedSince;
+    /**
+     * What {@link #mode} needs of the breaker that it does not show: the end of the open wait (the
+     * breaker lets a probe start strictly after it), and the permits the half-open state has left.
+     * Kept in step with the breaker by its transitions and by every permit taken or given back here.
+     */
+    private long openUntil;
+    private int halfOpenPermits;
 
     public ScopeHealth(String scope, RetrySettings settings, BiConsumer<String, String> transitions) {
         this.scope = scope;
@@ -65,7 +74,7 @@ public final class ScopeHealth {
                 .minimumNumberOfCalls(5)
                 .failureRateThreshold(50)
                 .waitDurationInOpenState(settings.circuitOpenWait())
-                .permittedNumberOfCallsInHalfOpenState(1)
+                .permittedNumberOfCallsInHalfOpenState(HALF_OPEN_CALLS)
                 .automaticTransitionFromOpenToHalfOpenEnabled(false)
                 .clock(clock)
                 .currentTimestampFunction(c -> c.millis(), TimeUnit.MILLISECONDS)
@@ -74,6 +83,7 @@ public final class ScopeHealth {
         this.breaker.getEventPublisher().onStateTransition(e -> {
             String from = e.getStateTransition().getFromState().name();
             String to = e.getStateTransition().getToState().name();
+            entered(e.getStateTransition().getToState());
             if (e.getStateTransition().getToState() == CircuitBreaker.State.OPEN) {
                 LOG.warn("scope {}: circuit {} -> {}: the provider is failing; dispatch paused for {} s, tickets kept",
                         scope, from, to, settings.circuitOpenWait().toSeconds());
@@ -89,7 +99,20 @@ public final class ScopeHealth {
         clock.millis = nowMs;
     }
 
-    /** What dispatch may do at {@code nowMs}. */
+    /** The breaker entered {@code state} (at the task's time): what {@link #mode} mirrors of it starts again. */
+    private void entered(CircuitBreaker.State state) {
+        if (state == CircuitBreaker.State.OPEN) {
+            openUntil = clock.millis + settings.circuitOpenWait().toMillis();
+        } else if (state == CircuitBreaker.State.HALF_OPEN) {
+            halfOpenPermits = HALF_OPEN_CALLS;
+        }
+    }
+
+    /**
+     * What dispatch may do at {@code nowMs}: exactly what {@link #tryStart} would grant then, without
+     * taking anything. {@link Mode#PROBE} means one probe may start now (the open wait is over, the
+     * half-open permit is free, or a halt's probe is due); {@link Mode#BLOCKED}, that nothing may.
+     */
     public Mode mode(long nowMs) {
         at(nowMs);
         if (halted) {
@@ -97,8 +120,9 @@ public final class ScopeHealth {
         }
         return switch (breaker.getState()) {
             case CLOSED, DISABLED, METRICS_ONLY -> Mode.NORMAL;
-            // tryStart decides whether the open wait is over and whether the one probe is free
-            case HALF_OPEN, OPEN, FORCED_OPEN -> Mode.PROBE;
+            case OPEN -> nowMs > openUntil ? Mode.PROBE : Mode.BLOCKED;
+            case HALF_OPEN -> halfOpenPermits > 0 ? Mode.PROBE : Mode.BLOCKED;
+            case FORCED_OPEN -> Mode.BLOCKED;
         };
     }
 
@@ -113,16 +137,29 @@ public final class ScopeHealth {
             nextHaltProbeAt = nowMs + settings.haltProbeInterval().toMillis();
             return true;
         }
-        return breaker.tryAcquirePermission();
+        boolean granted = breaker.tryAcquirePermission();
+        if (granted && breaker.getState() == CircuitBreaker.State.HALF_OPEN) {
+            halfOpenPermits--;
+        }
+        return granted;
     }
 
-    /** Gives back a permission taken by {@link #tryStart} for a call that was not made. */
-    public void cancelStart() {
-        if (halted) {
-            haltProbeInFlight = false;
-            nextHaltProbeAt = 0;
-        } else {
-            breaker.releasePermission();
+    /**
+     * Takes the permit {@link #mode} offered at {@code nowMs} for a call that goes now: the last
+     * step before it is sent, so nothing after it has to give the permit back.
+     */
+    public void start(long nowMs) {
+        if (!tryStart(nowMs)) {
+            // cannot happen while mode() mirrors the breaker (ScopeHealthModePropertiesTest checks it over random lives)
+            LOG.error("scope {}: the circuit refused a call its mode {} allowed at {}; the call goes", scope, circuitState(), nowMs);
+        }
+    }
+
+    /** Gives a permission back to the breaker (a call whose answer says nothing of the provider's health). */
+    private void releasePermission() {
+        breaker.releasePermission();
+        if (breaker.getState() == CircuitBreaker.State.HALF_OPEN) {
+            halfOpenPermits++;
         }
     }
 
@@ -137,7 +174,7 @@ public final class ScopeHealth {
     public void rateLimited(long nowMs) {
         at(nowMs);
         resume(nowMs);
-        breaker.releasePermission();
+        releasePermission();
     }
 
     /** A transient failure: counted by the breaker. */
@@ -156,7 +193,7 @@ public final class ScopeHealth {
         boolean first = !halted;
         if (first) {
             haltedSince = nowMs;
-            breaker.releasePermission();
+            releasePermission();
         }
         halted = true;
         haltReason = reason;

@@ -132,8 +132,9 @@ public final class OpenAiChatClient implements ModelClient {
                 // larger than the whole per-minute limit: waiting cannot help, a smaller batch can
                 return failed(ModelOutcome.FailureKind.CONTEXT_LENGTH, status, message, Optional.empty(), limits, latencyMs);
             }
-            Optional<long[]> ur = RateLimitHeaders.usedRequested(message);
-            return new ModelOutcome.RateLimited(hint, truncate(message), ur.map(a -> a[0]), ur.map(a -> a[1]), limits, latencyMs);
+            Optional<RateLimitHeaders.UsedRequested> ur = RateLimitHeaders.usedRequested(message);
+            return new ModelOutcome.RateLimited(hint, truncate(message), ur.map(RateLimitHeaders.UsedRequested::used),
+                    ur.map(RateLimitHeaders.UsedRequested::requested), limits, latencyMs);
         }
         if (status == 400 && (lowered.contains("context_length_exceeded") || lowered.contains("context length")
                 || lowered.contains("maximum context"))) {

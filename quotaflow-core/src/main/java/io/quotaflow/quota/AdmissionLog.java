@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The limiter's recent admissions, oldest first: what the provider may not have counted yet when it
@@ -77,19 +76,18 @@ final class AdmissionLog {
         return sequence;
     }
 
-    /** Removes the admission sent at {@code sentAtNanos} costing {@code tokens}; returns its charge. */
-    Optional<Charge> remove(long sentAtNanos, long tokens) {
+    /** Removes the admission sent at {@code sentAtNanos} costing {@code tokens} (a refunded call). */
+    void remove(long sentAtNanos, long tokens) {
         for (Iterator<Entry> it = entries.descendingIterator(); it.hasNext(); ) {
             Entry e = it.next();
             if (e.nanos == sentAtNanos && e.charge.tokens() == tokens) {
                 it.remove();
-                return Optional.of(e.charge);
+                return;
             }
             if (e.nanos < sentAtNanos) {
-                break;
+                return;
             }
         }
-        return Optional.empty();
     }
 
     void answered(long admission, long nowNanos) {

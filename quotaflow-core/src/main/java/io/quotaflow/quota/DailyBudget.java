@@ -68,14 +68,24 @@ final class DailyBudget {
         return usedTokens + charge.tokens() <= limits.tpd() || (charge.tokens() > limits.tpd() && usedTokens == 0);
     }
 
-    /** Whether the day's budget can take {@code charge} now. */
-    boolean canTake(Charge charge, long nowMs) {
+    /** Whether the day's budget can take {@code charge} now (asking changes nothing). */
+    boolean fits(Charge charge, long nowMs) {
         roll(nowMs);
-        boolean tokens = tokensFit(charge);
-        if (!tokens) {
+        return tokensFit(charge) && requestsFit(charge);
+    }
+
+    /** Whether the day's budget can take {@code charge} now; a call it has no tokens for marks the day short. */
+    boolean canTake(Charge charge, long nowMs) {
+        heldBack(charge, nowMs);
+        return fits(charge, nowMs);
+    }
+
+    /** A call of {@code charge} waits at {@code nowMs}: if the day has no tokens for it, the day is short until the reset. */
+    void heldBack(Charge charge, long nowMs) {
+        roll(nowMs);
+        if (!tokensFit(charge)) {
             shortOfTokens = true;
         }
-        return tokens && requestsFit(charge);
     }
 
     void take(Charge charge, long nowMs) {
@@ -112,7 +122,7 @@ final class DailyBudget {
 
     /** Milliseconds until {@code charge} could be taken: 0 if now, else until the next reset. */
     long millisUntil(Charge charge, long nowMs) {
-        return canTake(charge, nowMs) ? 0 : nextReset(nowMs) - nowMs;
+        return fits(charge, nowMs) ? 0 : nextReset(nowMs) - nowMs;
     }
 
     /**

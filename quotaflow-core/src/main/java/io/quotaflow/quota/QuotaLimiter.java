@@ -54,11 +54,6 @@ public final class QuotaLimiter {
     private long lastRateLimitNanos;
     private long lastGrowthNanos;
 
-    /** A limiter of RPM and TPM only. */
-    public QuotaLimiter(QuotaSettings settings, long nowNanos) {
-        this(settings, DailyLimits.NONE, 0, 0, nowNanos);
-    }
-
     /**
      * @param daily     the route's daily limits ({@link DailyLimits#NONE}: none)
      * @param inputTpm  prompt tokens per minute, 0 for no separate limit
@@ -85,11 +80,6 @@ public final class QuotaLimiter {
 
     public QuotaSettings settings() {
         return settings;
-    }
-
-    /** Whether a call costing {@code cost} tokens (split unknown) may start now at {@code priority}; takes it if so. */
-    public boolean tryAcquire(Priority priority, long cost, long nowNanos) {
-        return tryAcquire(priority, Charge.unsplit(cost), nowNanos);
     }
 
     /** Whether a call charged {@code charge} may start now at {@code priority}: every budget allows it; takes it if so. */
@@ -145,12 +135,10 @@ public final class QuotaLimiter {
         return input == null ? Long.MAX_VALUE : input.maxRegular(priority, burstScale);
     }
 
-    /** Nanoseconds until a call of {@code cost} tokens (split unknown) at {@code priority} could be admitted. */
-    public long nanosUntilAdmissible(Priority priority, long cost, long nowNanos) {
-        return nanosUntilAdmissible(priority, Charge.unsplit(cost), nowNanos);
-    }
-
-    /** Nanoseconds until a call charged {@code charge} at {@code priority} could be admitted (a day's reset included). */
+    /**
+     * Nanoseconds until a call charged {@code charge} at {@code priority} could be admitted (a day's
+     * reset included); 0 if it could be now. Asking changes nothing: see {@link #heldBack}.
+     */
     public long nanosUntilAdmissible(Priority priority, Charge charge, long nowNanos) {
         long wait = cooldownUntilNanos - nowNanos;
         for (MinuteBucket b : buckets) {
@@ -163,16 +151,20 @@ public final class QuotaLimiter {
     }
 
     /**
-     * Gives back the reservation of a call the provider refused before admitting it (400 context
-     * length or invalid request, 401/403/404): it counted nothing, so neither do we. The call's
-     * charge is the one it was admitted with.
+     * A call charged {@code charge} waits at {@code nowNanos} (there was no room for it): a daily
+     * budget without the tokens for it is out for the day until the reset ({@link #outForDayUntil}).
      */
-    public void refund(long cost, long sentAtNanos, long nowNanos) {
-        Charge charge = admissions.remove(sentAtNanos, cost).orElse(new Charge(1, cost, 0, 0));
-        giveBack(charge, sentAtNanos, nowNanos);
+    public void heldBack(Charge charge, long nowNanos) {
+        if (daily != null) {
+            daily.heldBack(charge, millis(nowNanos));
+        }
     }
 
-    /** As {@link #refund(long, long, long)}, for a call admitted with {@code charge}. */
+    /**
+     * Gives back the reservation of a call the provider refused before admitting it (400 context
+     * length or invalid request, 401/403/404): it counted nothing, so neither do we. {@code charge}
+     * is the one it was admitted with.
+     */
     public void refund(Charge charge, long sentAtNanos, long nowNanos) {
         admissions.remove(sentAtNanos, charge.tokens());
         giveBack(charge, sentAtNanos, nowNanos);
@@ -188,14 +180,6 @@ public final class QuotaLimiter {
     /** The sequence number of the last call admitted (to name it in {@link #answered} and {@link #reseed(RateLimitInfo, long, long, long)}). */
     public long lastAdmission() {
         return admissions.last();
-    }
-
-    /**
-     * The call admitted as {@code admission} has its answer: the provider has counted it. Without
-     * the time of the answer it counts as answered long ago (see {@link #answered(long, long)}).
-     */
-    public void answered(long admission) {
-        answered(admission, 1);
     }
 
     /** The call admitted as {@code admission} had its answer at {@code nowNanos}: the provider has counted it. */

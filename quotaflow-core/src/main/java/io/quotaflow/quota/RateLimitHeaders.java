@@ -67,8 +67,12 @@ public final class RateLimitHeaders {
         });
     }
 
-    /** "Used X, Requested Y" from a 429 message, as {used, requested}. */
-    public static Optional<long[]> usedRequested(String message) {
+    /** What a 429 message says of the limit it hit: "Used X, Requested Y". */
+    public record UsedRequested(long used, long requested) {
+    }
+
+    /** "Used X, Requested Y" from a 429 message. */
+    public static Optional<UsedRequested> usedRequested(String message) {
         if (message == null) {
             return Optional.empty();
         }
@@ -77,7 +81,7 @@ public final class RateLimitHeaders {
             return Optional.empty();
         }
         try {
-            return Optional.of(new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))});
+            return Optional.of(new UsedRequested(Long.parseLong(m.group(1)), Long.parseLong(m.group(2))));
         } catch (NumberFormatException e) {
             return Optional.empty();
         }

@@ -3,12 +3,12 @@ package io.quotaflow.topology;
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.settings.TopicNames;
 
-import io.quotaflow.model.ModelClient;
 import io.quotaflow.routing.ModelClients;
 import io.quotaflow.routing.RouteStates;
 import io.quotaflow.ticket.BinarySerde;
 import io.quotaflow.ticket.WorkItem;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Branched;
@@ -46,24 +46,17 @@ public final class QuotaflowTopology {
     private QuotaflowTopology() {
     }
 
-    public static Topology build(DispatcherSettings settings, ModelClient client, RandomGenerator random,
-                                 DispatcherListener listener) {
-        return build(settings, client, random, listener, new java.util.Properties());
-    }
-
-    /** Builds with the application's Streams properties, so topology-level settings see them. */
-    public static Topology build(DispatcherSettings settings, ModelClient client, RandomGenerator random,
-                                 DispatcherListener listener, java.util.Properties streamsProperties) {
-        return build(settings, client, random, listener, streamsProperties, null);
-    }
-
-    /** As above, with the limiter's clock (see the {@link StreamsBuilder} variant). */
-    public static Topology build(DispatcherSettings settings, ModelClient client, RandomGenerator random,
-                                 DispatcherListener listener, java.util.Properties streamsProperties,
-                                 java.util.function.LongSupplier limiterClock) {
+    /**
+     * The topology with a model client per quota scope from {@code clients}, built with the
+     * application's Streams properties (so topology-level settings see them).
+     *
+     * @param time the limiter's time ({@link Time#SYSTEM} in production; a time the test moves in tests)
+     */
+    public static Topology build(DispatcherSettings settings, ModelClients clients, RandomGenerator random,
+                                 DispatcherListener listener, java.util.Properties streamsProperties, Time time) {
         StreamsBuilder builder = new StreamsBuilder(new org.apache.kafka.streams.TopologyConfig(
                 new org.apache.kafka.streams.StreamsConfig(withDefaults(streamsProperties))));
-        build(builder, settings, client, random, listener, limiterClock);
+        build(builder, settings, clients, random, listener, time);
         return builder.build(streamsProperties);
     }
 
@@ -76,38 +69,14 @@ public final class QuotaflowTopology {
         return copy;
     }
 
-    public static void build(StreamsBuilder builder, DispatcherSettings settings, ModelClient client, RandomGenerator random,
-                             DispatcherListener listener) {
-        build(builder, settings, client, random, listener, null);
-    }
-
-    /**
-     * @param limiterClock the limiter's time in nanoseconds ({@code System::nanoTime} in production);
-     *                     null for the Streams context's wall-clock time (what tests drive)
-     */
-    public static void build(StreamsBuilder builder, DispatcherSettings settings, ModelClient client, RandomGenerator random,
-                             DispatcherListener listener, java.util.function.LongSupplier limiterClock) {
-        build(builder, settings, ModelClients.of(client), random, listener, limiterClock);
-    }
-
-    /** As above, with a model client per quota scope. */
-    public static Topology build(DispatcherSettings settings, ModelClients clients, RandomGenerator random,
-                                 DispatcherListener listener, java.util.Properties streamsProperties,
-                                 java.util.function.LongSupplier limiterClock) {
-        StreamsBuilder builder = new StreamsBuilder(new org.apache.kafka.streams.TopologyConfig(
-                new org.apache.kafka.streams.StreamsConfig(withDefaults(streamsProperties))));
-        build(builder, settings, clients, random, listener, limiterClock);
-        return builder.build(streamsProperties);
-    }
-
     /**
      * The topology over {@code builder}, a model client per quota scope from {@code clients}.
      * Scope {@code i} of {@link io.quotaflow.routing.Routing#scopes()} goes to dispatch partition
      * {@code i} (modulo the partition count), so each scope has one owner task; a ticket that changes
      * route is written back to the dispatch topic by its dispatcher (Target MOVE).
      */
-    public static void build(StreamsBuilder builder, DispatcherSettings settings, ModelClients clients, RandomGenerator random,
-                             DispatcherListener listener, java.util.function.LongSupplier limiterClock) {
+    private static void build(StreamsBuilder builder, DispatcherSettings settings, ModelClients clients, RandomGenerator random,
+                              DispatcherListener listener, Time time) {
         BinarySerde<WorkItem> workItemSerde = new BinarySerde<>(WorkItem.class);
         ScopePartitioner<WorkItem> partitioner = new ScopePartitioner<>(settings.routing());
 
@@ -129,7 +98,7 @@ public final class QuotaflowTopology {
                 .mapValues(v -> v instanceof IntakeResult.Accepted a ? a.item() : null, Named.as("accepted-item"))
                 .repartition(Repartitioned.with(Serdes.String(), workItemSerde).withName(DispatcherProcessor.REPARTITION)
                         .withStreamPartitioner(partitioner))
-                .process(new DispatcherSupplier(settings, clients, random, listener, limiterClock), Named.as("dispatcher"));
+                .process(new DispatcherSupplier(settings, clients, random, listener, time), Named.as("dispatcher"));
 
         Map<String, KStream<String, Outbound>> out = outbound.split(Named.as("out-"))
                 .branch((k, v) -> v.target() == Outbound.Target.CLASSIFIED, Branched.as("classified"))
@@ -154,12 +123,12 @@ public final class QuotaflowTopology {
         private final ModelClients clients;
         private final RandomGenerator random;
         private final DispatcherListener listener;
-        private final java.util.function.LongSupplier limiterClock;
+        private final Time time;
         private final RouteStates states = new RouteStates();
 
         DispatcherSupplier(DispatcherSettings settings, ModelClients clients, RandomGenerator random, DispatcherListener listener,
-                           java.util.function.LongSupplier limiterClock) {
-            this.limiterClock = limiterClock;
+                           Time time) {
+            this.time = time;
             this.settings = settings;
             this.clients = clients;
             this.random = random;
@@ -168,7 +137,7 @@ public final class QuotaflowTopology {
 
         @Override
         public DispatcherProcessor get() {
-            return new DispatcherProcessor(settings, clients, random, listener, states, limiterClock);
+            return new DispatcherProcessor(settings, clients, random, listener, states, time);
         }
 
         @Override

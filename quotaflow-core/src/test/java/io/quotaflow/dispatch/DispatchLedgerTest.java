@@ -1,5 +1,6 @@
 package io.quotaflow.dispatch;
 
+import io.quotaflow.settings.TenantSettings;
 import io.quotaflow.ticket.BinarySerde;
 import io.quotaflow.records.Priority;
 import io.quotaflow.ticket.WorkItem;
@@ -13,7 +14,6 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Optional;
 
 import static io.quotaflow.dispatch.DispatchLedger.Acceptance.ACCEPTED;
 import static io.quotaflow.dispatch.DispatchLedger.Acceptance.IDENTICAL;
@@ -45,7 +45,12 @@ class DispatchLedgerTest {
         delayed = store(context, "d", new BinarySerde<>(WorkItem.class));
         inFlight = store(context, "f", new BinarySerde<>(InFlightBatch.class));
         retrying = store(context, "r", new BinarySerde<>(RetryMarker.class));
-        ledger = new DispatchLedger(pending, delayed, inFlight, retrying);
+        ledger = ledger();
+    }
+
+    /** A ledger over the test's stores, its queue of tenants of weight 1, none capped. */
+    private DispatchLedger ledger() {
+        return new DispatchLedger(pending, delayed, inFlight, retrying, new PendingQueue(TenantSettings.NONE, 0));
     }
 
     private WorkItem fresh(String id, String body, long now) {
@@ -59,7 +64,7 @@ class DispatchLedgerTest {
     }
 
     private PendingQueue.Proposal next() {
-        return ledger.queue().propose(10, p -> 100_000).orElseThrow();
+        return ledger.queue().propose(10, p -> 100_000, Long.MAX_VALUE, 0).orElseThrow();
     }
 
     private String sendNext(long now) {
@@ -190,28 +195,12 @@ class DispatchLedgerTest {
         ledger.accept(fresh("T-2", "two", 100), 100);
         String batch = sendNext(150);
 
-        DispatchLedger restarted = new DispatchLedger(pending, delayed, inFlight, retrying);
-        DispatchLedger.Restored restored = restarted.restore();
+        DispatchLedger restarted = ledger();
+        DispatchLedger.Restored restored = restarted.restore(item -> true);
         assertThat(restored.pending()).isEqualTo(2);
         assertThat(restored.calls()).isEqualTo(1);
         assertThat(inFlight.get(batch)).isNull();
         assertThat(restarted.queue().size()).isEqualTo(2);
         assertThat(restarted.callsInFlight()).isZero();
-    }
-
-    @Test
-    void shouldRestoreLegacyInFlightRecordsThatHeldWholeTickets() throws Exception {
-        WorkItem item = fresh("T-9", "legacy", 100);
-        byte[] legacyJson = io.quotaflow.records.Json.MAPPER.writeValueAsBytes(java.util.Map.of("batchId", "old",
-                "priority", "STANDARD", "items", List.of(item), "dispatchedAt", 100, "promptTokens", 10, "maxTokens", 5));
-        InFlightBatch legacy = new BinarySerde<>(InFlightBatch.class).deserializer().deserialize("t", legacyJson);
-        assertThat(legacy.members()).extracting(InFlightBatch.Member::id).containsExactly("T-9");
-        inFlight.put("old", legacy);
-
-        DispatchLedger.Restored restored = ledger.restore();
-        assertThat(restored.fromCalls()).isEqualTo(1);
-        assertThat(pending.get("T-9")).isNotNull();
-        assertThat(Optional.ofNullable(inFlight.get("old"))).isEmpty();
-        assertThat(ledger.queue().contains("T-9")).isTrue();
     }
 }

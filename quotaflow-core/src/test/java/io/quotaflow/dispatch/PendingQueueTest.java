@@ -1,6 +1,7 @@
 package io.quotaflow.dispatch;
 
 import io.quotaflow.records.Priority;
+import io.quotaflow.settings.TenantSettings;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -10,7 +11,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PendingQueueTest {
 
     private static PendingQueue.Ref ref(String id, String tenant, int tokens, long at) {
-        return new PendingQueue.Ref(id, tenant, tokens, at, 0, 0, 100);
+        return RefBuilder.ref(id).tenant(tenant).tokens(tokens).at(at).build();
+    }
+
+    /** A queue of tenants of weight 1, none capped, a ticket's cost its prompt tokens. */
+    private static PendingQueue queue() {
+        return new PendingQueue(TenantSettings.NONE, 0);
     }
 
     private static List<String> ids(PendingQueue.Proposal p) {
@@ -19,55 +25,55 @@ class PendingQueueTest {
 
     @Test
     void shouldProposeTheHighestClassFirst() {
-        PendingQueue q = new PendingQueue();
+        PendingQueue q = queue();
         q.add(Priority.BULK, ref("b1", "t", 10, 1));
         q.add(Priority.INTERACTIVE, ref("i1", "t", 10, 2));
         q.add(Priority.STANDARD, ref("s1", "t", 10, 3));
-        PendingQueue.Proposal p = q.propose(10, prio -> 1_000).orElseThrow();
+        PendingQueue.Proposal p = q.propose(10, prio -> 1_000, Long.MAX_VALUE, 0).orElseThrow();
         assertThat(p.priority()).isEqualTo(Priority.INTERACTIVE);
         assertThat(ids(p)).containsExactly("i1");
         assertThat(q.size()).as("proposing removes nothing").isEqualTo(3);
         q.remove(p);
-        assertThat(q.propose(10, prio -> 1_000).orElseThrow().priority()).isEqualTo(Priority.STANDARD);
+        assertThat(q.propose(10, prio -> 1_000, Long.MAX_VALUE, 0).orElseThrow().priority()).isEqualTo(Priority.STANDARD);
     }
 
     @Test
     void shouldTakeTenantsInTurnWithinTheItemAndTokenCaps() {
-        PendingQueue q = new PendingQueue();
+        PendingQueue q = queue();
         for (int i = 0; i < 5; i++) {
             q.add(Priority.BULK, ref("noisy-" + i, "noisy", 100, i));
         }
         q.add(Priority.BULK, ref("quiet-0", "quiet", 100, 10));
-        assertThat(ids(q.propose(4, prio -> 10_000).orElseThrow())).containsExactlyInAnyOrder("noisy-0", "quiet-0", "noisy-1", "noisy-2");
-        PendingQueue.Proposal capped = q.propose(10, prio -> 250).orElseThrow();
+        assertThat(ids(q.propose(4, prio -> 10_000, Long.MAX_VALUE, 0).orElseThrow())).containsExactlyInAnyOrder("noisy-0", "quiet-0", "noisy-1", "noisy-2");
+        PendingQueue.Proposal capped = q.propose(10, prio -> 250, Long.MAX_VALUE, 0).orElseThrow();
         assertThat(capped.refs()).hasSize(2);
         assertThat(capped.tokens()).isEqualTo(200);
     }
 
     @Test
     void shouldAlwaysTakeTheFirstTicketEvenOverTheCaps() {
-        PendingQueue q = new PendingQueue();
-        q.add(Priority.STANDARD, new PendingQueue.Ref("huge", "t", 9_000, 1, 0, 0, 900_000));
+        PendingQueue q = queue();
+        q.add(Priority.STANDARD, RefBuilder.ref("huge").tokens(9_000).at(1).bytes(900_000).build());
         q.add(Priority.STANDARD, ref("small", "t", 10, 2));
-        PendingQueue.Proposal p = q.propose(10, prio -> 1_000, 512 * 1024).orElseThrow();
+        PendingQueue.Proposal p = q.propose(10, prio -> 1_000, 512 * 1024, 0).orElseThrow();
         assertThat(ids(p)).containsExactly("huge");
     }
 
     @Test
     void shouldHonourATicketsBatchCap() {
-        PendingQueue q = new PendingQueue();
-        q.add(Priority.STANDARD, new PendingQueue.Ref("alone", "t", 10, 1, 1, 1, 100));
+        PendingQueue q = queue();
+        q.add(Priority.STANDARD, RefBuilder.ref("alone").at(1).batchCap(1).attempt(1).build());
         q.add(Priority.STANDARD, ref("other", "t", 10, 2));
-        assertThat(ids(q.propose(10, prio -> 1_000).orElseThrow())).containsExactly("alone");
+        assertThat(ids(q.propose(10, prio -> 1_000, Long.MAX_VALUE, 0).orElseThrow())).containsExactly("alone");
     }
 
     @Test
     void shouldKeepAnUpdatedTicketsPlace() {
-        PendingQueue q = new PendingQueue();
+        PendingQueue q = queue();
         q.add(Priority.STANDARD, ref("a", "t", 10, 1));
         q.add(Priority.STANDARD, ref("b", "t", 10, 2));
         q.replace(Priority.STANDARD, ref("a", "t", 20, 3));
-        PendingQueue.Proposal p = q.propose(1, prio -> 1_000).orElseThrow();
+        PendingQueue.Proposal p = q.propose(1, prio -> 1_000, Long.MAX_VALUE, 0).orElseThrow();
         assertThat(ids(p)).containsExactly("a");
         assertThat(p.tokens()).isEqualTo(20);
         assertThat(q.remove("b")).isPresent();

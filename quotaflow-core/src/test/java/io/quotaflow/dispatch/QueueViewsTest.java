@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class QueueViewsTest {
 
     private static PendingQueue.Ref ref(String id, String tenant, int tokens, long at) {
-        return new PendingQueue.Ref(id, tenant, tokens, at, 0, 0);
+        return RefBuilder.ref(id).tenant(tenant).tokens(tokens).at(at).bytes(0).build();
     }
 
     @Test

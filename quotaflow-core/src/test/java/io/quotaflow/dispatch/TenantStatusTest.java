@@ -18,11 +18,11 @@ class TenantStatusTest {
         PendingQueue q = new PendingQueue(TenantSettings.builder().tpm("capped", 100).build(), 0);
         for (int t = 0; t < 60; t++) {
             for (int i = 0; i <= t; i++) {
-                q.add(Priority.BULK, new PendingQueue.Ref("t" + t + "-" + i, "t" + t, 10, i, 0, 0, 10));
+                q.add(Priority.BULK, RefBuilder.ref("t" + t + "-" + i).tenant("t" + t).tokens(10).at(i).bytes(10).build());
             }
         }
         for (int i = 0; i < 70; i++) {
-            q.add(Priority.STANDARD, new PendingQueue.Ref("c-" + i, "capped", 100, i, 0, 0, 10));
+            q.add(Priority.STANDARD, RefBuilder.ref("c-" + i).tenant("capped").tokens(100).at(i).bytes(10).build());
         }
         q.admit(q.propose(10, p -> 10_000, Long.MAX_VALUE, T0).orElseThrow(), T0);
 

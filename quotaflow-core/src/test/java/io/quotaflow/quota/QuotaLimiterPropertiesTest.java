@@ -47,12 +47,12 @@ class QuotaLimiterPropertiesTest {
                                                           @ForAll @IntRange(min = 30, max = 600) int rpm,
                                                           @ForAll @IntRange(min = 10_000, max = 400_000) int tpm) {
         QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(rpm).withTpm(tpm);
-        QuotaLimiter limiter = new QuotaLimiter(settings, 0);
+        QuotaLimiter limiter = TestLimiters.of(settings).startingAt(0);
         List<long[]> admitted = new ArrayList<>();
         long now = 0;
         for (Attempt a : attempts) {
             now += a.gapMs() * MS;
-            if (limiter.tryAcquire(a.priority(), a.cost(), now)) {
+            if (limiter.tryAcquire(a.priority(), Charge.unsplit(a.cost()), now)) {
                 admitted.add(new long[] {now, a.cost()});
             }
         }
@@ -82,7 +82,7 @@ class QuotaLimiterPropertiesTest {
     void shouldAdmitNothingDuringACooldown(@ForAll("arrivals") List<Attempt> attempts,
                                            @ForAll @IntRange(min = 1, max = 120) int cooldownSeconds,
                                            @ForAll @IntRange(min = 0, max = 60_000) int cooldownAtMs) {
-        QuotaLimiter limiter = new QuotaLimiter(QuotaSettings.ofDefaults().withRpm(6_000).withTpm(2_000_000), 0);
+        QuotaLimiter limiter = TestLimiters.of(QuotaSettings.ofDefaults().withRpm(6_000).withTpm(2_000_000)).startingAt(0);
         long start = cooldownAtMs * MS;
         long end = start + Duration.ofSeconds(cooldownSeconds).toNanos();
         boolean cooled = false;
@@ -93,7 +93,7 @@ class QuotaLimiterPropertiesTest {
                 limiter.rateLimited(Duration.ofSeconds(cooldownSeconds), start);
                 cooled = true;
             }
-            boolean admitted = limiter.tryAcquire(a.priority(), a.cost(), now);
+            boolean admitted = limiter.tryAcquire(a.priority(), Charge.unsplit(a.cost()), now);
             if (cooled && now < end) {
                 assertThat(admitted).as("admitted at %d ms inside a cooldown ending at %d ms", now / MS, end / MS).isFalse();
             }
@@ -106,12 +106,12 @@ class QuotaLimiterPropertiesTest {
                                                        @ForAll @IntRange(min = 0, max = 100) int remainingRequests,
                                                        @ForAll @IntRange(min = 0, max = 599) int sentIndex) {
         QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(600).withTpm(200_000);
-        QuotaLimiter limiter = new QuotaLimiter(settings, 0);
+        QuotaLimiter limiter = TestLimiters.of(settings).startingAt(0);
         List<long[]> admitted = new ArrayList<>();
         long now = 0;
         for (Attempt a : attempts) {
             now += a.gapMs() * MS;
-            if (limiter.tryAcquire(Priority.INTERACTIVE, a.cost(), now)) {
+            if (limiter.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(a.cost()), now)) {
                 admitted.add(new long[] {now, a.cost()});
             }
         }
@@ -159,15 +159,15 @@ class QuotaLimiterPropertiesTest {
                                                              @ForAll @IntRange(min = 0, max = 90) int refusedPercent,
                                                              @ForAll @IntRange(min = 10_000, max = 400_000) int tpm) {
         QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(tpm);
-        QuotaLimiter limiter = new QuotaLimiter(settings, 0);
+        QuotaLimiter limiter = TestLimiters.of(settings).startingAt(0);
         java.util.SplittableRandom random = new java.util.SplittableRandom(attempts.size() * 31L + refusedPercent);
         List<long[]> charged = new ArrayList<>();
         long now = 0;
         for (Attempt a : attempts) {
             now += a.gapMs() * MS;
-            if (limiter.tryAcquire(a.priority(), a.cost(), now)) {
+            if (limiter.tryAcquire(a.priority(), Charge.unsplit(a.cost()), now)) {
                 if (random.nextInt(100) < refusedPercent) {
-                    limiter.refund(a.cost(), now, now + 50 * MS);
+                    limiter.refund(Charge.unsplit(a.cost()), now, now + 50 * MS);
                 } else {
                     charged.add(new long[] {now, a.cost()});
                 }
@@ -192,9 +192,9 @@ class QuotaLimiterPropertiesTest {
     @Property(tries = 200)
     void shouldUseAFullMinuteBucketThatTheProviderReports(@ForAll @IntRange(min = 1_000, max = 60_000) int remaining) {
         QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(500).withTpm(60_000);
-        QuotaLimiter limiter = new QuotaLimiter(settings, 0);
+        QuotaLimiter limiter = TestLimiters.of(settings).startingAt(0);
         long t = 10_000 * MS;
-        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 500, t)).isTrue();
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(500), t)).isTrue();
         RateLimitInfo info = new RateLimitInfo(OptionalLong.of(500), OptionalLong.of(60_000), OptionalLong.of(499),
                 OptionalLong.of(remaining), Optional.empty(), Optional.empty(), Optional.empty());
         double before = limiter.availableTokens(t + 200 * MS);
@@ -223,12 +223,12 @@ class QuotaLimiterPropertiesTest {
                                                                 @ForAll @IntRange(min = 0, max = 19) int answeredIndex,
                                                                 @ForAll @IntRange(min = 0, max = 50_000) int remaining) {
         QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(600_000).withBurstSeconds(10);
-        QuotaLimiter limiter = new QuotaLimiter(settings, 0);
+        QuotaLimiter limiter = TestLimiters.of(settings).startingAt(0);
         long t = 30_000 * MS;
         List<Long> seqs = new ArrayList<>();
         for (int i = 0; i < calls; i++) {
             // all in one punctuation: the same instant
-            assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 1_000, t)).isTrue();
+            assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(1_000), t)).isTrue();
             seqs.add(limiter.lastAdmission());
         }
         int answered = Math.min(answeredIndex, calls - 1);
@@ -236,6 +236,6 @@ class QuotaLimiterPropertiesTest {
                 OptionalLong.of(remaining), Optional.empty(), Optional.empty(), Optional.empty());
         limiter.reseed(info, seqs.get(answered), t, t);
         assertThat(limiter.availableTokens(t)).isLessThanOrEqualTo(remaining - 1_000.0 * (calls - 1) + 1e-6);
-        limiter.answered(seqs.get(answered));
+        limiter.answered(seqs.get(answered), 1);
     }
 }

@@ -73,7 +73,7 @@ class QuotaLimiterShapesPropertiesTest {
             long[] day = spent.computeIfAbsent(budgetDay(nowMs, resetHour), d -> new long[2]);
             if (a.refused()) {
                 // refunded at once: the provider counted nothing
-                limiter.refund(charge.tokens(), nowMs * MS, nowMs * MS + MS);
+                limiter.refund(charge, nowMs * MS, nowMs * MS + MS);
                 continue;
             }
             day[0]++;

@@ -58,7 +58,7 @@ class QuotaLimiterShapesTest {
         assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.call(100, 20), t + MS)).isFalse();
         assertThat(limiter.outForDayUntil(t + MS)).isPresent();
         // the way the dispatcher refunds: by the admitted cost and the time it was sent
-        limiter.refund(120, t, t + 500 * MS);
+        limiter.refund(Charge.call(100, 20), t, t + 500 * MS);
         assertThat(limiter.outForDayUntil(t + 500 * MS)).isEmpty();
         assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.call(100, 20), t + 500 * MS)).isTrue();
     }
@@ -90,7 +90,7 @@ class QuotaLimiterShapesTest {
         assertThat(limiter.outForDayUntil(t + SECOND)).hasValue(millis("2026-12-02T07:00:00Z"));
         assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.call(100, 20), t + 2 * SECOND)).isFalse();
         assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.call(100, 20), nanos("2026-12-02T07:00:00Z"))).isTrue();
-        QuotaLimiter none = new QuotaLimiter(WIDE, start);
+        QuotaLimiter none = TestLimiters.of(WIDE).startingAt(start);
         none.dayExhausted(t);
         assertThat(none.outForDayUntil(t)).as("no daily limit configured: nothing to mark").isEmpty();
     }
@@ -137,7 +137,7 @@ class QuotaLimiterShapesTest {
         long start = nanos("2026-12-01T10:00:00Z");
         QuotaLimiter limiter = new QuotaLimiter(WIDE, DailyLimits.NONE, 60_000, 60_000, start);
         long full = start + 2 * SECOND;
-        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 1_500, full)).isTrue();
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(1_500), full)).isTrue();
         assertThat(limiter.levels(full).get(QuotaDimension.INPUT_TOKENS).available()).isEqualTo(500);
         assertThat(limiter.levels(full).get(QuotaDimension.OUTPUT_TOKENS).available()).isEqualTo(500);
         assertThat(limiter.levels(full).get(QuotaDimension.TOKENS).available()).isEqualTo(18_500);

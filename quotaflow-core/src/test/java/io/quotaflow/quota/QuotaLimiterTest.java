@@ -17,21 +17,21 @@ class QuotaLimiterTest {
     @Test
     void shouldStartEmptyAndRefillContinuously() {
         // 600 RPM, 60k TPM at safety 1: 10 requests/s, 1000 tokens/s, 2 s of burst
-        QuotaLimiter limiter = new QuotaLimiter(QuotaSettings.ofDefaults().withRpm(600).withTpm(60_000).withSafetyFactor(1.0), 0);
-        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 100, 0)).isFalse();
-        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 100, SECOND / 10)).isTrue();
-        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 100, SECOND / 10)).isFalse();
+        QuotaLimiter limiter = TestLimiters.of(QuotaSettings.ofDefaults().withRpm(600).withTpm(60_000).withSafetyFactor(1.0)).startingAt(0);
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(100), 0)).isFalse();
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(100), SECOND / 10)).isTrue();
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(100), SECOND / 10)).isFalse();
     }
 
     @Test
     void shouldNeverAdmitMoreThanBurstPlusRateTimesWindow() {
         QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(600).withTpm(60_000).withSafetyFactor(1.0).withBurstSeconds(2);
-        QuotaLimiter limiter = new QuotaLimiter(settings, 0);
+        QuotaLimiter limiter = TestLimiters.of(settings).startingAt(0);
         long admitted = 0;
         long calls = 0;
         // hammer it every millisecond for 60 s with 250-token calls
         for (long t = 0; t <= 60 * SECOND; t += SECOND / 1000) {
-            if (limiter.tryAcquire(Priority.INTERACTIVE, 250, t)) {
+            if (limiter.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(250), t)) {
                 admitted += 250;
                 calls++;
             }
@@ -45,12 +45,12 @@ class QuotaLimiterTest {
     void shouldKeepTheReserveForInteractiveWork() {
         QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(60_000).withSafetyFactor(1.0)
                 .withBurstSeconds(2).withReserveFraction(0.5);
-        QuotaLimiter limiter = new QuotaLimiter(settings, 0);
+        QuotaLimiter limiter = TestLimiters.of(settings).startingAt(0);
         long full = 2 * SECOND; // bucket full: 2000 tokens
-        assertThat(limiter.tryAcquire(Priority.BULK, 900, full)).isTrue();
-        assertThat(limiter.tryAcquire(Priority.BULK, 200, full)).as("would dig into the reserve").isFalse();
-        assertThat(limiter.tryAcquire(Priority.STANDARD, 200, full)).isFalse();
-        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 1_000, full)).isTrue();
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(900), full)).isTrue();
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(200), full)).as("would dig into the reserve").isFalse();
+        assertThat(limiter.tryAcquire(Priority.STANDARD, Charge.unsplit(200), full)).isFalse();
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(1_000), full)).isTrue();
     }
 
     @Test
@@ -58,11 +58,11 @@ class QuotaLimiterTest {
         // 30k TPM at safety 1 with 2 s of local burst (1000 tokens), reserve a quarter of it (250)
         QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(30_000).withSafetyFactor(1.0)
                 .withBurstSeconds(2).withReserveFraction(0.25);
-        QuotaLimiter limiter = new QuotaLimiter(settings, 0);
+        QuotaLimiter limiter = TestLimiters.of(settings).startingAt(0);
         long t = 2 * SECOND;
-        assertThat(limiter.tryAcquire(Priority.BULK, 700, t)).isTrue();
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(700), t)).isTrue();
         long first = limiter.lastAdmission();
-        limiter.answered(first);
+        limiter.answered(first, 1);
         // the provider holds a full minute and has 29 300 left after that call
         RateLimitInfo info = new RateLimitInfo(OptionalLong.of(6_000), OptionalLong.of(30_000), OptionalLong.of(5_999),
                 OptionalLong.of(29_300), Optional.empty(), Optional.empty(), Optional.empty());
@@ -70,33 +70,33 @@ class QuotaLimiterTest {
         assertThat(limiter.tokenCapacity()).isEqualTo(29_300.0);
         // bulk may spend all of it but the local burst's reserve: 29 300 - 250
         long bulk = 0;
-        while (limiter.tryAcquire(Priority.BULK, 50, t)) {
+        while (limiter.tryAcquire(Priority.BULK, Charge.unsplit(50), t)) {
             bulk += 50;
         }
         assertThat(bulk).isEqualTo(29_050);
-        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 250, t)).as("the reserve is still there for interactive").isTrue();
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(250), t)).as("the reserve is still there for interactive").isTrue();
     }
 
     @Test
     void shouldCountAPreviousOwnersCallsAsUnchargedUntilTheyExpire() {
         QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(30_000).withSafetyFactor(1.0)
                 .withBurstSeconds(2).withReserveFraction(0);
-        QuotaLimiter limiter = new QuotaLimiter(settings, 0);
+        QuotaLimiter limiter = TestLimiters.of(settings).startingAt(0);
         // the previous owner had two calls out, 3 000 tokens in all; they may reach the provider after ours
         limiter.inherit(2, 3_000, 0, 60 * SECOND);
         long t = 2 * SECOND;
-        assertThat(limiter.tryAcquire(Priority.BULK, 500, t)).isTrue();
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(500), t)).isTrue();
         long ours = limiter.lastAdmission();
-        limiter.answered(ours);
+        limiter.answered(ours, 1);
         RateLimitInfo info = new RateLimitInfo(OptionalLong.of(6_000), OptionalLong.of(30_000), OptionalLong.of(5_990),
                 OptionalLong.of(20_000), Optional.empty(), Optional.empty(), Optional.empty());
         limiter.reseed(info, ours, t, t);
         assertThat(limiter.availableTokens(t)).as("20 000 reported, 3 000 of the old owner's not yet in it").isEqualTo(17_000.0);
         // once the request timeout has passed they were charged or never will be
         long later = 61 * SECOND;
-        assertThat(limiter.tryAcquire(Priority.BULK, 1, later)).isTrue();
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(1), later)).isTrue();
         long next = limiter.lastAdmission();
-        limiter.answered(next);
+        limiter.answered(next, 1);
         limiter.reseed(info, next, later, later);
         assertThat(limiter.availableTokens(later)).isEqualTo(20_000.0);
     }
@@ -105,11 +105,11 @@ class QuotaLimiterTest {
     void shouldNotRaiseOverACallThatOvertookTheAnsweredOneOnTheWay() {
         QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(120_000).withSafetyFactor(1.0)
                 .withBurstSeconds(2).withReserveFraction(0);
-        QuotaLimiter limiter = new QuotaLimiter(settings, 0);
+        QuotaLimiter limiter = TestLimiters.of(settings).startingAt(0);
         long t = 2 * SECOND; // full: 4 000 tokens
-        assertThat(limiter.tryAcquire(Priority.BULK, 2_000, t)).isTrue();
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(2_000), t)).isTrue();
         long a = limiter.lastAdmission();
-        assertThat(limiter.tryAcquire(Priority.BULK, 1_000, t)).isTrue();
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(1_000), t)).isTrue();
         long b = limiter.lastAdmission();
         // b reached the provider first (it then had 9 000 left), a after it (7 000 left); a's answer comes back first
         RateLimitInfo afterB = new RateLimitInfo(OptionalLong.of(6_000), OptionalLong.of(120_000), OptionalLong.of(5_998),
@@ -134,17 +134,17 @@ class QuotaLimiterTest {
     void shouldCreditRefillSinceTheMomentACallAnsweredMeanwhileMayNotBeCounted() {
         QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(60_000).withSafetyFactor(1.0)
                 .withBurstSeconds(2).withReserveFraction(0);
-        QuotaLimiter limiter = new QuotaLimiter(settings, 0);
+        QuotaLimiter limiter = TestLimiters.of(settings).startingAt(0);
         long ms = SECOND / 1000;
-        assertThat(limiter.tryAcquire(Priority.BULK, 1_000, 2_000 * ms)).isTrue();
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(1_000), 2_000 * ms)).isTrue();
         long z = limiter.lastAdmission();
         // z's answer: the provider holds at least 3 000
         limiter.reseed(tokens(3_000), z, 2_100 * ms, 2_100 * ms);
         limiter.answered(z, 2_100 * ms);
         assertThat(limiter.availableTokens(2_100 * ms)).isEqualTo(3_000.0);
-        assertThat(limiter.tryAcquire(Priority.BULK, 1_500, 2_100 * ms)).isTrue();
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(1_500), 2_100 * ms)).isTrue();
         long a = limiter.lastAdmission();
-        assertThat(limiter.tryAcquire(Priority.BULK, 1_000, 2_600 * ms)).isTrue();
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(1_000), 2_600 * ms)).isTrue();
         long b = limiter.lastAdmission();
         // a's answer says nothing is left: lowered to 0 minus b, which it may not hold
         limiter.reseed(tokens(0), a, 3_600 * ms, 3_600 * ms);
@@ -164,29 +164,29 @@ class QuotaLimiterTest {
 
     @Test
     void shouldAdmitNothingDuringACooldown() {
-        QuotaLimiter limiter = new QuotaLimiter(QuotaSettings.ofDefaults().withRpm(600).withTpm(60_000), 0);
+        QuotaLimiter limiter = TestLimiters.of(QuotaSettings.ofDefaults().withRpm(600).withTpm(60_000)).startingAt(0);
         limiter.coolDown(Duration.ofSeconds(5), 3 * SECOND);
         for (long t = 3 * SECOND; t < 8 * SECOND; t += SECOND / 20) {
-            assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 1, t)).isFalse();
+            assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(1), t)).isFalse();
         }
         assertThat(limiter.inCooldown(8 * SECOND - 1)).isTrue();
-        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 1, 8 * SECOND)).isTrue();
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(1), 8 * SECOND)).isTrue();
     }
 
     @Test
     void shouldAdmitAnOversizedCallOnlyFromAFullBucket() {
-        QuotaLimiter limiter = new QuotaLimiter(QuotaSettings.ofDefaults().withRpm(600).withTpm(60_000).withSafetyFactor(1.0), 0);
-        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 5_000, SECOND)).isFalse();
-        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 5_000, 2 * SECOND)).isTrue();
+        QuotaLimiter limiter = TestLimiters.of(QuotaSettings.ofDefaults().withRpm(600).withTpm(60_000).withSafetyFactor(1.0)).startingAt(0);
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(5_000), SECOND)).isFalse();
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(5_000), 2 * SECOND)).isTrue();
         // in debt now: 2000 - 5000 = -3000, back to 100 after 3.1 s
-        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 100, 5 * SECOND)).isFalse();
-        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 100, 5 * SECOND + SECOND / 5)).isTrue();
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(100), 5 * SECOND)).isFalse();
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(100), 5 * SECOND + SECOND / 5)).isTrue();
     }
 
     @Test
     void shouldChargeAPromptLargerThanEstimated() {
-        QuotaLimiter limiter = new QuotaLimiter(QuotaSettings.ofDefaults().withRpm(600).withTpm(60_000).withSafetyFactor(1.0), 0);
-        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, 1_000, 2 * SECOND)).isTrue();
+        QuotaLimiter limiter = TestLimiters.of(QuotaSettings.ofDefaults().withRpm(600).withTpm(60_000).withSafetyFactor(1.0)).startingAt(0);
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(1_000), 2 * SECOND)).isTrue();
         limiter.reconcile(800, 900, 2 * SECOND);
         assertThat(limiter.availableTokens(2 * SECOND)).isEqualTo(900.0);
         limiter.reconcile(800, 700, 2 * SECOND);

@@ -98,7 +98,7 @@ class RacingProviderPropertiesTest {
             @ForAll long seed) {
         SplittableRandom random = new SplittableRandom(seed);
         QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(RPM).withTpm(TPM).withSafetyFactor(fullSafety ? 1.0 : 0.98);
-        QuotaLimiter limiter = new QuotaLimiter(settings, 0);
+        QuotaLimiter limiter = TestLimiters.of(settings).startingAt(0);
         Provider provider = new Provider(providerBurstSeconds, startPercent / 100.0);
         PriorityQueue<Event> events = new PriorityQueue<>((a, b) -> a.at != b.at ? Long.compare(a.at, b.at)
                 : Long.compare(a.order, b.order));
@@ -127,7 +127,7 @@ class RacingProviderPropertiesTest {
             inbox.clear();
             for (int i = 0; i < 5; i++) {
                 long cost = 300 + random.nextInt(5_700);
-                if (!limiter.tryAcquire(Priority.INTERACTIVE, cost, now)) {
+                if (!limiter.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(cost), now)) {
                     break;
                 }
                 admittedTokens += cost;

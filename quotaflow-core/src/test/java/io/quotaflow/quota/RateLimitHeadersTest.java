@@ -107,7 +107,7 @@ class RateLimitHeadersTest {
     void shouldReadUsedAndRequestedAndTheHintFromA429Message() {
         String message = "Rate limit reached for gpt-4o-mini in organization org-x on tokens per min (TPM): Limit 200000, "
                 + "Used 199100, Requested 1450. Please try again in 1.28s. Visit https://platform.openai.com/account/rate-limits.";
-        assertThat(RateLimitHeaders.usedRequested(message)).hasValueSatisfying(v -> assertThat(v).containsExactly(199_100L, 1_450L));
+        assertThat(RateLimitHeaders.usedRequested(message)).hasValue(new RateLimitHeaders.UsedRequested(199_100L, 1_450L));
         assertThat(RateLimitHeaders.tryAgainIn(message)).contains(Duration.ofMillis(1280));
         assertThat(RateLimitHeaders.tryAgainIn("Please try again in 6m0s.")).contains(Duration.ofMinutes(6));
         assertThat(RateLimitHeaders.usedRequested("no numbers here")).isEmpty();

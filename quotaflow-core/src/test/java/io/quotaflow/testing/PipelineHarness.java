@@ -12,6 +12,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import io.quotaflow.testkit.RecordSchemas;
@@ -62,8 +63,8 @@ public final class PipelineHarness implements AutoCloseable {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "quotaflow-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        driver = new TopologyTestDriver(QuotaflowTopology.build(settings, clients, new SplittableRandom(7), listener, props, null),
-                props, START);
+        driver = new TopologyTestDriver(QuotaflowTopology.build(settings, clients, new SplittableRandom(7), listener, props,
+                new HarnessTime()), props, START);
         for (Priority p : Priority.values()) {
             inputs.put(p, driver.createInputTopic(p.topic(), new StringSerializer(), new ByteArraySerializer(), START, Duration.ZERO));
         }
@@ -104,6 +105,25 @@ public final class PipelineHarness implements AutoCloseable {
 
     public Instant now() {
         return now;
+    }
+
+    /** The limiter's time: the driver's wall clock, which {@link #advance} and {@link #jump} move. */
+    private final class HarnessTime implements Time {
+
+        @Override
+        public long milliseconds() {
+            return now.toEpochMilli();
+        }
+
+        @Override
+        public long nanoseconds() {
+            return now.toEpochMilli() * 1_000_000L;
+        }
+
+        @Override
+        public void sleep(long ms) {
+            throw new UnsupportedOperationException("the harness's time moves with advance() and jump()");
+        }
     }
 
     /** The results written since the last read; each one checked against {@code classification.schema.json}. */
