@@ -84,21 +84,19 @@ final class OutcomeApplier {
      * is the call's, when this incarnation admitted it.
      */
     void apply(InFlightBatch batch, List<WorkItem> items, ModelOutcome outcome, Optional<ProviderModel.Admission> admission, long now) {
+        OutcomePolicy.Decision decision = policy.decide(batch.maxTokens(), items, outcome, now);
         if (items.isEmpty()) {
+            // every ticket of the call was updated or withdrawn while it was out: no ticket goes
+            // anywhere, but the scope's health still hears the provider (a half-open probe's
+            // permit is given back this way), and a 429 still pauses the scope
+            hear(decision, outcome, now);
             return;
         }
-        OutcomePolicy.Decision decision = policy.decide(batch.maxTokens(), items, outcome, now);
         if (provider.learn(batch, items, outcome, decision, admission, ledger.callsInFlight())) {
             LOG.info("scope {}: the provider's context window is {} tokens; larger tickets are dead-lettered too-large "
                     + "without a call", scope, provider.window().tokens());
         }
-        switch (decision.health()) {
-            case SUCCEEDED -> health.succeeded(now, outcome.latencyMs());
-            case FAILED -> health.failed(now, outcome.latencyMs(), decision.reason());
-            case RATE_LIMITED -> health.rateLimited(now);
-            case HALT -> health.halt(now, decision.reason());
-        }
-        decision.cooldown().ifPresent(wait -> coolDown(wait, decision.reason()));
+        hear(decision, outcome, now);
         List<WorkItem> requeued = new ArrayList<>();
         for (OutcomePolicy.Action action : decision.actions()) {
             if (action instanceof OutcomePolicy.Action.Classify c) {
@@ -117,6 +115,17 @@ final class OutcomeApplier {
         }
         ledger.requeue(requeued);
         tooLarge.requeued(requeued, now);
+    }
+
+    /** The scope's health hears what the call's outcome means; a 429 pauses the scope. */
+    private void hear(OutcomePolicy.Decision decision, ModelOutcome outcome, long now) {
+        switch (decision.health()) {
+            case SUCCEEDED -> health.succeeded(now, outcome.latencyMs());
+            case FAILED -> health.failed(now, outcome.latencyMs(), decision.reason());
+            case RATE_LIMITED -> health.rateLimited(now);
+            case HALT -> health.halt(now, decision.reason());
+        }
+        decision.cooldown().ifPresent(wait -> coolDown(wait, decision.reason()));
     }
 
     /**

@@ -226,6 +226,39 @@ class FailurePathTest {
     }
 
     @Test
+    void shouldCloseTheCircuitWhenTheProbesOnlyTicketWasUpdatedWhileItWasOut() {
+        FakeModelClient client = new FakeModelClient(r -> FakeModelClient.failed(ModelOutcome.FailureKind.TRANSIENT, 503, "overloaded"));
+        RetrySettings retry = RetrySettings.ofDefaults().withCircuitOpenWait(Duration.ofSeconds(10));
+        DispatcherSettings settings = new DispatcherSettings(Fixtures.model(), Fixtures.settings().quota(),
+                BatchSettings.ofDefaults().withMaxItems(2), retry);
+        try (PipelineHarness h = new PipelineHarness(settings, client)) {
+            IntStream.range(0, 30).forEach(i -> h.pipe(Priority.INTERACTIVE, "T-" + i, Fixtures.ticket("T-" + i)));
+            h.advance(Duration.ofSeconds(1));
+            int calls = client.requests().size();
+            h.advance(Duration.ofSeconds(8));
+            client.respondWith(r -> FakeModelClient.answer(r, "technical", "critical")).hold();
+            h.advance(Duration.ofSeconds(2));
+            assertThat(client.requests()).as("the half-open probe").hasSize(calls + 1);
+            String id = client.requests().get(calls).items().get(0).id();
+
+            // the producer edits the probe's only ticket while the probe is out: its answer counts for no ticket
+            h.pipe(Priority.INTERACTIVE, id, Fixtures.ticket(id, "acme", "Edited: my invoice is still wrong."));
+            h.advance(Duration.ofMillis(200));
+            client.completeAll();
+            for (int i = 0; i < 20; i++) {
+                h.advance(Duration.ofSeconds(1));
+                client.completeAll();
+            }
+
+            assertThat(client.requests().size()).as("the answered probe closed the circuit: calls go out again")
+                    .isGreaterThan(calls + 1);
+            assertThat(h.classified().stream().map(r -> r.key()).toList()).as("every ticket once, the edited one too")
+                    .hasSize(30).doesNotHaveDuplicates().contains(id);
+            assertThat(h.deadLetters()).isEmpty();
+        }
+    }
+
+    @Test
     void shouldDeadLetterTicketsOlderThanTheMaximumAgeDuringAnOutage() {
         FakeModelClient client = new FakeModelClient(r -> FakeModelClient.failed(ModelOutcome.FailureKind.TRANSIENT, 503, "down"));
         RetrySettings retry = RetrySettings.ofDefaults().withMaxAge(Duration.ofSeconds(20)).withCircuitOpenWait(Duration.ofSeconds(60));
