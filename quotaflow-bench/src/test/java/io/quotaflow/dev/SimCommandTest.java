@@ -1,5 +1,6 @@
 package io.quotaflow.dev;
 
+import io.quotaflow.cli.RecordingHooks;
 import io.quotaflow.simulator.Faults;
 import io.quotaflow.simulator.ModelSpec;
 import io.quotaflow.simulator.ProviderSimulator;

@@ -3,8 +3,6 @@ package io.quotaflow.cli;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -12,30 +10,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The shutdown helper with the hook in a stand-in registry: the test plays the JVM and runs it. */
 class GracefulStopTest {
-
-    /** Records what is added and removed instead of touching the JVM's hooks. */
-    static final class RecordingHooks implements GracefulStop.Hooks {
-        final List<Thread> added = new ArrayList<>();
-        final List<Thread> removed = new ArrayList<>();
-
-        @Override
-        public synchronized void add(Thread hook) {
-            added.add(hook);
-        }
-
-        @Override
-        public synchronized void remove(Thread hook) {
-            removed.add(hook);
-        }
-
-        /** What the JVM does on SIGTERM: starts the hook. */
-        synchronized Thread signal() {
-            assertThat(added).hasSize(1);
-            Thread hook = added.get(0);
-            hook.start();
-            return hook;
-        }
-    }
 
     private final RecordingHooks hooks = new RecordingHooks();
     private final AtomicInteger stopRequests = new AtomicInteger();

@@ -1,6 +1,4 @@
-package io.quotaflow.dev;
-
-import io.quotaflow.cli.GracefulStop;
+package io.quotaflow.cli;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -8,9 +6,9 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Records the shutdown hooks a command adds and removes instead of touching the JVM's; the test plays the JVM. */
-final class RecordingHooks implements GracefulStop.Hooks {
-    final List<Thread> added = new ArrayList<>();
-    final List<Thread> removed = new ArrayList<>();
+public final class RecordingHooks implements GracefulStop.Hooks {
+    public final List<Thread> added = new ArrayList<>();
+    public final List<Thread> removed = new ArrayList<>();
 
     @Override
     public synchronized void add(Thread hook) {
@@ -23,7 +21,7 @@ final class RecordingHooks implements GracefulStop.Hooks {
     }
 
     /** What the JVM does on SIGTERM: starts the hook. */
-    synchronized Thread signal() {
+    public synchronized Thread signal() {
         assertThat(added).hasSize(1);
         Thread hook = added.get(0);
         hook.start();
