@@ -22,7 +22,6 @@ import io.quotaflow.simulator.SimulatorConfig;
 import io.quotaflow.simulator.SimulatorStats;
 import io.quotaflow.publish.PublishSummary;
 import io.quotaflow.publish.TicketPublisher;
-import io.quotaflow.records.Json;
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.settings.Prices;
 import org.apache.kafka.clients.admin.Admin;
