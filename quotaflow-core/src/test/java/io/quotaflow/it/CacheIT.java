@@ -9,8 +9,6 @@ import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.settings.RecordLimits;
 import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.routing.Routing;
-import io.quotaflow.settings.TopicNames;
-import io.quotaflow.admin.OutcomeCounter;
 import io.quotaflow.model.ModelClient;
 import io.quotaflow.routing.ModelClients;
 import io.quotaflow.model.ModelItem;
@@ -80,7 +78,7 @@ class CacheIT {
     }
 
     private void publish(byte[] lines, int n) {
-        try (TicketPublisher publisher = new TicketPublisher(it.bootstrapServers(), Map.of())) {
+        try (TicketPublisher publisher = new TicketPublisher(it.bootstrapServers(), Map.of(), it.topics())) {
             var summary = publisher.publish(new ByteArrayInputStream(lines), Optional.empty(), false, p -> { }, i -> { });
             assertThat(summary.acknowledged()).isEqualTo(n);
         }
@@ -96,10 +94,10 @@ class CacheIT {
                 Duration.ofHours(24));
         QuotaflowConfig config = new QuotaflowConfig(base.bootstrapServers(), base.applicationId(),
                 Files.createTempDirectory("qf-cache"), -1, Map.of(), DispatcherSettings.of(routing, BatchSettings.ofDefaults(),
-                RetrySettings.ofDefaults(), RecordLimits.ofDefaults(), TopicNames.DEFAULT));
+                RetrySettings.ofDefaults(), RecordLimits.ofDefaults(), it.topics()));
         Counting counting = new Counting(new OpenAiChatClient(single.model()));
         try (Pipeline pipeline = Pipeline.start(config, ModelClients.of(counting));
-             OutcomeCounter counter = new OutcomeCounter(it.bootstrapServers(), Map.of())) {
+             PrefixedOutcomeCounter counter = it.counter()) {
             publish(tickets("A-", 500, false), 500);
             // the copies (whitespace aside, the same text) arrive while their originals wait, fly or are answered
             publish(tickets("B-", 500, true), 500);

@@ -4,8 +4,7 @@ import io.quotaflow.Pipeline;
 import io.quotaflow.admin.KafkaClients;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.settings.RetrySettings;
-import io.quotaflow.admin.OutcomeCounter;
-import io.quotaflow.topology.Topics;
+import io.quotaflow.records.Priority;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -38,33 +37,32 @@ class CancelIT {
         Set<String> cancelled = new LinkedHashSet<>();
         try (Pipeline pipeline = Pipeline.start(it.config("quotaflow-cancel", QuotaSettings.ofDefaults().withRpm(60).withTpm(1_000_000),
                 RetrySettings.ofDefaults()));
-             OutcomeCounter counter = new OutcomeCounter(it.bootstrapServers(), Map.of());
+             PrefixedOutcomeCounter counter = it.counter();
              KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.properties(it.bootstrapServers(), Map.of()),
                      new StringSerializer(), new ByteArraySerializer())) {
             assertThat(pipeline.awaitRunning(Duration.ofSeconds(60))).isTrue();
             for (int i = 0; i < 200; i++) {
                 String id = "C-" + i;
                 (i >= 180 ? cancelled : kept).add(id);
-                producer.send(new ProducerRecord<>(Topics.BULK.name(), id, ("{\"id\":\"" + id + "\",\"subject\":\"Parcel " + id
+                producer.send(new ProducerRecord<>(it.topics().input(Priority.BULK), id, ("{\"id\":\"" + id + "\",\"subject\":\"Parcel " + id
                         + " late\",\"body\":\"Where is parcel " + id + "?\"}").getBytes(StandardCharsets.UTF_8)));
             }
             producer.flush();
             for (String id : cancelled) {
-                producer.send(new ProducerRecord<>(Topics.BULK.name(), id, null));
+                producer.send(new ProducerRecord<>(it.topics().input(Priority.BULK), id, null));
             }
             // a second tombstone for the same ids and one for an id nobody published change nothing
             for (String id : cancelled) {
-                producer.send(new ProducerRecord<>(Topics.BULK.name(), id, null));
+                producer.send(new ProducerRecord<>(it.topics().input(Priority.BULK), id, null));
             }
-            producer.send(new ProducerRecord<>(Topics.STANDARD.name(), "NOBODY", null));
+            producer.send(new ProducerRecord<>(it.topics().input(Priority.STANDARD), "NOBODY", null));
             producer.flush();
 
             await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(250)).until(() -> {
                 counter.poll(Duration.ofMillis(100));
                 return counter.classifiedIds().containsAll(kept);
             });
-            Thread.sleep(3_000);
-            counter.poll(Duration.ofSeconds(1));
+            ItSupport.awaitQuiet(Duration.ofSeconds(3), counter);
 
             assertThat(counter.classifiedIds()).isEqualTo(kept);
             assertThat(counter.duplicates()).isZero();

@@ -11,7 +11,6 @@ import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.routing.RouteSettings;
 import io.quotaflow.routing.Routing;
-import io.quotaflow.admin.OutcomeCounter;
 import io.quotaflow.testkit.PrometheusText;
 import io.quotaflow.records.Json;
 import org.junit.jupiter.api.Test;
@@ -60,15 +59,17 @@ class DailyLimitsIT {
 
         it.publish("day", 30);
         try (Pipeline pipeline = Pipeline.start(config);
-             OutcomeCounter counter = new OutcomeCounter(it.bootstrapServers(), Map.of())) {
+             PrefixedOutcomeCounter counter = it.counter()) {
             assertThat(pipeline.awaitRunning(Duration.ofSeconds(60))).isTrue();
             await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200)).until(() -> {
                 counter.poll(Duration.ofMillis(100));
                 return counter.classified() >= 4;
             });
             // nothing more may come: the day's four calls are spent
-            Thread.sleep(3_000);
-            counter.poll(Duration.ofMillis(500));
+            ItSupport.awaitQuiet(Duration.ofSeconds(3), Duration.ofSeconds(33), () -> {
+                counter.poll(Duration.ofMillis(100));
+                return List.of(counter.read(), it.sim.stats().totalRequests());
+            });
             assertThat(counter.classified()).isEqualTo(4);
             assertThat(counter.deadLettered()).isZero();
             assertThat(it.sim.stats().totalRequests()).isEqualTo(4);

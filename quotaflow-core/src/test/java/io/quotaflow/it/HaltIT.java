@@ -4,13 +4,11 @@ import io.quotaflow.simulator.Faults;
 import io.quotaflow.Pipeline;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.settings.RetrySettings;
-import io.quotaflow.admin.OutcomeCounter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -30,13 +28,12 @@ class HaltIT {
         it.sim.setFaults(Faults.builder().failAuth(true).build());
         try (Pipeline pipeline = Pipeline.start(it.config("quotaflow-halt",
                 QuotaSettings.ofDefaults().withRpm(2_000).withTpm(1_000_000), retry));
-             OutcomeCounter counter = new OutcomeCounter(it.bootstrapServers(), Map.of())) {
+             PrefixedOutcomeCounter counter = it.counter()) {
             Set<String> ids = it.publish("AUTH", 60);
 
             await().atMost(Duration.ofSeconds(60)).until(() -> !pipeline.metrics().healthy());
             // well past the maximum age and a few probes
-            Thread.sleep(8_000);
-            counter.poll(Duration.ofSeconds(1));
+            ItSupport.awaitQuiet(Duration.ofSeconds(8), counter);
             assertThat(counter.deadLettered()).as("a halt dead-letters nothing").isZero();
             assertThat(counter.classified()).isZero();
             assertThat(pipeline.metrics().healthy()).isFalse();

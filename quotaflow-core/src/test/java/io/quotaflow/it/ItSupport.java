@@ -8,13 +8,17 @@ import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.settings.Secret;
+import io.quotaflow.settings.TopicNames;
 import io.quotaflow.testkit.EmbeddedKafkaBroker;
+import io.quotaflow.testkit.KafkaBrokerExtension;
 import io.quotaflow.simulator.ProviderSimulator;
 import io.quotaflow.simulator.SimulatorConfig;
 import io.quotaflow.publish.PublishSummary;
 import io.quotaflow.publish.TicketPublisher;
 import io.quotaflow.config.DispatcherSettings;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -25,16 +29,30 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.time.Duration;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 
+import static org.awaitility.Awaitility.await;
+
 /**
- * The world of one pipeline integration test class, as a JUnit extension: its own in-process KRaft
- * broker with the topics applied, and the provider simulator with one API key. Register it with
- * {@code @RegisterExtension static final ItSupport it = ItSupport.of(...)}.
+ * The world of one pipeline integration test class, as a JUnit extension: the broker shared by every
+ * test class of the JVM ({@link KafkaBrokerExtension}) with the topics applied under a
+ * {@code topics.prefix} of this class's own, and the provider simulator with one API key. Register it
+ * with {@code @RegisterExtension static final ItSupport it = ItSupport.of(...)}.
+ *
+ * <p>Everything a test makes through it is under the class's prefix: the topics, the application
+ * ids of its pipelines ({@link #config}), the tickets it publishes ({@link #publish}) and the
+ * outcomes it counts ({@link #counter()}), so the classes sharing the broker never see each
+ * other's records, consumer groups or transactions.
  */
 final class ItSupport implements BeforeAllCallback, AfterAllCallback {
 
@@ -45,6 +63,7 @@ final class ItSupport implements BeforeAllCallback, AfterAllCallback {
     private final UnaryOperator<SimulatorConfig.Builder> simulatorShape;
     EmbeddedKafkaBroker broker;
     ProviderSimulator sim;
+    private TopicNames topics;
 
     private ItSupport(String key, long rpm, long tpm, long latencyMs, UnaryOperator<SimulatorConfig.Builder> simulatorShape) {
         this.key = key;
@@ -54,7 +73,7 @@ final class ItSupport implements BeforeAllCallback, AfterAllCallback {
         this.simulatorShape = simulatorShape;
     }
 
-    /** A broker and a simulator admitting {@code rpm}/{@code tpm} with a 5 s burst, started before the class. */
+    /** The shared broker and a simulator admitting {@code rpm}/{@code tpm} with a 5 s burst, started before the class. */
     static ItSupport of(String key, long rpm, long tpm, long latencyMs) {
         return new ItSupport(key, rpm, tpm, latencyMs, UnaryOperator.identity());
     }
@@ -66,10 +85,10 @@ final class ItSupport implements BeforeAllCallback, AfterAllCallback {
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        broker = EmbeddedKafkaBroker.start();
-        try (Admin admin = KafkaClients.admin(broker.bootstrapServers(), Map.of())) {
-            TopicsApplier.bundled().apply(admin);
-        }
+        // the shared broker, closed by JUnit at the end of the run
+        new KafkaBrokerExtension().beforeAll(context);
+        broker = KafkaBrokerExtension.broker();
+        topics = applyTopics(broker, KafkaBrokerExtension.uniqueName(context.getRequiredTestClass().getSimpleName()) + ".");
         sim = ProviderSimulator.start(simulatorShape.apply(SimulatorConfig.builder().port(0).rpm(rpm).tpm(tpm)
                 .burstSeconds(5).apiKeys(Set.of(key)).baseLatencyMs(latencyMs)).build());
     }
@@ -79,37 +98,74 @@ final class ItSupport implements BeforeAllCallback, AfterAllCallback {
         if (sim != null) {
             sim.close();
         }
-        if (broker != null) {
-            broker.close();
+    }
+
+    /**
+     * Applies the bundled topics under {@code prefix} on {@code broker}, and waits until the broker
+     * serves every partition of them. A topic exists for the controller before the broker has its
+     * logs: an idempotent producer whose first batch to a partition failed there while its next
+     * batch got in is stuck on an out-of-order sequence (seen on the shared, busier broker).
+     */
+    static TopicNames applyTopics(EmbeddedKafkaBroker broker, String prefix) {
+        TopicNames topics = new TopicNames(prefix);
+        try (Admin admin = KafkaClients.admin(broker.bootstrapServers(), Map.of())) {
+            TopicsApplier.bundled().withPrefix(prefix).apply(admin);
+            await("the broker serves every partition of " + topics.all()).atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(100)).ignoreExceptions().until(() -> {
+                        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+                        admin.describeTopics(topics.all()).allTopicNames().get(10, TimeUnit.SECONDS).values()
+                                .forEach(d -> d.partitions().forEach(p -> latest.put(new TopicPartition(d.name(), p.partition()),
+                                        OffsetSpec.latest())));
+                        // answered by the partition's leader from its log: there once the broker can append
+                        admin.listOffsets(latest).all().get(10, TimeUnit.SECONDS);
+                        return true;
+                    });
         }
+        return topics;
     }
 
     String bootstrapServers() {
         return broker.bootstrapServers();
     }
 
-    /** A pipeline configuration against this broker and simulator. */
+    /** This class's topic names. */
+    TopicNames topics() {
+        return topics;
+    }
+
+    /**
+     * A pipeline configuration against this broker and simulator, on this class's topics, with
+     * {@code applicationId} under this class's prefix (instances of one test pass the same id).
+     */
     QuotaflowConfig config(String applicationId, QuotaSettings quota, RetrySettings retry) {
-        return config(broker, sim, key, applicationId, quota, retry);
+        return config(broker, sim, key, topics, topics.prefix() + applicationId, quota, retry);
+    }
+
+    /** Counts the outcomes on this class's topics; the caller closes it. */
+    PrefixedOutcomeCounter counter() {
+        return new PrefixedOutcomeCounter(bootstrapServers(), topics);
     }
 
     Set<String> publish(String prefix, int n) {
-        return publish(broker, prefix, n);
+        return publish(broker, topics, prefix, n);
     }
 
-    static QuotaflowConfig config(EmbeddedKafkaBroker broker, ProviderSimulator sim, String key, String applicationId,
-                                  QuotaSettings quota, RetrySettings retry) {
+    static QuotaflowConfig config(EmbeddedKafkaBroker broker, ProviderSimulator sim, String key, TopicNames topics,
+                                  String applicationId, QuotaSettings quota, RetrySettings retry) {
         try {
             return new QuotaflowConfig(broker.bootstrapServers(), applicationId, Files.createTempDirectory("qf-" + applicationId), -1,
                     Map.of(), new DispatcherSettings(ModelSettings.of(URI.create(sim.baseUrl()), "gpt-4o-mini", Secret.of(key)),
-                    quota, BatchSettings.ofDefaults(), retry));
+                    quota, BatchSettings.ofDefaults(), retry).withTopics(topics));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    /** Publishes {@code n} small tickets with ids {@code prefix-0 … prefix-(n-1)} over the three priorities, each of its own text. */
-    static Set<String> publish(EmbeddedKafkaBroker broker, String prefix, int n) {
+    /**
+     * Publishes {@code n} small tickets with ids {@code prefix-0 … prefix-(n-1)} over the three priorities, each of its own text,
+     * to the input topics of {@code topics}.
+     */
+    static Set<String> publish(EmbeddedKafkaBroker broker, TopicNames topics, String prefix, int n) {
         StringBuilder lines = new StringBuilder();
         Set<String> ids = new LinkedHashSet<>();
         String[] priorities = {"interactive", "standard", "bulk"};
@@ -121,7 +177,7 @@ final class ItSupport implements BeforeAllCallback, AfterAllCallback {
                     .append(" not delivered\",\"body\":\"The tracking for my package has not moved for ").append(i % 9 + 2)
                     .append(" days.\",\"tenant\":\"t").append(i % 3).append("\",\"priority\":\"").append(priorities[i % 3]).append("\"}\n");
         }
-        try (TicketPublisher publisher = new TicketPublisher(broker.bootstrapServers(), Map.of())) {
+        try (TicketPublisher publisher = new TicketPublisher(broker.bootstrapServers(), Map.of(), topics)) {
             PublishSummary summary = publisher.publish(new ByteArrayInputStream(lines.toString().getBytes(StandardCharsets.UTF_8)),
                     Optional.empty(), false, p -> { }, i -> { });
             if (!summary.succeeded() || summary.acknowledged() != n) {
@@ -129,5 +185,26 @@ final class ItSupport implements BeforeAllCallback, AfterAllCallback {
             }
         }
         return ids;
+    }
+
+    /**
+     * Waits until nothing new happens for {@code quiet}: {@code probe} (polling what it reads) returns
+     * the same value for that long. For "nothing more may come" before asserting on what came; a late
+     * arrival restarts the wait, and the assertions that follow see it. Fails after {@code atMost}.
+     */
+    static void awaitQuiet(Duration quiet, Duration atMost, Callable<?> probe) {
+        AtomicReference<Object> last = new AtomicReference<>(new Object());
+        await().during(quiet).atMost(atMost).pollInterval(Duration.ofMillis(100)).until(() -> {
+            Object now = probe.call();
+            return Objects.equals(last.getAndSet(now), now);
+        });
+    }
+
+    /** {@link #awaitQuiet(Duration, Duration, Callable)} on the records {@code counter} reads, for at most 30 s more. */
+    static void awaitQuiet(Duration quiet, PrefixedOutcomeCounter counter) {
+        awaitQuiet(quiet, quiet.plusSeconds(30), () -> {
+            counter.poll(Duration.ofMillis(100));
+            return counter.read();
+        });
     }
 }

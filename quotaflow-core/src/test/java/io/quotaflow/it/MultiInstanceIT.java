@@ -4,7 +4,6 @@ import io.quotaflow.testkit.DemoDataset;
 import io.quotaflow.Pipeline;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.settings.RetrySettings;
-import io.quotaflow.admin.OutcomeCounter;
 import io.quotaflow.simulator.SimulatorStats;
 import io.quotaflow.publish.TicketPublisher;
 import org.junit.jupiter.api.Test;
@@ -43,13 +42,13 @@ class MultiInstanceIT {
             instances.add(Pipeline.start(it.config("quotaflow-multi", QuotaSettings.ofDefaults().withRpm(600).withTpm(100_000),
                     RetrySettings.ofDefaults())));
         }
-        try (OutcomeCounter counter = new OutcomeCounter(it.bootstrapServers(), Map.of())) {
+        try (PrefixedOutcomeCounter counter = it.counter()) {
             for (Pipeline p : instances) {
                 assertThat(p.awaitRunning(Duration.ofSeconds(90))).isTrue();
             }
             String lines = new String(DemoDataset.lines(TICKETS), StandardCharsets.UTF_8);
             Set<String> expected = new HashSet<>();
-            try (TicketPublisher publisher = new TicketPublisher(it.bootstrapServers(), Map.of())) {
+            try (TicketPublisher publisher = new TicketPublisher(it.bootstrapServers(), Map.of(), it.topics())) {
                 var summary = publisher.publish(new ByteArrayInputStream(lines.getBytes(StandardCharsets.UTF_8)), Optional.empty(),
                         false, p -> { }, i -> { });
                 assertThat(summary.succeeded()).isTrue();
@@ -84,8 +83,7 @@ class MultiInstanceIT {
                 counter.poll(Duration.ofMillis(100));
                 return counter.classifiedIds().containsAll(expected);
             });
-            Thread.sleep(1_000);
-            counter.poll(Duration.ofMillis(500));
+            ItSupport.awaitQuiet(Duration.ofSeconds(1), counter);
 
             assertThat(counter.classifiedIds()).containsAll(expected);
             assertThat(counter.duplicates()).isZero();

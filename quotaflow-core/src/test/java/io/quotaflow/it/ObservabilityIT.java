@@ -3,7 +3,6 @@ package io.quotaflow.it;
 import io.quotaflow.Pipeline;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.settings.RetrySettings;
-import io.quotaflow.admin.OutcomeCounter;
 import io.quotaflow.simulator.Faults;
 import io.quotaflow.testkit.ObservabilityContract;
 import io.quotaflow.testkit.PrometheusText;
@@ -43,7 +42,7 @@ class ObservabilityIT {
         RetrySettings retry = RetrySettings.ofDefaults().withHaltProbeInterval(Duration.ofSeconds(1));
         try (Pipeline pipeline = Pipeline.start(it.config("quotaflow-observability",
                 QuotaSettings.ofDefaults().withRpm(2_000).withTpm(1_000_000), retry).withHttp("127.0.0.1", 0));
-             OutcomeCounter counter = new OutcomeCounter(it.bootstrapServers(), Map.of())) {
+             PrefixedOutcomeCounter counter = it.counter()) {
             assertThat(pipeline.awaitRunning(Duration.ofSeconds(60))).isTrue();
             int port = pipeline.httpPort();
 

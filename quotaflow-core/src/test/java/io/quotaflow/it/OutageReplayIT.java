@@ -7,7 +7,7 @@ import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.dlq.DeadLetterReplayer;
 import io.quotaflow.dlq.ReplayOptions;
 import io.quotaflow.dlq.ReplaySummary;
-import io.quotaflow.admin.OutcomeCounter;
+import io.quotaflow.testkit.KafkaBrokerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
@@ -39,7 +39,7 @@ class OutageReplayIT {
 
         try (Pipeline pipeline = Pipeline.start(it.config("quotaflow-outage",
                 QuotaSettings.ofDefaults().withRpm(2_000).withTpm(1_000_000), retry));
-             OutcomeCounter counter = new OutcomeCounter(it.bootstrapServers(), Map.of())) {
+             PrefixedOutcomeCounter counter = it.counter()) {
             Set<String> ids = it.publish("OUT", 150);
 
             await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200)).until(() -> {
@@ -54,7 +54,8 @@ class OutageReplayIT {
 
             // the outage ends; operators replay
             it.sim.setFaults(Faults.none());
-            ReplayOptions options = ReplayOptions.builder().kinds("retries-exhausted").ratePerSecond(0).groupId("it-replay").build();
+            ReplayOptions options = ReplayOptions.builder().kinds("retries-exhausted").ratePerSecond(0)
+                    .groupId(KafkaBrokerExtension.uniqueName("it-replay")).dlqTopic(it.topics().dlq()).build();
             ReplaySummary first = new DeadLetterReplayer(it.bootstrapServers(), Map.of(), options).run();
             assertThat(first.replayed()).isEqualTo(150);
 

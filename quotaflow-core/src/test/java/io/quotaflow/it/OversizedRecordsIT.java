@@ -7,9 +7,8 @@ import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.failure.FailureHeaders;
-import io.quotaflow.admin.OutcomeCounter;
 import io.quotaflow.ticket.WorkItem;
-import io.quotaflow.topology.Topics;
+import io.quotaflow.records.Priority;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -94,7 +93,7 @@ class OversizedRecordsIT {
         producerProps.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 64L * 1024 * 1024);
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(producerProps, new StringSerializer(), new ByteArraySerializer())) {
             for (Map.Entry<String, byte[]> e : big.entrySet()) {
-                ProducerRecord<String, byte[]> r = new ProducerRecord<>(Topics.STANDARD.name(), e.getKey(), e.getValue());
+                ProducerRecord<String, byte[]> r = new ProducerRecord<>(it.topics().input(Priority.STANDARD), e.getKey(), e.getValue());
                 r.headers().add("trace-id", ("trace-" + e.getKey()).getBytes(StandardCharsets.UTF_8));
                 // forged: must not reach the dead letter
                 r.headers().add(DeadLetterHeaders.ORIGIN_TOPIC, "forged".getBytes(StandardCharsets.UTF_8));
@@ -103,7 +102,7 @@ class OversizedRecordsIT {
             for (int i = 0; i < 30; i++) {
                 String id = "SMALL-" + i;
                 ordinary.add(id);
-                producer.send(new ProducerRecord<>(Topics.STANDARD.name(), id,
+                producer.send(new ProducerRecord<>(it.topics().input(Priority.STANDARD), id,
                         ticket(id, "my order " + i + " has not arrived", "x", 0).getBytes(StandardCharsets.UTF_8))).get();
             }
         }
@@ -115,7 +114,7 @@ class OversizedRecordsIT {
         HttpClient http = HttpClient.newHttpClient();
         List<Integer> readiness = new ArrayList<>();
         try (Pipeline pipeline = Pipeline.start(config);
-             OutcomeCounter counter = new OutcomeCounter(it.bootstrapServers(), Map.of())) {
+             PrefixedOutcomeCounter counter = it.counter()) {
             assertThat(pipeline.awaitRunning(Duration.ofSeconds(60))).isTrue();
             URI ready = URI.create("http://localhost:" + pipeline.httpPort() + "/health/ready");
             Set<String> all = new LinkedHashSet<>(ordinary);
@@ -125,8 +124,7 @@ class OversizedRecordsIT {
                 readiness.add(http.send(HttpRequest.newBuilder(ready).build(), HttpResponse.BodyHandlers.discarding()).statusCode());
                 return counter.accountedFor(all) == all.size();
             });
-            Thread.sleep(1_000);
-            counter.poll(Duration.ofMillis(500));
+            ItSupport.awaitQuiet(Duration.ofSeconds(1), counter);
 
             assertThat(counter.classifiedIds()).containsAll(ordinary)
                     .contains("BIG-800K", "BIG-10M").containsAll(big.keySet().stream().filter(k -> k.startsWith("BIG-100K")).toList());
@@ -144,7 +142,7 @@ class OversizedRecordsIT {
         Map<String, Object> consumerProps = KafkaClients.properties(Map.of(), it.bootstrapServers(), Map.of());
         consumerProps.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerProps, new StringDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> parts = consumer.partitionsFor(Topics.DLQ.name()).stream()
+            List<TopicPartition> parts = consumer.partitionsFor(it.topics().dlq()).stream()
                     .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
             consumer.assign(parts);
             consumer.seekToBeginning(parts);
@@ -158,7 +156,7 @@ class OversizedRecordsIT {
             assertThat(header(letter, DeadLetterHeaders.VALUE_TRUNCATED)).isEqualTo("true");
             assertThat(header(letter, DeadLetterHeaders.ORIGINAL_SIZE)).isEqualTo("1048000");
             assertThat(header(letter, DeadLetterHeaders.ORIGINAL_SHA256)).isEqualTo(WorkItem.sha256(notJson));
-            assertThat(header(letter, DeadLetterHeaders.ORIGIN_TOPIC)).isEqualTo(Topics.STANDARD.name());
+            assertThat(header(letter, DeadLetterHeaders.ORIGIN_TOPIC)).isEqualTo(it.topics().input(Priority.STANDARD));
             assertThat(header(letter, "trace-id")).isEqualTo("trace-BIG-NOT-JSON");
             ConsumerRecord<String, byte[]> huge = letters.get("BIG-10M-NOT-JSON");
             assertThat(header(huge, DeadLetterHeaders.ORIGINAL_SIZE)).isEqualTo("10000000");

@@ -6,7 +6,6 @@ import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.settings.RetrySettings;
-import io.quotaflow.admin.OutcomeCounter;
 import io.quotaflow.simulator.SimulatorStats;
 import io.quotaflow.testkit.DemoDataset;
 import io.quotaflow.publish.PublishSummary;
@@ -40,7 +39,7 @@ class PipelineIT {
                 RetrySettings.ofDefaults());
 
         PublishSummary summary;
-        try (TicketPublisher publisher = new TicketPublisher(it.bootstrapServers(), Map.of())) {
+        try (TicketPublisher publisher = new TicketPublisher(it.bootstrapServers(), Map.of(), it.topics())) {
             summary = publisher.publish(DemoDataset.openTickets(), Optional.empty(), true, p -> { }, i -> { });
         }
         assertThat(summary.succeeded()).isTrue();
@@ -50,15 +49,14 @@ class PipelineIT {
         expected.remove(DemoDataset.HUGE_TICKET_ID);
 
         try (Pipeline pipeline = Pipeline.start(config);
-             OutcomeCounter counter = new OutcomeCounter(it.bootstrapServers(), Map.of())) {
+             PrefixedOutcomeCounter counter = it.counter()) {
             assertThat(pipeline.awaitRunning(Duration.ofSeconds(60))).isTrue();
             await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200)).until(() -> {
                 counter.poll(Duration.ofMillis(100));
                 return counter.classified() + counter.deadLettered() >= 500;
             });
             // anything late would be a duplicate: give it a moment to show up
-            Thread.sleep(1_000);
-            counter.poll(Duration.ofMillis(500));
+            ItSupport.awaitQuiet(Duration.ofSeconds(1), counter);
 
             assertThat(counter.classifiedIds()).isEqualTo(expected);
             assertThat(counter.duplicates()).isZero();

@@ -2,8 +2,6 @@ package io.quotaflow.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.Pipeline;
-import io.quotaflow.admin.KafkaClients;
-import io.quotaflow.admin.TopicsApplier;
 import io.quotaflow.settings.BatchSettings;
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.settings.ModelSettings;
@@ -16,7 +14,7 @@ import io.quotaflow.routing.Routing;
 import io.quotaflow.settings.Secret;
 import io.quotaflow.settings.TopicNames;
 import io.quotaflow.testkit.EmbeddedKafkaBroker;
-import io.quotaflow.admin.OutcomeCounter;
+import io.quotaflow.testkit.KafkaBrokerExtension;
 import io.quotaflow.simulator.Faults;
 import io.quotaflow.simulator.ProviderSimulator;
 import io.quotaflow.simulator.SimulatorConfig;
@@ -24,11 +22,12 @@ import io.quotaflow.routing.ModelClients;
 import io.quotaflow.model.OpenAiChatClient;
 import io.quotaflow.publish.TicketPublisher;
 import io.quotaflow.records.Json;
-import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.ByteArrayInputStream;
 import java.net.URI;
@@ -48,24 +47,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** Two providers, each its own simulator: fallback while one is down, and a long-context route (docs/design.md, "Routes"). */
+@ExtendWith(KafkaBrokerExtension.class)
 class RoutesIT {
 
     private static EmbeddedKafkaBroker broker;
+    private static TopicNames topics;
     private static ProviderSimulator primarySim;
     private static ProviderSimulator backupSim;
 
-    /** A broker per test: each pipeline reads its input topics from the start. */
-    @org.junit.jupiter.api.BeforeEach
-    void startBroker() {
-        broker = EmbeddedKafkaBroker.start();
-        try (Admin admin = KafkaClients.admin(broker.bootstrapServers(), Map.of())) {
-            TopicsApplier.bundled().apply(admin);
-        }
-    }
-
-    @org.junit.jupiter.api.AfterEach
-    void stopBroker() {
-        broker.close();
+    /** Topics of its own per test on the shared broker: each pipeline reads its input topics from the start. */
+    @BeforeEach
+    void applyTopics() {
+        broker = KafkaBrokerExtension.broker();
+        topics = ItSupport.applyTopics(broker, KafkaBrokerExtension.uniqueName("RoutesIT") + ".");
     }
 
     @BeforeAll
@@ -96,9 +90,9 @@ class RoutesIT {
         }
         Routing routing = new Routing(byName, routes[0].name(), Map.of(), Map.of(), Map.of(), Duration.ZERO);
         DispatcherSettings settings = DispatcherSettings.of(routing, BatchSettings.ofDefaults(), retry, RecordLimits.ofDefaults(),
-                TopicNames.DEFAULT);
-        return new QuotaflowConfig(broker.bootstrapServers(), applicationId, Files.createTempDirectory("qf-" + applicationId), -1,
-                Map.of(), settings);
+                topics);
+        return new QuotaflowConfig(broker.bootstrapServers(), topics.prefix() + applicationId,
+                Files.createTempDirectory("qf-" + applicationId), -1, Map.of(), settings);
     }
 
     private static Set<String> publish(String prefix, int n, int bigEvery) {
@@ -112,7 +106,7 @@ class RoutesIT {
             lines.append("{\"id\":\"").append(id).append("\",\"subject\":\"Order ").append(i).append("\",\"body\":\"").append(body)
                     .append("\",\"tenant\":\"t").append(i % 3).append("\",\"priority\":\"standard\"}\n");
         }
-        try (TicketPublisher publisher = new TicketPublisher(broker.bootstrapServers(), Map.of())) {
+        try (TicketPublisher publisher = new TicketPublisher(broker.bootstrapServers(), Map.of(), topics)) {
             var summary = publisher.publish(new ByteArrayInputStream(lines.toString().getBytes(StandardCharsets.UTF_8)),
                     Optional.empty(), false, p -> { }, i -> { });
             assertThat(summary.acknowledged()).isEqualTo(n);
@@ -121,7 +115,7 @@ class RoutesIT {
     }
 
     /** The classified ids of this test (the classes share one broker and its results topic). */
-    private static Set<String> mine(OutcomeCounter counter, String... prefixes) {
+    private static Set<String> mine(PrefixedOutcomeCounter counter, String... prefixes) {
         Set<String> out = new java.util.HashSet<>();
         for (String id : counter.classifiedIds()) {
             for (String p : prefixes) {
@@ -133,7 +127,7 @@ class RoutesIT {
         return out;
     }
 
-    private static Map<String, Long> byRoute(OutcomeCounter counter, String... prefixes) throws Exception {
+    private static Map<String, Long> byRoute(PrefixedOutcomeCounter counter, String... prefixes) throws Exception {
         Map<String, Long> out = new HashMap<>();
         for (String id : mine(counter, prefixes)) {
             JsonNode json = Json.MAPPER.readTree(counter.results().get(id));
@@ -153,7 +147,7 @@ class RoutesIT {
         try (Pipeline pipeline = Pipeline.start(config("quotaflow-routes-down", retry, primary,
                 route("backup", backupSim, "sk-it-backup", 128_000, List.of(), null)),
                 ModelClients.perScope(r -> new OpenAiChatClient(r.model())));
-             OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of())) {
+             PrefixedOutcomeCounter counter = new PrefixedOutcomeCounter(broker.bootstrapServers(), topics)) {
             Set<String> ids = publish("DOWN", 300, 0);
             await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200)).until(() -> {
                 counter.poll(Duration.ofMillis(100));
@@ -203,7 +197,7 @@ class RoutesIT {
                 route("primary", primarySim, "sk-it-primary", 8_192, List.of(), "long"),
                 route("long", backupSim, "sk-it-backup", 200_000, List.of(), null)),
                 ModelClients.perScope(r -> new OpenAiChatClient(r.model())));
-             OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of())) {
+             PrefixedOutcomeCounter counter = new PrefixedOutcomeCounter(broker.bootstrapServers(), topics)) {
             Set<String> ids = publish("LONG", 200, 20);
             await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200)).until(() -> {
                 counter.poll(Duration.ofMillis(100));

@@ -6,7 +6,6 @@ import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.config.AssumedPrices;
-import io.quotaflow.admin.OutcomeCounter;
 import io.quotaflow.simulator.ModelStats;
 import io.quotaflow.simulator.ModelSpec;
 import org.junit.jupiter.api.Test;
@@ -18,7 +17,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -57,7 +55,7 @@ class SeveralModelsIT {
                 plain.instanceId(), plain.httpBind());
         it.sim.setDown(OTHER, true);
         try (Pipeline pipeline = Pipeline.start(config);
-             OutcomeCounter counter = new OutcomeCounter(it.bootstrapServers(), Map.of())) {
+             PrefixedOutcomeCounter counter = it.counter()) {
             Set<String> first = it.publish("UP", 150);
             await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).until(() -> {
                 counter.poll(Duration.ofMillis(100));
@@ -69,8 +67,7 @@ class SeveralModelsIT {
             it.sim.setDown("gpt-4o-mini", 503);
             Set<String> second = it.publish("DOWN", 60);
             await().atMost(Duration.ofSeconds(30)).until(() -> it.sim.stats().model("gpt-4o-mini").downAnswers() > 0);
-            Thread.sleep(3_000);
-            counter.poll(Duration.ofMillis(200));
+            ItSupport.awaitQuiet(Duration.ofSeconds(3), counter);
             assertThat(counter.classifiedIds()).as("nothing is classified while the model is down").doesNotContainAnyElementsOf(second);
             it.sim.setDown("gpt-4o-mini", false);
             it.sim.setDown(OTHER, false);

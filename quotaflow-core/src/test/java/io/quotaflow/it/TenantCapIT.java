@@ -6,7 +6,6 @@ import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.settings.TenantSettings;
-import io.quotaflow.admin.OutcomeCounter;
 import io.quotaflow.records.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -17,7 +16,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -36,7 +34,7 @@ class TenantCapIT {
 
     private final HttpClient http = HttpClient.newHttpClient();
 
-    private static long ofTenant(OutcomeCounter counter, int tenant) {
+    private static long ofTenant(PrefixedOutcomeCounter counter, int tenant) {
         return counter.classifiedIds().stream().filter(id -> Integer.parseInt(id.substring(id.indexOf('-') + 1)) % 3 == tenant).count();
     }
 
@@ -51,7 +49,7 @@ class TenantCapIT {
 
         it.publish("cap", 240);
         try (Pipeline pipeline = Pipeline.start(config);
-             OutcomeCounter counter = new OutcomeCounter(it.bootstrapServers(), Map.of())) {
+             PrefixedOutcomeCounter counter = it.counter()) {
             assertThat(pipeline.awaitRunning(Duration.ofSeconds(60))).isTrue();
             long start = System.currentTimeMillis();
             AtomicBoolean sawHeld = new AtomicBoolean();
@@ -75,8 +73,7 @@ class TenantCapIT {
                 }
                 return counter.classified() >= 240;
             });
-            Thread.sleep(1_000);
-            counter.poll(Duration.ofMillis(500));
+            ItSupport.awaitQuiet(Duration.ofSeconds(1), counter);
             assertThat(sawHeld).as("/status said the cap held t0").isTrue();
             assertThat(counter.classified()).isEqualTo(240);
             assertThat(counter.duplicates()).isZero();

@@ -7,7 +7,7 @@ import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.records.Json;
-import io.quotaflow.topology.Topics;
+import io.quotaflow.records.Priority;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -58,7 +58,7 @@ class TicketUpdateIT {
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         List<JsonNode> out = new ArrayList<>();
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> parts = consumer.partitionsFor(Topics.CLASSIFIED.name()).stream()
+            List<TopicPartition> parts = consumer.partitionsFor(it.topics().classified()).stream()
                     .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
             consumer.assign(parts);
             consumer.seekToBeginning(parts);
@@ -82,8 +82,8 @@ class TicketUpdateIT {
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void shouldClassifyOnlyTheNewerTextOfATicketRepublishedWhileItWaitsOrIsAskedAbout() throws Exception {
         // waiting: both copies are there before the pipeline starts
-        send(Topics.STANDARD.name(), "UPD-1", ticket("UPD-1", "Refund for invoice", "I was billed twice, please refund the charge"));
-        send(Topics.STANDARD.name(), "UPD-1", ticket("UPD-1", "App crashes", "The app crashes with an error on login, a bug"));
+        send(it.topics().input(Priority.STANDARD), "UPD-1", ticket("UPD-1", "Refund for invoice", "I was billed twice, please refund the charge"));
+        send(it.topics().input(Priority.STANDARD), "UPD-1", ticket("UPD-1", "App crashes", "The app crashes with an error on login, a bug"));
         try (Pipeline pipeline = Pipeline.start(config("quotaflow-update"))) {
             assertThat(pipeline.awaitRunning(Duration.ofSeconds(60))).isTrue();
             await().atMost(Duration.ofMinutes(1)).until(() -> pipeline.metrics().classifiedCount() >= 1);
@@ -97,9 +97,9 @@ class TicketUpdateIT {
 
             // in flight: the update arrives while the first copy's call (1.5 s) is out
             // texts of its own: UPD-1's answer is cached and would answer a copy without a call
-            send(Topics.INTERACTIVE.name(), "UPD-2", ticket("UPD-2", "Refund for my invoice", "I was billed twice, please refund it"));
+            send(it.topics().input(Priority.INTERACTIVE), "UPD-2", ticket("UPD-2", "Refund for my invoice", "I was billed twice, please refund it"));
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> it.sim.stats().totalRequests() >= afterFirst + 1);
-            send(Topics.INTERACTIVE.name(), "UPD-2", ticket("UPD-2", "App crashes on start", "The app crashes with an error at start, a bug"));
+            send(it.topics().input(Priority.INTERACTIVE), "UPD-2", ticket("UPD-2", "App crashes on start", "The app crashes with an error at start, a bug"));
             await().atMost(Duration.ofMinutes(1)).until(() -> pipeline.metrics().classifiedCount() >= 2);
             assertThat(resultsFor("UPD-2", Duration.ofSeconds(5))).singleElement()
                     .satisfies(r -> assertThat(r.get("category").asText()).isEqualTo("technical"));
