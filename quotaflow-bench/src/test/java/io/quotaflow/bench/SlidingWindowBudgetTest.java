@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 class SlidingWindowBudgetTest {
 
@@ -66,7 +67,7 @@ class SlidingWindowBudgetTest {
                 throw new IllegalStateException(e);
             }
         });
-        Thread.sleep(100);
+        await().during(Duration.ofMillis(100)).atMost(Duration.ofSeconds(5)).until(() -> !waiting.isDone());
         assertThat(waiting).isNotDone();
         w.correct(r, 600);
         assertThat(waiting.get(5, TimeUnit.SECONDS).tokens()).isEqualTo(400);

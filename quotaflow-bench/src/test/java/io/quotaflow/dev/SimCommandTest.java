@@ -14,12 +14,14 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import io.quotaflow.cli.ExitCodes;
 import io.quotaflow.cli.QuotaflowCommand;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 class SimCommandTest {
 
@@ -304,10 +306,8 @@ class SimCommandTest {
         CommandLine cli = new CommandLine(sim).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(new StringWriter(), true));
         java.util.concurrent.CompletableFuture<Integer> exit = java.util.concurrent.CompletableFuture.supplyAsync(
                 () -> cli.execute("--port", "0", "--bind", "127.0.0.1"));
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-        while (!out.toString().contains("Press Ctrl+C to stop.") && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
+                .untilAsserted(() -> assertThat(out.toString()).contains("Press Ctrl+C to stop."));
         java.util.regex.Matcher port = java.util.regex.Pattern.compile("listening on http://localhost:(\\d+)/v1")
                 .matcher(out.toString());
         assertThat(port.find()).as(out.toString()).isTrue();

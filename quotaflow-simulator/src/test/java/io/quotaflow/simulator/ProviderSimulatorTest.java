@@ -301,7 +301,8 @@ class ProviderSimulatorTest {
         assertThat(GoDuration.parse(limited.headers().firstValue("x-ratelimit-reset-tokens").orElseThrow())).isPresent();
         assertThat(GoDuration.parse(limited.headers().firstValue("x-ratelimit-reset-requests").orElseThrow())).isPresent();
 
-        // the 429 took nothing: after the advertised wait the same request is admitted
+        // the 429 took nothing: after the advertised wait the same request is admitted (a fixed sleep on
+        // purpose: what is tested is that waiting exactly retry-after-ms suffices, which polling would not show)
         Thread.sleep(retryAfterMs + 5);
         assertThat(post(body).statusCode()).isEqualTo(200);
     }
