@@ -1,8 +1,8 @@
 package io.quotaflow.admin;
 
+import io.quotaflow.settings.TopicNames;
 import io.quotaflow.records.DeadLetterHeaders;
 import io.quotaflow.failure.FailureHeaders;
-import io.quotaflow.topology.Topics;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -19,26 +19,34 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Counts what reached {@code tickets.classified} and {@code tickets.dlq} as a
- * {@code read_committed} consumer sees it: distinct keys, duplicates, dead letters by kind. Used by
- * the demo, the benchmark and the integration tests.
+ * Counts what reached {@code tickets.classified} and {@code tickets.dlq} (under a
+ * {@code topics.prefix}, when given one) as a {@code read_committed} consumer sees it: distinct
+ * keys, duplicates, dead letters by kind. Used by the demo, the benchmark and the integration tests.
  */
 public final class OutcomeCounter implements AutoCloseable {
 
     private final KafkaConsumer<String, byte[]> consumer;
+    private final String classifiedTopic;
     private final Map<String, Integer> classified = new ConcurrentHashMap<>();
     private final Map<String, String> deadLettered = new ConcurrentHashMap<>();
     private final Map<String, byte[]> results = new ConcurrentHashMap<>();
     private long duplicates;
+    private long read;
 
     public OutcomeCounter(String bootstrapServers, Map<String, ?> extra) {
-        Map<String, Object> p = KafkaClients.properties(Map.of(ConsumerConfig.CLIENT_ID_CONFIG, "quotaflow-outcome-counter"),
-                bootstrapServers, extra);
+        this(bootstrapServers, extra, new TopicNames(""));
+    }
+
+    /** Counts the outcomes on {@code topics}' result and dead-letter topics. */
+    public OutcomeCounter(String bootstrapServers, Map<String, ?> extra, TopicNames topics) {
+        Map<String, Object> p = KafkaClients.properties(Map.of(ConsumerConfig.CLIENT_ID_CONFIG,
+                topics.prefix() + "quotaflow-outcome-counter"), bootstrapServers, extra);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
         List<TopicPartition> partitions = new ArrayList<>();
-        for (String topic : List.of(Topics.CLASSIFIED.name(), Topics.DLQ.name())) {
+        classifiedTopic = topics.classified();
+        for (String topic : List.of(topics.classified(), topics.dlq())) {
             consumer.partitionsFor(topic, Duration.ofSeconds(30)).forEach(pi -> partitions.add(new TopicPartition(topic, pi.partition())));
         }
         consumer.assign(partitions);
@@ -48,7 +56,8 @@ public final class OutcomeCounter implements AutoCloseable {
     /** Reads whatever is there within {@code timeout}. */
     public synchronized void poll(Duration timeout) {
         for (ConsumerRecord<String, byte[]> r : consumer.poll(timeout)) {
-            if (r.topic().equals(Topics.CLASSIFIED.name())) {
+            read++;
+            if (r.topic().equals(classifiedTopic)) {
                 if (classified.merge(r.key(), 1, Integer::sum) > 1) {
                     duplicates++;
                 }
@@ -99,6 +108,11 @@ public final class OutcomeCounter implements AutoCloseable {
             }
         }
         return n;
+    }
+
+    /** How many records have been read so far: unchanged while nothing new arrives. */
+    public synchronized long read() {
+        return read;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.quotaflow.it;
 
+import io.quotaflow.admin.OutcomeCounter;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.Pipeline;
 import io.quotaflow.settings.BatchSettings;
@@ -97,7 +98,7 @@ class CacheIT {
                 RetrySettings.ofDefaults(), RecordLimits.ofDefaults(), it.topics()));
         Counting counting = new Counting(new OpenAiChatClient(single.model()));
         try (Pipeline pipeline = Pipeline.start(config, ModelClients.of(counting));
-             PrefixedOutcomeCounter counter = it.counter()) {
+             OutcomeCounter counter = it.counter()) {
             publish(tickets("A-", 500, false), 500);
             // the copies (whitespace aside, the same text) arrive while their originals wait, fly or are answered
             publish(tickets("B-", 500, true), 500);

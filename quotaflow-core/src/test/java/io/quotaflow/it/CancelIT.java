@@ -1,5 +1,6 @@
 package io.quotaflow.it;
 
+import io.quotaflow.admin.OutcomeCounter;
 import io.quotaflow.Pipeline;
 import io.quotaflow.admin.KafkaClients;
 import io.quotaflow.settings.QuotaSettings;
@@ -37,7 +38,7 @@ class CancelIT {
         Set<String> cancelled = new LinkedHashSet<>();
         try (Pipeline pipeline = Pipeline.start(it.config("quotaflow-cancel", QuotaSettings.ofDefaults().withRpm(60).withTpm(1_000_000),
                 RetrySettings.ofDefaults()));
-             PrefixedOutcomeCounter counter = it.counter();
+             OutcomeCounter counter = it.counter();
              KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.properties(it.bootstrapServers(), Map.of()),
                      new StringSerializer(), new ByteArraySerializer())) {
             assertThat(pipeline.awaitRunning(Duration.ofSeconds(60))).isTrue();

@@ -1,5 +1,6 @@
 package io.quotaflow.it;
 
+import io.quotaflow.admin.OutcomeCounter;
 import io.quotaflow.simulator.Faults;
 import io.quotaflow.Pipeline;
 import io.quotaflow.settings.QuotaSettings;
@@ -28,7 +29,7 @@ class HaltIT {
         it.sim.setFaults(Faults.builder().failAuth(true).build());
         try (Pipeline pipeline = Pipeline.start(it.config("quotaflow-halt",
                 QuotaSettings.ofDefaults().withRpm(2_000).withTpm(1_000_000), retry));
-             PrefixedOutcomeCounter counter = it.counter()) {
+             OutcomeCounter counter = it.counter()) {
             Set<String> ids = it.publish("AUTH", 60);
 
             await().atMost(Duration.ofSeconds(60)).until(() -> !pipeline.metrics().healthy());

@@ -1,5 +1,6 @@
 package io.quotaflow.it;
 
+import io.quotaflow.admin.OutcomeCounter;
 import io.quotaflow.admin.KafkaClients;
 import io.quotaflow.admin.TopicsApplier;
 import io.quotaflow.settings.BatchSettings;
@@ -142,8 +143,8 @@ final class ItSupport implements BeforeAllCallback, AfterAllCallback {
     }
 
     /** Counts the outcomes on this class's topics; the caller closes it. */
-    PrefixedOutcomeCounter counter() {
-        return new PrefixedOutcomeCounter(bootstrapServers(), topics);
+    OutcomeCounter counter() {
+        return new OutcomeCounter(bootstrapServers(), Map.of(), topics);
     }
 
     Set<String> publish(String prefix, int n) {
@@ -201,7 +202,7 @@ final class ItSupport implements BeforeAllCallback, AfterAllCallback {
     }
 
     /** {@link #awaitQuiet(Duration, Duration, Callable)} on the records {@code counter} reads, for at most 30 s more. */
-    static void awaitQuiet(Duration quiet, PrefixedOutcomeCounter counter) {
+    static void awaitQuiet(Duration quiet, OutcomeCounter counter) {
         awaitQuiet(quiet, quiet.plusSeconds(30), () -> {
             counter.poll(Duration.ofMillis(100));
             return counter.read();

@@ -1,5 +1,6 @@
 package io.quotaflow.it;
 
+import io.quotaflow.admin.OutcomeCounter;
 import io.quotaflow.testkit.DemoDataset;
 import io.quotaflow.Pipeline;
 import io.quotaflow.settings.QuotaSettings;
@@ -42,7 +43,7 @@ class MultiInstanceIT {
             instances.add(Pipeline.start(it.config("quotaflow-multi", QuotaSettings.ofDefaults().withRpm(600).withTpm(100_000),
                     RetrySettings.ofDefaults())));
         }
-        try (PrefixedOutcomeCounter counter = it.counter()) {
+        try (OutcomeCounter counter = it.counter()) {
             for (Pipeline p : instances) {
                 assertThat(p.awaitRunning(Duration.ofSeconds(90))).isTrue();
             }

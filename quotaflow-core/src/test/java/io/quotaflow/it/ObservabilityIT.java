@@ -1,5 +1,6 @@
 package io.quotaflow.it;
 
+import io.quotaflow.admin.OutcomeCounter;
 import io.quotaflow.Pipeline;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.settings.RetrySettings;
@@ -42,7 +43,7 @@ class ObservabilityIT {
         RetrySettings retry = RetrySettings.ofDefaults().withHaltProbeInterval(Duration.ofSeconds(1));
         try (Pipeline pipeline = Pipeline.start(it.config("quotaflow-observability",
                 QuotaSettings.ofDefaults().withRpm(2_000).withTpm(1_000_000), retry).withHttp("127.0.0.1", 0));
-             PrefixedOutcomeCounter counter = it.counter()) {
+             OutcomeCounter counter = it.counter()) {
             assertThat(pipeline.awaitRunning(Duration.ofSeconds(60))).isTrue();
             int port = pipeline.httpPort();
 

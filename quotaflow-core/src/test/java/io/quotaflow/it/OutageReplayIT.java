@@ -1,5 +1,6 @@
 package io.quotaflow.it;
 
+import io.quotaflow.admin.OutcomeCounter;
 import io.quotaflow.simulator.Faults;
 import io.quotaflow.Pipeline;
 import io.quotaflow.settings.QuotaSettings;
@@ -39,7 +40,7 @@ class OutageReplayIT {
 
         try (Pipeline pipeline = Pipeline.start(it.config("quotaflow-outage",
                 QuotaSettings.ofDefaults().withRpm(2_000).withTpm(1_000_000), retry));
-             PrefixedOutcomeCounter counter = it.counter()) {
+             OutcomeCounter counter = it.counter()) {
             Set<String> ids = it.publish("OUT", 150);
 
             await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200)).until(() -> {

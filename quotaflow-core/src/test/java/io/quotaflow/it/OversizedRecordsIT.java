@@ -1,5 +1,6 @@
 package io.quotaflow.it;
 
+import io.quotaflow.admin.OutcomeCounter;
 import io.quotaflow.records.DeadLetterHeaders;
 import io.quotaflow.Pipeline;
 import io.quotaflow.admin.KafkaClients;
@@ -114,7 +115,7 @@ class OversizedRecordsIT {
         HttpClient http = HttpClient.newHttpClient();
         List<Integer> readiness = new ArrayList<>();
         try (Pipeline pipeline = Pipeline.start(config);
-             PrefixedOutcomeCounter counter = it.counter()) {
+             OutcomeCounter counter = it.counter()) {
             assertThat(pipeline.awaitRunning(Duration.ofSeconds(60))).isTrue();
             URI ready = URI.create("http://localhost:" + pipeline.httpPort() + "/health/ready");
             Set<String> all = new LinkedHashSet<>(ordinary);

@@ -1,5 +1,6 @@
 package io.quotaflow.it;
 
+import io.quotaflow.admin.OutcomeCounter;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.Pipeline;
 import io.quotaflow.settings.ModelSettings;
@@ -49,7 +50,7 @@ class PipelineIT {
         expected.remove(DemoDataset.HUGE_TICKET_ID);
 
         try (Pipeline pipeline = Pipeline.start(config);
-             PrefixedOutcomeCounter counter = it.counter()) {
+             OutcomeCounter counter = it.counter()) {
             assertThat(pipeline.awaitRunning(Duration.ofSeconds(60))).isTrue();
             await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200)).until(() -> {
                 counter.poll(Duration.ofMillis(100));

@@ -1,5 +1,6 @@
 package io.quotaflow.it;
 
+import io.quotaflow.admin.OutcomeCounter;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.Pipeline;
 import io.quotaflow.settings.BatchSettings;
@@ -115,7 +116,7 @@ class RoutesIT {
     }
 
     /** The classified ids of this test (the classes share one broker and its results topic). */
-    private static Set<String> mine(PrefixedOutcomeCounter counter, String... prefixes) {
+    private static Set<String> mine(OutcomeCounter counter, String... prefixes) {
         Set<String> out = new java.util.HashSet<>();
         for (String id : counter.classifiedIds()) {
             for (String p : prefixes) {
@@ -127,7 +128,7 @@ class RoutesIT {
         return out;
     }
 
-    private static Map<String, Long> byRoute(PrefixedOutcomeCounter counter, String... prefixes) throws Exception {
+    private static Map<String, Long> byRoute(OutcomeCounter counter, String... prefixes) throws Exception {
         Map<String, Long> out = new HashMap<>();
         for (String id : mine(counter, prefixes)) {
             JsonNode json = Json.MAPPER.readTree(counter.results().get(id));
@@ -147,7 +148,7 @@ class RoutesIT {
         try (Pipeline pipeline = Pipeline.start(config("quotaflow-routes-down", retry, primary,
                 route("backup", backupSim, "sk-it-backup", 128_000, List.of(), null)),
                 ModelClients.perScope(r -> new OpenAiChatClient(r.model())));
-             PrefixedOutcomeCounter counter = new PrefixedOutcomeCounter(broker.bootstrapServers(), topics)) {
+             OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of(), topics)) {
             Set<String> ids = publish("DOWN", 300, 0);
             await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200)).until(() -> {
                 counter.poll(Duration.ofMillis(100));
@@ -197,7 +198,7 @@ class RoutesIT {
                 route("primary", primarySim, "sk-it-primary", 8_192, List.of(), "long"),
                 route("long", backupSim, "sk-it-backup", 200_000, List.of(), null)),
                 ModelClients.perScope(r -> new OpenAiChatClient(r.model())));
-             PrefixedOutcomeCounter counter = new PrefixedOutcomeCounter(broker.bootstrapServers(), topics)) {
+             OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of(), topics)) {
             Set<String> ids = publish("LONG", 200, 20);
             await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200)).until(() -> {
                 counter.poll(Duration.ofMillis(100));

@@ -1,5 +1,6 @@
 package io.quotaflow.it;
 
+import io.quotaflow.admin.OutcomeCounter;
 import io.quotaflow.Pipeline;
 import io.quotaflow.settings.Prices;
 import io.quotaflow.settings.QuotaSettings;
@@ -55,7 +56,7 @@ class SeveralModelsIT {
                 plain.instanceId(), plain.httpBind());
         it.sim.setDown(OTHER, true);
         try (Pipeline pipeline = Pipeline.start(config);
-             PrefixedOutcomeCounter counter = it.counter()) {
+             OutcomeCounter counter = it.counter()) {
             Set<String> first = it.publish("UP", 150);
             await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).until(() -> {
                 counter.poll(Duration.ofMillis(100));

@@ -1,5 +1,6 @@
 package io.quotaflow.it;
 
+import io.quotaflow.admin.OutcomeCounter;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.Pipeline;
 import io.quotaflow.settings.QuotaSettings;
@@ -34,7 +35,7 @@ class TenantCapIT {
 
     private final HttpClient http = HttpClient.newHttpClient();
 
-    private static long ofTenant(PrefixedOutcomeCounter counter, int tenant) {
+    private static long ofTenant(OutcomeCounter counter, int tenant) {
         return counter.classifiedIds().stream().filter(id -> Integer.parseInt(id.substring(id.indexOf('-') + 1)) % 3 == tenant).count();
     }
 
@@ -49,7 +50,7 @@ class TenantCapIT {
 
         it.publish("cap", 240);
         try (Pipeline pipeline = Pipeline.start(config);
-             PrefixedOutcomeCounter counter = it.counter()) {
+             OutcomeCounter counter = it.counter()) {
             assertThat(pipeline.awaitRunning(Duration.ofSeconds(60))).isTrue();
             long start = System.currentTimeMillis();
             AtomicBoolean sawHeld = new AtomicBoolean();
