@@ -2,7 +2,6 @@ package io.quotaflow.dev;
 
 import io.quotaflow.cli.QuotaflowCommand;
 
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -36,9 +35,8 @@ public final class QuotaflowDevCommand {
      * replication) are expected there, so they are hidden unless {@code --verbose} asks for them.
      */
     private static void quietInProcessBroker(String[] args) {
-        boolean verbose = Arrays.stream(args).anyMatch(a -> a.equals("--verbose") || a.equals("-v"));
-        String[] rest = Arrays.stream(args).filter(a -> !a.equals("--verbose") && !a.equals("-v")).toArray(String[]::new);
-        if (!verbose && rest.length > 0 && (rest[0].equals("demo") || rest[0].equals("bench"))) {
+        String[] rest = QuotaflowCommand.withoutVerbose(args);
+        if (!QuotaflowCommand.verbose(args) && rest.length > 0 && (rest[0].equals("demo") || rest[0].equals("bench"))) {
             System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "error");
             System.setProperty("org.slf4j.simpleLogger.log.io.quotaflow.admin.TopicsApplier", "error");
         }

@@ -90,13 +90,13 @@ public final class QuotaflowCommand implements Runnable {
 
     /** As above, with {@code extraCommands} beside the production commands. */
     public static int execute(PrintWriter out, PrintWriter err, Map<String, String> env, List<Object> extraCommands, String... args) {
-        boolean verbose = Arrays.stream(args).anyMatch(a -> a.equals("--verbose") || a.equals("-v"));
+        boolean verbose = verbose(args);
         if (verbose) {
             // slf4j-simple reads this once, at its first use: before any logger exists
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "info");
             System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka.clients.NetworkClient", "info");
         }
-        String[] rest = Arrays.stream(args).filter(a -> !a.equals("--verbose") && !a.equals("-v")).toArray(String[]::new);
+        String[] rest = withoutVerbose(args);
         SafeErrors safe = new SafeErrors(rest, env, verbose);
         CommandLine cli = commandLine(extraCommands);
         cli.setOut(out);
@@ -109,6 +109,16 @@ public final class QuotaflowCommand implements Runnable {
             return early != null ? early : new CommandLine.RunLast().execute(parseResult);
         });
         return cli.execute(rest);
+    }
+
+    /** Whether {@code args} carry the global {@code --verbose} ({@code -v}) option. */
+    public static boolean verbose(String... args) {
+        return Arrays.stream(args).anyMatch(a -> a.equals("--verbose") || a.equals("-v"));
+    }
+
+    /** {@code args} without the global {@code --verbose} ({@code -v}) option. */
+    public static String[] withoutVerbose(String... args) {
+        return Arrays.stream(args).filter(a -> !a.equals("--verbose") && !a.equals("-v")).toArray(String[]::new);
     }
 
     /** The command tree with the common help layout ({@link HelpLayout}). */
