@@ -30,14 +30,17 @@ import java.util.concurrent.TimeoutException;
         header = "Cancel tickets that have not been sent yet (writes tombstones).",
         descriptionHeading = "%nDescription:%n",
         description = {
-            "For each ID, writes a tombstone (key = the ticket id, null value) to the --priority topic, or, "
+            "For each ID, writes a tombstone (key = the ticket's key: the id, or tenant:id with --tenant; null value) "
+                    + "to the --priority topic, or, "
                     + "without --priority, to all three of tickets.interactive, tickets.standard and "
                     + "tickets.bulk (under topics.prefix). An ID '-' reads further ids from standard input, "
                     + "one per line (blank lines ignored).",
             "",
             "The pipeline cancels a ticket it still holds and has not sent (waiting, delayed, or on its way "
                     + "back from retry): nothing is written to tickets.classified or tickets.dlq for it and "
-                    + "quotaflow_tickets_cancelled_total counts it; one whose call is out is answered as usual. "
+                    + "quotaflow_tickets_cancelled_total counts it; one whose call is out is answered if that call "
+                    + "answers it, and ends cancelled instead of being retried if it fails. A tombstone cancels only "
+                    + "the ticket of the tenant its key names. "
                     + "Every tombstone is counted in quotaflow_cancel_requests_total; one for an unknown or "
                     + "finished id changes nothing, so writing to every priority topic is safe.",
             "",
@@ -57,6 +60,7 @@ import java.util.concurrent.TimeoutException;
         footer = {
             "  quotaflow cancel --bootstrap-servers localhost:9092 T-1042 T-1043",
             "  quotaflow cancel --bootstrap-servers localhost:9092 --priority bulk T-7",
+            "  quotaflow cancel --bootstrap-servers localhost:9092 --tenant acme 1042",
             "  cut -f1 ids.txt | quotaflow cancel --bootstrap-servers localhost:9092 -"
         })
 public final class CancelCommand implements Callable<Integer> {
@@ -74,6 +78,11 @@ public final class CancelCommand implements Callable<Integer> {
             description = "Write the tombstones to this priority's topic only (default: all three).")
     Priority priority;
 
+    @Option(names = "--tenant", paramLabel = "NAME", defaultValue = "${env:QUOTAFLOW_CANCEL_TENANT}",
+            description = "The tenant whose tickets these ids are (default: the default tenant; an ID may also be "
+                    + "given as tenant:id). Env: QUOTAFLOW_CANCEL_TENANT.")
+    String tenant;
+
     @Parameters(paramLabel = "ID", arity = "1..*",
             description = "Ticket ids to cancel; '-' reads ids from standard input, one per line.")
     List<String> ids = new ArrayList<>();
@@ -89,6 +98,13 @@ public final class CancelCommand implements Callable<Integer> {
         List<String> wanted;
         try {
             wanted = CancelIds.resolve(ids, stdin);
+            if (tenant != null && !tenant.isBlank()) {
+                if (!io.quotaflow.records.TicketKey.validTenant(tenant)) {
+                    throw new IllegalArgumentException("--tenant must be 1 to " + io.quotaflow.records.TicketKey.MAX_TENANT_LENGTH
+                            + " characters without ':' or control characters");
+                }
+                wanted = wanted.stream().map(id -> io.quotaflow.records.TicketKey.key(tenant, id)).toList();
+            }
         } catch (IllegalArgumentException e) {
             err.println("cancel: " + e.getMessage());
             return ExitCodes.USAGE;

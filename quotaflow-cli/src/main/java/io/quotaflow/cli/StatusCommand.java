@@ -74,8 +74,13 @@ public final class StatusCommand implements Callable<Integer> {
     @Option(names = "--application-id", description = "Kafka Streams application id of the instances (default: quotaflow).")
     String applicationId;
 
-    @Parameters(index = "0", paramLabel = "TICKET_ID", description = "The ticket's id.")
+    @Parameters(index = "0", paramLabel = "TICKET_ID", description = "The ticket's id (or its key, tenant:id).")
     String id;
+
+    @Option(names = "--tenant", paramLabel = "NAME", defaultValue = "${env:QUOTAFLOW_STATUS_TENANT}",
+            description = "The ticket's tenant (default: the default tenant, or the one TICKET_ID names as tenant:id). "
+                    + "Env: QUOTAFLOW_STATUS_TENANT.")
+    String tenant;
 
     @Override
     public Integer call() {
@@ -94,7 +99,8 @@ public final class StatusCommand implements Callable<Integer> {
             }
         }
         HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
-        String path = "tickets/" + URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20");
+        String path = "tickets/" + URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20")
+                + (tenant == null || tenant.isBlank() ? "" : "?tenant=" + URLEncoder.encode(tenant, StandardCharsets.UTF_8));
         for (URI root : roots) {
             URI target = URI.create(root.toString().endsWith("/") ? root + path : root + "/" + path);
             try {

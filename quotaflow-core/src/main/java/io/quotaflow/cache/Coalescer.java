@@ -51,7 +51,7 @@ public final class Coalescer {
      * @param now  epoch ms
      */
     public Arrival onArrival(WorkItem item, ContentKey key, boolean held, long now) {
-        Optional<Membership> current = store.membership(item.id());
+        Optional<Membership> current = store.membership(item.key());
         switch (CoalescingRules.onArrival(current, key, item.attempt() > 0)) {
             case CONTINUE_LEADING:
                 return continueLeading(item, key);
@@ -62,9 +62,9 @@ public final class Coalescer {
                     return new Arrival.Join(followed.get().leaderId(), true, Departure.NONE);
                 }
                 // in another class (it may not wait for this leader then), or a membership no group backs
-                return place(item, key, held, now, leave(item.id()));
+                return place(item, key, held, now, leave(item.key()));
             case LEAVE_THEN_PLACE:
-                Departure left = leave(item.id());
+                Departure left = leave(item.key());
                 // a leader's held copy is the one it leaves: it is known, not in the way
                 return place(item, key, held && !current.get().leads(), now, left);
             case PLACE:
@@ -81,7 +81,7 @@ public final class Coalescer {
      */
     private Arrival continueLeading(WorkItem item, ContentKey key) {
         Optional<Group> group = store.group(key);
-        if (group.isEmpty() || !group.get().leaderId().equals(item.id())) {
+        if (group.isEmpty() || !group.get().leaderId().equals(item.key())) {
             store.lead(key, item);
         } else if (group.get().leaderPriority() != item.priority()) {
             boolean outranked = store.followers(key).stream().anyMatch(f -> f.priority().compareTo(item.priority()) < 0);
@@ -96,7 +96,7 @@ public final class Coalescer {
     private Arrival place(WorkItem item, ContentKey key, boolean heldUnknown, long now, Departure departure) {
         CacheLookup lookup = cache.lookup(key, now);
         Optional<Group> group = store.group(key);
-        switch (CoalescingRules.place(lookup, group, item.id(), item.priority(), cache.enabled(), heldUnknown)) {
+        switch (CoalescingRules.place(lookup, group, item.key(), item.priority(), cache.enabled(), heldUnknown)) {
             case HIT:
                 return new Arrival.Hit(((CacheLookup.Hit) lookup).answer(), departure);
             case JOIN:

@@ -85,6 +85,19 @@ public record ContentKey(String hex) {
     }
 
     /**
+     * This key within {@code tenant}'s own cache ({@code cache.scope=tenant}, the default): identical
+     * text of two tenants then never shares an answer, a coalesced call or a timing.
+     */
+    public ContentKey forTenant(String tenant) {
+        Objects.requireNonNull(tenant, "tenant");
+        return new ContentKey(digest(out -> {
+            write(out, SCHEME + "/tenant");
+            write(out, tenant);
+            write(out, hex);
+        }));
+    }
+
+    /**
      * The content part alone: hex SHA-256 of the normalised subject and body, each length-prefixed
      * (so a subject {@code "a"} is not a body {@code "a"}). What intake can compute once per ticket.
      */

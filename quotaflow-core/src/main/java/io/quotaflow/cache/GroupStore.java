@@ -45,18 +45,18 @@ final class GroupStore {
      */
     void lead(ContentKey key, WorkItem item) {
         Group before = groups.get(key.hex());
-        if (before != null && !before.leaderId().equals(item.id())) {
+        if (before != null && !before.leaderId().equals(item.key())) {
             forgetLeader(key, before.leaderId());
         }
-        groups.put(key.hex(), new Group(item.id(), item.priority(), before == null ? 0 : before.nextSeq()));
-        members.put(item.id(), Membership.leader(key));
+        groups.put(key.hex(), new Group(item.key(), item.priority(), before == null ? 0 : before.nextSeq()));
+        members.put(item.key(), Membership.leader(key));
     }
 
     /** {@code item} follows {@code key}'s group, after the followers it has. */
     void join(ContentKey key, Group group, WorkItem item) {
         long seq = group.nextSeq();
         followers.put(followerKey(key, seq), item);
-        members.put(item.id(), Membership.follower(key, seq));
+        members.put(item.key(), Membership.follower(key, seq));
         groups.put(key.hex(), new Group(group.leaderId(), group.leaderPriority(), seq + 1));
     }
 
@@ -85,7 +85,7 @@ final class GroupStore {
         List<WorkItem> out = new ArrayList<>(all.size());
         for (KeyValue<String, WorkItem> kv : all) {
             followers.delete(kv.key);
-            members.delete(kv.value.id());
+            members.delete(kv.value.key());
             out.add(kv.value);
         }
         return out;
@@ -108,8 +108,8 @@ final class GroupStore {
             return Optional.empty();
         }
         followers.delete(next.key);
-        members.put(next.value.id(), Membership.leader(key));
-        groups.put(key.hex(), new Group(next.value.id(), next.value.priority(), group.nextSeq()));
+        members.put(next.value.key(), Membership.leader(key));
+        groups.put(key.hex(), new Group(next.value.key(), next.value.priority(), group.nextSeq()));
         return Optional.of(next.value);
     }
 

@@ -25,6 +25,6 @@ public final class AssumedPrices {
                 : new RouteSettings(r.name(), r.model(), r.quota(), r.fallback(), r.contextFallback(), prices, r.daily(),
                         r.inputTpm(), r.outputTpm())));
         return settings.withRouting(new Routing(routes, routing.defaultRoute(), routing.byPriority(), routing.byTenant(),
-                routing.maxWait(), routing.cacheTtl()));
+                routing.maxWait(), routing.cacheTtl(), routing.cacheShared()));
     }
 }

@@ -169,6 +169,8 @@ public final class ConfigKeys {
         t.add("routing.max-wait.bulk", Type.STRING, null, null, "the same for bulk tickets (default: never)");
         t.add("cache.ttl", Type.STRING, "24h", null, "how long a classification answers identical tickets "
                 + "(`24h`, `30m`, `90s`, milliseconds; `0` turns the cache off)");
+        t.add("cache.scope", Type.STRING, "tenant", null, "`tenant`: each tenant has its own cache and coalescing "
+                + "(identical text of another tenant is asked again); `global`: identical text shares one answer across tenants");
         t.add("status.retention", Type.STRING, "1h", null, "how long a finished ticket's status stays queryable on "
                 + "`GET /tickets/{id}` (`1h`, `30m`, `90s`, milliseconds; at least 1 s)");
         DEFINITION = t.def;

@@ -71,6 +71,9 @@ final class ConfigRules {
                 return rule("at least 1", v -> ((Number) v).longValue() >= 1);
             case "cache.ttl":
                 return rule(ConfigDurations.SHAPE + "; 0 turns the cache off", v -> ConfigDurations.parse(v.toString()).isPresent());
+            case "cache.scope":
+                return rule("tenant or global", v -> v.toString().strip().equalsIgnoreCase("tenant")
+                        || v.toString().strip().equalsIgnoreCase("global"));
             case "status.retention":
                 return rule(ConfigDurations.SHAPE + ", at least 1 s",
                         v -> ConfigDurations.parse(v.toString()).filter(d -> d.toMillis() >= 1_000).isPresent());

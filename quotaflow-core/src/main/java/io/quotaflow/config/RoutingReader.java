@@ -50,7 +50,8 @@ final class RoutingReader {
             values.get(key).ifPresent(r -> byTenant.put(key.substring(RouteKeys.TENANT_PREFIX.length()), r.strip()));
         }
         Duration ttl = ConfigDurations.require("cache.ttl", values.string("cache.ttl"));
-        return new Routing(routes, defaultRoute, byPriority, byTenant, maxWait, ttl);
+        String cacheScope = values.string("cache.scope").strip().toLowerCase(java.util.Locale.ROOT);
+        return new Routing(routes, defaultRoute, byPriority, byTenant, maxWait, ttl, "global".equals(cacheScope));
     }
 
     /** {@code quota.*}: the single route's quota, and every route's knobs. */

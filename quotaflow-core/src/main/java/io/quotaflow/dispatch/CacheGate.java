@@ -27,6 +27,8 @@ final class CacheGate {
 
     private final String scope;
     private final ModelSettings model;
+    /** {@code cache.scope=global}: identical text of two tenants shares one answer (else each tenant has its own). */
+    private final boolean sharedAcrossTenants;
     private final Coalescer coalescer;
     private final DispatchLedger ledger;
     private final RecordEmitter emitter;
@@ -34,11 +36,12 @@ final class CacheGate {
     private final Consumer<Record<String, Outbound>> forward;
     private final TicketStatuses statuses;
 
-    CacheGate(String scope, ModelSettings model, Coalescer coalescer, DispatchLedger ledger, RecordEmitter emitter,
+    CacheGate(String scope, ModelSettings model, boolean sharedAcrossTenants, Coalescer coalescer, DispatchLedger ledger, RecordEmitter emitter,
               DispatcherListener listener, Consumer<Record<String, Outbound>> forward, TicketStatuses statuses) {
         this.statuses = statuses;
         this.scope = scope;
         this.model = model;
+        this.sharedAcrossTenants = sharedAcrossTenants;
         this.coalescer = coalescer;
         this.ledger = ledger;
         this.emitter = emitter;
@@ -48,15 +51,16 @@ final class CacheGate {
 
     /** The content key of {@code item} under this scope's model (from the hash the intake took, else from its bytes). */
     ContentKey keyOf(WorkItem item) {
-        return item.contentKey() != null ? ContentKey.of(item.contentKey(), model) : ContentKey.of(item, model);
+        ContentKey key = item.contentKey() != null ? ContentKey.of(item.contentKey(), model) : ContentKey.of(item, model);
+        return sharedAcrossTenants ? key : key.forTenant(item.tenant());
     }
 
     /** Offers an arriving ticket; true when the ledger should take it as before the cache. */
     boolean admit(WorkItem item, long now) {
-        Arrival arrival = coalescer.onArrival(item, keyOf(item), ledger.held(item.id()).isPresent() || ledger.retrying(item.id()),
+        Arrival arrival = coalescer.onArrival(item, keyOf(item), ledger.held(item.key()).isPresent() || ledger.retrying(item.key()),
                 now);
         boolean lead = arrival instanceof Arrival.Lead || arrival instanceof Arrival.Pass;
-        depart(arrival.departure(), item.id(), !lead, now);
+        depart(arrival.departure(), item.key(), !lead, now);
         if (arrival instanceof Arrival.Hit hit) {
             listener.cacheHit(scope);
             classify(item, hit.answer(), now);
@@ -77,7 +81,7 @@ final class CacheGate {
 
     /** {@code item} was answered by its call: the answer is cached and classifies its followers. */
     void classified(WorkItem item, Classification result, long now) {
-        Answered answered = coalescer.onAnswered(keyOf(item), item.id(),
+        Answered answered = coalescer.onAnswered(keyOf(item), item.key(),
                 new Answer(result.category(), result.urgency(), result.model(), result.promptTokens(), result.completionTokens()), now);
         for (WorkItem follower : answered.followers()) {
             classify(follower, answered.answer(), now);
@@ -86,9 +90,9 @@ final class CacheGate {
 
     /** {@code item} was dead-lettered: its followers share its fate. */
     void deadLettered(WorkItem item, String kind, int status, String message, long now) {
-        List<WorkItem> followers = coalescer.onLeaderFailed(keyOf(item), item.id());
+        List<WorkItem> followers = coalescer.onLeaderFailed(keyOf(item), item.key());
         for (WorkItem follower : followers) {
-            forward.accept(emitter.deadLetter(follower, kind, status, "the identical ticket " + item.id() + " it followed: " + message,
+            forward.accept(emitter.deadLetter(follower, kind, status, "the identical ticket it followed failed: " + message,
                     now));
             listener.deadLettered(scope, kind);
             statuses.deadLettered(follower, kind, now);
@@ -97,7 +101,7 @@ final class CacheGate {
 
     /** {@code item} left for another route: the next of its followers leads here. */
     void left(WorkItem item, long now) {
-        depart(coalescer.leave(item.id()), item.id(), false, now);
+        depart(coalescer.leave(item.key()), item.key(), false, now);
     }
 
     /** Cancels {@code id} if it only follows an identical ticket here (nothing else holds it); true when it did. */

@@ -55,6 +55,9 @@ final class DispatchLedger implements DispatchView.Queue {
     private final KeyValueStore<String, WorkItem> delayed;
     private final KeyValueStore<String, InFlightBatch> inFlight;
     private final KeyValueStore<String, RetryMarker> retrying;
+    /** Tickets cancelled while their call was out (key → when), until that call's answer is applied. */
+    private final KeyValueStore<String, Long> cancels;
+    private final Set<String> cancelledWhileOut = new HashSet<>();
     private final PendingQueue queue;
     private final TreeSet<DelayedRef> delayedIndex =
             new TreeSet<>(Comparator.comparingLong(DelayedRef::notBefore).thenComparing(DelayedRef::id));
@@ -63,8 +66,10 @@ final class DispatchLedger implements DispatchView.Queue {
 
     /** A ledger whose queue shares tenants by {@code queue}'s weights and caps. */
     DispatchLedger(KeyValueStore<String, WorkItem> pending, KeyValueStore<String, WorkItem> delayed,
-                   KeyValueStore<String, InFlightBatch> inFlight, KeyValueStore<String, RetryMarker> retrying, PendingQueue queue) {
+                   KeyValueStore<String, InFlightBatch> inFlight, KeyValueStore<String, RetryMarker> retrying,
+                   KeyValueStore<String, Long> cancels, PendingQueue queue) {
         this.queue = queue;
+        this.cancels = cancels;
         this.pending = pending;
         this.delayed = delayed;
         this.inFlight = inFlight;
@@ -75,7 +80,7 @@ final class DispatchLedger implements DispatchView.Queue {
      * What restore found: tickets pending, of which from interrupted calls, calls interrupted,
      * delayed, and what the interrupted calls were charged (they may still reach the provider).
      */
-    record Restored(int pending, int fromCalls, int calls, int delayed, long callTokens) {
+    record Restored(int pending, int fromCalls, int calls, int delayed, long callTokens, List<WorkItem> cancelled) {
 
         boolean any() {
             return pending > 0 || calls > 0 || delayed > 0;
@@ -122,7 +127,30 @@ final class DispatchLedger implements DispatchView.Queue {
                 }
             });
         }
-        return new Restored(items.size(), fromCalls, calls, delayedIndex.size(), callTokens);
+        return new Restored(items.size(), fromCalls, calls, delayedIndex.size(), callTokens, restoreCancels(mine));
+    }
+
+    /**
+     * Tickets cancelled while a previous owner's call was out: that call is forgotten, so they end
+     * as cancelled now (returned, still held: the caller withdraws them). A mark whose ticket is
+     * gone is dropped; one of another scope's ticket is left to that scope.
+     */
+    private List<WorkItem> restoreCancels(Predicate<WorkItem> mine) {
+        List<KeyValue<String, Long>> marks = new ArrayList<>();
+        try (KeyValueIterator<String, Long> it = cancels.all()) {
+            it.forEachRemaining(marks::add);
+        }
+        List<WorkItem> out = new ArrayList<>();
+        for (KeyValue<String, Long> mark : marks) {
+            WorkItem item = pending.get(mark.key);
+            if (item == null) {
+                cancels.delete(mark.key);
+            } else if (mine.test(item)) {
+                cancels.delete(mark.key);
+                out.add(item);
+            }
+        }
+        return out;
     }
 
     private boolean claims(InFlightBatch batch, Predicate<WorkItem> mine) {
@@ -149,7 +177,11 @@ final class DispatchLedger implements DispatchView.Queue {
 
     /** Takes in a ticket from the dispatch topic: a new one, an update, or a retry coming back. */
     Acceptance accept(WorkItem item, long now) {
-        String id = item.id();
+        String id = item.key();
+        if (item.attempt() == 0) {
+            // published again after a cancel: the ticket counts again
+            forgetCancel(id);
+        }
         WorkItem waiting = pending.get(id);
         WorkItem held = waiting != null ? waiting : delayed.get(id);
         RetryMarker marker = retrying.get(id);
@@ -186,7 +218,7 @@ final class DispatchLedger implements DispatchView.Queue {
     }
 
     private Acceptance acceptRetry(WorkItem item, WorkItem held, RetryMarker marker, long now) {
-        String id = item.id();
+        String id = item.key();
         if (marker != null) {
             if (!marker.matches(item)) {
                 // an older retry of a ticket retried again since: that newer one is still coming
@@ -206,22 +238,22 @@ final class DispatchLedger implements DispatchView.Queue {
 
     private void hold(WorkItem item, long now) {
         if (item.notBefore() > now) {
-            delayed.put(item.id(), item);
-            delayedIndex.add(new DelayedRef(item.notBefore(), item.id()));
+            delayed.put(item.key(), item);
+            delayedIndex.add(new DelayedRef(item.notBefore(), item.key()));
         } else {
-            pending.put(item.id(), item);
+            pending.put(item.key(), item);
             index(item);
         }
     }
 
     private void index(WorkItem item) {
-        if (!inFlightIds.contains(item.id())) {
+        if (!inFlightIds.contains(item.key())) {
             queue.add(item.priority(), ref(item));
         }
     }
 
     private static PendingQueue.Ref ref(WorkItem item) {
-        return new PendingQueue.Ref(item.id(), item.tenant(), item.tokens(), item.enqueuedAt(), item.batchCap(), item.attempt(),
+        return new PendingQueue.Ref(item.key(), item.tenant(), item.tokens(), item.enqueuedAt(), item.batchCap(), item.attempt(),
                 item.original().length, item.routed().fellBack());
     }
 
@@ -231,8 +263,8 @@ final class DispatchLedger implements DispatchView.Queue {
             DelayedRef ref = delayedIndex.pollFirst();
             WorkItem item = delayed.get(ref.id());
             delayed.delete(ref.id());
-            if (item != null && pending.get(item.id()) == null) {
-                pending.put(item.id(), item);
+            if (item != null && pending.get(item.key()) == null) {
+                pending.put(item.key(), item);
                 index(item);
             }
         }
@@ -310,19 +342,41 @@ final class DispatchLedger implements DispatchView.Queue {
 
     /** The ticket is done here (classified or dead-lettered). */
     void finish(WorkItem item) {
-        pending.delete(item.id());
+        pending.delete(item.key());
+        forgetCancel(item.key());
+    }
+
+    /**
+     * A cancel for {@code key} arrived while its call is out: remembered (in the store, so a new
+     * owner knows it too), so that if the call fails the ticket ends instead of being retried; if it
+     * succeeds the answer is written as usual.
+     */
+    void cancelWhileOut(String key, long now) {
+        cancels.put(key, now);
+        cancelledWhileOut.add(key);
+    }
+
+    /** Whether {@code key} was cancelled while its call was out. */
+    boolean cancelledWhileOut(String key) {
+        return cancelledWhileOut.contains(key);
+    }
+
+    private void forgetCancel(String key) {
+        if (cancelledWhileOut.remove(key)) {
+            cancels.delete(key);
+        }
     }
 
     /** The ticket went to {@code tickets.retry}: it is remembered until the record comes back. */
     void retried(WorkItem item) {
-        pending.delete(item.id());
-        retrying.put(item.id(), RetryMarker.of(item));
+        pending.delete(item.key());
+        retrying.put(item.key(), RetryMarker.of(item));
     }
 
     /** The tickets wait again (split, bisected, rate limited, halted), as given. */
     void requeue(List<WorkItem> items) {
         for (WorkItem item : items) {
-            pending.put(item.id(), item);
+            pending.put(item.key(), item);
             index(item);
         }
     }
@@ -345,6 +399,7 @@ final class DispatchLedger implements DispatchView.Queue {
      * then ignored) and any retry of it on its way back: another copy is answered instead.
      */
     void withdraw(String id) {
+        forgetCancel(id);
         queue.remove(id);
         pending.delete(id);
         WorkItem later = delayed.get(id);
@@ -361,6 +416,12 @@ final class DispatchLedger implements DispatchView.Queue {
     /** Whether a call about {@code id} is out. */
     boolean inFlight(String id) {
         return inFlightIds.contains(id);
+    }
+
+    /** The publication time of the retry of {@code id} on its way back, if one is. */
+    java.util.OptionalLong retryingPublishedAt(String id) {
+        RetryMarker marker = retrying.get(id);
+        return marker != null && !marker.superseded() ? java.util.OptionalLong.of(marker.publishedAt()) : java.util.OptionalLong.empty();
     }
 
     /** Whether a retry of {@code id} is on its way back through the retry topic. */

@@ -58,11 +58,15 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
     public static final String DELAYED_STORE = "qf-delayed";
     public static final String IN_FLIGHT_STORE = "qf-in-flight";
     public static final String RETRYING_STORE = "qf-retrying";
+    /** Tickets cancelled while their call was out (key → when), until that call's answer is applied. */
+    public static final String CANCELS_STORE = "qf-cancels";
     /** Each scope's usage of its daily limits today (scope → {@code DailyUsage}). */
     public static final String DAILY_STORE = "qf-daily";
 
     private static final Logger LOG = LoggerFactory.getLogger(DispatcherProcessor.class);
     private static final long SWEEP_INTERVAL_MS = 1_000;
+    /** Most publications a task remembers hearing of (docs/design.md, "Tenants"). */
+    static final int MAX_HEARD = 10_000;
 
     private final DispatcherSettings settings;
     private final ModelClients clients;
@@ -77,6 +81,18 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
      */
     private final EpochNanoClock limiterClock;
     private final Map<String, ScopeDispatcher> units = new LinkedHashMap<>();
+    /**
+     * The newest publication heard of per ticket key, the most recent {@value #MAX_HEARD}: a copy of an
+     * older publication that arrives after the notice of a newer one (its intake ran later, or a
+     * fallback moved it meanwhile) is dropped. Kept in memory (bounded, oldest forgotten first): the
+     * withdrawal of a copy already held is in the stores; this only covers copies still on their way.
+     */
+    private final Map<String, Publication> heard = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Publication> eldest) {
+            return size() > MAX_HEARD;
+        }
+    };
 
     private ProcessorContext<String, Outbound> context;
     private RouteMover mover;
@@ -109,9 +125,9 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
             DispatcherSettings own = settings.forScope(scope);
             ScopeDispatcher unit = new ScopeDispatcher(scope, own, clients.forRoute(routing.routesOf(scope).get(0)), random, listener,
                     context, new DispatchLedger(pending, delayed, context.getStateStore(IN_FLIGHT_STORE),
-                    context.getStateStore(RETRYING_STORE), new PendingQueue(own.tenants(), own.batch().completionTokensPerItem())),
+                    context.getStateStore(RETRYING_STORE), context.getStateStore(CANCELS_STORE), new PendingQueue(own.tenants(), own.batch().completionTokensPerItem())),
                     mover, coalescer, context.getStateStore(DAILY_STORE), limiterClock, statuses);
-            unit.restore(item -> scope.equals(scopeOf(item)));
+            unit.restore(item -> scope.equals(scopeOf(item)), context.currentSystemTimeMs());
             units.put(scope, unit);
         }
         rerouteOrphans(pending);
@@ -139,7 +155,7 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
             });
         }
         for (WorkItem item : orphans) {
-            store.delete(item.id());
+            store.delete(item.key());
             mover.reroute(item);
         }
         if (!orphans.isEmpty()) {
@@ -151,11 +167,7 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
     public void process(Record<String, WorkItem> record) {
         WorkItem item = record.value();
         if (item == null) {
-            org.apache.kafka.common.header.Header cancel = record.headers().lastHeader(CANCEL_HEADER);
-            ScopeDispatcher scope = units.get(record.key());
-            if (cancel != null && scope != null) {
-                scope.cancel(new String(cancel.value(), java.nio.charset.StandardCharsets.UTF_8), context.currentSystemTimeMs());
-            }
+            notice(record);
             return;
         }
         ScopeDispatcher unit = units.get(record.key());
@@ -163,19 +175,35 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
             mover.reroute(item);
             return;
         }
-        ScopeDispatcher holder = holderOf(item.id()).orElse(unit);
-        if (holder != unit) {
-            // an update of a ticket that waits on another route here: it stays where it is
-            item = item.withRouted(holder.held(item.id()).map(WorkItem::routed).orElse(item.routed()));
+        Publication newer = heard.get(item.key());
+        if (newer != null && newer.supersedes(item, record.key())) {
+            // a newer publication of this ticket went to another route: this copy is stale
+            listener.republished(record.key(), "superseded");
+            return;
         }
-        holder.accept(item, context.currentSystemTimeMs());
+        unit.accept(item, context.currentSystemTimeMs());
     }
 
-    private Optional<ScopeDispatcher> holderOf(String id) {
-        if (units.size() == 1) {
-            return Optional.empty();
+    /** A null value: a cancel, or the notice of a publication sent to another scope. */
+    private void notice(Record<String, WorkItem> record) {
+        ScopeDispatcher scope = units.get(record.key());
+        if (scope == null) {
+            return;
         }
-        return units.values().stream().filter(u -> u.holds(id)).findFirst();
+        org.apache.kafka.common.header.Header cancel = record.headers().lastHeader(CANCEL_HEADER);
+        if (cancel != null) {
+            scope.cancel(new String(cancel.value(), java.nio.charset.StandardCharsets.UTF_8), context.currentSystemTimeMs());
+            return;
+        }
+        Optional<Publication> publication = Publication.read(record.headers());
+        if (publication.isPresent()) {
+            Publication p = publication.get();
+            Publication before = heard.get(p.key());
+            if (before == null || p.supersedes(before.at(), before.sha256(), before.scope())) {
+                heard.put(p.key(), p);
+            }
+            scope.supersede(p, context.currentSystemTimeMs());
+        }
     }
 
     void punctuate(long now) {

@@ -22,7 +22,7 @@ public record InFlightBatch(String batchId, Priority priority, List<Member> memb
     public record Member(String id, WorkItem.Origin origin, String sha256) {
 
         static Member of(WorkItem item) {
-            return new Member(item.id(), item.origin(), item.originalSha256());
+            return new Member(item.key(), item.origin(), item.originalSha256());
         }
 
         boolean sent(WorkItem current) {

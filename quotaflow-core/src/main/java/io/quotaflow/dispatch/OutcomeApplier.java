@@ -61,6 +61,10 @@ final class OutcomeApplier {
         /** {@code items} wait again. */
         default void requeued(List<WorkItem> items, long now) {
         }
+
+        /** {@code item}, cancelled while its call was out, was not answered by it: it ends, nothing written. */
+        default void cancelled(WorkItem item, long now) {
+        }
     }
 
     OutcomeApplier(String scope, RetrySettings retry, OutcomePolicy policy, ProviderModel provider, ScopeHealth health, DispatchLedger ledger,
@@ -99,6 +103,12 @@ final class OutcomeApplier {
         hear(decision, outcome, now);
         List<WorkItem> requeued = new ArrayList<>();
         for (OutcomePolicy.Action action : decision.actions()) {
+            if (!(action instanceof OutcomePolicy.Action.Classify) && ledger.cancelledWhileOut(action.item().key())) {
+                // cancelled while its call was out, and that call did not answer it: it ends here, nothing written
+                ledger.finish(action.item());
+                tooLarge.cancelled(action.item(), now);
+                continue;
+            }
             if (action instanceof OutcomePolicy.Action.Classify c) {
                 classified(c.item(), c.label(), batch, (ModelOutcome.Answered) outcome, now);
             } else if (action instanceof OutcomePolicy.Action.Requeue r) {

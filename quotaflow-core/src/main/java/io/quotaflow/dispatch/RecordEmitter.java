@@ -45,7 +45,7 @@ final class RecordEmitter {
     Classification classification(WorkItem item, ModelOutcome.Label label, InFlightBatch batch, ModelOutcome.Answered answered,
                                   long now) {
         WorkItem.Routed routed = item.routed();
-        return new Classification(item.id(), label.category(), label.urgency(), model,
+        return new Classification(item.id(), item.tenant(), label.category(), label.urgency(), model,
                 routed.route() != null ? routed.route() : defaultRoute, item.attempt() + 1,
                 answered.promptTokens(), answered.completionTokens(), answered.latencyMs(),
                 Math.max(0, batch.dispatchedAt() - item.enqueuedAt()), Instant.ofEpochMilli(now).toString(),
@@ -55,7 +55,7 @@ final class RecordEmitter {
     /** The classification of {@code item} answered without a call of its own: from the cache, or an identical ticket's call. */
     Classification cached(WorkItem item, io.quotaflow.cache.CachedAnswer answer, long now) {
         WorkItem.Routed routed = item.routed();
-        return new Classification(item.id(), answer.category(), answer.urgency(), answer.model(),
+        return new Classification(item.id(), item.tenant(), answer.category(), answer.urgency(), answer.model(),
                 routed.route() != null ? routed.route() : defaultRoute, 0, 0, 0, 0, Math.max(0, now - item.enqueuedAt()),
                 Instant.ofEpochMilli(now).toString(), routed.from(), routed.reason(), Boolean.TRUE);
     }
@@ -63,7 +63,7 @@ final class RecordEmitter {
     Record<String, Outbound> classified(Classification result, long now) {
         try {
             byte[] json = Json.MAPPER.writeValueAsBytes(result);
-            return new Record<>(result.id(), new Outbound(Outbound.Target.CLASSIFIED, json), now, new RecordHeaders());
+            return new Record<>(result.key(), new Outbound(Outbound.Target.CLASSIFIED, json), now, new RecordHeaders());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -76,14 +76,14 @@ final class RecordEmitter {
                 item.failure() == null ? now : item.failure().firstFailure(), now, kind, status, message);
         Duration delay = backoff.delay(attempts - 1, hint);
         WorkItem next = item.withAttemptFailed(failure, now + delay.toMillis());
-        return new Emitted(next, new Record<>(item.id(), new Outbound(Outbound.Target.RETRY, item.original()), now,
+        return new Emitted(next, new Record<>(item.key(), new Outbound(Outbound.Target.RETRY, item.original()), now,
                 FailureHeaders.forItem(next, kind, status, message)));
     }
 
     Record<String, Outbound> deadLetter(WorkItem item, String kind, int status, String message, long now) {
         WorkItem.FailureState failure = item.failure() != null && item.failure().lastFailure() == now ? item.failure()
                 : new WorkItem.FailureState(item.failure() == null ? now : item.failure().firstFailure(), now, kind, status, message);
-        return new Record<>(item.id(), new Outbound(Outbound.Target.DEAD_LETTER, item.original()), now,
+        return new Record<>(item.key(), new Outbound(Outbound.Target.DEAD_LETTER, item.original()), now,
                 FailureHeaders.forItem(item.withFailure(failure), kind, status, message));
     }
 }

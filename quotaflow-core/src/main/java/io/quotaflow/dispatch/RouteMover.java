@@ -97,7 +97,7 @@ final class RouteMover {
         moves.forEach(m -> byId.put(m.id(), m));
         Set<String> ids = new HashSet<>(byId.keySet());
         for (WorkItem item : unit.ledger().expire(ref -> ids.contains(ref.id()))) {
-            FallbackPolicy.Move m = byId.get(item.id());
+            FallbackPolicy.Move m = byId.get(item.key());
             move(item, unit.routeOf(item), routing.route(m.to()).orElseThrow(), m.reason(), now);
             unit.left(item, now);
         }

@@ -83,7 +83,7 @@ final class ScopeDispatcher {
         this.health.at(context.currentSystemTimeMs());
         RecordEmitter emitter = new RecordEmitter(scope, settings.model().model(), new Backoff(settings.retry(), random),
                 settings.routing().routesOf(scope).get(0).name());
-        this.gate = new CacheGate(scope, settings.model(), coalescer, ledger, emitter, listener, context::forward, statuses);
+        this.gate = new CacheGate(scope, settings.model(), settings.routing().cacheShared(), coalescer, ledger, emitter, listener, context::forward, statuses);
         this.outcomes = new OutcomeApplier(scope, settings.retry(), new OutcomePolicy(settings.retry()), provider, health, ledger,
                 emitter, listener, random, context::forward, new Endings());
         this.calls = new CallSender(client);
@@ -91,8 +91,14 @@ final class ScopeDispatcher {
     }
 
     /** Rebuilds this scope's share of the stores ({@code mine}: its tickets). */
-    void restore(java.util.function.Predicate<WorkItem> mine) {
+    void restore(java.util.function.Predicate<WorkItem> mine, long now) {
         DispatchLedger.Restored r = ledger.restore(mine);
+        for (WorkItem cancelled : r.cancelled()) {
+            // cancelled while the previous owner's call was out: that call is forgotten, so it ends now
+            ledger.withdraw(cancelled.key());
+            listener.cancelled(scope, cancelled.key());
+            statuses.cancelled(cancelled.key(), now);
+        }
         provider.inherit(r.calls(), r.callTokens());
         if (dailyLimited) {
             DailyUsage spent = daily.get(scope);
@@ -119,15 +125,16 @@ final class ScopeDispatcher {
             statuses.accepted(item, now);
         }
         if (acceptance != DispatchLedger.Acceptance.ACCEPTED) {
-            LOG.debug("scope {}: ticket {} {}", scope, item.id(), acceptance);
+            LOG.debug("scope {}: ticket {} {}", scope, item.key(), acceptance);
             listener.republished(scope, acceptance.name().toLowerCase(Locale.ROOT));
         }
     }
 
     /**
-     * Cancels ticket {@code id} if this scope holds it and has not sent it (waiting, delayed, on its
-     * way back from the retry topic, or following an identical ticket); a ticket whose call is out
-     * is answered as usual. Nothing of a cancelled ticket is written.
+     * Cancels ticket {@code id} (its key) if this scope holds it and has not sent it (waiting, delayed,
+     * on its way back from the retry topic, or following an identical ticket). A ticket whose call is
+     * out is answered if that call answers it; if the call fails, it ends cancelled instead of being
+     * retried. Nothing of a cancelled ticket is written.
      */
     void cancel(String id, long now) {
         if (gate.cancel(id, now)) {
@@ -136,7 +143,9 @@ final class ScopeDispatcher {
             return;
         }
         if (ledger.inFlight(id)) {
-            LOG.info("scope {}: ticket {} is already being asked about; the cancel comes too late", scope, id);
+            // remembered: if the call fails the ticket is not retried; if it answers, the answer is written
+            ledger.cancelWhileOut(id, now);
+            LOG.debug("scope {}: ticket {} is being asked about; cancelled unless that call answers it", scope, id);
             return;
         }
         if (ledger.held(id).isPresent() || ledger.retrying(id)) {
@@ -144,6 +153,37 @@ final class ScopeDispatcher {
             ledger.withdraw(id);
             listener.cancelled(scope, id);
             statuses.cancelled(id, now);
+        }
+    }
+
+    /**
+     * A newer publication of a ticket went to another scope: the copy held here, if it is of an
+     * older publication, is withdrawn (waiting, delayed, on its way back from the retry topic, with its
+     * call out: that answer is then ignored, or following an identical ticket), and its status
+     * forgotten: the other scope's copy is the one answered.
+     */
+    void supersede(Publication newer, long now) {
+        String key = newer.key();
+        Optional<WorkItem> held = ledger.held(key);
+        boolean stale;
+        if (held.isPresent()) {
+            stale = newer.supersedes(held.get(), scope);
+            if (stale) {
+                gate.left(held.get(), now);
+            }
+        } else {
+            java.util.OptionalLong retry = ledger.retryingPublishedAt(key);
+            stale = retry.isPresent() && newer.supersedes(retry.getAsLong(), "", scope);
+        }
+        if (stale) {
+            ledger.withdraw(key);
+        } else if (held.isEmpty() && gate.cancel(key, now)) {
+            stale = true;
+        }
+        if (stale) {
+            statuses.superseded(key);
+            listener.republished(scope, "superseded");
+            LOG.debug("scope {}: ticket {} was published again to scope {}; the copy here is withdrawn", scope, key, newer.scope());
         }
     }
 
@@ -313,6 +353,13 @@ final class ScopeDispatcher {
         @Override
         public void requeued(List<WorkItem> items, long now) {
             statuses.requeued(items, now);
+        }
+
+        @Override
+        public void cancelled(WorkItem item, long now) {
+            gate.left(item, now);
+            listener.cancelled(scope, item.key());
+            statuses.cancelled(item.key(), now);
         }
     }
 

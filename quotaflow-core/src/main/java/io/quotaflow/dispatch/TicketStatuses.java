@@ -63,6 +63,11 @@ final class TicketStatuses {
         store.get(id).ifPresent(last -> store.put(id, last.to(TicketState.CANCELLED, Math.max(0, now), null)));
     }
 
+    /** A newer publication of the ticket is answered on another route: this copy has nothing to say. */
+    void superseded(String key) {
+        store.remove(key);
+    }
+
     /** On its way to route {@code to}: its dispatcher writes its own status when it takes it in. */
     void moved(WorkItem item, String to, String reason, long now) {
         put(item, TicketState.PENDING, to, now, 0, "fell back from " + routeOf(item) + ": " + reason);
@@ -78,7 +83,7 @@ final class TicketStatuses {
     }
 
     private void put(WorkItem item, TicketState state, String route, long now, long dueAt, String detail) {
-        store.put(item.id(), new TicketStatus(state, route, item.priority().wireName(), item.tenant(), Math.max(0, item.enqueuedAt()),
+        store.put(item.key(), new TicketStatus(state, route, item.priority().wireName(), item.tenant(), Math.max(0, item.enqueuedAt()),
                 Math.max(0, now), dueAt, detail));
     }
 }

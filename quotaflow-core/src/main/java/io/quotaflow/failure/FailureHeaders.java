@@ -62,6 +62,7 @@ public final class FailureHeaders {
         put(h, DeadLetterHeaders.ATTEMPT, Integer.toString(item.attempt()));
         put(h, DeadLetterHeaders.NOT_BEFORE, Long.toString(item.notBefore()));
         put(h, DeadLetterHeaders.ENQUEUED_AT, Long.toString(item.enqueuedAt()));
+        put(h, DeadLetterHeaders.PUBLISHED_AT, Long.toString(item.publishedAt()));
         if (item.failure() != null) {
             put(h, DeadLetterHeaders.FIRST_FAILURE, Long.toString(item.failure().firstFailure()));
             put(h, DeadLetterHeaders.LAST_FAILURE, Long.toString(item.failure().lastFailure()));
@@ -69,6 +70,7 @@ public final class FailureHeaders {
         put(h, DeadLetterHeaders.ERROR_KIND, kind);
         put(h, DeadLetterHeaders.ERROR_STATUS, Integer.toString(status));
         put(h, DeadLetterHeaders.ERROR_MESSAGE, truncate(message));
+        put(h, DeadLetterHeaders.TENANT, item.tenant());
         put(h, DeadLetterHeaders.ORIGIN_TOPIC, item.origin().topic());
         put(h, DeadLetterHeaders.ORIGIN_PARTITION, Integer.toString(item.origin().partition()));
         put(h, DeadLetterHeaders.ORIGIN_OFFSET, Long.toString(item.origin().offset()));

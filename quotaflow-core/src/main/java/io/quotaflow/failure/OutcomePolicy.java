@@ -83,7 +83,7 @@ public final class OutcomePolicy {
                 items.forEach(i -> actions.add(new Action.Requeue(i.withBatchCap(half))));
             } else {
                 for (WorkItem item : items) {
-                    ModelOutcome.Label label = answered.labels().get(item.id());
+                    ModelOutcome.Label label = answered.labels().get(item.key());
                     if (label != null) {
                         actions.add(new Action.Classify(item, label));
                     } else if (answered.truncated() && item.maxTokensBoost() < MAX_TOKENS_BOOST) {
@@ -91,7 +91,7 @@ public final class OutcomePolicy {
                         actions.add(new Action.Requeue(item.withMaxTokensBoost(item.maxTokensBoost() * 2)));
                     } else {
                         String why = answered.truncated() ? "finish_reason=length even with max_tokens=" + maxTokens
-                                : answered.invalid().getOrDefault(item.id(), "invalid answer");
+                                : answered.invalid().getOrDefault(item.key(), "invalid answer");
                         actions.add(retryOrDeadLetter(item.withBatchCap(1), ErrorKind.INVALID_OUTPUT.wire(), 200, why, Optional.empty(), now));
                     }
                 }

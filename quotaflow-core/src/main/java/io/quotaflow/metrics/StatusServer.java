@@ -10,6 +10,7 @@ import io.quotaflow.status.TicketAnswer;
 import io.quotaflow.status.TicketService;
 import io.quotaflow.records.Json;
 import io.quotaflow.records.Priority;
+import io.quotaflow.records.TicketKey;
 import io.quotaflow.dispatch.DispatcherSnapshot;
 
 import java.io.IOException;
@@ -30,7 +31,8 @@ import java.util.concurrent.Executors;
  * readiness check under its old name) and {@code /status} (JSON per owned scope: queue depth and
  * oldest age per priority, quota use, cooldown, circuit, estimated wait, and per priority when
  * what waits now is expected to be done) and {@code /tickets/{id}} (one ticket's status and ETA,
- * {@link TicketService}; {@code ?local=true} answers from this instance only).
+ * {@link TicketService}; {@code ?local=true} answers from this instance only; the path names the ticket
+ * by its key, {@code tenant:id}, or by its id with {@code ?tenant=}).
  */
 public final class StatusServer implements AutoCloseable {
 
@@ -97,7 +99,8 @@ public final class StatusServer implements AutoCloseable {
             Endpoint endpoint = endpoints.get(path);
             if (endpoint == null && path.startsWith(TICKETS) && path.length() > TICKETS.length()
                     && path.indexOf('/', TICKETS.length()) < 0) {
-                endpoint = () -> ticket(path.substring(TICKETS.length()), "local=true".equals(ex.getRequestURI().getQuery()));
+                Map<String, String> query = query(ex.getRequestURI().getQuery());
+                endpoint = () -> ticket(path.substring(TICKETS.length()), query.get("tenant"), "true".equals(query.get("local")));
             }
             if (endpoint == null) {
                 send(ex, new Response(404, TEXT, "not found: " + ex.getRequestURI().getPath() + " (endpoints: "
@@ -113,8 +116,33 @@ public final class StatusServer implements AutoCloseable {
         }
     }
 
-    private Response ticket(String id, boolean local) {
-        TicketAnswer answer = tickets == null ? TicketAnswer.unknown(id) : tickets.answer(id, local);
+    /** The query's parameters (the last of a repeated one wins); the URI has decoded them. */
+    private static Map<String, String> query(String query) {
+        Map<String, String> params = new LinkedHashMap<>();
+        if (query != null) {
+            for (String pair : query.split("&")) {
+                int eq = pair.indexOf('=');
+                params.put(eq < 0 ? pair : pair.substring(0, eq), eq < 0 ? "" : pair.substring(eq + 1));
+            }
+        }
+        return params;
+    }
+
+    /**
+     * {@code GET /tickets/{key}}: the key as tickets are keyed ({@link TicketKey}: the id for the default
+     * tenant, {@code tenant:id} otherwise), or {@code /tickets/{id}?tenant=t}.
+     */
+    private Response ticket(String idOrKey, String tenant, boolean local) {
+        String key;
+        if (tenant == null) {
+            key = idOrKey;
+        } else if (!TicketKey.validTenant(tenant)) {
+            return new Response(400, TEXT, "tenant must be 1 to " + TicketKey.MAX_TENANT_LENGTH
+                    + " characters without ':' or control characters\n");
+        } else {
+            key = TicketKey.key(tenant, idOrKey);
+        }
+        TicketAnswer answer = tickets == null ? TicketAnswer.unknown(key) : tickets.answer(key, local);
         return new Response(200, JSON, Json.MAPPER.valueToTree(answer).toPrettyString());
     }
 

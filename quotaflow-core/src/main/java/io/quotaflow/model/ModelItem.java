@@ -22,10 +22,10 @@ public record ModelItem(String id, String subject, String body) {
     public static ModelItem ofTicketJson(WorkItem item) {
         try {
             JsonNode json = Json.MAPPER.readTree(item.original());
-            return new ModelItem(item.id(), text(json.get("subject")), text(json.get("body")));
+            return new ModelItem(item.key(), text(json.get("subject")), text(json.get("body")));
         } catch (IOException e) {
             // validated at intake; unreachable unless the bytes were altered
-            return new ModelItem(item.id(), null, new String(item.original(), StandardCharsets.UTF_8));
+            return new ModelItem(item.key(), null, new String(item.original(), StandardCharsets.UTF_8));
         }
     }
 

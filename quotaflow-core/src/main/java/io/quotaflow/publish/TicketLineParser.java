@@ -2,6 +2,7 @@ package io.quotaflow.publish;
 
 import io.quotaflow.records.Priority;
 import io.quotaflow.records.Ticket;
+import io.quotaflow.records.TicketKey;
 import io.quotaflow.records.TicketParser;
 
 import java.nio.charset.StandardCharsets;
@@ -23,8 +24,9 @@ import java.util.Optional;
  *       duplicate key, invalid Unicode, an {@code id} that is not a non-blank string or an integer,
  *       a {@code subject}, {@code body}, {@code tenant} or {@code priority} that is not a string)
  *       is invalid, with the pipeline's reason as its problem; its key would be {@code line-N};</li>
- *   <li>a valid line is keyed by the ticket id as the pipeline reads it (an integer id in canonical
- *       form: {@code -0} is {@code "0"});</li>
+ *   <li>a valid line is keyed by the ticket's key as the pipeline reads it ({@link TicketKey}: the id
+ *       for the default tenant, {@code tenant:id} otherwise; an integer id in canonical form:
+ *       {@code -0} is {@code "0"});</li>
  *   <li>the topic is the override priority when one is given, else the line's {@code priority}
  *       field, else {@code standard}; an unknown priority name is a warning and goes to
  *       {@code standard}; invalid lines go to the override or {@code standard};</li>
@@ -86,7 +88,7 @@ public final class TicketLineParser {
         if (!TicketParser.hasText(ticket)) {
             warnings.add(NO_TEXT);
         }
-        return Optional.of(new TicketLine(lineNumber, line, ticket.id(), priority, null, warnings));
+        return Optional.of(new TicketLine(lineNumber, line, TicketKey.of(ticket).key(), priority, null, warnings));
     }
 
     /** The ticket's own priority; a non-string {@code priority} is already an invalid line. */

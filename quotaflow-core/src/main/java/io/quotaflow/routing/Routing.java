@@ -24,9 +24,17 @@ import io.quotaflow.settings.QuotaSettings;
  * @param byTenant     route per tenant (optional rules; win over priority)
  * @param maxWait      expected wait beyond which a waiting ticket of that class falls back (absent: never)
  * @param cacheTtl     how long a classification answers identical tickets ({@code cache.ttl}; zero: no cache)
+ * @param cacheShared  {@code cache.scope=global}: identical text of two tenants shares the cache and one call
+ *                     (default {@code tenant}: each tenant has its own)
  */
 public record Routing(Map<String, RouteSettings> routes, String defaultRoute, Map<Priority, String> byPriority,
-                      Map<String, String> byTenant, Map<Priority, Duration> maxWait, Duration cacheTtl) {
+                      Map<String, String> byTenant, Map<Priority, Duration> maxWait, Duration cacheTtl, boolean cacheShared) {
+
+    /** Routing with a cache of its own per tenant. */
+    public Routing(Map<String, RouteSettings> routes, String defaultRoute, Map<Priority, String> byPriority,
+                   Map<String, String> byTenant, Map<Priority, Duration> maxWait, Duration cacheTtl) {
+        this(routes, defaultRoute, byPriority, byTenant, maxWait, cacheTtl, false);
+    }
 
     /** {@code cache.ttl}'s default. */
     public static final Duration DEFAULT_CACHE_TTL = Duration.ofHours(24);

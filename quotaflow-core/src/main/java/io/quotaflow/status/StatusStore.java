@@ -43,6 +43,11 @@ public final class StatusStore {
         }
     }
 
+    /** Forgets ticket {@code id}: another copy of it, elsewhere, is the one that counts. */
+    public void remove(String id) {
+        statuses.delete(id);
+    }
+
     public Optional<TicketStatus> get(String id) {
         return Optional.ofNullable(statuses.get(id));
     }

@@ -21,8 +21,10 @@ public record TicketAnswer(String id, String state, String route, String priorit
         Objects.requireNonNull(state, "state");
     }
 
-    public static TicketAnswer unknown(String id) {
-        return new TicketAnswer(id, TicketState.UNKNOWN.wire(), null, null, null, null, null, null);
+    /** The answer for a ticket nobody knows, by its key ({@link io.quotaflow.records.TicketKey}). */
+    public static TicketAnswer unknown(String key) {
+        io.quotaflow.records.TicketKey id = io.quotaflow.records.TicketKey.parse(key);
+        return new TicketAnswer(id.id(), TicketState.UNKNOWN.wire(), null, null, id.tenant(), null, null, null);
     }
 
     public boolean known() {

@@ -2,6 +2,8 @@ package io.quotaflow.status;
 
 import io.quotaflow.records.Priority;
 
+import io.quotaflow.records.TicketKey;
+
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
@@ -24,15 +26,17 @@ public final class TicketLocator {
         this.directory = Objects.requireNonNull(directory, "directory");
     }
 
-    public TicketAnswer answer(String id, long now) {
-        Optional<TicketStatus> found = statuses.apply(id);
-        Optional<QueueView.Place> place = directory.place(id);
+    /** The status of the ticket whose key ({@link TicketKey}: its id, or {@code tenant:id}) is {@code key}. */
+    public TicketAnswer answer(String key, long now) {
+        TicketKey id = TicketKey.parse(key);
+        Optional<TicketStatus> found = statuses.apply(id.key());
+        Optional<QueueView.Place> place = directory.place(id.key());
         if (found.isEmpty()) {
-            return place.map(p -> waiting(id, null, null, p, now)).orElse(TicketAnswer.unknown(id));
+            return place.map(p -> waiting(id, null, p, now)).orElse(TicketAnswer.unknown(key));
         }
         TicketStatus s = found.get();
         if (place.isPresent()) {
-            return waiting(id, s.route(), s.tenant(), place.get(), now);
+            return waiting(id, s.route(), place.get(), now);
         }
         Optional<QueueView> view = Optional.ofNullable(s.route()).flatMap(directory::ofRoute);
         switch (s.state()) {
@@ -52,14 +56,14 @@ public final class TicketLocator {
         }
     }
 
-    private static TicketAnswer waiting(String id, String route, String tenant, QueueView.Place p, long now) {
+    private static TicketAnswer waiting(TicketKey id, String route, QueueView.Place p, long now) {
         Eta.Estimate e = Eta.of(now, p.tokensAhead(), p.position(), p.view().rates(), 0);
-        return new TicketAnswer(id, TicketState.PENDING.wire(), route, p.priority().wireName(), tenant, p.position(),
+        return new TicketAnswer(id.id(), TicketState.PENDING.wire(), route, p.priority().wireName(), id.tenant(), p.position(),
                 TicketAnswer.instant(e.startAt()), TicketAnswer.instant(e.doneAt()));
     }
 
-    private static TicketAnswer of(String id, TicketStatus s, Integer position, Long startAt, Long doneAt) {
-        return new TicketAnswer(id, s.state().wire(), s.route(), s.priority(), s.tenant(), position,
+    private static TicketAnswer of(TicketKey id, TicketStatus s, Integer position, Long startAt, Long doneAt) {
+        return new TicketAnswer(id.id(), s.state().wire(), s.route(), s.priority(), id.tenant(), position,
                 startAt == null ? null : TicketAnswer.instant(startAt), doneAt == null ? null : TicketAnswer.instant(doneAt));
     }
 }

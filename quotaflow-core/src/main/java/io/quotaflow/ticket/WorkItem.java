@@ -37,11 +37,23 @@ import io.quotaflow.records.Ticket;
  * @param routed      the route it is on and, after a fallback, where from and why ({@link Routed#NONE}: the
  *                    routing rules decide)
  * @param contentKey  hex SHA-256 of its normalised subject and body (the cache's content part), or null
+ * @param publishedAt epoch ms of the publication this copy is (its record's timestamp when intake first read it):
+ *                    of two copies of one ticket on different routes, the later publication is the one answered
+ *                    (docs/design.md, "Tenants"); 0 when unknown (state of an older version)
  */
 public record WorkItem(String id, Priority priority, String tenant, int tokens, byte[] original, Origin origin,
                        long enqueuedAt, int attempt, long notBefore, FailureState failure, int replayCount,
                        String replayOf, int batchCap, int maxTokensBoost, long originalSize, String originalSha256,
-                       List<Header> headers, Routed routed, String contentKey) {
+                       List<Header> headers, Routed routed, String contentKey, long publishedAt) {
+
+    /** An item published when it was first accepted ({@code publishedAt = enqueuedAt}). */
+    public WorkItem(String id, Priority priority, String tenant, int tokens, byte[] original, Origin origin,
+                    long enqueuedAt, int attempt, long notBefore, FailureState failure, int replayCount,
+                    String replayOf, int batchCap, int maxTokensBoost, long originalSize, String originalSha256,
+                    List<Header> headers, Routed routed, String contentKey) {
+        this(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, notBefore, failure, replayCount, replayOf,
+                batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey, enqueuedAt);
+    }
 
     @JsonCreator
     public WorkItem {
@@ -130,6 +142,16 @@ public record WorkItem(String id, Priority priority, String tenant, int tokens, 
     public record FailureState(long firstFailure, long lastFailure, String kind, int status, String message) {
     }
 
+    /**
+     * The ticket's identity in key form ({@link io.quotaflow.records.TicketKey}): its id for the default
+     * tenant, {@code tenant:id} otherwise. Stores, statuses, cancels and coalescing name a ticket by it,
+     * so two tenants' tickets with one id never meet.
+     */
+    @JsonIgnore
+    public String key() {
+        return io.quotaflow.records.TicketKey.key(tenant, id);
+    }
+
     /** Whether {@link #original()} is a reduced form of a record value too large to carry. */
     @JsonIgnore
     public boolean reduced() {
@@ -143,40 +165,40 @@ public record WorkItem(String id, Priority priority, String tenant, int tokens, 
 
     public WorkItem withAttemptFailed(FailureState newFailure, long newNotBefore) {
         return new WorkItem(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt + 1, newNotBefore,
-                newFailure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey);
+                newFailure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey, publishedAt);
     }
 
     public WorkItem withFailure(FailureState newFailure) {
         return new WorkItem(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, 0,
-                newFailure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey);
+                newFailure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey, publishedAt);
     }
 
     public WorkItem withBatchCap(int cap) {
         return new WorkItem(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, notBefore,
-                failure, replayCount, replayOf, cap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey);
+                failure, replayCount, replayOf, cap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey, publishedAt);
     }
 
     public WorkItem withMaxTokensBoost(int boost) {
         return new WorkItem(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, notBefore,
-                failure, replayCount, replayOf, batchCap, boost, originalSize, originalSha256, headers, routed, contentKey);
+                failure, replayCount, replayOf, batchCap, boost, originalSize, originalSha256, headers, routed, contentKey, publishedAt);
     }
 
     /** The same item, accepted earlier: an update keeps its place in the queue. */
     public WorkItem withEnqueuedAt(long value) {
         return new WorkItem(id, priority, tenant, tokens, original, origin, value, attempt, notBefore,
-                failure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey);
+                failure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey, publishedAt);
     }
 
     /** The same item on {@code value}. */
     public WorkItem withRouted(Routed value) {
         return new WorkItem(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, notBefore,
-                failure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, value, contentKey);
+                failure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, value, contentKey, publishedAt);
     }
 
     /** The same item with its estimated prompt tokens for another route's tokenizer. */
     public WorkItem withTokens(int value) {
         return new WorkItem(id, priority, tenant, value, original, origin, enqueuedAt, attempt, notBefore,
-                failure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey);
+                failure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey, publishedAt);
     }
 
     /** Hex SHA-256 of {@code bytes}. */

@@ -28,18 +28,19 @@ import java.util.OptionalLong;
  * @param truncated   a reduced ticket standing for a larger original
  * @param originalSize the original's size when truncated
  * @param originalSha256 the original's SHA-256 when truncated, or null
+ * @param publishedAt the publication's time: a fresh record's timestamp, a retry's {@code qf.published-at}
  */
 record IntakeHeaders(WorkItem.Origin origin, long enqueuedAt, int attempt, long notBefore, WorkItem.FailureState failure,
                      int replayCount, String replayOf, int batchCap, int boost, boolean truncated, OptionalLong originalSize,
-                     String originalSha256, WorkItem.Routed routed) {
+                     String originalSha256, WorkItem.Routed routed, long publishedAt) {
 
     /** The headers of a record read at {@code here} (from the retry topic when {@code fromRetry}) at {@code now}. */
-    static IntakeHeaders decode(Headers h, WorkItem.Origin here, boolean fromRetry, long now) {
+    static IntakeHeaders decode(Headers h, WorkItem.Origin here, boolean fromRetry, long now, long timestamp) {
         int replayCount = Math.max(0, FailureHeaders.integer(h, DeadLetterHeaders.REPLAY_COUNT).orElse(0));
         String replayOf = FailureHeaders.string(h, DeadLetterHeaders.REPLAY_OF).orElse(null);
         if (!fromRetry) {
             return new IntakeHeaders(here, now, 0, 0, null, replayCount, replayOf, 0, 1, false, OptionalLong.empty(), null,
-                    WorkItem.Routed.NONE);
+                    WorkItem.Routed.NONE, timestamp >= 0 ? timestamp : now);
         }
         WorkItem.Origin origin = new WorkItem.Origin(FailureHeaders.string(h, DeadLetterHeaders.ORIGIN_TOPIC).orElse(here.topic()),
                 FailureHeaders.integer(h, DeadLetterHeaders.ORIGIN_PARTITION).orElse(here.partition()),
@@ -51,7 +52,8 @@ record IntakeHeaders(WorkItem.Origin origin, long enqueuedAt, int attempt, long 
                 FailureHeaders.integer(h, DeadLetterHeaders.ERROR_STATUS).orElse(0),
                 FailureHeaders.string(h, DeadLetterHeaders.ERROR_MESSAGE).orElse(""));
         boolean truncated = FailureHeaders.string(h, DeadLetterHeaders.VALUE_TRUNCATED).filter("true"::equals).isPresent();
-        return new IntakeHeaders(origin, FailureHeaders.longValue(h, DeadLetterHeaders.ENQUEUED_AT).orElse(now),
+        long enqueuedAt = FailureHeaders.longValue(h, DeadLetterHeaders.ENQUEUED_AT).orElse(now);
+        return new IntakeHeaders(origin, enqueuedAt,
                 Math.max(1, FailureHeaders.integer(h, DeadLetterHeaders.ATTEMPT).orElse(1)),
                 FailureHeaders.longValue(h, DeadLetterHeaders.NOT_BEFORE).orElse(now), failure, replayCount, replayOf,
                 FailureHeaders.integer(h, DeadLetterHeaders.BATCH_CAP).orElse(0),
@@ -60,6 +62,7 @@ record IntakeHeaders(WorkItem.Origin origin, long enqueuedAt, int attempt, long 
                 truncated ? FailureHeaders.string(h, DeadLetterHeaders.ORIGINAL_SHA256).orElse(null) : null,
                 new WorkItem.Routed(FailureHeaders.string(h, DeadLetterHeaders.ROUTE).orElse(null),
                         FailureHeaders.string(h, DeadLetterHeaders.FALLBACK_FROM).orElse(null),
-                        FailureHeaders.string(h, DeadLetterHeaders.FALLBACK_REASON).orElse(null)));
+                        FailureHeaders.string(h, DeadLetterHeaders.FALLBACK_REASON).orElse(null)),
+                FailureHeaders.longValue(h, DeadLetterHeaders.PUBLISHED_AT).orElse(enqueuedAt));
     }
 }

@@ -13,6 +13,7 @@ import io.quotaflow.routing.RouteChooser;
 import io.quotaflow.records.Priority;
 import io.quotaflow.ticket.ReducedTicket;
 import io.quotaflow.records.Ticket;
+import io.quotaflow.records.TicketKey;
 import io.quotaflow.records.TicketParser;
 import io.quotaflow.ticket.WorkItem;
 import org.apache.kafka.common.header.Headers;
@@ -25,6 +26,7 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 import java.util.Optional;
 import io.quotaflow.dispatch.DispatcherListener;
 import io.quotaflow.dispatch.DispatcherProcessor;
+import io.quotaflow.dispatch.Publication;
 
 /**
  * Parses and validates each input record, picks its route ({@link RouteChooser}: the rules, or
@@ -84,7 +86,7 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
             return;
         }
         Headers in = record.headers();
-        IntakeHeaders qf = IntakeHeaders.decode(in, here, fromRetry, now);
+        IntakeHeaders qf = IntakeHeaders.decode(in, here, fromRetry, now, record.timestamp());
         WorkItem.Origin origin = qf.origin();
         FailureHeaders.ProducerHeaders producer = FailureHeaders.producerHeaders(in, limits.maxHeaderBytes());
         byte[] original = record.value() == null ? new byte[0] : record.value();
@@ -97,7 +99,7 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
         Ticket ticket = ((TicketParser.Valid) parsed).ticket();
         Priority priority = settings.topics().priorityOf(origin.topic()).orElse(ticket.priority().orElse(Priority.STANDARD));
         RouteChooser.Choice choice = routes.choose(priority, ticket.tenant(), qf.routed(),
-                new ModelItem(ticket.id(), ticket.subject(), ticket.body()));
+                new ModelItem(io.quotaflow.records.TicketKey.of(ticket).key(), ticket.subject(), ticket.body()));
         if (choice instanceof RouteChooser.TooLarge large) {
             reject(record, original, origin, producer, now, ErrorKind.TOO_LARGE.wire(), "ticket needs about " + large.tokens()
                     + " prompt tokens; the context budget for one ticket on route " + large.route() + " is " + large.budget()
@@ -125,13 +127,25 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
         }
         WorkItem item = new WorkItem(ticket.id(), priority, ticket.tenant(), tokens, carried, origin, qf.enqueuedAt(), qf.attempt(),
                 qf.notBefore(), qf.failure(), qf.replayCount(), qf.replayOf(), qf.batchCap(), qf.boost(), size, sha256,
-                producer.kept(), route.routed(), ContentKey.contentHash(ticket.subject(), ticket.body()));
-        context.forward(new Record<String, IntakeResult>(route.route().scope(), new IntakeResult.Accepted(item), record.timestamp(),
+                producer.kept(), route.routed(), ContentKey.contentHash(ticket.subject(), ticket.body()), qf.publishedAt());
+        String target = route.route().scope();
+        if (!fromRetry && settings.routing().scopes().size() > 1) {
+            // every other scope hears of it first: a copy it holds of an older publication is withdrawn
+            Publication publication = Publication.of(item, target);
+            for (String other : settings.routing().scopes()) {
+                if (!other.equals(target)) {
+                    context.forward(new Record<String, IntakeResult>(other, new IntakeResult.Notice(publication), record.timestamp(),
+                            publication.headers()));
+                }
+            }
+        }
+        context.forward(new Record<String, IntakeResult>(target, new IntakeResult.Accepted(item), record.timestamp(),
                 new RecordHeaders()));
     }
 
     /**
-     * A tombstone: the producer cancels ticket {@code key} (docs/design.md, "Cancellation").
+     * A tombstone: the producer cancels the ticket its key names ({@link TicketKey}: {@code tenant:id}, or
+     * the id alone for the default tenant; docs/design.md, "Cancellation").
      * It goes to every scope's dispatcher, as a null value carrying the id in {@value #CANCEL_HEADER}.
      * A tombstone without a key, or on the retry topic (quotaflow never writes one there), is ignored.
      */
@@ -139,11 +153,18 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
         if (fromRetry || record.key() == null || record.key().isBlank() || record.key().length() > MAX_KEY_CHARS) {
             return;
         }
+        String key;
+        try {
+            // the key names (tenant, id): "1042" is the default tenant's, "acme:1042" acme's, and only that one is cancelled
+            key = TicketKey.parse(record.key()).key();
+        } catch (IllegalArgumentException e) {
+            return;
+        }
         listener.cancelRequested();
         for (String scope : settings.routing().scopes()) {
             RecordHeaders headers = new RecordHeaders();
-            headers.add(DispatcherProcessor.CANCEL_HEADER, record.key().getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            context.forward(new Record<String, IntakeResult>(scope, new IntakeResult.Cancel(record.key()), record.timestamp(), headers));
+            headers.add(DispatcherProcessor.CANCEL_HEADER, key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            context.forward(new Record<String, IntakeResult>(scope, new IntakeResult.Cancel(key), record.timestamp(), headers));
         }
     }
 

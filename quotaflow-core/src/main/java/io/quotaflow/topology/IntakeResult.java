@@ -3,7 +3,8 @@ package io.quotaflow.topology;
 import io.quotaflow.ticket.WorkItem;
 
 /** What intake made of one input record. */
-public sealed interface IntakeResult permits IntakeResult.Accepted, IntakeResult.Rejected, IntakeResult.Cancel {
+public sealed interface IntakeResult permits IntakeResult.Accepted, IntakeResult.Rejected, IntakeResult.Cancel,
+        IntakeResult.Notice {
 
     /** A valid ticket, keyed by its quota scope from here on. */
     record Accepted(WorkItem item) implements IntakeResult {
@@ -18,5 +19,12 @@ public sealed interface IntakeResult permits IntakeResult.Accepted, IntakeResult
      * quota scope (the intake cannot know which holds it; the others ignore it).
      */
     record Cancel(String id) implements IntakeResult {
+    }
+
+    /**
+     * The notice of a fresh publication, sent to every quota scope but the one the ticket goes to
+     * ({@link io.quotaflow.dispatch.Publication}): an older copy held there is withdrawn.
+     */
+    record Notice(io.quotaflow.dispatch.Publication publication) implements IntakeResult {
     }
 }

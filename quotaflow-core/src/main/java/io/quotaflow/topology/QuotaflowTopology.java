@@ -155,6 +155,8 @@ public final class QuotaflowTopology {
                             new BinarySerde<>(InFlightBatch.class)),
                     Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.RETRYING_STORE), Serdes.String(),
                             new BinarySerde<>(RetryMarker.class)),
+                    Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.CANCELS_STORE), Serdes.String(),
+                            Serdes.Long()),
                     Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.DAILY_STORE), Serdes.String(),
                             new BinarySerde<>(io.quotaflow.quota.DailyUsage.class))));
             return stores;

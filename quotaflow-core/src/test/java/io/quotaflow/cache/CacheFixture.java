@@ -72,7 +72,7 @@ final class CacheFixture {
 
     /** A fresh ticket (attempt 0) with this text, from {@code priority}'s topic. */
     WorkItem ticket(String id, String subject, String body, Priority priority) {
-        ObjectNode json = Json.MAPPER.createObjectNode().put("id", id).put("tenant", "acme");
+        ObjectNode json = Json.MAPPER.createObjectNode().put("id", id).put("tenant", "default");
         if (subject != null) {
             json.put("subject", subject);
         }
@@ -85,7 +85,7 @@ final class CacheFixture {
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }
-        return new WorkItem(id, priority, "acme", 20, bytes, new WorkItem.Origin(priority.topic(), 0, offset++),
+        return new WorkItem(id, priority, "default", 20, bytes, new WorkItem.Origin(priority.topic(), 0, offset++),
                 1_000 + offset, 0, 0, null, 0, null, 0, 1);
     }
 

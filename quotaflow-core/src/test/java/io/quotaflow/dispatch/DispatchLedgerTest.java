@@ -28,6 +28,7 @@ class DispatchLedgerTest {
     private KeyValueStore<String, WorkItem> delayed;
     private KeyValueStore<String, InFlightBatch> inFlight;
     private KeyValueStore<String, RetryMarker> retrying;
+    private KeyValueStore<String, Long> cancels;
     private DispatchLedger ledger;
     private long offset;
 
@@ -45,17 +46,18 @@ class DispatchLedgerTest {
         delayed = store(context, "d", new BinarySerde<>(WorkItem.class));
         inFlight = store(context, "f", new BinarySerde<>(InFlightBatch.class));
         retrying = store(context, "r", new BinarySerde<>(RetryMarker.class));
+        cancels = store(context, "c", Serdes.Long());
         ledger = ledger();
     }
 
     /** A ledger over the test's stores, its queue of tenants of weight 1, none capped. */
     private DispatchLedger ledger() {
-        return new DispatchLedger(pending, delayed, inFlight, retrying, new PendingQueue(TenantSettings.NONE, 0));
+        return new DispatchLedger(pending, delayed, inFlight, retrying, cancels, new PendingQueue(TenantSettings.NONE, 0));
     }
 
     private WorkItem fresh(String id, String body, long now) {
         byte[] bytes = ("{\"id\":\"" + id + "\",\"body\":\"" + body + "\"}").getBytes(StandardCharsets.UTF_8);
-        return new WorkItem(id, Priority.STANDARD, "acme", 10, bytes, new WorkItem.Origin("tickets.standard", 0, offset++), now,
+        return new WorkItem(id, Priority.STANDARD, "default", 10, bytes, new WorkItem.Origin("tickets.standard", 0, offset++), now,
                 0, 0, null, 0, null, 0, 1);
     }
 

@@ -23,7 +23,7 @@ class OutcomePolicyTest {
     private final OutcomePolicy policy = new OutcomePolicy(RetrySettings.ofDefaults().withMaxAttempts(3));
 
     private static WorkItem item(String id, int attempt) {
-        return new WorkItem(id, Priority.STANDARD, "acme", 10, ("{\"id\":\"" + id + "\"}").getBytes(StandardCharsets.UTF_8),
+        return new WorkItem(id, Priority.STANDARD, "default", 10, ("{\"id\":\"" + id + "\"}").getBytes(StandardCharsets.UTF_8),
                 new WorkItem.Origin("tickets.standard", 0, id.hashCode() & 0xffff), NOW - 1_000, attempt, 0, null, 0, null, 0, 1);
     }
 

@@ -94,14 +94,14 @@ class StatusServerTest {
         long now = System.currentTimeMillis();
         metrics.state(snapshot("RUNNING"));
         metrics.queue(new QueueView(SCOPE, List.of("default"), now, new Eta.Rates(100, 10, 1_000, true), List.of(
-                new QueueView.Waiting("A", Priority.INTERACTIVE, 100), new QueueView.Waiting("B", Priority.BULK, 200))));
-        Map<String, TicketStatus> statuses = Map.of("B", new TicketStatus(TicketState.PENDING, "default", "bulk", "acme", now, now, 0,
+                new QueueView.Waiting("A", Priority.INTERACTIVE, 100), new QueueView.Waiting("acme:B", Priority.BULK, 200))));
+        Map<String, TicketStatus> statuses = Map.of("acme:B", new TicketStatus(TicketState.PENDING, "default", "bulk", "acme", now, now, 0,
                 null));
         TicketService tickets = new TicketService(new TicketLocator(id -> Optional.ofNullable(statuses.get(id)), metrics.tickets()),
                 new TicketForwarder(List::of), () -> now);
         try (StatusServer withTickets = new StatusServer("127.0.0.1", 0, registry, metrics, probe, tickets)) {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + withTickets.port()
-                    + "/tickets/B")).GET().build(), HttpResponse.BodyHandlers.ofString());
+                    + "/tickets/B?tenant=acme")).GET().build(), HttpResponse.BodyHandlers.ofString());
             assertThat(r.statusCode()).isEqualTo(200);
             assertThat(r.headers().firstValue("Content-Type")).contains("application/json");
             JsonNode b = Json.MAPPER.readTree(r.body());
@@ -113,6 +113,19 @@ class StatusServerTest {
             assertThat(b.get("position").asInt()).isEqualTo(1);
             assertThat(Instant.parse(b.get("estimatedStartAt").asText()).toEpochMilli()).isEqualTo(now + 1_000);
             assertThat(Instant.parse(b.get("estimatedDoneAt").asText()).toEpochMilli()).isEqualTo(now + 2_000);
+
+            JsonNode byKey = Json.MAPPER.readTree(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + withTickets.port()
+                    + "/tickets/acme:B")).GET().build(), HttpResponse.BodyHandlers.ofString()).body());
+            assertThat(byKey).isEqualTo(b);
+            JsonNode otherTenant = Json.MAPPER.readTree(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                    + withTickets.port() + "/tickets/B?tenant=globex&local=true")).GET().build(),
+                    HttpResponse.BodyHandlers.ofString()).body());
+            assertThat(otherTenant.get("state").asText()).as("another tenant's B is another ticket").isEqualTo("unknown");
+            assertThat(otherTenant.get("tenant").asText()).isEqualTo("globex");
+            assertThat(otherTenant.get("position").isNull()).isTrue();
+            HttpResponse<String> badTenant = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + withTickets.port()
+                    + "/tickets/B?tenant=a%3Ab")).GET().build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(badTenant.statusCode()).isEqualTo(400);
 
             HttpResponse<String> unknown = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + withTickets.port()
                     + "/tickets/nope?local=true")).GET().build(), HttpResponse.BodyHandlers.ofString());

@@ -20,7 +20,7 @@ class TicketLocatorTest {
     private final TicketLocator locator = new TicketLocator(id -> Optional.ofNullable(statuses.get(id)), directory);
 
     private static TicketStatus status(TicketState state, String priority, long at) {
-        return new TicketStatus(state, "default", priority, "acme", NOW - 5_000, at, 0, null);
+        return new TicketStatus(state, "default", priority, "default", NOW - 5_000, at, 0, null);
     }
 
     private static String iso(long ms) {
@@ -41,7 +41,7 @@ class TicketLocatorTest {
         TicketAnswer a = locator.answer("B-2", NOW);
 
         // 500 tokens ahead at 100/s = 5 s (3 tickets at 2/s = 1.5 s); then 1 s of latency
-        assertThat(a).isEqualTo(new TicketAnswer("B-2", "pending", "default", "bulk", "acme", 3, iso(NOW + 5_000), iso(NOW + 6_000)));
+        assertThat(a).isEqualTo(new TicketAnswer("B-2", "pending", "default", "bulk", "default", 3, iso(NOW + 5_000), iso(NOW + 6_000)));
     }
 
     @Test
@@ -71,14 +71,14 @@ class TicketLocatorTest {
 
         TicketAnswer a = locator.answer("F", NOW);
 
-        assertThat(a).isEqualTo(new TicketAnswer("F", "in-flight", "default", "bulk", "acme", 0, iso(NOW - 200), iso(NOW + 800)));
+        assertThat(a).isEqualTo(new TicketAnswer("F", "in-flight", "default", "bulk", "default", 0, iso(NOW - 200), iso(NOW + 800)));
     }
 
     @Test
     void shouldGiveAFinishedTicketTheTimeItEndedAndNoStart() {
         statuses.put("C", status(TicketState.CLASSIFIED, "standard", NOW - 60_000));
 
-        assertThat(locator.answer("C", NOW)).isEqualTo(new TicketAnswer("C", "classified", "default", "standard", "acme", null, null,
+        assertThat(locator.answer("C", NOW)).isEqualTo(new TicketAnswer("C", "classified", "default", "standard", "default", null, null,
                 iso(NOW - 60_000)));
     }
 

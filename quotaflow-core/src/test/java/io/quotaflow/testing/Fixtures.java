@@ -38,7 +38,7 @@ public final class Fixtures {
     }
 
     public static byte[] ticket(String id) {
-        return ticket(id, "acme", "My invoice is wrong, please help.");
+        return ticket(id, "default", "My invoice is wrong, please help.");
     }
 
     /** A route named {@code name} at {@code http://<name>/v1} (its own scope), with generous limits and {@code contextTokens}. */

@@ -49,7 +49,7 @@ class CacheTopologyTest {
 
     private static byte[] ticket(String id, String subject) {
         return ("{\"id\":\"" + id + "\",\"subject\":\"" + subject + "\",\"body\":\"My invoice is wrong, please help.\","
-                + "\"tenant\":\"acme\"}").getBytes(StandardCharsets.UTF_8);
+                + "\"tenant\":\"default\"}").getBytes(StandardCharsets.UTF_8);
     }
 
     private static Map<String, JsonNode> byId(List<TestRecord<String, byte[]>> records) throws Exception {

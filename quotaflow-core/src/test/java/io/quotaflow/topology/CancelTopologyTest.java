@@ -103,6 +103,80 @@ class CancelTopologyTest {
     }
 
     @Test
+    void shouldNotRetryATicketCancelledWhileItsCallWasOutWhenThatCallFails() {
+        FakeModelClient client = FakeModelClient.labellingAll("billing", "low").hold();
+        try (PipelineHarness h = new PipelineHarness(Fixtures.settings(), client, listener)) {
+            h.pipe(Priority.INTERACTIVE, "FLY", ticket("FLY", "flying"));
+            h.advance(Duration.ofMillis(200));
+            assertThat(client.requestedIds()).containsExactly("FLY");
+            h.pipe(Priority.INTERACTIVE, "FLY", null);
+            h.advance(Duration.ofMillis(100));
+            assertThat(cancelled).as("not yet: the call may still answer it").isEmpty();
+            client.respondWith(r -> FakeModelClient.failed(ModelOutcome.FailureKind.TRANSIENT, 503, "busy"));
+            client.completeAll();
+            h.advance(Duration.ofMillis(200));
+            client.respondWith(r -> FakeModelClient.answer(r, "billing", "low"));
+            h.advance(Duration.ofMinutes(2));
+            client.completeAll();
+            h.advance(Duration.ofSeconds(1));
+
+            assertThat(h.classified()).isEmpty();
+            assertThat(h.retries()).as("a cancelled ticket is not retried").isEmpty();
+            assertThat(h.deadLetters()).isEmpty();
+            assertThat(client.requestedIds()).containsExactly("FLY");
+            assertThat(cancelled).containsExactly("FLY");
+        }
+    }
+
+    @Test
+    void shouldAskATicketAgainWhenItIsPublishedAfterACancelWhileItsCallWasOut() {
+        FakeModelClient client = FakeModelClient.labellingAll("billing", "low").hold();
+        try (PipelineHarness h = new PipelineHarness(Fixtures.settings(), client, listener)) {
+            h.pipe(Priority.INTERACTIVE, "FLY", ticket("FLY", "flying"));
+            h.advance(Duration.ofMillis(200));
+            h.pipe(Priority.INTERACTIVE, "FLY", null);
+            h.pipe(Priority.INTERACTIVE, "FLY", ticket("FLY", "flying again"));
+            h.advance(Duration.ofMillis(100));
+            client.respondWith(r -> FakeModelClient.failed(ModelOutcome.FailureKind.TRANSIENT, 503, "busy"));
+            client.completeAll();
+            client.respondWith(r -> FakeModelClient.answer(r, "billing", "low"));
+            h.advance(Duration.ofSeconds(1));
+            client.completeAll();
+            h.advance(Duration.ofSeconds(1));
+
+            assertThat(h.classified()).extracting(TestRecord::key).containsExactly("FLY");
+            assertThat(cancelled).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldCancelOnlyTheTicketOfTheTenantTheTombstoneKeyNames() {
+        FakeModelClient client = FakeModelClient.labellingAll("billing", "low");
+        DispatcherSettings slow = Fixtures.settings();
+        slow = new DispatcherSettings(slow.model(), QuotaSettings.ofDefaults().withRpm(6_000).withTpm(2_000_000), slow.batch(),
+                slow.retry());
+        try (PipelineHarness h = new PipelineHarness(slow, client, listener)) {
+            h.pipe(Priority.BULK, "acme:1042", tenantTicket("acme", "1042", "data breach"));
+            h.pipe(Priority.BULK, "globex:1042", tenantTicket("globex", "1042", "avatar"));
+            h.pipe(Priority.BULK, "initech:7", tenantTicket("initech", "7", "invoice"));
+            // a plain id names the default tenant's ticket: nobody's here
+            h.pipe(Priority.BULK, "1042", null);
+            h.pipe(Priority.STANDARD, "7", null);
+            // the explicit key cancels globex's only
+            h.pipe(Priority.INTERACTIVE, "globex:1042", null);
+            h.advance(Duration.ofSeconds(30));
+
+            assertThat(h.classified()).extracting(TestRecord::key).containsExactlyInAnyOrder("acme:1042", "initech:7");
+            assertThat(cancelled).containsExactly("globex:1042");
+        }
+    }
+
+    private static byte[] tenantTicket(String tenant, String id, String subject) {
+        return ("{\"id\":\"" + id + "\",\"tenant\":\"" + tenant + "\",\"subject\":\"" + subject
+                + "\",\"body\":\"Please help with " + subject + "\"}").getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
     void shouldCancelATicketThatFollowsAnIdenticalOneAndStillAnswerTheLeader() {
         FakeModelClient client = FakeModelClient.labellingAll("billing", "low").hold();
         try (PipelineHarness h = new PipelineHarness(Fixtures.settings(), client, listener)) {

@@ -242,7 +242,7 @@ class FailurePathTest {
             String id = client.requests().get(calls).items().get(0).id();
 
             // the producer edits the probe's only ticket while the probe is out: its answer counts for no ticket
-            h.pipe(Priority.INTERACTIVE, id, Fixtures.ticket(id, "acme", "Edited: my invoice is still wrong."));
+            h.pipe(Priority.INTERACTIVE, id, Fixtures.ticket(id, "default", "Edited: my invoice is still wrong."));
             h.advance(Duration.ofMillis(200));
             client.completeAll();
             for (int i = 0; i < 20; i++) {

@@ -26,10 +26,11 @@ class IntakeHeadersTest {
         RecordHeaders h = headers(DeadLetterHeaders.ATTEMPT, "7", DeadLetterHeaders.ORIGIN_TOPIC, "elsewhere",
                 DeadLetterHeaders.REPLAY_COUNT, "2", DeadLetterHeaders.REPLAY_OF, "0:17", DeadLetterHeaders.VALUE_TRUNCATED, "true");
         WorkItem.Origin fresh = new WorkItem.Origin("tickets.standard", 1, 5);
-        IntakeHeaders qf = IntakeHeaders.decode(h, fresh, false, 1_000);
+        IntakeHeaders qf = IntakeHeaders.decode(h, fresh, false, 1_000, 900);
         assertThat(qf.origin()).isEqualTo(fresh);
         assertThat(qf.attempt()).as("a producer cannot set quotaflow's own state").isZero();
         assertThat(qf.enqueuedAt()).isEqualTo(1_000);
+        assertThat(qf.publishedAt()).as("a fresh publication is as old as its record").isEqualTo(900);
         assertThat(qf.failure()).isNull();
         assertThat(qf.truncated()).isFalse();
         assertThat(qf.replayCount()).isEqualTo(2);
@@ -45,7 +46,7 @@ class IntakeHeadersTest {
                 DeadLetterHeaders.ERROR_KIND, "server-error", DeadLetterHeaders.ERROR_STATUS, "503", DeadLetterHeaders.ERROR_MESSAGE, "busy",
                 DeadLetterHeaders.BATCH_CAP, "1", DeadLetterHeaders.MAX_TOKENS_BOOST, "4", DeadLetterHeaders.VALUE_TRUNCATED, "true",
                 DeadLetterHeaders.ORIGINAL_SIZE, "2000000", DeadLetterHeaders.ORIGINAL_SHA256, "ab12");
-        IntakeHeaders qf = IntakeHeaders.decode(h, HERE, true, 3_000);
+        IntakeHeaders qf = IntakeHeaders.decode(h, HERE, true, 3_000, 2_900);
         assertThat(qf.origin()).isEqualTo(new WorkItem.Origin("tickets.bulk", 2, 99));
         assertThat(qf.enqueuedAt()).isEqualTo(500);
         assertThat(qf.attempt()).isEqualTo(3);
@@ -61,7 +62,7 @@ class IntakeHeadersTest {
     @Test
     void shouldFallBackWhenARetrysHeadersAreMissingOrMalformed() {
         RecordHeaders h = headers(DeadLetterHeaders.ATTEMPT, "many", DeadLetterHeaders.ENQUEUED_AT, "yesterday");
-        IntakeHeaders qf = IntakeHeaders.decode(h, HERE, true, 3_000);
+        IntakeHeaders qf = IntakeHeaders.decode(h, HERE, true, 3_000, 2_900);
         assertThat(qf.origin()).isEqualTo(HERE);
         assertThat(qf.attempt()).isEqualTo(1);
         assertThat(qf.enqueuedAt()).isEqualTo(3_000);

@@ -54,7 +54,7 @@ class QuotaFidelityTest {
         for (int i = 0; i < n; i++) {
             body.append("word").append(i % 97).append(' ');
         }
-        return Fixtures.ticket(id, "acme", body.toString().strip());
+        return Fixtures.ticket(id, "default", body.toString().strip());
     }
 
     private static DispatcherSettings settings(QuotaSettings quota) {

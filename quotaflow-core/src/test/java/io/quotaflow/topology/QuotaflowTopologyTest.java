@@ -75,7 +75,7 @@ class QuotaflowTopologyTest {
         DispatcherSettings settings = new DispatcherSettings(Fixtures.model().withContextTokens(2_000),
                 Fixtures.settings().quota(), BatchSettings.ofDefaults(), Fixtures.settings().retry());
         try (PipelineHarness h = new PipelineHarness(settings, client)) {
-            h.pipe(Priority.BULK, "big", Fixtures.ticket("big", "acme", "log line 42 failed ".repeat(2_000)));
+            h.pipe(Priority.BULK, "big", Fixtures.ticket("big", "default", "log line 42 failed ".repeat(2_000)));
             h.pipe(Priority.BULK, "small", Fixtures.ticket("small"));
             h.advance(Duration.ofSeconds(2));
 
@@ -137,7 +137,7 @@ class QuotaflowTopologyTest {
                     assertThat(tokens).as("tokens of a multi-ticket batch").isLessThanOrEqualTo(600);
                 }
             }
-            assertThat(client.requests()).anySatisfy(r -> assertThat(r.items()).extracting(ModelItem::id).containsExactly("T-13"));
+            assertThat(client.requests()).anySatisfy(r -> assertThat(r.items()).extracting(ModelItem::id).containsExactly("tenant-1:T-13"));
         }
     }
 
@@ -175,7 +175,7 @@ class QuotaflowTopologyTest {
             h.advance(Duration.ofSeconds(1));
 
             assertThat(client.requests()).singleElement()
-                    .satisfies(r -> assertThat(r.items()).extracting(ModelItem::id).contains("small-0"));
+                    .satisfies(r -> assertThat(r.items()).extracting(ModelItem::id).contains("small:small-0"));
         }
     }
 
@@ -200,7 +200,7 @@ class QuotaflowTopologyTest {
             h.advance(Duration.ofMillis(100));
             assertThat(client.requests().subList(before, client.requests().size()))
                     .as("dispatched within two ticks of arriving, from the reserve")
-                    .anySatisfy(r -> assertThat(r.items()).extracting(ModelItem::id).contains("I-1"));
+                    .anySatisfy(r -> assertThat(r.items()).extracting(ModelItem::id).contains("vip:I-1"));
         }
     }
 
@@ -231,7 +231,7 @@ class QuotaflowTopologyTest {
         DispatcherSettings settings = new DispatcherSettings(Fixtures.model(),
                 QuotaSettings.ofDefaults().withRpm(6_000).withTpm(12_000), BatchSettings.ofDefaults(), Fixtures.settings().retry());
         try (PipelineHarness h = new PipelineHarness(settings, client)) {
-            h.pipe(Priority.BULK, "huge", Fixtures.ticket("huge", "acme", "a long ticket body ".repeat(120)));
+            h.pipe(Priority.BULK, "huge", Fixtures.ticket("huge", "default", "a long ticket body ".repeat(120)));
             IntStream.range(0, 6).forEach(i -> h.pipe(Priority.BULK, "T-" + i, Fixtures.ticket("T-" + i)));
             h.advance(Duration.ofSeconds(40));
 

@@ -60,7 +60,7 @@ class RecordHygieneTest {
     }
 
     private static byte[] ticket(String id, String body) {
-        return Fixtures.ticket(id, "acme", body);
+        return Fixtures.ticket(id, "default", body);
     }
 
     @Test
@@ -182,7 +182,7 @@ class RecordHygieneTest {
         DispatcherSettings settings = Fixtures.settings().withLimits(RecordLimits.ofDefaults().withMaxValueBytes(64 * 1024));
         FakeModelClient client = new FakeModelClient(r -> FakeModelClient.failed(ModelOutcome.FailureKind.NON_RETRYABLE, 422, "no"));
         try (PipelineHarness h = new PipelineHarness(settings, client)) {
-            byte[] big = ("{\"id\":\"BIG\",\"subject\":\"charged twice\",\"tenant\":\"acme\",\"attachment\":\""
+            byte[] big = ("{\"id\":\"BIG\",\"subject\":\"charged twice\",\"tenant\":\"default\",\"attachment\":\""
                     + "q".repeat(300_000) + "\"}").getBytes(StandardCharsets.UTF_8);
             h.pipe(Priority.STANDARD, "BIG", big);
             h.advance(Duration.ofSeconds(2));

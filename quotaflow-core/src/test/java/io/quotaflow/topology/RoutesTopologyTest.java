@@ -57,7 +57,7 @@ class RoutesTopologyTest {
         for (int i = 0; i < words; i++) {
             body.append("word").append(i % 97).append(' ');
         }
-        return Fixtures.ticket(id, "acme", body.toString().strip());
+        return Fixtures.ticket(id, "default", body.toString().strip());
     }
 
     @Test
@@ -216,6 +216,81 @@ class RoutesTopologyTest {
         }
     }
 
+    /** Route a takes standard tickets, b interactive ones, each its own scope (so its own task when partitions allow). */
+    private static DispatcherSettings byPriority() {
+        RouteSettings a = Fixtures.route("a", 128_000, List.of(), null);
+        RouteSettings b = Fixtures.route("b", 128_000, List.of(), null);
+        DispatcherSettings base = Fixtures.routed(Map.of(), a, b);
+        return base.withRouting(new io.quotaflow.routing.Routing(base.routing().routes(), "a",
+                Map.of(Priority.INTERACTIVE, "b"), Map.of(), Map.of(), Duration.ZERO));
+    }
+
+    @Test
+    void shouldAnswerOnlyTheNewestContentOfATicketRepublishedToAnotherRoute() throws Exception {
+        client("a").respondWith(r -> FakeModelClient.failed(ModelOutcome.FailureKind.HALT, 401, "invalid api key"));
+        try (PipelineHarness h = harness(byPriority())) {
+            h.pipe(Priority.STANDARD, "D-1", Fixtures.ticket("D-1", "default", "Old text: my parcel is late."));
+            h.advance(Duration.ofSeconds(2));
+            h.pipe(Priority.INTERACTIVE, "D-1", Fixtures.ticket("D-1", "default", "New text: my account was hacked!"));
+            h.advance(Duration.ofSeconds(2));
+            client("a").respondWith(r -> FakeModelClient.answer(r, "shipping", "low"));
+            h.advance(Duration.ofMinutes(6));
+
+            List<TestRecord<String, byte[]>> results = h.classified();
+            assertThat(results).extracting(TestRecord::key).containsExactly("D-1");
+            assertThat(Json.MAPPER.readTree(results.get(0).value()).get("route").asText()).isEqualTo("b");
+            assertThat(client("b").requests()).singleElement()
+                    .satisfies(r -> assertThat(r.items().get(0).body()).startsWith("New text"));
+            assertThat(client("a").requests()).allSatisfy(r -> assertThat(r.items()).allSatisfy(
+                    i -> assertThat(i.body()).as("route a is never asked again about the old text once it is back")
+                            .startsWith("Old text")));
+            assertThat(h.deadLetters()).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldDropAnOlderPublicationThatArrivesAfterTheNewerOne() throws Exception {
+        client("a").hold();
+        try (PipelineHarness h = harness(byPriority())) {
+            org.apache.kafka.streams.TestInputTopic<String, byte[]> standard = h.driver().createInputTopic("tickets.standard",
+                    new org.apache.kafka.common.serialization.StringSerializer(),
+                    new org.apache.kafka.common.serialization.ByteArraySerializer());
+            org.apache.kafka.streams.TestInputTopic<String, byte[]> interactive = h.driver().createInputTopic("tickets.interactive",
+                    new org.apache.kafka.common.serialization.StringSerializer(),
+                    new org.apache.kafka.common.serialization.ByteArraySerializer());
+            java.time.Instant t = h.now();
+            // the newer publication is read first (its partition was ahead), the older one after it
+            interactive.pipeInput("D-2", Fixtures.ticket("D-2", "default", "New text"), t.plusMillis(500));
+            standard.pipeInput("D-2", Fixtures.ticket("D-2", "default", "Old text"), t);
+            h.advance(Duration.ofSeconds(3));
+            client("a").completeAll();
+            h.advance(Duration.ofSeconds(3));
+
+            List<TestRecord<String, byte[]>> results = h.classified();
+            assertThat(results).extracting(TestRecord::key).containsExactly("D-2");
+            assertThat(Json.MAPPER.readTree(results.get(0).value()).get("route").asText()).isEqualTo("b");
+            assertThat(client("a").requests()).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldWithdrawAnOlderCopyWhoseCallIsOutWhenTheTicketIsRepublishedElsewhere() throws Exception {
+        client("a").hold();
+        try (PipelineHarness h = harness(byPriority())) {
+            h.pipe(Priority.STANDARD, "D-3", Fixtures.ticket("D-3", "default", "Old text"));
+            h.advance(Duration.ofSeconds(2));
+            assertThat(client("a").requests()).hasSize(1);
+            h.pipe(Priority.INTERACTIVE, "D-3", Fixtures.ticket("D-3", "default", "New text"));
+            h.advance(Duration.ofSeconds(2));
+            client("a").completeAll();
+            h.advance(Duration.ofSeconds(2));
+
+            List<TestRecord<String, byte[]>> results = h.classified();
+            assertThat(results).extracting(TestRecord::key).containsExactly("D-3");
+            assertThat(Json.MAPPER.readTree(results.get(0).value()).get("route").asText()).isEqualTo("b");
+        }
+    }
+
     @Test
     void shouldRouteByTenantBeforePriorityBeforeTheDefault() throws Exception {
         RouteSettings a = Fixtures.route("a", 128_000, List.of(), null);
@@ -233,8 +308,8 @@ class RoutesTopologyTest {
 
             assertThat(results.get("std").get("route").asText()).isEqualTo("a");
             assertThat(results.get("bulk").get("route").asText()).isEqualTo("b");
-            assertThat(results.get("vip-bulk").get("route").asText()).isEqualTo("c");
-            assertThat(client("c").requestedIds()).containsExactly("vip-bulk");
+            assertThat(results.get("vip:vip-bulk").get("route").asText()).isEqualTo("c");
+            assertThat(client("c").requestedIds()).containsExactly("vip:vip-bulk");
         }
     }
 

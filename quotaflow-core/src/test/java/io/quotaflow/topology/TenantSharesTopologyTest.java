@@ -31,7 +31,7 @@ class TenantSharesTopologyTest {
     }
 
     private static long count(List<TestRecord<String, byte[]>> records, String prefix) {
-        return records.stream().filter(r -> r.key().startsWith(prefix)).count();
+        return records.stream().filter(r -> io.quotaflow.records.TicketKey.parse(r.key()).id().startsWith(prefix)).count();
     }
 
     @Test

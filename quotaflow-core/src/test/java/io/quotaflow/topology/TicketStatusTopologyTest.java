@@ -41,7 +41,7 @@ class TicketStatusTopologyTest {
         try (PipelineHarness h = new PipelineHarness(Fixtures.settings(), client, views)) {
             h.pipe(Priority.STANDARD, "T-1", Fixtures.ticket("T-1", "globex", "My invoice is wrong, please help."));
 
-            TicketStatus pending = status(h, "T-1");
+            TicketStatus pending = status(h, "globex:T-1");
             assertThat(pending.state()).isEqualTo(TicketState.PENDING);
             assertThat(pending.route()).isEqualTo("default");
             assertThat(pending.priority()).isEqualTo("standard");
@@ -49,14 +49,14 @@ class TicketStatusTopologyTest {
             assertThat(pending.enqueuedAt()).isEqualTo(PipelineHarness.START.toEpochMilli());
 
             h.advance(Duration.ofSeconds(1));
-            TicketStatus inFlight = status(h, "T-1");
+            TicketStatus inFlight = status(h, "globex:T-1");
             assertThat(inFlight.state()).isEqualTo(TicketState.IN_FLIGHT);
             assertThat(inFlight.updatedAt()).isGreaterThan(pending.updatedAt());
-            assertThat(client.requestedIds()).containsExactly("T-1");
+            assertThat(client.requestedIds()).containsExactly("globex:T-1");
 
             client.completeAll();
             h.advance(Duration.ofMillis(500));
-            TicketStatus classified = status(h, "T-1");
+            TicketStatus classified = status(h, "globex:T-1");
             assertThat(classified.state()).isEqualTo(TicketState.CLASSIFIED);
             assertThat(classified.updatedAt()).isGreaterThanOrEqualTo(inFlight.updatedAt());
             assertThat(h.classified()).hasSize(1);
@@ -97,9 +97,9 @@ class TicketStatusTopologyTest {
     void shouldRecordACancelledWaitingTicketAsCancelled() {
         FakeModelClient client = FakeModelClient.labellingAll("billing", "low").hold();
         try (PipelineHarness h = new PipelineHarness(Fixtures.settings(), client)) {
-            h.pipe(Priority.INTERACTIVE, "OUT", Fixtures.ticket("OUT", "acme", "The first one goes out."));
+            h.pipe(Priority.INTERACTIVE, "OUT", Fixtures.ticket("OUT", "default", "The first one goes out."));
             h.advance(Duration.ofMillis(100));
-            h.pipe(Priority.BULK, "WAIT", Fixtures.ticket("WAIT", "acme", "The second one lingers and waits."));
+            h.pipe(Priority.BULK, "WAIT", Fixtures.ticket("WAIT", "default", "The second one lingers and waits."));
             h.advance(Duration.ofMillis(100));
             assertThat(status(h, "WAIT").state()).isEqualTo(TicketState.PENDING);
 

@@ -3,6 +3,8 @@ package io.quotaflow.records;
 /**
  * The product: one ticket's classification, as written to {@code tickets.classified}.
  *
+ * @param id               the ticket id (within its tenant)
+ * @param tenant           the ticket's tenant ({@value Ticket#DEFAULT_TENANT} when it named none)
  * @param promptTokens     prompt tokens of the call, shared across its batch
  * @param completionTokens completion tokens of the call, shared across its batch
  * @param latencyMs        the model call's latency
@@ -14,6 +16,7 @@ package io.quotaflow.records;
  */
 public record Classification(
         String id,
+        String tenant,
         String category,
         String urgency,
         String model,
@@ -28,10 +31,19 @@ public record Classification(
         String fallbackReason,
         Boolean cached) {
 
+    public Classification {
+        tenant = tenant == null || tenant.isBlank() ? Ticket.DEFAULT_TENANT : tenant;
+    }
+
     /** A classification of the ticket's own call on its first route. */
-    public Classification(String id, String category, String urgency, String model, String route, int attempts,
+    public Classification(String id, String tenant, String category, String urgency, String model, String route, int attempts,
                           long promptTokens, long completionTokens, long latencyMs, long queuedMs, String classifiedAt) {
-        this(id, category, urgency, model, route, attempts, promptTokens, completionTokens, latencyMs, queuedMs, classifiedAt,
-                null, null, null);
+        this(id, tenant, category, urgency, model, route, attempts, promptTokens, completionTokens, latencyMs, queuedMs,
+                classifiedAt, null, null, null);
+    }
+
+    /** The record key this classification is written under ({@link TicketKey}). */
+    public String key() {
+        return TicketKey.key(tenant, id);
     }
 }

@@ -15,6 +15,8 @@ public final class DeadLetterHeaders {
     public static final String FIRST_FAILURE = "qf.first-failure";
     public static final String LAST_FAILURE = "qf.last-failure";
     public static final String ENQUEUED_AT = "qf.enqueued-at";
+    /** When the publication this copy is was made (its record timestamp at intake), epoch ms. */
+    public static final String PUBLISHED_AT = "qf.published-at";
     public static final String ERROR_KIND = "qf.error.kind";
     public static final String ERROR_STATUS = "qf.error.status";
     public static final String ERROR_MESSAGE = "qf.error.message";
@@ -27,6 +29,8 @@ public final class DeadLetterHeaders {
     public static final String MAX_TOKENS_BOOST = "qf.max-tokens-boost";
     /** The route a retry returns to (a route's name, never a key). */
     public static final String ROUTE = "qf.route";
+    /** The ticket's tenant (absent when the value could not be read as a ticket). */
+    public static final String TENANT = "qf.tenant";
     /** The route a ticket fell back from, and why. */
     public static final String FALLBACK_FROM = "qf.fallback.from";
     public static final String FALLBACK_REASON = "qf.fallback.reason";

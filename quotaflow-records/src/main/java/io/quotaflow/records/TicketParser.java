@@ -19,6 +19,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  *   <li>{@code subject}, {@code body}, {@code tenant} and {@code priority} are strings when present
  *       (JSON {@code null} counts as absent); an unknown priority name is not an error (the ticket
  *       has no priority of its own, {@link Priority#parse});</li>
+ *   <li>{@code tenant}, when present, is a valid tenant name ({@link TicketKey#TENANT}: no {@code ':'});</li>
  *   <li>{@code subject} or {@code body} has non-blank text.</li>
  * </ol>
  * Other fields are kept as they are in {@link Ticket#json()}. Reasons are short and echo at most
@@ -36,6 +37,8 @@ public final class TicketParser {
     public static final String BLANK_ID = "blank id";
     public static final String BAD_ID_TYPE = "id must be a string or an integer";
     public static final String LONG_ID = "id longer than " + MAX_ID_LENGTH + " characters";
+    public static final String BAD_TENANT = "tenant must be 1 to " + TicketKey.MAX_TENANT_LENGTH
+            + " characters without ':' or control characters";
     public static final String NO_TEXT = "missing subject and body";
 
     private TicketParser() {
@@ -103,6 +106,9 @@ public final class TicketParser {
                 }
                 text[i] = node.textValue();
             }
+        }
+        if (text[2] != null && !text[2].isBlank() && !TicketKey.validTenant(text[2])) {
+            return new Invalid(BAD_TENANT);
         }
         return new Valid(new Ticket(id, text[0], text[1], text[2], Priority.parse(text[3]), object));
     }

@@ -32,7 +32,7 @@ class RecordContractTest {
         return schema(schema).validate(Json.MAPPER.readTree(json));
     }
 
-    private static final Classification RESULT = new Classification("T-1042", "billing", "medium", "gpt-4o-mini", "primary", 1,
+    private static final Classification RESULT = new Classification("T-1042", "acme", "billing", "medium", "gpt-4o-mini", "primary", 1,
             812, 96, 640, 1200, "2026-01-01T00:00:01Z", "backup", "halted", Boolean.FALSE);
 
     @Test
@@ -59,7 +59,7 @@ class RecordContractTest {
     @Test
     void shouldWriteClassificationsTheSchemaAccepts() throws IOException {
         String json = new String(new ClassificationSerde().serializer().serialize("t", RESULT), StandardCharsets.UTF_8);
-        Classification plain = new Classification("T-1", "other", "low", "m", "default", 0, 0, 0, 0, 5, "2026-01-01T00:00:00Z",
+        Classification plain = new Classification("T-1", "default", "other", "low", "m", "default", 0, 0, 0, 0, 5, "2026-01-01T00:00:00Z",
                 null, null, Boolean.TRUE);
         String cached = new String(new ClassificationSerde().serializer().serialize("t", plain), StandardCharsets.UTF_8);
 
