@@ -49,8 +49,15 @@ import java.util.function.Supplier;
             "Exactly once: each batch is written by a transactional producer (transactional.id "
                     + "quotaflow-dlq-replay-<group>) and the batch's offsets are committed to the group in the "
                     + "same transaction. A replay interrupted by Ctrl+C or a crash resumes from the committed "
-                    + "offsets when run again, without duplicates; starting a second replay with the same group "
-                    + "stops the first.",
+                    + "offsets when run again, without duplicates, and so does a replay run again after one that "
+                    + "completed (it finds nothing new). A second replay of the same group started while one runs "
+                    + "fences it before reading the group's offsets: the first stops with exit code 1 and a "
+                    + "message saying so, the second goes on where the first committed, and no dead letter is "
+                    + "written twice.",
+            "",
+            "The default group is quotaflow-dlq-replay under topics.prefix (team-a.quotaflow-dlq-replay for "
+                    + "--topics-prefix team-a.), so the replays of deployments sharing a cluster never fence "
+                    + "each other; --group overrides it.",
             "",
             "Dead letters that are not replayed (filtered, held back, over --max-replays) are consumed too: "
                     + "the group's offsets move past them. A replay with narrow filters followed by one with "
@@ -64,8 +71,8 @@ import java.util.function.Supplier;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:the replay reached its end, --max-records, or was stopped by Ctrl+C (run again to continue)",
-            "1:the topic does not exist, the cluster did not answer, or a write failed (the batch in hand was "
-                    + "rolled back; run again to continue)",
+            "1:the topic does not exist, the cluster did not answer, a write failed, or a newer replay of the "
+                    + "same group took over (the batch in hand was rolled back; run again to continue)",
             "2:usage error (bad option or time, invalid client property)"
         },
         footerHeading = "%nExamples:%n",
@@ -127,9 +134,9 @@ public final class DlqReplayCommand implements Callable<Integer> {
                     + "the calls). Default: ${DEFAULT-VALUE}.")
     double rate;
 
-    @Option(names = "--group", paramLabel = "G", defaultValue = ReplayOptions.DEFAULT_GROUP,
-            description = "Consumer group whose committed offsets record the replay's progress. "
-                    + "Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--group", paramLabel = "G",
+            description = "Consumer group whose committed offsets record the replay's progress; it names the "
+                    + "transactional id too. Default: <topics.prefix>" + ReplayOptions.DEFAULT_GROUP + ".")
     String group;
 
     @Option(names = "--max-replays", paramLabel = "M", defaultValue = "" + ReplayOptions.DEFAULT_MAX_REPLAYS,
@@ -199,8 +206,10 @@ public final class DlqReplayCommand implements Callable<Integer> {
                 .kinds(ReplayOptions.splitList(kinds))
                 .statuses(ReplayOptions.splitList(statuses))
                 .keys(keys)
-                .dryRun(dryRun).force(force).ratePerSecond(rate).groupId(group).maxReplays(maxReplays).reset(reset)
-                .dlqTopic(dlq.resolve(kafka));
+                .dryRun(dryRun).force(force).ratePerSecond(rate).maxReplays(maxReplays).reset(reset)
+                .dlqTopic(dlq.resolve(kafka))
+                // null: the default group of the dead-letter topic's deployment, under its topics.prefix
+                .groupId(group);
         if (maxRecords != null) {
             b.maxRecords(maxRecords);
         }

@@ -60,6 +60,21 @@ class DlqCommandTest {
     }
 
     @Test
+    void shouldDefaultTheGroupUnderTheTopicsPrefixUnlessOneIsGiven() {
+        ReplayOptions prefixed = replay("--bootstrap-servers", "b:9092", "--topics-prefix", "team-a.").options();
+        assertThat(prefixed.dlqTopic()).isEqualTo("team-a.tickets.dlq");
+        assertThat(prefixed.groupId()).isEqualTo("team-a.quotaflow-dlq-replay");
+        assertThat(prefixed.transactionalId()).isEqualTo("quotaflow-dlq-replay-team-a.quotaflow-dlq-replay");
+        assertThat(replay("--bootstrap-servers", "b:9092", "--topics-prefix", "team-a.", "--group", "ops").options()
+                .groupId()).as("an explicit --group wins").isEqualTo("ops");
+        assertThat(replay("--bootstrap-servers", "b:9092", "--topics-prefix", "team-a.", "--group",
+                "quotaflow-dlq-replay").options().groupId()).as("even when it is the unprefixed default")
+                .isEqualTo("quotaflow-dlq-replay");
+        assertThat(ReplaySummaryText.headline(prefixed)).startsWith("Replaying team-a.tickets.dlq (group "
+                + "team-a.quotaflow-dlq-replay, ");
+    }
+
+    @Test
     void shouldExitWithTwoOnUsageErrors() {
         for (String[] args : List.of(
                 new String[] {"--since", "yesterday"},
@@ -95,7 +110,8 @@ class DlqCommandTest {
         String text = help.toString().replaceAll("\\s+", " ");
         assertThat(text).contains("--since", "--until", "--kind", "--status", "--key", "--dry-run", "--rate",
                 "--group", "--max-replays", "--reset", "--max-records", "--force", "-X", "--rate=N Write at most N records per second; 0 = no limit",
-                "Default: 0.", "No rate limit by default", "held back and counted unless --force", "Default: quotaflow-dlq-replay",
+                "Default: 0.", "No rate limit by default", "held back and counted unless --force",
+                "Default: <topics.prefix>quotaflow-dlq-replay", "fences it before reading the group's offsets",
                 "Default: 3", "quotaflow-dlq-replay-<group>", "does not see the records the first one "
                         + "passed over", "qf.replay.count", "qf.replay.of", "2 usage error");
         assertThat(text).doesNotContain("--topic=").doesNotContain("--topic ");

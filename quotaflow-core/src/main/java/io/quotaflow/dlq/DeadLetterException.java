@@ -1,7 +1,7 @@
 package io.quotaflow.dlq;
 
 /** A dead-letter tool cannot do its job: the topic is missing, the cluster does not answer, a write failed. */
-public final class DeadLetterException extends RuntimeException {
+public class DeadLetterException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 

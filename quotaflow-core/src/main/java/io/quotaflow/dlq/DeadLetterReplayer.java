@@ -48,7 +48,26 @@ import java.util.function.Supplier;
  * group in the same transaction ({@code sendOffsetsToTransaction}), which is aborted on error.
  * Skipped records are consumed too: their offsets advance with the batch. A replay that stops
  * (Ctrl+C, {@link #requestStop()}, {@code maxRecords}) or crashes resumes from the committed
- * offsets and never writes a record twice; a second replay with the same group fences the first.
+ * offsets and never writes a record twice.
+ *
+ * <p>Overlapping replays of one group: the newer one fences the older, which stops with a
+ * {@link ReplayFencedException}. What fences is the {@code transactional.id}, one per group, not
+ * the consumer group metadata. The consumer uses {@code assign()}, never joins the group, and so
+ * {@code groupMetadata()} carries generation -1 and no member id: the group coordinator accepts
+ * such a transactional offset commit without any generation check (KIP-447's check applies to
+ * members of a group that {@code subscribe()}s). {@code subscribe()} would not fence either: two
+ * replays would join, split the partitions in a rebalance and both go on, and a replay could no
+ * longer stop at the end offsets it captured on every partition. Instead
+ * {@code initTransactions()} of the newer replay bumps the producer epoch of the transactional id,
+ * aborts the older replay's open transaction and waits until it is complete; from then on every
+ * transactional request of the older producer (a send, {@code sendOffsetsToTransaction}, the
+ * commit) fails with {@code ProducerFencedException} or {@code InvalidProducerEpochException}.
+ * Hence the order in {@link #run}: <em>fence first</em>, then read the group's committed offsets.
+ * The other way round, the older replay could commit a batch between the read and the fence, and
+ * the newer one would write that batch again. Read after the fence, the offsets are final (the
+ * {@code read_committed} consumer asks for stable offsets, so no pending transactional commit is
+ * missed) and include every batch the older replay committed. Replays run one after the other see
+ * each other's commits the same way.
  *
  * <p>A dry run reads from the same starting point but writes nothing and commits nothing.
  *
@@ -160,17 +179,18 @@ public final class DeadLetterReplayer {
              LazyOriginalReader originals = new LazyOriginalReader(originalsFactory)) {
             List<TopicPartition> partitions = DlqClients.partitions(consumer, options.dlqTopic());
             consumer.assign(partitions);
-            Map<TopicPartition, Long> ends = new HashMap<>(consumer.endOffsets(partitions));
-            seekToStart(consumer, partitions);
-            ReplayPositions positions = ReplayPositions.capture(consumer, partitions, ends);
-            consumer.pause(positions.finished());
-            LOG.info("Replaying {} from {} (filters: {}, dry run: {}, force: {})", options.dlqTopic(), positions,
-                    options.describeFilters(), options.dryRun(), options.force());
             Producer<byte[], byte[]> producer = options.dryRun() ? null : producerFactory.get();
             try {
                 if (producer != null) {
+                    // fence first, then read where the group stands: see the class comment
                     producer.initTransactions();
                 }
+                Map<TopicPartition, Long> ends = new HashMap<>(consumer.endOffsets(partitions));
+                seekToStart(consumer, partitions);
+                ReplayPositions positions = ReplayPositions.capture(consumer, partitions, ends);
+                consumer.pause(positions.finished());
+                LOG.info("Replaying {} from {} (group {}, filters: {}, dry run: {}, force: {})", options.dlqTopic(),
+                        positions, options.groupId(), options.describeFilters(), options.dryRun(), options.force());
                 ReplaySummary summary = loop(consumer, producer, positions, tally, originals, progress, started);
                 LOG.info("Replay of {} ended: {}", options.dlqTopic(), summary);
                 return summary;
@@ -295,18 +315,55 @@ public final class DeadLetterReplayer {
         } catch (ProducerFencedException | InvalidProducerEpochException | OutOfOrderSequenceException
                  | UnsupportedVersionException | AuthorizationException fatal) {
             // the producer cannot abort; closing it drops the transaction, which the broker aborts
-            throw new DeadLetterException(fatalMessage(fatal), fatal);
+            throw failure(fatal, replayedBefore, "replay producer failed: " + fatal.getMessage());
         } catch (KafkaException e) {
-            if (producer != null) {
+            if (producer != null && !fenced(e)) {
                 try {
                     producer.abortTransaction();
                 } catch (KafkaException abortFailed) {
                     e.addSuppressed(abortFailed);
                 }
             }
-            throw new DeadLetterException("replay batch failed and was rolled back (nothing of it is visible, its "
-                    + "offsets are not committed): " + e.getMessage(), e);
+            throw failure(e, replayedBefore, "replay batch failed and was rolled back (nothing of it is visible, its "
+                    + "offsets are not committed): " + e.getMessage());
         }
+    }
+
+    /**
+     * The exception a failed batch ends the replay with: {@link ReplayFencedException} when a newer
+     * replay of the group fenced this one (the error or anything it was caused by or suppressed),
+     * else a {@link DeadLetterException} with {@code message}.
+     */
+    private DeadLetterException failure(KafkaException e, long replayedBefore, String message) {
+        if (fenced(e)) {
+            return new ReplayFencedException("another replay of group " + options.groupId() + " (transactional.id "
+                    + options.transactionalId() + ") started and took over; this one stopped after writing back "
+                    + replayedBefore + " dead letters (committed). Its last batch was rolled back and the other "
+                    + "replay goes on from the group's committed offsets: nothing is written twice. (With no other "
+                    + "replay running, the batch outlived the producer's transaction.timeout.ms.)",
+                    replayedBefore, e);
+        }
+        return new DeadLetterException(message, e);
+    }
+
+    /** Whether {@code e}, a cause or a suppressed exception says that a newer producer of the transactional id fenced this one. */
+    static boolean fenced(Throwable e) {
+        return fenced(e, 0);
+    }
+
+    private static boolean fenced(Throwable e, int depth) {
+        if (e == null || depth > 10) {
+            return false;
+        }
+        if (e instanceof ProducerFencedException || e instanceof InvalidProducerEpochException) {
+            return true;
+        }
+        for (Throwable suppressed : e.getSuppressed()) {
+            if (fenced(suppressed, depth + 1)) {
+                return true;
+            }
+        }
+        return e.getCause() != e && fenced(e.getCause(), depth + 1);
     }
 
     /** Decides, paces and sends one record and counts it; false (nothing counted) when stopped while pacing. */
@@ -340,14 +397,6 @@ public final class DeadLetterReplayer {
         }
         t.count(record, decision, replay == null ? null : replay.topic());
         return true;
-    }
-
-    private String fatalMessage(KafkaException e) {
-        if (e instanceof ProducerFencedException || e instanceof InvalidProducerEpochException) {
-            return "another replay with group " + options.groupId() + " (transactional.id " + options.transactionalId()
-                    + ") started and took over; this one stopped. Its last batch was rolled back.";
-        }
-        return "replay producer failed: " + e.getMessage();
     }
 
     private Duration elapsed(long startedNanos) {

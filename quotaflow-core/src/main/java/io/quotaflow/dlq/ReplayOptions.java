@@ -1,5 +1,6 @@
 package io.quotaflow.dlq;
 
+import io.quotaflow.settings.TopicNames;
 import io.quotaflow.topology.Topics;
 
 import java.time.Duration;
@@ -35,7 +36,9 @@ import java.util.regex.Pattern;
  * @param dryRun        only count what would be replayed; write nothing, commit no offsets
  * @param ratePerSecond at most this many records written per second; 0 = unlimited (the default: the
  *                      pipeline's limiter paces the model calls the replayed tickets cause)
- * @param groupId       consumer group whose committed offsets mark the progress of the replay
+ * @param groupId       consumer group whose committed offsets mark the progress of the replay; the
+ *                      builder's default is {@link #defaultGroup(TopicNames)} of the dead-letter
+ *                      topic's deployment ({@code <topics.prefix>quotaflow-dlq-replay})
  * @param maxReplays    skip records already replayed this many times or more (≥ 1)
  * @param reset         start from the beginning of the dead-letter topic instead of the group's
  *                      committed offsets
@@ -58,6 +61,7 @@ public record ReplayOptions(
         String dlqTopic,
         boolean force) {
 
+    /** The default replay group of an unprefixed deployment; see {@link #defaultGroup(TopicNames)}. */
     public static final String DEFAULT_GROUP = "quotaflow-dlq-replay";
     /** No rate limit: the pipeline's quota limiter, not the replay, paces the calls. */
     public static final double DEFAULT_RATE = 0;
@@ -103,9 +107,22 @@ public record ReplayOptions(
         }
     }
 
-    /** Defaults: no filter, not a dry run, no rate limit, no --force, group {@value #DEFAULT_GROUP}, max 3 replays. */
+    /**
+     * Defaults: no filter, not a dry run, no rate limit, no --force, max 3 replays, and the group
+     * {@link #defaultGroup(TopicNames)} of the dead-letter topic's deployment.
+     */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /**
+     * The replay group of a deployment when none is given: {@value #DEFAULT_GROUP} under its
+     * {@code topics.prefix} ({@code team-a.quotaflow-dlq-replay}), as its application id is. The
+     * group names the replay's {@link #transactionalId() transactional id} too, so the replays of
+     * two deployments sharing a cluster never fence each other.
+     */
+    public static String defaultGroup(TopicNames topics) {
+        return Objects.requireNonNull(topics, "topics").name(DEFAULT_GROUP);
     }
 
     public Builder toBuilder() {
@@ -114,7 +131,10 @@ public record ReplayOptions(
                 .maxRecords(maxRecords).dlqTopic(dlqTopic).force(force);
     }
 
-    /** The producer's {@code transactional.id}: {@code quotaflow-dlq-replay-<group>}. */
+    /**
+     * The producer's {@code transactional.id}: {@code quotaflow-dlq-replay-<group>}. One per group:
+     * a replay fences any older replay of its group with it ({@link DeadLetterReplayer}).
+     */
     public String transactionalId() {
         return "quotaflow-dlq-replay-" + groupId;
     }
@@ -288,7 +308,8 @@ public record ReplayOptions(
         private Set<String> keys = Set.of();
         private boolean dryRun;
         private double ratePerSecond = DEFAULT_RATE;
-        private String groupId = DEFAULT_GROUP;
+        /** Null: {@link #defaultGroup(TopicNames)} of the dead-letter topic's deployment. */
+        private String groupId;
         private int maxReplays = DEFAULT_MAX_REPLAYS;
         private boolean reset;
         private long maxRecords = Long.MAX_VALUE;
@@ -346,6 +367,7 @@ public record ReplayOptions(
             return this;
         }
 
+        /** The replay group; null for the default, {@link #defaultGroup(TopicNames)} of the dead-letter topic's deployment. */
         public Builder groupId(String groupId) {
             this.groupId = groupId;
             return this;
@@ -378,7 +400,9 @@ public record ReplayOptions(
         }
 
         public ReplayOptions build() {
-            return new ReplayOptions(since, until, kinds, statuses, keys, dryRun, ratePerSecond, groupId, maxReplays,
+            String group = groupId != null ? groupId
+                    : defaultGroup(dlqTopic == null ? TopicNames.DEFAULT : TopicNames.ofDlq(dlqTopic));
+            return new ReplayOptions(since, until, kinds, statuses, keys, dryRun, ratePerSecond, group, maxReplays,
                     reset, maxRecords, dlqTopic, force);
         }
     }

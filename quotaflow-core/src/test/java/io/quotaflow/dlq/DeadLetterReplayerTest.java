@@ -11,6 +11,8 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.TimestampType;
@@ -158,9 +160,12 @@ class DeadLetterReplayerTest {
     private static final class Mocks {
         /** What the group has committed (the mock forgets its own commits on assign()). */
         final Map<TopicPartition, OffsetAndMetadata> committed = new java.util.HashMap<>();
+        /** Per reading of the committed offsets: whether the producer had fenced older replays by then. */
+        final List<Boolean> fencedWhenOffsetsRead = new ArrayList<>();
         final MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest") {
             @Override
             public synchronized Map<TopicPartition, OffsetAndMetadata> committed(java.util.Set<TopicPartition> partitions) {
+                fencedWhenOffsetsRead.add(producer.transactionInitialized());
                 Map<TopicPartition, OffsetAndMetadata> out = new java.util.HashMap<>();
                 partitions.stream().filter(committed::containsKey).forEach(tp -> out.put(tp, committed.get(tp)));
                 return out;
@@ -334,12 +339,45 @@ class DeadLetterReplayerTest {
     }
 
     @Test
+    void shouldFenceOlderReplaysBeforeReadingTheCommittedOffsets() {
+        Mocks m = new Mocks(Map.of(new TopicPartition(DLQ, 0), 3L, new TopicPartition(DLQ, 1), 2L), sixDeadLetters());
+
+        m.replayer(ReplayOptions.builder().ratePerSecond(0).build()).run();
+
+        assertThat(m.fencedWhenOffsetsRead).as("initTransactions() before the group's offsets are read").containsExactly(true);
+    }
+
+    @Test
+    void shouldStopWithAFencedOutcomeWhenANewerReplayOfTheGroupTookOver() {
+        Mocks m = new Mocks(Map.of(new TopicPartition(DLQ, 0), 3L, new TopicPartition(DLQ, 1), 2L), sixDeadLetters());
+        m.producer.commitTransactionException = new ProducerFencedException("there is a newer producer");
+
+        assertThatThrownBy(() -> m.replayer(ReplayOptions.builder().groupId("ops").ratePerSecond(0).build()).run())
+                .isInstanceOf(ReplayFencedException.class)
+                .hasMessageContaining("another replay of group ops (transactional.id quotaflow-dlq-replay-ops) started "
+                        + "and took over").hasMessageContaining("nothing is written twice")
+                .satisfies(e -> assertThat(((ReplayFencedException) e).replayed()).isZero());
+        assertThat(m.producer.transactionCommitted()).isFalse();
+        assertThat(m.producer.closed()).isTrue();
+
+        // wrapped (an error state reported later), or from the offsets: fenced all the same, and not aborted
+        Mocks wrapped = new Mocks(Map.of(new TopicPartition(DLQ, 0), 3L, new TopicPartition(DLQ, 1), 2L), sixDeadLetters());
+        wrapped.producer.sendOffsetsToTransactionException = new KafkaException("Cannot execute transactional method",
+                new InvalidProducerEpochException("epoch is old"));
+        assertThatThrownBy(() -> wrapped.replayer(ReplayOptions.builder().ratePerSecond(0).build()).run())
+                .isInstanceOf(ReplayFencedException.class);
+        assertThat(wrapped.producer.transactionAborted()).isFalse();
+        assertThat(DeadLetterReplayer.fenced(new KafkaException("broker said no"))).isFalse();
+    }
+
+    @Test
     void shouldAbortTheBatchAndFailWhenASendFails() {
         Mocks m = new Mocks(Map.of(new TopicPartition(DLQ, 0), 3L, new TopicPartition(DLQ, 1), 2L), sixDeadLetters());
         m.producer.sendOffsetsToTransactionException = new KafkaException("broker said no");
 
         assertThatThrownBy(() -> m.replayer(ReplayOptions.builder().ratePerSecond(0).build()).run())
-                .isInstanceOf(DeadLetterException.class).hasMessageContaining("rolled back").hasMessageContaining("broker said no");
+                .isInstanceOf(DeadLetterException.class).isNotInstanceOf(ReplayFencedException.class)
+                .hasMessageContaining("rolled back").hasMessageContaining("broker said no");
         assertThat(m.producer.transactionAborted()).isTrue();
         assertThat(m.producer.transactionCommitted()).isFalse();
     }

@@ -1,5 +1,6 @@
 package io.quotaflow.dlq;
 
+import io.quotaflow.settings.TopicNames;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -79,6 +80,23 @@ class ReplayOptionsTest {
         assertThat(o.toBuilder().build()).isEqualTo(o);
         assertThat(o.toBuilder().force(true).build().toBuilder().build().force()).isTrue();
         assertThat(ReplayOptions.builder().groupId("g").build().transactionalId()).isEqualTo("quotaflow-dlq-replay-g");
+    }
+
+    @Test
+    void shouldDefaultTheGroupUnderTheTopicsPrefix() {
+        ReplayOptions prefixed = ReplayOptions.builder().dlqTopic("team-a.tickets.dlq").build();
+        assertThat(prefixed.groupId()).isEqualTo("team-a.quotaflow-dlq-replay");
+        assertThat(prefixed.transactionalId()).isEqualTo("quotaflow-dlq-replay-team-a.quotaflow-dlq-replay");
+        assertThat(ReplayOptions.builder().dlqTopic("team-b.tickets.dlq").build().transactionalId())
+                .as("two deployments on one cluster never fence each other's replays")
+                .isNotEqualTo(prefixed.transactionalId());
+        assertThat(ReplayOptions.defaultGroup(new TopicNames("team-a."))).isEqualTo("team-a.quotaflow-dlq-replay");
+        assertThat(ReplayOptions.defaultGroup(TopicNames.DEFAULT)).isEqualTo("quotaflow-dlq-replay");
+        assertThat(ReplayOptions.builder().dlqTopic("some.other.topic").build().groupId())
+                .as("no deployment's dead-letter topic: the unprefixed default").isEqualTo("quotaflow-dlq-replay");
+        assertThat(ReplayOptions.builder().dlqTopic("team-a.tickets.dlq").groupId("ops").build().groupId())
+                .as("an explicit group wins").isEqualTo("ops");
+        assertThat(prefixed.toBuilder().build()).isEqualTo(prefixed);
     }
 
     @Test
