@@ -101,7 +101,7 @@ class InputPartitionsIT {
 
             long publishedAt = System.nanoTime();
             Set<String> after = publishToEveryPartition(topics, admin, "after", 3);
-            assertThat(after).hasSize(2 * 6 * 3 + 2 * 8 * 3 + 8 * 3);
+            assertThat(after).as("interactive and bulk at 6 partitions, standard and retry at 8").hasSize((6 + 8 + 6 + 8) * 3);
             expected.addAll(after);
             awaitClassified(counter, expected, pipeline);
             long classifiedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - publishedAt);
