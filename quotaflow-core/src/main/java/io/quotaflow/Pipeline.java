@@ -3,7 +3,9 @@ package io.quotaflow;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.admin.DispatchTopicCheck;
 import io.quotaflow.config.QuotaflowConfig;
+import io.quotaflow.dispatch.DispatcherProcessor;
 import io.quotaflow.metrics.MeteredRoute;
 import io.quotaflow.metrics.PipelineMetrics;
 import io.quotaflow.metrics.ProcessMetrics;
@@ -118,8 +120,20 @@ public final class Pipeline implements AutoCloseable {
         return start(config, ModelClients.perScope(route -> client));
     }
 
-    /** Starts an instance with a model client per quota scope. */
+    /**
+     * Starts an instance with a model client per quota scope.
+     *
+     * @throws io.quotaflow.config.ConfigError the dispatch topic exists with another partition count than
+     *                                         {@code dispatch.partitions} ({@link DispatchTopicCheck})
+     */
     public static Pipeline start(QuotaflowConfig config, ModelClients clients) {
+        try {
+            DispatchTopicCheck.verify(config.bootstrapServers(), config.kafka(), DispatcherProcessor.dispatchTopic(config.applicationId()),
+                    config.dispatcher().dispatchPartitions(), config.dispatcher().routing().scopes().size());
+        } catch (RuntimeException e) {
+            clients.close();
+            throw e;
+        }
         Pipeline pipeline = new Pipeline(config, clients);
         pipeline.streams.start();
         return pipeline;

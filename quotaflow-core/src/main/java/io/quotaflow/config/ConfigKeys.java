@@ -173,6 +173,11 @@ public final class ConfigKeys {
                 + "(identical text of another tenant is asked again); `global`: identical text shares one answer across tenants");
         t.add("status.retention", Type.STRING, "1h", null, "how long a finished ticket's status stays queryable on "
                 + "`GET /tickets/{id}` (`1h`, `30m`, `90s`, milliseconds; at least 1 s)");
+        t.add("dispatch.partitions", Type.INT, Integer.toString(DispatcherSettings.DEFAULT_DISPATCH_PARTITIONS), null,
+                "partitions of the internal dispatch topic (`<application.id>-dispatch-repartition`): fixed here, not by "
+                + "the input topics, so raising an input topic's partitions never stalls the pipeline; at least the number "
+                + "of quota scopes gives each scope a task of its own; must match the existing topic (changing it: "
+                + "docs/operations.md, \"Dispatch partitions\")");
         DEFINITION = t.def;
         DEFAULTS = Collections.unmodifiableMap(t.defaults);
         FLAGS = Collections.unmodifiableMap(t.flags);

@@ -251,7 +251,8 @@ public final class ConfigLoader {
         String instanceId = InstanceId.resolve(p.string("instance.id"), applicationId, stateDir);
         DispatcherSettings dispatcher = DispatcherSettings.of(routing, batch, retry, limits, cluster.topics())
                 .withTenants(TenantReader.read(p))
-                .withStatusRetention(ConfigDurations.require("status.retention", p.string("status.retention")));
+                .withStatusRetention(ConfigDurations.require("status.retention", p.string("status.retention")))
+                .withDispatchPartitions(p.integer("dispatch.partitions"));
         return new QuotaflowConfig(cluster.bootstrapServers(), applicationId, stateDir, p.integer("http.port"),
                 kafka, dispatcher, kafka.getOrDefault("group.instance.id", instanceId))
                 .withHttpBind(p.string("http.bind"));

@@ -17,14 +17,32 @@ import io.quotaflow.settings.TopicNames;
 /**
  * Everything the topology needs to know, as one immutable value.
  *
- * @param statusRetention how long a finished ticket's status stays queryable ({@code status.retention})
+ * @param statusRetention    how long a finished ticket's status stays queryable ({@code status.retention})
+ * @param dispatchPartitions partitions of the dispatch repartition topic ({@code dispatch.partitions}): fixed by
+ *                           quotaflow, never derived from the input topics, so raising those never stalls the pipeline
  */
 public record DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
                                  RecordLimits limits, TopicNames topics, Routing routing, TenantSettings tenants,
-                                 Duration statusRetention) {
+                                 Duration statusRetention, int dispatchPartitions) {
 
     /** {@code status.retention}'s default. */
     public static final Duration DEFAULT_STATUS_RETENTION = Duration.ofHours(1);
+
+    /**
+     * {@code dispatch.partitions}' default: what Kafka Streams derived from the bundled input topics (6
+     * partitions each) before the count was quotaflow's, so an existing deployment's topic matches it.
+     */
+    public static final int DEFAULT_DISPATCH_PARTITIONS = 6;
+
+    /** The most {@code dispatch.partitions} may be (a typo's guard; a scope owns one partition). */
+    public static final int MAX_DISPATCH_PARTITIONS = 1_000;
+
+    /** Settings with the default dispatch partition count. */
+    public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
+                              RecordLimits limits, TopicNames topics, Routing routing, TenantSettings tenants,
+                              Duration statusRetention) {
+        this(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, DEFAULT_DISPATCH_PARTITIONS);
+    }
 
     /** Settings keeping finished statuses for the default retention. */
     public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
@@ -66,6 +84,8 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
         Objects.requireNonNull(tenants, "tenants");
         Objects.requireNonNull(statusRetention, "statusRetention");
         QuotaSettings.require(statusRetention.compareTo(Duration.ofSeconds(1)) >= 0, "status.retention must be at least 1s");
+        QuotaSettings.require(dispatchPartitions >= 1 && dispatchPartitions <= MAX_DISPATCH_PARTITIONS,
+                "dispatch.partitions must be in [1, " + MAX_DISPATCH_PARTITIONS + "]");
     }
 
     /**
@@ -82,27 +102,32 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
     public DispatcherSettings forScope(String scope) {
         RouteSettings first = routing.routesOf(scope).stream().findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no route has scope " + scope));
-        return new DispatcherSettings(first.model(), first.quota(), batch, retry, limits, topics, routing, tenants, statusRetention);
+        return new DispatcherSettings(first.model(), first.quota(), batch, retry, limits, topics, routing, tenants, statusRetention,
+                dispatchPartitions);
     }
 
     public DispatcherSettings withLimits(RecordLimits value) {
-        return new DispatcherSettings(model, quota, batch, retry, value, topics, routing, tenants, statusRetention);
+        return new DispatcherSettings(model, quota, batch, retry, value, topics, routing, tenants, statusRetention, dispatchPartitions);
     }
 
     public DispatcherSettings withTopics(TopicNames value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, value, routing, tenants, statusRetention);
+        return new DispatcherSettings(model, quota, batch, retry, limits, value, routing, tenants, statusRetention, dispatchPartitions);
     }
 
     public DispatcherSettings withRouting(Routing value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, value, tenants, statusRetention);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, value, tenants, statusRetention, dispatchPartitions);
     }
 
     public DispatcherSettings withTenants(TenantSettings value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, value, statusRetention);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, value, statusRetention, dispatchPartitions);
     }
 
     public DispatcherSettings withStatusRetention(Duration value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, value);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, value, dispatchPartitions);
+    }
+
+    public DispatcherSettings withDispatchPartitions(int value) {
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, value);
     }
 
     /** The quota scope of this model endpoint and key. */

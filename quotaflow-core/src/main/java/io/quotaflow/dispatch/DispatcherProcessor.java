@@ -51,6 +51,14 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
 
     /** Name of the repartition topic that routes each ticket to the task owning its quota scope. */
     public static final String REPARTITION = "dispatch";
+    /**
+     * The dispatch repartition topic of application {@code applicationId}, as Kafka Streams names it:
+     * {@code <application.id>-dispatch-repartition}. Its partition count is {@code dispatch.partitions}.
+     */
+    public static String dispatchTopic(String applicationId) {
+        return applicationId + "-" + REPARTITION + "-repartition";
+    }
+
     /** Header of a cancel (tombstone) on the dispatch repartition topic: the cancelled ticket's id. */
     public static final String CANCEL_HEADER = "qf.cancel";
 

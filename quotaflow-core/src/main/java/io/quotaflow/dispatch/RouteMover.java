@@ -53,12 +53,7 @@ final class RouteMover {
         this.states = states;
         this.listener = listener;
         this.context = context;
-        this.topic = dispatchTopic(context.applicationId());
-    }
-
-    /** The dispatch repartition topic of application {@code applicationId}. */
-    static String dispatchTopic(String applicationId) {
-        return applicationId + "-" + DispatcherProcessor.REPARTITION + "-repartition";
+        this.topic = DispatcherProcessor.dispatchTopic(context.applicationId());
     }
 
     void publishState(Collection<RouteSettings> routes, boolean canServe) {

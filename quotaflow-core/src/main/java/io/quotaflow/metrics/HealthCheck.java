@@ -10,7 +10,7 @@ import java.util.Set;
 
 /**
  * The two probes (docs/design.md, Observability). Liveness: the process answers and its stream
- * threads are alive; a halted route does not make it fail, since a restart cannot fix a revoked
+ * threads are alive, not failing over and over; a halted route does not make it fail, since a restart cannot fix a revoked
  * key. Readiness: the streams are running and every owned route can work.
  */
 final class HealthCheck {
@@ -45,12 +45,20 @@ final class HealthCheck {
     private HealthCheck() {
     }
 
-    static Report live(KafkaStreams.State state, int aliveThreads, Map<String, String> halted) {
+    /**
+     * Liveness: DOWN when the streams stopped, when no stream thread is alive, or when the stream
+     * threads keep failing ({@code notLiveReason}, from {@link PipelineMetrics#notLiveReason}: each is
+     * replaced, so some thread is always alive, yet nothing is processed).
+     */
+    static Report live(KafkaStreams.State state, int aliveThreads, String notLiveReason, Map<String, String> halted) {
         if (STOPPED.contains(state)) {
             return new Report(false, state, halted, List.of("the streams have stopped (" + state + "); see the log"));
         }
         if (aliveThreads == 0 && state != KafkaStreams.State.CREATED) {
             return new Report(false, state, halted, List.of("no stream thread is alive"));
+        }
+        if (notLiveReason != null) {
+            return new Report(false, state, halted, List.of(notLiveReason));
         }
         return new Report(true, state, halted, List.of());
     }

@@ -30,6 +30,12 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
 
     /** How long a failed stream thread keeps the instance not ready. */
     static final Duration THREAD_FAILURE_NOT_READY = Duration.ofSeconds(60);
+    /**
+     * Stream-thread failures within {@link #THREAD_FAILURE_LOOP_WINDOW} that make the instance not live: a
+     * thread replaced this often keeps failing (a replaced thread is alive, so the thread count cannot tell).
+     */
+    static final int THREAD_FAILURE_LOOP = 3;
+    static final Duration THREAD_FAILURE_LOOP_WINDOW = Duration.ofMinutes(5);
     /** Reasons a ticket moves to another route (docs/design.md, Routes), registered at zero. */
     static final List<String> FALLBACK_REASONS = List.of("halted", "circuit-open", "max-wait", "context", "out-for-day");
     /** The {@code to} label of the zero-valued fallback series, before any fallback happened. */
@@ -55,6 +61,8 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
     private final Counter cancelledCounter;
     private final Counter cancelRequests;
     private volatile long lastThreadFailureMs = Long.MIN_VALUE;
+    /** The times of the last {@link #THREAD_FAILURE_LOOP} stream-thread failures, oldest first. */
+    private final java.util.ArrayDeque<Long> recentThreadFailures = new java.util.ArrayDeque<>();
     private volatile String lastThreadFailure;
 
     /** Meters for the given routes, every family registered now; the clock is epoch milliseconds. */
@@ -185,6 +193,33 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
         lastThreadFailureMs = nowMs;
         lastThreadFailure = cause.getClass().getSimpleName();
         threadFailureCounter.increment();
+        synchronized (recentThreadFailures) {
+            recentThreadFailures.addLast(nowMs);
+            while (recentThreadFailures.size() > THREAD_FAILURE_LOOP) {
+                recentThreadFailures.removeFirst();
+            }
+        }
+    }
+
+    /**
+     * Why the instance is not live although its streams run, or null: its stream threads failed
+     * {@link #THREAD_FAILURE_LOOP} times within {@link #THREAD_FAILURE_LOOP_WINDOW}. Each was replaced, and
+     * the replacement failed again; a restart is the next step, and it makes the loop visible.
+     */
+    public String notLiveReason(long nowMs) {
+        long oldest;
+        synchronized (recentThreadFailures) {
+            if (recentThreadFailures.size() < THREAD_FAILURE_LOOP) {
+                return null;
+            }
+            oldest = recentThreadFailures.peekFirst();
+        }
+        if (nowMs - oldest >= THREAD_FAILURE_LOOP_WINDOW.toMillis()) {
+            return null;
+        }
+        return "stream threads failed " + THREAD_FAILURE_LOOP + " times in " + Math.max(1, (nowMs - oldest) / 1000)
+                + " s (last: " + lastThreadFailure + ", " + Math.max(0, (nowMs - lastThreadFailureMs) / 1000)
+                + " s ago); each replacement failed again; see the log";
     }
 
     /** Why the instance is not ready apart from halted routes and the streams' state, or null. */

@@ -74,7 +74,8 @@ public final class StatusServer implements AutoCloseable {
         endpoints.put("/metrics", () -> new Response(200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
         Endpoint ready = () -> report(HealthCheck.ready(streams.state(), streams.wasRunning(),
                 metrics.notReadyReason(System.currentTimeMillis()), metrics.haltedRoutes()));
-        endpoints.put("/health/live", () -> report(HealthCheck.live(streams.state(), streams.aliveThreads(), metrics.haltedRoutes())));
+        endpoints.put("/health/live", () -> report(HealthCheck.live(streams.state(), streams.aliveThreads(),
+                metrics.notLiveReason(System.currentTimeMillis()), metrics.haltedRoutes())));
         endpoints.put("/health/ready", ready);
         endpoints.put("/health", ready);
         endpoints.put("/status", () -> new Response(200, JSON, status(metrics, streams)));

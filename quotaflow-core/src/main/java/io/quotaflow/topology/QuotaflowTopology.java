@@ -41,8 +41,6 @@ import io.quotaflow.dispatch.RetryMarker;
  */
 public final class QuotaflowTopology {
 
-    /** Name of the internal repartition topic (prefixed with the application id by Kafka Streams). */
-
     private QuotaflowTopology() {
     }
 
@@ -72,8 +70,8 @@ public final class QuotaflowTopology {
     /**
      * The topology over {@code builder}, a model client per quota scope from {@code clients}.
      * Scope {@code i} of {@link io.quotaflow.routing.Routing#scopes()} goes to dispatch partition
-     * {@code i} (modulo the partition count), so each scope has one owner task; a ticket that changes
-     * route is written back to the dispatch topic by its dispatcher (Target MOVE).
+     * {@code i} (modulo {@code dispatch.partitions}), so each scope has one owner task; a ticket that changes
+     * route is written back to the dispatch topic by its dispatcher (Target MOVE), partitioned the same way.
      */
     private static void build(StreamsBuilder builder, DispatcherSettings settings, ModelClients clients, RandomGenerator random,
                               DispatcherListener listener, Time time) {
@@ -96,8 +94,10 @@ public final class QuotaflowTopology {
         // a cancel travels as a null value with its id in a header, to every scope's dispatcher
         KStream<String, Outbound> outbound = intake.get("intake-accepted")
                 .mapValues(v -> v instanceof IntakeResult.Accepted a ? a.item() : null, Named.as("accepted-item"))
+                // the count is quotaflow's (dispatch.partitions): derived from the inputs, it would change
+                // when an input topic gains partitions, and Streams refuses the existing topic from then on
                 .repartition(Repartitioned.with(Serdes.String(), workItemSerde).withName(DispatcherProcessor.REPARTITION)
-                        .withStreamPartitioner(partitioner))
+                        .withNumberOfPartitions(settings.dispatchPartitions()).withStreamPartitioner(partitioner))
                 .process(new DispatcherSupplier(settings, clients, random, listener, time), Named.as("dispatcher"));
 
         Map<String, KStream<String, Outbound>> out = outbound.split(Named.as("out-"))

@@ -136,4 +136,17 @@ class ConfigLoaderTest {
         assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), flags("llm.api-key-file", "bad\u0000" + CANARY)))
                 .hasMessageContaining("--llm-api-key-file").hasMessageContaining("not a valid path").hasMessageNotContaining("LEAKCANARY");
     }
+
+    @Test
+    void shouldFixTheDispatchPartitionsFromItsKeyOrVariableAndRefuseANonsenseCount() {
+        assertThat(ConfigLoader.load(null, KEY, BASE).dispatcher().dispatchPartitions())
+                .as("the count Streams derived from the bundled inputs").isEqualTo(6);
+        Map<String, String> env = new java.util.HashMap<>(KEY);
+        env.put("QUOTAFLOW_DISPATCH_PARTITIONS", "12");
+        assertThat(ConfigLoader.load(null, env, BASE).dispatcher().dispatchPartitions()).isEqualTo(12);
+        for (String bad : new String[] {"0", "-3", "1001", "eight"}) {
+            assertThatThrownBy(() -> ConfigLoader.load(null, KEY, flags("dispatch.partitions", bad)))
+                    .as(bad).isInstanceOf(ConfigError.class).hasMessageContaining("dispatch.partitions");
+        }
+    }
 }

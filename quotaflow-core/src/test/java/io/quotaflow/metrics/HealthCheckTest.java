@@ -13,7 +13,7 @@ class HealthCheckTest {
 
     @Test
     void shouldStayLiveWhileARouteIsHalted() {
-        HealthCheck.Report live = HealthCheck.live(State.RUNNING, 2, HALTED);
+        HealthCheck.Report live = HealthCheck.live(State.RUNNING, 2, null, HALTED);
         assertThat(live.status()).isEqualTo(200);
         assertThat(live.json()).contains("\"status\":\"UP\"", "\"haltedRoutes\":{\"default\":\"HTTP 401: Incorrect API key provided\"}");
     }
@@ -21,13 +21,21 @@ class HealthCheckTest {
     @Test
     void shouldFailLivenessWhenTheStreamsStoppedOrNoThreadIsAlive() {
         for (State stopped : new State[] {State.ERROR, State.PENDING_ERROR, State.NOT_RUNNING, State.PENDING_SHUTDOWN}) {
-            assertThat(HealthCheck.live(stopped, 1, Map.of()).status()).as(stopped.name()).isEqualTo(503);
+            assertThat(HealthCheck.live(stopped, 1, null, Map.of()).status()).as(stopped.name()).isEqualTo(503);
         }
-        HealthCheck.Report noThread = HealthCheck.live(State.RUNNING, 0, Map.of());
+        HealthCheck.Report noThread = HealthCheck.live(State.RUNNING, 0, null, Map.of());
         assertThat(noThread.status()).isEqualTo(503);
         assertThat(noThread.json()).contains("no stream thread is alive");
-        assertThat(HealthCheck.live(State.REBALANCING, -1, Map.of()).status()).as("cannot tell yet").isEqualTo(200);
-        assertThat(HealthCheck.live(State.CREATED, 0, Map.of()).status()).as("not started yet").isEqualTo(200);
+        assertThat(HealthCheck.live(State.REBALANCING, -1, null, Map.of()).status()).as("cannot tell yet").isEqualTo(200);
+        assertThat(HealthCheck.live(State.CREATED, 0, null, Map.of()).status()).as("not started yet").isEqualTo(200);
+    }
+
+    @Test
+    void shouldFailLivenessWhenTheStreamThreadsKeepFailingThoughAReplacementIsAlive() {
+        HealthCheck.Report live = HealthCheck.live(State.RUNNING, 1, "stream threads failed 3 times in 90 s", Map.of());
+        assertThat(live.status()).isEqualTo(503);
+        assertThat(live.json()).contains("\"status\":\"DOWN\"", "stream threads failed 3 times in 90 s");
+        assertThat(HealthCheck.live(State.REBALANCING, 1, "stream threads failed 3 times in 90 s", Map.of()).status()).isEqualTo(503);
     }
 
     @Test

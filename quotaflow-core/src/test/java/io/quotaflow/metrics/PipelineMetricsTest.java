@@ -267,4 +267,25 @@ class PipelineMetricsTest {
     private static ModelOutcome limited(String message, RateLimitInfo info) {
         return new ModelOutcome.RateLimited(Optional.empty(), message, Optional.empty(), Optional.empty(), info, 25);
     }
+
+    @Test
+    void shouldCallTheInstanceNotLiveOnlyWhileItsStreamThreadsKeepFailing() {
+        RuntimeException cause = new IllegalStateException("invalid partitions");
+        metrics.streamThreadFailed(cause, T0);
+        metrics.streamThreadFailed(cause, T0 + 45_000);
+        assertThat(metrics.notLiveReason(T0 + 50_000)).as("two failures: each replaced, maybe transient").isNull();
+        assertThat(metrics.notReadyReason(T0 + 50_000)).contains("a stream thread failed 5 s ago");
+
+        metrics.streamThreadFailed(cause, T0 + 90_000);
+        assertThat(metrics.notLiveReason(T0 + 91_000)).isEqualTo("stream threads failed 3 times in 91 s (last: "
+                + "IllegalStateException, 1 s ago); each replacement failed again; see the log");
+        assertThat(metrics.notLiveReason(T0 + PipelineMetrics.THREAD_FAILURE_LOOP_WINDOW.toMillis() - 1)).isNotNull();
+        assertThat(metrics.notLiveReason(T0 + PipelineMetrics.THREAD_FAILURE_LOOP_WINDOW.toMillis()))
+                .as("the oldest of the three is out of the window").isNull();
+
+        metrics.streamThreadFailed(cause, T0 + PipelineMetrics.THREAD_FAILURE_LOOP_WINDOW.toMillis() + 1_000);
+        assertThat(metrics.notLiveReason(T0 + PipelineMetrics.THREAD_FAILURE_LOOP_WINDOW.toMillis() + 1_000))
+                .as("three within the window again").isNotNull();
+        assertThat(metrics.threadFailureCount()).isEqualTo(4);
+    }
 }

@@ -180,6 +180,21 @@ class StatusServerTest {
     }
 
     @Test
+    void shouldFailLivenessWhenStreamThreadsKeepFailingThoughEachIsReplaced() throws Exception {
+        RuntimeException cause = new IllegalStateException("dispatch-repartition has invalid partitions");
+        metrics.streamThreadFailed(cause, System.currentTimeMillis());
+        metrics.streamThreadFailed(cause, System.currentTimeMillis());
+        assertThat(request("GET", "/health/live").statusCode()).as("a replaced thread is alive").isEqualTo(200);
+        assertThat(request("GET", "/health/ready").statusCode()).isEqualTo(503);
+
+        metrics.streamThreadFailed(cause, System.currentTimeMillis());
+        HttpResponse<String> live = request("GET", "/health/live");
+        assertThat(live.statusCode()).isEqualTo(503);
+        assertThat(live.body()).contains("\"status\":\"DOWN\"", "\"streams\":\"RUNNING\"",
+                "stream threads failed 3 times", "IllegalStateException");
+    }
+
+    @Test
     void shouldServePrometheusTextAndStatusJson() throws Exception {
         HttpResponse<String> metricsPage = request("GET", "/metrics");
         assertThat(metricsPage.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/plain"));
