@@ -204,7 +204,8 @@ public final class FallbackDemo {
             try {
                 JsonNode node = Json.MAPPER.readTree(line);
                 if (written < n && node != null && node.isObject() && node.hasNonNull("id")
-                        && answeredBy(counter, node.get("id").asText(), "primary")) {
+                        && answeredBy(counter, io.quotaflow.records.TicketKey.key(node.path("tenant").asText(null),
+                                node.get("id").asText()), "primary")) {
                     ((com.fasterxml.jackson.databind.node.ObjectNode) node).put("id", node.get("id").asText() + "-copy");
                     out.append(Json.MAPPER.writeValueAsString(node)).append('\n');
                     written++;

@@ -77,13 +77,17 @@ class StatusCommandIT {
                             .isTrue();
                 }
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
-                    Run r = run(env, "status", "--application-id", app, "CLI-1");
+                    Run r = run(env, "status", "--application-id", app, "--tenant", "acme", "CLI-1");
                     assertThat(r.code()).as(r.err()).isZero();
                     JsonNode answer = Json.MAPPER.readTree(r.out());
                     assertThat(answer.get("state").asText()).isEqualTo("classified");
                     assertThat(answer.get("priority").asText()).isEqualTo("standard");
                     assertThat(answer.get("tenant").asText()).isEqualTo("acme");
                 });
+                Run byKey = run(env, "status", "--application-id", app, "acme:CLI-1");
+                assertThat(Json.MAPPER.readTree(byKey.out()).get("state").asText()).isEqualTo("classified");
+                Run otherTenant = run(env, "status", "--application-id", app, "CLI-1");
+                assertThat(otherTenant.code()).as("the default tenant's CLI-1 is another ticket").isEqualTo(1);
                 Run unknown = run(env, "status", "--application-id", app, "NOPE");
                 assertThat(unknown.code()).isEqualTo(1);
                 assertThat(Json.MAPPER.readTree(unknown.out()).get("state").asText()).isEqualTo("unknown");

@@ -133,7 +133,8 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
             DispatcherSettings own = settings.forScope(scope);
             ScopeDispatcher unit = new ScopeDispatcher(scope, own, clients.forRoute(routing.routesOf(scope).get(0)), random, listener,
                     context, new DispatchLedger(pending, delayed, context.getStateStore(IN_FLIGHT_STORE),
-                    context.getStateStore(RETRYING_STORE), context.getStateStore(CANCELS_STORE), new PendingQueue(own.tenants(), own.batch().completionTokensPerItem())),
+                    context.getStateStore(RETRYING_STORE), context.getStateStore(CANCELS_STORE),
+                    new PendingQueue(own.tenants(), own.batch().completionTokensPerItem())),
                     mover, coalescer, context.getStateStore(DAILY_STORE), limiterClock, statuses);
             unit.restore(item -> scope.equals(scopeOf(item)), context.currentSystemTimeMs());
             units.put(scope, unit);

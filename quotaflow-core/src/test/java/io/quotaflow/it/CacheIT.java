@@ -104,8 +104,9 @@ class CacheIT {
             publish(tickets("B-", 500, true), 500);
             Set<String> ids = new LinkedHashSet<>();
             for (int i = 0; i < 500; i++) {
-                ids.add("A-" + i);
-                ids.add("B-" + i);
+                // results are keyed tenant:id (the tickets name tenants t0, t1, t2)
+                ids.add("t" + i % 3 + ":A-" + i);
+                ids.add("t" + i % 3 + ":B-" + i);
             }
             await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200)).until(() -> {
                 counter.poll(Duration.ofMillis(100));
@@ -120,8 +121,8 @@ class CacheIT {
             assertThat(counting.asked.values()).allSatisfy(n -> assertThat(n.get()).as("asked once per content").isEqualTo(1));
             int cached = 0;
             for (int i = 0; i < 500; i++) {
-                JsonNode a = Json.MAPPER.readTree(counter.results().get("A-" + i));
-                JsonNode b = Json.MAPPER.readTree(counter.results().get("B-" + i));
+                JsonNode a = Json.MAPPER.readTree(counter.results().get("t" + i % 3 + ":A-" + i));
+                JsonNode b = Json.MAPPER.readTree(counter.results().get("t" + i % 3 + ":B-" + i));
                 assertThat(b.get("category").asText()).isEqualTo(a.get("category").asText());
                 assertThat(b.get("urgency").asText()).isEqualTo(a.get("urgency").asText());
                 cached += a.path("cached").asBoolean() ? 1 : 0;

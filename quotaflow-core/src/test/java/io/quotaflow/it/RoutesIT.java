@@ -101,7 +101,7 @@ class RoutesIT {
         Set<String> ids = new LinkedHashSet<>();
         for (int i = 0; i < n; i++) {
             String id = prefix + "-" + i;
-            ids.add(id);
+            ids.add("t" + i % 3 + ":" + id);
             String body = bigEvery > 0 && i % bigEvery == 0 ? "My export fails with this log: " + "ERROR timeout at step ".repeat(2_500)
                     : "The tracking for my package has not moved for " + (i % 9 + 2) + " days.";
             lines.append("{\"id\":\"").append(id).append("\",\"subject\":\"Order ").append(i).append("\",\"body\":\"").append(body)
@@ -118,10 +118,12 @@ class RoutesIT {
     /** The classified ids of this test (the classes share one broker and its results topic). */
     private static Set<String> mine(OutcomeCounter counter, String... prefixes) {
         Set<String> out = new java.util.HashSet<>();
-        for (String id : counter.classifiedIds()) {
+        for (String key : counter.classifiedIds()) {
+            // results are keyed tenant:id (the tickets name tenants t0, t1, t2)
+            String id = io.quotaflow.records.TicketKey.parse(key).id();
             for (String p : prefixes) {
                 if (id.startsWith(p)) {
-                    out.add(id);
+                    out.add(key);
                 }
             }
         }
@@ -210,7 +212,7 @@ class RoutesIT {
             assertThat(counter.duplicates()).isZero();
             assertThat(counter.deadLettered()).isZero();
             for (int i = 0; i < 200; i += 20) {
-                JsonNode json = Json.MAPPER.readTree(counter.results().get("LONG-" + i));
+                JsonNode json = Json.MAPPER.readTree(counter.results().get("t" + i % 3 + ":LONG-" + i));
                 assertThat(json.get("route").asText()).isEqualTo("long");
                 assertThat(json.get("fallbackReason").asText()).isEqualTo("context");
             }

@@ -107,6 +107,11 @@ public final class TicketParser {
                 text[i] = node.textValue();
             }
         }
+        return ticket(id, text, object);
+    }
+
+    /** The ticket of these fields ({@code subject, body, tenant, priority}), unless its tenant cannot be keyed. */
+    private static Parsed ticket(String id, String[] text, ObjectNode object) {
         if (text[2] != null && !text[2].isBlank() && !TicketKey.validTenant(text[2])) {
             return new Invalid(BAD_TENANT);
         }
