@@ -134,9 +134,30 @@ public final class Pipeline implements AutoCloseable {
             clients.close();
             throw e;
         }
+        warnPlaintext(config);
         Pipeline pipeline = new Pipeline(config, clients);
         pipeline.streams.start();
         return pipeline;
+    }
+
+    /** Once per route at start: an {@code http://} base URL to another host sends the API key in the clear. */
+    private static void warnPlaintext(QuotaflowConfig config) {
+        for (io.quotaflow.routing.RouteSettings route : config.dispatcher().routing().routes().values()) {
+            java.net.URI url = route.model().baseUrl();
+            if ("http".equalsIgnoreCase(url.getScheme()) && !loopback(url.getHost())) {
+                LOG.warn("route {} sends its API key unencrypted to {}: use https:// unless that network is trusted", route.name(),
+                        io.quotaflow.settings.Redactor.url(url));
+            }
+        }
+    }
+
+    /** Whether {@code host} names this machine's loopback interface. */
+    static boolean loopback(String host) {
+        if (host == null) {
+            return true;
+        }
+        String h = host.toLowerCase(java.util.Locale.ROOT);
+        return h.equals("localhost") || h.endsWith(".localhost") || h.startsWith("127.") || h.equals("[::1]") || h.equals("::1");
     }
 
     public static Properties streamsProperties(QuotaflowConfig config) {

@@ -291,7 +291,8 @@ public final class ChaosRunner {
         children.pipeline().stop(Duration.ofSeconds(60));
         ChaosFinalRead all = ChaosFinalRead.read(bootstrap);
         int published = drive.published;
-        ChaosAccounting accounting = ChaosAccounting.of(tickets.subList(0, published).stream().map(GeneratedTicket::id).toList(),
+        ChaosAccounting accounting = ChaosAccounting.of(tickets.subList(0, published).stream()
+                        .map(t -> io.quotaflow.records.TicketKey.key(t.tenant(), t.id())).toList(),
                 all.resultKeys(), all.deadLetters());
         List<String> notes = drive.notes;
         if (accounting.unexpected() > 0) {

@@ -157,7 +157,8 @@ public final class EtaAccuracyBenchmark {
                 Thread.sleep(options.askAfter().toMillis());
                 QueueView view = pipeline.metrics().tickets().views().stream().findFirst()
                         .orElseThrow(() -> new IllegalStateException("no queue published"));
-                List<Probe> asked = ask(pipeline.httpPort(), spread(view, tickets.stream().map(GeneratedTicket::id).toList()));
+                List<Probe> asked = ask(pipeline.httpPort(), spread(view, tickets.stream()
+                        .map(t -> io.quotaflow.records.TicketKey.key(t.tenant(), t.id())).toList()));
                 progress.accept("asked about " + asked.size() + " of " + view.size() + " waiting; waiting for their results");
                 return new Result(options, classified(broker.bootstrapServers(), asked), view.size());
             }

@@ -110,7 +110,7 @@ final class MeasuredRun {
     private void score() {
         Map<String, GeneratedTicket.Label> labels = TicketGenerator.labels(tickets);
         for (Map.Entry<String, byte[]> e : counter.results().entrySet()) {
-            GeneratedTicket.Label label = labels.get(e.getKey());
+            GeneratedTicket.Label label = labels.get(io.quotaflow.records.TicketKey.parse(e.getKey()).id());
             if (label == null) {
                 continue;
             }
@@ -121,7 +121,7 @@ final class MeasuredRun {
                 urgencyHits += label.urgency().equals(json.path("urgency").asText()) ? 1 : 0;
                 ResultTimes t = ResultTimes.of(json);
                 if (t != null) {
-                    times.put(e.getKey(), t);
+                    times.put(io.quotaflow.records.TicketKey.parse(e.getKey()).id(), t);
                 }
             } catch (IOException ex) {
                 // an unreadable result counts as wrong

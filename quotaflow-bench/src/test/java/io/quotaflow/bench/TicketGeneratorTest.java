@@ -122,7 +122,7 @@ class TicketGeneratorTest {
             TicketLine line = parser.parse(1, json).orElseThrow();
             assertThat(line.valid()).isTrue();
             assertThat(line.warnings()).isEmpty();
-            assertThat(line.key()).isEqualTo(t.id());
+            assertThat(line.key()).isEqualTo(io.quotaflow.records.TicketKey.key(t.tenant(), t.id()));
             assertThat(line.priority()).isEqualTo(t.priority());
         }
         String lines = new String(TicketGenerator.jsonLines(tickets.subList(0, 10)), StandardCharsets.UTF_8);

@@ -175,14 +175,14 @@ public final class RunCommand implements Callable<Integer> {
             StringBuilder sb = new StringBuilder();
             routes.values().forEach(r -> sb.append(sb.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT,
                     "%s (scope %s, %d RPM, %d TPM, model %s at %s)", r.name(), r.scope(), r.quota().rpm(), r.quota().tpm(),
-                    r.model().model(), r.model().apiKey().redact(r.model().baseUrl().toString()))));
+                    r.model().model(), r.model().apiKey().redact(io.quotaflow.settings.Redactor.url(r.model().baseUrl())))));
             return String.format(Locale.ROOT, "quotaflow running: application id %s, routes %s; default %s; %s",
                     config.applicationId(), sb, config.dispatcher().routing().defaultRoute(), http);
         }
         return String.format(Locale.ROOT, "quotaflow running: application id %s, quota scope %s (%d RPM, %d TPM), "
                         + "model %s at %s; %s", config.applicationId(), config.dispatcher().scope(),
                 config.dispatcher().quota().rpm(), config.dispatcher().quota().tpm(), model.model(),
-                model.apiKey().redact(model.baseUrl().toString()), http);
+                model.apiKey().redact(io.quotaflow.settings.Redactor.url(model.baseUrl())), http);
     }
 
     /** An IPv6 literal in brackets, as in a URL. */

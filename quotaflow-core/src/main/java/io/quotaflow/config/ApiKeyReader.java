@@ -53,7 +53,9 @@ final class ApiKeyReader {
         }
         String value;
         try {
-            value = Files.readString(path, StandardCharsets.UTF_8).strip();
+            value = Files.readString(path, StandardCharsets.UTF_8);
+            // an editor's byte-order mark is no part of the key
+            value = (value.startsWith("\uFEFF") ? value.substring(1) : value).strip();
         } catch (IOException e) {
             throw new ConfigError(description + " cannot be read (" + e.getClass().getSimpleName() + ")" + NOT_SHOWN);
         }

@@ -9,7 +9,6 @@ import io.quotaflow.settings.DailyLimits;
 import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.settings.Prices;
 import io.quotaflow.settings.QuotaSettings;
-import io.quotaflow.settings.Redactor;
 import io.quotaflow.routing.RouteSettings;
 import io.quotaflow.settings.Secret;
 
@@ -71,6 +70,12 @@ final class RouteReader {
         return values.get(key).isPresent() ? values.longValue(key) : 0;
     }
 
+    /** A variable's name as an error may show it: not at all when it may be a key pasted in its place. */
+    static String shownVariable(String name) {
+        boolean nameLike = name.matches("[A-Za-z_][A-Za-z0-9_]{0,63}") && !name.matches(".*[A-Za-z0-9]{16}.*");
+        return nameLike ? name : "named there (not shown: it does not look like a variable name, and may be the key itself)";
+    }
+
     private Secret key(String name) {
         String envKey = RouteKeys.key(name, "api-key-env");
         String fileKey = RouteKeys.key(name, "api-key-file");
@@ -84,7 +89,7 @@ final class RouteReader {
             String value = env.get(variable.get());
             if (value == null || value.isBlank()) {
                 throw new ConfigError("the API key of route " + name + " is missing: the variable "
-                        + Redactor.scrub(variable.get()) + " (named by " + envKey + ", " + values.origin(envKey) + ") is not set");
+                        + shownVariable(variable.get()) + " (named by " + envKey + ", " + values.origin(envKey) + ") is not set");
             }
             return Secret.of(value);
         }

@@ -16,10 +16,31 @@ public final class QuotaScope {
     private QuotaScope() {
     }
 
+    /**
+     * The base URL as one provider quota is named by: scheme and host in lower case, the scheme's
+     * default port left out, no trailing slash, no query or fragment; so {@code http://LOCALHOST/v1/}
+     * and {@code http://localhost:80/v1} are one quota. The path keeps its case (servers may tell
+     * {@code /V1} from {@code /v1}); credentials in it stay part of the identity (hashed, never shown).
+     */
+    public static String canonical(java.net.URI url) {
+        String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(java.util.Locale.ROOT);
+        String host = url.getHost() == null ? "" : url.getHost().toLowerCase(java.util.Locale.ROOT);
+        int port = url.getPort();
+        if (("http".equals(scheme) && port == 80) || ("https".equals(scheme) && port == 443)) {
+            port = -1;
+        }
+        String path = url.getRawPath() == null ? "" : url.getRawPath();
+        while (path.endsWith("/")) {
+            path = path.substring(0, path.length() - 1);
+        }
+        String user = url.getRawUserInfo() == null ? "" : url.getRawUserInfo() + "@";
+        return scheme + "://" + user + host + (port < 0 ? "" : ":" + port) + path;
+    }
+
     public static String of(ModelSettings model) {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            sha.update(model.baseUrl().toString().getBytes(StandardCharsets.UTF_8));
+            sha.update(canonical(model.baseUrl()).getBytes(StandardCharsets.UTF_8));
             sha.update((byte) 0);
             sha.update(model.apiKey().reveal().getBytes(StandardCharsets.UTF_8));
             sha.update((byte) 0);

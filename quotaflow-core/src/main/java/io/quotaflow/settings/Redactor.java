@@ -86,6 +86,22 @@ public final class Redactor {
     }
 
     /**
+     * {@code uri} fit to print: credentials in it ({@code user:pass@}) masked, then {@link #scrub}bed.
+     * Null-safe.
+     */
+    public static String url(java.net.URI uri) {
+        if (uri == null) {
+            return null;
+        }
+        if (uri.getRawUserInfo() == null) {
+            return scrub(uri.toString());
+        }
+        String text = uri.toString();
+        int at = text.indexOf(uri.getRawUserInfo() + "@");
+        return scrub(at < 0 ? text : text.substring(0, at) + MASK + text.substring(at + uri.getRawUserInfo().length()));
+    }
+
+    /**
      * Shape-based redaction, no key needed: provider key shapes, authorization credentials, secret
      * {@code name=value} pairs and masked keys. Null-safe; ordinary text (rate-limit messages and their
      * numbers included) is returned unchanged.

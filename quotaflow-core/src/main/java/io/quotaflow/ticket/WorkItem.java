@@ -46,15 +46,6 @@ public record WorkItem(String id, Priority priority, String tenant, int tokens, 
                        String replayOf, int batchCap, int maxTokensBoost, long originalSize, String originalSha256,
                        List<Header> headers, Routed routed, String contentKey, long publishedAt) {
 
-    /** An item published when it was first accepted ({@code publishedAt = enqueuedAt}). */
-    public WorkItem(String id, Priority priority, String tenant, int tokens, byte[] original, Origin origin,
-                    long enqueuedAt, int attempt, long notBefore, FailureState failure, int replayCount,
-                    String replayOf, int batchCap, int maxTokensBoost, long originalSize, String originalSha256,
-                    List<Header> headers, Routed routed, String contentKey) {
-        this(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, notBefore, failure, replayCount, replayOf,
-                batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey, enqueuedAt);
-    }
-
     @JsonCreator
     public WorkItem {
         Objects.requireNonNull(id, "id");
@@ -77,7 +68,7 @@ public record WorkItem(String id, Priority priority, String tenant, int tokens, 
                     String replayOf, int batchCap, int maxTokensBoost, long originalSize, String originalSha256,
                     List<Header> headers) {
         this(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, notBefore, failure, replayCount, replayOf,
-                batchCap, maxTokensBoost, originalSize, originalSha256, headers, Routed.NONE, null);
+                batchCap, maxTokensBoost, originalSize, originalSha256, headers, Routed.NONE, null, enqueuedAt);
     }
 
     /**

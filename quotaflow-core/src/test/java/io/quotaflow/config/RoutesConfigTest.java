@@ -193,6 +193,30 @@ class RoutesConfigTest {
     }
 
     @Test
+    void shouldNotEchoAKeyPastedWhereAVariableNameBelongs(@TempDir Path dir) {
+        String pasted = "SKPROJ7F3A9C2D81B4E6F0A5C3D9E7B1";
+        Path file = RoutesFixture.file(dir, "routes=primary\nroute.primary.api-key-env=" + pasted + "\n");
+
+        assertThatThrownBy(() -> RoutesFixture.load(file, Map.of(), RoutesFixture.base()))
+                .isInstanceOf(ConfigError.class)
+                .hasMessageStartingWith("the API key of route primary is missing")
+                .hasMessageContaining("route.primary.api-key-env")
+                .hasMessageNotContaining(pasted).hasMessageNotContaining(pasted.substring(0, 12));
+        assertThat(RouteReader.shownVariable("OPENAI_API_KEY")).isEqualTo("OPENAI_API_KEY");
+        assertThat(RouteReader.shownVariable("sk-abc")).doesNotContain("sk-abc");
+    }
+
+    @Test
+    void shouldLeaveAByteOrderMarkOutOfAKeyReadFromAFile(@TempDir Path dir) throws Exception {
+        Path keyFile = Files.writeString(dir.resolve("bom.key"), "\uFEFFsk-route-bom-0007\r\n");
+        Path file = RoutesFixture.file(dir, "routes=a\nroute.a.api-key-file=" + keyFile + "\n");
+
+        Routing routing = RoutesFixture.routing(file, Map.of(), RoutesFixture.base());
+
+        assertThat(routing.route("a").orElseThrow().model().apiKey().reveal()).isEqualTo("sk-route-bom-0007");
+    }
+
+    @Test
     void shouldKeepTheSingleRouteConfigurationAsOneRouteNamedDefault() {
         Map<String, String> flags = RoutesFixture.base();
         flags.put("quota.rpm", "60");

@@ -23,6 +23,13 @@ class RedactorTest {
     }
 
     @Test
+    void shouldMaskCredentialsInAUrl() {
+        assertThat(Redactor.url(java.net.URI.create("https://bob:hunter2@llm.example.com:8443/v1")))
+                .isEqualTo("https://***@llm.example.com:8443/v1");
+        assertThat(Redactor.url(java.net.URI.create("https://llm.example.com/v1"))).isEqualTo("https://llm.example.com/v1");
+    }
+
+    @Test
     void shouldRedactTheExactKey() {
         String out = Redactor.redact("Incorrect key " + KEY + ". Check it.", KEY);
         assertThat(out).isEqualTo("Incorrect key ***. Check it.");
