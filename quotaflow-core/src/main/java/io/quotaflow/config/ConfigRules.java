@@ -30,6 +30,9 @@ final class ConfigRules {
                 return rule("letters, digits, '.', '_' or '-'", v -> v.toString().matches("[A-Za-z0-9._-]+"));
             case "http.port":
                 return rule("a port in [-1, 65535] (0: any free port, -1: off)", v -> (Integer) v >= -1 && (Integer) v <= 65535);
+            case "http.idle-timeout-ms":
+            case "http.forward-timeout-ms":
+                return rule("at least 100 (milliseconds)", v -> (Long) v >= 100);
             case "cluster.check-timeout-ms":
                 return rule("at least 1", v -> (Long) v >= 1);
             case "quota.max-in-flight":
