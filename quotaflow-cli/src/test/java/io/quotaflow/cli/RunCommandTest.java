@@ -87,6 +87,12 @@ class RunCommandTest {
                 .endsWith("; http://127.0.0.1:8080 serves /health/live, /health/ready, /metrics, /status, /tickets/{id} "
                         + "(/status and /tickets/{id} with the bearer token)")
                 .doesNotContain("start-up-line-token");
+        var certificates = io.quotaflow.settings.TestCertificates.generate(dir, "run", "EC");
+        Map<String, String> env = new HashMap<>(ENV);
+        env.put("QUOTAFLOW_HTTP_TLS_CERT_FILE", certificates.certPem().toString());
+        env.put("QUOTAFLOW_HTTP_TLS_KEY_FILE", certificates.keyPem().toString());
+        assertThat(RunCommand.startedLine(config(env, "--http-bind", "127.0.0.1"), 8443))
+                .endsWith("; https://127.0.0.1:8443 serves /health/live, /health/ready, /metrics, /status, /tickets/{id}");
     }
 
     @Test
