@@ -62,7 +62,8 @@ public final class Pipeline implements AutoCloseable {
         try {
             this.status = config.httpPort() >= 0 ? new StatusServer(config.httpBind(), config.httpPort(), registry, metrics, late,
                     TicketQueries.service(() -> late.streams, metrics.tickets(),
-                            () -> new HostInfo(TicketQueries.advertisedHost(config.httpBind()), httpPort()))) : null;
+                            () -> new HostInfo(TicketQueries.advertisedHost(config.httpBind()), httpPort()), config.http()),
+                    config.http()) : null;
         } catch (IOException e) {
             processMetrics.close();
             throw new UncheckedIOException("cannot serve /metrics on " + config.httpBind() + ":" + config.httpPort(), e);

@@ -1,5 +1,7 @@
 package io.quotaflow;
 
+import io.quotaflow.settings.HttpSettings;
+import io.quotaflow.settings.TlsIdentity;
 import io.quotaflow.status.StatusStore;
 import io.quotaflow.status.TicketDirectory;
 import io.quotaflow.status.TicketForwarder;
@@ -29,10 +31,16 @@ final class TicketQueries {
     private TicketQueries() {
     }
 
-    /** The service over the application {@code streams} gives once it exists (null before). */
-    static TicketService service(Supplier<KafkaStreams> streams, TicketDirectory directory, Supplier<HostInfo> self) {
+    /**
+     * The service over the application {@code streams} gives once it exists (null before); it asks
+     * the other instances as {@code http} says (HTTPS with TLS, the token, the forward timeout).
+     */
+    static TicketService service(Supplier<KafkaStreams> streams, TicketDirectory directory, Supplier<HostInfo> self,
+                                 HttpSettings http) {
         TicketLocator locator = new TicketLocator(id -> lookup(streams.get(), id), directory);
-        return new TicketService(locator, new TicketForwarder(() -> peers(streams.get(), self)), System::currentTimeMillis);
+        TicketForwarder forwarder = new TicketForwarder(() -> peers(streams.get(), self),
+                http.identity().map(TlsIdentity::peerContext).orElse(null), http.authToken(), http.forwardTimeout());
+        return new TicketService(locator, forwarder, System::currentTimeMillis);
     }
 
     static Optional<TicketStatus> lookup(KafkaStreams streams, String id) {

@@ -43,7 +43,9 @@ import java.util.concurrent.Callable;
             "HTTP on --http-bind:--http-port (http.bind, http.port): GET /health/live (liveness: the "
                     + "streams run; a halted route does not fail it), /health/ready (readiness: running, no "
                     + "route halted), /metrics (Prometheus), /status (JSON) and /tickets/{id} (one ticket's state and ETA; "
-                    + "any instance answers, asking the others when it does not own the ticket's route)."
+                    + "any instance answers, asking the others when it does not own the ticket's route); HEAD as well. "
+                    + "http.auth-token-file makes /status and /tickets/{id} require a bearer token (probes and /metrics "
+                    + "stay open); http.tls.* serves HTTPS (docs/operations.md, \"HTTP endpoints\")."
         },
         optionListHeading = "%nOptions:%n",
         exitCodeListHeading = "%nExit codes:%n",
@@ -162,13 +164,15 @@ public final class RunCommand implements Callable<Integer> {
     /**
      * {@code quotaflow running: application id quotaflow, quota scope …, model gpt-4o-mini at URL;
      * http://0.0.0.0:8080 serves /health/live, /health/ready, /metrics, /status, /tickets/{id}}; the HTTP part
-     * names the bind address ({@code http.bind}) and the port actually bound, or says it is off.
+     * names the scheme ({@code https} with {@code http.tls.*}), the bind address ({@code http.bind}) and the
+     * port actually bound, and whether a token guards {@code /status}, or says it is off.
      */
     static String startedLine(QuotaflowConfig config, int boundPort) {
         var model = config.dispatcher().model();
         String http = boundPort > 0
-                ? "http://" + hostPart(config.httpBind()) + ":" + boundPort
+                ? config.http().scheme() + "://" + hostPart(config.httpBind()) + ":" + boundPort
                         + " serves /health/live, /health/ready, /metrics, /status, /tickets/{id}"
+                        + (config.http().token().isPresent() ? " (/status and /tickets/{id} with the bearer token)" : "")
                 : "HTTP endpoints off (http.port -1)";
         var routes = config.dispatcher().routing().routes();
         if (routes.size() > 1 || !routes.containsKey(RouteSettings.DEFAULT_NAME)) {

@@ -2,6 +2,9 @@ package io.quotaflow.cli;
 
 import io.quotaflow.admin.KafkaClients;
 import io.quotaflow.config.ConfigValues;
+import io.quotaflow.config.HttpSettingsReader;
+import io.quotaflow.settings.HttpSettings;
+import io.quotaflow.status.TicketPaths;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
@@ -9,6 +12,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -16,10 +20,10 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -41,7 +45,11 @@ import java.util.concurrent.TimeUnit;
                     + "ticket's route asks the others.",
             "",
             "With --url the instance is named; otherwise the members of the application's consumer group "
-                    + "(application.id) are found through --bootstrap-servers and asked on http.port in turn."
+                    + "(application.id) are found through --bootstrap-servers and asked on http.port in turn (over "
+                    + "HTTPS when http.tls.* is set).",
+            "",
+            "With http.auth-token-file set (in --config FILE or QUOTAFLOW_HTTP_AUTH_TOKEN_FILE) its token is sent "
+                    + "as Authorization: Bearer; with http.tls.* the instances' certificate is trusted."
         },
         optionListHeading = "%nOptions:%n",
         exitCodeListHeading = "%nExit codes:%n",
@@ -98,14 +106,18 @@ public final class StatusCommand implements Callable<Integer> {
                 return ExitCodes.FAILURE;
             }
         }
-        HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
-        String path = "tickets/" + URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20")
+        HttpSettings settings = httpSettings();
+        HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(TIMEOUT);
+        settings.identity().ifPresent(tls -> client.sslContext(tls.peerContext()));
+        HttpClient http = client.build();
+        String path = TicketPaths.of(id).substring(1)
                 + (tenant == null || tenant.isBlank() ? "" : "?tenant=" + URLEncoder.encode(tenant, StandardCharsets.UTF_8));
         for (URI root : roots) {
             URI target = URI.create(root.toString().endsWith("/") ? root + path : root + "/" + path);
             try {
-                HttpResponse<String> response = http.send(HttpRequest.newBuilder(target).timeout(TIMEOUT).GET().build(),
-                        HttpResponse.BodyHandlers.ofString());
+                HttpRequest.Builder request = HttpRequest.newBuilder(target).timeout(TIMEOUT).GET();
+                settings.token().ifPresent(t -> request.header("Authorization", "Bearer " + t.reveal()));
+                HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
                 if (response.statusCode() != 200) {
                     err.println("status: " + target + " answered HTTP " + response.statusCode());
                     continue;
@@ -125,13 +137,24 @@ public final class StatusCommand implements Callable<Integer> {
         return ExitCodes.FAILURE;
     }
 
-    /** {@code http://<member host>:<http.port>} of each member of the application's consumer group. */
+    /** The token and TLS settings of the instances ({@code http.auth-token-file}, {@code http.tls.*}), to ask them with. */
+    private HttpSettings httpSettings() {
+        Map<String, String> flags = applicationId == null ? Map.of() : Map.of("application.id", applicationId);
+        try {
+            return HttpSettingsReader.read(kafka.settings(flags));
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+    }
+
+    /** {@code http(s)://<member host>:<http.port>} of each member of the application's consumer group. */
     private List<URI> discover() throws InterruptedException, java.util.concurrent.ExecutionException,
             java.util.concurrent.TimeoutException {
         Map<String, String> flags = applicationId == null ? Map.of() : Map.of("application.id", applicationId);
         ConfigValues values = kafka.settings(flags);
         String group = values.applicationId();
         int port = values.integer("http.port") > 0 ? values.integer("http.port") : 8080;
+        String scheme = values.get("http.tls.cert-file").isPresent() || values.get("http.tls.keystore-file").isPresent() ? "https" : "http";
         Set<String> hosts = new LinkedHashSet<>();
         try (Admin admin = KafkaClients.admin(kafka.bootstrapServers(), kafka.clientProperties())) {
             ConsumerGroupDescription d = admin.describeConsumerGroups(List.of(group)).all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
@@ -142,7 +165,7 @@ public final class StatusCommand implements Callable<Integer> {
         }
         List<URI> roots = new ArrayList<>();
         for (String host : hosts) {
-            roots.add(URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port));
+            roots.add(URI.create(scheme + "://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port));
         }
         return roots;
     }

@@ -3,10 +3,13 @@ package io.quotaflow.cli;
 import io.quotaflow.config.ConfigValues;
 import io.quotaflow.config.QuotaflowConfig;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -71,6 +74,25 @@ class RunCommandTest {
                 .contains("(60 RPM, ", "at http://provider.invalid:1/v1; ")
                 .endsWith("; http://127.0.0.1:41234 serves /health/live, /health/ready, /metrics, /status, /tickets/{id}")
                 .doesNotContain("/health ", "localhost", "sk-run-command-test-secret");
+    }
+
+    @Test
+    void shouldSayHttpsAndTheTokenInTheStartUpLine(@TempDir Path dir) throws Exception {
+        Path token = Files.writeString(dir.resolve("token"), "start-up-line-token-0123456789");
+        QuotaflowConfig plain = config(ENV, "--http-bind", "127.0.0.1");
+        QuotaflowConfig guarded = plain.withHttpSettings(plain.http().withAuthToken(io.quotaflow.settings.Secret.of(
+                Files.readString(token).strip())));
+
+        assertThat(RunCommand.startedLine(guarded, 8080))
+                .endsWith("; http://127.0.0.1:8080 serves /health/live, /health/ready, /metrics, /status, /tickets/{id} "
+                        + "(/status and /tickets/{id} with the bearer token)")
+                .doesNotContain("start-up-line-token");
+        var certificates = io.quotaflow.settings.TestCertificates.generate(dir, "run", "EC");
+        Map<String, String> env = new HashMap<>(ENV);
+        env.put("QUOTAFLOW_HTTP_TLS_CERT_FILE", certificates.certPem().toString());
+        env.put("QUOTAFLOW_HTTP_TLS_KEY_FILE", certificates.keyPem().toString());
+        assertThat(RunCommand.startedLine(config(env, "--http-bind", "127.0.0.1"), 8443))
+                .endsWith("; https://127.0.0.1:8443 serves /health/live, /health/ready, /metrics, /status, /tickets/{id}");
     }
 
     @Test

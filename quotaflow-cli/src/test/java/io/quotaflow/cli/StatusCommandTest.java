@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -12,6 +13,8 @@ import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -24,6 +27,7 @@ class StatusCommandTest {
             + "\"tenant\":\"acme\",\"position\":4,\"estimatedStartAt\":\"2026-01-01T00:00:05Z\",\"estimatedDoneAt\":\"2026-01-01T00:00:06Z\"}";
 
     private final List<String> asked = new CopyOnWriteArrayList<>();
+    private final List<String> authorizations = new CopyOnWriteArrayList<>();
     private HttpServer server;
 
     @BeforeEach
@@ -31,6 +35,7 @@ class StatusCommandTest {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/", ex -> {
             asked.add(ex.getRequestURI().getRawPath());
+            authorizations.add(String.valueOf(ex.getRequestHeaders().getFirst("Authorization")));
             String id = ex.getRequestURI().getPath().substring("/tickets/".length());
             byte[] body = (id.equals("T 1") ? KNOWN : "{\"id\":\"" + id + "\",\"state\":\"unknown\"}").getBytes(StandardCharsets.UTF_8);
             ex.sendResponseHeaders(200, body.length);
@@ -76,6 +81,21 @@ class StatusCommandTest {
         assertThat(r.code()).isEqualTo(1);
         assertThat(r.out()).contains("\"state\":\"unknown\"");
         assertThat(asked).containsExactly("/tickets/nope");
+    }
+
+    @Test
+    void shouldEncodeASlashInTheIdAndSendTheConfiguredToken(@TempDir Path dir) throws IOException {
+        Path token = Files.writeString(dir.resolve("token"), "status-command-token-0123456789\n");
+        Path config = Files.writeString(dir.resolve("q.properties"), "http.auth-token-file=" + token + "\n");
+
+        Run r = run("status", "--config", config.toString(), "--url", url(), "acme/T 1");
+
+        assertThat(r.code()).as(r.err()).isEqualTo(1);
+        assertThat(asked).containsExactly("/tickets/acme%2FT%201");
+        assertThat(authorizations).containsExactly("Bearer status-command-token-0123456789");
+        assertThat(r.err()).doesNotContain("status-command-token");
+        assertThat(run("status", "--url", url(), "T 1").code()).isZero();
+        assertThat(authorizations).as("no token configured, none sent").endsWith("null");
     }
 
     @Test

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import io.quotaflow.settings.BatchSettings;
+import io.quotaflow.settings.HttpSettings;
 import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.settings.RecordLimits;
@@ -64,10 +65,28 @@ public final class ConfigKeys {
                 + "sharing it share work and quota (default: `<topics.prefix>quotaflow`)");
         t.add("state.dir", Type.STRING, "~/.quotaflow/state", "--state-dir", "local state (RocksDB stores, restored "
                 + "from changelogs)");
-        t.add("http.port", Type.INT, "8080", "--http-port", "`/metrics`, `/health/live`, `/health/ready`, `/status`; "
+        t.add("http.port", Type.INT, "8080", "--http-port", "`/metrics`, `/health/live`, `/health/ready`, `/status`, `/tickets/{id}`; "
                 + "`-1` turns it off");
         t.add("http.bind", Type.STRING, QuotaflowConfig.DEFAULT_HTTP_BIND, "--http-bind", "address those endpoints listen on: "
-                + "every interface (what a container needs); `127.0.0.1` keeps them local");
+                + "every interface (what a container needs, so anyone who reaches the port can read them: set "
+                + "`http.auth-token-file`); `127.0.0.1` keeps them local");
+        t.add("http.auth-token-file", Type.STRING, null, null, "file holding a bearer token: `/status` and "
+                + "`/tickets/{id}` then require `Authorization: Bearer <token>` (401 otherwise) and peer forwarding "
+                + "sends it; probes and `/metrics` stay open (at least 16 visible ASCII characters)");
+        t.add("http.tls.cert-file", Type.STRING, null, null, "PEM certificate chain (the server's first): with "
+                + "`http.tls.key-file`, the endpoints serve HTTPS and forward to the other instances over HTTPS");
+        t.add("http.tls.key-file", Type.STRING, null, null, "PEM private key of `http.tls.cert-file`, unencrypted "
+                + "(`BEGIN PRIVATE KEY` or `BEGIN RSA PRIVATE KEY`)");
+        t.add("http.tls.keystore-file", Type.STRING, null, null, "PKCS12 keystore (key and chain) to serve HTTPS "
+                + "with, instead of the PEM pair");
+        t.add("http.tls.keystore-password-file", Type.STRING, null, null, "file holding the password of "
+                + "`http.tls.keystore-file` (required with it)");
+        t.add("http.idle-timeout-ms", Type.LONG, Long.toString(HttpSettings.DEFAULT_IDLE_TIMEOUT.toMillis()), null,
+                "a connection that sends or reads nothing for this long is closed (a stalled client holds a connection, "
+                + "never a thread)");
+        t.add("http.forward-timeout-ms", Type.LONG, Long.toString(HttpSettings.DEFAULT_FORWARD_TIMEOUT.toMillis()), null,
+                "how long `GET /tickets/{id}` waits for the other instances, asked all at once, before it answers what "
+                + "it knows (`unknown`)");
         t.add("instance.id", Type.STRING, "auto", "--instance-id", "static group membership (`group.instance.id`): "
                 + "`auto` derives a stable id from the host name and `state.dir`, so an instance restarted after a "
                 + "crash takes its tasks back at once; `none` for dynamic membership; or a value unique per instance");

@@ -255,7 +255,8 @@ public final class ConfigLoader {
                 .withDispatchPartitions(p.integer("dispatch.partitions"));
         return new QuotaflowConfig(cluster.bootstrapServers(), applicationId, stateDir, p.integer("http.port"),
                 kafka, dispatcher, kafka.getOrDefault("group.instance.id", instanceId))
-                .withHttpBind(p.string("http.bind"));
+                .withHttpBind(p.string("http.bind"))
+                .withHttpSettings(HttpSettingsReader.read(p));
     }
 
     /** Refuses a key that would carry the API key; names the key and the proper way, never the value. */
@@ -267,7 +268,8 @@ public final class ConfigLoader {
 
     /** For the path keys, {@code ~/x} ⇒ the user's home + {@code /x}. */
     private static String expandHome(String key, String value) {
-        boolean path = key.equals("state.dir") || key.equals("llm.api-key-file") || key.endsWith(".api-key-file");
+        boolean path = key.equals("state.dir") || key.equals("llm.api-key-file") || key.endsWith(".api-key-file")
+                || key.startsWith("http.") && key.endsWith("-file");
         return path && value.startsWith("~/") ? System.getProperty("user.home") + value.substring(1) : value;
     }
 }

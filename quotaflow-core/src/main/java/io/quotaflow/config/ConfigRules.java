@@ -33,6 +33,9 @@ final class ConfigRules {
             case "dispatch.partitions":
                 return rule("an integer in [1, " + DispatcherSettings.MAX_DISPATCH_PARTITIONS + "]",
                         v -> (Integer) v >= 1 && (Integer) v <= DispatcherSettings.MAX_DISPATCH_PARTITIONS);
+            case "http.idle-timeout-ms":
+            case "http.forward-timeout-ms":
+                return rule("at least 100 (milliseconds)", v -> (Long) v >= 100);
             case "cluster.check-timeout-ms":
                 return rule("at least 1", v -> (Long) v >= 1);
             case "quota.max-in-flight":

@@ -4,6 +4,7 @@ package io.quotaflow.config;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
+import io.quotaflow.settings.HttpSettings;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.settings.TopicNames;
 
@@ -18,12 +19,20 @@ import io.quotaflow.settings.TopicNames;
  * @param dispatcher       model, quota, batching and retry settings
  * @param instanceId       static group-membership id ({@link InstanceId}), null for dynamic membership
  * @param httpBind         address the HTTP endpoints listen on ({@code http.bind}; {@value #DEFAULT_HTTP_BIND}: every interface)
+ * @param http             token, TLS and timeouts of the HTTP endpoints ({@code http.auth-token-file}, {@code http.tls.*})
  */
 public record QuotaflowConfig(String bootstrapServers, String applicationId, Path stateDir, int httpPort,
-                              Map<String, String> kafka, DispatcherSettings dispatcher, String instanceId, String httpBind) {
+                              Map<String, String> kafka, DispatcherSettings dispatcher, String instanceId, String httpBind,
+                              HttpSettings http) {
 
     /** Every interface: what a container or a pod needs; {@code 127.0.0.1} keeps the endpoints local. */
     public static final String DEFAULT_HTTP_BIND = "0.0.0.0";
+
+    /** A configuration with plain HTTP, no token and the default HTTP timeouts. */
+    public QuotaflowConfig(String bootstrapServers, String applicationId, Path stateDir, int httpPort,
+                           Map<String, String> kafka, DispatcherSettings dispatcher, String instanceId, String httpBind) {
+        this(bootstrapServers, applicationId, stateDir, httpPort, kafka, dispatcher, instanceId, httpBind, HttpSettings.DEFAULT);
+    }
 
     /** A configuration listening on every interface. */
     public QuotaflowConfig(String bootstrapServers, String applicationId, Path stateDir, int httpPort,
@@ -47,6 +56,7 @@ public record QuotaflowConfig(String bootstrapServers, String applicationId, Pat
         Objects.requireNonNull(dispatcher, "dispatcher");
         QuotaSettings.require(httpBind != null && httpBind.matches("[A-Za-z0-9.:\\[\\]%_-]+"),
                 "http.bind must be a host name or an IP address, got '" + httpBind + "'");
+        Objects.requireNonNull(http, "http");
     }
 
     /** This configuration with the HTTP endpoints on {@code bind}. */
@@ -56,7 +66,12 @@ public record QuotaflowConfig(String bootstrapServers, String applicationId, Pat
 
     /** This configuration with the HTTP endpoints on {@code bind}:{@code port}. */
     public QuotaflowConfig withHttp(String bind, int port) {
-        return new QuotaflowConfig(bootstrapServers, applicationId, stateDir, port, kafka, dispatcher, instanceId, bind);
+        return new QuotaflowConfig(bootstrapServers, applicationId, stateDir, port, kafka, dispatcher, instanceId, bind, http);
+    }
+
+    /** This configuration with the HTTP endpoints guarded and timed by {@code settings}. */
+    public QuotaflowConfig withHttpSettings(HttpSettings settings) {
+        return new QuotaflowConfig(bootstrapServers, applicationId, stateDir, httpPort, kafka, dispatcher, instanceId, httpBind, settings);
     }
 
     /** The topic names under {@code topics.prefix}. */

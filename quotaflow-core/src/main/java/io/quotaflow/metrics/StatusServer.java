@@ -2,55 +2,136 @@ package io.quotaflow.metrics;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.quotaflow.status.QueueView;
-import io.quotaflow.status.TicketAnswer;
-import io.quotaflow.status.TicketService;
+import io.quotaflow.dispatch.DispatcherSnapshot;
 import io.quotaflow.records.Json;
 import io.quotaflow.records.Priority;
 import io.quotaflow.records.TicketKey;
-import io.quotaflow.dispatch.DispatcherSnapshot;
+import io.quotaflow.settings.HttpSettings;
+import io.quotaflow.status.QueueView;
+import io.quotaflow.status.TicketAnswer;
+import io.quotaflow.status.TicketPaths;
+import io.quotaflow.status.TicketService;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Executors;
+import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
- * The instance's HTTP endpoints, matched exactly and answering GET only (404 for any other path,
- * 405 with {@code Allow: GET} for any other method): {@code /metrics} (Prometheus text),
- * {@code /health/live} and {@code /health/ready} ({@link HealthCheck}; {@code /health} is the
+ * The instance's HTTP endpoints, matched exactly and answering GET and HEAD only (404 for any other
+ * path, 405 with {@code Allow: GET, HEAD} for any other method): {@code /metrics} (Prometheus
+ * text), {@code /health/live} and {@code /health/ready} ({@link HealthCheck}; {@code /health} is the
  * readiness check under its old name) and {@code /status} (JSON per owned scope: queue depth and
  * oldest age per priority, quota use, cooldown, circuit, estimated wait, and per priority when
  * what waits now is expected to be done) and {@code /tickets/{id}} (one ticket's status and ETA,
- * {@link TicketService}; {@code ?local=true} answers from this instance only; the path names the ticket
- * by its key, {@code tenant:id}, or by its id with {@code ?tenant=}).
+ * {@link TicketService}; the id percent-encoded, {@link TicketPaths}; {@code ?local=true} answers
+ * from this instance only; the path names the ticket by its key, {@code tenant:id}, or by its id with
+ * {@code ?tenant=}). With a token ({@code http.auth-token-file}) {@code /status} and
+ * {@code /tickets/{id}} require {@code Authorization: Bearer <token>}; probes and metrics stay open.
+ *
+ * <p>Nothing a client or a peer does can delay a probe:
+ * <ul>
+ *   <li>connections are read and written with non-blocking I/O (Jetty), so a client that stalls
+ *       mid-request, or reads its answer slowly, holds a connection (closed after
+ *       {@code http.idle-timeout-ms} of silence), never a thread; the request threads
+ *       ({@code quotaflow-http}) only route, answer the probes, and hand the rest on;</li>
+ *   <li>{@code /metrics} renders on a thread of its own, one render at a time, concurrent scrapes
+ *       sharing it ({@link MetricsPage}); beyond {@value #MAX_SCRAPES} scrapes being answered, or
+ *       a render not ready within {@value #RENDER_WAIT_MS} ms, a scrape gets 503;</li>
+ *   <li>{@code /status} and local ticket look-ups run on {@code quotaflow-http-work}, look-ups that
+ *       ask the other instances on {@code quotaflow-http-forward} (all peers at once, one overall
+ *       timeout: {@code TicketForwarder}); a full queue answers 503 rather than waiting.</li>
+ * </ul>
+ *
+ * <p>Why Jetty and not the JDK's {@code com.sun.net.httpserver}: that server reads a request's
+ * headers and writes its answer with blocking I/O on its executor's threads, so every stalled or
+ * slow client holds a thread, and its only request and response timeouts are JVM-wide system
+ * properties ({@code sun.net.httpserver.maxReqTime}, read once per JVM). Jetty's core API (no
+ * servlets: jetty-server, -http, -io, -util) parses and writes asynchronously, with per-connector
+ * timeouts and TLS, and is actively maintained.
  */
 public final class StatusServer implements AutoCloseable {
 
-    /** What an endpoint answers. */
-    private record Response(int status, String type, String body) {
-    }
+    /** Most scrapes being answered at once; more get 503 with {@code Retry-After}. */
+    static final int MAX_SCRAPES = 128;
+    /** Connections the kernel holds for accepting (the default, 50, drops a burst's excess into 1 s SYN retries). */
+    static final int ACCEPT_QUEUE = 1024;
+    /** Longest a scrape waits for its render. */
+    static final long RENDER_WAIT_MS = 10_000;
 
-    private interface Endpoint {
-        Response get();
-    }
-
+    private static final Logger LOG = LoggerFactory.getLogger(StatusServer.class);
     private static final String JSON = "application/json";
     private static final String TEXT = "text/plain; charset=utf-8";
-    private static final String TICKETS = "/tickets/";
+    private static final String PROMETHEUS = "text/plain; version=0.0.4; charset=utf-8";
+    private static final String ALLOW = "GET, HEAD";
+    private static final String REALM = "Bearer realm=\"quotaflow\"";
+    /** Jetty's default, less what a ticket id may need: an encoded {@code /}, {@code %}, {@code .} or empty segment. */
+    private static final UriCompliance URIS = UriCompliance.DEFAULT.with("quotaflow-ticket-ids",
+            UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR, UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING,
+            UriCompliance.Violation.AMBIGUOUS_PATH_SEGMENT, UriCompliance.Violation.AMBIGUOUS_EMPTY_SEGMENT);
 
-    private final HttpServer server;
+    /** What an endpoint answers. */
+    private record Reply(int status, String type, byte[] body, Map<String, String> headers) {
+        Reply(int status, String type, String body) {
+            this(status, type, body.getBytes(StandardCharsets.UTF_8), Map.of());
+        }
+
+        Reply with(String header, String value) {
+            Map<String, String> more = new LinkedHashMap<>(headers);
+            more.put(header, value);
+            return new Reply(status, type, body, more);
+        }
+    }
+
+    /** Where an endpoint is answered. */
+    private enum Where { PROBE, METRICS, WORK, FORWARD }
+
+    private record Endpoint(Where where, boolean guarded, Supplier<Reply> reply) {
+    }
+
+    private final Server server;
+    private final ServerConnector connector;
     private final Map<String, Endpoint> endpoints = new LinkedHashMap<>();
     private final TicketService tickets;
+    private final byte[] tokenDigest;
+    private final MetricsPage page;
+    private final AtomicInteger scrapes = new AtomicInteger();
+    private final ExecutorService renderer = pool("quotaflow-http-metrics", 1, 1);
+    private final ExecutorService work = pool("quotaflow-http-work", 2, 64);
+    private final ExecutorService forward = pool("quotaflow-http-forward", 4, 64);
 
     /**
      * Serves on {@code bind}:{@code port} (0: a free port).
@@ -70,81 +151,231 @@ public final class StatusServer implements AutoCloseable {
      */
     public StatusServer(String bind, int port, PrometheusMeterRegistry registry, PipelineMetrics metrics, StreamsProbe streams,
                         TicketService tickets) throws IOException {
+        this(bind, port, registry, metrics, streams, tickets, HttpSettings.DEFAULT);
+    }
+
+    /**
+     * As above, guarded, timed and (with TLS) encrypted as {@code http} says.
+     *
+     * @throws IOException the address does not resolve or the port is taken
+     */
+    public StatusServer(String bind, int port, PrometheusMeterRegistry registry, PipelineMetrics metrics, StreamsProbe streams,
+                        TicketService tickets, HttpSettings http) throws IOException {
         this.tickets = tickets;
-        endpoints.put("/metrics", () -> new Response(200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
-        Endpoint ready = () -> report(HealthCheck.ready(streams.state(), streams.wasRunning(),
+        this.tokenDigest = http.token().map(t -> sha256(t.reveal())).orElse(null);
+        this.page = new MetricsPage(registry::scrape, renderer);
+        Supplier<Reply> ready = () -> report(HealthCheck.ready(streams.state(), streams.wasRunning(),
                 metrics.notReadyReason(System.currentTimeMillis()), metrics.haltedRoutes()));
-        endpoints.put("/health/live", () -> report(HealthCheck.live(streams.state(), streams.aliveThreads(),
-                metrics.notLiveReason(System.currentTimeMillis()), metrics.haltedRoutes())));
-        endpoints.put("/health/ready", ready);
-        endpoints.put("/health", ready);
-        endpoints.put("/status", () -> new Response(200, JSON, status(metrics, streams)));
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(bind), port), 0);
-        server.setExecutor(Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "quotaflow-status");
-            t.setDaemon(true);
-            return t;
-        }));
-        server.createContext("/", this::handle);
-        server.start();
-    }
-
-    private static Response report(HealthCheck.Report report) {
-        return new Response(report.status(), JSON, report.json());
-    }
-
-    private void handle(HttpExchange ex) throws IOException {
+        endpoints.put("/metrics", new Endpoint(Where.METRICS, false, null));
+        endpoints.put("/health/live", new Endpoint(Where.PROBE, false,
+                () -> report(HealthCheck.live(streams.state(), streams.aliveThreads(),
+                        metrics.notLiveReason(System.currentTimeMillis()), metrics.haltedRoutes()))));
+        endpoints.put("/health/ready", new Endpoint(Where.PROBE, false, ready));
+        endpoints.put("/health", new Endpoint(Where.PROBE, false, ready));
+        endpoints.put("/status", new Endpoint(Where.WORK, true, () -> new Reply(200, JSON, status(metrics, streams))));
+        InetAddress address = InetAddress.getByName(bind);
+        this.server = new Server(requestThreads());
+        this.connector = connector(server, http);
+        connector.setHost(address.getHostAddress());
+        connector.setPort(port);
+        connector.setIdleTimeout(http.idleTimeout().toMillis());
+        // a burst of connections (a hundred scrapers at once) waits in the kernel's queue, not in SYN retries
+        connector.setAcceptQueueSize(ACCEPT_QUEUE);
+        server.addConnector(connector);
+        server.setHandler(new Router());
+        ErrorHandler errors = new ErrorHandler();
+        errors.setShowStacks(false);
+        errors.setShowCauses(false);
+        server.setErrorHandler(errors);
         try {
-            drain(ex.getRequestBody());
-            String path = ex.getRequestURI().getPath();
-            Endpoint endpoint = endpoints.get(path);
-            if (endpoint == null && path.startsWith(TICKETS) && path.length() > TICKETS.length()
-                    && path.indexOf('/', TICKETS.length()) < 0) {
-                Map<String, String> query = query(ex.getRequestURI().getQuery());
-                endpoint = () -> ticket(path.substring(TICKETS.length()), query.get("tenant"), "true".equals(query.get("local")));
-            }
-            if (endpoint == null) {
-                send(ex, new Response(404, TEXT, "not found: " + ex.getRequestURI().getPath() + " (endpoints: "
-                        + String.join(", ", endpoints.keySet()) + ")\n"));
-            } else if (!"GET".equals(ex.getRequestMethod())) {
-                ex.getResponseHeaders().set("Allow", "GET");
-                send(ex, new Response(405, TEXT, "method " + ex.getRequestMethod() + " not allowed; use GET\n"));
-            } else {
-                send(ex, endpoint.get());
-            }
-        } finally {
-            ex.close();
+            server.start();
+        } catch (Exception e) {
+            close();
+            throw e instanceof IOException io ? io : new IOException("cannot serve on " + bind + ":" + port + ": " + e.getMessage(), e);
         }
     }
 
-    /** The query's parameters (the last of a repeated one wins); the URI has decoded them. */
-    private static Map<String, String> query(String query) {
+    private static QueuedThreadPool requestThreads() {
+        QueuedThreadPool threads = new QueuedThreadPool(16, 2);
+        threads.setName("quotaflow-http");
+        threads.setDaemon(true);
+        return threads;
+    }
+
+    private static ServerConnector connector(Server server, HttpSettings http) {
+        HttpConfiguration config = new HttpConfiguration();
+        config.setSendServerVersion(false);
+        config.setSendXPoweredBy(false);
+        config.setUriCompliance(URIS);
+        HttpConnectionFactory plain = new HttpConnectionFactory(config);
+        if (http.identity().isEmpty()) {
+            return new ServerConnector(server, 1, 1, plain);
+        }
+        // peers reach an instance by its advertised host name or address: no SNI host check
+        config.addCustomizer(new SecureRequestCustomizer(false));
+        SslContextFactory.Server tls = new SslContextFactory.Server();
+        tls.setSslContext(http.identity().get().serverContext());
+        return new ServerConnector(server, 1, 1, new SslConnectionFactory(tls, plain.getProtocol()), plain);
+    }
+
+    private static ExecutorService pool(String name, int threads, int queue) {
+        AtomicInteger n = new AtomicInteger();
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(queue), r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
+
+    /** Routes every request; answers probes itself and hands every other endpoint on. */
+    private final class Router extends Handler.Abstract {
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) {
+            String path = request.getHttpURI().getPath();
+            Endpoint endpoint = endpoints.get(path);
+            if (endpoint == null) {
+                endpoint = ticket(path, query(request.getHttpURI().getQuery()));
+            }
+            String method = request.getMethod();
+            if (endpoint == null) {
+                send(response, callback, new Reply(404, TEXT, "not found: " + path + " (endpoints: "
+                        + String.join(", ", endpoints.keySet()) + ", " + TicketPaths.PREFIX + "{id})\n"));
+            } else if (!"GET".equals(method) && !"HEAD".equals(method)) {
+                send(response, callback, new Reply(405, TEXT, "method " + method + " not allowed; use GET or HEAD\n")
+                        .with("Allow", ALLOW));
+            } else if (endpoint.guarded() && tokenDigest != null && !authorized(request)) {
+                send(response, callback, unauthorized(request));
+            } else if (endpoint.where() == Where.PROBE) {
+                send(response, callback, answer(endpoint.reply()));
+            } else if (endpoint.where() == Where.METRICS) {
+                metrics(response, callback);
+            } else {
+                ExecutorService pool = endpoint.where() == Where.FORWARD ? forward : work;
+                Supplier<Reply> reply = endpoint.reply();
+                try {
+                    pool.execute(() -> send(response, callback, answer(reply)));
+                } catch (RejectedExecutionException e) {
+                    send(response, callback, busy("too many requests waiting"));
+                }
+            }
+            return true;
+        }
+    }
+
+    /** The query's parameters, decoded (the last of a repeated one wins). */
+    private static Map<String, String> query(String raw) {
         Map<String, String> params = new LinkedHashMap<>();
-        if (query != null) {
-            for (String pair : query.split("&")) {
+        if (raw != null) {
+            for (String pair : raw.split("&")) {
                 int eq = pair.indexOf('=');
-                params.put(eq < 0 ? pair : pair.substring(0, eq), eq < 0 ? "" : pair.substring(eq + 1));
+                String name = java.net.URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+                params.put(name, eq < 0 ? "" : java.net.URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
             }
         }
         return params;
     }
 
     /**
-     * {@code GET /tickets/{key}}: the key as tickets are keyed ({@link TicketKey}: the id for the default
-     * tenant, {@code tenant:id} otherwise), or {@code /tickets/{id}?tenant=t}.
+     * {@code /tickets/{key}}, if {@code rawPath} is one: the ticket's key ({@link TicketKey}: its id for the
+     * default tenant, {@code tenant:id} otherwise), or its id with {@code ?tenant=}; on its own pool when it
+     * may ask the other instances.
      */
-    private Response ticket(String idOrKey, String tenant, boolean local) {
-        String key;
-        if (tenant == null) {
-            key = idOrKey;
-        } else if (!TicketKey.validTenant(tenant)) {
-            return new Response(400, TEXT, "tenant must be 1 to " + TicketKey.MAX_TENANT_LENGTH
-                    + " characters without ':' or control characters\n");
-        } else {
-            key = TicketKey.key(tenant, idOrKey);
+    private Endpoint ticket(String rawPath, Map<String, String> query) {
+        Optional<String> id = TicketPaths.idOf(rawPath);
+        if (id.isEmpty()) {
+            return null;
         }
+        boolean local = "true".equals(query.get("local"));
+        String tenant = query.get("tenant");
+        if (tenant != null && !TicketKey.validTenant(tenant)) {
+            return new Endpoint(Where.PROBE, true, () -> new Reply(400, TEXT, "tenant must be 1 to " + TicketKey.MAX_TENANT_LENGTH
+                    + " characters without ':' or control characters\n"));
+        }
+        String key = tenant == null ? id.get() : TicketKey.key(tenant, id.get());
+        boolean asks = tickets != null && !local;
+        return new Endpoint(asks ? Where.FORWARD : Where.WORK, true, () -> ticketReply(key, local));
+    }
+
+    private Reply ticketReply(String key, boolean local) {
         TicketAnswer answer = tickets == null ? TicketAnswer.unknown(key) : tickets.answer(key, local);
-        return new Response(200, JSON, Json.MAPPER.valueToTree(answer).toPrettyString());
+        return new Reply(200, JSON, Json.MAPPER.valueToTree(answer).toPrettyString());
+    }
+
+    private void metrics(Response response, Callback callback) {
+        if (scrapes.incrementAndGet() > MAX_SCRAPES) {
+            scrapes.decrementAndGet();
+            send(response, callback, busy("too many concurrent scrapes"));
+            return;
+        }
+        Callback done = Callback.from(callback, (Runnable) scrapes::decrementAndGet);
+        page.next().orTimeout(RENDER_WAIT_MS, TimeUnit.MILLISECONDS).whenComplete((body, failure) -> {
+            if (failure == null) {
+                send(response, done, new Reply(200, PROMETHEUS, body, Map.of()));
+            } else {
+                LOG.warn("/metrics could not be rendered: {}", String.valueOf(failure));
+                send(response, done, busy("metrics not rendered in time"));
+            }
+        });
+    }
+
+    private static Reply answer(Supplier<Reply> endpoint) {
+        try {
+            return endpoint.get();
+        } catch (RuntimeException e) {
+            LOG.warn("HTTP endpoint failed", e);
+            return new Reply(500, TEXT, "internal error: " + e.getClass().getSimpleName() + "\n");
+        }
+    }
+
+    private static Reply busy(String why) {
+        return new Reply(503, TEXT, "busy: " + why + "; try again\n").with("Retry-After", "1");
+    }
+
+    /** Whether the request carries the token: compared as SHA-256 digests, in constant time. */
+    private boolean authorized(Request request) {
+        return bearer(request).map(t -> MessageDigest.isEqual(sha256(t), tokenDigest)).orElse(false);
+    }
+
+    private static Optional<String> bearer(Request request) {
+        String header = request.getHeaders().get(HttpHeader.AUTHORIZATION);
+        if (header == null || header.length() < 7 || !header.substring(0, 7).toLowerCase(Locale.ROOT).equals("bearer ")) {
+            return Optional.empty();
+        }
+        return Optional.of(header.substring(7).strip());
+    }
+
+    private static Reply unauthorized(Request request) {
+        if (bearer(request).isEmpty()) {
+            return new Reply(401, TEXT, "unauthorized: send Authorization: Bearer <token> (the token of http.auth-token-file)\n")
+                    .with("WWW-Authenticate", REALM);
+        }
+        return new Reply(401, TEXT, "unauthorized: the bearer token is not the one configured\n")
+                .with("WWW-Authenticate", REALM + ", error=\"invalid_token\"");
+    }
+
+    private static byte[] sha256(String value) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+    }
+
+    /** Sends {@code reply}; for HEAD Jetty sends the same headers (Content-Length included) and no body. */
+    private static void send(Response response, Callback callback, Reply reply) {
+        response.setStatus(reply.status());
+        HttpFields.Mutable headers = response.getHeaders();
+        headers.put(HttpHeader.CONTENT_TYPE, reply.type());
+        headers.put(HttpHeader.CACHE_CONTROL, "no-store");
+        reply.headers().forEach(headers::put);
+        headers.put(HttpHeader.CONTENT_LENGTH, reply.body().length);
+        response.write(true, ByteBuffer.wrap(reply.body()), callback);
+    }
+
+    private static Reply report(HealthCheck.Report report) {
+        return new Reply(report.status(), JSON, report.json());
     }
 
     private static String status(PipelineMetrics metrics, StreamsProbe streams) {
@@ -188,29 +419,18 @@ public final class StatusServer implements AutoCloseable {
     }
 
     public int port() {
-        return server.getAddress().getPort();
-    }
-
-    private static void drain(InputStream in) throws IOException {
-        byte[] buffer = new byte[8192];
-        long total = 0;
-        int n;
-        while (total < 1 << 20 && (n = in.read(buffer)) > 0) {
-            total += n;
-        }
-    }
-
-    private static void send(HttpExchange ex, Response response) throws IOException {
-        byte[] bytes = response.body().getBytes(StandardCharsets.UTF_8);
-        ex.getResponseHeaders().set("Content-Type", response.type());
-        ex.sendResponseHeaders(response.status(), bytes.length);
-        try (OutputStream out = ex.getResponseBody()) {
-            out.write(bytes);
-        }
+        return connector.getLocalPort();
     }
 
     @Override
     public void close() {
-        server.stop(0);
+        try {
+            server.stop();
+        } catch (Exception e) {
+            LOG.warn("HTTP server did not stop cleanly: {}", e.toString());
+        }
+        renderer.shutdownNow();
+        work.shutdownNow();
+        forward.shutdownNow();
     }
 }

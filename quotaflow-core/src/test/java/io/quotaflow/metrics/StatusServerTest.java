@@ -7,6 +7,7 @@ import io.quotaflow.status.Eta;
 import io.quotaflow.status.QueueView;
 import io.quotaflow.status.TicketForwarder;
 import io.quotaflow.status.TicketLocator;
+import io.quotaflow.status.TicketPaths;
 import io.quotaflow.status.TicketService;
 import io.quotaflow.status.TicketState;
 import io.quotaflow.status.TicketStatus;
@@ -72,7 +73,7 @@ class StatusServerTest {
 
     private HttpResponse<String> request(String method, String path) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path));
-        b.method(method, method.equals("GET") || method.equals("DELETE") ? HttpRequest.BodyPublishers.noBody()
+        b.method(method, List.of("GET", "HEAD", "DELETE", "OPTIONS").contains(method) ? HttpRequest.BodyPublishers.noBody()
                 : HttpRequest.BodyPublishers.ofString("{}"));
         return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
@@ -144,14 +145,56 @@ class StatusServerTest {
     }
 
     @Test
-    void shouldRefuseEveryMethodButGetWithAllow() throws Exception {
-        for (String method : List.of("POST", "PUT", "DELETE", "PATCH")) {
+    void shouldRefuseEveryMethodButGetAndHeadWithAllow() throws Exception {
+        for (String method : List.of("POST", "PUT", "DELETE", "PATCH", "OPTIONS")) {
             HttpResponse<String> r = request(method, "/health/live");
             assertThat(r.statusCode()).as(method).isEqualTo(405);
-            assertThat(r.headers().firstValue("Allow")).as(method).contains("GET");
+            assertThat(r.headers().firstValue("Allow")).as(method).contains("GET, HEAD");
         }
         assertThat(request("POST", "/metrics").statusCode()).isEqualTo(405);
         assertThat(request("POST", "/nowhere").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void shouldAnswerHeadOnEveryGetEndpointWithItsHeadersAndNoBody() throws Exception {
+        metrics.state(snapshot("RUNNING"));
+        for (String path : List.of("/metrics", "/health/live", "/health/ready", "/health", "/status", "/tickets/T-1")) {
+            HttpResponse<String> head = request("HEAD", path);
+            HttpResponse<String> get = request("GET", path);
+            assertThat(head.statusCode()).as(path).isEqualTo(200);
+            assertThat(head.body()).as(path).isEmpty();
+            assertThat(head.headers().firstValue("Content-Type")).as(path).isEqualTo(get.headers().firstValue("Content-Type"));
+            assertThat(head.headers().firstValueAsLong("Content-Length").orElseThrow()).as(path).isPositive();
+            if (!path.equals("/metrics") && !path.equals("/status")) {
+                assertThat(head.headers().firstValueAsLong("Content-Length")).as(path)
+                        .isEqualTo(get.headers().firstValueAsLong("Content-Length"));
+            }
+        }
+        assertThat(request("HEAD", "/nowhere").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void shouldFindATicketWhoseIdHoldsASlashOrAnyOtherCharacterWhenItIsPercentEncoded() throws Exception {
+        long now = System.currentTimeMillis();
+        List<String> ids = List.of("acme/T-1", "a b+c", "100%", "..", "ü/ß?#&=", "/");
+        Map<String, TicketStatus> statuses = new java.util.HashMap<>();
+        ids.forEach(id -> statuses.put(id, new TicketStatus(TicketState.CLASSIFIED, "default", "bulk", "acme", now, now, 0, null)));
+        TicketService tickets = new TicketService(new TicketLocator(id -> Optional.ofNullable(statuses.get(id)), metrics.tickets()),
+                new TicketForwarder(List::of), () -> now);
+        try (StatusServer withTickets = new StatusServer("127.0.0.1", 0, registry, metrics, probe, tickets)) {
+            for (String id : ids) {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + withTickets.port()
+                        + TicketPaths.of(id))).GET().build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(r.statusCode()).as(id).isEqualTo(200);
+                JsonNode b = Json.MAPPER.readTree(r.body());
+                assertThat(b.get("id").asText()).as(TicketPaths.of(id)).isEqualTo(id);
+                assertThat(b.get("state").asText()).as(id).isEqualTo("classified");
+            }
+            assertThat(TicketPaths.of("acme/T-1")).isEqualTo("/tickets/acme%2FT-1");
+            assertThat(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + withTickets.port() + "/tickets/acme/T-1"))
+                    .GET().build(), HttpResponse.BodyHandlers.ofString()).statusCode()).as("an unencoded / is a path, not an id").isEqualTo(404);
+            assertThat(StatusServerStallTest.get(withTickets.port(), "/tickets/bad%zz", 5_000).status()).isIn(400, 404);
+        }
     }
 
     @Test
