@@ -163,8 +163,8 @@ final class ItSupport implements BeforeAllCallback, AfterAllCallback {
     }
 
     /**
-     * Publishes {@code n} small tickets with ids {@code prefix-0 … prefix-(n-1)} over the three priorities, each of its own text,
-     * to the input topics of {@code topics}.
+     * Publishes {@code n} small tickets with ids {@code prefix-0 … prefix-(n-1)} over the three priorities and tenants
+     * {@code t0..t2}, each of its own text, to the input topics of {@code topics}; returns their keys ({@code t1:prefix-1}).
      */
     static Set<String> publish(EmbeddedKafkaBroker broker, TopicNames topics, String prefix, int n) {
         StringBuilder lines = new StringBuilder();
@@ -172,7 +172,8 @@ final class ItSupport implements BeforeAllCallback, AfterAllCallback {
         String[] priorities = {"interactive", "standard", "bulk"};
         for (int i = 0; i < n; i++) {
             String id = prefix + "-" + i;
-            ids.add(id);
+            // results are keyed tenant:id (these tickets name tenants t0, t1 and t2)
+            ids.add("t" + i % 3 + ":" + id);
             // the id in the text: tickets of two calls must not be answered from each other's cache
             lines.append("{\"id\":\"").append(id).append("\",\"subject\":\"Order ").append(id)
                     .append(" not delivered\",\"body\":\"The tracking for my package has not moved for ").append(i % 9 + 2)

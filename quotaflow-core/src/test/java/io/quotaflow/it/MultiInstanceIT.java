@@ -57,7 +57,7 @@ class MultiInstanceIT {
             for (String line : lines.split("\n")) {
                 var parsed = io.quotaflow.records.TicketParser.parse(line.getBytes(StandardCharsets.UTF_8));
                 if (parsed instanceof io.quotaflow.records.TicketParser.Valid v && !v.ticket().id().equals("T-HUGE-1")) {
-                    expected.add(v.ticket().id());
+                    expected.add(io.quotaflow.records.TicketKey.of(v.ticket()).key());
                 }
             }
 

@@ -63,7 +63,7 @@ class ObservabilityIT {
             HttpResponse<String> post = http.send(HttpRequest.newBuilder(uri(port, "/health/ready"))
                     .POST(HttpRequest.BodyPublishers.ofString("x")).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(post.statusCode()).isEqualTo(405);
-            assertThat(post.headers().firstValue("Allow")).contains("GET");
+            assertThat(post.headers().firstValue("Allow")).contains("GET, HEAD");
 
             Set<String> ids = it.publish("OBS", 30);
             await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200)).until(() -> {
