@@ -185,7 +185,7 @@ class InputPartitionsIT {
                     for (int i = 0; i < perPartition; i++) {
                         String id = tag + "-" + topic.substring(topics.prefix().length()) + "-" + partition + "-" + i
                                 + (!retry && partition == 1 && i == 1 ? "-flaky" : "");
-                        ids.add(id);
+                        ids.add("t" + i % 2 + ":" + id); // results are keyed tenant:id
                         RecordHeaders headers = new RecordHeaders();
                         if (retry) {
                             long now = System.currentTimeMillis();

@@ -9,6 +9,7 @@ import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.simulator.SimulatorStats;
 import io.quotaflow.testkit.DemoDataset;
+import io.quotaflow.records.TicketKey;
 import io.quotaflow.publish.PublishSummary;
 import io.quotaflow.publish.TicketPublisher;
 import io.quotaflow.records.Json;
@@ -59,9 +60,9 @@ class PipelineIT {
             // anything late would be a duplicate: give it a moment to show up
             ItSupport.awaitQuiet(Duration.ofSeconds(1), counter);
 
-            assertThat(counter.classifiedIds()).isEqualTo(expected);
+            assertThat(ids(counter.classifiedIds())).isEqualTo(expected);
             assertThat(counter.duplicates()).isZero();
-            assertThat(counter.deadLetters()).containsEntry(DemoDataset.HUGE_TICKET_ID, "too-large")
+            assertThat(byId(counter.deadLetters())).containsEntry(DemoDataset.HUGE_TICKET_ID, "too-large")
                     .containsEntry("T-EMPTY-1", "bad-input")
                     .hasSize(5);
             assertThat(counter.deadLettersByKind()).containsEntry("bad-input", 4L).containsEntry("too-large", 1L);
@@ -69,10 +70,10 @@ class PipelineIT {
             int agree = 0;
             for (Map.Entry<String, byte[]> e : counter.results().entrySet()) {
                 JsonNode json = Json.MAPPER.readTree(e.getValue());
-                assertThat(json.get("id").asText()).isEqualTo(e.getKey());
+                assertThat(TicketKey.key(json.get("tenant").asText(), json.get("id").asText())).isEqualTo(e.getKey());
                 assertThat(ModelSettings.DEFAULT_CATEGORIES).contains(json.get("category").asText());
                 assertThat(ModelSettings.DEFAULT_URGENCIES).contains(json.get("urgency").asText());
-                var label = DemoDataset.labels().get(e.getKey());
+                var label = DemoDataset.labels().get(TicketKey.parse(e.getKey()).id());
                 if (label.category().equals(json.get("category").asText())) {
                     agree++;
                 }
@@ -83,5 +84,16 @@ class PipelineIT {
             System.out.printf("PipelineIT: %d calls, %d prompt + %d completion tokens, category agreement %d/%d%n",
                     stats.totalRequests(), stats.promptTokens(), stats.completionTokens(), agree, expected.size());
         }
+    }
+
+    /** The ticket ids of result keys ({@code tenant:id}: the demo tickets name their tenants). */
+    private static Set<String> ids(Set<String> keys) {
+        return keys.stream().map(k -> TicketKey.parse(k).id()).collect(java.util.stream.Collectors.toSet());
+    }
+
+    private static Map<String, String> byId(Map<String, String> byKey) {
+        Map<String, String> out = new java.util.HashMap<>();
+        byKey.forEach((k, v) -> out.put(TicketKey.parse(k).id(), v));
+        return out;
     }
 }
