@@ -81,7 +81,7 @@ class IntakeCommandsIT {
             ids.add(id);
             ConsumerRecord<String, byte[]> record = read(ack.get("topic").asText(), ack.get("partition").asInt(),
                     ack.get("offset").asLong());
-            assertThat(record.key()).isEqualTo(id);
+            assertThat(record.key()).isEqualTo(ack.get("key").asText()).isEqualTo(ack.get("tenant").asText() + ":" + id);
             String expected = lines.stream().filter(l -> l.contains("\"" + id + "\"")).findFirst().orElseThrow();
             assertThat(new String(record.value(), StandardCharsets.UTF_8)).isEqualTo(expected);
         }
@@ -91,11 +91,11 @@ class IntakeCommandsIT {
 
         assertThat(text.exitCode()).as(text.err()).isZero();
         assertThat(text.out().split("\n")).hasSize(3).allSatisfy(line ->
-                assertThat(line).matches("accepted ACK-[123] " + Pattern.quote(prefix) + "tickets\\.\\w+-\\d+@\\d+"));
+                assertThat(line).matches("accepted (acme|globex):ACK-[123] " + Pattern.quote(prefix) + "tickets\\.\\w+-\\d+@\\d+"));
         Matcher m = POSITION.matcher(text.out().lines().filter(l -> l.contains("ACK-2")).findFirst().orElseThrow());
         assertThat(m.find()).isTrue();
         assertThat(m.group(1)).isEqualTo(prefix + "tickets.bulk");
-        assertThat(read(m.group(1), Integer.parseInt(m.group(2)), Long.parseLong(m.group(3))).key()).isEqualTo("ACK-2");
+        assertThat(read(m.group(1), Integer.parseInt(m.group(2)), Long.parseLong(m.group(3))).key()).isEqualTo("acme:ACK-2");
     }
 
     @Test

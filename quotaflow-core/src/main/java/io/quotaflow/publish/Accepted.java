@@ -10,7 +10,7 @@ import java.util.Objects;
  * One record the broker acknowledged: where a ticket (or a tombstone for one) now is. What
  * {@code quotaflow publish} prints per ticket and {@code quotaflow cancel} per topic written.
  *
- * @param id        the record key: the ticket id
+ * @param id        the record key: the ticket's key ({@code tenant:id}, the id alone for the default tenant)
  * @param topic     the topic written to (under {@code topics.prefix})
  * @param partition the partition the broker put it in
  * @param offset    its offset there, or {@value #UNKNOWN_OFFSET} when the producer was told not to
@@ -48,12 +48,15 @@ public record Accepted(String id, String topic, int partition, long offset) {
     }
 
     /**
-     * {@code {"id":"T-123","topic":"tickets.standard","partition":2,"offset":17}}, one line
-     * ({@code "offset":null} when unknown).
+     * {@code {"key":"acme:T-123","id":"T-123","tenant":"acme","topic":"tickets.standard","partition":2,"offset":17}},
+     * one line ({@code "offset":null} when unknown).
      */
     public String toJson() {
         ObjectNode node = JSON.createObjectNode();
-        node.put("id", id);
+        io.quotaflow.records.TicketKey key = io.quotaflow.records.TicketKey.parse(id);
+        node.put("key", id);
+        node.put("id", key.id());
+        node.put("tenant", key.tenant());
         node.put("topic", topic);
         node.put("partition", partition);
         if (offset == UNKNOWN_OFFSET) {

@@ -24,10 +24,16 @@ class AcceptedTest {
         assertThat(json).doesNotContain("\n");
         JsonNode node = new ObjectMapper().readTree(json);
         assertThat(node.get("id").asText()).isEqualTo("T-\"9\"");
+        assertThat(node.get("key").asText()).isEqualTo("T-\"9\"");
+        assertThat(node.get("tenant").asText()).isEqualTo("default");
         assertThat(node.get("topic").asText()).isEqualTo("team-a.tickets.bulk");
         assertThat(node.get("partition").asInt()).isEqualTo(1);
         assertThat(node.get("offset").asLong()).isEqualTo(40_000_000_000L);
-        assertThat(node.size()).isEqualTo(4);
+        assertThat(node.size()).isEqualTo(6);
+        JsonNode tenant = new ObjectMapper().readTree(new Accepted("acme:T-9", "tickets.bulk", 0, 1).toJson());
+        assertThat(tenant.get("key").asText()).isEqualTo("acme:T-9");
+        assertThat(tenant.get("id").asText()).isEqualTo("T-9");
+        assertThat(tenant.get("tenant").asText()).isEqualTo("acme");
     }
 
     @Test
