@@ -170,7 +170,7 @@ final class DispatchLedger implements DispatchView.Queue {
         held.sort(java.util.Map.Entry.<Priority, PendingQueue.Ref>comparingByKey()
                 .thenComparing(e -> e.getValue().enqueuedAt()).thenComparing(e -> e.getValue().id()));
         for (java.util.Map.Entry<Priority, PendingQueue.Ref> e : held) {
-            if (mustSpill(e.getKey())) {
+            if (overflow != null && queue.size() >= maxPending) {
                 // more than the queue holds (the bound was lowered): the newest wait on disk
                 spill(e.getKey(), e.getValue());
             } else {
@@ -708,6 +708,11 @@ final class DispatchLedger implements DispatchView.Queue {
 
     int delayedCount() {
         return delayedIndex.size();
+    }
+
+    @Override
+    public boolean backlogged() {
+        return anySpilled();
     }
 
     @Override

@@ -63,7 +63,7 @@ final class PendingQueue {
         final Priority priority;
         final long uid;
         final LinkedHashMap<String, Ref> refs = new LinkedHashMap<>();
-        /** Tie-breaker of equal finish tags: the tenant served least recently goes first. */
+        /** Tie-breaker of equal finish tags: a tenant never served first (in join order), then the one served least recently. */
         long seq;
         /** Key in {@link ClassQueue#ready}: normalized service once its head is served. */
         double finish;
@@ -74,7 +74,7 @@ final class PendingQueue {
             this.tenant = tenant;
             this.priority = priority;
             this.uid = uid;
-            this.seq = uid;
+            this.seq = Long.MIN_VALUE + uid;
         }
 
         Ref head() {
