@@ -118,12 +118,25 @@ public final class BoundsRun {
             }
         }
         double publishSeconds = (System.nanoTime() - started) / 1e9;
-        // the provider is back: every tick refills and sends what the queue proposes, each call answered at once
         long drainStart = System.nanoTime();
+        Drained d = drain(settings, ledger, tickets, now, progress);
+        double drainSeconds = (System.nanoTime() - drainStart) / 1e9;
+        return new Figures(heap, baseline, snapshots, proposals, d.ticks(), maxSpilled, ledger.spilledEver(), ledger.refilledEver(),
+                d.answered(), d.duplicates(), tickets - d.answered(), entries(pending), entries(overflow), publishSeconds, drainSeconds);
+    }
+
+    private record Drained(List<Long> ticks, long answered, long duplicates) {
+    }
+
+    /** The provider is back: every tick refills and sends what the queue proposes, each call answered at once. */
+    private static Drained drain(DispatcherSettings settings, DispatchLedger ledger, int tickets, long from, Consumer<String> progress) {
+        PendingQueue queue = ledger.queue();
+        long now = from;
+        long started = System.nanoTime();
         BitSet answered = new BitSet(tickets);
         long duplicates = 0;
         long count = 0;
-        List<Long> drainTicks = new ArrayList<>();
+        List<Long> ticks = new ArrayList<>();
         int call = 0;
         while (queue.size() > 0 || ledger.spilledTotal() > 0) {
             now += 50;
@@ -148,29 +161,24 @@ public final class BoundsRun {
                     ledger.finish(done);
                 }
             }
-            drainTicks.add(System.nanoTime() - t0);
-            if (drainTicks.size() % 500 == 0) {
+            ticks.add(System.nanoTime() - t0);
+            if (ticks.size() % 500 == 0) {
                 progress.accept(String.format(java.util.Locale.ROOT, "provider back: %,d answered, %,d spilled, %.0f s", count,
-                        ledger.spilledTotal(), (System.nanoTime() - drainStart) / 1e9));
+                        ledger.spilledTotal(), (System.nanoTime() - started) / 1e9));
             }
         }
-        double drainSeconds = (System.nanoTime() - drainStart) / 1e9;
-        long left = 0;
-        try (var it = pending.all()) {
+        return new Drained(ticks, count, duplicates);
+    }
+
+    private static long entries(KeyValueStore<String, ?> store) {
+        long n = 0;
+        try (var it = store.all()) {
             while (it.hasNext()) {
                 it.next();
-                left++;
+                n++;
             }
         }
-        long overflowLeft = 0;
-        try (var it = overflow.all()) {
-            while (it.hasNext()) {
-                it.next();
-                overflowLeft++;
-            }
-        }
-        return new Figures(heap, baseline, snapshots, proposals, drainTicks, maxSpilled, ledger.spilledEver(), ledger.refilledEver(), count,
-                duplicates, tickets - count, left, overflowLeft, publishSeconds, drainSeconds);
+        return n;
     }
 
     private static WorkItem item(int i, int tenants, long now) {
