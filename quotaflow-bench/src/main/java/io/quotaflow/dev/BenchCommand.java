@@ -67,6 +67,12 @@ import io.quotaflow.cli.ProgressLine;
                 "     each estimatedDoneAt against its classifiedAt (target: median error",
                 "     <= 15 %% of the time it had left; exit 1 when missed).",
                 "",
+                "  n  bounds  (only alone: --scenario n) 1 000 000 bulk tickets (--tickets)",
+                "     published while the provider hangs, in-process (test driver, RocksDB):",
+                "     heap after GC vs queue.max-pending, tick times, spill and refill; then",
+                "     the provider is back: nothing lost, no duplicates (exit 1 otherwise);",
+                "     then the old and new status view and proposal side by side.",
+                "",
                 "  chaos  (only when named; not part of all)  600 RPM, 300k TPM, 2 000",
                 "         tickets by default. Broker and pipeline run as child processes;",
                 "         the pipeline is SIGKILLed at 15, 40 and 65 %% of the tickets and",
@@ -92,6 +98,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     /** The names of bench (l), which runs alone. */
     static final java.util.Set<String> TENANT_SHARES = java.util.Set.of("l", "tenant-shares");
+    static final java.util.Set<String> BOUNDS = java.util.Set.of("n", "bounds");
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -227,7 +234,22 @@ public final class BenchCommand implements Callable<Integer> {
         if (TENANT_SHARES.contains(scenarios.strip().toLowerCase(Locale.ROOT))) {
             return tenantShares(out, line);
         }
+        if (BOUNDS.contains(scenarios.strip().toLowerCase(Locale.ROOT))) {
+            return bounds(out, line);
+        }
         return null;
+    }
+
+    /** Bench (n): memory and tick time bounded through an outage with a large backlog (exit 1 if a ticket was lost or answered twice). */
+    private int bounds(PrintWriter out, ProgressLine line) {
+        int n = tickets == null ? io.quotaflow.bench.BoundsBenchmark.DEFAULT_TICKETS : tickets;
+        var r = new io.quotaflow.bench.BoundsBenchmark(io.quotaflow.bench.BoundsBenchmark.Options.of(n),
+                m -> line.println("[n bounds] " + m)).run();
+        line.clear();
+        out.println();
+        out.print(r.report());
+        out.flush();
+        return r.clean() ? ExitCodes.OK : ExitCodes.FAILURE;
     }
 
     /** Bench (m), run alone: ETA accuracy 60 s into a bulk backlog (exit 1 when the median error misses the target). */

@@ -192,6 +192,10 @@ public final class ConfigKeys {
                 + "(identical text of another tenant is asked again); `global`: identical text shares one answer across tenants");
         t.add("status.retention", Type.STRING, "1h", null, "how long a finished ticket's status stays queryable on "
                 + "`GET /tickets/{id}` (`1h`, `30m`, `90s`, milliseconds; at least 1 s)");
+        t.add("queue.max-pending", Type.INT, Integer.toString(DispatcherSettings.DEFAULT_MAX_PENDING), null, "waiting "
+                + "tickets per quota scope indexed in memory (about 250 bytes of heap each); beyond it they wait on disk "
+                + "(the `qf-overflow` store, changelogged) and come back in order as the queue drains, so the heap stays "
+                + "bounded whatever the backlog (docs/design.md, \"Bounds\")");
         t.add("dispatch.partitions", Type.INT, Integer.toString(DispatcherSettings.DEFAULT_DISPATCH_PARTITIONS), null,
                 "partitions of the internal dispatch topic (`<application.id>-dispatch-repartition`): fixed here, not by "
                 + "the input topics, so raising an input topic's partitions never stalls the pipeline; at least the number "

@@ -252,7 +252,8 @@ public final class ConfigLoader {
         DispatcherSettings dispatcher = DispatcherSettings.of(routing, batch, retry, limits, cluster.topics())
                 .withTenants(TenantReader.read(p))
                 .withStatusRetention(ConfigDurations.require("status.retention", p.string("status.retention")))
-                .withDispatchPartitions(p.integer("dispatch.partitions"));
+                .withDispatchPartitions(p.integer("dispatch.partitions"))
+                .withMaxPending(p.integer("queue.max-pending"));
         return new QuotaflowConfig(cluster.bootstrapServers(), applicationId, stateDir, p.integer("http.port"),
                 kafka, dispatcher, kafka.getOrDefault("group.instance.id", instanceId))
                 .withHttpBind(p.string("http.bind"))

@@ -38,6 +38,8 @@ final class ConfigRules {
                 return rule("at least 100 (milliseconds)", v -> (Long) v >= 100);
             case "cluster.check-timeout-ms":
                 return rule("at least 1", v -> (Long) v >= 1);
+            case "queue.max-pending":
+                return rule("at least " + DispatcherSettings.MIN_MAX_PENDING, v -> (Integer) v >= DispatcherSettings.MIN_MAX_PENDING);
             case "quota.max-in-flight":
                 return rule("auto or a positive integer", v -> isAutoOrPositive(v.toString()));
             case "llm.base-url":

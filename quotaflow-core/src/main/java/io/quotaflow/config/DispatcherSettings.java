@@ -20,10 +20,28 @@ import io.quotaflow.settings.TopicNames;
  * @param statusRetention    how long a finished ticket's status stays queryable ({@code status.retention})
  * @param dispatchPartitions partitions of the dispatch repartition topic ({@code dispatch.partitions}): fixed by
  *                           quotaflow, never derived from the input topics, so raising those never stalls the pipeline
+ * @param maxPending         waiting tickets per quota scope indexed in memory ({@code queue.max-pending}); the rest
+ *                           wait on disk, spilled (docs/design.md, "Bounds")
  */
 public record DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
                                  RecordLimits limits, TopicNames topics, Routing routing, TenantSettings tenants,
-                                 Duration statusRetention, int dispatchPartitions) {
+                                 Duration statusRetention, int dispatchPartitions, int maxPending) {
+
+    /**
+     * {@code queue.max-pending}'s default: about 250 bytes of heap per ticket indexed (docs/design.md,
+     * "Bounds"), so 200,000 tickets take about 50 MiB per scope: four scopes fit in a fifth of a 1 GiB heap.
+     */
+    public static final int DEFAULT_MAX_PENDING = 200_000;
+
+    /** The least {@code queue.max-pending} may be (below {@code batch.max-items} it also caps a batch). */
+    public static final int MIN_MAX_PENDING = 1;
+
+    /** Settings with the default {@code queue.max-pending}. */
+    public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
+                              RecordLimits limits, TopicNames topics, Routing routing, TenantSettings tenants,
+                              Duration statusRetention, int dispatchPartitions) {
+        this(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, dispatchPartitions, DEFAULT_MAX_PENDING);
+    }
 
     /** {@code status.retention}'s default. */
     public static final Duration DEFAULT_STATUS_RETENTION = Duration.ofHours(1);
@@ -86,6 +104,7 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
         QuotaSettings.require(statusRetention.compareTo(Duration.ofSeconds(1)) >= 0, "status.retention must be at least 1s");
         QuotaSettings.require(dispatchPartitions >= 1 && dispatchPartitions <= MAX_DISPATCH_PARTITIONS,
                 "dispatch.partitions must be in [1, " + MAX_DISPATCH_PARTITIONS + "]");
+        QuotaSettings.require(maxPending >= MIN_MAX_PENDING, "queue.max-pending must be at least " + MIN_MAX_PENDING);
     }
 
     /**
@@ -103,31 +122,35 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
         RouteSettings first = routing.routesOf(scope).stream().findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no route has scope " + scope));
         return new DispatcherSettings(first.model(), first.quota(), batch, retry, limits, topics, routing, tenants, statusRetention,
-                dispatchPartitions);
+                dispatchPartitions, maxPending);
     }
 
     public DispatcherSettings withLimits(RecordLimits value) {
-        return new DispatcherSettings(model, quota, batch, retry, value, topics, routing, tenants, statusRetention, dispatchPartitions);
+        return new DispatcherSettings(model, quota, batch, retry, value, topics, routing, tenants, statusRetention, dispatchPartitions, maxPending);
     }
 
     public DispatcherSettings withTopics(TopicNames value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, value, routing, tenants, statusRetention, dispatchPartitions);
+        return new DispatcherSettings(model, quota, batch, retry, limits, value, routing, tenants, statusRetention, dispatchPartitions, maxPending);
     }
 
     public DispatcherSettings withRouting(Routing value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, value, tenants, statusRetention, dispatchPartitions);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, value, tenants, statusRetention, dispatchPartitions, maxPending);
     }
 
     public DispatcherSettings withTenants(TenantSettings value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, value, statusRetention, dispatchPartitions);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, value, statusRetention, dispatchPartitions, maxPending);
     }
 
     public DispatcherSettings withStatusRetention(Duration value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, value, dispatchPartitions);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, value, dispatchPartitions, maxPending);
     }
 
     public DispatcherSettings withDispatchPartitions(int value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, value);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, value, maxPending);
+    }
+
+    public DispatcherSettings withMaxPending(int value) {
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, dispatchPartitions, value);
     }
 
     /** The quota scope of this model endpoint and key. */

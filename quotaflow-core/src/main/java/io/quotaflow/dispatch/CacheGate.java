@@ -114,9 +114,12 @@ final class CacheGate {
         return true;
     }
 
-    /** Removes the expired answers that are due (bounded work per call). */
-    void sweep(long now) {
-        coalescer.cache().sweep(now, 1_000);
+    /** Expired answers deleted per call at most. */
+    static final int SWEEP_MAX = 1_000;
+
+    /** Removes the expired answers that are due (bounded work per call); true when more may be due. */
+    boolean sweep(long now) {
+        return coalescer.cache().sweep(now, SWEEP_MAX) >= SWEEP_MAX;
     }
 
     /**

@@ -29,6 +29,15 @@ import java.util.function.ToIntFunction;
  * <p>A ticket re-published while a copy of it is held replaces that copy (it keeps its place in the
  * queue); an identical re-publish changes nothing; a retry record that a newer copy overtook is
  * dropped when it comes back. So the latest content is the one classified, exactly once.
+ *
+ * <p>Bounds (docs/design.md, "Bounds"): at most {@code queue.max-pending} waiting tickets of the scope
+ * are indexed in memory ({@link PendingQueue}); the others are <em>spilled</em>: they stay in
+ * {@code pending} like every waiting ticket, and {@code overflow} (changelogged too) orders them by
+ * {@code <scope>|<class>|<arrival>|<key>}, so the queue refills from its front, highest class and
+ * oldest first, a bounded number per tick ({@link #refill}). A ticket arriving while its class or a
+ * higher one has tickets spilled, or while the queue is full, is spilled behind them. Everything that
+ * asks whether the scope holds a ticket (held, cancels, updates, notices, expiry, restore, status)
+ * finds a spilled one through its overflow key, derived from its copy in {@code pending}.
  */
 final class DispatchLedger implements DispatchView.Queue {
 
@@ -51,6 +60,13 @@ final class DispatchLedger implements DispatchView.Queue {
     private record DelayedRef(long notBefore, String id) {
     }
 
+    /** Spilled tickets brought back to the queue per tick at most. */
+    static final int REFILL_PER_TICK = 2_000;
+    private static final char SEP = '|';
+    private static final int TIME_DIGITS = 19;
+    private static final org.apache.kafka.common.serialization.StringSerializer KEYS =
+            new org.apache.kafka.common.serialization.StringSerializer();
+
     private final KeyValueStore<String, WorkItem> pending;
     private final KeyValueStore<String, WorkItem> delayed;
     private final KeyValueStore<String, InFlightBatch> inFlight;
@@ -63,11 +79,36 @@ final class DispatchLedger implements DispatchView.Queue {
             new TreeSet<>(Comparator.comparingLong(DelayedRef::notBefore).thenComparing(DelayedRef::id));
     private final Set<String> inFlightIds = new HashSet<>();
     private final Set<String> inFlightBatches = new HashSet<>();
+    /** Spilled tickets' index ({@code <scope>|<class>|<arrival>|<key>} → key); null: nothing spills. */
+    private final KeyValueStore<String, String> overflow;
+    private final String scope;
+    private final int maxPending;
+    private final int[] spilled = new int[Priority.values().length];
+    private final long[] spilledTokens = new long[Priority.values().length];
+    private long spilledEver;
+    private long refilledEver;
 
-    /** A ledger whose queue shares tenants by {@code queue}'s weights and caps. */
+    /** A ledger whose queue shares tenants by {@code queue}'s weights and caps, all in memory (nothing spills). */
     DispatchLedger(KeyValueStore<String, WorkItem> pending, KeyValueStore<String, WorkItem> delayed,
                    KeyValueStore<String, InFlightBatch> inFlight, KeyValueStore<String, RetryMarker> retrying,
                    KeyValueStore<String, Long> cancels, PendingQueue queue) {
+        this(pending, delayed, inFlight, retrying, cancels, queue, null, "", Integer.MAX_VALUE);
+    }
+
+    /**
+     * A ledger of scope {@code scope} whose queue holds at most {@code maxPending} tickets in memory,
+     * the others spilled to {@code overflow}.
+     */
+    DispatchLedger(KeyValueStore<String, WorkItem> pending, KeyValueStore<String, WorkItem> delayed,
+                   KeyValueStore<String, InFlightBatch> inFlight, KeyValueStore<String, RetryMarker> retrying,
+                   KeyValueStore<String, Long> cancels, PendingQueue queue, KeyValueStore<String, String> overflow, String scope,
+                   int maxPending) {
+        if (maxPending < 1) {
+            throw new IllegalArgumentException("queue.max-pending must be >= 1, got " + maxPending);
+        }
+        this.overflow = overflow;
+        this.scope = java.util.Objects.requireNonNull(scope, "scope");
+        this.maxPending = maxPending;
         this.queue = queue;
         this.cancels = cancels;
         this.pending = pending;
@@ -110,16 +151,32 @@ final class DispatchLedger implements DispatchView.Queue {
             callTokens += kv.value.chargedTokens();
             inFlight.delete(kv.key);
         }
-        List<WorkItem> items = new ArrayList<>();
+        // only the refs of the tickets not spilled are kept while reading: the store may hold far more than memory would
+        List<java.util.Map.Entry<Priority, PendingQueue.Ref>> held = new ArrayList<>();
+        int[] restored = {0};
         try (KeyValueIterator<String, WorkItem> it = pending.all()) {
             it.forEachRemaining(kv -> {
-                if (mine.test(kv.value)) {
-                    items.add(kv.value);
+                if (!mine.test(kv.value)) {
+                    return;
+                }
+                restored[0]++;
+                if (overflow != null && overflow.get(spillKey(kv.value)) != null) {
+                    count(kv.value.priority(), 1, kv.value.tokens());
+                } else {
+                    held.add(java.util.Map.entry(kv.value.priority(), ref(kv.value)));
                 }
             });
         }
-        items.sort(Comparator.comparingLong(WorkItem::enqueuedAt));
-        items.forEach(this::index);
+        held.sort(java.util.Map.Entry.<Priority, PendingQueue.Ref>comparingByKey()
+                .thenComparing(e -> e.getValue().enqueuedAt()).thenComparing(e -> e.getValue().id()));
+        for (java.util.Map.Entry<Priority, PendingQueue.Ref> e : held) {
+            if (overflow != null && queue.size() >= maxPending) {
+                // more than the queue holds (the bound was lowered): the newest wait on disk
+                spill(e.getKey(), e.getValue());
+            } else {
+                queue.add(e.getKey(), e.getValue());
+            }
+        }
         try (KeyValueIterator<String, WorkItem> it = delayed.all()) {
             it.forEachRemaining(kv -> {
                 if (mine.test(kv.value)) {
@@ -127,7 +184,7 @@ final class DispatchLedger implements DispatchView.Queue {
                 }
             });
         }
-        return new Restored(items.size(), fromCalls, calls, delayedIndex.size(), callTokens, restoreCancels(mine));
+        return new Restored(restored[0], fromCalls, calls, delayedIndex.size(), callTokens, restoreCancels(mine));
     }
 
     /**
@@ -171,6 +228,12 @@ final class DispatchLedger implements DispatchView.Queue {
         if (queue.contains(id) || inFlightIds.contains(id)) {
             return Optional.ofNullable(pending.get(id));
         }
+        if (anySpilled()) {
+            WorkItem waiting = pending.get(id);
+            if (waiting != null && isSpilled(waiting)) {
+                return Optional.of(waiting);
+            }
+        }
         WorkItem later = delayed.get(id);
         return later != null && delayedIndex.contains(new DelayedRef(later.notBefore(), id)) ? Optional.of(later) : Optional.empty();
     }
@@ -210,9 +273,14 @@ final class DispatchLedger implements DispatchView.Queue {
         } else if (inFlightIds.contains(id)) {
             // its call is out: the answer for the old copy will be ignored, then this copy waits its turn
             pending.put(id, update);
-        } else {
+        } else if (queue.contains(id)) {
             pending.put(id, update);
             queue.replace(update.priority(), ref(update));
+        } else {
+            // spilled (it takes its place on disk by its class and arrival), or another scope's copy
+            unspill(waiting);
+            pending.put(id, update);
+            index(update);
         }
         return Acceptance.REPLACED;
     }
@@ -247,9 +315,212 @@ final class DispatchLedger implements DispatchView.Queue {
     }
 
     private void index(WorkItem item) {
-        if (!inFlightIds.contains(item.key())) {
+        if (inFlightIds.contains(item.key()) || queue.contains(item.key())) {
+            return;
+        }
+        if (mustSpill(item.priority())) {
+            spill(item.priority(), ref(item));
+        } else {
             queue.add(item.priority(), ref(item));
         }
+    }
+
+    /** Whether a ticket of {@code priority} waits on disk: the queue is full, or its class or a higher one has tickets there. */
+    private boolean mustSpill(Priority priority) {
+        if (overflow == null) {
+            return false;
+        }
+        if (queue.size() >= maxPending) {
+            return true;
+        }
+        for (int p = 0; p <= priority.ordinal(); p++) {
+            if (spilled[p] > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void spill(Priority priority, PendingQueue.Ref ref) {
+        overflow.put(spillKey(scope, priority, ref.enqueuedAt(), ref.id()), ref.id());
+        count(priority, 1, ref.tokens());
+        spilledEver++;
+    }
+
+    /** Forgets {@code item}'s overflow entry if it is spilled here; true if it was. */
+    private boolean unspill(WorkItem item) {
+        if (item == null || !anySpilled()) {
+            return false;
+        }
+        String key = spillKey(item);
+        if (overflow.get(key) == null) {
+            return false;
+        }
+        overflow.delete(key);
+        count(item.priority(), -1, -item.tokens());
+        return true;
+    }
+
+    private boolean isSpilled(WorkItem item) {
+        return anySpilled() && overflow.get(spillKey(item)) != null;
+    }
+
+    private boolean anySpilled() {
+        return overflow != null && spilledTotal() > 0;
+    }
+
+    private void count(Priority priority, int tickets, long tokens) {
+        spilled[priority.ordinal()] = Math.max(0, spilled[priority.ordinal()] + tickets);
+        spilledTokens[priority.ordinal()] = Math.max(0, spilledTokens[priority.ordinal()] + tokens);
+    }
+
+    private String spillKey(WorkItem item) {
+        return spillKey(scope, item.priority(), item.enqueuedAt(), item.key());
+    }
+
+    /** {@code <scope>|<class ordinal>|<19-digit arrival>|<key>}: a scope's spilled tickets, highest class, then oldest, first. */
+    static String spillKey(String scope, Priority priority, long enqueuedAt, String key) {
+        return prefix(scope, priority) + pad(enqueuedAt) + SEP + key;
+    }
+
+    private static String prefix(String scope, Priority priority) {
+        return scope + SEP + priority.ordinal() + SEP;
+    }
+
+    /** The prefix of every overflow key of {@code scope}. */
+    static String scopePrefix(String scope) {
+        return scope + SEP;
+    }
+
+    private static String pad(long time) {
+        String digits = Long.toString(Math.max(0, time));
+        return "0".repeat(Math.max(0, TIME_DIGITS - digits.length())) + digits;
+    }
+
+    /** Tickets of this scope spilled to disk, per class. */
+    int spilled(Priority priority) {
+        return spilled[priority.ordinal()];
+    }
+
+    /** Estimated prompt tokens of the tickets spilled in a class. */
+    long spilledTokens(Priority priority) {
+        return spilledTokens[priority.ordinal()];
+    }
+
+    int spilledTotal() {
+        int n = 0;
+        for (int s : spilled) {
+            n += s;
+        }
+        return n;
+    }
+
+    /** Tickets spilled and brought back since this ledger started (the benchmark's and the logs' counters). */
+    long spilledEver() {
+        return spilledEver;
+    }
+
+    long refilledEver() {
+        return refilledEver;
+    }
+
+    /** The arrival of the oldest spilled ticket of a class (one seek). */
+    Optional<Long> oldestSpilled(Priority priority) {
+        if (overflow == null || spilled[priority.ordinal()] == 0) {
+            return Optional.empty();
+        }
+        String prefix = prefix(scope, priority);
+        try (KeyValueIterator<String, String> it = overflow.prefixScan(prefix, KEYS)) {
+            if (it.hasNext()) {
+                String k = it.next().key;
+                return Optional.of(Long.parseLong(k.substring(prefix.length(), prefix.length() + TIME_DIGITS)));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Brings spilled tickets back while the queue has room: highest class first, oldest first, at
+     * most {@link #REFILL_PER_TICK}. An entry whose ticket is gone or changed is dropped. Returns how
+     * many came back.
+     */
+    int refill() {
+        if (!anySpilled()) {
+            return 0;
+        }
+        int room = Math.min(maxPending - queue.size(), REFILL_PER_TICK);
+        int back = 0;
+        for (Priority p : Priority.values()) {
+            if (room <= 0) {
+                break;
+            }
+            if (spilled[p.ordinal()] == 0) {
+                continue;
+            }
+            List<KeyValue<String, String>> front = new ArrayList<>();
+            boolean more;
+            try (KeyValueIterator<String, String> it = overflow.prefixScan(prefix(scope, p), KEYS)) {
+                while (front.size() < room && it.hasNext()) {
+                    front.add(it.next());
+                }
+                more = it.hasNext();
+            }
+            for (KeyValue<String, String> kv : front) {
+                overflow.delete(kv.key);
+                WorkItem item = pending.get(kv.value);
+                if (item != null && spillKey(item).equals(kv.key) && !inFlightIds.contains(item.key())) {
+                    count(p, -1, -item.tokens());
+                    queue.add(p, ref(item));
+                    back++;
+                    room--;
+                }
+            }
+            if (!more) {
+                // the class's range is empty now: whatever the counts said (a stale entry) is settled
+                spilled[p.ordinal()] = 0;
+                spilledTokens[p.ordinal()] = 0;
+            }
+        }
+        refilledEver += back;
+        return back;
+    }
+
+    /**
+     * Removes up to {@code max} spilled tickets that arrived at or before {@code arrivedBy}, oldest
+     * first per class, and returns them (read from the front of each class's range: O(returned)).
+     */
+    List<WorkItem> expireSpilled(long arrivedBy, int max) {
+        List<WorkItem> out = new ArrayList<>();
+        if (!anySpilled()) {
+            return out;
+        }
+        String bound = pad(arrivedBy);
+        for (Priority p : Priority.values()) {
+            if (spilled[p.ordinal()] == 0) {
+                continue;
+            }
+            String prefix = prefix(scope, p);
+            List<KeyValue<String, String>> due = new ArrayList<>();
+            try (KeyValueIterator<String, String> it = overflow.prefixScan(prefix, KEYS)) {
+                while (out.size() + due.size() < max && it.hasNext()) {
+                    KeyValue<String, String> kv = it.next();
+                    if (kv.key.substring(prefix.length(), prefix.length() + TIME_DIGITS).compareTo(bound) > 0) {
+                        break;
+                    }
+                    due.add(kv);
+                }
+            }
+            for (KeyValue<String, String> kv : due) {
+                overflow.delete(kv.key);
+                WorkItem item = pending.get(kv.value);
+                if (item != null && spillKey(item).equals(kv.key)) {
+                    count(p, -1, -item.tokens());
+                    pending.delete(kv.value);
+                    out.add(item);
+                }
+            }
+        }
+        return out;
     }
 
     private static PendingQueue.Ref ref(WorkItem item) {
@@ -342,6 +613,9 @@ final class DispatchLedger implements DispatchView.Queue {
 
     /** The ticket is done here (classified or dead-lettered). */
     void finish(WorkItem item) {
+        if (anySpilled() && !queue.contains(item.key()) && !inFlightIds.contains(item.key())) {
+            unspill(pending.get(item.key()));
+        }
         pending.delete(item.key());
         forgetCancel(item.key());
     }
@@ -400,7 +674,9 @@ final class DispatchLedger implements DispatchView.Queue {
      */
     void withdraw(String id) {
         forgetCancel(id);
-        queue.remove(id);
+        if (queue.remove(id).isEmpty()) {
+            unspill(pending.get(id));
+        }
         pending.delete(id);
         WorkItem later = delayed.get(id);
         if (later != null) {
@@ -432,6 +708,11 @@ final class DispatchLedger implements DispatchView.Queue {
 
     int delayedCount() {
         return delayedIndex.size();
+    }
+
+    @Override
+    public boolean backlogged() {
+        return anySpilled();
     }
 
     @Override

@@ -54,7 +54,8 @@ final class DispatchPlanner {
     private DispatchStep plan(PendingQueue.Proposal proposal, boolean probe, int maxItems, DispatchView view, long now) {
         DispatchView.Limiter limiter = view.limiter();
         Priority priority = proposal.priority();
-        if (!probe && proposal.mayLinger(batch.linger(priority).toMillis(), maxItems, limiter.promptTokenCap(priority), now)) {
+        // with tickets spilled to disk the batch cannot fill from memory by waiting: no linger then
+        if (!probe && !view.queue().backlogged() && proposal.mayLinger(batch.linger(priority).toMillis(), maxItems, limiter.promptTokenCap(priority), now)) {
             return new DispatchStep.Linger(proposal);
         }
         Charge estimate = limiter.estimate(proposal);

@@ -33,6 +33,11 @@ record DispatchView(Queue queue, Limiter limiter, Circuit circuit) {
 
         /** Calls out now. */
         int callsInFlight();
+
+        /** Whether tickets wait beyond the in-memory queue (spilled to disk): a batch then never lingers for more. */
+        default boolean backlogged() {
+            return false;
+        }
     }
 
     /** What the scope knows of its provider: how much may go, and what a batch costs. */

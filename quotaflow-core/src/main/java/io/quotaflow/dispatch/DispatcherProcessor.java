@@ -68,6 +68,11 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
     public static final String RETRYING_STORE = "qf-retrying";
     /** Tickets cancelled while their call was out (key → when), until that call's answer is applied. */
     public static final String CANCELS_STORE = "qf-cancels";
+    /**
+     * Waiting tickets beyond {@code queue.max-pending}, spilled from the in-memory queue
+     * ({@code <scope>|<class>|<arrival>|<key>} → key; the tickets stay in {@link #PENDING_STORE}).
+     */
+    public static final String OVERFLOW_STORE = "qf-overflow";
     /** Each scope's usage of its daily limits today (scope → {@code DailyUsage}). */
     public static final String DAILY_STORE = "qf-daily";
 
@@ -107,6 +112,8 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
     private TicketStatuses statuses;
     private Cancellable punctuator;
     private long nextSweep;
+    /** The last status sweep found a full batch due: the next tick sweeps again (bounded per tick, not per second). */
+    private boolean statusesBehind;
 
     /** @param time the limiter's time ({@link Time#SYSTEM} in production) */
     public DispatcherProcessor(DispatcherSettings settings, ModelClients clients, RandomGenerator random, DispatcherListener listener,
@@ -129,18 +136,20 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
                 context.getStateStore(StatusStore.EXPIRY), settings.statusRetention()), routing.defaultRoute());
         this.mover = new RouteMover(routing, new RouteChooser(routing, settings.batch()), states, listener, context, statuses);
         Coalescer coalescer = CacheStores.coalescer(context, routing.cacheTtl());
+        KeyValueStore<String, String> overflow = context.getStateStore(OVERFLOW_STORE);
         for (String scope : routing.scopes()) {
             DispatcherSettings own = settings.forScope(scope);
             ScopeDispatcher unit = new ScopeDispatcher(scope, own, clients.forRoute(routing.routesOf(scope).get(0)), random, listener,
                     context, new DispatchLedger(pending, delayed, context.getStateStore(IN_FLIGHT_STORE),
                     context.getStateStore(RETRYING_STORE), context.getStateStore(CANCELS_STORE),
-                    new PendingQueue(own.tenants(), own.batch().completionTokensPerItem())),
+                    new PendingQueue(own.tenants(), own.batch().completionTokensPerItem()), overflow, scope, own.maxPending()),
                     mover, coalescer, context.getStateStore(DAILY_STORE), limiterClock, statuses);
             unit.restore(item -> scope.equals(scopeOf(item)), context.currentSystemTimeMs());
             units.put(scope, unit);
         }
         rerouteOrphans(pending);
         rerouteOrphans(delayed);
+        dropOrphanOverflow(overflow, routing);
         this.punctuator = context.schedule(settings.batch().punctuateInterval(), PunctuationType.WALL_CLOCK_TIME, this::punctuate);
     }
 
@@ -169,6 +178,25 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
         }
         if (!orphans.isEmpty()) {
             LOG.info("re-routed {} tickets of routes no longer configured", orphans.size());
+        }
+    }
+
+    /** Overflow entries of a scope this configuration no longer has: their tickets were re-routed above. */
+    private static void dropOrphanOverflow(KeyValueStore<String, String> overflow, Routing routing) {
+        java.util.Set<String> prefixes = new java.util.HashSet<>();
+        routing.scopes().forEach(s -> prefixes.add(DispatchLedger.scopePrefix(s)));
+        List<String> orphans = new ArrayList<>();
+        try (KeyValueIterator<String, String> it = overflow.all()) {
+            it.forEachRemaining(kv -> {
+                int sep = kv.key.indexOf('|');
+                if (sep < 0 || !prefixes.contains(kv.key.substring(0, sep + 1))) {
+                    orphans.add(kv.key);
+                }
+            });
+        }
+        orphans.forEach(overflow::delete);
+        if (!orphans.isEmpty()) {
+            LOG.info("dropped {} overflow entries of quota scopes no longer configured", orphans.size());
         }
     }
 
@@ -219,7 +247,9 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
         boolean sweep = now >= nextSweep;
         if (sweep) {
             nextSweep = now + SWEEP_INTERVAL_MS;
-            statuses.sweep(now);
+        }
+        if (sweep || statusesBehind) {
+            statusesBehind = statuses.sweep(now);
         }
         for (ScopeDispatcher unit : units.values()) {
             unit.punctuate(now);

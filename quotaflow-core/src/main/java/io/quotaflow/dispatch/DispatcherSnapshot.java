@@ -26,16 +26,30 @@ import java.util.Map;
  * @param outForDayUntil    when the route's daily budget is spent: the next reset (ISO-8601 instant, UTC); else null
  * @param tenants           per tenant with work or recent admissions: depth, share of the last minute's tokens, cap;
  *                          the {@link TenantState#MAX_TENANTS} deepest by name, the rest summed as {@link TenantState#OTHER}
+ * @param spilled           of {@code pending}, the tickets per priority beyond {@code queue.max-pending}, waiting on disk
+ *                          (docs/design.md, "Bounds")
  */
 public record DispatcherSnapshot(String scope, long at, Map<Priority, Integer> pending, Map<Priority, Long> oldestAgeMs,
                                  int delayed, int inFlightCalls, double availableTokens, double availableRequests,
                                  long cooldownMs, long estimatedWaitMs, String state, double estimateRatio,
                                  long contextTokens, int inFlightLimit, double tokenCapacity, Map<String, QuotaLevel> limits,
-                                 String outForDayUntil, Map<String, TenantState> tenants) {
+                                 String outForDayUntil, Map<String, TenantState> tenants, Map<Priority, Integer> spilled) {
 
     public DispatcherSnapshot {
         limits = limits == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(limits));
         tenants = tenants == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(tenants));
+        spilled = spilled == null || spilled.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.EnumMap<>(spilled));
+    }
+
+    /** A snapshot with nothing spilled. */
+    public DispatcherSnapshot(String scope, long at, Map<Priority, Integer> pending, Map<Priority, Long> oldestAgeMs,
+                              int delayed, int inFlightCalls, double availableTokens, double availableRequests,
+                              long cooldownMs, long estimatedWaitMs, String state, double estimateRatio,
+                              long contextTokens, int inFlightLimit, double tokenCapacity, Map<String, QuotaLevel> limits,
+                              String outForDayUntil, Map<String, TenantState> tenants) {
+        this(scope, at, pending, oldestAgeMs, delayed, inFlightCalls, availableTokens, availableRequests, cooldownMs,
+                estimatedWaitMs, state, estimateRatio, contextTokens, inFlightLimit, tokenCapacity, limits, outForDayUntil, tenants,
+                Map.of());
     }
 
     /** A snapshot without the per-tenant view. */

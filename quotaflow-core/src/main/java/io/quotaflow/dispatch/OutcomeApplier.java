@@ -28,6 +28,8 @@ import io.quotaflow.failure.OutcomePolicy;
 final class OutcomeApplier {
 
     private static final Logger LOG = LoggerFactory.getLogger(OutcomeApplier.class);
+    /** Spilled tickets dead-lettered for their age per sweep at most (the sweep runs once a second). */
+    static final int EXPIRE_SPILLED_PER_SWEEP = 10_000;
 
     private final String scope;
     private final RetrySettings retry;
@@ -149,7 +151,12 @@ final class OutcomeApplier {
         }
         long maxAge = retry.maxAge().toMillis();
         boolean outage = health.circuitOpen();
-        for (WorkItem item : ledger.expire(r -> now - r.enqueuedAt() >= maxAge && (r.attempt() > 0 || outage))) {
+        List<WorkItem> old = ledger.expire(r -> now - r.enqueuedAt() >= maxAge && (r.attempt() > 0 || outage));
+        if (outage) {
+            // spilled tickets are the newest of their class: read from the oldest, bounded per sweep
+            old.addAll(ledger.expireSpilled(now - maxAge, EXPIRE_SPILLED_PER_SWEEP));
+        }
+        for (WorkItem item : old) {
             String last = item.failure() == null ? "none (never dispatched: circuit " + health.circuitState() + ")"
                     : item.failure().kind() + ": " + item.failure().message();
             deadLetter(item, ErrorKind.RETRIES_EXHAUSTED.wire(), item.failure() == null ? 0 : item.failure().status(),

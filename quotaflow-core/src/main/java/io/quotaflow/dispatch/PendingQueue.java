@@ -3,8 +3,8 @@ package io.quotaflow.dispatch;
 import io.quotaflow.settings.TenantSettings;
 import io.quotaflow.records.Priority;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -12,16 +12,30 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.PriorityQueue;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
 
 /**
- * In-memory index of the pending store: per priority class, one FIFO per tenant. Within a class the
- * tenants share admitted tokens by weight ({@link TokenShares}: deficit round robin on each
- * ticket's estimated cost, its tokens plus its share of the completion budget), and a tenant whose
- * own cap is spent ({@link TenantCaps}) is skipped until it refills. Holds only ids and sizes; the
- * tickets themselves stay in the store. Rebuilt from the store when a task starts.
+ * In-memory index of the waiting tickets of one scope that are not spilled (docs/design.md,
+ * "Bounds"): per priority class, one FIFO per tenant. Within a class the tenants share admitted
+ * tokens by weight ({@link TokenShares}: deficit round robin on each ticket's estimated cost, its
+ * tokens plus its share of the completion budget), and a tenant whose own cap is spent
+ * ({@link TenantCaps}) is skipped until it refills. Holds only ids and sizes; the tickets
+ * themselves stay in the store. Rebuilt from the store when a task starts.
+ *
+ * <p>Every operation is O(1) or O(log tenants) but {@link #waiting}, {@link #removeIf} and
+ * {@link #depthByTenant} (O(tickets held)): the tenants of a class are kept ordered by their next
+ * ticket's finish tag ({@link TokenShares#finish}) and by their head's age, and every tenant's depth
+ * is kept sorted, so a proposal, the first tickets in dispatch order ({@link #served}), the oldest
+ * ticket and the deepest tenants are read from the front of those orders.
  */
 final class PendingQueue {
+
+    /** A proposal gives up on a batch after this many tenants it could not take a ticket from (capped, or too large for the room left). */
+    static final int MAX_SKIPS = 1_024;
 
     /** An index entry. */
     record Ref(String id, String tenant, int tokens, long enqueuedAt, int batchCap, int attempt, int bytes, boolean fellBack) {
@@ -43,24 +57,70 @@ final class PendingQueue {
         }
     }
 
+    /** One tenant's tickets of one class, in serving order, and its keys in the class's orderings. */
+    private static final class TenantQueue {
+        final String tenant;
+        final Priority priority;
+        final long uid;
+        final LinkedHashMap<String, Ref> refs = new LinkedHashMap<>();
+        /** Tie-breaker of equal finish tags: a tenant never served first (in join order), then the one served least recently. */
+        long seq;
+        /** Key in {@link ClassQueue#ready}: normalized service once its head is served. */
+        double finish;
+        /** Key in {@link ClassQueue#byAge}: its head's arrival. */
+        long headAt;
+
+        TenantQueue(String tenant, Priority priority, long uid) {
+            this.tenant = tenant;
+            this.priority = priority;
+            this.uid = uid;
+            this.seq = Long.MIN_VALUE + uid;
+        }
+
+        Ref head() {
+            return refs.values().iterator().next();
+        }
+    }
+
+    private static final Comparator<TenantQueue> BY_FINISH =
+            Comparator.<TenantQueue>comparingDouble(t -> t.finish).thenComparingLong(t -> t.seq).thenComparingLong(t -> t.uid);
+    private static final Comparator<TenantQueue> BY_HEAD_AGE =
+            Comparator.<TenantQueue>comparingLong(t -> t.headAt).thenComparingLong(t -> t.uid);
+
     private static final class ClassQueue {
-        // insertion-ordered: the rotation order of tenants
-        final LinkedHashMap<String, ArrayDeque<Ref>> byTenant = new LinkedHashMap<>();
-        final List<String> rotation = new ArrayList<>();
+        final Map<String, TenantQueue> byTenant = new HashMap<>();
+        final TreeSet<TenantQueue> ready = new TreeSet<>(BY_FINISH);
+        final TreeSet<TenantQueue> byAge = new TreeSet<>(BY_HEAD_AGE);
         final TokenShares shares;
-        int next;
         int size;
+        long tokens;
 
         ClassQueue(TokenShares shares) {
             this.shares = shares;
         }
     }
 
+    /** A tenant's tickets waiting in every class, in {@link #deepest}'s order. */
+    private static final class Depth {
+        final String tenant;
+        int tickets;
+
+        Depth(String tenant) {
+            this.tenant = tenant;
+        }
+    }
+
+    private static final Comparator<Depth> DEEPEST_FIRST =
+            Comparator.<Depth>comparingInt(d -> -d.tickets).thenComparing(d -> d.tenant);
+
     private final Map<Priority, ClassQueue> classes = new EnumMap<>(Priority.class);
-    private final Map<String, Priority> index = new HashMap<>();
+    private final Map<String, TenantQueue> index = new HashMap<>();
+    private final Map<String, Depth> depths = new HashMap<>();
+    private final TreeSet<Depth> deepest = new TreeSet<>(DEEPEST_FIRST);
     private final TenantCaps caps;
     private final TenantActivity activity = new TenantActivity();
     private final int completionPerTicket;
+    private long counter;
 
     /** Tenants weighted and capped by {@code tenants}; a ticket costs its tokens plus {@code completionPerTicket}. */
     PendingQueue(TenantSettings tenants, int completionPerTicket) {
@@ -80,52 +140,169 @@ final class PendingQueue {
         return index.containsKey(id);
     }
 
+    /** The class ticket {@code id} waits in here, if it does. */
+    Optional<Priority> priorityOf(String id) {
+        TenantQueue tq = index.get(id);
+        return tq == null ? Optional.empty() : Optional.of(tq.priority);
+    }
+
     void add(Priority priority, Ref ref) {
-        if (index.putIfAbsent(ref.id(), priority) != null) {
+        if (index.containsKey(ref.id())) {
             return;
         }
         ClassQueue q = classes.get(priority);
-        ArrayDeque<Ref> tenantQueue = q.byTenant.get(ref.tenant());
-        if (tenantQueue == null) {
-            tenantQueue = new ArrayDeque<>();
-            q.byTenant.put(ref.tenant(), tenantQueue);
-            q.rotation.add(ref.tenant());
-            q.shares.join(ref.tenant());
+        TenantQueue tq = q.byTenant.get(ref.tenant());
+        if (tq == null) {
+            tq = new TenantQueue(ref.tenant(), priority, ++counter);
+            q.byTenant.put(tq.tenant, tq);
+            q.shares.join(tq.tenant);
         }
-        tenantQueue.addLast(ref);
+        boolean first = tq.refs.isEmpty();
+        tq.refs.put(ref.id(), canonical(tq, ref));
+        index.put(ref.id(), tq);
         q.size++;
+        q.tokens += ref.tokens();
+        deepen(tq.tenant, 1);
+        if (first) {
+            attach(q, tq);
+        }
+    }
+
+    /** The ref with the tenant's one shared name (the ticket's own copy of it is not kept). */
+    private static Ref canonical(TenantQueue tq, Ref ref) {
+        return ref.tenant() == tq.tenant ? ref : new Ref(ref.id(), tq.tenant, ref.tokens(), ref.enqueuedAt(), ref.batchCap(),
+                ref.attempt(), ref.bytes(), ref.fellBack());
+    }
+
+    private void attach(ClassQueue q, TenantQueue tq) {
+        Ref head = tq.head();
+        tq.finish = q.shares.finish(tq.tenant, cost(head));
+        tq.headAt = head.enqueuedAt();
+        q.ready.add(tq);
+        q.byAge.add(tq);
+    }
+
+    private static void detach(ClassQueue q, TenantQueue tq) {
+        q.ready.remove(tq);
+        q.byAge.remove(tq);
+    }
+
+    private void deepen(String tenant, int by) {
+        Depth d = depths.get(tenant);
+        if (d == null) {
+            d = new Depth(tenant);
+            depths.put(tenant, d);
+        } else {
+            deepest.remove(d);
+        }
+        d.tickets += by;
+        if (d.tickets <= 0) {
+            depths.remove(tenant);
+        } else {
+            deepest.add(d);
+        }
     }
 
     int size(Priority priority) {
         return classes.get(priority).size;
     }
 
+    /** Estimated prompt tokens of the tickets waiting in a class. */
+    long tokens(Priority priority) {
+        return classes.get(priority).tokens;
+    }
+
     int size() {
         return index.size();
     }
 
-    /** The waiting tickets of a class, oldest first (about the order they will be served in). */
+    /** The waiting tickets of a class, oldest first (O(tickets): the fallbacks, tests and the benchmark's baseline). */
     List<Ref> waiting(Priority priority) {
         ClassQueue q = classes.get(priority);
         if (q == null || q.size == 0) {
             return List.of();
         }
         List<Ref> out = new ArrayList<>(q.size);
-        q.byTenant.values().forEach(out::addAll);
-        out.sort(java.util.Comparator.comparingLong(Ref::enqueuedAt));
+        q.byTenant.values().forEach(tq -> out.addAll(tq.refs.values()));
+        out.sort(Comparator.comparingLong(Ref::enqueuedAt));
         return out;
     }
 
-    /** Epoch ms of the oldest pending ticket of a class. */
+    /** Epoch ms of the oldest pending ticket of a class (at the head of its tenant's queue). */
     Optional<Long> oldest(Priority priority) {
-        long min = Long.MAX_VALUE;
-        for (ArrayDeque<Ref> dq : classes.get(priority).byTenant.values()) {
-            Ref head = dq.peekFirst();
-            if (head != null) {
-                min = Math.min(min, head.enqueuedAt());
-            }
+        ClassQueue q = classes.get(priority);
+        return q.byAge.isEmpty() ? Optional.empty() : Optional.of(q.byAge.first().headAt);
+    }
+
+    /** A candidate tenant of a proposal or of {@link #served}: where it stands if its next ticket is taken. */
+    private final class Candidate {
+        final TenantQueue tq;
+        final Iterator<Ref> refs;
+        Ref next;
+        long spent;
+        int taken;
+        double finish;
+
+        Candidate(TenantQueue tq) {
+            this.tq = tq;
+            this.refs = tq.refs.values().iterator();
+            this.next = refs.next();
+            this.finish = tq.finish;
         }
-        return min == Long.MAX_VALUE ? Optional.empty() : Optional.of(min);
+
+        /** Takes {@link #next}: the tenant's service moves on by its cost; false when nothing is left. */
+        boolean advance(ClassQueue q) {
+            spent += cost(next);
+            taken++;
+            if (!refs.hasNext()) {
+                return false;
+            }
+            next = refs.next();
+            finish = q.shares.serviceOf(tq.tenant) + (spent + cost(next)) / q.shares.weight(tq.tenant);
+            return true;
+        }
+    }
+
+    private static final Comparator<Candidate> CANDIDATES = Comparator.<Candidate>comparingDouble(c -> c.finish)
+            .thenComparingLong(c -> c.tq.seq).thenComparingLong(c -> c.tq.uid);
+
+    /**
+     * The tenants of a class in the order the deficit round robin would serve their next tickets:
+     * the class's ordered set, merged with those already taken from (their finish moved on).
+     */
+    private final class Merge {
+        final ClassQueue q;
+        final Iterator<TenantQueue> fresh;
+        TenantQueue nextFresh;
+        final PriorityQueue<Candidate> moved = new PriorityQueue<>(CANDIDATES);
+
+        Merge(ClassQueue q) {
+            this.q = q;
+            this.fresh = q.ready.iterator();
+            this.nextFresh = fresh.hasNext() ? fresh.next() : null;
+        }
+
+        Candidate poll() {
+            Candidate m = moved.peek();
+            if (nextFresh != null && (m == null || freshFirst(m))) {
+                Candidate c = new Candidate(nextFresh);
+                nextFresh = fresh.hasNext() ? fresh.next() : null;
+                return c;
+            }
+            return moved.poll();
+        }
+
+        private boolean freshFirst(Candidate m) {
+            int byFinish = Double.compare(nextFresh.finish, m.finish);
+            if (byFinish != 0) {
+                return byFinish < 0;
+            }
+            return nextFresh.seq != m.tq.seq ? nextFresh.seq < m.tq.seq : nextFresh.uid < m.tq.uid;
+        }
+
+        void putBack(Candidate c) {
+            moved.add(c);
+        }
     }
 
     /**
@@ -135,7 +312,7 @@ final class PendingQueue {
      * always taken, even if it alone exceeds the token or byte cap. A class whose every waiting
      * tenant is held yields to the next class. Nothing is removed.
      */
-    Optional<Proposal> propose(int maxItems, java.util.function.ToIntFunction<Priority> maxTokens, long maxBytes, long now) {
+    Optional<Proposal> propose(int maxItems, ToIntFunction<Priority> maxTokens, long maxBytes, long now) {
         for (Priority p : Priority.values()) {
             ClassQueue q = classes.get(p);
             if (q.size == 0) {
@@ -151,29 +328,25 @@ final class PendingQueue {
 
     private Proposal propose(Priority priority, ClassQueue q, int maxItems, int maxTokens, long maxBytes, long now) {
         List<Ref> refs = new ArrayList<>();
-        Map<String, Integer> taken = new HashMap<>();
-        Map<String, Long> spent = new HashMap<>();
-        TokenShares shares = q.shares.copy();
-        List<String> open = new ArrayList<>(q.rotation.size());
-        for (int i = 0; i < q.rotation.size(); i++) {
-            open.add(q.rotation.get((q.next + i) % q.rotation.size()));
-        }
+        Merge merge = new Merge(q);
         int tokens = 0;
         long bytes = 0;
         int cap = maxItems;
-        while (refs.size() < cap && !open.isEmpty()) {
-            String tenant = shares.next(open, t -> cost(nth(q.byTenant.get(t), taken.getOrDefault(t, 0))));
-            ArrayDeque<Ref> dq = q.byTenant.get(tenant);
-            int already = taken.getOrDefault(tenant, 0);
-            Ref candidate = nth(dq, already);
+        int skips = 0;
+        while (refs.size() < cap && skips < MAX_SKIPS) {
+            Candidate c = merge.poll();
+            if (c == null) {
+                break;
+            }
+            Ref candidate = c.next;
             long cost = cost(candidate);
             int candidateCap = candidate.batchCap() > 0 ? candidate.batchCap() : Integer.MAX_VALUE;
-            boolean held = !caps.allows(tenant, spent.getOrDefault(tenant, 0L) + cost, already + 1, now);
+            boolean held = !caps.allows(c.tq.tenant, c.spent + cost, c.taken + 1, now);
             boolean full = !refs.isEmpty() && (tokens + candidate.tokens() > maxTokens || bytes + candidate.bytes() > maxBytes
                     || refs.size() + 1 > Math.min(cap, candidateCap));
             if (held || full) {
                 // this tenant's next ticket may not go now; others may
-                open.remove(tenant);
+                skips++;
                 continue;
             }
             if (refs.isEmpty()) {
@@ -182,17 +355,38 @@ final class PendingQueue {
             refs.add(candidate);
             tokens += candidate.tokens();
             bytes += candidate.bytes();
-            shares.charge(tenant, cost);
-            spent.merge(tenant, cost, Long::sum);
-            taken.put(tenant, already + 1);
-            if (dq.size() <= already + 1) {
-                open.remove(tenant);
+            if (c.advance(q)) {
+                merge.putBack(c);
             }
             if (tokens >= maxTokens) {
                 break;
             }
         }
         return new Proposal(priority, List.copyOf(refs), tokens);
+    }
+
+    /**
+     * The first {@code limit} waiting tickets in the order they are expected to go: highest class
+     * first, within a class as the deficit round robin would serve them from its present state
+     * (caps and batch sizes aside). O(limit log limit), whatever the number of tickets or tenants.
+     */
+    List<Map.Entry<Priority, Ref>> served(int limit) {
+        List<Map.Entry<Priority, Ref>> out = new ArrayList<>(Math.min(limit, size()));
+        for (Priority p : Priority.values()) {
+            ClassQueue q = classes.get(p);
+            Merge merge = new Merge(q);
+            while (out.size() < limit) {
+                Candidate c = merge.poll();
+                if (c == null) {
+                    break;
+                }
+                out.add(Map.entry(p, c.next));
+                if (c.advance(q)) {
+                    merge.putBack(c);
+                }
+            }
+        }
+        return out;
     }
 
     /**
@@ -204,12 +398,18 @@ final class PendingQueue {
         Map<String, Long> byTenant = new TreeMap<>();
         Map<String, Integer> tickets = new HashMap<>();
         for (Ref ref : proposal.refs()) {
-            long cost = cost(ref);
-            q.shares.charge(ref.tenant(), cost);
-            byTenant.merge(ref.tenant(), cost, Long::sum);
+            byTenant.merge(ref.tenant(), cost(ref), Long::sum);
             tickets.merge(ref.tenant(), 1, Integer::sum);
         }
         byTenant.forEach((tenant, cost) -> {
+            TenantQueue tq = q.byTenant.get(tenant);
+            if (tq != null) {
+                // its finish tag moves: out of the orderings while it changes
+                detach(q, tq);
+                q.shares.charge(tenant, cost);
+                tq.seq = ++counter;
+                attach(q, tq);
+            }
             caps.charge(tenant, cost, tickets.get(tenant), now);
             activity.admitted(tenant, cost, now);
         });
@@ -222,13 +422,34 @@ final class PendingQueue {
         return activity.shares(now);
     }
 
-    /** Tickets waiting per tenant, every class. */
+    /** Tickets waiting per tenant, every class (O(tenants)). */
     Map<String, Integer> depthByTenant() {
         Map<String, Integer> out = new HashMap<>();
-        for (ClassQueue q : classes.values()) {
-            q.byTenant.forEach((t, dq) -> out.merge(t, dq.size(), Integer::sum));
+        depths.forEach((t, d) -> out.put(t, d.tickets));
+        return out;
+    }
+
+    /** The {@code n} tenants with the most tickets waiting (every class), deepest first, ties by name. */
+    List<Map.Entry<String, Integer>> deepest(int n) {
+        List<Map.Entry<String, Integer>> out = new ArrayList<>(Math.min(n, deepest.size()));
+        for (Depth d : deepest) {
+            if (out.size() >= n) {
+                break;
+            }
+            out.add(Map.entry(d.tenant, d.tickets));
         }
         return out;
+    }
+
+    /** Tickets {@code tenant} has waiting here, every class. */
+    int depth(String tenant) {
+        Depth d = depths.get(tenant);
+        return d == null ? 0 : d.tickets;
+    }
+
+    /** Tenants with tickets waiting here. */
+    int tenantsWaiting() {
+        return depths.size();
     }
 
     /** Whether {@code tenant}'s own cap holds its next waiting ticket at {@code now}. */
@@ -237,42 +458,28 @@ final class PendingQueue {
             return false;
         }
         for (ClassQueue q : classes.values()) {
-            ArrayDeque<Ref> dq = q.byTenant.get(tenant);
-            if (dq != null && !dq.isEmpty()) {
-                return caps.holds(tenant, cost(dq.peekFirst()), now);
+            TenantQueue tq = q.byTenant.get(tenant);
+            if (tq != null && !tq.refs.isEmpty()) {
+                return caps.holds(tenant, cost(tq.head()), now);
             }
         }
         return false;
     }
 
-    private static Ref nth(ArrayDeque<Ref> dq, int n) {
-        Iterator<Ref> it = dq.iterator();
-        Ref r = it.next();
-        for (int i = 0; i < n; i++) {
-            r = it.next();
-        }
-        return r;
-    }
-
-    /** Removes and returns every ticket matching {@code predicate}, in any class. */
-    List<Ref> removeIf(java.util.function.Predicate<Ref> predicate) {
-        List<Ref> removed = new ArrayList<>();
-        for (Map.Entry<Priority, ClassQueue> e : classes.entrySet()) {
-            ClassQueue q = e.getValue();
-            List<Ref> matched = new ArrayList<>();
-            for (ArrayDeque<Ref> dq : q.byTenant.values()) {
-                for (Ref r : dq) {
+    /** Removes and returns every ticket matching {@code predicate}, in any class (O(tickets held)). */
+    List<Ref> removeIf(Predicate<Ref> predicate) {
+        List<Ref> matched = new ArrayList<>();
+        for (ClassQueue q : classes.values()) {
+            for (TenantQueue tq : q.byTenant.values()) {
+                for (Ref r : tq.refs.values()) {
                     if (predicate.test(r)) {
                         matched.add(r);
                     }
                 }
             }
-            if (!matched.isEmpty()) {
-                remove(new Proposal(e.getKey(), matched, 0));
-                removed.addAll(matched);
-            }
         }
-        return removed;
+        matched.forEach(r -> remove(r.id()));
+        return matched;
     }
 
     /**
@@ -280,74 +487,55 @@ final class PendingQueue {
      * the end when that ticket waits in another class or for another tenant, or not at all.
      */
     void replace(Priority priority, Ref ref) {
-        if (priority == index.get(ref.id())) {
-            ArrayDeque<Ref> dq = classes.get(priority).byTenant.get(ref.tenant());
-            if (dq != null) {
-                java.util.List<Ref> refs = new ArrayList<>(dq);
-                for (int i = 0; i < refs.size(); i++) {
-                    if (refs.get(i).id().equals(ref.id())) {
-                        refs.set(i, ref);
-                        dq.clear();
-                        dq.addAll(refs);
-                        return;
-                    }
-                }
+        TenantQueue tq = index.get(ref.id());
+        if (tq != null && tq.priority == priority && tq.tenant.equals(ref.tenant())) {
+            ClassQueue q = classes.get(priority);
+            boolean head = tq.head().id().equals(ref.id());
+            if (head) {
+                detach(q, tq);
             }
+            Ref old = tq.refs.put(ref.id(), canonical(tq, ref));
+            q.tokens += ref.tokens() - (old == null ? 0 : old.tokens());
+            if (head) {
+                attach(q, tq);
+            }
+            return;
         }
         remove(ref.id());
         add(priority, ref);
     }
 
-    /** Removes one ticket, if it is waiting; the tenant rotation stays where it is. */
+    /** Removes one ticket, if it is waiting. */
     Optional<Ref> remove(String id) {
-        Priority priority = index.get(id);
-        if (priority == null) {
+        TenantQueue tq = index.remove(id);
+        if (tq == null) {
             return Optional.empty();
         }
-        ClassQueue q = classes.get(priority);
-        for (Map.Entry<String, ArrayDeque<Ref>> e : q.byTenant.entrySet()) {
-            for (Iterator<Ref> it = e.getValue().iterator(); it.hasNext(); ) {
-                Ref r = it.next();
-                if (r.id().equals(id)) {
-                    it.remove();
-                    q.size--;
-                    index.remove(id);
-                    if (e.getValue().isEmpty()) {
-                        int at = q.rotation.indexOf(e.getKey());
-                        q.byTenant.remove(e.getKey());
-                        q.rotation.remove(at);
-                        q.shares.leave(e.getKey());
-                        if (at < q.next) {
-                            q.next--;
-                        }
-                        q.next = q.rotation.isEmpty() ? 0 : q.next % q.rotation.size();
-                    }
-                    return Optional.of(r);
-                }
-            }
+        ClassQueue q = classes.get(tq.priority);
+        boolean head = tq.head().id().equals(id);
+        if (head) {
+            detach(q, tq);
         }
-        return Optional.empty();
+        Ref r = tq.refs.remove(id);
+        q.size--;
+        q.tokens -= r.tokens();
+        deepen(tq.tenant, -1);
+        if (tq.refs.isEmpty()) {
+            q.byTenant.remove(tq.tenant);
+            q.shares.leave(tq.tenant);
+        } else if (head) {
+            attach(q, tq);
+        }
+        return Optional.of(r);
     }
 
-    /** Removes a proposal's tickets and moves the tenant rotation on. */
+    /** Removes a proposal's tickets (those still as proposed: an update meanwhile stays). */
     void remove(Proposal proposal) {
-        ClassQueue q = classes.get(proposal.priority());
         for (Ref ref : proposal.refs()) {
-            ArrayDeque<Ref> dq = q.byTenant.get(ref.tenant());
-            if (dq != null && dq.remove(ref)) {
-                q.size--;
-                index.remove(ref.id());
+            TenantQueue tq = index.get(ref.id());
+            if (tq != null && tq.priority == proposal.priority() && ref.equals(tq.refs.get(ref.id()))) {
+                remove(ref.id());
             }
         }
-        // drop empty tenants from the rotation
-        for (Iterator<Map.Entry<String, ArrayDeque<Ref>>> it = q.byTenant.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<String, ArrayDeque<Ref>> e = it.next();
-            if (e.getValue().isEmpty()) {
-                it.remove();
-                q.rotation.remove(e.getKey());
-                q.shares.leave(e.getKey());
-            }
-        }
-        q.next = q.rotation.isEmpty() ? 0 : (q.next + 1) % q.rotation.size();
     }
 }

@@ -63,6 +63,8 @@ final class ScopeDispatcher {
     private final KeyValueStore<String, DailyUsage> daily;
     private DailyUsage dailyWritten;
     private long nextSnapshot;
+    /** The last cache sweep found a full batch due: the next tick sweeps again instead of waiting a second. */
+    private boolean cacheBehind;
     /** Whether this scope has seen work here: scopes of other tasks stay silent in /status and the metrics. */
     private boolean active;
 
@@ -201,19 +203,23 @@ final class ScopeDispatcher {
         health.at(now);
         calls.drain((batchId, outcome) -> completed(batchId, outcome, now));
         ledger.promoteDue(now);
+        ledger.refill();
         dispatch(now);
         keepDailyUsage();
+        if (cacheBehind) {
+            cacheBehind = gate.sweep(now);
+        }
         if (active && now >= nextSnapshot) {
             nextSnapshot = now + SNAPSHOT_INTERVAL_MS;
             listener.state(snapshot(now));
-            listener.queue(QueueViews.take(settings, queue, pace, now));
+            listener.queue(QueueViews.take(settings, ledger, pace, now));
         }
     }
 
     /** Once a second: expiry by age, the halt log, expired cache answers, and fallbacks. */
     void sweep(long now) {
         outcomes.expireOld(now);
-        gate.sweep(now);
+        cacheBehind = gate.sweep(now);
         health.logHalt(now, false);
         if (active) {
             // only the owner speaks for the scope: the idle copies in other tasks know nothing of it

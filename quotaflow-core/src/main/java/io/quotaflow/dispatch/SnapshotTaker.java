@@ -7,8 +7,14 @@ import io.quotaflow.records.Priority;
 
 import java.time.Instant;
 import java.util.EnumMap;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 
 /** Reads a dispatcher's queue, ledger, provider model and health into a {@link DispatcherSnapshot}. */
 final class SnapshotTaker {
@@ -19,10 +25,17 @@ final class SnapshotTaker {
     static DispatcherSnapshot take(DispatcherSettings settings, long now, PendingQueue queue, DispatchLedger ledger,
                                    ProviderModel provider, ScopeHealth health) {
         Map<Priority, Integer> sizes = new EnumMap<>(Priority.class);
+        Map<Priority, Integer> spilled = new EnumMap<>(Priority.class);
         Map<Priority, Long> ages = new EnumMap<>(Priority.class);
         for (Priority p : Priority.values()) {
-            sizes.put(p, queue.size(p));
-            queue.oldest(p).ifPresent(t -> ages.put(p, Math.max(0, now - t)));
+            sizes.put(p, queue.size(p) + ledger.spilled(p));
+            spilled.put(p, ledger.spilled(p));
+            Optional<Long> oldest = queue.oldest(p);
+            Optional<Long> oldestSpilled = ledger.oldestSpilled(p);
+            if (oldestSpilled.isPresent() && (oldest.isEmpty() || oldestSpilled.get() < oldest.get())) {
+                oldest = oldestSpilled;
+            }
+            oldest.ifPresent(t -> ages.put(p, Math.max(0, now - t)));
         }
         long wait = queue.propose(settings.batch().maxItems(), provider::promptTokenCap, settings.limits().maxBatchBytes(), now)
                 .map(next -> provider.waitMs(next.priority(), provider.estimate(next))).orElse(0L);
@@ -32,35 +45,50 @@ final class SnapshotTaker {
                 : v.cooldown() ? "COOLDOWN" : "RUNNING";
         return new DispatcherSnapshot(settings.scope(), now, sizes, ages, ledger.delayedCount(), ledger.callsInFlight(),
                 v.availableTokens(), v.availableRequests(), v.cooldownMs(), Math.max(0, wait), state, v.estimateRatio(),
-                v.contextTokens(), v.inFlightLimit(), v.tokenCapacity(), limits(v), outForDayUntil(v), tenants(queue, now));
+                v.contextTokens(), v.inFlightLimit(), v.tokenCapacity(), limits(v), outForDayUntil(v), tenants(queue, now), spilled);
     }
 
-    /** Tenants with work or recent admissions; the deepest {@link TenantState#MAX_TENANTS}, the rest as one. */
+    /**
+     * Tenants with work or recent admissions; the deepest {@link TenantState#MAX_TENANTS}, the rest as
+     * one. Reads the deepest from the queue's sorted depths and the last minute's admissions: O(MAX_TENANTS
+     * + tenants admitted in the last minute), whatever the number of tenants waiting. Depths count the
+     * tickets in memory (spilled ones are counted per class only).
+     */
     static Map<String, TenantState> tenants(PendingQueue queue, long now) {
-        Map<String, Integer> depth = queue.depthByTenant();
         Map<String, Double> shares = queue.recentShares(now);
-        java.util.Set<String> all = new java.util.TreeSet<>(depth.keySet());
-        all.addAll(shares.keySet());
-        java.util.List<String> ranked = all.stream()
-                .sorted(java.util.Comparator.comparing((String t) -> depth.getOrDefault(t, 0)).reversed()
-                        .thenComparing(t -> -shares.getOrDefault(t, 0.0)).thenComparing(t -> t))
-                .toList();
-        Map<String, TenantState> out = new java.util.TreeMap<>();
-        int otherDepth = 0;
-        double otherShare = 0;
+        List<Map.Entry<String, Integer>> deep = queue.deepest(TenantState.MAX_TENANTS + 1);
+        List<String> ranked = new ArrayList<>(TenantState.MAX_TENANTS + 1);
+        Set<String> named = new HashSet<>();
+        for (Map.Entry<String, Integer> e : deep) {
+            ranked.add(e.getKey());
+            named.add(e.getKey());
+        }
+        if (ranked.size() <= TenantState.MAX_TENANTS) {
+            // room left: the tenants with nothing waiting but admissions in the last minute, by share
+            shares.entrySet().stream().filter(e -> !named.contains(e.getKey()))
+                    .sorted(Map.Entry.<String, Double>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                    .limit(TenantState.MAX_TENANTS + 1L - ranked.size()).forEach(e -> ranked.add(e.getKey()));
+        }
+        Map<String, TenantState> out = new TreeMap<>();
+        int namedDepth = 0;
+        double namedShare = 0;
+        boolean other = false;
         for (int i = 0; i < ranked.size(); i++) {
             String t = ranked.get(i);
-            int d = depth.getOrDefault(t, 0);
-            double s = shares.getOrDefault(t, 0.0);
             if (i < TenantState.MAX_TENANTS && !TenantState.OTHER.equals(t)) {
+                int d = queue.depth(t);
+                double s = shares.getOrDefault(t, 0.0);
                 out.put(t, new TenantState(d, s, queue.heldByCap(t, now)));
+                namedDepth += d;
+                namedShare += s;
             } else {
-                otherDepth += d;
-                otherShare += s;
+                other = true;
             }
         }
-        if (ranked.size() > TenantState.MAX_TENANTS || all.contains(TenantState.OTHER)) {
-            out.put(TenantState.OTHER, new TenantState(otherDepth, otherShare, false));
+        int tenants = queue.tenantsWaiting() + (int) shares.keySet().stream().filter(t -> queue.depth(t) == 0).count();
+        if (other || tenants > out.size()) {
+            double allShare = shares.values().stream().mapToDouble(Double::doubleValue).sum();
+            out.put(TenantState.OTHER, new TenantState(queue.size() - namedDepth, Math.max(0, allShare - namedShare), false));
         }
         return out;
     }

@@ -73,9 +73,9 @@ final class TicketStatuses {
         put(item, TicketState.PENDING, to, now, 0, "fell back from " + routeOf(item) + ": " + reason);
     }
 
-    /** Deletes finished statuses past {@code status.retention} (bounded work). */
-    void sweep(long now) {
-        store.sweep(now, SWEEP_MAX);
+    /** Deletes finished statuses past {@code status.retention} (bounded work); true when more may be due. */
+    boolean sweep(long now) {
+        return store.sweep(now, SWEEP_MAX) >= SWEEP_MAX;
     }
 
     private String routeOf(WorkItem item) {

@@ -3,6 +3,7 @@ package io.quotaflow.dispatch;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 
@@ -15,8 +16,10 @@ import java.util.function.ToLongFunction;
  * of its tickets: a tenant of long tickets is served less often, not more tokens.
  *
  * <p>A tenant that starts waiting joins at the lowest service among those waiting, so time spent
- * idle is no credit to burst with. Charges add up, in any order: a proposal is worked out on a
- * {@link #copy()} and charged to the real shares only when its call is admitted.
+ * idle is no credit to burst with. Charges add up, in any order. Joining, leaving and charging are
+ * O(log tenants) (the services are kept sorted as well); only tenants with work are tracked: one
+ * that leaves costs nothing. {@link PendingQueue} keeps its tenants ordered by what {@link #finish}
+ * says, so a proposal reads the best tenants first instead of asking {@link #next} over all of them.
  *
  * <p>Plain arithmetic, not thread-safe: one stream task owns each instance.
  */
@@ -24,31 +27,42 @@ final class TokenShares {
 
     private final ToDoubleFunction<String> weights;
     private final Map<String, Double> service;
+    /** The services of the tenants tracked, as a multiset (service → how many tenants have it): the lowest in O(log n). */
+    private final TreeMap<Double, Integer> levels;
 
     TokenShares(ToDoubleFunction<String> weights) {
-        this(weights, new HashMap<>());
+        this(weights, new HashMap<>(), new TreeMap<>());
     }
 
-    private TokenShares(ToDoubleFunction<String> weights, Map<String, Double> service) {
+    private TokenShares(ToDoubleFunction<String> weights, Map<String, Double> service, TreeMap<Double, Integer> levels) {
         this.weights = weights;
         this.service = service;
+        this.levels = levels;
     }
 
-    /** An independent copy, to try a proposal on. */
+    /** An independent copy, to try a proposal on (O(tenants): tests and tools only). */
     TokenShares copy() {
-        return new TokenShares(weights, new HashMap<>(service));
+        return new TokenShares(weights, new HashMap<>(service), new TreeMap<>(levels));
     }
 
     /** {@code tenant} has work now: it joins at the lowest service of the tenants waiting, if new. */
     void join(String tenant) {
         if (!service.containsKey(tenant)) {
-            service.put(tenant, service.values().stream().mapToDouble(Double::doubleValue).min().orElse(0));
+            set(tenant, levels.isEmpty() ? 0 : levels.firstKey());
         }
     }
 
     /** {@code tenant} has no work left: its service is forgotten (it rejoins at the others' level). */
     void leave(String tenant) {
-        service.remove(tenant);
+        Double was = service.remove(tenant);
+        if (was != null) {
+            unlevel(was);
+        }
+    }
+
+    /** How many tenants are tracked (those with work). */
+    int tracked() {
+        return service.size();
     }
 
     /**
@@ -59,7 +73,7 @@ final class TokenShares {
         String best = null;
         double bestFinish = Double.POSITIVE_INFINITY;
         for (String tenant : candidates) {
-            double finish = serviceOf(tenant) + headCost.applyAsLong(tenant) / weight(tenant);
+            double finish = finish(tenant, headCost.applyAsLong(tenant));
             if (finish < bestFinish) {
                 best = tenant;
                 bestFinish = finish;
@@ -68,9 +82,18 @@ final class TokenShares {
         return best;
     }
 
+    /** {@code tenant}'s normalized service once a ticket costing {@code cost} more is served. */
+    double finish(String tenant, long cost) {
+        return serviceOf(tenant) + cost / weight(tenant);
+    }
+
     /** {@code tenant} was admitted {@code tokens}. */
     void charge(String tenant, long tokens) {
-        service.put(tenant, serviceOf(tenant) + tokens / weight(tenant));
+        Double was = service.get(tenant);
+        if (was != null) {
+            unlevel(was);
+        }
+        set(tenant, (was == null ? 0 : was) + tokens / weight(tenant));
     }
 
     /** Normalized service of {@code tenant} (0 for one never seen). */
@@ -78,8 +101,17 @@ final class TokenShares {
         return service.getOrDefault(tenant, 0.0);
     }
 
-    private double weight(String tenant) {
+    double weight(String tenant) {
         double w = weights.applyAsDouble(tenant);
         return w > 0 ? w : 1;
+    }
+
+    private void set(String tenant, double value) {
+        service.put(tenant, value);
+        levels.merge(value, 1, Integer::sum);
+    }
+
+    private void unlevel(double value) {
+        levels.computeIfPresent(value, (k, n) -> n <= 1 ? null : n - 1);
     }
 }

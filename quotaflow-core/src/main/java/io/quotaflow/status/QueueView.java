@@ -13,8 +13,10 @@ import java.util.Set;
 
 /**
  * What one scope's queue looked like at {@code at}, published by its dispatcher for readers on
- * other threads (immutable): the waiting tickets in dispatch order (highest priority first, then
- * the order each class serves them in) and the scope's pace.
+ * other threads (immutable): the first waiting tickets in dispatch order (highest priority first,
+ * then the order each class serves them in), how many wait in each class in all (those listed, those
+ * beyond them and those spilled to disk), and the scope's pace. A ticket listed has its exact
+ * {@link Place}; one beyond the list is only known to wait behind its class's {@link #tail}.
  */
 public final class QueueView {
 
@@ -24,6 +26,10 @@ public final class QueueView {
 
     /** Where a waiting ticket stands: {@code position} tickets of {@code tokensAhead} tokens go before it. */
     public record Place(QueueView view, Priority priority, int position, long tokensAhead) {
+    }
+
+    /** Everything waiting in one class: {@code tickets} of {@code tokens}. */
+    public record Count(int tickets, long tokens) {
     }
 
     /** What waits at one priority and above: {@code tickets} of {@code tokens}. */
@@ -38,9 +44,19 @@ public final class QueueView {
     private final Priority[] priorities;
     private final long[] tokensBefore;
     private final Map<Priority, Tail> tails = new EnumMap<>(Priority.class);
+    private final int size;
 
-    /** {@code waiting} must be in dispatch order. */
+    /** {@code waiting}, every ticket waiting, must be in dispatch order. */
     public QueueView(String scope, Collection<String> routes, long at, Eta.Rates rates, List<Waiting> waiting) {
+        this(scope, routes, at, rates, waiting, null);
+    }
+
+    /**
+     * {@code first}, the first tickets waiting, must be in dispatch order; {@code classes} counts
+     * everything waiting per class (null: {@code first} is all).
+     */
+    public QueueView(String scope, Collection<String> routes, long at, Eta.Rates rates, List<Waiting> first, Map<Priority, Count> classes) {
+        List<Waiting> waiting = first;
         this.scope = Objects.requireNonNull(scope, "scope");
         this.routes = Set.copyOf(routes);
         this.at = at;
@@ -57,9 +73,19 @@ public final class QueueView {
             tails.put(w.priority(), new Tail(i + 1, tokens));
         }
         Tail above = new Tail(0, 0);
-        for (Priority p : Priority.values()) {
-            above = tails.getOrDefault(p, above);
-            tails.put(p, above);
+        if (classes == null) {
+            for (Priority p : Priority.values()) {
+                above = tails.getOrDefault(p, above);
+                tails.put(p, above);
+            }
+            this.size = waiting.size();
+        } else {
+            for (Priority p : Priority.values()) {
+                Count c = classes.getOrDefault(p, new Count(0, 0));
+                above = new Tail(above.tickets() + c.tickets(), above.tokens() + c.tokens());
+                tails.put(p, above);
+            }
+            this.size = Math.max(waiting.size(), above.tickets());
         }
     }
 
@@ -79,11 +105,17 @@ public final class QueueView {
         return rates;
     }
 
+    /** Tickets waiting in all. */
     public int size() {
+        return size;
+    }
+
+    /** Tickets listed one by one (the first in dispatch order); the rest are counted only. */
+    public int listed() {
         return priorities.length;
     }
 
-    /** Where ticket {@code id} waits, if it does. */
+    /** Where ticket {@code id} waits, if it is listed. */
     public Optional<Place> place(String id) {
         Integer i = index.get(id);
         return i == null ? Optional.empty() : Optional.of(new Place(this, priorities[i], i, tokensBefore[i]));

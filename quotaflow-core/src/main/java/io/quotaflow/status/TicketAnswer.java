@@ -1,5 +1,6 @@
 package io.quotaflow.status;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
@@ -9,12 +10,22 @@ import java.util.Objects;
 /**
  * The answer of {@code GET /tickets/{id}}: every field is present, null when it does not apply
  * (the ETA of a finished ticket; {@code estimatedDoneAt} of a finished one is when it ended).
- * Times are ISO-8601 instants (UTC).
+ * Times are ISO-8601 instants (UTC). {@code positionEstimated} says whether {@code position} was
+ * counted ticket by ticket ({@code false}) or estimated from the queue's counts ({@code true}: a
+ * ticket beyond the first {@code QueueViews.LISTED} of its scope, or spilled to disk, is placed
+ * behind everything of its class and above: a bound, not a count); null without a position.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
-@JsonPropertyOrder({"id", "state", "route", "priority", "tenant", "position", "estimatedStartAt", "estimatedDoneAt"})
+@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonPropertyOrder({"id", "state", "route", "priority", "tenant", "position", "positionEstimated", "estimatedStartAt", "estimatedDoneAt"})
 public record TicketAnswer(String id, String state, String route, String priority, String tenant, Integer position,
-                           String estimatedStartAt, String estimatedDoneAt) {
+                          Boolean positionEstimated, String estimatedStartAt, String estimatedDoneAt) {
+
+    /** An answer whose position, if any, was counted. */
+    public TicketAnswer(String id, String state, String route, String priority, String tenant, Integer position,
+                        String estimatedStartAt, String estimatedDoneAt) {
+        this(id, state, route, priority, tenant, position, position == null ? null : Boolean.FALSE, estimatedStartAt, estimatedDoneAt);
+    }
 
     public TicketAnswer {
         Objects.requireNonNull(id, "id");

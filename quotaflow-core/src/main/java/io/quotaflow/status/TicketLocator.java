@@ -12,8 +12,10 @@ import java.util.function.Function;
  * Answers {@code GET /tickets/{id}} from what this instance holds: the ticket's status record
  * (the stores of the tasks it owns) and the live queue of its scope ({@link TicketDirectory}). A
  * ticket found waiting in a queue is {@code pending} whatever its record says (a due retry, a
- * requeued call), with its position and ETA; a {@code pending} or {@code delayed} one not yet in a
- * published queue waits behind its class's tail; an {@code in-flight} one is done a latency after
+ * requeued call), with its position and ETA; a {@code pending} or {@code delayed} one not listed in
+ * the published queue (not yet in it, beyond its first {@code QueueViews.LISTED} tickets, or spilled
+ * to disk) waits behind its class's tail, counted with everything waiting, and its position says it
+ * is estimated ({@code positionEstimated}: an upper bound); an {@code in-flight} one is done a latency after
  * its call went out; a finished one has no start and ended at its {@code updatedAt}.
  */
 public final class TicketLocator {
@@ -45,7 +47,8 @@ public final class TicketLocator {
                 if (view.isPresent()) {
                     QueueView.Tail tail = view.get().tail(Priority.parse(s.priority()).orElse(Priority.BULK));
                     Eta.Estimate e = Eta.of(now, tail.tokens(), tail.tickets(), view.get().rates(), s.dueAt());
-                    return of(id, s, tail.tickets(), e.startAt(), e.doneAt());
+                    return new TicketAnswer(id.id(), s.state().wire(), s.route(), s.priority(), id.tenant(), tail.tickets(), Boolean.TRUE,
+                            TicketAnswer.instant(e.startAt()), TicketAnswer.instant(e.doneAt()));
                 }
                 return of(id, s, null, null, null);
             case IN_FLIGHT:

@@ -157,6 +157,8 @@ public final class QuotaflowTopology {
                             new BinarySerde<>(RetryMarker.class)),
                     Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.CANCELS_STORE), Serdes.String(),
                             Serdes.Long()),
+                    Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.OVERFLOW_STORE), Serdes.String(),
+                            Serdes.String()),
                     Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.DAILY_STORE), Serdes.String(),
                             new BinarySerde<>(io.quotaflow.quota.DailyUsage.class))));
             return stores;
