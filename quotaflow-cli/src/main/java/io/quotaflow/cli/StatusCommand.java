@@ -110,8 +110,7 @@ public final class StatusCommand implements Callable<Integer> {
         HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(TIMEOUT);
         settings.identity().ifPresent(tls -> client.sslContext(tls.peerContext()));
         HttpClient http = client.build();
-        String path = TicketPaths.of(id).substring(1)
-                + (tenant == null || tenant.isBlank() ? "" : "?tenant=" + URLEncoder.encode(tenant, StandardCharsets.UTF_8));
+        String path = ticketPath();
         for (URI root : roots) {
             URI target = URI.create(root.toString().endsWith("/") ? root + path : root + "/" + path);
             try {
@@ -168,5 +167,11 @@ public final class StatusCommand implements Callable<Integer> {
             roots.add(URI.create(scheme + "://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port));
         }
         return roots;
+    }
+
+    /** {@code tickets/{id}}, percent-encoded, with {@code ?tenant=} when one is given. */
+    private String ticketPath() {
+        String path = TicketPaths.of(id).substring(1);
+        return tenant == null || tenant.isBlank() ? path : path + "?tenant=" + URLEncoder.encode(tenant, StandardCharsets.UTF_8);
     }
 }
