@@ -60,9 +60,9 @@ public final class FailoverRunner {
     public static final long RPM = 1_000;
     public static final long TPM = 150_000;
     public static final double BURST_SECONDS = 5;
-    /** About 75 s of work per scope at {@value #TPM} TPM. */
-    public static final int DEFAULT_TICKETS = 4_200;
-    public static final long KILL_AFTER_MS = 25_000;
+    /** About 40 s of work per scope at {@value #TPM} TPM. */
+    public static final int DEFAULT_TICKETS = 2_400;
+    public static final long KILL_AFTER_MS = 15_000;
     static final long SAMPLE_MS = 50;
     static final long OWNERSHIP_MS = 500;
     static final String API_KEY_ENV = "QUOTAFLOW_LLM_API_KEY";
