@@ -27,7 +27,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -41,8 +40,8 @@ import java.util.concurrent.TimeUnit;
  * really be SIGKILLed: no LeaveGroup, no commit, calls left in the air) share six quota scopes,
  * six routes each with its own provider simulator in this JVM (one key, {@value #RPM} RPM,
  * {@value #TPM} TPM, 5 s burst each), on an in-process broker. The tickets are spread evenly over
- * six tenants, one routed to each scope, and published at once. {@value #KILL_AFTER_MS} ms after
- * the first call the instance owning the most dispatcher tasks is SIGKILLed; it stays dead, or
+ * six tenants, one routed to each scope, and published at once. Once {@value #KILL_AT_SHARE} of
+ * them are accounted for, the instance owning the most dispatcher tasks is SIGKILLed; it stays dead, or
  * (a {@code +restart} variant) is started again at once with the same state directory and so the
  * same instance id. The run ends when every ticket is classified or dead-lettered.
  *
@@ -62,7 +61,8 @@ public final class FailoverRunner {
     public static final double BURST_SECONDS = 5;
     /** About 40 s of work per scope at {@value #TPM} TPM. */
     public static final int DEFAULT_TICKETS = 2_400;
-    public static final long KILL_AFTER_MS = 15_000;
+    /** The kill comes once this share of the tickets is accounted for: the group has settled and every scope is busy. */
+    public static final double KILL_AT_SHARE = 0.3;
     static final long SAMPLE_MS = 50;
     static final long OWNERSHIP_MS = 500;
     static final String API_KEY_ENV = "QUOTAFLOW_LLM_API_KEY";
@@ -364,9 +364,7 @@ public final class FailoverRunner {
                 }
                 checkAlive();
                 if (victim < 0) {
-                    OptionalLong first = timelines.stream().map(ScopeTimeline::firstAdmissionMs).filter(OptionalLong::isPresent)
-                            .mapToLong(OptionalLong::getAsLong).min();
-                    if (first.isPresent() && now >= first.getAsLong() + KILL_AFTER_MS) {
+                    if (counter.classified() + counter.deadLettered() >= Math.round(expected * KILL_AT_SHARE)) {
                         kill();
                     }
                 } else if (variant.restart() && restartRunningMs == null && now >= nextStatus) {
@@ -397,7 +395,7 @@ public final class FailoverRunner {
                 calls += st.totalRequests();
                 http429 += st.http429();
             }
-            String state = victim < 0 ? "kill due " + KILL_AFTER_MS / 1000 + " s after the first call"
+            String state = victim < 0 ? "kill due at " + Math.round(KILL_AT_SHARE * 100) + " % accounted for"
                     : String.format(Locale.ROOT, "%s killed %.1f s ago", label(victim), (System.currentTimeMillis() - killMs) / 1000.0);
             return String.format(Locale.ROOT, "[failover %s] %6.1f s  classified %d/%d  dead-lettered %d  calls %d  429s %d  %s",
                     variant.name(), elapsedMs / 1000.0, counter.classified(), expected, counter.deadLettered(), calls, http429, state);

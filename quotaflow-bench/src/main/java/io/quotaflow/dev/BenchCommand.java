@@ -81,7 +81,7 @@ import io.quotaflow.cli.ProgressLine;
                 "",
                 "  failover  (only alone: --scenario failover)  three instances (child",
                 "         processes) share six quota scopes (six simulators, 1 000 RPM,",
-                "         150k TPM each, 2 400 tickets); 15 s after the first call the one",
+                "         150k TPM each, 2 400 tickets); at 30 %% of the tickets the one",
                 "         owning the most scopes is SIGKILLed, for good or (+restart)",
                 "         restarted at once. Prints the seconds until each of its scopes",
                 "         admits a call again (target 10 s), the six quotas' use over the",
