@@ -67,6 +67,19 @@ public record FailoverVariant(String name, String description, Map<String, Strin
                 new FailoverVariant("static-6s", "static membership, session.timeout.ms 6 s, heartbeat 1 s, 1 standby",
                         ordered("session.timeout.ms", "6000", "heartbeat.interval.ms", "1000", "num.standby.replicas", "1"), "auto",
                         none, false),
+                new FailoverVariant("static-6s-txn-5s", "static membership, session.timeout.ms 6 s, heartbeat 1 s, 1 standby, "
+                        + "transaction.timeout.ms 5 s (the dead instance's open transaction, which holds its tasks' changelogs, "
+                        + "is aborted sooner)", ordered("session.timeout.ms", "6000", "heartbeat.interval.ms", "1000",
+                        "num.standby.replicas", "1", "transaction.timeout.ms", "5000"), "auto", none, false),
+                new FailoverVariant("static-6s-txn-5s-sticky", "as static-6s-txn-5s, with Kafka Streams' StickyTaskAssignor "
+                        + "(the survivors keep their own tasks)", ordered("session.timeout.ms", "6000", "heartbeat.interval.ms", "1000",
+                        "num.standby.replicas", "1", "transaction.timeout.ms", "5000", "task.assignor.class",
+                        "org.apache.kafka.streams.processor.assignment.assignors.StickyTaskAssignor"), "auto", none, false),
+                new FailoverVariant("static-6s-txn-5s-broker-1s", "as static-6s-txn-5s, on a broker that looks for timed-out "
+                        + "transactions every second (transaction.abort.timed.out.transaction.cleanup.interval.ms 1000, default "
+                        + "10000)", ordered("session.timeout.ms", "6000", "heartbeat.interval.ms", "1000", "num.standby.replicas",
+                        "1", "transaction.timeout.ms", "5000"), "auto",
+                        Map.of("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000"), false),
                 new FailoverVariant("static-6s-no-standby", "static membership, session.timeout.ms 6 s, heartbeat 1 s, no standby",
                         ordered("session.timeout.ms", "6000", "heartbeat.interval.ms", "1000", "num.standby.replicas", "0"), "auto",
                         none, false),
