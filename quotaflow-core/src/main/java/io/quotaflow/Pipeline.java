@@ -127,7 +127,8 @@ public final class Pipeline implements AutoCloseable {
 
     public static Properties streamsProperties(QuotaflowConfig config) {
         Properties p = new Properties();
-        // a dead instance's scopes move after its session: 6 s, not Kafka's 45 s (docs/operations.md, "Failover")
+        // a dead instance's scopes move after its session (6 s, not Kafka's 45 s) and once its open
+        // transaction is aborted (5 s, not Kafka Streams' 10 s): docs/operations.md, "Failover"
         p.putAll(io.quotaflow.settings.GroupMembership.ofDefaults().applyTo(config.kafka()));
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());

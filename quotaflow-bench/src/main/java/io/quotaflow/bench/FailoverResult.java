@@ -78,7 +78,7 @@ public record FailoverResult(String variant, String description, String settings
             sb.append(String.format(Locale.ROOT, "%-26s %-16s %7s %7s %7s %7s %7s %7s %6s %5s %4d %4d %4d  %s %s%n", r.variant(),
                     r.secondsText(), f.allWithin(TARGET_SECONDS) ? "yes" : "no", pct(f.useRun()), pct(f.useBefore()), pct(f.useAfter()),
                     pct(f.useAfterMoved()), pct(f.useAfterKept()), ratio(f.useRun(), base == null ? Double.NaN : base.figures().useRun()),
-                    r.restartRunningSeconds() == null ? "–" : f.ownerChanges() + "", r.http429(), r.lost(), r.duplicated(), r.victim(),
+                    f.ownerChanges() + "", r.http429(), r.lost(), r.duplicated(), r.victim(),
                     r.movedText()));
         }
         return sb.toString();
@@ -89,7 +89,7 @@ public record FailoverResult(String variant, String description, String settings
         StringBuilder sb = new StringBuilder("## Failover: one of three instances killed (six quota scopes)\n\n");
         sb.append("`").append(command).append("`\n\n");
         sb.append("| variant | seconds until its scopes admit again | ≤ 10 s | use over the run | before the kill | after | "
-                + "after, moved scopes | after, kept scopes | run × baseline | owner changes (restart) | 429s | lost | dup |\n");
+                + "after, moved scopes | after, kept scopes | run × baseline | owner changes after the kill | 429s | lost | dup |\n");
         sb.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         FailoverResult base = results.isEmpty() ? null : results.get(0);
         for (FailoverResult r : results) {
@@ -98,8 +98,8 @@ public record FailoverResult(String variant, String description, String settings
                     r.secondsText(), f.allWithin(TARGET_SECONDS) ? "yes" : "no", pct(f.useRun()), pct(f.useBefore()),
                     pct(f.useAfter()), pct(f.useAfterMoved()), pct(f.useAfterKept()),
                     ratio(f.useRun(), base == null ? Double.NaN : base.figures().useRun()),
-                    r.restartRunningSeconds() == null ? "–" : f.ownerChanges() + " (" + f.victimScopesBack() + "/"
-                            + f.victimScopes().size() + " back)", r.http429(), r.lost(), r.duplicated()));
+                    f.ownerChanges() + (r.restartRunningSeconds() == null ? "" : " (" + f.victimScopesBack() + "/"
+                            + f.victimScopes().size() + " back)"), r.http429(), r.lost(), r.duplicated()));
         }
         sb.append('\n');
         for (FailoverResult r : results) {

@@ -49,50 +49,60 @@ public record FailoverVariant(String name, String description, Map<String, Strin
 
     /**
      * The settings measured, without restart, in catalogue order: {@code before} (quotaflow's
-     * settings before the failover change: static membership with Kafka's 45 s session),
-     * {@code defaults} (whatever quotaflow's defaults are now: nothing set), shorter sessions with
-     * static membership, the same without standbys, dynamic membership, and the streams rebalance
-     * protocol with the broker's defaults and with a broker whose streams-group bounds allow 6 s.
+     * settings before the failover change: static membership with Kafka's 45 s session and Kafka
+     * Streams' 10 s transactions), {@code defaults} (whatever quotaflow's defaults are now: nothing
+     * set), shorter sessions with static membership, shorter transactions (also with the sticky
+     * assignor, and on a broker that aborts timed-out transactions sooner), no standby, dynamic
+     * membership, and the streams rebalance protocol with the broker's defaults and with a broker
+     * whose streams-group bounds allow 6 s.
      */
     public static List<FailoverVariant> catalogue() {
         Map<String, String> none = Map.of();
+        String sticky = "org.apache.kafka.streams.processor.assignment.assignors.StickyTaskAssignor";
         return List.of(
-                new FailoverVariant("before", "static membership, session.timeout.ms 45 s, heartbeat 3 s, 1 standby (the settings "
-                        + "before this scenario)", Map.of("session.timeout.ms", "45000", "heartbeat.interval.ms", "3000",
-                        "num.standby.replicas", "1"), "auto", none, false),
+                new FailoverVariant("before", "static membership, session.timeout.ms 45 s, heartbeat 3 s, transaction.timeout.ms "
+                        + "10 s, 1 standby (Kafka's defaults: the settings before this scenario)", classic(45_000, 3_000, 10_000, 1),
+                        "auto", none, false),
                 new FailoverVariant("defaults", "quotaflow's defaults as they are now (nothing set)", none, "auto", none, false),
-                new FailoverVariant("static-10s", "static membership, session.timeout.ms 10 s, heartbeat 1 s, 1 standby",
-                        ordered("session.timeout.ms", "10000", "heartbeat.interval.ms", "1000", "num.standby.replicas", "1"), "auto",
-                        none, false),
-                new FailoverVariant("static-6s", "static membership, session.timeout.ms 6 s, heartbeat 1 s, 1 standby",
-                        ordered("session.timeout.ms", "6000", "heartbeat.interval.ms", "1000", "num.standby.replicas", "1"), "auto",
-                        none, false),
+                new FailoverVariant("static-10s", "static membership, session.timeout.ms 10 s, heartbeat 1 s, transaction.timeout.ms "
+                        + "10 s, 1 standby", classic(10_000, 1_000, 10_000, 1), "auto", none, false),
+                new FailoverVariant("static-6s", "static membership, session.timeout.ms 6 s, heartbeat 1 s, transaction.timeout.ms "
+                        + "10 s, 1 standby", classic(6_000, 1_000, 10_000, 1), "auto", none, false),
                 new FailoverVariant("static-6s-txn-5s", "static membership, session.timeout.ms 6 s, heartbeat 1 s, 1 standby, "
                         + "transaction.timeout.ms 5 s (the dead instance's open transaction, which holds its tasks' changelogs, "
-                        + "is aborted sooner)", ordered("session.timeout.ms", "6000", "heartbeat.interval.ms", "1000",
-                        "num.standby.replicas", "1", "transaction.timeout.ms", "5000"), "auto", none, false),
+                        + "is aborted sooner)", classic(6_000, 1_000, 5_000, 1), "auto", none, false),
                 new FailoverVariant("static-6s-txn-5s-sticky", "as static-6s-txn-5s, with Kafka Streams' StickyTaskAssignor "
-                        + "(the survivors keep their own tasks)", ordered("session.timeout.ms", "6000", "heartbeat.interval.ms", "1000",
-                        "num.standby.replicas", "1", "transaction.timeout.ms", "5000", "task.assignor.class",
-                        "org.apache.kafka.streams.processor.assignment.assignors.StickyTaskAssignor"), "auto", none, false),
+                        + "(the survivors keep their own tasks)", with(classic(6_000, 1_000, 5_000, 1), "task.assignor.class", sticky),
+                        "auto", none, false),
                 new FailoverVariant("static-6s-txn-5s-broker-1s", "as static-6s-txn-5s, on a broker that looks for timed-out "
                         + "transactions every second (transaction.abort.timed.out.transaction.cleanup.interval.ms 1000, default "
-                        + "10000)", ordered("session.timeout.ms", "6000", "heartbeat.interval.ms", "1000", "num.standby.replicas",
-                        "1", "transaction.timeout.ms", "5000"), "auto",
+                        + "10000)", classic(6_000, 1_000, 5_000, 1), "auto",
                         Map.of("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000"), false),
-                new FailoverVariant("static-6s-no-standby", "static membership, session.timeout.ms 6 s, heartbeat 1 s, no standby",
-                        ordered("session.timeout.ms", "6000", "heartbeat.interval.ms", "1000", "num.standby.replicas", "0"), "auto",
-                        none, false),
+                new FailoverVariant("static-6s-no-standby", "static membership, session.timeout.ms 6 s, heartbeat 1 s, "
+                        + "transaction.timeout.ms 10 s, no standby", classic(6_000, 1_000, 10_000, 0), "auto", none, false),
                 new FailoverVariant("dynamic-6s", "dynamic membership (instance.id=none), session.timeout.ms 6 s, heartbeat 1 s, "
-                        + "1 standby", ordered("session.timeout.ms", "6000", "heartbeat.interval.ms", "1000", "num.standby.replicas",
-                        "1"), "none", none, false),
-                new FailoverVariant("streams", "group.protocol=streams (KIP-1071), static membership, the broker's streams-group "
-                        + "defaults (45 s session, 5 s heartbeat, no standby)", Map.of("group.protocol", "streams"), "auto", none, false),
-                new FailoverVariant("streams-6s", "group.protocol=streams, static membership; broker: group.streams.session.timeout.ms "
-                        + "6 s (its minimum lowered to 6 s), heartbeat 1 s, 1 standby", Map.of("group.protocol", "streams"), "auto",
+                        + "transaction.timeout.ms 10 s, 1 standby", classic(6_000, 1_000, 10_000, 1), "none", none, false),
+                new FailoverVariant("streams", "group.protocol=streams (KIP-1071), static membership, transaction.timeout.ms 10 s, "
+                        + "the broker's streams-group defaults (45 s session, 5 s heartbeat, no standby)",
+                        ordered("group.protocol", "streams", "transaction.timeout.ms", "10000"), "auto", none, false),
+                new FailoverVariant("streams-6s", "group.protocol=streams, static membership, transaction.timeout.ms 10 s; broker: "
+                        + "group.streams.session.timeout.ms 6 s (its minimum lowered to 6 s), heartbeat 1 s, 1 standby",
+                        ordered("group.protocol", "streams", "transaction.timeout.ms", "10000"), "auto",
                         ordered("group.streams.min.session.timeout.ms", "6000", "group.streams.session.timeout.ms", "6000",
                                 "group.streams.min.heartbeat.interval.ms", "1000", "group.streams.heartbeat.interval.ms", "1000",
                                 "group.streams.num.standby.replicas", "1"), false));
+    }
+
+    /** The classic protocol's settings: session, heartbeat and transaction timeout in ms, standbys. */
+    private static Map<String, String> classic(int sessionMs, int heartbeatMs, int transactionMs, int standbys) {
+        return ordered("session.timeout.ms", Integer.toString(sessionMs), "heartbeat.interval.ms", Integer.toString(heartbeatMs),
+                "transaction.timeout.ms", Integer.toString(transactionMs), "num.standby.replicas", Integer.toString(standbys));
+    }
+
+    private static Map<String, String> with(Map<String, String> base, String key, String value) {
+        Map<String, String> m = new LinkedHashMap<>(base);
+        m.put(key, value);
+        return m;
     }
 
     /**

@@ -81,6 +81,10 @@ public final class ConfigKeys {
         t.add("instance.heartbeat-interval-ms", Type.INT, Integer.toString(GroupMembership.DEFAULT_HEARTBEAT_INTERVAL_MS),
                 null, "how often an instance tells the group it lives (Kafka's `heartbeat.interval.ms`), below "
                 + "`instance.session-timeout-ms`; a `kafka.heartbeat.interval.ms` wins");
+        t.add("instance.transaction-timeout-ms", Type.INT, Integer.toString(GroupMembership.DEFAULT_TRANSACTION_TIMEOUT_MS),
+                null, "how long a transaction may stay open (Kafka's `transaction.timeout.ms`; Kafka Streams' own default "
+                + "is 10000): a dead instance's open transaction holds its tasks' changelogs, and so their new owner, until "
+                + "the broker aborts it; a `kafka.transaction.timeout.ms` wins");
         t.add("records.max-value-bytes", Type.INT, Integer.toString(l.maxValueBytes()), null, "largest value written "
                 + "as it is: a larger input travels as its reduced ticket and is dead-lettered truncated; with "
                 + "`records.max-header-bytes` and 24 KiB of overhead it must fit the producer's `max.request.size`");

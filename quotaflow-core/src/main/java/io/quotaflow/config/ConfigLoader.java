@@ -239,7 +239,7 @@ public final class ConfigLoader {
                 p.millis("retry.halt-probe-ms"));
         ClusterSettings cluster = p.cluster();
         Map<String, String> kafka = new GroupMembership(p.integer("instance.session-timeout-ms"),
-                p.integer("instance.heartbeat-interval-ms")).applyTo(cluster.kafka());
+                p.integer("instance.heartbeat-interval-ms"), p.integer("instance.transaction-timeout-ms")).applyTo(cluster.kafka());
         String maxRequest = kafka.getOrDefault("producer.max.request.size", kafka.getOrDefault("max.request.size", "1048576"));
         RecordLimits limits;
         try {
