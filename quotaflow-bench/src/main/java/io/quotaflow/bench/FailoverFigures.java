@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -164,12 +163,9 @@ public record FailoverFigures(long firstCallMs, long killMs, long lastCallMs, Li
         return changes;
     }
 
-    private static int backAtEnd(List<OwnerSnapshot> owners, List<Integer> victims, String victim) {
-        if (owners.isEmpty()) {
-            return 0;
-        }
-        Map<Integer, String> end = owners.get(owners.size() - 1).owners();
-        return (int) victims.stream().filter(v -> victim.equals(end.get(v))).count();
+    /** Of {@code victims}, how many {@code victim} owned in the last snapshot that names their owner. */
+    static int backAtEnd(List<OwnerSnapshot> owners, List<Integer> victims, String victim) {
+        return (int) victims.stream().filter(v -> victim.equals(ownerAt(owners, v, Long.MAX_VALUE))).count();
     }
 
     /** Tokens admitted in {@code (fromMs, toMs]} over what the scopes' keys would admit then (plus their start level). */
@@ -211,8 +207,4 @@ public record FailoverFigures(long firstCallMs, long killMs, long lastCallMs, Li
         return max != null && max <= seconds;
     }
 
-    /** The scopes' indices as a set. */
-    Set<Integer> victimSet() {
-        return Set.copyOf(victimScopes);
-    }
 }

@@ -86,5 +86,9 @@ class FailoverFiguresTest {
         assertThat(FailoverFigures.busiest(owners.get(1))).isEqualTo("fo-2");
         assertThat(FailoverFigures.ownerAt(owners, 1, 9_500)).isEqualTo("fo-1");
         assertThat(FailoverFigures.ownerAt(owners, 1, 50_000)).isEqualTo("fo-2");
+        // a last snapshot taken mid-rebalance, without owners, does not hide who has the scopes
+        owners.add(owners(21_000));
+        assertThat(FailoverFigures.backAtEnd(owners, List.of(0, 1), "fo-2")).isEqualTo(2);
+        assertThat(FailoverFigures.backAtEnd(owners, List.of(0, 1, 2), "fo-3")).isEqualTo(1);
     }
 }
