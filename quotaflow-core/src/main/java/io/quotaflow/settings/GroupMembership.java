@@ -13,10 +13,11 @@ import java.util.TreeMap;
  * session (same {@code instance.id}) keeps its tasks without a rebalance.
  *
  * <p>Kafka's defaults (45 s, 3 s; Kafka Streams' 10 s transactions) left a dead instance's scopes
- * idle for about 51 s in the failover benchmark (docs/benchmark.md, "Failover"). The price of
- * shorter ones: a restart slower than the session moves the tasks away and, later, back; a stall of
- * the heartbeat thread longer than the session, or of a commit longer than the transaction
- * timeout (a very long GC pause, a host starved of CPU), is taken for a death.
+ * idle for 47–52 s in the failover benchmark, the defaults below for 9.7–13.5 s (docs/benchmark.md,
+ * "Failover"). The price of shorter ones: a restart slower than the session moves the tasks
+ * away and, later, back; a stall of the heartbeat thread longer than the session, or of a commit
+ * longer than the transaction timeout (a very long GC pause, a host starved of CPU), is taken for a
+ * death.
  *
  * @param sessionTimeoutMs     {@code session.timeout.ms}
  * @param heartbeatIntervalMs  {@code heartbeat.interval.ms}
