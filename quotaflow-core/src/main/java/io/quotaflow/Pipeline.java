@@ -163,7 +163,9 @@ public final class Pipeline implements AutoCloseable {
 
     public static Properties streamsProperties(QuotaflowConfig config) {
         Properties p = new Properties();
-        p.putAll(config.kafka());
+        // a dead instance's scopes move after its session (6 s, not Kafka's 45 s) and once its open
+        // transaction is aborted (5 s, not Kafka Streams' 10 s): docs/operations.md, "Failover"
+        p.putAll(io.quotaflow.settings.GroupMembership.ofDefaults().applyTo(config.kafka()));
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         p.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir().toString());

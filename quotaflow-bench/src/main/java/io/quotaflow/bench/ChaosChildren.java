@@ -224,7 +224,7 @@ final class ChaosChildren {
         }
     }
 
-    private static int freePort(int avoid) throws IOException {
+    static int freePort(int avoid) throws IOException {
         for (int attempt = 0; attempt < 20; attempt++) {
             try (ServerSocket socket = new ServerSocket()) {
                 socket.setReuseAddress(true);

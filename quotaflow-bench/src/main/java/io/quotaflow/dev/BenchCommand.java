@@ -7,6 +7,9 @@ import io.quotaflow.bench.BaselineRunner;
 import io.quotaflow.bench.BenchmarkRunner;
 import io.quotaflow.bench.ChaosResult;
 import io.quotaflow.bench.ChaosRunner;
+import io.quotaflow.bench.FailoverResult;
+import io.quotaflow.bench.FailoverRunner;
+import io.quotaflow.bench.FailoverVariant;
 import io.quotaflow.bench.ResultTable;
 import io.quotaflow.bench.Scenario;
 import io.quotaflow.bench.ScenarioFigures;
@@ -82,6 +85,18 @@ import io.quotaflow.cli.ProgressLine;
                 "         first new result; target 10 s). Exits 1 when a ticket was lost",
                 "         or duplicated. Child logs go to a temporary directory it prints.",
                 "",
+                "  failover  (only alone: --scenario failover)  three instances (child",
+                "         processes) share six quota scopes (six simulators, 1 000 RPM,",
+                "         150k TPM each, 2 400 tickets); at 30 %% of the tickets the one",
+                "         owning the most scopes is SIGKILLed, for good or (+restart)",
+                "         restarted at once. Prints the seconds until each of its scopes",
+                "         admits a call again (target 10 s), the six quotas' use over the",
+                "         run, before and after the kill, the ratio to the first variant,",
+                "         429s, lost and duplicated. --failover-variants picks the settings",
+                "         measured (default: before,defaults,before+restart,defaults+restart;",
+                "         all = every one). Exits 1 when a ticket was lost or duplicated,",
+                "         or a 429 was seen.",
+                "",
                 "  l  tenant-shares  (only when named alone)  two tenants weighted 3:1 each",
                 "         publish 1 500 bulk tickets at once (the light one's three times as",
                 "         long), 500 RPM, 300k TPM; prints admitted tokens and classified",
@@ -99,6 +114,8 @@ public final class BenchCommand implements Callable<Integer> {
     /** The names of bench (l), which runs alone. */
     static final java.util.Set<String> TENANT_SHARES = java.util.Set.of("l", "tenant-shares");
     static final java.util.Set<String> BOUNDS = java.util.Set.of("n", "bounds");
+    /** The name of the failover scenario, which runs alone. */
+    static final String FAILOVER = "failover";
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -127,6 +144,13 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the raw results as JSON.")
     Path json;
+
+    @Option(names = "--failover-variants", paramLabel = "LIST",
+            description = "With --scenario failover: the settings measured, comma-separated (before, defaults, static-10s, "
+                    + "static-6s, static-6s-txn-5s, static-6s-txn-5s-sticky, static-6s-txn-5s-broker-1s, static-6s-no-standby, "
+                    + "dynamic-6s, streams, streams-6s, each optionally +restart; all = every "
+                    + "one; default: " + FailoverVariant.DEFAULT_SELECTION + "). The first is the baseline of the ratios.")
+    String failoverVariants;
 
     @Option(names = "--timeout-minutes", paramLabel = "M", defaultValue = "30",
             description = "Give up on a scenario after this many minutes (default: ${DEFAULT-VALUE}).")
@@ -237,6 +261,12 @@ public final class BenchCommand implements Callable<Integer> {
         if (BOUNDS.contains(scenarios.strip().toLowerCase(Locale.ROOT))) {
             return bounds(out, line);
         }
+        if (FAILOVER.equals(scenarios.strip().toLowerCase(Locale.ROOT))) {
+            return failover(out, line);
+        }
+        if (failoverVariants != null) {
+            throw new IllegalArgumentException("--failover-variants goes with --scenario failover only");
+        }
         return null;
     }
 
@@ -250,6 +280,69 @@ public final class BenchCommand implements Callable<Integer> {
         out.print(r.report());
         out.flush();
         return r.clean() ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+
+    /** The failover scenario: each variant on fresh infrastructure, the first one the baseline of the ratios. */
+    private int failover(PrintWriter out, ProgressLine line) throws java.io.IOException {
+        List<FailoverVariant> variants = FailoverVariant.select(failoverVariants);
+        FailoverRunner.Options options = FailoverRunner.Options.defaults(seed).withTimeout(Duration.ofMinutes(timeoutMinutes))
+                .withProgressInterval(Duration.ofMillis(ProgressLine.isTerminal() ? 250 : 5_000));
+        if (tickets != null) {
+            options = options.withTickets(tickets);
+        }
+        FailoverRunner runner = new FailoverRunner(options, new FailoverRunner.Listener() {
+            @Override
+            public void phase(FailoverVariant variant, String message) {
+                line.println("[failover " + variant.name() + "] " + message);
+            }
+
+            @Override
+            public void progress(FailoverVariant variant, String progress) {
+                line.update(progress);
+            }
+        });
+        String command = ("quotaflow " + String.join(" ", spec.commandLine().getParseResult().originalArgs())).strip();
+        Instant startedAt = Instant.now();
+        List<FailoverResult> results = new ArrayList<>();
+        Map<String, String> failures = new LinkedHashMap<>();
+        for (FailoverVariant v : variants) {
+            try {
+                FailoverResult r = runner.run(v);
+                results.add(r);
+                line.println("[failover " + v.name() + "] done: " + r.details());
+            } catch (RuntimeException e) {
+                failures.put(v.name(), String.valueOf(e.getMessage()));
+                line.println("[failover " + v.name() + "] FAILED: " + e.getMessage());
+            }
+            writeFailoverFiles(results, failures, command, startedAt);
+        }
+        line.clear();
+        out.println();
+        out.print(FailoverResult.table(results));
+        out.println();
+        results.forEach(r -> out.println(r.variant() + ": " + r.details()));
+        failures.forEach((name, why) -> out.println(name + ": FAILED: " + why));
+        out.flush();
+        return failures.isEmpty() && results.stream().allMatch(FailoverResult::clean) ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+
+    private void writeFailoverFiles(List<FailoverResult> results, Map<String, String> failures, String command, Instant startedAt)
+            throws java.io.IOException {
+        if (markdown != null) {
+            Files.writeString(markdown, FailoverResult.markdown(results, command), StandardCharsets.UTF_8);
+        }
+        if (json != null) {
+            ObjectNode root = Json.MAPPER.createObjectNode();
+            root.put("command", command);
+            root.put("seed", seed);
+            root.put("startedAt", startedAt.toString());
+            root.put("writtenAt", Instant.now().toString());
+            root.put("availableProcessors", Runtime.getRuntime().availableProcessors());
+            root.set("failover", Json.MAPPER.valueToTree(results));
+            ArrayNode failed = root.putArray("failures");
+            failures.forEach((name, why) -> failed.addObject().put("variant", name).put("error", why));
+            Files.writeString(json, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root), StandardCharsets.UTF_8);
+        }
     }
 
     /** Bench (m), run alone: ETA accuracy 60 s into a bulk backlog (exit 1 when the median error misses the target). */

@@ -1,5 +1,7 @@
 package io.quotaflow.config;
 
+import io.quotaflow.settings.GroupMembership;
+
 import org.apache.commons.text.similarity.LevenshteinDistance;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -90,6 +92,18 @@ public final class ConfigKeys {
         t.add("instance.id", Type.STRING, "auto", "--instance-id", "static group membership (`group.instance.id`): "
                 + "`auto` derives a stable id from the host name and `state.dir`, so an instance restarted after a "
                 + "crash takes its tasks back at once; `none` for dynamic membership; or a value unique per instance");
+        t.add("instance.session-timeout-ms", Type.INT, Integer.toString(GroupMembership.DEFAULT_SESSION_TIMEOUT_MS), null,
+                "how long the group waits for an instance that stopped heartbeating (Kafka's `session.timeout.ms`) before "
+                + "its tasks, and so its quota scopes, move to the others; one restarted within it keeps its tasks. At "
+                + "least the broker's `group.min.session.timeout.ms` (6000 by default); a `kafka.session.timeout.ms` wins "
+                + "(docs/operations.md, \"Failover\")");
+        t.add("instance.heartbeat-interval-ms", Type.INT, Integer.toString(GroupMembership.DEFAULT_HEARTBEAT_INTERVAL_MS),
+                null, "how often an instance tells the group it lives (Kafka's `heartbeat.interval.ms`), below "
+                + "`instance.session-timeout-ms`; a `kafka.heartbeat.interval.ms` wins");
+        t.add("instance.transaction-timeout-ms", Type.INT, Integer.toString(GroupMembership.DEFAULT_TRANSACTION_TIMEOUT_MS),
+                null, "how long a transaction may stay open (Kafka's `transaction.timeout.ms`; Kafka Streams' own default "
+                + "is 10000): a dead instance's open transaction holds its tasks' changelogs, and so their new owner, until "
+                + "the broker aborts it; a `kafka.transaction.timeout.ms` wins");
         t.add("records.max-value-bytes", Type.INT, Integer.toString(l.maxValueBytes()), null, "largest value written "
                 + "as it is: a larger input travels as its reduced ticket and is dead-lettered truncated; with "
                 + "`records.max-header-bytes` and 24 KiB of overhead it must fit the producer's `max.request.size`");

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import io.quotaflow.settings.BatchSettings;
+import io.quotaflow.settings.GroupMembership;
 import io.quotaflow.settings.InstanceId;
 import io.quotaflow.settings.RecordLimits;
 import io.quotaflow.settings.Redactor;
@@ -237,7 +238,8 @@ public final class ConfigLoader {
                 p.integer("retry.max-attempts"), p.millis("retry.max-age-ms"), p.millis("retry.circuit-open-ms"),
                 p.millis("retry.halt-probe-ms"));
         ClusterSettings cluster = p.cluster();
-        Map<String, String> kafka = cluster.kafka();
+        Map<String, String> kafka = new GroupMembership(p.integer("instance.session-timeout-ms"),
+                p.integer("instance.heartbeat-interval-ms"), p.integer("instance.transaction-timeout-ms")).applyTo(cluster.kafka());
         String maxRequest = kafka.getOrDefault("producer.max.request.size", kafka.getOrDefault("max.request.size", "1048576"));
         RecordLimits limits;
         try {

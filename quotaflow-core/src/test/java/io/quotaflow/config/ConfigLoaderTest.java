@@ -42,6 +42,20 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void shouldGiveTheGroupASixSecondSessionUnlessAKafkaKeySaysOtherwise() {
+        Map<String, String> flags = Map.of("bootstrap.servers", "b:9092", "llm.base-url", "https://x.example/v1");
+        QuotaflowConfig defaults = ConfigLoader.load(null, KEY, flags);
+        assertThat(defaults.kafka()).containsEntry("session.timeout.ms", "6000").containsEntry("heartbeat.interval.ms", "1000")
+                .containsEntry("transaction.timeout.ms", "5000");
+
+        Map<String, String> env = new java.util.HashMap<>(KEY);
+        env.put("QUOTAFLOW_INSTANCE_SESSION_TIMEOUT_MS", "10000");
+        env.put("QUOTAFLOW_KAFKA_HEARTBEAT_INTERVAL_MS", "3000");
+        QuotaflowConfig tuned = ConfigLoader.load(null, env, flags);
+        assertThat(tuned.kafka()).containsEntry("session.timeout.ms", "10000").containsEntry("heartbeat.interval.ms", "3000");
+    }
+
+    @Test
     void shouldReadTheKeyFromAFileAndRefuseItAsAProperty(@TempDir Path dir) throws Exception {
         Path keyFile = dir.resolve("key");
         Files.writeString(keyFile, "sk-from-file\n");

@@ -92,6 +92,16 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
      * @throws UncheckedIOException  when the data directory cannot be created
      */
     public static EmbeddedKafkaBroker start(int port, Path dirOrNull) {
+        return start(port, dirOrNull, Map.of());
+    }
+
+    /**
+     * Starts a broker as {@link #start(int, Path)} does, with {@code overrides} put over its
+     * properties last (e.g. {@code group.streams.min.session.timeout.ms} for a benchmark that
+     * measures the streams rebalance protocol with a shorter session than the broker's default).
+     */
+    public static EmbeddedKafkaBroker start(int port, Path dirOrNull, Map<String, String> overrides) {
+        java.util.Objects.requireNonNull(overrides, "overrides");
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port out of range: " + port);
         }
@@ -121,6 +131,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 props.put("broker.heartbeat.interval.ms", "500");
                 props.put("broker.session.timeout.ms", "3000");
             }
+            props.putAll(overrides);
             formatIfNeeded(dir);
             KafkaConfig config = KafkaConfig.fromProps(props, false);
             server = new KafkaRaftServer(config, Time.SYSTEM);

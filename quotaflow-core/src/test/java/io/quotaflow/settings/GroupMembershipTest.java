@@ -1,0 +1,40 @@
+package io.quotaflow.settings;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class GroupMembershipTest {
+
+    @Test
+    void shouldAddASixSecondSessionAndOneSecondHeartbeatsByDefault() {
+        Map<String, String> kafka = GroupMembership.ofDefaults().applyTo(Map.of("security.protocol", "SSL"));
+        assertThat(kafka).containsEntry("session.timeout.ms", "6000").containsEntry("heartbeat.interval.ms", "1000")
+                .containsEntry("transaction.timeout.ms", "5000").containsEntry("security.protocol", "SSL");
+    }
+
+    @Test
+    void shouldLeaveWhatAKafkaKeySetsAlone() {
+        Map<String, String> kafka = new GroupMembership(10_000, 2_000, 8_000).applyTo(Map.of("session.timeout.ms", "45000"));
+        assertThat(kafka).containsEntry("session.timeout.ms", "45000").containsEntry("heartbeat.interval.ms", "2000")
+                .containsEntry("transaction.timeout.ms", "8000");
+    }
+
+    @Test
+    void shouldLeaveTheStreamsProtocolToTheBrokersGroupSettings() {
+        Map<String, String> kafka = GroupMembership.ofDefaults().applyTo(Map.of("group.protocol", "STREAMS"));
+        assertThat(kafka).doesNotContainKeys("session.timeout.ms", "heartbeat.interval.ms").containsEntry("transaction.timeout.ms", "5000");
+    }
+
+    @Test
+    void shouldRefuseAHeartbeatThatIsNotBelowTheSession() {
+        assertThatThrownBy(() -> new GroupMembership(6_000, 6_000, 5_000)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("instance.heartbeat-interval-ms");
+        assertThatThrownBy(() -> new GroupMembership(0, 1, 5_000)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new GroupMembership(6_000, 1_000, 500)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("instance.transaction-timeout-ms");
+    }
+}
