@@ -10,7 +10,7 @@ import java.util.List;
 /**
  * Writes a ticket's status at each event of the dispatcher (docs/design.md, "Ticket status"): one
  * call per event, in the same task step as the record the event forwards, so both commit together.
- * Shared by the scopes of a task (ticket ids are unique).
+ * Shared by the scopes of a task (ticket keys are unique).
  */
 final class TicketStatuses {
 

@@ -22,8 +22,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 
 /**
- * Writes cancellation tombstones: for each ticket id, a record with key = id and a null value on
- * each priority topic asked for (under {@code topics.prefix}). The pipeline withdraws a ticket it
+ * Writes cancellation tombstones: for each ticket key ({@code tenant:id}, or the id for the default
+ * tenant), a record with that key and a null value on each priority topic asked for (under {@code topics.prefix}). The pipeline withdraws a ticket it
  * holds and has not sent when its tombstone arrives, and counts (and otherwise ignores) one for an
  * id nobody holds (docs/design.md, "Cancellation"), so writing to all three priority topics is safe
  * when the caller does not know where the ticket went.
