@@ -694,10 +694,10 @@ final class DispatchLedger implements DispatchView.Queue {
         return inFlightIds.contains(id);
     }
 
-    /** The publication time of the retry of {@code id} on its way back, if one is. */
-    java.util.OptionalLong retryingPublishedAt(String id) {
+    /** The marker of the retry of {@code id} on its way back (which publication it is), if one is. */
+    Optional<RetryMarker> retryingMarker(String id) {
         RetryMarker marker = retrying.get(id);
-        return marker != null && !marker.superseded() ? java.util.OptionalLong.of(marker.publishedAt()) : java.util.OptionalLong.empty();
+        return marker != null && !marker.superseded() ? Optional.of(marker) : Optional.empty();
     }
 
     /** Whether a retry of {@code id} is on its way back through the retry topic. */

@@ -174,8 +174,8 @@ final class ScopeDispatcher {
                 gate.left(held.get(), now);
             }
         } else {
-            java.util.OptionalLong retry = ledger.retryingPublishedAt(key);
-            stale = retry.isPresent() && newer.supersedes(retry.getAsLong(), "", scope);
+            Optional<RetryMarker> retry = ledger.retryingMarker(key);
+            stale = retry.isPresent() && newer.supersedes(retry.get().publishedAt(), retry.get().sha256(), scope);
         }
         if (stale) {
             ledger.withdraw(key);
@@ -187,16 +187,6 @@ final class ScopeDispatcher {
             listener.republished(scope, "superseded");
             LOG.debug("scope {}: ticket {} was published again to scope {}; the copy here is withdrawn", scope, key, newer.scope());
         }
-    }
-
-    /** Whether this scope holds ticket {@code id} (waiting, delayed or with its call out). */
-    boolean holds(String id) {
-        return ledger.held(id).isPresent();
-    }
-
-    /** The copy of {@code id} held here, if any. */
-    Optional<WorkItem> held(String id) {
-        return ledger.held(id);
     }
 
     void punctuate(long now) {
