@@ -56,7 +56,7 @@ import static org.awaitility.Awaitility.await;
 class InputPartitionsIT {
 
     @RegisterExtension
-    static final ItSupport it = ItSupport.of("sk-it-partitions", 6_000, 2_000_000, 5);
+    static final ItSupport it = ItSupport.of("sk-it-partitions", 6_000, 2_000_000, 5).withBundledPartitions();
 
     /** What the operator raises, and to what. */
     private static final Map<String, Integer> RAISED = Map.of("tickets.standard", 8, "tickets.retry", 8);
