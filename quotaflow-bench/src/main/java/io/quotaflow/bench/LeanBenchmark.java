@@ -1,0 +1,328 @@
+package io.quotaflow.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quotaflow.model.ChatPrompt;
+import io.quotaflow.model.ModelItem;
+import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.model.ModelRequest;
+import io.quotaflow.model.OpenAiChatClient;
+import io.quotaflow.model.PromptBuilder;
+import io.quotaflow.model.PromptLevers;
+import io.quotaflow.records.Json;
+import io.quotaflow.records.TicketKey;
+import io.quotaflow.settings.BatchSettings;
+import io.quotaflow.settings.ModelSettings;
+import io.quotaflow.settings.Secret;
+import io.quotaflow.simulator.ProviderSimulator;
+import io.quotaflow.simulator.SimulatorConfig;
+import io.quotaflow.testkit.DemoDataset;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Bench {@code lean}: tokens per classified ticket and accuracy on labelled tickets for each lever of
+ * a lean prompt (docs/design.md, "Lean prompts"), the levers added one at a time to the request of
+ * prompt version 1, all in the same run. Two labelled sets: the bench generator's tickets and the
+ * demo's. Each step classifies the whole set against a fresh in-process provider simulator (its
+ * keyword classifier and its tokenizer, no rate limits, no latency), in calls of
+ * {@link BatchSettings#maxItems()} tickets, with the dispatcher's handling of an answer: a call cut at
+ * {@code max_tokens} ({@code finish_reason=length}) is asked again with a doubled budget and teaches the
+ * budget; a ticket answered invalidly is asked again alone.
+ *
+ * <p>Tokens per ticket are per classified ticket: <em>admitted</em> is what a TPM limit counts (the
+ * provider's prompt count plus {@code max_tokens}), <em>used</em> is prompt plus completion tokens.
+ * Accuracy is the share of tickets whose label matches the one the ticket was written to have;
+ * <em>same as baseline</em> is the share answered exactly as the baseline step answered it, so a
+ * lever that loses what carried the label shows as a drop there. The simulator does not read the
+ * system prompt and classifies each ticket on its own: the system prompt's and the batch size's
+ * effect on a real model's accuracy are not measured here.
+ */
+public final class LeanBenchmark {
+
+    public static final String NAME = "lean";
+    public static final int DEFAULT_TICKETS = 5_000;
+    private static final String API_KEY = "sk-lean-bench";
+    /** Tries for a ticket answered invalidly or a failed call before it counts as unclassified. */
+    private static final int TRIES = 3;
+
+    /** The per-ticket {@code max_tokens} rule of prompt version 1: 99th percentile of answers, plus 15 % and a token. */
+    static final class LegacyBudget implements Budget {
+        private final int initial;
+        private final List<Double> samples = new ArrayList<>();
+        private int perItem;
+
+        LegacyBudget(int initial) {
+            this.initial = initial;
+            this.perItem = initial;
+        }
+
+        @Override
+        public int maxTokens(int items, int boost) {
+            return BatchSettings.maxTokens(items, perItem) * Math.max(1, boost);
+        }
+
+        @Override
+        public void record(int items, long completionTokens) {
+            samples.add(Math.max(0, completionTokens - BatchSettings.COMPLETION_ENVELOPE) / (double) items);
+            if (samples.size() > 256) {
+                samples.remove(0);
+            }
+            if (samples.size() >= 8) {
+                List<Double> sorted = samples.stream().sorted().toList();
+                double p = sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(0.99 * sorted.size()) - 1));
+                perItem = (int) Math.max(Math.max(6, initial / 3), Math.min(initial * 4L, Math.ceil(p * 1.15) + 1));
+            }
+        }
+
+        @Override
+        public void truncated(int items, int maxTokens) {
+            // prompt version 1 learned nothing from a cut answer
+        }
+    }
+
+    /** How a step sizes {@code max_tokens}. */
+    interface Budget {
+        int maxTokens(int items, int boost);
+
+        void record(int items, long completionTokens);
+
+        void truncated(int items, int maxTokens);
+    }
+
+    /** The pipeline's {@link io.quotaflow.quota.CompletionBudget}. */
+    private static Budget learned(int initial) {
+        io.quotaflow.quota.CompletionBudget budget = new io.quotaflow.quota.CompletionBudget(initial);
+        return new Budget() {
+            @Override
+            public int maxTokens(int items, int boost) {
+                return budget.maxTokensFor(items, boost);
+            }
+
+            @Override
+            public void record(int items, long completionTokens) {
+                budget.record(items, completionTokens);
+            }
+
+            @Override
+            public void truncated(int items, int maxTokens) {
+                budget.truncated(items, maxTokens);
+            }
+        };
+    }
+
+    /**
+     * One step: the levers pulled so far.
+     *
+     * @param tightBudget {@code max_tokens} by {@link io.quotaflow.quota.CompletionBudget} (else by {@link LegacyBudget})
+     */
+    record Step(String name, PromptLevers levers, boolean tightBudget) {
+    }
+
+    static final List<Step> STEPS = List.of(
+            new Step("baseline (prompt v1)", PromptLevers.FULL, false),
+            new Step("+ short ids", PromptLevers.FULL.withShortIds(true), false),
+            new Step("+ short system prompt", PromptLevers.FULL.withShortIds(true).withCompactSystem(true), false),
+            new Step("+ lean text", PromptLevers.LEAN, false),
+            new Step("+ tight max_tokens (pipeline)", PromptLevers.LEAN, true));
+
+    /** A ticket and the label it was written to have. */
+    record Labelled(String key, String subject, String body, String category, String urgency) {
+    }
+
+    /** What one step came to on one set. */
+    record Row(String set, String step, int tickets, long calls, long cutCalls, long promptTokens, long completionTokens,
+               long admittedTokens, long maxTokens, int classified, int categoryRight, int urgencyRight, int categorySame,
+               int urgencySame) {
+
+        double perTicket(long tokens) {
+            return classified == 0 ? 0 : (double) tokens / classified;
+        }
+
+        static double pct(int part, int whole) {
+            return whole == 0 ? 0 : 100.0 * part / whole;
+        }
+    }
+
+    /** The figures and the printed table. */
+    public record Result(List<Row> rows, String report) {
+
+        /** Every step classified every ticket. */
+        public boolean clean() {
+            return rows.stream().allMatch(r -> r.classified() == r.tickets());
+        }
+    }
+
+    private final int tickets;
+    private final long seed;
+    private final int batchItems;
+    private final Consumer<String> progress;
+
+    public LeanBenchmark(int tickets, long seed, Consumer<String> progress) {
+        this(tickets, seed, BatchSettings.ofDefaults().maxItems(), progress);
+    }
+
+    LeanBenchmark(int tickets, long seed, int batchItems, Consumer<String> progress) {
+        if (tickets < 1 || batchItems < 1) {
+            throw new IllegalArgumentException("tickets and batch items must be >= 1");
+        }
+        this.tickets = tickets;
+        this.seed = seed;
+        this.batchItems = batchItems;
+        this.progress = progress;
+    }
+
+    public Result run() {
+        Map<String, List<Labelled>> sets = new LinkedHashMap<>();
+        sets.put("generated", generated(tickets, seed));
+        sets.put("demo", demo());
+        List<Row> rows = new ArrayList<>();
+        SimulatorConfig config = SimulatorConfig.builder().port(0).rpm(1_000_000_000L).tpm(1_000_000_000_000L).noLatency()
+                .apiKeys(Set.of(API_KEY)).seed(seed).build();
+        try (ProviderSimulator simulator = ProviderSimulator.start(config)) {
+            ModelSettings settings = ModelSettings.of(URI.create(simulator.baseUrl()), config.model(), Secret.of(API_KEY));
+            try (OpenAiChatClient client = new OpenAiChatClient(settings)) {
+                for (Map.Entry<String, List<Labelled>> set : sets.entrySet()) {
+                    Map<String, ModelOutcome.Label> baseline = null;
+                    for (Step step : STEPS) {
+                        progress.accept(set.getKey() + " (" + set.getValue().size() + " tickets): " + step.name());
+                        Map<String, ModelOutcome.Label> answers = new HashMap<>();
+                        Row row = runStep(set.getKey(), set.getValue(), step, settings, client, answers, baseline);
+                        rows.add(row);
+                        if (baseline == null) {
+                            baseline = answers;
+                        }
+                    }
+                }
+            }
+        }
+        return new Result(rows, report(rows));
+    }
+
+    /** A batch waiting to be sent: its tickets, their {@code max_tokens} boost, the tries so far. */
+    private record Pending(List<Labelled> items, int boost, int tries) {
+    }
+
+    private Row runStep(String set, List<Labelled> all, Step step, ModelSettings settings, OpenAiChatClient client,
+                        Map<String, ModelOutcome.Label> answers, Map<String, ModelOutcome.Label> baseline) {
+        PromptBuilder prompts = new PromptBuilder(settings, step.levers());
+        int initial = BatchSettings.ofDefaults().completionTokensPerItem();
+        Budget budget = step.tightBudget() ? learned(initial) : new LegacyBudget(initial);
+        Deque<Pending> queue = new ArrayDeque<>();
+        for (int from = 0; from < all.size(); from += batchItems) {
+            queue.add(new Pending(all.subList(from, Math.min(all.size(), from + batchItems)), 1, 0));
+        }
+        long[] t = new long[6];
+        long n = 0;
+        while (!queue.isEmpty()) {
+            Pending p = queue.poll();
+            int maxTokens = budget.maxTokens(p.items().size(), p.boost());
+            ChatPrompt prompt = prompts.build(p.items().stream().map(l -> new ModelItem(l.key(), l.subject(), l.body())).toList(), maxTokens);
+            ModelOutcome outcome = client.classify(new ModelRequest(set + "-" + (++n), prompt)).toCompletableFuture().join();
+            t[0]++;
+            if (!(outcome instanceof ModelOutcome.Answered a)) {
+                if (p.tries() + 1 < TRIES) {
+                    queue.addFirst(new Pending(p.items(), p.boost(), p.tries() + 1));
+                }
+                continue;
+            }
+            t[2] += a.promptTokens();
+            t[3] += a.completionTokens();
+            t[4] += a.promptTokens() + maxTokens;
+            t[5] += maxTokens;
+            answers.putAll(a.labels());
+            List<Labelled> rest = p.items().stream().filter(l -> !a.labels().containsKey(l.key())).toList();
+            if (a.truncated()) {
+                t[1]++;
+                budget.truncated(p.items().size(), maxTokens);
+                if (!rest.isEmpty() && p.boost() < 8) {
+                    queue.addFirst(new Pending(rest, p.boost() * 2, p.tries()));
+                }
+            } else if (rest.isEmpty()) {
+                budget.record(p.items().size(), a.completionTokens());
+            } else if (p.tries() + 1 < TRIES) {
+                rest.forEach(l -> queue.addFirst(new Pending(List.of(l), p.boost(), p.tries() + 1)));
+            }
+        }
+        int[] right = new int[4];
+        for (Labelled l : all) {
+            ModelOutcome.Label got = answers.get(l.key());
+            if (got == null) {
+                continue;
+            }
+            right[0] += got.category().equals(l.category()) ? 1 : 0;
+            right[1] += got.urgency().equals(l.urgency()) ? 1 : 0;
+            ModelOutcome.Label before = baseline == null ? got : baseline.get(l.key());
+            right[2] += before != null && got.category().equals(before.category()) ? 1 : 0;
+            right[3] += before != null && got.urgency().equals(before.urgency()) ? 1 : 0;
+        }
+        return new Row(set, step.name(), all.size(), t[0], t[1], t[2], t[3], t[4], t[5], answers.size(), right[0], right[1],
+                right[2], right[3]);
+    }
+
+    static List<Labelled> generated(int count, long seed) {
+        return new TicketGenerator(seed).generate(count).stream()
+                .map(g -> new Labelled(TicketKey.key(g.tenant(), g.id()), g.subject(), g.body(), g.label().category(), g.label().urgency()))
+                .toList();
+    }
+
+    /** The demo's labelled tickets (its malformed lines and its ticket too large for any model left out). */
+    static List<Labelled> demo() {
+        Map<String, DemoDataset.Label> labels = DemoDataset.labels();
+        List<Labelled> out = new ArrayList<>();
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(DemoDataset.openTickets(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                JsonNode node;
+                try {
+                    node = Json.MAPPER.readTree(line);
+                } catch (IOException malformed) {
+                    continue;
+                }
+                String id = node == null ? null : node.path("id").asText(null);
+                DemoDataset.Label label = id == null ? null : labels.get(id);
+                if (label == null || DemoDataset.HUGE_TICKET_ID.equals(id)) {
+                    continue;
+                }
+                String tenant = node.path("tenant").asText(io.quotaflow.records.Ticket.DEFAULT_TENANT);
+                out.add(new Labelled(TicketKey.key(tenant, id), node.path("subject").asText(null), node.path("body").asText(null),
+                        label.category(), label.urgency()));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out;
+    }
+
+    static String report(List<Row> rows) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "%-10s %-30s %8s %7s %9s %8s %8s %10s %9s %9s %9s %9s%n", "set", "step", "admitted",
+                "used", "prompt", "compl.", "max_tok", "cut calls", "category", "urgency", "same cat", "same urg"));
+        for (Row r : rows) {
+            sb.append(String.format(Locale.ROOT, "%-10s %-30s %8.1f %7.1f %9.1f %8.1f %8.1f %5d/%-4d %8.2f%% %8.2f%% %8.2f%% %8.2f%%%n",
+                    r.set(), r.step(), r.perTicket(r.admittedTokens()), r.perTicket(r.promptTokens() + r.completionTokens()),
+                    r.perTicket(r.promptTokens()), r.perTicket(r.completionTokens()), r.perTicket(r.maxTokens()), r.cutCalls(), r.calls(),
+                    Row.pct(r.categoryRight(), r.classified()), Row.pct(r.urgencyRight(), r.classified()),
+                    Row.pct(r.categorySame(), r.classified()), Row.pct(r.urgencySame(), r.classified())));
+            if (r.classified() < r.tickets()) {
+                sb.append(String.format(Locale.ROOT, "%-10s   %d of %d tickets unclassified%n", "", r.tickets() - r.classified(), r.tickets()));
+            }
+        }
+        sb.append("tokens per classified ticket: admitted = prompt + max_tokens (what a TPM limit counts), used = prompt + completion\n");
+        return sb.toString();
+    }
+}
