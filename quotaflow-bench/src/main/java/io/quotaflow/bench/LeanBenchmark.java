@@ -47,8 +47,9 @@ import java.util.function.Consumer;
  * <p>Tokens per ticket are per classified ticket: <em>admitted</em> is what a TPM limit counts (the
  * provider's prompt count plus {@code max_tokens}), <em>used</em> is prompt plus completion tokens.
  * Accuracy is the share of tickets whose label matches the one the ticket was written to have;
- * <em>same as baseline</em> is the share answered exactly as the baseline step answered it, so a
- * lever that loses what carried the label shows as a drop there. The simulator does not read the
+ * against the baseline step, <em>lost</em> counts the tickets a step answers wrongly that the
+ * baseline answered rightly, and <em>won</em> the other way round, per label: a lever that leaves out
+ * what carried a label shows as a loss there. The simulator does not read the
  * system prompt and classifies each ticket on its own: the system prompt's and the batch size's
  * effect on a real model's accuracy are not measured here.
  */
@@ -146,8 +147,7 @@ public final class LeanBenchmark {
 
     /** What one step came to on one set. */
     record Row(String set, String step, int tickets, long calls, long cutCalls, long promptTokens, long completionTokens,
-               long admittedTokens, long maxTokens, int classified, int categoryRight, int urgencyRight, int categorySame,
-               int urgencySame) {
+               long admittedTokens, long maxTokens, int classified, int categoryRight, int urgencyRight, Changes changes) {
 
         double perTicket(long tokens) {
             return classified == 0 ? 0 : (double) tokens / classified;
@@ -156,6 +156,10 @@ public final class LeanBenchmark {
         static double pct(int part, int whole) {
             return whole == 0 ? 0 : 100.0 * part / whole;
         }
+    }
+
+    /** Tickets answered differently from the baseline step: right there and wrong here (lost), or the other way (won). */
+    record Changes(int categoryLost, int categoryWon, int urgencyLost, int urgencyWon) {
     }
 
     /** The figures and the printed table. */
@@ -258,20 +262,28 @@ public final class LeanBenchmark {
                 rest.forEach(l -> queue.addFirst(new Pending(List.of(l), p.boost(), p.tries() + 1)));
             }
         }
-        int[] right = new int[4];
+        int[] right = new int[6];
         for (Labelled l : all) {
             ModelOutcome.Label got = answers.get(l.key());
             if (got == null) {
                 continue;
             }
-            right[0] += got.category().equals(l.category()) ? 1 : 0;
-            right[1] += got.urgency().equals(l.urgency()) ? 1 : 0;
+            boolean category = got.category().equals(l.category());
+            boolean urgency = got.urgency().equals(l.urgency());
+            right[0] += category ? 1 : 0;
+            right[1] += urgency ? 1 : 0;
             ModelOutcome.Label before = baseline == null ? got : baseline.get(l.key());
-            right[2] += before != null && got.category().equals(before.category()) ? 1 : 0;
-            right[3] += before != null && got.urgency().equals(before.urgency()) ? 1 : 0;
+            if (before != null) {
+                boolean categoryBefore = before.category().equals(l.category());
+                boolean urgencyBefore = before.urgency().equals(l.urgency());
+                right[2] += categoryBefore && !category ? 1 : 0;
+                right[3] += !categoryBefore && category ? 1 : 0;
+                right[4] += urgencyBefore && !urgency ? 1 : 0;
+                right[5] += !urgencyBefore && urgency ? 1 : 0;
+            }
         }
         return new Row(set, step.name(), all.size(), t[0], t[1], t[2], t[3], t[4], t[5], answers.size(), right[0], right[1],
-                right[2], right[3]);
+                new Changes(right[2], right[3], right[4], right[5]));
     }
 
     static List<Labelled> generated(int count, long seed) {
@@ -310,19 +322,21 @@ public final class LeanBenchmark {
 
     static String report(List<Row> rows) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%-10s %-30s %8s %7s %9s %8s %8s %10s %9s %9s %9s %9s%n", "set", "step", "admitted",
-                "used", "prompt", "compl.", "max_tok", "cut calls", "category", "urgency", "same cat", "same urg"));
+        sb.append(String.format(Locale.ROOT, "%-10s %-30s %8s %7s %7s %7s %8s %10s %9s %9s %12s %12s%n", "set", "step", "admitted",
+                "used", "prompt", "compl.", "max_tok", "cut calls", "category", "urgency", "cat lost/won", "urg lost/won"));
         for (Row r : rows) {
-            sb.append(String.format(Locale.ROOT, "%-10s %-30s %8.1f %7.1f %9.1f %8.1f %8.1f %5d/%-4d %8.2f%% %8.2f%% %8.2f%% %8.2f%%%n",
+            Changes c = r.changes();
+            sb.append(String.format(Locale.ROOT, "%-10s %-30s %8.1f %7.1f %7.1f %7.1f %8.1f %5d/%-4d %8.2f%% %8.2f%% %12s %12s%n",
                     r.set(), r.step(), r.perTicket(r.admittedTokens()), r.perTicket(r.promptTokens() + r.completionTokens()),
                     r.perTicket(r.promptTokens()), r.perTicket(r.completionTokens()), r.perTicket(r.maxTokens()), r.cutCalls(), r.calls(),
                     Row.pct(r.categoryRight(), r.classified()), Row.pct(r.urgencyRight(), r.classified()),
-                    Row.pct(r.categorySame(), r.classified()), Row.pct(r.urgencySame(), r.classified())));
+                    c.categoryLost() + "/" + c.categoryWon(), c.urgencyLost() + "/" + c.urgencyWon()));
             if (r.classified() < r.tickets()) {
                 sb.append(String.format(Locale.ROOT, "%-10s   %d of %d tickets unclassified%n", "", r.tickets() - r.classified(), r.tickets()));
             }
         }
-        sb.append("tokens per classified ticket: admitted = prompt + max_tokens (what a TPM limit counts), used = prompt + completion\n");
+        sb.append("Tokens per classified ticket: admitted = prompt + max_tokens (what a TPM limit counts), used = prompt + completion.\n")
+                .append("Lost/won: tickets answered wrongly here but rightly by the baseline step, and the other way round.\n");
         return sb.toString();
     }
 }

@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
  * "Lean prompts"): the opening greeting, the closing sign-off and the name under it (or everything
  * under a {@code -- } signature delimiter), quoted earlier messages ({@code > } lines, an
  * {@code On ... wrote:} or {@code ----- Original message -----} header and the mail headers under it),
+ * a mail client's {@code Sent from my ...} line,
  * repeated whitespace and blank lines, and the middle of a long pasted log or listing: a run of more
  * than {@value #LOG_KEEP_HEAD} + {@value #LOG_KEEP_TAIL} log-like lines keeps its first
  * {@value #LOG_KEEP_HEAD} and last {@value #LOG_KEEP_TAIL}, with one {@code [N similar lines left out]}
@@ -33,7 +34,7 @@ public final class TicketText {
     private static final int SIGNATURE_LINES = 4;
 
     private static final Pattern GREETING = Pattern.compile(
-            "^(hi|hello|hey|dear|greetings|good (morning|afternoon|evening|day)|ol[aá]|oi|bom dia|boa tarde|boa noite|prezad[oa]s?"
+            "^(hi|hello|hey|dear|greetings|to whom it may concern|a quem possa interessar|good (morning|afternoon|evening|day)|ol[aá]|oi|bom dia|boa tarde|boa noite|prezad[oa]s?"
                     + "|car[oa]s?|hola|buenos d[ií]as|buenas tardes|estimad[oa]s?|bonjour|guten tag|hallo)"
                     // alone (maybe with ",", ":" or "!"), or with up to three words (a name, "team", "there") and a closing "," or ":"
                     + "(\\s*[,:!]?|(\\s*,?\\s*[\\p{L}'.-]+){1,3}\\s*[,:])$",
@@ -49,6 +50,8 @@ public final class TicketText {
             Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
     private static final Pattern MAIL_HEADER = Pattern.compile(
             "^(from|sent|to|cc|subject|date|de|enviad[oa]|para|assunto|data|von|an|betreff|objet|envoy[ée]|asunto|fecha):\\s.*$",
+            Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+    private static final Pattern SENT_FROM = Pattern.compile("^(sent from my|enviado do meu|enviado desde mi|envoy[ée] de mon) .{1,40}$",
             Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
     /** A line of a pasted log or listing: a date, a time, a level, a stack frame. */
     private static final Pattern LOG_LINE = Pattern.compile(
@@ -93,6 +96,9 @@ public final class TicketText {
         List<String> out = new ArrayList<>(lines.size());
         boolean afterHeader = false;
         for (String line : lines) {
+            if (SENT_FROM.matcher(line).matches()) {
+                continue;
+            }
             if (line.startsWith(">") || QUOTE_HEADER.matcher(line).matches()) {
                 afterHeader = !line.startsWith(">");
                 continue;

@@ -40,6 +40,30 @@ class TicketTextTest {
     }
 
     @Test
+    void shouldLeaveOutAMailThreadUnderTheCustomersMessage() {
+        String body = """
+                To whom it may concern,
+
+                I'm trying to invite 9 colleagues to our workspace but the invite button is greyed out.
+
+                Best regards,
+                Elizabeth Schmidt
+                Globex customer
+
+                Sent from my iPhone
+
+                > On Wed, Oct 29, 2025 at 08:00 AM, Globex Support <support@globex.io> wrote:
+                >
+                > Hello, we have received your request and created case #7384166.
+
+                >> On Sun, Oct 26, 2025 at 11:00 PM, Elizabeth Schmidt <elizabeth.schmidt@yahoo.com> wrote:
+                >>
+                >> Any update on this? I haven't heard back.
+                """;
+        assertThat(TicketText.lean(body)).isEqualTo("I'm trying to invite 9 colleagues to our workspace but the invite button is greyed out.");
+    }
+
+    @Test
     void shouldLeaveOutQuotedRepliesAndTheirHeaders() {
         String body = """
                 The parcel still has not arrived.
