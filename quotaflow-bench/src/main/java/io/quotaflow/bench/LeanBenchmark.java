@@ -162,6 +162,66 @@ public final class LeanBenchmark {
     record Changes(int categoryLost, int categoryWon, int urgencyLost, int urgencyWon) {
     }
 
+    /**
+     * Why the simulator's answers on the whole text differ from the generated labels: each wrong
+     * answer of the baseline step put down to the deliberate confuser its ticket carries
+     * ({@link TicketGenerator}), if any, and the accuracy on the tickets that carry none.
+     */
+    record Disagreements(int categoryWrong, int categoryByMention, int urgencyWrong, int urgencyByHiddenCritical,
+                         int urgencyByHiddenLow, int urgencyByInnocentHigh, int plain, int plainCategoryRight, int plainUrgencyRight) {
+
+        static Disagreements of(List<Labelled> tickets, Map<String, ModelOutcome.Label> answers) {
+            int[] d = new int[9];
+            for (Labelled l : tickets) {
+                ModelOutcome.Label got = answers.get(l.key());
+                String text = (l.subject() == null ? "" : l.subject()) + "\n" + l.body();
+                boolean mention = carries(text, Phrases.EN.mentions().values()) || carries(text, Phrases.PT.mentions().values());
+                boolean hiddenCritical = carries(text, List.of(Phrases.EN.hiddenCritical(), Phrases.PT.hiddenCritical()));
+                boolean hiddenLow = carries(text, List.of(Phrases.EN.hiddenLow(), Phrases.PT.hiddenLow()));
+                boolean innocentHigh = carries(text, List.of(Phrases.EN.innocentHigh(), Phrases.PT.innocentHigh()));
+                if (got == null) {
+                    continue;
+                }
+                if (!got.category().equals(l.category())) {
+                    d[0]++;
+                    d[1] += mention ? 1 : 0;
+                }
+                if (!got.urgency().equals(l.urgency())) {
+                    d[2]++;
+                    d[3] += hiddenCritical ? 1 : 0;
+                    d[4] += hiddenLow && !hiddenCritical ? 1 : 0;
+                    d[5] += innocentHigh && !hiddenCritical && !hiddenLow ? 1 : 0;
+                }
+                if (!mention && !hiddenCritical && !hiddenLow && !innocentHigh) {
+                    d[6]++;
+                    d[7] += got.category().equals(l.category()) ? 1 : 0;
+                    d[8] += got.urgency().equals(l.urgency()) ? 1 : 0;
+                }
+            }
+            return new Disagreements(d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8]);
+        }
+
+        private static boolean carries(String text, java.util.Collection<List<String>> pools) {
+            for (List<String> pool : pools) {
+                for (String sentence : pool) {
+                    if (text.contains(sentence)) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+
+        String report() {
+            return String.format(Locale.ROOT, "Generated set, whole text (baseline step): the simulator disagrees with the label on %d categories "
+                            + "(%d of them carry a mention of another category) and %d urgencies (%d an outage in words no rule knows, "
+                            + "%d a low urgency in words no rule knows, %d an innocent \"cannot\"): the generator's deliberate confusers.%n"
+                            + "On the %d generated tickets without a confuser: category %.2f%%, urgency %.2f%%.%n",
+                    categoryWrong, categoryByMention, urgencyWrong, urgencyByHiddenCritical, urgencyByHiddenLow, urgencyByInnocentHigh, plain,
+                    Row.pct(plainCategoryRight, plain), Row.pct(plainUrgencyRight, plain));
+        }
+    }
+
     /** The figures and the printed table. */
     public record Result(List<Row> rows, String report) {
 
@@ -174,19 +234,25 @@ public final class LeanBenchmark {
     private final int tickets;
     private final long seed;
     private final int batchItems;
+    private final int initialPerItem;
     private final Consumer<String> progress;
 
     public LeanBenchmark(int tickets, long seed, Consumer<String> progress) {
-        this(tickets, seed, BatchSettings.ofDefaults().maxItems(), progress);
+        this(tickets, seed, BatchSettings.ofDefaults().maxItems(), BatchSettings.ofDefaults().completionTokensPerItem(), progress);
     }
 
-    LeanBenchmark(int tickets, long seed, int batchItems, Consumer<String> progress) {
-        if (tickets < 1 || batchItems < 1) {
-            throw new IllegalArgumentException("tickets and batch items must be >= 1");
+    /**
+     * @param batchItems     tickets per call
+     * @param initialPerItem the completion budget per ticket before any answer came back
+     */
+    LeanBenchmark(int tickets, long seed, int batchItems, int initialPerItem, Consumer<String> progress) {
+        if (tickets < 1 || batchItems < 1 || initialPerItem < 1) {
+            throw new IllegalArgumentException("tickets, batch items and the initial budget must be >= 1");
         }
         this.tickets = tickets;
         this.seed = seed;
         this.batchItems = batchItems;
+        this.initialPerItem = initialPerItem;
         this.progress = progress;
     }
 
@@ -195,6 +261,7 @@ public final class LeanBenchmark {
         sets.put("generated", generated(tickets, seed));
         sets.put("demo", demo());
         List<Row> rows = new ArrayList<>();
+        Disagreements why = null;
         SimulatorConfig config = SimulatorConfig.builder().port(0).rpm(1_000_000_000L).tpm(1_000_000_000_000L).noLatency()
                 .apiKeys(Set.of(API_KEY)).seed(seed).build();
         try (ProviderSimulator simulator = ProviderSimulator.start(config)) {
@@ -209,12 +276,15 @@ public final class LeanBenchmark {
                         rows.add(row);
                         if (baseline == null) {
                             baseline = answers;
+                            if (set.getKey().equals("generated")) {
+                                why = Disagreements.of(set.getValue(), answers);
+                            }
                         }
                     }
                 }
             }
         }
-        return new Result(rows, report(rows));
+        return new Result(rows, report(rows) + (why == null ? "" : why.report()));
     }
 
     /** A batch waiting to be sent: its tickets, their {@code max_tokens} boost, the tries so far. */
@@ -224,8 +294,7 @@ public final class LeanBenchmark {
     private Row runStep(String set, List<Labelled> all, Step step, ModelSettings settings, OpenAiChatClient client,
                         Map<String, ModelOutcome.Label> answers, Map<String, ModelOutcome.Label> baseline) {
         PromptBuilder prompts = new PromptBuilder(settings, step.levers());
-        int initial = BatchSettings.ofDefaults().completionTokensPerItem();
-        Budget budget = step.tightBudget() ? learned(initial) : new LegacyBudget(initial);
+        Budget budget = step.tightBudget() ? learned(initialPerItem) : new LegacyBudget(initialPerItem);
         Deque<Pending> queue = new ArrayDeque<>();
         for (int from = 0; from < all.size(); from += batchItems) {
             queue.add(new Pending(all.subList(from, Math.min(all.size(), from + batchItems)), 1, 0));

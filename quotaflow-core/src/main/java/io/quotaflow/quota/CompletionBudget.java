@@ -11,10 +11,10 @@ import java.util.Arrays;
  * short ids and closed-set values. So the budget per ticket is the <em>largest</em> per-ticket size of
  * the last {@value #WINDOW} complete answers (its envelope, {@value #ENVELOPE} tokens, set apart) plus
  * {@value #MARGIN_PERCENT} %, within bounds; a call of {@code n} tickets gets the envelope plus
- * {@code n} times that, rounded up. Until {@value #MIN_SAMPLES} answers came back the configured value
- * stands. An answer cut at {@code max_tokens} ({@code finish_reason=length}) is a sample known to be too
- * small: it raises the budget at once to more than that call had ({@link #truncated}), and the
- * dispatcher re-sends its tickets with a doubled budget, without consuming an attempt.
+ * {@code n} times that, rounded up. Until {@value #MIN_SAMPLES} answers came back the budget only rises
+ * from the configured value. An answer cut at {@code max_tokens} ({@code finish_reason=length}) doubles
+ * the budget at once ({@link #truncated}), and the dispatcher re-sends its tickets with a doubled
+ * budget, without consuming an attempt; that answer's size is the next sample.
  *
  * <p>Owned by one stream task; not thread-safe.
  */
@@ -49,23 +49,22 @@ public final class CompletionBudget {
             return;
         }
         add(Math.max(0, completionTokens - ENVELOPE) / (double) items);
-        if (count >= MIN_SAMPLES) {
-            learnedPerItem = bounded(largest() * MARGIN);
-        }
+        double fromAnswers = bounded(largest() * MARGIN);
+        // until enough answers came back, only upwards: a budget raised by a cut answer stays raised
+        learnedPerItem = count >= MIN_SAMPLES ? fromAnswers : Math.max(learnedPerItem, fromAnswers);
     }
 
     /**
-     * Records an answer of {@code items} tickets cut at {@code maxTokens}: the answer needed more, so
-     * the budget rises at once above what that call had per ticket (by the margin, and one token at least).
+     * An answer of {@code items} tickets was cut at {@code maxTokens}: it needed more, how much is not
+     * known. The budget doubles at once (within bounds) and stays so until the next complete answer,
+     * which is the cut call's tickets asked again with a doubled budget: its size is then a sample.
      */
     public void truncated(int items, int maxTokens) {
         if (items <= 0 || maxTokens <= 0) {
             return;
         }
         double had = Math.max(0, maxTokens - ENVELOPE) / (double) items;
-        double needed = Math.max(had * MARGIN, had + 1);
-        add(needed);
-        learnedPerItem = bounded(Math.max(learnedPerItem, needed));
+        learnedPerItem = bounded(2 * Math.max(learnedPerItem, had));
     }
 
     private void add(double perItem) {

@@ -48,7 +48,7 @@ class CompletionBudgetTest {
     }
 
     @Test
-    void shouldRaiseTheBudgetAtOnceAboveACallCutAtMaxTokens() {
+    void shouldDoubleTheBudgetAtOnceWhenACallIsCutAndLearnTheSizeOfItsRetry() {
         CompletionBudget budget = new CompletionBudget(28);
         for (int i = 0; i < 20; i++) {
             budget.record(10, 8 + 150);
@@ -57,12 +57,25 @@ class CompletionBudgetTest {
 
         budget.truncated(10, cut);
 
-        assertThat(budget.maxTokensFor(10, 1)).isGreaterThan(cut);
-        // and it stays raised while that sample is in the window
+        assertThat(budget.maxTokensFor(10, 1)).isEqualTo(8 + 2 * 155);
+        // the cut call's tickets answered in full with the doubled budget: 17.5 tokens each
+        budget.record(10, 8 + 175);
+        assertThat(budget.maxTokensFor(10, 1)).isEqualTo(8 + 181).isGreaterThan(cut);
         for (int i = 0; i < 20; i++) {
             budget.record(10, 8 + 150);
         }
-        assertThat(budget.maxTokensFor(10, 1)).isGreaterThan(cut);
+        assertThat(budget.maxTokensFor(10, 1)).as("the large answer is still in the window").isEqualTo(8 + 181);
+    }
+
+    @Test
+    void shouldKeepABudgetRaisedByACutAnswerBeforeEnoughAnswersCameBack() {
+        CompletionBudget budget = new CompletionBudget(8);
+        budget.truncated(10, budget.maxTokensFor(10, 1));
+        assertThat(budget.perItem()).isEqualTo(16);
+
+        budget.record(10, 8 + 135);
+
+        assertThat(budget.perItem()).isEqualTo(16);
     }
 
     @Test
