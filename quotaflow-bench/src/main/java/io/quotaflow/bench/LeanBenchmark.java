@@ -162,6 +162,33 @@ public final class LeanBenchmark {
     record Changes(int categoryLost, int categoryWon, int urgencyLost, int urgencyWon) {
     }
 
+    /** Which of the generator's deliberate confusers ({@link Phrases}) a ticket's text carries. */
+    record Confusers(boolean mention, boolean hiddenCritical, boolean hiddenLow, boolean innocentHigh) {
+
+        static Confusers of(Labelled l) {
+            String text = (l.subject() == null ? "" : l.subject()) + "\n" + l.body();
+            return new Confusers(carries(text, Phrases.EN.mentions().values()) || carries(text, Phrases.PT.mentions().values()),
+                    carries(text, List.of(Phrases.EN.hiddenCritical(), Phrases.PT.hiddenCritical())),
+                    carries(text, List.of(Phrases.EN.hiddenLow(), Phrases.PT.hiddenLow())),
+                    carries(text, List.of(Phrases.EN.innocentHigh(), Phrases.PT.innocentHigh())));
+        }
+
+        boolean any() {
+            return mention || hiddenCritical || hiddenLow || innocentHigh;
+        }
+
+        private static boolean carries(String text, java.util.Collection<List<String>> pools) {
+            for (List<String> pool : pools) {
+                for (String sentence : pool) {
+                    if (text.contains(sentence)) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+    }
+
     /**
      * Why the simulator's answers on the whole text differ from the generated labels: each wrong
      * answer of the baseline step put down to the deliberate confuser its ticket carries
@@ -174,42 +201,29 @@ public final class LeanBenchmark {
             int[] d = new int[9];
             for (Labelled l : tickets) {
                 ModelOutcome.Label got = answers.get(l.key());
-                String text = (l.subject() == null ? "" : l.subject()) + "\n" + l.body();
-                boolean mention = carries(text, Phrases.EN.mentions().values()) || carries(text, Phrases.PT.mentions().values());
-                boolean hiddenCritical = carries(text, List.of(Phrases.EN.hiddenCritical(), Phrases.PT.hiddenCritical()));
-                boolean hiddenLow = carries(text, List.of(Phrases.EN.hiddenLow(), Phrases.PT.hiddenLow()));
-                boolean innocentHigh = carries(text, List.of(Phrases.EN.innocentHigh(), Phrases.PT.innocentHigh()));
-                if (got == null) {
-                    continue;
-                }
-                if (!got.category().equals(l.category())) {
-                    d[0]++;
-                    d[1] += mention ? 1 : 0;
-                }
-                if (!got.urgency().equals(l.urgency())) {
-                    d[2]++;
-                    d[3] += hiddenCritical ? 1 : 0;
-                    d[4] += hiddenLow && !hiddenCritical ? 1 : 0;
-                    d[5] += innocentHigh && !hiddenCritical && !hiddenLow ? 1 : 0;
-                }
-                if (!mention && !hiddenCritical && !hiddenLow && !innocentHigh) {
-                    d[6]++;
-                    d[7] += got.category().equals(l.category()) ? 1 : 0;
-                    d[8] += got.urgency().equals(l.urgency()) ? 1 : 0;
+                if (got != null) {
+                    count(d, Confusers.of(l), !got.category().equals(l.category()), !got.urgency().equals(l.urgency()));
                 }
             }
             return new Disagreements(d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8]);
         }
 
-        private static boolean carries(String text, java.util.Collection<List<String>> pools) {
-            for (List<String> pool : pools) {
-                for (String sentence : pool) {
-                    if (text.contains(sentence)) {
-                        return true;
-                    }
-                }
+        private static void count(int[] d, Confusers c, boolean categoryWrong, boolean urgencyWrong) {
+            if (categoryWrong) {
+                d[0]++;
+                d[1] += c.mention() ? 1 : 0;
             }
-            return false;
+            if (urgencyWrong) {
+                d[2]++;
+                d[3] += c.hiddenCritical() ? 1 : 0;
+                d[4] += c.hiddenLow() && !c.hiddenCritical() ? 1 : 0;
+                d[5] += c.innocentHigh() && !c.hiddenCritical() && !c.hiddenLow() ? 1 : 0;
+            }
+            if (!c.any()) {
+                d[6]++;
+                d[7] += categoryWrong ? 0 : 1;
+                d[8] += urgencyWrong ? 0 : 1;
+            }
         }
 
         String report() {
@@ -291,6 +305,16 @@ public final class LeanBenchmark {
     private record Pending(List<Labelled> items, int boost, int tries) {
     }
 
+    /** What a step's calls came to: calls, cut calls, prompt, completion and admitted tokens, {@code max_tokens}. */
+    private static final class Tally {
+        long calls;
+        long cut;
+        long prompt;
+        long completion;
+        long admitted;
+        long maxTokens;
+    }
+
     private Row runStep(String set, List<Labelled> all, Step step, ModelSettings settings, OpenAiChatClient client,
                         Map<String, ModelOutcome.Label> answers, Map<String, ModelOutcome.Label> baseline) {
         PromptBuilder prompts = new PromptBuilder(settings, step.levers());
@@ -299,60 +323,68 @@ public final class LeanBenchmark {
         for (int from = 0; from < all.size(); from += batchItems) {
             queue.add(new Pending(all.subList(from, Math.min(all.size(), from + batchItems)), 1, 0));
         }
-        long[] t = new long[6];
-        long n = 0;
+        Tally t = new Tally();
         while (!queue.isEmpty()) {
             Pending p = queue.poll();
             int maxTokens = budget.maxTokens(p.items().size(), p.boost());
             ChatPrompt prompt = prompts.build(p.items().stream().map(l -> new ModelItem(l.key(), l.subject(), l.body())).toList(), maxTokens);
-            ModelOutcome outcome = client.classify(new ModelRequest(set + "-" + (++n), prompt)).toCompletableFuture().join();
-            t[0]++;
-            if (!(outcome instanceof ModelOutcome.Answered a)) {
-                if (p.tries() + 1 < TRIES) {
-                    queue.addFirst(new Pending(p.items(), p.boost(), p.tries() + 1));
-                }
-                continue;
-            }
-            t[2] += a.promptTokens();
-            t[3] += a.completionTokens();
-            t[4] += a.promptTokens() + maxTokens;
-            t[5] += maxTokens;
-            answers.putAll(a.labels());
-            List<Labelled> rest = p.items().stream().filter(l -> !a.labels().containsKey(l.key())).toList();
-            if (a.truncated()) {
-                t[1]++;
-                budget.truncated(p.items().size(), maxTokens);
-                if (!rest.isEmpty() && p.boost() < 8) {
-                    queue.addFirst(new Pending(rest, p.boost() * 2, p.tries()));
-                }
-            } else if (rest.isEmpty()) {
-                budget.record(p.items().size(), a.completionTokens());
+            ModelOutcome outcome = client.classify(new ModelRequest(set + "-" + t.calls, prompt)).toCompletableFuture().join();
+            t.calls++;
+            if (outcome instanceof ModelOutcome.Answered a) {
+                answered(p, a, maxTokens, budget, queue, t);
+                answers.putAll(a.labels());
             } else if (p.tries() + 1 < TRIES) {
-                rest.forEach(l -> queue.addFirst(new Pending(List.of(l), p.boost(), p.tries() + 1)));
+                queue.addFirst(new Pending(p.items(), p.boost(), p.tries() + 1));
             }
         }
+        return score(set, step, all, answers, baseline, t);
+    }
+
+    /** The dispatcher's handling of an answer: a cut call's rest asked again at twice the budget, an invalid ticket alone. */
+    private static void answered(Pending p, ModelOutcome.Answered a, int maxTokens, Budget budget, Deque<Pending> queue, Tally t) {
+        t.prompt += a.promptTokens();
+        t.completion += a.completionTokens();
+        t.admitted += a.promptTokens() + maxTokens;
+        t.maxTokens += maxTokens;
+        List<Labelled> rest = p.items().stream().filter(l -> !a.labels().containsKey(l.key())).toList();
+        if (a.truncated()) {
+            t.cut++;
+            budget.truncated(p.items().size(), maxTokens);
+            if (!rest.isEmpty() && p.boost() < 8) {
+                queue.addFirst(new Pending(rest, p.boost() * 2, p.tries()));
+            }
+        } else if (rest.isEmpty()) {
+            budget.record(p.items().size(), a.completionTokens());
+        } else if (p.tries() + 1 < TRIES) {
+            rest.forEach(l -> queue.addFirst(new Pending(List.of(l), p.boost(), p.tries() + 1)));
+        }
+    }
+
+    private static Row score(String set, Step step, List<Labelled> all, Map<String, ModelOutcome.Label> answers,
+                             Map<String, ModelOutcome.Label> baseline, Tally t) {
         int[] right = new int[6];
         for (Labelled l : all) {
             ModelOutcome.Label got = answers.get(l.key());
-            if (got == null) {
-                continue;
-            }
-            boolean category = got.category().equals(l.category());
-            boolean urgency = got.urgency().equals(l.urgency());
-            right[0] += category ? 1 : 0;
-            right[1] += urgency ? 1 : 0;
-            ModelOutcome.Label before = baseline == null ? got : baseline.get(l.key());
-            if (before != null) {
-                boolean categoryBefore = before.category().equals(l.category());
-                boolean urgencyBefore = before.urgency().equals(l.urgency());
-                right[2] += categoryBefore && !category ? 1 : 0;
-                right[3] += !categoryBefore && category ? 1 : 0;
-                right[4] += urgencyBefore && !urgency ? 1 : 0;
-                right[5] += !urgencyBefore && urgency ? 1 : 0;
+            if (got != null) {
+                ModelOutcome.Label before = baseline == null ? got : baseline.get(l.key());
+                tallyAnswer(right, l, got, before == null ? got : before);
             }
         }
-        return new Row(set, step.name(), all.size(), t[0], t[1], t[2], t[3], t[4], t[5], answers.size(), right[0], right[1],
-                new Changes(right[2], right[3], right[4], right[5]));
+        return new Row(set, step.name(), all.size(), t.calls, t.cut, t.prompt, t.completion, t.admitted, t.maxTokens, answers.size(),
+                right[0], right[1], new Changes(right[2], right[3], right[4], right[5]));
+    }
+
+    private static void tallyAnswer(int[] right, Labelled l, ModelOutcome.Label got, ModelOutcome.Label before) {
+        boolean category = got.category().equals(l.category());
+        boolean urgency = got.urgency().equals(l.urgency());
+        boolean categoryBefore = before.category().equals(l.category());
+        boolean urgencyBefore = before.urgency().equals(l.urgency());
+        right[0] += category ? 1 : 0;
+        right[1] += urgency ? 1 : 0;
+        right[2] += categoryBefore && !category ? 1 : 0;
+        right[3] += !categoryBefore && category ? 1 : 0;
+        right[4] += urgencyBefore && !urgency ? 1 : 0;
+        right[5] += !urgencyBefore && urgency ? 1 : 0;
     }
 
     static List<Labelled> generated(int count, long seed) {

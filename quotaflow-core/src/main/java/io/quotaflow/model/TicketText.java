@@ -34,7 +34,8 @@ public final class TicketText {
     private static final int SIGNATURE_LINES = 4;
 
     private static final Pattern GREETING = Pattern.compile(
-            "^(hi|hello|hey|dear|greetings|to whom it may concern|a quem possa interessar|good (morning|afternoon|evening|day)|ol[aá]|oi|bom dia|boa tarde|boa noite|prezad[oa]s?"
+            "^(hi|hello|hey|dear|greetings|to whom it may concern|a quem possa interessar|good (morning|afternoon|evening|day)"
+                    + "|ol[aá]|oi|bom dia|boa tarde|boa noite|prezad[oa]s?"
                     + "|car[oa]s?|hola|buenos d[ií]as|buenas tardes|estimad[oa]s?|bonjour|guten tag|hallo)"
                     // alone (maybe with ",", ":" or "!"), or with up to three words (a name, "team", "there") and a closing "," or ":"
                     + "(\\s*[,:!]?|(\\s*,?\\s*[\\p{L}'.-]+){1,3}\\s*[,:])$",

@@ -1,6 +1,5 @@
 package io.quotaflow.quota;
 
-import java.util.Arrays;
 
 /**
  * Learns how many completion tokens a ticket's answer takes and sizes {@code max_tokens} from it.
