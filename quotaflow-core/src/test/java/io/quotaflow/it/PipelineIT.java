@@ -47,8 +47,9 @@ class PipelineIT {
         assertThat(summary.succeeded()).isTrue();
         assertThat(summary.acknowledged()).isEqualTo(500);
 
+        // every labelled ticket, T-HUGE-1 too: its 700 000 characters are a pasted log, which the lean
+        // prompt cuts to head and tail (TicketText), so it fits the context window
         Set<String> expected = new HashSet<>(DemoDataset.labels().keySet());
-        expected.remove(DemoDataset.HUGE_TICKET_ID);
 
         try (Pipeline pipeline = Pipeline.start(config);
              OutcomeCounter counter = it.counter()) {
@@ -62,10 +63,9 @@ class PipelineIT {
 
             assertThat(ids(counter.classifiedIds())).isEqualTo(expected);
             assertThat(counter.duplicates()).isZero();
-            assertThat(byId(counter.deadLetters())).containsEntry(DemoDataset.HUGE_TICKET_ID, "too-large")
-                    .containsEntry("T-EMPTY-1", "bad-input")
-                    .hasSize(5);
-            assertThat(counter.deadLettersByKind()).containsEntry("bad-input", 4L).containsEntry("too-large", 1L);
+            assertThat(byId(counter.deadLetters())).containsEntry("T-EMPTY-1", "bad-input")
+                    .hasSize(4);
+            assertThat(counter.deadLettersByKind()).containsOnly(Map.entry("bad-input", 4L));
 
             int agree = 0;
             for (Map.Entry<String, byte[]> e : counter.results().entrySet()) {
