@@ -41,8 +41,8 @@ import java.util.function.Consumer;
  * demo's. Each step classifies the whole set against a fresh in-process provider simulator (its
  * keyword classifier and its tokenizer, no rate limits, no latency), in calls of
  * {@link BatchSettings#maxItems()} tickets, with the dispatcher's handling of an answer: a call cut at
- * {@code max_tokens} ({@code finish_reason=length}) is asked again with a doubled budget and teaches the
- * budget; a ticket answered invalidly is asked again alone.
+ * {@code max_tokens} ({@code finish_reason=length}) is asked again with a doubled budget, and its
+ * complete answer teaches the budget; a ticket answered invalidly is asked again alone.
  *
  * <p>Tokens per ticket are per classified ticket: <em>admitted</em> is what a TPM limit counts (the
  * provider's prompt count plus {@code max_tokens}), <em>used</em> is prompt plus completion tokens.
@@ -90,10 +90,6 @@ public final class LeanBenchmark {
             }
         }
 
-        @Override
-        public void truncated(int items, int maxTokens) {
-            // prompt version 1 learned nothing from a cut answer
-        }
     }
 
     /** How a step sizes {@code max_tokens}. */
@@ -101,8 +97,6 @@ public final class LeanBenchmark {
         int maxTokens(int items, int boost);
 
         void record(int items, long completionTokens);
-
-        void truncated(int items, int maxTokens);
     }
 
     /** The pipeline's {@link io.quotaflow.quota.CompletionBudget}. */
@@ -117,11 +111,6 @@ public final class LeanBenchmark {
             @Override
             public void record(int items, long completionTokens) {
                 budget.record(items, completionTokens);
-            }
-
-            @Override
-            public void truncated(int items, int maxTokens) {
-                budget.truncated(items, maxTokens);
             }
         };
     }
@@ -349,7 +338,6 @@ public final class LeanBenchmark {
         List<Labelled> rest = p.items().stream().filter(l -> !a.labels().containsKey(l.key())).toList();
         if (a.truncated()) {
             t.cut++;
-            budget.truncated(p.items().size(), maxTokens);
             if (!rest.isEmpty() && p.boost() < 8) {
                 queue.addFirst(new Pending(rest, p.boost() * 2, p.tries()));
             }

@@ -41,8 +41,8 @@ class LeanBenchmarkTest {
         assertThat(lean.cutCalls()).isPositive();
         assertThat(lean.classified()).isEqualTo(200);
         assertThat(lean.changes()).isEqualTo(new LeanBenchmark.Changes(0, 0, 0, 0));
-        // once raised, the budget stays: only the first call is cut
-        assertThat(lean.cutCalls()).isEqualTo(1);
+        // the cut calls' complete retries raise the budget: only the first few calls are cut
+        assertThat(lean.cutCalls()).isBetween(1L, 3L);
     }
 
     @Test

@@ -11,9 +11,9 @@ package io.quotaflow.quota;
  * the last {@value #WINDOW} complete answers (its envelope, {@value #ENVELOPE} tokens, set apart) plus
  * {@value #MARGIN_PERCENT} %, within bounds; a call of {@code n} tickets gets the envelope plus
  * {@code n} times that, rounded up. Until {@value #MIN_SAMPLES} answers came back the budget only rises
- * from the configured value. An answer cut at {@code max_tokens} ({@code finish_reason=length}) doubles
- * the budget at once ({@link #truncated}), and the dispatcher re-sends its tickets with a doubled
- * budget, without consuming an attempt; that answer's size is the next sample.
+ * from the configured value. An answer cut at {@code max_tokens} ({@code finish_reason=length}) is no
+ * sample: the dispatcher re-sends its unanswered tickets at once with twice the budget, without
+ * consuming an attempt, and that complete answer is the sample that raises the budget.
  *
  * <p>Owned by one stream task; not thread-safe.
  */
@@ -49,21 +49,8 @@ public final class CompletionBudget {
         }
         add(Math.max(0, completionTokens - ENVELOPE) / (double) items);
         double fromAnswers = bounded(largest() * MARGIN);
-        // until enough answers came back, only upwards: a budget raised by a cut answer stays raised
+        // until enough answers came back, only upwards from the configured value
         learnedPerItem = count >= MIN_SAMPLES ? fromAnswers : Math.max(learnedPerItem, fromAnswers);
-    }
-
-    /**
-     * An answer of {@code items} tickets was cut at {@code maxTokens}: it needed more, how much is not
-     * known. The budget doubles at once (within bounds) and stays so until the next complete answer,
-     * which is the cut call's tickets asked again with a doubled budget: its size is then a sample.
-     */
-    public void truncated(int items, int maxTokens) {
-        if (items <= 0 || maxTokens <= 0) {
-            return;
-        }
-        double had = Math.max(0, maxTokens - ENVELOPE) / (double) items;
-        learnedPerItem = bounded(2 * Math.max(learnedPerItem, had));
     }
 
     private void add(double perItem) {

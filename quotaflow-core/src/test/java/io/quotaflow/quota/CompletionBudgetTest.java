@@ -48,18 +48,16 @@ class CompletionBudgetTest {
     }
 
     @Test
-    void shouldDoubleTheBudgetAtOnceWhenACallIsCutAndLearnTheSizeOfItsRetry() {
+    void shouldLearnFromTheCompleteRetryOfACallCutAtMaxTokens() {
         CompletionBudget budget = new CompletionBudget(28);
         for (int i = 0; i < 20; i++) {
             budget.record(10, 8 + 150);
         }
         int cut = budget.maxTokensFor(10, 1);
 
-        budget.truncated(10, cut);
-
-        assertThat(budget.maxTokensFor(10, 1)).isEqualTo(8 + 2 * 155);
-        // the cut call's tickets answered in full with the doubled budget: 17.5 tokens each
+        // the cut call's tickets answered in full with twice the budget: 17.5 tokens each
         budget.record(10, 8 + 175);
+
         assertThat(budget.maxTokensFor(10, 1)).isEqualTo(8 + 181).isGreaterThan(cut);
         for (int i = 0; i < 20; i++) {
             budget.record(10, 8 + 150);
@@ -68,14 +66,14 @@ class CompletionBudgetTest {
     }
 
     @Test
-    void shouldKeepABudgetRaisedByACutAnswerBeforeEnoughAnswersCameBack() {
+    void shouldOnlyRaiseTheConfiguredBudgetBeforeEnoughAnswersCameBack() {
         CompletionBudget budget = new CompletionBudget(8);
-        budget.truncated(10, budget.maxTokensFor(10, 1));
-        assertThat(budget.perItem()).isEqualTo(16);
 
         budget.record(10, 8 + 135);
+        assertThat(budget.perItem()).isEqualTo(14);
 
-        assertThat(budget.perItem()).isEqualTo(16);
+        budget.record(10, 8 + 60);
+        assertThat(budget.perItem()).isEqualTo(14);
     }
 
     @Test
