@@ -103,6 +103,13 @@ import io.quotaflow.cli.ProgressLine;
                 "         tickets of each while both have work. Exits 1 unless the token",
                 "         ratio is 2.6-3.4 with no 429 and nothing dead-lettered.",
                 "",
+                "  lean  (only when named alone)  tokens per classified ticket (admitted:",
+                "         prompt + max_tokens; used) and accuracy on both labels for each",
+                "         lever of a lean prompt added in turn to prompt version 1 (short",
+                "         ids, short system prompt, lean text, tight max_tokens), on 5 000",
+                "         generated tickets (--tickets) and the demo's labelled tickets,",
+                "         against an in-process simulator without limits.",
+                "",
                 "Flags only: --config and QUOTAFLOW_* variables are not read. Each scenario",
                 "fixes its own limits and settings, so that its figures can be compared."},
         exitCodeList = {
@@ -114,6 +121,8 @@ public final class BenchCommand implements Callable<Integer> {
     /** The names of bench (l), which runs alone. */
     static final java.util.Set<String> TENANT_SHARES = java.util.Set.of("l", "tenant-shares");
     static final java.util.Set<String> BOUNDS = java.util.Set.of("n", "bounds");
+    /** The name of the lean-prompt report, which runs alone. */
+    static final String LEAN = io.quotaflow.bench.LeanBenchmark.NAME;
     /** The name of the failover scenario, which runs alone. */
     static final String FAILOVER = "failover";
 
@@ -264,6 +273,9 @@ public final class BenchCommand implements Callable<Integer> {
         if (FAILOVER.equals(scenarios.strip().toLowerCase(Locale.ROOT))) {
             return failover(out, line);
         }
+        if (LEAN.equals(scenarios.strip().toLowerCase(Locale.ROOT))) {
+            return lean(out, line);
+        }
         if (failoverVariants != null) {
             throw new IllegalArgumentException("--failover-variants goes with --scenario failover only");
         }
@@ -275,6 +287,17 @@ public final class BenchCommand implements Callable<Integer> {
         int n = tickets == null ? io.quotaflow.bench.BoundsBenchmark.DEFAULT_TICKETS : tickets;
         var r = new io.quotaflow.bench.BoundsBenchmark(io.quotaflow.bench.BoundsBenchmark.Options.of(n),
                 m -> line.println("[n bounds] " + m)).run();
+        line.clear();
+        out.println();
+        out.print(r.report());
+        out.flush();
+        return r.clean() ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+
+    /** The lean-prompt report: tokens per ticket and accuracy per lever (exit 1 if a ticket went unclassified). */
+    private int lean(PrintWriter out, ProgressLine line) {
+        int n = tickets == null ? io.quotaflow.bench.LeanBenchmark.DEFAULT_TICKETS : tickets;
+        var r = new io.quotaflow.bench.LeanBenchmark(n, seed, m -> line.println("[lean] " + m)).run();
         line.clear();
         out.println();
         out.print(r.report());
