@@ -128,8 +128,10 @@ public class TopicsCommand implements Callable<Integer> {
 
         /** The declarations under this deployment's prefix, or null (said on {@code err}) when they are invalid. */
         TopicsApplier applier(PrintWriter err) {
+            String prefix = kafka.topics().prefix();
+            kafka.bootstrapServers();
             try {
-                return TopicsApplier.load(topicsDir).withPrefix(kafka.topics().prefix());
+                return TopicsApplier.load(topicsDir).withPrefix(prefix);
             } catch (RuntimeException e) {
                 err.println("Invalid topic declarations: " + e.getMessage());
                 return null;
