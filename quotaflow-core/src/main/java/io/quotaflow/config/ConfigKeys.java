@@ -61,6 +61,10 @@ public final class ConfigKeys {
         t.add("topics.prefix", Type.STRING, "", "--topics-prefix", "prefix of every quotaflow topic name, and of the "
                 + "default application id, so several deployments share one cluster (e.g. `team-a.` gives "
                 + "`team-a.tickets.standard`)");
+        t.add("topics.manage", Type.STRING, "apply", null, "what `run` does with the topics declared in `topics/` at "
+                + "start: `apply` creates and updates them (as `topics apply`); `verify` changes nothing and refuses to start "
+                + "(exit 2), naming each topic and difference, when the cluster disagrees; `none` neither reads nor changes "
+                + "them (topics owned by Terraform, Strimzi or a service account without topic rights)");
         t.add("cluster.check-timeout-ms", Type.LONG, "10000", null, "how long a command waits for the cluster's first "
                 + "answer before it stops with one line naming the servers");
         t.add("application.id", Type.STRING, "quotaflow", "--application-id", "Kafka Streams application id; instances "
