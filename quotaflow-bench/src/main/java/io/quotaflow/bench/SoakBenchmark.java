@@ -4,9 +4,12 @@ import io.micrometer.core.instrument.Gauge;
 import io.quotaflow.Pipeline;
 import io.quotaflow.admin.KafkaClients;
 import io.quotaflow.admin.TopicsApplier;
+import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.demo.TempDirs;
 import io.quotaflow.publish.PublishSummary;
 import io.quotaflow.publish.TicketPublisher;
+import io.quotaflow.routing.Routing;
 import io.quotaflow.simulator.ProviderSimulator;
 import io.quotaflow.simulator.SimulatorConfig;
 import io.quotaflow.simulator.SimulatorStats;
@@ -55,6 +58,12 @@ public final class SoakBenchmark {
     /** The first minutes are start-up (the JIT, the stores' first flushes and compactions): the verdict starts after them. */
     public static final Duration DEFAULT_SETTLE = Duration.ofMinutes(10);
     public static final double TOLERANCE = 0.10;
+    /**
+     * The soak's {@code status.retention} and {@code cache.ttl}: with the defaults (1 h, 24 h) the
+     * statuses and the cache grow by design for that long (every ticket is new), so the stores could
+     * not be flat within an hour; 5 minutes puts their steady state before the settle mark.
+     */
+    public static final Duration DEFAULT_RETENTION = Duration.ofMinutes(5);
     private static final long MIB = 1024 * 1024;
     private static final int PUBLISH_SLICE = 2_000;
 
@@ -67,9 +76,11 @@ public final class SoakBenchmark {
      * @param settle         the verdict's settle mark
      * @param drainTimeout   how long the last tickets may take after the publishing ends
      * @param seed           the generator's seed
+     * @param retention      {@code status.retention} and {@code cache.ttl} of the pipeline; null: the defaults (1 h and 24 h,
+     *                       so the stores grow by design for that long)
      */
     public record Options(Duration duration, int tickets, long rpm, long tpm, Duration sampleInterval, Duration settle,
-                          Duration drainTimeout, long seed) {
+                          Duration drainTimeout, long seed, Duration retention) {
 
         public Options {
             if (duration.isNegative() || duration.isZero() || tickets < 1 || rpm < 1 || tpm < 1 || sampleInterval.isZero()
@@ -87,11 +98,16 @@ public final class SoakBenchmark {
             Duration d = Duration.ofMinutes(minutes);
             int n = tickets != null ? tickets : (int) Math.max(1, (long) TICKETS_PER_HOUR * minutes / 60);
             Duration settle = DEFAULT_SETTLE.compareTo(d.dividedBy(2)) <= 0 ? DEFAULT_SETTLE : d.dividedBy(2);
-            return new Options(d, n, rpm, tpm, Duration.ofMinutes(1), settle, Duration.ofMinutes(10), seed);
+            return new Options(d, n, rpm, tpm, Duration.ofMinutes(1), settle, Duration.ofMinutes(10), seed, DEFAULT_RETENTION);
         }
 
         public Options withSampling(Duration interval, Duration settleMark) {
-            return new Options(duration, tickets, rpm, tpm, interval, settleMark, drainTimeout, seed);
+            return new Options(duration, tickets, rpm, tpm, interval, settleMark, drainTimeout, seed, retention);
+        }
+
+        /** {@code status.retention} and {@code cache.ttl}; null: the pipeline's defaults. */
+        public Options withRetention(Duration value) {
+            return new Options(duration, tickets, rpm, tpm, sampleInterval, settle, drainTimeout, seed, value);
         }
     }
 
@@ -120,14 +136,16 @@ public final class SoakBenchmark {
             try (ProviderSimulator sim = ProviderSimulator.start(simConfig)) {
                 stateDir = Files.createTempDirectory("quotaflow-soak-state-");
                 Scenario shape = new Scenario(NAME, NAME, "soak", options.tickets(), options.rpm(), options.tpm(), 5, 1, Binding.TPM, false);
-                try (Pipeline pipeline = Pipeline.start(BenchmarkRunner.config(shape, broker.bootstrapServers(), stateDir, sim.baseUrl(),
-                        simConfig.model(), apiKey))) {
+                try (Pipeline pipeline = Pipeline.start(withRetention(BenchmarkRunner.config(shape, broker.bootstrapServers(), stateDir,
+                        sim.baseUrl(), simConfig.model(), apiKey)))) {
                     if (!pipeline.awaitRunning(Duration.ofSeconds(120))) {
                         throw new IllegalStateException("the pipeline did not start: " + pipeline.streams().state());
                     }
-                    out.accept(String.format(Locale.ROOT, "%,d tickets over %s (%,.0f a minute), %,d RPM, %,d TPM; a sample every %s, "
-                                    + "verdict from %s on", options.tickets(), ResultTable.duration(options.duration().toMillis()),
-                            options.tickets() * 60_000.0 / options.duration().toMillis(), options.rpm(), options.tpm(),
+                    out.accept(String.format(Locale.ROOT, "%,d tickets over %s (%,.0f a minute), %,d RPM, %,d TPM; status.retention and "
+                                    + "cache.ttl %s; a sample every %s, verdict from %s on", options.tickets(),
+                            ResultTable.duration(options.duration().toMillis()), options.tickets() * 60_000.0 / options.duration().toMillis(),
+                            options.rpm(), options.tpm(), options.retention() == null ? "the defaults"
+                                    : ResultTable.duration(options.retention().toMillis()),
                             ResultTable.duration(options.sampleInterval().toMillis()), ResultTable.duration(options.settle().toMillis())));
                     out.accept(header());
                     return feedAndSample(broker, sim, pipeline, stateDir);
@@ -143,6 +161,19 @@ public final class SoakBenchmark {
                 TempDirs.deleteQuietly(stateDir);
             }
         }
+    }
+
+    private QuotaflowConfig withRetention(QuotaflowConfig config) {
+        Duration r = options.retention();
+        if (r == null) {
+            return config;
+        }
+        DispatcherSettings d = config.dispatcher();
+        Routing routing = d.routing();
+        Routing shorter = new Routing(routing.routes(), routing.defaultRoute(), routing.byPriority(), routing.byTenant(), routing.maxWait(), r,
+                routing.cacheShared());
+        return new QuotaflowConfig(config.bootstrapServers(), config.applicationId(), config.stateDir(), config.httpPort(), config.kafka(),
+                d.withRouting(shorter).withStatusRetention(r), config.instanceId(), config.httpBind(), config.http());
     }
 
     private Result feedAndSample(EmbeddedKafkaBroker broker, ProviderSimulator sim, Pipeline pipeline, Path stateDir) {

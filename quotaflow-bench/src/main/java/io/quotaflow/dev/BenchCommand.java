@@ -182,6 +182,11 @@ public final class BenchCommand implements Callable<Integer> {
             description = "With --scenario soak: the provider's tokens per minute (default: ${DEFAULT-VALUE}).")
     long soakTpm;
 
+    @Option(names = "--soak-retention", paramLabel = "DURATION|default", defaultValue = "5m",
+            description = "With --scenario soak: status.retention and cache.ttl of the pipeline (default: ${DEFAULT-VALUE}, so the "
+                    + "stores reach their steady state before minute 10; default = the configuration's 1h and 24h).")
+    String soakRetention;
+
     @Option(names = "--timeout-minutes", paramLabel = "M", defaultValue = "30",
             description = "Give up on a scenario after this many minutes (default: ${DEFAULT-VALUE}).")
     long timeoutMinutes;
@@ -329,7 +334,8 @@ public final class BenchCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--soak-minutes must be >= 1");
         }
         var r = new io.quotaflow.bench.SoakBenchmark(io.quotaflow.bench.SoakBenchmark.Options.of(soakMinutes, tickets, soakRpm, soakTpm,
-                seed), m -> line.println("[soak] " + m)).run();
+                seed).withRetention("default".equalsIgnoreCase(soakRetention.strip()) ? null
+                : soakRetention()), m -> line.println("[soak] " + m)).run();
         line.clear();
         out.println();
         out.print(r.report());
@@ -355,6 +361,20 @@ public final class BenchCommand implements Callable<Integer> {
             Files.writeString(json, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root), StandardCharsets.UTF_8);
         }
         return r.clean() ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+
+    /** {@code --soak-retention}: {@code 5m}, {@code 90s}, {@code 1h}. */
+    private java.time.Duration soakRetention() {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)([smh])").matcher(soakRetention.strip());
+        if (!m.matches() || Long.parseLong(m.group(1)) < 1) {
+            throw new IllegalArgumentException("--soak-retention must be like 90s, 5m or 1h, or default");
+        }
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+            case "s" -> Duration.ofSeconds(n);
+            case "m" -> Duration.ofMinutes(n);
+            default -> Duration.ofHours(n);
+        };
     }
 
     /** The failover scenario: each variant on fresh infrastructure, the first one the baseline of the ratios. */

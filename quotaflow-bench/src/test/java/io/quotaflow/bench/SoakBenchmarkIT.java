@@ -17,7 +17,7 @@ class SoakBenchmarkIT {
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void shouldSampleEveryFigureAndAccountForEveryTicketOnce() {
         SoakBenchmark.Options options = new SoakBenchmark.Options(Duration.ofSeconds(20), 400, 10_000, 2_000_000, Duration.ofSeconds(5),
-                Duration.ofSeconds(10), Duration.ofSeconds(90), 7);
+                Duration.ofSeconds(10), Duration.ofSeconds(90), 7, Duration.ofSeconds(5));
         List<String> lines = new ArrayList<>();
 
         SoakBenchmark.Result r = new SoakBenchmark(options, lines::add).run();
