@@ -40,7 +40,7 @@ import java.util.stream.Stream;
  * The soak scenario (docs/benchmark.md, "Soak"): one pipeline instance fed at a steady rate for a
  * long time (200,000 tickets over an hour by default, against a 2 M TPM provider), sampled every
  * minute: the heap right after a full collection, the process's resident set, each state store's
- * size on disk and RocksDB's estimate of its keys, the stream threads' punctuation times and the
+ * size (its files on disk and its memtables not flushed yet) and RocksDB's estimate of its keys, the stream threads' punctuation times and the
  * queue depth. Then the verdict: the heap and the stores flat within {@link #TOLERANCE} from the
  * settle mark on ({@link SoakVerdict}), nothing lost, nothing duplicated, no 429.
  *
@@ -239,9 +239,11 @@ public final class SoakBenchmark {
         long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
         Map<? extends MetricName, ? extends Metric> metrics = pipeline.streams().metrics();
         double queue = pipeline.metrics().registry().find("quotaflow.queue.depth").gauges().stream().mapToDouble(Gauge::value).sum();
-        return new SoakSample(elapsedMs, published, tally.classified(), tally.deadLettered(), heap, rss(), storeBytes(stateDir),
-                storeKeys(metrics), threadMetric(metrics, "punctuate-latency-avg", false), threadMetric(metrics, "punctuate-latency-max", true),
-                Math.round(queue), stats.totalRequests(), stats.http429());
+        Map<String, Long> bytes = storeBytes(stateDir);
+        storeMetric(metrics, "cur-size-all-mem-tables").forEach((store, b) -> bytes.merge(store, b, Long::sum));
+        return new SoakSample(elapsedMs, published, tally.classified(), tally.deadLettered(), heap, rss(), bytes,
+                storeMetric(metrics, "estimate-num-keys"), threadMetric(metrics, "punctuate-latency-avg", false),
+                threadMetric(metrics, "punctuate-latency-max", true), Math.round(queue), stats.totalRequests(), stats.http429());
     }
 
     /** The process's resident set in bytes ({@code VmRSS} of {@code /proc/self/status}); 0 where there is none. */
@@ -281,17 +283,20 @@ public final class SoakBenchmark {
         }
     }
 
-    /** RocksDB's {@code estimate-num-keys} per store (every task's together). */
-    static Map<String, Long> storeKeys(Map<? extends MetricName, ? extends Metric> metrics) {
-        Map<String, Long> keys = new TreeMap<>();
-        metrics.forEach((name, metric) -> {
-            if (name.name().equals("estimate-num-keys") && metric.metricValue() instanceof Number n) {
+    /**
+     * A RocksDB property metric per store, every task's together: {@code estimate-num-keys}, or
+     * {@code cur-size-all-mem-tables} (what a store holds in memory and has not flushed to disk yet).
+     */
+    static Map<String, Long> storeMetric(Map<? extends MetricName, ? extends Metric> metrics, String metric) {
+        Map<String, Long> values = new TreeMap<>();
+        metrics.forEach((name, m) -> {
+            if (name.name().equals(metric) && m.metricValue() instanceof Number n) {
                 String store = name.tags().entrySet().stream().filter(t -> t.getKey().endsWith("-state-id")).map(Map.Entry::getValue)
                         .findFirst().orElse("?");
-                keys.merge(store, n.longValue(), Long::sum);
+                values.merge(store, n.longValue(), Long::sum);
             }
         });
-        return keys;
+        return values;
     }
 
     /** A stream-thread metric in milliseconds, the largest (or the sum, for averages of one thread) over the threads; 0 when none. */
@@ -311,7 +316,7 @@ public final class SoakBenchmark {
         List<Long> at = samples.stream().map(SoakSample::elapsedMs).toList();
         List<SoakVerdict> verdicts = new ArrayList<>();
         verdicts.add(SoakVerdict.of("heap after GC", at, samples.stream().map(SoakSample::heapAfterGcBytes).toList(), settleMs, TOLERANCE));
-        verdicts.add(SoakVerdict.of("state stores on disk", at, samples.stream().map(SoakSample::totalStoreBytes).toList(), settleMs,
+        verdicts.add(SoakVerdict.of("state stores", at, samples.stream().map(SoakSample::totalStoreBytes).toList(), settleMs,
                 TOLERANCE));
         boolean flat = verdicts.stream().allMatch(SoakVerdict::flat);
         boolean clean = flat && lost == 0 && duplicates == 0 && http429 == 0;

@@ -11,7 +11,8 @@ import java.util.Map;
  * @param deadLettered     dead letters it has seen
  * @param heapAfterGcBytes the JVM's heap in use right after a full collection
  * @param rssBytes         the process's resident set ({@code VmRSS})
- * @param storeBytes       bytes on disk per state store (its RocksDB directories, every task)
+ * @param storeBytes       bytes per state store, every task's: its RocksDB files on disk and its memtables not yet flushed
+ *                         ({@code cur-size-all-mem-tables}), so that a flush does not read as growth
  * @param storeKeys        RocksDB's estimate of the keys per state store ({@code estimate-num-keys}); empty when not reported
  * @param tickAvgMs        the stream threads' punctuation time, average over Kafka Streams' last sample window
  * @param tickMaxMs        the same, maximum

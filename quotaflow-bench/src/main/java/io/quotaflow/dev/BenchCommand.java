@@ -108,7 +108,7 @@ import io.quotaflow.cli.ProgressLine;
                 "         200 000 tickets an hour (--tickets, --soak-minutes, default 60),",
                 "         against a 10k RPM / 2M TPM provider (--soak-rpm, --soak-tpm).",
                 "         Every minute: heap after a full GC, RSS, each state store's size",
-                "         on disk and estimated keys, punctuation times, queue depth. The",
+                "         (disk and memtables) and estimated keys, punctuation times, queue depth. The",
                 "         verdict: heap and stores flat within 10 %% from minute 10 on (half",
                 "         the run when shorter). Exits 1 when not flat, or a ticket was",
                 "         lost or duplicated, or a 429 was seen.",

@@ -35,7 +35,7 @@ class SoakBenchmarkIT {
         assertThat(last.storeBytes()).isNotEmpty();
         assertThat(last.totalStoreBytes()).isPositive();
         assertThat(last.calls()).isPositive();
-        assertThat(r.verdicts()).extracting(SoakVerdict::series).containsExactly("heap after GC", "state stores on disk");
+        assertThat(r.verdicts()).extracting(SoakVerdict::series).containsExactly("heap after GC", "state stores");
         assertThat(r.verdicts()).allMatch(SoakVerdict::measured);
         assertThat(r.report()).contains("verdict (from 10.0 s on").contains("heap after GC:").contains("400 tickets: 0 lost, 0 duplicated");
         assertThat(lines).anyMatch(l -> l.contains("tick max"));
