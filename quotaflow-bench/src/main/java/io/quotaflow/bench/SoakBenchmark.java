@@ -98,7 +98,9 @@ public final class SoakBenchmark {
             Duration d = Duration.ofMinutes(minutes);
             int n = tickets != null ? tickets : (int) Math.max(1, (long) TICKETS_PER_HOUR * minutes / 60);
             Duration settle = DEFAULT_SETTLE.compareTo(d.dividedBy(2)) <= 0 ? DEFAULT_SETTLE : d.dividedBy(2);
-            return new Options(d, n, rpm, tpm, Duration.ofMinutes(1), settle, Duration.ofMinutes(10), seed, DEFAULT_RETENTION);
+            // the stores' steady state must come before the mark: a short run keeps entries half as long as its mark
+            Duration retention = settle.compareTo(DEFAULT_SETTLE) >= 0 ? DEFAULT_RETENTION : settle.dividedBy(2);
+            return new Options(d, n, rpm, tpm, Duration.ofMinutes(1), settle, Duration.ofMinutes(10), seed, retention);
         }
 
         public Options withSampling(Duration interval, Duration settleMark) {

@@ -182,9 +182,10 @@ public final class BenchCommand implements Callable<Integer> {
             description = "With --scenario soak: the provider's tokens per minute (default: ${DEFAULT-VALUE}).")
     long soakTpm;
 
-    @Option(names = "--soak-retention", paramLabel = "DURATION|default", defaultValue = "5m",
-            description = "With --scenario soak: status.retention and cache.ttl of the pipeline (default: ${DEFAULT-VALUE}, so the "
-                    + "stores reach their steady state before minute 10; default = the configuration's 1h and 24h).")
+    @Option(names = "--soak-retention", paramLabel = "DURATION|auto|default", defaultValue = "auto",
+            description = "With --scenario soak: status.retention and cache.ttl of the pipeline (default: ${DEFAULT-VALUE} = 5m, or "
+                    + "half the settle mark in a run shorter than 20 minutes, so the stores reach their steady state before it; "
+                    + "default = the configuration's 1h and 24h).")
     String soakRetention;
 
     @Option(names = "--timeout-minutes", paramLabel = "M", defaultValue = "30",
@@ -333,9 +334,12 @@ public final class BenchCommand implements Callable<Integer> {
         if (soakMinutes < 1) {
             throw new IllegalArgumentException("--soak-minutes must be >= 1");
         }
-        var r = new io.quotaflow.bench.SoakBenchmark(io.quotaflow.bench.SoakBenchmark.Options.of(soakMinutes, tickets, soakRpm, soakTpm,
-                seed).withRetention("default".equalsIgnoreCase(soakRetention.strip()) ? null
-                : soakRetention()), m -> line.println("[soak] " + m)).run();
+        var options = io.quotaflow.bench.SoakBenchmark.Options.of(soakMinutes, tickets, soakRpm, soakTpm, seed);
+        String retention = soakRetention.strip().toLowerCase(Locale.ROOT);
+        if (!retention.equals("auto")) {
+            options = options.withRetention(retention.equals("default") ? null : soakRetention());
+        }
+        var r = new io.quotaflow.bench.SoakBenchmark(options, m -> line.println("[soak] " + m)).run();
         line.clear();
         out.println();
         out.print(r.report());
