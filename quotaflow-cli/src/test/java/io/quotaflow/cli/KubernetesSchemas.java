@@ -88,28 +88,23 @@ final class KubernetesSchemas {
     }
 
     /**
-     * An object schema with properties accepts no other property, and its properties marked
-     * {@code "required": true} (fabric8's draft-03 spelling) become its {@code required} list.
+     * An object schema with properties accepts no other property. fabric8 marks {@code apiVersion}
+     * and {@code kind} {@code "required": true} (draft-03's spelling) wherever they appear, nested
+     * objects such as volume claim templates included, where Kubernetes does not require them: the
+     * marks are dropped, and {@link #problems} requires both of the top-level object only (it finds
+     * the schema by them).
      */
     private static void strict(ObjectNode schema) {
         JsonNode properties = schema.get("properties");
         if (properties instanceof ObjectNode props) {
-            ArrayNode required = NODES.arrayNode();
             for (Iterator<Map.Entry<String, JsonNode>> it = props.fields(); it.hasNext();) {
-                Map.Entry<String, JsonNode> property = it.next();
-                if (property.getValue() instanceof ObjectNode p) {
+                if (it.next().getValue() instanceof ObjectNode p) {
                     if (p.path("required").isBoolean()) {
-                        if (p.get("required").asBoolean()) {
-                            required.add(property.getKey());
-                        }
                         p.remove("required");
                     }
                     p.remove("default");
                     strict(p);
                 }
-            }
-            if (!required.isEmpty()) {
-                schema.set("required", required);
             }
             if (!schema.path("additionalProperties").isObject()) {
                 schema.put("additionalProperties", false);
