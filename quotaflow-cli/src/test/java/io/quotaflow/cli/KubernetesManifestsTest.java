@@ -132,7 +132,7 @@ class KubernetesManifestsTest {
             JsonNode container = quotaflow(pod);
             String stateDir = env(container).get("QUOTAFLOW_STATE_DIR");
             assertThat(stateDir).isNotBlank();
-            String claim = mountNamed(container, stateDir);
+            String claim = mountHolding(container, stateDir);
             assertThat(spec.path("volumeClaimTemplates").findValuesAsText("name")).as("state.dir on a volume claim").contains(claim);
             assertThat(pod.path("volumes").findValuesAsText("name")).as("not a pod volume").doesNotContain(claim);
             for (String kind : List.of("requests", "limits")) {
@@ -346,6 +346,21 @@ class KubernetesManifestsTest {
             }
         }
         throw new AssertionError("nothing is mounted at " + path);
+    }
+
+    /** The name of the volume {@code path} is on: the mount whose path is it or a parent of it, the deepest. */
+    private static String mountHolding(JsonNode container, String path) {
+        String best = null;
+        int depth = -1;
+        for (JsonNode m : container.path("volumeMounts")) {
+            Path mount = Path.of(m.path("mountPath").asText());
+            if (Path.of(path).startsWith(mount) && mount.getNameCount() > depth) {
+                best = m.path("name").asText();
+                depth = mount.getNameCount();
+            }
+        }
+        assertThat(best).as("a volume holding " + path).isNotNull();
+        return best;
     }
 
     /** The pod volume mounted at {@code path}. */
