@@ -83,7 +83,7 @@ public final class Pipeline implements AutoCloseable {
     }
 
     /** The host the other instances forward to: {@code http.advertised-host}, else derived from {@code http.bind}. */
-    private static String advertisedHost(QuotaflowConfig config) {
+    static String advertisedHost(QuotaflowConfig config) {
         return config.http().advertised().orElseGet(() -> TicketQueries.advertisedHost(config.httpBind()));
     }
 
