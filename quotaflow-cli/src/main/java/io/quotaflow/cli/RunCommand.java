@@ -64,6 +64,12 @@ import java.util.concurrent.Callable;
         })
 public final class RunCommand implements Callable<Integer> {
 
+    /** How long a SIGTERM waits for the streams to commit and close (deploy/kubernetes' grace period exceeds {@link #STOP_WAIT}). */
+    static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(60);
+
+    /** How long the shutdown hook waits for the stop before the JVM exits anyway. */
+    static final Duration STOP_WAIT = Duration.ofSeconds(65);
+
     @Spec
     CommandSpec spec;
 
@@ -130,8 +136,8 @@ public final class RunCommand implements Callable<Integer> {
         Pipeline pipeline = Pipeline.start(config);
         GracefulStop stop = GracefulStop.install("run", () -> {
             System.err.println("quotaflow: stopping (committing and closing cleanly)...");
-            pipeline.close(Duration.ofSeconds(60));
-        }, Duration.ofSeconds(65));
+            pipeline.close(CLOSE_TIMEOUT);
+        }, STOP_WAIT);
         System.err.println(startedLine(config, pipeline.httpPort()));
         stop.awaitStopRequest();
         stop.close();

@@ -93,6 +93,10 @@ public final class ConfigKeys {
         t.add("http.forward-timeout-ms", Type.LONG, Long.toString(HttpSettings.DEFAULT_FORWARD_TIMEOUT.toMillis()), null,
                 "how long `GET /tickets/{id}` waits for the other instances, asked all at once, before it answers what "
                 + "it knows (`unknown`)");
+        t.add("http.advertised-host", Type.STRING, null, null, "host name the other instances reach this one's endpoints at "
+                + "(Kafka Streams' `application.server`, for `GET /tickets/{id}` forwarding): by default the `http.bind` "
+                + "address, or this host's name when it binds every interface; on Kubernetes the pod's DNS name through a "
+                + "headless Service (docs/operations.md, \"Kubernetes\")");
         t.add("instance.id", Type.STRING, "auto", "--instance-id", "static group membership (`group.instance.id`): "
                 + "`auto` derives a stable id from the host name and `state.dir`, so an instance restarted after a "
                 + "crash takes its tasks back at once; `none` for dynamic membership; or a value unique per instance");
