@@ -130,6 +130,9 @@ class InputPartitionsIT {
             // what an older version made of the bundled inputs: 6 partitions
             admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(dispatchTopic, 6, (short) 1)))
                     .all().get(30, TimeUnit.SECONDS);
+            // the broker describes a new topic once its metadata has it, a moment after the controller
+            await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> admin.describeTopics(List.of(dispatchTopic))
+                    .allTopicNames().get(10, TimeUnit.SECONDS).get(dispatchTopic).partitions().size() == 6);
         }
         FakeModelClient client = FakeModelClient.labellingAll("billing", "low");
         QuotaflowConfig four = new QuotaflowConfig(config.bootstrapServers(), config.applicationId(), config.stateDir(), -1,
