@@ -3,6 +3,7 @@ package io.quotaflow.quota;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * The limiter's recent admissions, oldest first: what the provider may not have counted yet when it
@@ -280,11 +281,16 @@ final class AdmissionLog {
 
     /** The position of {@code admission} in the log, or {@code -(the position it would have) - 1}. */
     private int indexOf(long admission) {
+        return bySequence(entries.size(), entries::get, admission);
+    }
+
+    /** The position of {@code admission} among {@code size} entries ordered by sequence, or {@code -(its insertion point) - 1}. */
+    private static int bySequence(int size, IntFunction<Entry> at, long admission) {
         int low = 0;
-        int high = entries.size() - 1;
+        int high = size - 1;
         while (low <= high) {
             int mid = (low + high) >>> 1;
-            long s = entries.get(mid).sequence;
+            long s = at.apply(mid).sequence;
             if (s < admission) {
                 low = mid + 1;
             } else if (s > admission) {
@@ -313,20 +319,11 @@ final class AdmissionLog {
     }
 
     private int openIndexOf(long admission) {
-        int low = 0;
-        int high = open.size() - 1;
-        while (low <= high) {
-            int mid = (low + high) >>> 1;
-            long s = open.get(mid).sequence;
-            if (s < admission) {
-                low = mid + 1;
-            } else if (s > admission) {
-                high = mid - 1;
-            } else {
-                return mid;
-            }
+        int index = bySequence(open.size(), open::get, admission);
+        if (index < 0) {
+            throw new IllegalStateException("admission " + admission + " is not open");
         }
-        throw new IllegalStateException("admission " + admission + " is not open");
+        return index;
     }
 
     private static Charge minus(Charge a, Charge b) {
