@@ -28,7 +28,7 @@ import java.util.concurrent.TimeoutException;
 /** {@code quotaflow reset}: the application's internal topics, offsets and local state, as Kafka's reset tool does. */
 @Command(name = "reset", sortOptions = false,
         headerHeading = "%n", synopsisHeading = "Usage: ",
-        header = "Reset the application: delete its internal topics and local state, keep or move its input offsets.",
+        header = "Delete the internal topics and local state (stopped instances).",
         descriptionHeading = "%nDescription:%n",
         description = {
             "Deletes the topics Kafka Streams made for this application id (the dispatch repartition topic and "
@@ -57,8 +57,8 @@ import java.util.concurrent.TimeoutException;
         footerHeading = "%nExamples:%n",
         footer = {
             "  quotaflow reset --bootstrap-servers localhost:9092 --dry-run",
-            "  quotaflow reset --bootstrap-servers localhost:9092 --application-id quotaflow --yes",
-            "  quotaflow reset --bootstrap-servers localhost:9092 --input-offsets latest --yes"
+            "  quotaflow reset --bootstrap-servers localhost:9092 --yes",
+            "  quotaflow reset --config /etc/quotaflow/qf.properties --input-offsets latest --yes"
         })
 public final class ResetCommand implements Callable<Integer> {
 
