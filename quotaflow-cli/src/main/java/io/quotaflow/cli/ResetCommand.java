@@ -58,7 +58,7 @@ import java.util.concurrent.TimeoutException;
         footer = {
             "  quotaflow reset --bootstrap-servers localhost:9092 --dry-run",
             "  quotaflow reset --bootstrap-servers localhost:9092 --yes",
-            "  quotaflow reset --config /etc/quotaflow/qf.properties --input-offsets latest --yes"
+            "  quotaflow reset --config qf.properties --input-offsets latest --yes"
         })
 public final class ResetCommand implements Callable<Integer> {
 
