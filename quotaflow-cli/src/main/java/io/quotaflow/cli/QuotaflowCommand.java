@@ -42,6 +42,7 @@ import java.util.Properties;
                 CancelCommand.class,
                 ResultsCommand.class,
                 StatusCommand.class,
+                PlanCommand.class,
                 ResetCommand.class,
                 DlqCommand.class,
                 CommandLine.HelpCommand.class})
