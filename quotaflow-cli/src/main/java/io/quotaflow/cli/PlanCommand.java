@@ -136,32 +136,35 @@ public final class PlanCommand implements Callable<Integer>, ReadsEnvironment {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
-        OptionalLong r = rpm != null ? OptionalLong.of(rpm) : given(values, "rpm", "quota.rpm");
-        OptionalLong t = tpm != null ? OptionalLong.of(tpm) : given(values, "tpm", "quota.tpm");
-
-        Optional<TicketSample> sample = Optional.empty();
-        if (tickets != null) {
-            try {
-                sample = Optional.of(measure(values));
-            } catch (IOException | IllegalArgumentException e) {
-                err.println("plan: " + e.getMessage());
-                return ExitCodes.FAILURE;
-            }
-        } else if (tokensPerRequest == null) {
-            throw new ParameterException(spec.commandLine(), "give --tokens-per-request, or --tickets FILE to measure it");
-        }
-        double tokens = tokensPerRequest != null ? tokensPerRequest : sample.orElseThrow().tokensPerRequest();
-        double perRequest = ticketsPerRequest != null ? ticketsPerRequest : sample.map(TicketSample::ticketsPerRequest).orElse(1.0);
-        CapacityPlan plan;
+        Optional<TicketSample> sample;
         try {
-            plan = CapacityPlan.of(new CapacityPlan.Inputs(r, t, tokens, Duration.ofNanos(Math.round(latencySeconds * 1e9)),
-                    safetyFactor, perRequest, backlog == null ? OptionalLong.empty() : OptionalLong.of(backlog)));
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+            sample = tickets == null ? Optional.empty() : Optional.of(measure(values));
+        } catch (IOException | IllegalArgumentException e) {
+            err.println("plan: " + e.getMessage());
+            return ExitCodes.FAILURE;
         }
+        CapacityPlan plan = plan(values, sample);
         out.print(json ? PlanText.json(plan, sample).toString() + "\n" : PlanText.text(plan, sample));
         out.flush();
         return ExitCodes.OK;
+    }
+
+    /** The plan from the flags, the configuration and the measured sample; a missing or invalid figure is a usage error. */
+    private CapacityPlan plan(ConfigValues values, Optional<TicketSample> sample) {
+        if (sample.isEmpty() && tokensPerRequest == null) {
+            throw new ParameterException(spec.commandLine(), "give --tokens-per-request, or --tickets FILE to measure it");
+        }
+        OptionalLong r = rpm != null ? OptionalLong.of(rpm) : given(values, "rpm", "quota.rpm");
+        OptionalLong t = tpm != null ? OptionalLong.of(tpm) : given(values, "tpm", "quota.tpm");
+        double tokens = tokensPerRequest != null ? tokensPerRequest : sample.orElseThrow().tokensPerRequest();
+        double perRequest = ticketsPerRequest != null ? ticketsPerRequest : sample.map(TicketSample::ticketsPerRequest).orElse(1.0);
+        OptionalLong waiting = backlog == null ? OptionalLong.empty() : OptionalLong.of(backlog);
+        try {
+            return CapacityPlan.of(new CapacityPlan.Inputs(r, t, tokens, Duration.ofNanos(Math.round(latencySeconds * 1e9)),
+                    safetyFactor, perRequest, waiting));
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
     }
 
     /** {@code route.NAME.key} when {@code --route} is given and it is set, else {@code global} when given. */
