@@ -116,7 +116,8 @@ final class OutcomeApplier {
             } else if (action instanceof OutcomePolicy.Action.Requeue r) {
                 requeued.add(r.item());
             } else if (action instanceof OutcomePolicy.Action.Retry r) {
-                RecordEmitter.Emitted emitted = emitter.retry(r.item(), r.kind(), r.status(), r.message(), r.hint(), now);
+                RecordEmitter.Emitted emitted = emitter.retry(r.item(), r.kind(), r.status(), r.message(), r.hint(),
+                        now - batch.dispatchedAt(), now);
                 ledger.retried(emitted.item());
                 forward.accept(emitted.record());
                 listener.retried(scope, r.kind());
