@@ -210,6 +210,8 @@ public final class ConfigKeys {
         t.add("routing.max-wait.bulk", Type.STRING, null, null, "the same for bulk tickets (default: never)");
         t.add("cache.ttl", Type.STRING, "24h", null, "how long a classification answers identical tickets "
                 + "(`24h`, `30m`, `90s`, milliseconds; `0` turns the cache off)");
+        t.add("cache.stale-ttl", Type.STRING, "7d", null, "how long after `cache.ttl` an answer still answers identical "
+                + "tickets, marked `\"stale\": true`, while their route cannot serve (halted, circuit open, out for the day); `0`: never");
         t.add("cache.scope", Type.STRING, "tenant", null, "`tenant`: each tenant has its own cache and coalescing "
                 + "(identical text of another tenant is asked again); `global`: identical text shares one answer across tenants");
         t.add("status.retention", Type.STRING, "1h", null, "how long a finished ticket's status stays queryable on "

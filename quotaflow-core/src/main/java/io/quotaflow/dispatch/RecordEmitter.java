@@ -50,7 +50,7 @@ final class RecordEmitter {
                 routed.route() != null ? routed.route() : defaultRoute, item.attempt() + 1,
                 answered.promptTokens(), answered.completionTokens(), latency, queued(item, latency, now),
                 Instant.ofEpochMilli(now).toString(), routed.from(), routed.reason(), Boolean.FALSE, item.retryWaitMs(),
-                item.attempt() == 0);
+                item.attempt() == 0, null);
     }
 
     /**
@@ -62,13 +62,13 @@ final class RecordEmitter {
     }
 
     /** The classification of {@code item} answered without a call of its own: from the cache, or an identical ticket's call. */
-    Classification cached(WorkItem item, io.quotaflow.cache.CachedAnswer answer, long now) {
+    Classification cached(WorkItem item, io.quotaflow.cache.CachedAnswer answer, boolean stale, long now) {
         WorkItem.Routed routed = item.routed();
         long latency = item.failedCallMs();
         return new Classification(item.id(), item.tenant(), answer.category(), answer.urgency(), answer.model(),
                 routed.route() != null ? routed.route() : defaultRoute, 0, 0, 0, latency, queued(item, latency, now),
                 Instant.ofEpochMilli(now).toString(), routed.from(), routed.reason(), Boolean.TRUE, item.retryWaitMs(),
-                item.attempt() == 0);
+                item.attempt() == 0, stale ? Boolean.TRUE : null);
     }
 
     Record<String, Outbound> classified(Classification result, long now) {

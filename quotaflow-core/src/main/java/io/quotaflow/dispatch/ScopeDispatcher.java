@@ -85,7 +85,8 @@ final class ScopeDispatcher {
         this.health.at(context.currentSystemTimeMs());
         RecordEmitter emitter = new RecordEmitter(scope, settings.model().model(), new Backoff(settings.retry(), random),
                 settings.routing().routesOf(scope).get(0).name());
-        this.gate = new CacheGate(scope, settings.model(), settings.routing().cacheShared(), coalescer, ledger, emitter, listener, context::forward, statuses);
+        this.gate = new CacheGate(scope, settings.model(), settings.routing().cacheShared(), coalescer, ledger, emitter, listener,
+                context::forward, statuses, () -> health.halted() || health.circuitOpen() || provider.outForDayUntil().isPresent());
         this.outcomes = new OutcomeApplier(scope, settings.retry(), new OutcomePolicy(settings.retry()), provider, health, ledger,
                 emitter, listener, random, context::forward, new Endings());
         this.calls = new CallSender(client);

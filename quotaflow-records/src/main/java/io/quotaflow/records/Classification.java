@@ -15,6 +15,7 @@ package io.quotaflow.records;
  * @param cached           true when answered from the cache or by an identical ticket's call (no call of its own)
  * @param retryWaitMs      backoff between attempts, summed (0 when the first attempt answered)
  * @param firstTry         true when no attempt failed before this answer
+ * @param stale            true when answered from a cached answer past its TTL while the route could not serve; absent otherwise
  */
 public record Classification(
         String id,
@@ -33,7 +34,8 @@ public record Classification(
         String fallbackReason,
         Boolean cached,
         Long retryWaitMs,
-        Boolean firstTry) {
+        Boolean firstTry,
+        Boolean stale) {
 
     public Classification {
         tenant = tenant == null || tenant.isBlank() ? Ticket.DEFAULT_TENANT : tenant;
@@ -44,7 +46,7 @@ public record Classification(
                           long promptTokens, long completionTokens, long latencyMs, long queuedMs, String classifiedAt,
                           String fallbackFrom, String fallbackReason, Boolean cached) {
         this(id, tenant, category, urgency, model, route, attempts, promptTokens, completionTokens, latencyMs, queuedMs,
-                classifiedAt, fallbackFrom, fallbackReason, cached, null, null);
+                classifiedAt, fallbackFrom, fallbackReason, cached, null, null, null);
     }
 
     /** A classification of the ticket's own call on its first route. */
