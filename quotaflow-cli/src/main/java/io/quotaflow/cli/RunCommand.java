@@ -79,20 +79,8 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     KafkaConnectionOptions kafka = new KafkaConnectionOptions();
 
-    @Option(names = "--llm-base-url", description = "API root including its version, e.g. https://api.openai.com/v1.")
-    String baseUrl;
-
-    @Option(names = "--llm-model", description = "Model name (default: gpt-4o-mini).")
-    String model;
-
-    @Option(names = "--llm-api-key-file", description = "File holding the API key (else QUOTAFLOW_LLM_API_KEY).")
-    Path apiKeyFile;
-
-    @Option(names = "--rpm", description = "The provider's requests-per-minute limit for this key and model.")
-    Integer rpm;
-
-    @Option(names = "--tpm", description = "The provider's tokens-per-minute limit for this key and model.")
-    Integer tpm;
+    @Mixin
+    LlmOptions llm = new LlmOptions();
 
     @Option(names = "--application-id", description = "Kafka Streams application id (default: quotaflow).")
     String applicationId;
@@ -147,11 +135,7 @@ public final class RunCommand implements Callable<Integer> {
     /** Every source merged with this command's flags, keyed by configuration key. */
     ConfigValues settings() {
         Map<String, String> flags = new LinkedHashMap<>();
-        put(flags, "llm.base-url", baseUrl);
-        put(flags, "llm.model", model);
-        put(flags, "llm.api-key-file", apiKeyFile);
-        put(flags, "quota.rpm", rpm);
-        put(flags, "quota.tpm", tpm);
+        llm.putInto(flags);
         put(flags, "application.id", applicationId);
         put(flags, "state.dir", stateDir);
         put(flags, "instance.id", instanceId);

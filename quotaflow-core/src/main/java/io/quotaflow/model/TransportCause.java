@@ -28,36 +28,45 @@ public final class TransportCause {
 
     /** The cause of {@code error} (the exception an HTTP client completed with, wrapped or not). */
     public static String of(Throwable error) {
-        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof HttpConnectTimeoutException) {
-                return CONNECT_TIMEOUT;
-            }
-            if (t instanceof HttpTimeoutException) {
-                return TIMEOUT;
-            }
-            if (t instanceof UnknownHostException || t instanceof UnresolvedAddressException) {
-                return DNS;
-            }
-            if (t instanceof SSLException) {
-                return "TLS: " + oneLine(t);
-            }
+        String typed = null;
+        String worded = null;
+        boolean connect = false;
+        for (Throwable t = error; t != null && typed == null; t = t.getCause() == t ? null : t.getCause()) {
+            typed = typed(t);
+            worded = worded == null ? worded(t) : worded;
+            connect |= t instanceof ConnectException;
         }
-        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            String m = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
-            if (m.contains("refused")) {
-                return CONNECTION_REFUSED;
-            }
-            if (t instanceof EOFException || m.contains("closed") || m.contains("reset")) {
-                return CLOSED;
-            }
+        if (typed != null) {
+            return typed;
         }
-        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof ConnectException) {
-                // the JDK's client says nothing more for a port nobody listens on
-                return CONNECTION_REFUSED;
-            }
+        if (worded != null) {
+            return worded;
         }
-        return "connection error: " + oneLine(error);
+        // the JDK's client says nothing more for a port nobody listens on
+        return connect ? CONNECTION_REFUSED : "connection error: " + oneLine(error);
+    }
+
+    /** The cause the exception's type names, or null. */
+    private static String typed(Throwable t) {
+        if (t instanceof HttpConnectTimeoutException) {
+            return CONNECT_TIMEOUT;
+        }
+        if (t instanceof HttpTimeoutException) {
+            return TIMEOUT;
+        }
+        if (t instanceof UnknownHostException || t instanceof UnresolvedAddressException) {
+            return DNS;
+        }
+        return t instanceof SSLException ? "TLS: " + oneLine(t) : null;
+    }
+
+    /** The cause the exception's message names, or null. */
+    private static String worded(Throwable t) {
+        String m = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
+        if (m.contains("refused")) {
+            return CONNECTION_REFUSED;
+        }
+        return t instanceof EOFException || m.contains("closed") || m.contains("reset") ? CLOSED : null;
     }
 
     /** Whether {@code cause} means the provider could not be reached at all (every cause but a request {@link #TIMEOUT}). */

@@ -133,6 +133,13 @@ final class RouteCheck {
         }
         int s = e.status();
         String message = message(e);
+        if (!refused(e, s, message)) {
+            answeredOrFailed(e, s, message);
+        }
+    }
+
+    /** A redirect, a refused key or a 404: the check ends on it (true), or none of those (false). */
+    private boolean refused(ProviderProbe.Exchange e, int s, String message) {
         if (s >= 300 && s < 400) {
             redirected(e);
         } else if (s == 401 || s == 403) {
@@ -145,7 +152,14 @@ final class RouteCheck {
                 fail("base URL", e.where() + " answers 404" + (versioned ? ": is the base URL right?"
                         : " and the base URL does not end in a version such as /v1: try " + base() + "/v1"), found);
             }
-        } else if (s == 429 && quotaSpent(message)) {
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    private void answeredOrFailed(ProviderProbe.Exchange e, int s, String message) {
+        if (s == 429 && quotaSpent(message)) {
             fail("quota", "quota exhausted (429): " + message, RouteState.quotaExhausted(s));
         } else if (s == 200 || s == 429) {
             answered = true;

@@ -115,6 +115,11 @@ public record RouteState(Kind kind, String text) {
         if (f.transport() != null) {
             return TransportCause.unreachable(f.transport()) ? Optional.of(unreachable(f.transport())) : Optional.empty();
         }
+        return ofStatus(f, baseUrl);
+    }
+
+    /** What a failure the provider answered with (an HTTP status) says. */
+    private static Optional<RouteState> ofStatus(ModelOutcome.Failed f, URI baseUrl) {
         int s = f.status();
         if (s == 401 || s == 403) {
             return Optional.of(keyRefused(s));
