@@ -29,7 +29,7 @@ import java.util.concurrent.Callable;
 /** {@code quotaflow check}: the cluster, the topics and every route, one line per check, before a deployment. */
 @Command(name = "check", sortOptions = false,
         headerHeading = "%n", synopsisHeading = "Usage: ",
-        header = "Check a deployment: the cluster, the topics and every route's provider.",
+        header = "Check the cluster, the topics and every route's provider.",
         descriptionHeading = "%nDescription:%n",
         description = {
             "Reads the same settings as run (--config FILE, QUOTAFLOW_* variables, flags) and prints one line "
@@ -57,7 +57,9 @@ import java.util.concurrent.Callable;
         },
         footerHeading = "%nExamples:%n",
         footer = {
-            "  QUOTAFLOW_LLM_API_KEY=sk-... quotaflow check --bootstrap-servers localhost:9092 --llm-base-url https://api.openai.com/v1",
+            "  export QUOTAFLOW_LLM_API_KEY=sk-...",
+            "  export QUOTAFLOW_BOOTSTRAP_SERVERS=localhost:9092",
+            "  quotaflow check --llm-base-url https://api.openai.com/v1 --rpm 500",
             "  quotaflow check --config /etc/quotaflow/quotaflow.properties",
             "  quotaflow check --config routes.properties --no-call"
         })
