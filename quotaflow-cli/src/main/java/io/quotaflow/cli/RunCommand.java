@@ -30,6 +30,10 @@ import java.util.concurrent.Callable;
             "Runs until stopped (Ctrl+C or SIGTERM: commits and closes cleanly). Applies topics/ first. "
                     + "Instances started with the same application id share the work and the quota.",
             "",
+            "At start every route's provider is checked in the background (GET {base}/models: reachable, key, model; "
+                    + "no call), then followed by every call's answer: the log names a route that cannot serve and why, "
+                    + "/status shows each route's state. `quotaflow check` tests all of it before a deployment.",
+            "",
             "The API key comes from QUOTAFLOW_LLM_API_KEY or --llm-api-key-file, never from a flag value. "
                     + "Settings: built-in defaults, then --config FILE, then QUOTAFLOW_* variables, then flags; "
                     + "an unknown key stops the start (exit 2).",
