@@ -66,6 +66,7 @@ class CheckCommandIT {
                         .contains("x-ratelimit-limit-requests").contains("limits announced: requests 600, tokens 200000")
                         .contains("configured rpm 500, tpm 100000"));
         assertThat(sim.stats().totalRequests() - before).as("one tiny chat call per route").isEqualTo(1);
+        System.out.print("CheckCommandIT, a healthy provider:\n" + r.out());
     }
 
     @Test
@@ -76,6 +77,7 @@ class CheckCommandIT {
 
         assertThat(r.exitCode()).isEqualTo(ExitCodes.FAILURE);
         assertThat(failures(r)).containsExactly("FAIL route default: reachable: " + dead + "/models: connection refused");
+        System.out.print("CheckCommandIT, a dead port:\n" + r.out());
     }
 
     @Test
