@@ -63,7 +63,7 @@ class CheckCommandIT {
                 .anySatisfy(l -> assertThat(l).startsWith("ok   route default: model: gpt-4o-mini answered a 1-token call"))
                 .anySatisfy(l -> assertThat(l).startsWith("ok   route default: context window: 128000 tokens"))
                 .anySatisfy(l -> assertThat(l).startsWith("ok   route default: rate limits: ")
-                        .contains("x-ratelimit-limit-requests").contains("limits announced: requests 600, tokens 200000")
+                        .contains("rate-limit headers seen (x-ratelimit-*)").contains("limits announced: requests 600, tokens 200000")
                         .contains("configured rpm 500, tpm 100000"));
         assertThat(sim.stats().totalRequests() - before).as("one tiny chat call per route").isEqualTo(1);
         System.out.print("CheckCommandIT, a healthy provider:\n" + r.out());

@@ -69,9 +69,13 @@ public final class TransportCause {
         return t instanceof EOFException || m.contains("closed") || m.contains("reset") ? CLOSED : null;
     }
 
-    /** Whether {@code cause} means the provider could not be reached at all (every cause but a request {@link #TIMEOUT}). */
+    /**
+     * Whether {@code cause}, on a real call, means the provider could not be reached at all: every cause but
+     * a request {@link #TIMEOUT} (a slow answer) and a connection the server {@link #CLOSED} (a reset or
+     * an HTTP/2 GOAWAY among answered calls), which the retries and the circuit handle.
+     */
     public static boolean unreachable(String cause) {
-        return cause != null && !TIMEOUT.equals(cause);
+        return cause != null && !TIMEOUT.equals(cause) && !CLOSED.equals(cause);
     }
 
     private static String oneLine(Throwable t) {

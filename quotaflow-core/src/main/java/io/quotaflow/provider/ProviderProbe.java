@@ -48,7 +48,8 @@ public final class ProviderProbe implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.http = HttpClient.newBuilder().executor(executor).connectTimeout(timeout)
+        // HTTP/1.1: no h2c upgrade asked of a plain-HTTP server (ALPN would pick HTTP/2 for https anyway, for one call)
+        this.http = HttpClient.newBuilder().executor(executor).connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1)
                 .followRedirects(HttpClient.Redirect.NEVER).build();
     }
 

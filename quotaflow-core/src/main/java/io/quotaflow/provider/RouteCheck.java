@@ -257,7 +257,10 @@ final class RouteCheck {
                 above.add("tpm " + tpm + " is above the announced " + l + ": set " + key("tpm", "quota.tpm") + "=" + l);
             }
         });
-        String seen = String.join(", ", names) + " seen; limits announced: " + (announced.isEmpty() ? "none" : String.join(", ", announced));
+        TreeSet<String> families = new TreeSet<>();
+        names.forEach(n -> families.add(n.startsWith("x-ratelimit-") ? "x-ratelimit-*" : "anthropic-ratelimit-*"));
+        String seen = names.size() + " rate-limit headers seen (" + String.join(", ", families) + "); limits announced: "
+                + (announced.isEmpty() ? "none" : String.join(", ", announced));
         if (above.isEmpty()) {
             ok("rate limits", seen + " (" + configured + ")");
         } else {

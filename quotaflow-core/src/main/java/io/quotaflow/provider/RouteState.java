@@ -104,8 +104,8 @@ public record RouteState(Kind kind, String text) {
      * What a real call's {@code outcome} says of its route, or empty when it says nothing new: a
      * connection error makes the route unreachable until a call is answered; 401/403 refuse the key;
      * a 404 names the model or the URL; a redirect, the base URL; a spent quota, the quota; any
-     * answer (a 200, a 429 rate limit, a 400 about the request) makes it ok. A 5xx or a request
-     * timeout says nothing here: the circuit breaker judges outages.
+     * answer (a 200, a 429 rate limit, a 400 about the request) makes it ok. A 5xx, a request
+     * timeout or a connection the server closed says nothing here: the circuit breaker judges outages.
      */
     public static Optional<RouteState> ofCall(ModelOutcome outcome, URI baseUrl) {
         if (outcome instanceof ModelOutcome.Answered || outcome instanceof ModelOutcome.RateLimited) {

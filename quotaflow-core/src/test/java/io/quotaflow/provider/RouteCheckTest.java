@@ -65,7 +65,7 @@ class RouteCheckTest {
         ProbeReport r = check.finish();
 
         assertThat(texts(r)).contains("ok   route default: model: gpt-4o-mini answered a 1-token call in 7 ms",
-                "FAIL route default: rate limits: x-ratelimit-limit-requests, x-ratelimit-limit-tokens, x-ratelimit-remaining-requests seen; "
+                "FAIL route default: rate limits: 3 rate-limit headers seen (x-ratelimit-*); "
                         + "limits announced: requests 100, tokens 200000; configured rpm 500 is above the announced 100: "
                         + "set quota.rpm (or route.default.rpm)=100");
     }

@@ -47,6 +47,8 @@ class TransportCauseTest {
     @Test
     void shouldNameAClosedConnectionAndKeepAnythingElseShort() {
         assertThat(TransportCause.of(new IOException("Connection reset"))).isEqualTo("connection closed by the server");
+        assertThat(TransportCause.unreachable(TransportCause.CLOSED)).as("a reset among answered calls is not an unreachable provider")
+                .isFalse();
         assertThat(TransportCause.of(new IOException("x".repeat(500)))).startsWith("connection error: ").hasSizeLessThan(200);
     }
 }
