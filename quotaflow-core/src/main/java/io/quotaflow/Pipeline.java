@@ -12,6 +12,11 @@ import io.quotaflow.metrics.ProcessMetrics;
 import io.quotaflow.metrics.StatusServer;
 import io.quotaflow.metrics.StreamsProbe;
 import io.quotaflow.model.ModelClient;
+import io.quotaflow.model.OpenAiChatClient;
+import io.quotaflow.provider.ObservedClient;
+import io.quotaflow.provider.RouteStateBoard;
+import io.quotaflow.provider.StartCheck;
+import io.quotaflow.routing.RouteSettings;
 import io.quotaflow.routing.ModelClients;
 import io.quotaflow.topology.QuotaflowTopology;
 import org.apache.kafka.common.utils.Time;
@@ -47,9 +52,12 @@ public final class Pipeline implements AutoCloseable {
     private final KafkaStreamsMetrics streamsMetrics;
     private final ProcessMetrics processMetrics;
     private final StatusServer status;
+    private final RouteStateBoard routeStates;
+    private volatile StartCheck startCheck;
 
-    private Pipeline(QuotaflowConfig config, ModelClients clients) {
+    private Pipeline(QuotaflowConfig config, ModelClients clients, RouteStateBoard routeStates) {
         this.clients = clients;
+        this.routeStates = routeStates;
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         this.metrics = new PipelineMetrics(registry, MeteredRoute.all(config.dispatcher()), System::currentTimeMillis);
         this.processMetrics = ProcessMetrics.bindTo(registry);
@@ -62,8 +70,8 @@ public final class Pipeline implements AutoCloseable {
         try {
             this.status = config.httpPort() >= 0 ? new StatusServer(config.httpBind(), config.httpPort(), registry, metrics, late,
                     TicketQueries.service(() -> late.streams, metrics.tickets(),
-                            () -> new HostInfo(advertisedHost(config), httpPort()), config.http()),
-                    config.http()) : null;
+                            () -> new HostInfo(advertisedHost(config), httpPort()), config.http(), routeStates),
+                    config.http(), routeStates) : null;
         } catch (IOException e) {
             processMetrics.close();
             throw new UncheckedIOException("cannot serve /metrics on " + config.httpBind() + ":" + config.httpPort(), e);
@@ -116,9 +124,19 @@ public final class Pipeline implements AutoCloseable {
         }
     }
 
-    /** Starts an instance calling the configured OpenAI-compatible endpoint. */
+    /**
+     * Starts an instance calling the configured OpenAI-compatible endpoint, and checks every route in
+     * the background ({@link StartCheck}: {@code GET /models}, no call); each route's state follows
+     * that check, then every call's answer ({@link ObservedClient}).
+     */
     public static Pipeline start(QuotaflowConfig config) {
-        return start(config, ModelClients.openAi());
+        var routing = config.dispatcher().routing();
+        RouteStateBoard board = new RouteStateBoard(routing.routes().keySet());
+        ModelClients clients = ModelClients.perScope(route -> new ObservedClient(new OpenAiChatClient(route.model()),
+                routing.routesOf(route.scope()).stream().map(RouteSettings::name).toList(), route.model().baseUrl(), board));
+        Pipeline pipeline = start(config, clients, board);
+        pipeline.startCheck = StartCheck.start(routing.routes().values(), board);
+        return pipeline;
     }
 
     /** Starts an instance with the given model client for every route (tests, simulators); closes it with the pipeline. */
@@ -133,6 +151,10 @@ public final class Pipeline implements AutoCloseable {
      *                                         {@code dispatch.partitions} ({@link DispatchTopicCheck})
      */
     public static Pipeline start(QuotaflowConfig config, ModelClients clients) {
+        return start(config, clients, new RouteStateBoard(config.dispatcher().routing().routes().keySet()));
+    }
+
+    private static Pipeline start(QuotaflowConfig config, ModelClients clients, RouteStateBoard board) {
         try {
             DispatchTopicCheck.verify(config.bootstrapServers(), config.kafka(), DispatcherProcessor.dispatchTopic(config.applicationId()),
                     config.dispatcher().dispatchPartitions(), config.dispatcher().routing().scopes().size());
@@ -141,7 +163,7 @@ public final class Pipeline implements AutoCloseable {
             throw e;
         }
         warnPlaintext(config);
-        Pipeline pipeline = new Pipeline(config, clients);
+        Pipeline pipeline = new Pipeline(config, clients, board);
         pipeline.streams.start();
         return pipeline;
     }
@@ -216,6 +238,16 @@ public final class Pipeline implements AutoCloseable {
         return metrics;
     }
 
+    /** Each route's state on this instance ({@code "routeState"} in {@code /status} and ticket statuses). */
+    public RouteStateBoard routeStates() {
+        return routeStates;
+    }
+
+    /** The provider check started with the pipeline, or null (a pipeline given its model clients checks nothing). */
+    public StartCheck startCheck() {
+        return startCheck;
+    }
+
     /** Port of the status server, or -1 when off. */
     public int httpPort() {
         return status == null ? -1 : status.port();
@@ -231,6 +263,9 @@ public final class Pipeline implements AutoCloseable {
         streams.close(CloseOptions.timeout(timeout).withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
         streamsMetrics.close();
         processMetrics.close();
+        if (startCheck != null) {
+            startCheck.close();
+        }
         clients.close();
         if (status != null) {
             status.close();

@@ -260,4 +260,48 @@ class StatusServerTest {
         return new DispatcherSnapshot(SCOPE, System.currentTimeMillis(), sizes, Map.of(), 0, 0, 100, 5, 0, 0, state, 1.0,
                 128_000, 4, 1_000);
     }
+
+    @Test
+    void shouldShowEachRouteStateAndBeUnhealthyWithoutEstimatesWhileARouteCannotServe() throws Exception {
+        long now = System.currentTimeMillis();
+        metrics.state(snapshot("RUNNING"));
+        metrics.queue(new QueueView(SCOPE, List.of("default"), now, new Eta.Rates(100, 10, 1_000, true), List.of(
+                new QueueView.Waiting("A", Priority.INTERACTIVE, 100))));
+        io.quotaflow.provider.RouteStateBoard routes = new io.quotaflow.provider.RouteStateBoard(List.of("default"));
+        try (StatusServer withRoutes = new StatusServer("127.0.0.1", 0, registry, metrics, probe, null,
+                io.quotaflow.settings.HttpSettings.DEFAULT, routes)) {
+            java.util.function.Function<String, JsonNode> get = path -> {
+                try {
+                    return Json.MAPPER.readTree(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + withRoutes.port() + path))
+                            .GET().build(), HttpResponse.BodyHandlers.ofString()).body());
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            };
+            JsonNode before = get.apply("/status");
+            assertThat(before.get("healthy").asBoolean()).as("unchecked routes are taken as serving").isTrue();
+            assertThat(before.get("routes").get(0).get("routeState").asText()).isEqualTo("unchecked");
+
+            routes.set("default", io.quotaflow.provider.RouteState.unreachable("connection refused"), "test");
+            JsonNode after = get.apply("/status");
+            JsonNode ready = get.apply("/health/ready");
+
+            assertThat(after.get("healthy").asBoolean()).isFalse();
+            assertThat(after.get("routes").get(0).get("routeState").asText()).isEqualTo("unreachable: connection refused");
+            assertThat(after.get("routes").get(0).get("canServe").asBoolean()).isFalse();
+            assertThat(after.get("scopes").get(0).get("estimatedWaitMs").isNull()).as("no wait of 0 ms, i.e. now").isTrue();
+            assertThat(after.get("scopes").get(0).get("tail").get("interactive").get("estimatedDoneAt").isNull()).isTrue();
+            assertThat(ready.get("status").asText()).as("only a halt makes ready DOWN").isEqualTo("UP");
+            assertThat(ready.get("routeStates").get("default").asText()).isEqualTo("unreachable: connection refused");
+        }
+    }
+
+    @Test
+    void shouldBeUnhealthyWhileACircuitIsOpen() throws Exception {
+        metrics.state(snapshot("CIRCUIT_OPEN"));
+        HttpResponse<String> r = request("GET", "/status");
+
+        assertThat(Json.MAPPER.readTree(r.body()).get("healthy").asBoolean()).isFalse();
+        assertThat(Json.MAPPER.readTree(r.body()).get("scopes").get(0).get("estimatedWaitMs").isNull()).isTrue();
+    }
 }
