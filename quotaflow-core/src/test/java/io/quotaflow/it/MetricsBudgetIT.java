@@ -65,7 +65,6 @@ class MetricsBudgetIT {
             HttpResponse<byte[]> plain = get(port, null);
             String page = new String(plain.body(), StandardCharsets.UTF_8);
             PrometheusText text = PrometheusText.parse(page);
-            java.nio.file.Files.writeString(java.nio.file.Path.of("/tmp/mwork/page.prom"), page); // TEMP
             long kafkaLines = page.lines().filter(l -> l.startsWith("kafka_")).count();
             long nanLines = page.lines().filter(l -> !l.startsWith("#") && l.endsWith(" NaN")).count();
             HttpResponse<byte[]> zipped = get(port, "gzip");
