@@ -53,9 +53,9 @@ import java.util.function.Supplier;
 /**
  * The instance's HTTP endpoints, matched exactly and answering GET and HEAD only (404 for any other
  * path, 405 with {@code Allow: GET, HEAD} for any other method): {@code /metrics} (Prometheus
- * text, {@link MetricsText}; gzipped when the request accepts gzip), {@code /health/live} and {@code /health/ready} ({@link HealthCheck}; {@code /health} is the
- * readiness check under its old name) and {@code /status} (JSON per owned scope: queue depth and
- * oldest age per priority, quota use, cooldown, circuit, estimated wait, and per priority when
+ * text, {@link MetricsText}; gzipped when the request accepts gzip), {@code /health/live} and
+ * {@code /health/ready} ({@link HealthCheck}; {@code /health} is the readiness check under its old
+ * name) and {@code /status} (JSON per owned scope: queue depth and oldest age per priority, quota use, cooldown, circuit, estimated wait, and per priority when
  * what waits now is expected to be done) and {@code /tickets/{id}} (one ticket's status and ETA,
  * {@link TicketService}; the id percent-encoded, {@link TicketPaths}; {@code ?local=true} answers
  * from this instance only; the path names the ticket by its key, {@code tenant:id}, or by its id with
