@@ -88,7 +88,10 @@ public final class KafkaCuratedMetrics {
     private KafkaCuratedMetrics() {
     }
 
-    /** Registers every curated metric, reading {@code clients}. */
+    /**
+     * Registers every curated metric, reading {@code clients}. The counters hold {@code clients} weakly
+     * (Micrometer's function counters do): the caller keeps it (the pipeline does, for its lifetime).
+     */
     public static void register(MeterRegistry registry, ClientMetrics clients) {
         for (Curated c : CURATED) {
             String help = c.help() + " (metrics.kafka=curated; Kafka's " + c.group() + " " + c.name() + ")";

@@ -63,7 +63,9 @@ class MetricsRegistryTest {
                         .register(registry);
                 Gauge.builder("kafka.consumer.records.lag.max.other", () -> 1).register(registry);
             }
-            KafkaCuratedMetrics.register(curated, new ClientMetrics(() -> 0));
+            // the curated counters hold their source weakly, as Micrometer's function counters do: keep it
+            ClientMetrics clients = new ClientMetrics(() -> 0);
+            KafkaCuratedMetrics.register(curated, clients);
             assertThat(PrometheusText.parse(page(off)).families()).noneMatch(f -> f.startsWith("kafka_"));
             PrometheusText text = PrometheusText.parse(page(curated));
             assertThat(text.families().stream().filter(f -> f.startsWith("kafka_")).toList())
@@ -72,6 +74,7 @@ class MetricsRegistryTest {
                             "kafka_consumer_failed_rebalances_total", "kafka_producer_records_sent_total",
                             "kafka_producer_record_errors_total", "kafka_producer_record_retries_total",
                             "kafka_stream_failed_threads_total", "kafka_stream_processed_records_total", "kafka_stream_commits_total");
+            java.lang.ref.Reference.reachabilityFence(clients);
         }
         off.close();
         curated.close();
@@ -104,6 +107,7 @@ class MetricsRegistryTest {
             assertThat(result.output().strip()).as("promtool check metrics").isEmpty();
             assertThat(result.exitCode()).isZero();
         }
+        java.lang.ref.Reference.reachabilityFence(clients);
         registry.close();
     }
 }
