@@ -93,6 +93,8 @@ class ObservabilityIT {
             assertThat(after.value("kafka_stream_alive_threads", Map.of())).contains(1.0);
             assertThat(after.families().stream().filter(f -> f.startsWith("kafka_")).count())
                     .as("the curated few, not Kafka's thousand").isBetween(9L, 14L);
+            System.out.printf("ObservabilityIT: /metrics with metrics.kafka=curated after %d tickets: %d bytes, %d families%n", ids.size(),
+                    get(port, "/metrics").body().getBytes(java.nio.charset.StandardCharsets.UTF_8).length, after.families().size());
             assertThat(get(port, "/metrics").body()).as("no process UUID on the page")
                     .doesNotContainPattern("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
             lint("after " + ids.size() + " tickets", port);
