@@ -1,12 +1,14 @@
 package io.quotaflow;
 
-import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.admin.DispatchTopicCheck;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.dispatch.DispatcherProcessor;
+import io.quotaflow.metrics.ClientMetrics;
+import io.quotaflow.metrics.ConsumerLag;
+import io.quotaflow.metrics.KafkaCuratedMetrics;
 import io.quotaflow.metrics.MeteredRoute;
+import io.quotaflow.metrics.MetricsRegistry;
 import io.quotaflow.metrics.PipelineMetrics;
 import io.quotaflow.metrics.ProcessMetrics;
 import io.quotaflow.metrics.StatusServer;
@@ -49,7 +51,8 @@ public final class Pipeline implements AutoCloseable {
     private final ModelClients clients;
     private final PipelineMetrics metrics;
     private final PrometheusMeterRegistry registry;
-    private final KafkaStreamsMetrics streamsMetrics;
+    /** The Kafka clients' metrics the consumer lag gauge (and, when curated, the Kafka families) read; held here, gauges hold it weakly. */
+    private final ClientMetrics clientMetrics = new ClientMetrics(System::currentTimeMillis);
     private final ProcessMetrics processMetrics;
     private final StatusServer status;
     private final RouteStateBoard routeStates;
@@ -58,9 +61,13 @@ public final class Pipeline implements AutoCloseable {
     private Pipeline(QuotaflowConfig config, ModelClients clients, RouteStateBoard routeStates) {
         this.clients = clients;
         this.routeStates = routeStates;
-        this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        this.registry = MetricsRegistry.create(config.metrics());
         this.metrics = new PipelineMetrics(registry, MeteredRoute.all(config.dispatcher()), System::currentTimeMillis);
         this.processMetrics = ProcessMetrics.bindTo(registry);
+        ConsumerLag.register(registry, consumedTopics(config), clientMetrics);
+        if (config.metrics().kafka() == io.quotaflow.settings.MetricsSettings.KafkaMetrics.CURATED) {
+            KafkaCuratedMetrics.register(registry, clientMetrics);
+        }
         Properties properties = streamsProperties(config);
         properties.putAll(io.quotaflow.topology.StreamErrorHandlers.properties(metrics, config.topics()));
         Topology topology = QuotaflowTopology.build(config.dispatcher(), clients,
@@ -85,9 +92,15 @@ public final class Pipeline implements AutoCloseable {
             metrics.streamThreadFailed(e, System.currentTimeMillis());
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
-        this.streamsMetrics = new KafkaStreamsMetrics(streams);
-        this.streamsMetrics.bindTo(registry);
+        clientMetrics.watch(streams::metrics);
         late.watch(streams);
+    }
+
+    /** The topics the stream threads read: the input topics, retry, and the dispatch topic. */
+    static java.util.List<String> consumedTopics(QuotaflowConfig config) {
+        java.util.List<String> topics = new java.util.ArrayList<>(config.topics().inputs());
+        topics.add(DispatcherProcessor.dispatchTopic(config.applicationId()));
+        return topics;
     }
 
     /** The host the other instances forward to: {@code http.advertised-host}, else derived from {@code http.bind}. */
@@ -261,7 +274,6 @@ public final class Pipeline implements AutoCloseable {
     public void close(Duration timeout) {
         // leave the group at once, so the quota scope's task moves now rather than after the session timeout
         streams.close(CloseOptions.timeout(timeout).withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
-        streamsMetrics.close();
         processMetrics.close();
         if (startCheck != null) {
             startCheck.close();

@@ -97,6 +97,10 @@ public final class ConfigKeys {
                 + "(Kafka Streams' `application.server`, for `GET /tickets/{id}` forwarding): by default the `http.bind` "
                 + "address, or this host's name when it binds every interface; on Kubernetes the pod's DNS name through a "
                 + "headless Service (docs/operations.md, \"Kubernetes\")");
+        t.add("metrics.kafka", Type.STRING, "off", null, "Kafka client and Streams metrics on `/metrics`: `off` serves none "
+                + "(quotaflow's own families, the JVM's and `quotaflow_consumer_lag_records` cover the alerts); `curated` adds a "
+                + "short allow-list (lag, commit and process rates, producer errors and retries, thread counts) labelled "
+                + "without the process UUID (docs/operations.md, \"Metrics\")");
         t.add("instance.id", Type.STRING, "auto", "--instance-id", "static group membership (`group.instance.id`): "
                 + "`auto` derives a stable id from the host name and `state.dir`, so an instance restarted after a "
                 + "crash takes its tasks back at once; `none` for dynamic membership; or a value unique per instance");

@@ -84,6 +84,9 @@ final class ConfigRules {
             case "topics.manage":
                 return rule("apply, verify or none", v -> List.of("apply", "verify", "none").contains(v.toString().strip().toLowerCase(
                         java.util.Locale.ROOT)));
+            case "metrics.kafka":
+                return rule("off or curated", v -> v.toString().strip().equalsIgnoreCase("off")
+                        || v.toString().strip().equalsIgnoreCase("curated"));
             case "cache.scope":
                 return rule("tenant or global", v -> v.toString().strip().equalsIgnoreCase("tenant")
                         || v.toString().strip().equalsIgnoreCase("global"));

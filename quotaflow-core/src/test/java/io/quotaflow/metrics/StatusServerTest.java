@@ -91,6 +91,28 @@ class StatusServerTest {
     }
 
     @Test
+    void shouldGzipTheMetricsPageOnlyForAClientThatAcceptsIt() throws Exception {
+        URI uri = URI.create("http://127.0.0.1:" + server.port() + "/metrics");
+        HttpResponse<byte[]> plain = http.send(HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+        HttpResponse<byte[]> zipped = http.send(HttpRequest.newBuilder(uri).header("Accept-Encoding", "gzip").GET().build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        HttpResponse<byte[]> refused = http.send(HttpRequest.newBuilder(uri).header("Accept-Encoding", "gzip;q=0, identity").GET()
+                .build(), HttpResponse.BodyHandlers.ofByteArray());
+
+        assertThat(plain.headers().firstValue("Content-Encoding")).isEmpty();
+        assertThat(refused.headers().firstValue("Content-Encoding")).isEmpty();
+        assertThat(new String(plain.body(), java.nio.charset.StandardCharsets.UTF_8)).contains("# TYPE quotaflow_queue_depth gauge");
+        assertThat(zipped.statusCode()).isEqualTo(200);
+        assertThat(zipped.headers().firstValue("Content-Encoding")).contains("gzip");
+        assertThat(zipped.headers().firstValue("Vary")).contains("Accept-Encoding");
+        assertThat(zipped.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/plain; version=0.0.4"));
+        try (java.util.zip.GZIPInputStream in = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(zipped.body()))) {
+            assertThat(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)).contains("# TYPE quotaflow_queue_depth gauge");
+        }
+        assertThat(zipped.body().length).isLessThan(plain.body().length / 3);
+    }
+
+    @Test
     void shouldAnswerOneTicketWithItsPositionAndEtaAndTheTailOfEachPriority() throws Exception {
         long now = System.currentTimeMillis();
         metrics.state(snapshot("RUNNING"));
