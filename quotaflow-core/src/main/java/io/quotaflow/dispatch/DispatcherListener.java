@@ -38,6 +38,13 @@ public interface DispatcherListener {
     default void retried(String scope, String kind) {
     }
 
+    /**
+     * A result was written (beside {@link #classified}): {@code firstTry} when no attempt failed before it,
+     * {@code retryWaitMs} the backoff its retries were given.
+     */
+    default void answered(String scope, Priority priority, boolean firstTry, long retryWaitMs) {
+    }
+
     default void deadLettered(String scope, String kind) {
     }
 

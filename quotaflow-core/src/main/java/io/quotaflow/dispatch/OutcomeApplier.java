@@ -185,6 +185,7 @@ final class OutcomeApplier {
         ledger.finish(item);
         forward.accept(emitter.classified(result, now));
         listener.classified(scope, item.priority(), result.queuedMs(), Math.max(0, now - item.enqueuedAt()));
+        listener.answered(scope, item.priority(), item.attempt() == 0, item.retryWaitMs());
         tooLarge.classified(item, result, now);
     }
 

@@ -65,6 +65,8 @@ final class RouteMeters {
             classified(p);
             ticketWait(p);
             ticketLatency(p);
+            firstTry(p);
+            retryWait(p);
         }
         CALL_OUTCOMES.forEach(this::calls);
         for (RateLimitCause cause : RateLimitCause.values()) {
@@ -199,6 +201,14 @@ final class RouteMeters {
         ticketLatency(priority).record(Duration.ofMillis(Math.max(0, latencyMs)));
     }
 
+    /** A result: counted as first-try when no attempt failed before it; its backoff summed. */
+    void answered(Priority priority, boolean firstTry, long retryWaitMs) {
+        if (firstTry) {
+            firstTry(priority).increment();
+        }
+        retryWait(priority).increment(Math.max(0, retryWaitMs) / 1000.0);
+    }
+
     /** A ticket answered without a call of its own. */
     void cacheHit() {
         cacheHits.increment();
@@ -296,8 +306,20 @@ final class RouteMeters {
                 .register(registry);
     }
 
+    private Counter firstTry(Priority p) {
+        return counter("quotaflow.tickets.first.try", "results of tickets whose first attempt answered (no failed attempt before), "
+                + "per priority; over quotaflow_tickets_classified_total: the first-try success ratio")
+                .tag("priority", p.wireName()).register(registry);
+    }
+
+    private Counter retryWait(Priority p) {
+        return counter("quotaflow.ticket.retry.wait.seconds", "backoff between attempts of the classified tickets, summed, per priority")
+                .tag("priority", p.wireName()).register(registry);
+    }
+
     private Timer ticketWait(Priority p) {
-        return timer("quotaflow.ticket.wait", "time from intake to the call that classified the ticket", TICKET_BUCKETS)
+        return timer("quotaflow.ticket.wait", "time a classified ticket waited for capacity: from intake to its result, less its "
+                + "backoff between attempts and its time in model calls (queuedMs)", TICKET_BUCKETS)
                 .tag("priority", p.wireName()).register(registry);
     }
 
