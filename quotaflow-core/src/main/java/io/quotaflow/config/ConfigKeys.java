@@ -220,6 +220,10 @@ public final class ConfigKeys {
                 + "(identical text of another tenant is asked again); `global`: identical text shares one answer across tenants");
         t.add("status.retention", Type.STRING, "1h", null, "how long a finished ticket's status stays queryable on "
                 + "`GET /tickets/{id}` (`1h`, `30m`, `90s`, milliseconds; at least 1 s)");
+        t.add("queue.max-depth.interactive", Type.STRING, null, null, "waiting interactive tickets of a route beyond which a new "
+                + "one is shed: dead-lettered at once as `shed` (replayable with `dlq replay --kind shed`); default: never");
+        t.add("queue.max-depth.standard", Type.STRING, null, null, "the same for standard tickets");
+        t.add("queue.max-depth.bulk", Type.STRING, null, null, "the same for bulk tickets");
         t.add("queue.max-pending", Type.INT, Integer.toString(DispatcherSettings.DEFAULT_MAX_PENDING), null, "waiting "
                 + "tickets per quota scope indexed in memory (about 250 bytes of heap each); beyond it they wait on disk "
                 + "(the `qf-overflow` store, changelogged) and come back in order as the queue drains, so the heap stays "

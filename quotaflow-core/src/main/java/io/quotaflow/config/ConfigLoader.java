@@ -256,12 +256,23 @@ public final class ConfigLoader {
                 .withTenants(TenantReader.read(p))
                 .withStatusRetention(ConfigDurations.require("status.retention", p.string("status.retention")))
                 .withDispatchPartitions(p.integer("dispatch.partitions"))
-                .withMaxPending(p.integer("queue.max-pending"));
+                .withMaxPending(p.integer("queue.max-pending"))
+                .withMaxDepth(maxDepth(p));
         return new QuotaflowConfig(cluster.bootstrapServers(), applicationId, stateDir, p.integer("http.port"),
                 kafka, dispatcher, kafka.getOrDefault("group.instance.id", instanceId))
                 .withHttpBind(p.string("http.bind"))
                 .withHttpSettings(HttpSettingsReader.read(p))
                 .withMetrics(new MetricsSettings(MetricsSettings.KafkaMetrics.parse(p.string("metrics.kafka"))));
+    }
+
+    /** {@code queue.max-depth.<priority>}: the classes that shed, and at which depth. */
+    private static Map<io.quotaflow.records.Priority, Integer> maxDepth(ConfigValues p) {
+        Map<io.quotaflow.records.Priority, Integer> depth = new java.util.EnumMap<>(io.quotaflow.records.Priority.class);
+        for (io.quotaflow.records.Priority priority : io.quotaflow.records.Priority.values()) {
+            String key = "queue.max-depth." + priority.wireName();
+            p.get(key).filter(v -> !ConfigRules.isNone(v)).ifPresent(v -> depth.put(priority, Integer.parseInt(v.strip())));
+        }
+        return depth;
     }
 
     /** Refuses a key that would carry the API key; names the key and the proper way, never the value. */

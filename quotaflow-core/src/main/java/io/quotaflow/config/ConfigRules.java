@@ -38,6 +38,10 @@ final class ConfigRules {
                 return rule("at least 100 (milliseconds)", v -> (Long) v >= 100);
             case "cluster.check-timeout-ms":
                 return rule("at least 1", v -> (Long) v >= 1);
+            case "queue.max-depth.interactive":
+            case "queue.max-depth.standard":
+            case "queue.max-depth.bulk":
+                return rule("a positive integer, or none", v -> isNone(v.toString()) || v.toString().strip().matches("[1-9][0-9]{0,8}"));
             case "queue.max-pending":
                 return rule("at least " + DispatcherSettings.MIN_MAX_PENDING, v -> (Integer) v >= DispatcherSettings.MIN_MAX_PENDING);
             case "quota.max-in-flight":

@@ -1,7 +1,10 @@
 package io.quotaflow.config;
 
+import io.quotaflow.records.Priority;
+
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import io.quotaflow.settings.BatchSettings;
 import io.quotaflow.settings.ModelSettings;
@@ -22,10 +25,19 @@ import io.quotaflow.settings.TopicNames;
  *                           quotaflow, never derived from the input topics, so raising those never stalls the pipeline
  * @param maxPending         waiting tickets per quota scope indexed in memory ({@code queue.max-pending}); the rest
  *                           wait on disk, spilled (docs/design.md, "Bounds")
+ * @param maxDepth           per priority, the waiting tickets of a quota scope beyond which a new one is shed: dead-lettered
+ *                           as {@code shed}, replayable ({@code queue.max-depth.<priority>}; absent: never)
  */
 public record DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
                                  RecordLimits limits, TopicNames topics, Routing routing, TenantSettings tenants,
-                                 Duration statusRetention, int dispatchPartitions, int maxPending) {
+                                 Duration statusRetention, int dispatchPartitions, int maxPending, Map<Priority, Integer> maxDepth) {
+
+    /** Settings that shed nothing. */
+    public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
+                              RecordLimits limits, TopicNames topics, Routing routing, TenantSettings tenants,
+                              Duration statusRetention, int dispatchPartitions, int maxPending) {
+        this(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, dispatchPartitions, maxPending, Map.of());
+    }
 
     /**
      * {@code queue.max-pending}'s default: about 250 bytes of heap per ticket indexed (docs/design.md,
@@ -105,6 +117,8 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
         QuotaSettings.require(dispatchPartitions >= 1 && dispatchPartitions <= MAX_DISPATCH_PARTITIONS,
                 "dispatch.partitions must be in [1, " + MAX_DISPATCH_PARTITIONS + "]");
         QuotaSettings.require(maxPending >= MIN_MAX_PENDING, "queue.max-pending must be at least " + MIN_MAX_PENDING);
+        maxDepth = maxDepth == null || maxDepth.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.EnumMap<>(maxDepth));
+        maxDepth.forEach((p, d) -> QuotaSettings.require(d != null && d >= 1, "queue.max-depth." + p.wireName() + " must be at least 1"));
     }
 
     /**
@@ -122,35 +136,41 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
         RouteSettings first = routing.routesOf(scope).stream().findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no route has scope " + scope));
         return new DispatcherSettings(first.model(), first.quota(), batch, retry, limits, topics, routing, tenants, statusRetention,
-                dispatchPartitions, maxPending);
+                dispatchPartitions, maxPending, maxDepth);
     }
 
     public DispatcherSettings withLimits(RecordLimits value) {
-        return new DispatcherSettings(model, quota, batch, retry, value, topics, routing, tenants, statusRetention, dispatchPartitions, maxPending);
+        return new DispatcherSettings(model, quota, batch, retry, value, topics, routing, tenants, statusRetention, dispatchPartitions, maxPending, maxDepth);
     }
 
     public DispatcherSettings withTopics(TopicNames value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, value, routing, tenants, statusRetention, dispatchPartitions, maxPending);
+        return new DispatcherSettings(model, quota, batch, retry, limits, value, routing, tenants, statusRetention, dispatchPartitions, maxPending, maxDepth);
     }
 
     public DispatcherSettings withRouting(Routing value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, value, tenants, statusRetention, dispatchPartitions, maxPending);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, value, tenants, statusRetention, dispatchPartitions, maxPending, maxDepth);
     }
 
     public DispatcherSettings withTenants(TenantSettings value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, value, statusRetention, dispatchPartitions, maxPending);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, value, statusRetention, dispatchPartitions, maxPending, maxDepth);
     }
 
     public DispatcherSettings withStatusRetention(Duration value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, value, dispatchPartitions, maxPending);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, value, dispatchPartitions, maxPending, maxDepth);
     }
 
     public DispatcherSettings withDispatchPartitions(int value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, value, maxPending);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, value, maxPending, maxDepth);
     }
 
     public DispatcherSettings withMaxPending(int value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, dispatchPartitions, value);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, dispatchPartitions, value, maxDepth);
+    }
+
+    /** The same settings shedding at {@code value} ({@code queue.max-depth.<priority>}). */
+    public DispatcherSettings withMaxDepth(Map<Priority, Integer> value) {
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, dispatchPartitions,
+                maxPending, value);
     }
 
     /** The quota scope of this model endpoint and key. */

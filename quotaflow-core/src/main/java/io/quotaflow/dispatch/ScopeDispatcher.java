@@ -138,6 +138,9 @@ final class ScopeDispatcher {
         if (!gate.admit(item, now)) {
             return;
         }
+        if (shed(item, now)) {
+            return;
+        }
         DispatchLedger.Acceptance acceptance = ledger.accept(item, now);
         if (acceptance == DispatchLedger.Acceptance.ACCEPTED || acceptance == DispatchLedger.Acceptance.REPLACED) {
             statuses.accepted(item, now);
@@ -146,6 +149,25 @@ final class ScopeDispatcher {
             LOG.debug("scope {}: ticket {} {}", scope, item.key(), acceptance);
             listener.republished(scope, acceptance.name().toLowerCase(Locale.ROOT));
         }
+    }
+
+    /**
+     * A new ticket (not an update of one held here, not a retry coming back) whose class already has
+     * {@code queue.max-depth.<priority>} tickets waiting in this scope is shed: dead-lettered at once as
+     * {@code shed}, with the depth in its message, replayable unchanged. The cache had its chance first.
+     */
+    private boolean shed(WorkItem item, long now) {
+        Integer max = settings.maxDepth().get(item.priority());
+        if (max == null || item.attempt() > 0 || ledger.held(item.key()).isPresent() || ledger.retrying(item.key())) {
+            return false;
+        }
+        int depth = queue.size(item.priority()) + ledger.spilled(item.priority());
+        if (depth < max) {
+            return false;
+        }
+        outcomes.deadLetter(item, ErrorKind.SHED.wire(), 0, depth + " " + item.priority().wireName() + " tickets were waiting on "
+                + who + " (queue.max-depth." + item.priority().wireName() + "=" + max + "): shed on arrival", now);
+        return true;
     }
 
     /**

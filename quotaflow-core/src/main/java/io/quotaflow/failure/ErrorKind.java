@@ -17,6 +17,8 @@ public enum ErrorKind {
     RETRIES_EXHAUSTED("retries-exhausted", true),
     /** The provider refused the request itself (a 4xx other than auth, quota and context length). */
     NON_RETRYABLE("non-retryable", true),
+    /** Shed on arrival: its class's queue was at {@code queue.max-depth.<priority>} (replayable as it is). */
+    SHED("shed", true),
     /** Kafka Streams could not read, process or write the record (dead-lettered by the error handlers). */
     INTERNAL_ERROR("internal-error", true),
     /** A transient failure, on the retry topic. */
