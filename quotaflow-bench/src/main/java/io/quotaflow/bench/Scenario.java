@@ -70,6 +70,9 @@ public record Scenario(String key, String name, String description, int tickets,
     public static final int REPLAY_RECORDS = 40_000;
     /** (k): dead letters replayed paced at {@code --rate} 50, from a second replay group. */
     public static final int REPLAY_DEFAULT_RATE_RECORDS = 500;
+    /** (w) and (x): cl100k_base, an 8 192-token context, about 2 s a call, headers taken at admission. */
+    public static final ScenarioShape SLOW_PROVIDER = ScenarioShape.DEFAULT.withTokenizer(SimTokenizer.CL100K_BASE)
+            .withContextTokens(8_192).withLatency(1_800, 2, 0.2);
 
     public Scenario {
         Objects.requireNonNull(key, "key");
@@ -187,6 +190,25 @@ public record Scenario(String key, String name, String description, int tickets,
     }
 
     /**
+     * (w) Whole-run use on a slow provider shaped like an external emulator: 500 RPM, 200 000 TPM, a
+     * bucket holding 5 s, an 8 192-token context, cl100k_base counting, about 2 s per call (1 800 ms +
+     * 2 ms per completion token, ±20 %), rate-limit headers taken when each call is admitted (so
+     * about 2 s older than the answer that carries them). Not in {@code all}: name it.
+     */
+    public static Scenario slowProvider(int tickets) {
+        return new Scenario("w", "slow-provider", "500 RPM, 200k TPM, burst 5 s; sim counts cl100k_base, 8k context, "
+                + "~2 s calls, headers at admission", tickets, 500, 200_000, 5, 1, Binding.TPM, false, Kind.PIPELINE,
+                SLOW_PROVIDER, 0);
+    }
+
+    /** (x) (j)'s interactive tickets into (w)'s provider: a bulk backlog, then interactive tickets; not in {@code all}. */
+    public static Scenario slowProviderInteractive(int tickets) {
+        return new Scenario("x", "slow-provider-interactive", "as (w); " + INTERACTIVE_TICKETS
+                + " interactive into a bulk backlog", tickets, 500, 200_000, 5, 1, Binding.TPM, false, Kind.INTERACTIVE,
+                SLOW_PROVIDER, 0);
+    }
+
+    /**
      * (k) {@code dlq replay}: {@code tickets} small dead letters (kind retries-exhausted, quotaflow's
      * failure headers) in {@code tickets.dlq} of a fresh broker, replayed without a rate limit
      * ({@code --rate 0}), then {@value #REPLAY_DEFAULT_RATE_RECORDS} of them again at the default rate.
@@ -228,7 +250,8 @@ public record Scenario(String key, String name, String description, int tickets,
 
     /** Scenarios that can be selected by name but are not in {@code all}. */
     public static List<Scenario> extras(Integer tickets) {
-        return List.of(chaos(tickets == null ? CHAOS_DEFAULT_TICKETS : tickets));
+        int n = tickets == null ? DEFAULT_TICKETS : tickets;
+        return List.of(chaos(tickets == null ? CHAOS_DEFAULT_TICKETS : tickets), slowProvider(n), slowProviderInteractive(n));
     }
 
     /**
