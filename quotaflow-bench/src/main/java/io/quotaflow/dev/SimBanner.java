@@ -1,5 +1,6 @@
 package io.quotaflow.dev;
 
+import io.quotaflow.simulator.HeaderMoment;
 import io.quotaflow.simulator.ModelSpec;
 import io.quotaflow.simulator.ModelStats;
 import io.quotaflow.simulator.Outage;
@@ -23,8 +24,9 @@ final class SimBanner {
      * {@code   also serving gpt-4o (RPM ..., ...)} for every other model.
      */
     static String banner(SimulatorConfig config, String baseUrl) {
-        String start = config.startFull() ? "" : config.startLevel() == 0 ? ", buckets start empty"
-                : ", buckets start at " + plain(config.startLevel());
+        String start = (config.startFull() ? "" : config.startLevel() == 0 ? ", buckets start empty"
+                : ", buckets start at " + plain(config.startLevel()))
+                + (config.headersAt() == HeaderMoment.ANSWER ? ", headers taken at the answer" : "");
         StringBuilder out = new StringBuilder("Provider simulator listening on " + baseUrl + " ("
                 + shape(config.defaultModel(), start) + ")");
         for (ModelSpec extra : config.extraModels()) {

@@ -2,6 +2,7 @@ package io.quotaflow.dev;
 
 import io.quotaflow.config.ConfigKeys;
 import io.quotaflow.simulator.Faults;
+import io.quotaflow.simulator.HeaderMoment;
 import io.quotaflow.simulator.Outage;
 import io.quotaflow.simulator.ProviderSimulator;
 import io.quotaflow.simulator.SimTokenizer;
@@ -53,7 +54,8 @@ import io.quotaflow.cli.ReadsEnvironment;
                         + "+ max_tokens exceed the window with 400 context_length_exceeded, charging nothing; "
                         + "--burst-seconds 60 gives buckets that hold a full minute; --start-full false starts a "
                         + "new key's buckets empty. Every 200, 429 and 400 reports the key's real buckets in "
-                        + "x-ratelimit-limit/remaining/reset-requests/tokens.",
+                        + "x-ratelimit-limit/remaining/reset-requests/tokens; a 200's are a snapshot taken when the "
+                        + "call is admitted, as real providers do (--headers-at answer: when the answer is sent).",
                 "",
                 "Several models: --serve NAME:rpm=..,tpm=.. serves another model on the same port with its own "
                         + "limits, window and tokenizer; --model and the flags above describe the default one. "
@@ -134,6 +136,12 @@ public final class SimCommand implements Callable<Integer>, ReadsEnvironment {
                     + "bucket then admits a whole minute at once) or empty (false: the first S seconds are paced "
                     + "by the refill alone). Default: ${DEFAULT-VALUE}.")
     String startFull;
+
+    @Option(names = "--headers-at", paramLabel = "admission|answer", defaultValue = "admission",
+            description = "When a 200's x-ratelimit-* headers are taken: admission (a snapshot of the buckets when "
+                    + "the call is admitted, returned with the answer after the latency, as real providers compute "
+                    + "them) or answer (the buckets when the answer is sent). Default: ${DEFAULT-VALUE}.")
+    String headersAt;
 
     @Option(names = "--tokenizer", paramLabel = "NAME", defaultValue = "auto",
             description = "How the simulator counts tokens: auto (the model's OpenAI encoding, as the client "
@@ -311,7 +319,8 @@ public final class SimCommand implements Callable<Integer>, ReadsEnvironment {
                     .port(port).bindAddress(bindAddress).rpm(rpm).tpm(tpm).burstSeconds(burstSeconds)
                     .startFull(full).tokenizer(parsedTokenizer).contextTokens(contextTokens)
                     .model(model).baseLatencyMs(latencyMs).perCompletionTokenMs(perTokenMs)
-                    .latencyJitter(latencyJitter).seed(seed).apiKeys(keys).faults(faults.build());
+                    .latencyJitter(latencyJitter).seed(seed).apiKeys(keys).faults(faults.build())
+                    .headersAt(HeaderMoment.parse(headersAt));
             serve.forEach(text -> config.serve(ServeOption.parse(text, env)));
             return SimBanner.checkOutageModels(config.build());
         } catch (IllegalArgumentException e) {

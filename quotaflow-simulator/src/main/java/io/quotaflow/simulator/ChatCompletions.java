@@ -172,7 +172,8 @@ final class ChatCompletions {
 
         Map<String, String> headers = new LinkedHashMap<>(admission.headers());
         headers.put("openai-processing-ms", Long.toString(latencyMs));
-        return new Reply.Later(headers, completion(spec.name(), promptTokens, answer), latencyMs);
+        return new Reply.Later(headers, completion(spec.name(), promptTokens, answer), latencyMs,
+                config.headersAt() == HeaderMoment.ANSWER ? limiter::snapshot : null);
     }
 
     /** The answer of a fault drawn before the rate limits, or null when the request goes on to them. */

@@ -3,6 +3,7 @@ package io.quotaflow.simulator;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * What an endpoint decided to answer, as a value: the HTTP edge ({@link ReplySender}) sends it now,
@@ -21,10 +22,29 @@ sealed interface Reply permits Reply.Now, Reply.Later, Reply.Hang {
         }
     }
 
-    /** A counted 200 sent after {@code delayMs} of simulated latency, holding no thread meanwhile. */
-    record Later(Map<String, String> headers, byte[] body, long delayMs) implements Reply {
+    /**
+     * A counted 200 sent after {@code delayMs} of simulated latency, holding no thread meanwhile.
+     *
+     * @param atAnswer rate-limit headers taken when the answer is sent, overriding those in {@code headers};
+     *                 null: {@code headers} as they are (taken at admission)
+     */
+    record Later(Map<String, String> headers, byte[] body, long delayMs, Supplier<Map<String, String>> atAnswer) implements Reply {
         public Later {
             headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+        }
+
+        Later(Map<String, String> headers, byte[] body, long delayMs) {
+            this(headers, body, delayMs, null);
+        }
+
+        /** The headers to send now. */
+        Map<String, String> headersNow() {
+            if (atAnswer == null) {
+                return headers;
+            }
+            Map<String, String> now = new LinkedHashMap<>(headers);
+            now.putAll(atAnswer.get());
+            return now;
         }
     }
 

@@ -66,7 +66,7 @@ final class ReplySender {
             send(exchange, now.status(), now.headers(), now.body(), now.counted());
         } else if (reply instanceof Reply.Later) {
             Reply.Later later = (Reply.Later) reply;
-            schedule(exchange, () -> send(exchange, 200, later.headers(), later.body(), true), later.delayMs());
+            schedule(exchange, () -> send(exchange, 200, later.headersNow(), later.body(), true), later.delayMs());
         } else {
             // Never answers: the connection is closed after HANG, and no handler thread waits for it.
             schedule(exchange, exchange::close, ProviderSimulator.HANG.toMillis());

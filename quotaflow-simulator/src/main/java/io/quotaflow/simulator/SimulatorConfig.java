@@ -46,6 +46,8 @@ import java.util.Set;
  *                             {@link #model()}; none by default. The single-model fields above describe the
  *                             default model ({@link #defaultModel()}); latency, seed, faults, startLevel and
  *                             classify apply to every model
+ * @param headersAt            when a 200's rate-limit headers are taken: at admission (the default, as real
+ *                             providers do; the answer carries them after the latency) or when the answer is sent
  */
 public record SimulatorConfig(
         int port,
@@ -65,7 +67,8 @@ public record SimulatorConfig(
         int contextTokens,
         double startLevel,
         boolean classify,
-        List<ModelSpec> extraModels) {
+        List<ModelSpec> extraModels,
+        HeaderMoment headersAt) {
 
     public static final int DEFAULT_PORT = 8089;
     public static final String DEFAULT_BIND_ADDRESS = "127.0.0.1";
@@ -107,6 +110,7 @@ public record SimulatorConfig(
         ConfigChecks.require(startLevel >= 0 && startLevel <= 1,
                 "startLevel must be in [0, 1] (1 = buckets start full): " + startLevel);
         extraModels = List.copyOf(Objects.requireNonNull(extraModels, "extraModels"));
+        Objects.requireNonNull(headersAt, "headersAt");
         Set<String> names = new HashSet<>();
         names.add(model);
         for (ModelSpec extra : extraModels) {
@@ -151,7 +155,7 @@ public record SimulatorConfig(
                 .apiKeys(apiKeys).model(model).baseLatencyMs(baseLatencyMs)
                 .perCompletionTokenMs(perCompletionTokenMs).latencyJitter(latencyJitter).seed(seed)
                 .defaultMaxTokens(defaultMaxTokens).faults(faults).tokenizer(tokenizer).contextTokens(contextTokens)
-                .startLevel(startLevel).classify(classify).extraModels(extraModels);
+                .startLevel(startLevel).classify(classify).extraModels(extraModels).headersAt(headersAt);
     }
 
     /** The tokenizer actually used: {@link #tokenizer()} with {@link SimTokenizer#AUTO} resolved for the model. */
@@ -182,7 +186,7 @@ public record SimulatorConfig(
                 + ", model=" + model + ", baseLatencyMs=" + baseLatencyMs + ", perCompletionTokenMs="
                 + perCompletionTokenMs + ", latencyJitter=" + latencyJitter + ", seed=" + seed
                 + ", defaultMaxTokens=" + defaultMaxTokens + ", faults=" + faults + ", tokenizer=" + tokenizer
-                + ", contextTokens=" + contextTokens + ", startLevel=" + startLevel
+                + ", contextTokens=" + contextTokens + ", startLevel=" + startLevel + ", headersAt=" + headersAt.label()
                 + (extraModels.isEmpty() ? "" : ", extraModels=" + extraModels) + "]";
     }
 
@@ -206,6 +210,7 @@ public record SimulatorConfig(
         private double startLevel = DEFAULT_START_LEVEL;
         private boolean classify = true;
         private final List<ModelSpec> extraModels = new ArrayList<>();
+        private HeaderMoment headersAt = HeaderMoment.ADMISSION;
 
         private Builder() {
         }
@@ -327,10 +332,16 @@ public record SimulatorConfig(
             return startLevel(startFull ? 1.0 : 0.0);
         }
 
+        /** When a 200's rate-limit headers are taken; {@link HeaderMoment#ADMISSION} by default. */
+        public Builder headersAt(HeaderMoment headersAt) {
+            this.headersAt = headersAt;
+            return this;
+        }
+
         public SimulatorConfig build() {
             return new SimulatorConfig(port, bindAddress, rpm, tpm, burstSeconds, apiKeys, model, baseLatencyMs,
                     perCompletionTokenMs, latencyJitter, seed, defaultMaxTokens, faults, tokenizer, contextTokens,
-                    startLevel, classify, extraModels);
+                    startLevel, classify, extraModels, headersAt);
         }
     }
 }

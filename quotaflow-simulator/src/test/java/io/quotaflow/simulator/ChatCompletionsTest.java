@@ -111,4 +111,25 @@ class ChatCompletionsTest {
         assertThat(((Reply.Now) other).headers()).containsEntry("x-ratelimit-remaining-requests", "1");
         assertThat(status(chat.handle(body(10), BEARER))).as("the one request of the bucket is still there").isEqualTo(200);
     }
+
+    @Test
+    void shouldCarryTheBucketsAsTheyWereAtAdmissionUnlessToldToTakeThemAtTheAnswer() throws Exception {
+        // 60 RPM, a 5 s bucket: 5 requests of capacity
+        ChatCompletions atAdmission = endpoint(SimulatorConfig.builder().noLatency().rpm(60).burstSeconds(5));
+        Reply.Later first = (Reply.Later) atAdmission.handle(body(10), BEARER);
+        atAdmission.handle(body(10), BEARER);
+
+        assertThat(first.headersNow()).containsEntry("x-ratelimit-remaining-requests", "4");
+
+        faults = Faults.none();
+        ChatCompletions atAnswer = endpoint(SimulatorConfig.builder().noLatency().rpm(60).burstSeconds(5)
+                .headersAt(HeaderMoment.ANSWER));
+        Reply.Later answered = (Reply.Later) atAnswer.handle(body(10), BEARER);
+        atAnswer.handle(body(10), BEARER);
+
+        assertThat(answered.headers()).containsEntry("x-ratelimit-remaining-requests", "4");
+        assertThat(answered.headersNow()).as("the second call, admitted before this answer is sent, is in its headers")
+                .containsEntry("x-ratelimit-remaining-requests", "3")
+                .containsKey("openai-processing-ms");
+    }
 }
