@@ -70,9 +70,9 @@ public record Scenario(String key, String name, String description, int tickets,
     public static final int REPLAY_RECORDS = 40_000;
     /** (k): dead letters replayed paced at {@code --rate} 50, from a second replay group. */
     public static final int REPLAY_DEFAULT_RATE_RECORDS = 500;
-    /** (w) and (x): cl100k_base, an 8 192-token context, about 2 s a call, headers taken at admission. */
+    /** (w) and (x): cl100k_base, an 8 192-token context, about 2 s a call of ten (0.5 s of one), headers taken at admission. */
     public static final ScenarioShape SLOW_PROVIDER = ScenarioShape.DEFAULT.withTokenizer(SimTokenizer.CL100K_BASE)
-            .withContextTokens(8_192).withLatency(1_800, 2, 0.2);
+            .withContextTokens(8_192).withLatency(350, 10, 0.2);
 
     public Scenario {
         Objects.requireNonNull(key, "key");
@@ -191,9 +191,10 @@ public record Scenario(String key, String name, String description, int tickets,
 
     /**
      * (w) Whole-run use on a slow provider shaped like an external emulator: 500 RPM, 200 000 TPM, a
-     * bucket holding 5 s, an 8 192-token context, cl100k_base counting, about 2 s per call (1 800 ms +
-     * 2 ms per completion token, ±20 %), rate-limit headers taken when each call is admitted (so
-     * about 2 s older than the answer that carries them). Not in {@code all}: name it.
+     * bucket holding 5 s, an 8 192-token context, cl100k_base counting, about 2 s per call of ten
+     * tickets and 0.5 s for one (350 ms + 10 ms per completion token, ±20 %, so small calls overtake
+     * large ones), rate-limit headers taken when each call is admitted (so up to 2 s older than the
+     * answer that carries them). Not in {@code all}: name it.
      */
     public static Scenario slowProvider(int tickets) {
         return new Scenario("w", "slow-provider", "500 RPM, 200k TPM, burst 5 s; sim counts cl100k_base, 8k context, "
