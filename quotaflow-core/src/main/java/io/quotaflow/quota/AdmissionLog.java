@@ -165,6 +165,37 @@ final class AdmissionLog {
         return new Uncounted(lower, snapshots);
     }
 
+    /**
+     * What a lowering from the answer to {@code admission} subtracts: the calls admitted after it,
+     * and, of those admitted before it, the ones still unanswered that were sent less than
+     * {@code transitNanos} before it (they may have reached the provider after it: overtaken on the
+     * way) or inherited from a previous owner. A call sent earlier than that reached the provider
+     * before this one did, so the provider's headers for this one count it, whenever it took them;
+     * however long its own answer takes (a large call answered after a small one sent later), it is
+     * not subtracted again. Walks back from the newest end to {@code transitNanos} before the call
+     * (the whole log while inherited calls count, or when the call is no longer logged).
+     */
+    Charge lowering(long admission, long transitNanos) {
+        long sentAt = admittedAt(admission);
+        boolean unknown = sentAt == Long.MAX_VALUE;
+        long horizon = unknown ? Long.MIN_VALUE : sentAt - transitNanos;
+        Charge lower = Charge.NONE;
+        for (Iterator<Entry> it = entries.descendingIterator(); it.hasNext(); ) {
+            Entry e = it.next();
+            if (e.nanos < horizon && inheritedUntilNanos == 0) {
+                break;
+            }
+            if (e.sequence == admission) {
+                continue;
+            }
+            boolean unanswered = e.answeredNanos == 0;
+            if (e.sequence > admission || (unanswered && (e.nanos >= horizon || e.expiresNanos != 0))) {
+                lower = lower.plus(e.charge);
+            }
+        }
+        return lower;
+    }
+
     /** When the call admitted as {@code admission} was admitted (the newest end of the log is searched first). */
     private long admittedAt(long admission) {
         for (Iterator<Entry> it = entries.descendingIterator(); it.hasNext(); ) {

@@ -40,6 +40,11 @@ public final class QuotaLimiter {
     static final double MIN_BURST_SCALE = 0.25;
     static final long CLEAN_PERIOD_NANOS = Duration.ofSeconds(60).toNanos();
     private static final long NANOS_PER_MILLI = 1_000_000L;
+    /**
+     * How much later than a call sent before it another call may reach the provider: requests overtake
+     * each other on the way by a new connection's handshake at most, a few hundred milliseconds.
+     */
+    static final long TRANSIT_NANOS = Duration.ofMillis(500).toNanos();
 
     private final QuotaSettings settings;
     private final MinuteBucket requests;
@@ -221,17 +226,26 @@ public final class QuotaLimiter {
     /**
      * As {@link #reseed(RateLimitInfo, long, long)}, for the call admitted as {@code admission}
      * whose answer arrived at {@code receivedNanos} (the latest moment the provider can have taken
-     * its headers). Lowering: the provider may not have counted any other call still unanswered
-     * when it answered this one, whether admitted after it or (arriving out of order) before it,
-     * so every such call is subtracted. Raising needs more care, since requests overtake each other
+     * its headers). Lowering: the provider may not have counted a call admitted after this one, nor
+     * one sent just before it that arrived after it (overtaken on the way), so those are subtracted,
+     * with refill credited from the receipt. Raising needs more care, since requests overtake each other
      * on the way: the headers were taken at some moment between this call's send and its receipt,
      * and only the calls answered by then had certainly reached the provider; so a raise holds
      * against every such moment (see {@link AdmissionLog#around}), crediting refill from it no
      * higher than the most the provider was seen to hold (a full bucket does not refill).
+     *
+     * <p>A call sent more than {@link #TRANSIT_NANOS} before this one reached the provider first, so
+     * the provider counted it in this answer's headers, whenever it took them, even when its own
+     * answer is still out (a large call answered after a small one sent later): the lowering does not
+     * subtract it again (see {@link AdmissionLog#lowering}). Subtracting every unanswered call lowered
+     * the level by every slow call in the air each time a quick one came back: seconds without a call
+     * while the provider's bucket was full.
      */
     public void reseed(RateLimitInfo info, long admission, long receivedNanos, long nowNanos) {
         if (info != null) {
-            reseed(info, receivedNanos, admissions.around(admission, receivedNanos), nowNanos);
+            AdmissionLog.Uncounted around = admissions.around(admission, receivedNanos);
+            Charge lower = admissions.lowering(admission, TRANSIT_NANOS);
+            reseed(info, receivedNanos, new AdmissionLog.Uncounted(lower, around.raise()), nowNanos);
         }
     }
 
