@@ -184,6 +184,10 @@ final class ProviderModel implements DispatchView.Limiter {
         if (admission == null) {
             return Optional.empty();
         }
+        if (outcome instanceof ModelOutcome.Answered answered) {
+            // the provider charged its own count of the prompt at admission: an over-estimate was never spent
+            limiter.overestimated(admission.charge().inputTokens(), answered.promptTokens(), clock.getAsLong());
+        }
         if (!outcome.rateLimits().isEmpty()) {
             // the provider computed its headers somewhere between our send and its answer; credit refill
             // only from the answer on (the latest it can have been), so no refill is counted twice

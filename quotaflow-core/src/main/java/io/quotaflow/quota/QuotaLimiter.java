@@ -209,6 +209,22 @@ public final class QuotaLimiter {
     }
 
     /**
+     * The provider counted a call's prompt as {@code actualPromptTokens} where we charged
+     * {@code estimatedPromptTokens}: it charged its own count at admission, so the difference of a
+     * smaller count is given back to the tokens and input budgets (never above their capacity).
+     * Called before the answer's headers re-seed the level, which then has the last word. Without
+     * it the calibration's upward bias (a high quantile of the recent ratios, see
+     * {@link CostCalibration}) was quota charged locally that the provider never charged.
+     */
+    public void overestimated(long estimatedPromptTokens, long actualPromptTokens, long nowNanos) {
+        long less = estimatedPromptTokens - actualPromptTokens;
+        if (less > 0 && actualPromptTokens > 0) {
+            Charge back = new Charge(0, less, less, 0);
+            buckets.forEach(b -> b.giveBack(back, nowNanos));
+        }
+    }
+
+    /**
      * Moves the local view to the provider's. The provider computed {@code remaining} when it
      * admitted the call we sent at {@code sentAtNanos}; since then it has refilled at its own rate,
      * and every call we admitted after that one is charged there too (or will be on arrival). A

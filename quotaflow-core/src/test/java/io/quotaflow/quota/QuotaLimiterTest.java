@@ -226,6 +226,21 @@ class QuotaLimiterTest {
         assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(1_000), answer)).as("the reserve holds").isTrue();
     }
 
+    @Test
+    void shouldGiveBackWhatTheProviderCountedLessThanEstimatedButNeverTakeMore() {
+        QuotaLimiter limiter = twoThousandPerSecond();
+        long t = 2 * SECOND;
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.call(1_100, 100), t)).isTrue();
+        assertThat(limiter.availableTokens(t)).isEqualTo(2_800.0);
+
+        limiter.overestimated(1_100, 1_000, t);
+        assertThat(limiter.availableTokens(t)).as("the provider charged 1 000 + 100").isEqualTo(2_900.0);
+        limiter.overestimated(1_000, 1_200, t);
+        assertThat(limiter.availableTokens(t)).as("a larger count is reconcile's").isEqualTo(2_900.0);
+        limiter.overestimated(1_000, 0, t);
+        assertThat(limiter.availableTokens(t)).as("no count: nothing to go by").isEqualTo(2_900.0);
+    }
+
     private static QuotaLimiter twoThousandPerSecond() {
         // 120k TPM at safety 1: 2 000 tokens/s, 2 s of burst (4 000), no reserve
         QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(120_000).withSafetyFactor(1.0)
