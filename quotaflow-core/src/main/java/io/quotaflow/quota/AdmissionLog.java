@@ -173,9 +173,11 @@ final class AdmissionLog {
      * before this one did, so the provider's headers for this one count it, whenever it took them;
      * however long its own answer takes (a large call answered after a small one sent later), it is
      * not subtracted again. Walks back from the newest end to {@code transitNanos} before the call
-     * (the whole log while inherited calls count, or when the call is no longer logged).
+     * (the whole log while inherited calls count, or when the call is no longer logged). With
+     * {@code answeredToo}, a call sent within the transit before it counts even when answered (its
+     * answer says it reached the provider, not that it did so before this one).
      */
-    Charge lowering(long admission, long transitNanos) {
+    Charge lowering(long admission, long transitNanos, boolean answeredToo) {
         long sentAt = admittedAt(admission);
         boolean unknown = sentAt == Long.MAX_VALUE;
         long horizon = unknown ? Long.MIN_VALUE : sentAt - transitNanos;
@@ -188,12 +190,32 @@ final class AdmissionLog {
             if (e.sequence == admission) {
                 continue;
             }
-            boolean unanswered = e.answeredNanos == 0;
+            boolean unanswered = e.answeredNanos == 0 || answeredToo;
             if (e.sequence > admission || (unanswered && (e.nanos >= horizon || e.expiresNanos != 0))) {
                 lower = lower.plus(e.charge);
             }
         }
         return lower;
+    }
+
+    /** What the calls sent after {@code fromNanos} up to and including {@code toNanos} cost in tokens. Walks back from the newest end. */
+    long sentBetween(long fromNanos, long toNanos) {
+        long tokens = 0;
+        for (Iterator<Entry> it = entries.descendingIterator(); it.hasNext(); ) {
+            Entry e = it.next();
+            if (e.nanos <= fromNanos) {
+                break;
+            }
+            if (e.nanos <= toNanos) {
+                tokens += e.charge.tokens();
+            }
+        }
+        return tokens;
+    }
+
+    /** When the call admitted as {@code admission} was admitted; {@link Long#MAX_VALUE} when it is no longer logged. */
+    long sentAt(long admission) {
+        return admittedAt(admission);
     }
 
     /** When the call admitted as {@code admission} was admitted (the newest end of the log is searched first). */

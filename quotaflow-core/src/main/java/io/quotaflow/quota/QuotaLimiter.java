@@ -54,6 +54,7 @@ public final class QuotaLimiter {
     private final MinuteBucket input;
     private final DailyBudget daily;
     private final AdmissionLog admissions = new AdmissionLog();
+    private final HeaderTiming timing = new HeaderTiming();
     private long cooldownUntilNanos;
     private double burstScale = 1.0;
     private long lastRateLimitNanos;
@@ -256,13 +257,41 @@ public final class QuotaLimiter {
      * subtract it again (see {@link AdmissionLog#lowering}). Subtracting every unanswered call lowered
      * the level by every slow call in the air each time a quick one came back: seconds without a call
      * while the provider's bucket was full.
+     *
+     * <p>Once {@link HeaderTiming} has learned that the provider takes its headers when it admits a
+     * call (as real providers do), that moment is known: the level follows it both ways, refill
+     * credited from the call's admission and only the calls admitted after it (or overtaken on the
+     * way) subtracted, as {@link #reseed(RateLimitInfo, long, long)} does. With two-second calls the
+     * "anywhere in between" view above sits about two seconds of refill below the provider's, which
+     * kept the provider's starting bucket unclaimed and the limit run at the safety factor.
      */
     public void reseed(RateLimitInfo info, long admission, long receivedNanos, long nowNanos) {
-        if (info != null) {
+        if (info == null) {
+            return;
+        }
+        long sentAt = admissions.sentAt(admission);
+        OptionalLong remainingTokens = info.remainingTokens();
+        if (sentAt <= receivedNanos && remainingTokens.isPresent()) {
+            double rate = info.limitTokens().orElse(settings.tpm()) / 60.0;
+            timing.observe(new HeaderTiming.Answer(remainingTokens.getAsLong(), sentAt, receivedNanos), admissions::sentBetween, rate);
+        }
+        if (timing.moment() == HeaderTiming.Moment.ADMISSION && sentAt <= receivedNanos) {
+            // a snapshot taken when the provider admitted the call: refill since then is the provider's;
+            // only the calls admitted after it or sent within a transit before it are missing (see
+            // AdmissionLog#lowering); it arrived up to a transit after we sent it, and refill counts from then
+            Charge uncounted = admissions.lowering(admission, TRANSIT_NANOS, true);
+            long at = Math.min(sentAt + TRANSIT_NANOS, receivedNanos);
+            reseed(info, at, new AdmissionLog.Uncounted(uncounted, List.of(new AdmissionLog.Snapshot(at, uncounted))), nowNanos);
+        } else {
             AdmissionLog.Uncounted around = admissions.around(admission, receivedNanos);
-            Charge lower = admissions.lowering(admission, TRANSIT_NANOS);
+            Charge lower = admissions.lowering(admission, TRANSIT_NANOS, false);
             reseed(info, receivedNanos, new AdmissionLog.Uncounted(lower, around.raise()), nowNanos);
         }
+    }
+
+    /** When the provider takes its headers, as learned so far. */
+    public HeaderTiming.Moment headerMoment() {
+        return timing.moment();
     }
 
     private void reseed(RateLimitInfo info, long sentAtNanos, AdmissionLog.Uncounted later, long nowNanos) {
@@ -287,6 +316,7 @@ public final class QuotaLimiter {
         burstScale = Math.max(MIN_BURST_SCALE, burstScale / 2);
         applyBurstScale(nowNanos);
         buckets.forEach(MinuteBucket::forgetProvider);
+        timing.forget();
         lastRateLimitNanos = nowNanos;
         lastGrowthNanos = nowNanos;
     }

@@ -241,6 +241,39 @@ class QuotaLimiterTest {
         assertThat(limiter.availableTokens(t)).as("no count: nothing to go by").isEqualTo(2_900.0);
     }
 
+    /**
+     * A provider whose headers are snapshots taken at admission, with calls of two seconds and half a
+     * second in turn: once the limiter has learned the moment, an answer credits the refill since the
+     * call's admission (less a transit), where the view "anywhere in between" credits none of it.
+     */
+    @Test
+    void shouldCreditRefillSinceAdmissionOnceItLearnedTheHeadersAreTakenThen() {
+        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(120_000).withSafetyFactor(1.0)
+                .withBurstSeconds(2).withReserveFraction(0);
+        QuotaLimiter limiter = TestLimiters.of(settings).startingAt(0);
+        long ms = SECOND / 1000;
+        // the provider: 2 000 tokens/s into a 20 s bucket starting at 10 000; we send 500 tokens every 250 ms
+        double provider = 10_000;
+        java.util.List<long[]> out = new java.util.ArrayList<>();
+        for (long t = 2_000 * ms; t < 20_000 * ms; t += 250 * ms) {
+            provider += 2_000 * 0.25;
+            for (java.util.Iterator<long[]> it = out.iterator(); it.hasNext(); ) {
+                long[] c = it.next();
+                if (c[2] <= t) {
+                    limiter.reseed(tokens120k(c[3]), c[0], c[2], t);
+                    limiter.answered(c[0], t);
+                    it.remove();
+                }
+            }
+            if (limiter.tryAcquire(Priority.BULK, Charge.unsplit(500), t)) {
+                provider -= 500;
+                long latency = out.size() % 2 == 0 ? 2_000 : 500;
+                out.add(new long[] {limiter.lastAdmission(), t, t + latency * ms, (long) provider});
+            }
+        }
+        assertThat(limiter.headerMoment()).isEqualTo(HeaderTiming.Moment.ADMISSION);
+    }
+
     private static QuotaLimiter twoThousandPerSecond() {
         // 120k TPM at safety 1: 2 000 tokens/s, 2 s of burst (4 000), no reserve
         QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(120_000).withSafetyFactor(1.0)
