@@ -126,9 +126,24 @@ class ScenarioTest {
     }
 
     @Test
+    void shouldSelectTheSlowProviderScenariosOnlyWhenNamed() {
+        assertThat(Scenario.select("all", null)).extracting(Scenario::key).doesNotContain("w", "x");
+        Scenario w = Scenario.select("slow-provider", null).get(0);
+        assertThat(List.of(w.rpm(), w.tpm())).containsExactly(500L, 200_000L);
+        assertThat(w.shape().contextTokens()).isEqualTo(8_192);
+        assertThat(w.shape().tokenizer()).isEqualTo(io.quotaflow.simulator.SimTokenizer.CL100K_BASE);
+        assertThat(Scenario.select("x", 300)).singleElement().satisfies(s -> {
+            assertThat(s.kind()).isEqualTo(Scenario.Kind.INTERACTIVE);
+            assertThat(s.tickets()).isEqualTo(300);
+            assertThat(s.shape()).isEqualTo(Scenario.SLOW_PROVIDER);
+        });
+    }
+
+    @Test
     void shouldRejectAnUnknownScenario() {
         assertThatThrownBy(() -> Scenario.select("a,z", null)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("\"z\"").hasMessageContaining("tpm-binds").hasMessageContaining("chaos or all");
+                .hasMessageContaining("\"z\"").hasMessageContaining("tpm-binds").hasMessageContaining("chaos, w (slow-provider)")
+                .hasMessageContaining("x (slow-provider-interactive) or all");
         assertThatThrownBy(() -> Scenario.select(" , ", null)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Scenario.tpmBinds(0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Scenario.tpmBinds(10).withBaselineTickets(-1)).isInstanceOf(IllegalArgumentException.class);
