@@ -17,6 +17,10 @@ RUN apt-get update \
     && mkdir -p /var/lib/quotaflow && chown quotaflow /var/lib/quotaflow
 USER quotaflow
 ENV QUOTAFLOW_STATE_DIR=/var/lib/quotaflow
+# the heap follows the container's memory limit (70 % of it; the rest is RocksDB, metaspace,
+# threads and buffers), and an OutOfMemoryError ends the JVM so that the container restarts;
+# set JAVA_TOOL_OPTIONS to change them (docs/operations.md, "Kubernetes")
+ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=70 -XX:+ExitOnOutOfMemoryError"
 EXPOSE 8080
 # the pipeline's liveness (docker-compose.yml checks readiness, /health/ready, instead)
 HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=6 \

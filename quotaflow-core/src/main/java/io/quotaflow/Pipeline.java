@@ -62,14 +62,14 @@ public final class Pipeline implements AutoCloseable {
         try {
             this.status = config.httpPort() >= 0 ? new StatusServer(config.httpBind(), config.httpPort(), registry, metrics, late,
                     TicketQueries.service(() -> late.streams, metrics.tickets(),
-                            () -> new HostInfo(TicketQueries.advertisedHost(config.httpBind()), httpPort()), config.http()),
+                            () -> new HostInfo(advertisedHost(config), httpPort()), config.http()),
                     config.http()) : null;
         } catch (IOException e) {
             processMetrics.close();
             throw new UncheckedIOException("cannot serve /metrics on " + config.httpBind() + ":" + config.httpPort(), e);
         }
         if (status != null) {
-            properties.put(StreamsConfig.APPLICATION_SERVER_CONFIG, TicketQueries.advertisedHost(config.httpBind()) + ":" + status.port());
+            properties.put(StreamsConfig.APPLICATION_SERVER_CONFIG, advertisedHost(config) + ":" + status.port());
         }
         this.streams = new KafkaStreams(topology, properties);
         this.streams.setUncaughtExceptionHandler(e -> {
@@ -80,6 +80,11 @@ public final class Pipeline implements AutoCloseable {
         this.streamsMetrics = new KafkaStreamsMetrics(streams);
         this.streamsMetrics.bindTo(registry);
         late.watch(streams);
+    }
+
+    /** The host the other instances forward to: {@code http.advertised-host}, else derived from {@code http.bind}. */
+    static String advertisedHost(QuotaflowConfig config) {
+        return config.http().advertised().orElseGet(() -> TicketQueries.advertisedHost(config.httpBind()));
     }
 
     /** The health checks' view of the application, which exists only after the HTTP server is bound. */

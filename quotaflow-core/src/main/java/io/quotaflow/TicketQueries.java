@@ -64,10 +64,17 @@ final class TicketQueries {
         }
         try {
             return streams.metadataForAllStreamsClients().stream().map(StreamsMetadata::hostInfo)
-                    .filter(h -> h.port() > 0 && !h.equals(self.get())).distinct().map(h -> h.host() + ":" + h.port()).toList();
+                    .filter(h -> h.port() > 0 && !h.equals(self.get())).distinct().map(TicketQueries::authority).toList();
         } catch (RuntimeException e) {
             return List.of();
         }
+    }
+
+    /** {@code host:port} for a URI: an IPv6 literal in brackets ({@code [fd00::1]:8080}), as RFC 3986 asks. */
+    static String authority(HostInfo host) {
+        String name = host.host();
+        boolean ipv6 = name.indexOf(':') >= 0 && !name.startsWith("[");
+        return (ipv6 ? "[" + name + "]" : name) + ":" + host.port();
     }
 
     /** The host other instances reach {@code bind} at: the bind address, or this host's name for a wildcard. */

@@ -6,6 +6,7 @@ import io.quotaflow.settings.Secret;
 import io.quotaflow.model.ChatPrompt;
 import io.quotaflow.model.ModelItem;
 import io.quotaflow.model.PromptBuilder;
+import io.quotaflow.model.PromptLevers;
 import io.quotaflow.records.Json;
 
 import java.io.IOException;
@@ -49,9 +50,12 @@ import java.util.function.Consumer;
  *   <li>at most {@value #TRIES} tries per group; a group that fails them all is lost, all its tickets.</li>
  * </ul>
  *
- * <p>For a fair comparison the request body is the one quotaflow sends ({@link PromptBuilder}: the
- * same system prompt, the tickets as one JSON user message, the same strict response format) with
- * {@code max_tokens} = {@code 8 + 28 × tickets}, the dispatcher's starting budget, fixed. The job does
+ * <p>The request body is the one quotaflow sent before its lean prompts ({@link PromptBuilder} with
+ * {@link PromptLevers#FULL}, prompt version 1: the long system prompt, the tickets as one JSON user
+ * message with their own ids and whole text, the same strict response format), as the job itself
+ * would send, with {@code max_tokens} = {@code 8 + 28 × tickets}, the dispatcher's starting budget,
+ * fixed. What the lean prompt saves (docs/design.md, "Lean prompts") is quotaflow's, so it shows in
+ * the ratio; {@code quotaflow bench --scenario lean} measures each lever on its own. The job does
  * not look at rate-limit headers, does not learn {@code max_tokens} and does not split a group.
  *
  * <p>Not a test: it reports what happened ({@link Outcome}); the simulator's statistics say what the
@@ -195,7 +199,7 @@ public final class BaselineRunner {
     public Outcome run(List<GeneratedTicket> tickets, String baseUrl, String model, String apiKey, long tpm,
                        Consumer<Progress> progress) {
         ModelSettings settings = ModelSettings.of(URI.create(baseUrl), model, Secret.of(apiKey));
-        PromptBuilder prompts = new PromptBuilder(settings);
+        PromptBuilder prompts = new PromptBuilder(settings, PromptLevers.FULL);
         Set<String> categories = Set.copyOf(settings.categories());
         Set<String> urgencies = Set.copyOf(settings.urgencies());
         SlidingWindowBudget window = SlidingWindowBudget.ofTpm(tpm, BUDGET_FRACTION);

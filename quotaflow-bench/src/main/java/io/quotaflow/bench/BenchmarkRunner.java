@@ -54,14 +54,18 @@ public final class BenchmarkRunner {
     /** Application id shared by a scenario's instances (each scenario has its own broker). */
     public static final String APPLICATION_ID = "quotaflow-bench";
 
+    /** Pipeline runs started in this JVM so far: (i)'s cold run is cold only when it is the first. */
+    private static final java.util.concurrent.atomic.AtomicInteger PIPELINE_RUNS = new java.util.concurrent.atomic.AtomicInteger();
+
     /**
      * @param seed             generator seed
      * @param timeout          give up on a scenario after this long (publish to last outcome)
      * @param progressInterval how often {@link Listener#progress} is called
      * @param simulator        tweaks applied to each scenario's simulator configuration (latency, ...)
+     * @param warmUp           (i): after its cold run, warm up and measure again ({@link WarmUp}); false: the cold run only
      */
     public record Options(long seed, Duration timeout, Duration progressInterval,
-                          java.util.function.UnaryOperator<SimulatorConfig.Builder> simulator) {
+                          java.util.function.UnaryOperator<SimulatorConfig.Builder> simulator, boolean warmUp) {
 
         public Options {
             Objects.requireNonNull(timeout, "timeout");
@@ -69,20 +73,29 @@ public final class BenchmarkRunner {
             simulator = simulator == null ? b -> b : simulator;
         }
 
+        public Options(long seed, Duration timeout, Duration progressInterval,
+                       java.util.function.UnaryOperator<SimulatorConfig.Builder> simulator) {
+            this(seed, timeout, progressInterval, simulator, true);
+        }
+
+        public Options withWarmUp(boolean value) {
+            return new Options(seed, timeout, progressInterval, simulator, value);
+        }
+
         public static Options defaults(long seed) {
             return new Options(seed, Duration.ofMinutes(30), Duration.ofSeconds(5), null);
         }
 
         public Options withTimeout(Duration value) {
-            return new Options(seed, value, progressInterval, simulator);
+            return new Options(seed, value, progressInterval, simulator, warmUp);
         }
 
         public Options withProgressInterval(Duration value) {
-            return new Options(seed, timeout, value, simulator);
+            return new Options(seed, timeout, value, simulator, warmUp);
         }
 
         public Options withSimulator(java.util.function.UnaryOperator<SimulatorConfig.Builder> value) {
-            return new Options(seed, timeout, progressInterval, value);
+            return new Options(seed, timeout, progressInterval, value, warmUp);
         }
     }
 
@@ -127,19 +140,8 @@ public final class BenchmarkRunner {
             listener.phase(scenario, "computing tokens per ticket for fixed batches of " + Scenario.FIXED_BATCH_ITEMS);
             return FixedBatchEstimate.result(scenario, tickets);
         }
-        // (i) measures compiled code: throw-away runs (own broker, own tickets) until the JIT has settled
-        boolean warmUp = scenario.kind() == Scenario.Kind.OVERHEAD && scenario.tickets() >= WarmUp.MIN_MEASURED_TICKETS;
-        List<Double> warmUpRates = new ArrayList<>();
-        while (warmUp && !WarmUp.done(warmUpRates)) {
-            Scenario small = scenario.withTickets(WarmUp.TICKETS);
-            listener.phase(scenario, "warm-up run " + (warmUpRates.size() + 1) + " of " + WarmUp.TICKETS + " tickets (not measured)");
-            Double rate = runPipeline(small, tickets(small, options.seed() + 1 + warmUpRates.size())).figures().ticketsPerSecond();
-            warmUpRates.add(rate == null ? 0 : rate);
-        }
-        ScenarioResult result = runPipeline(scenario, tickets);
-        if (warmUp) {
-            result = result.withNote(WarmUp.describe(warmUpRates));
-        }
+        ScenarioResult result = scenario.kind() == Scenario.Kind.OVERHEAD && scenario.tickets() >= WarmUp.MIN_MEASURED_TICKETS
+                ? runOverhead(scenario, tickets) : runPipeline(scenario, tickets);
         int baselineTickets = scenario.baselineTicketCount();
         if (baselineTickets > 0) {
             try {
@@ -153,6 +155,36 @@ public final class BenchmarkRunner {
                 listener.phase(scenario, "baseline failed: " + e.getMessage());
                 result = result.withNote("baseline failed: " + e.getMessage());
             }
+        }
+        return result;
+    }
+
+    /**
+     * (i): first a cold run, the first pipeline run in this JVM (the broker, the simulator and the
+     * pipeline all start cold, as after a deployment); then, unless {@link Options#warmUp()} is off,
+     * throw-away runs (own broker, own tickets) until the JIT has settled, and the measured warm run
+     * on the same tickets. Both rates are printed side by side: the cold one in a note.
+     */
+    private ScenarioResult runOverhead(Scenario scenario, List<GeneratedTicket> tickets) {
+        int before = PIPELINE_RUNS.get();
+        listener.phase(scenario, "cold run: " + tickets.size() + " tickets (measured), " + WarmUp.runsBefore(before));
+        ScenarioResult cold = runPipeline(scenario, tickets);
+        String coldNote = WarmUp.describeCold(cold.figures().ticketsPerSecond(), cold.figures().drainTicketsPerSecond(), tickets.size(),
+                before);
+        listener.phase(scenario, coldNote);
+        if (!options.warmUp()) {
+            return cold.withNote(coldNote + "; no warm-up (--warmup off): the figures above are the cold run's");
+        }
+        List<Double> warmUpRates = new ArrayList<>();
+        while (!WarmUp.done(warmUpRates)) {
+            Scenario small = scenario.withTickets(WarmUp.TICKETS);
+            listener.phase(scenario, "warm-up run " + (warmUpRates.size() + 1) + " of " + WarmUp.TICKETS + " tickets (not measured)");
+            Double rate = runPipeline(small, tickets(small, options.seed() + 1 + warmUpRates.size())).figures().ticketsPerSecond();
+            warmUpRates.add(rate == null ? 0 : rate);
+        }
+        ScenarioResult result = runPipeline(scenario, tickets).withNote(WarmUp.describe(warmUpRates)).withNote(coldNote);
+        for (String note : cold.notes()) {
+            result = result.withNote("cold run: " + note);
         }
         return result;
     }
@@ -171,6 +203,7 @@ public final class BenchmarkRunner {
     }
 
     private ScenarioResult runPipeline(Scenario scenario, List<GeneratedTicket> tickets) {
+        PIPELINE_RUNS.incrementAndGet();
         String apiKey = "sk-bench-" + UUID.randomUUID();
         List<Path> stateDirs = new ArrayList<>();
         listener.phase(scenario, "starting Kafka broker (KRaft, in-process)");

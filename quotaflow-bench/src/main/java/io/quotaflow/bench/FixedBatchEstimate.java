@@ -63,15 +63,19 @@ public final class FixedBatchEstimate {
             for (int from = 0; from < ofClass.size(); from += batchItems) {
                 List<GeneratedTicket> chunk = ofClass.subList(from, Math.min(ofClass.size(), from + batchItems));
                 List<ModelItem> items = new ArrayList<>(chunk.size());
-                ObjectNode answer = mapper.createObjectNode();
-                ArrayNode results = answer.putArray("results");
                 for (GeneratedTicket t : chunk) {
                     items.add(new ModelItem(t.id(), t.subject(), t.body()));
-                    KeywordClassifier.Result r = classifier.classify(t.subject(), t.body(), settings.categories(), settings.urgencies());
-                    results.addObject().put("id", t.id()).put("category", r.category()).put("urgency", r.urgency());
                 }
                 int maxTokens = batch.maxTokensFor(chunk.size());
                 ChatPrompt request = prompts.build(items, maxTokens);
+                ObjectNode answer = mapper.createObjectNode();
+                ArrayNode results = answer.putArray("results");
+                for (int i = 0; i < chunk.size(); i++) {
+                    // the simulator answers with the request's ids (short ones with the lean prompt)
+                    GeneratedTicket t = chunk.get(i);
+                    KeywordClassifier.Result r = classifier.classify(t.subject(), t.body(), settings.categories(), settings.urgencies());
+                    results.addObject().put("id", request.wireIds().get(i)).put("category", r.category()).put("urgency", r.urgency());
+                }
                 int answerTokens;
                 try {
                     answerTokens = Math.min(maxTokens, counter.count(mapper.writeValueAsString(answer)));

@@ -42,6 +42,25 @@ final class WarmUp {
         return before > 0 && last <= before * (1 + SETTLED);
     }
 
+    /**
+     * The note on the cold run, measured the same way as the warm one: cold when no pipeline ran in
+     * this JVM before it ({@code runsBefore} 0, as with {@code --scenario i} alone).
+     */
+    static String describeCold(Double ticketsPerSecond, Double drain, int tickets, int runsBefore) {
+        return String.format(Locale.ROOT, "cold: %,d tickets, %s: %s tickets/s from first publish to last result (%s after the "
+                + "last publish)", tickets, runsBefore(runsBefore), rate(ticketsPerSecond), rate(drain));
+    }
+
+    /** Whether a run is the first of its JVM. */
+    static String runsBefore(int runs) {
+        return runs == 0 ? "the first pipeline run in a fresh JVM"
+                : String.format(Locale.ROOT, "after %d pipeline runs in this JVM (not a fresh JVM: run --scenario i alone)", runs);
+    }
+
+    private static String rate(Double value) {
+        return value == null ? "–" : String.format(Locale.ROOT, "%,.0f", value);
+    }
+
     /** The note on the measured row: how many throw-away runs, and how fast each was. */
     static String describe(List<Double> rates) {
         return String.format(Locale.ROOT, "measured after %d warm-up runs of %,d tickets in the same JVM, at %s tickets/s",

@@ -52,7 +52,8 @@ import io.quotaflow.cli.ProgressLine;
                 "                         8 192-token context, 0.5 %% of tickets are huge",
                 "  g  nightly-job         500 tickets, 500 RPM, 30k TPM, 60 s bucket full",
                 "  h  high-tier           10k RPM, 2M TPM, ~2.3 s per call (20 000 tickets)",
-                "  i  overhead            unlimited quota, 1 ms model (50 000 tickets)",
+                "  i  overhead            unlimited quota, 1 ms model (50 000 tickets): a cold",
+                "                         run, then warm-up runs and the warm run (--warmup)",
                 "  j  interactive-p99     30 interactive tickets into a 5 000 bulk backlog",
                 "  k  dlq-replay          40 000 dead letters replayed, --rate 0 and 50/s",
                 "f, g and h also run the fixed-batch baseline (4 workers,",
@@ -108,6 +109,21 @@ import io.quotaflow.cli.ProgressLine;
                 "         tickets of each while both have work. Exits 1 unless the token",
                 "         ratio is 2.6-3.4 with no 429 and nothing dead-lettered.",
                 "",
+                "  lean  (only when named alone)  tokens per classified ticket (admitted:",
+                "         prompt + max_tokens; used) and accuracy on both labels for each",
+                "         lever of a lean prompt added in turn to prompt version 1 (short",
+                "         ids, short system prompt, lean text, tight max_tokens), on 5 000",
+                "         generated tickets (--tickets) and the demo's labelled tickets,",
+                "         against an in-process simulator without limits.",
+                "  soak  (only alone: --scenario soak)  one pipeline fed at an even rate,",
+                "         200 000 tickets an hour (--tickets, --soak-minutes, default 60),",
+                "         against a 10k RPM / 2M TPM provider (--soak-rpm, --soak-tpm).",
+                "         Every minute: heap after a full GC, RSS, each state store's size",
+                "         (disk and memtables) and estimated keys, punctuation times, queue depth. The",
+                "         verdict: heap and stores flat within 10 %% from minute 10 on (half",
+                "         the run when shorter). Exits 1 when not flat, or a ticket was",
+                "         lost or duplicated, or a 429 was seen.",
+                "",
                 "Flags only: --config and QUOTAFLOW_* variables are not read. Each scenario",
                 "fixes its own limits and settings, so that its figures can be compared."},
         exitCodeList = {
@@ -119,6 +135,10 @@ public final class BenchCommand implements Callable<Integer> {
     /** The names of bench (l), which runs alone. */
     static final java.util.Set<String> TENANT_SHARES = java.util.Set.of("l", "tenant-shares");
     static final java.util.Set<String> BOUNDS = java.util.Set.of("n", "bounds");
+    /** The name of the lean-prompt report, which runs alone. */
+    static final String LEAN = io.quotaflow.bench.LeanBenchmark.NAME;
+    /** The name of the soak scenario, which runs alone. */
+    static final String SOAK = io.quotaflow.bench.SoakBenchmark.NAME;
     /** The name of the failover scenario, which runs alone. */
     static final String FAILOVER = "failover";
 
@@ -157,6 +177,30 @@ public final class BenchCommand implements Callable<Integer> {
                     + "one; default: " + FailoverVariant.DEFAULT_SELECTION + "). The first is the baseline of the ratios.")
     String failoverVariants;
 
+    @Option(names = "--warmup", paramLabel = "on|off", defaultValue = "on",
+            description = "(i): after the cold run (the first in the JVM), warm up and measure the warm rate; off = the "
+                    + "cold run only (default: ${DEFAULT-VALUE}).")
+    String warmup;
+
+    @Option(names = "--soak-minutes", paramLabel = "M", defaultValue = "" + io.quotaflow.bench.SoakBenchmark.DEFAULT_MINUTES,
+            description = "With --scenario soak: minutes of publishing at an even rate (default: ${DEFAULT-VALUE}; the tickets "
+                    + "default to 200 000 an hour pro rata).")
+    int soakMinutes;
+
+    @Option(names = "--soak-rpm", paramLabel = "N", defaultValue = "" + io.quotaflow.bench.SoakBenchmark.DEFAULT_RPM,
+            description = "With --scenario soak: the provider's requests per minute (default: ${DEFAULT-VALUE}).")
+    long soakRpm;
+
+    @Option(names = "--soak-tpm", paramLabel = "N", defaultValue = "" + io.quotaflow.bench.SoakBenchmark.DEFAULT_TPM,
+            description = "With --scenario soak: the provider's tokens per minute (default: ${DEFAULT-VALUE}).")
+    long soakTpm;
+
+    @Option(names = "--soak-retention", paramLabel = "DURATION|auto|default", defaultValue = "auto",
+            description = "With --scenario soak: status.retention and cache.ttl of the pipeline (default: ${DEFAULT-VALUE} = 5m, or "
+                    + "half the settle mark in a run shorter than 20 minutes, so the stores reach their steady state before it; "
+                    + "default = the configuration's 1h and 24h).")
+    String soakRetention;
+
     @Option(names = "--timeout-minutes", paramLabel = "M", defaultValue = "30",
             description = "Give up on a scenario after this many minutes (default: ${DEFAULT-VALUE}).")
     long timeoutMinutes;
@@ -180,7 +224,7 @@ public final class BenchCommand implements Callable<Integer> {
         List<Scenario> selected = withBaseline(Scenario.select(scenarios, tickets), baseline);
         BenchmarkRunner runner = new BenchmarkRunner(
                 BenchmarkRunner.Options.defaults(seed).withTimeout(Duration.ofMinutes(timeoutMinutes))
-                        .withProgressInterval(Duration.ofMillis(terminal ? 250 : 5_000)),
+                        .withProgressInterval(Duration.ofMillis(terminal ? 250 : 5_000)).withWarmUp(warmUp()),
                 new BenchmarkRunner.Listener() {
                     @Override
                     public void phase(Scenario scenario, String message) {
@@ -255,6 +299,14 @@ public final class BenchCommand implements Callable<Integer> {
         return ok ? ExitCodes.OK : ExitCodes.FAILURE;
     }
 
+    private boolean warmUp() {
+        return switch (warmup.strip().toLowerCase(Locale.ROOT)) {
+            case "on" -> true;
+            case "off" -> false;
+            default -> throw new IllegalArgumentException("--warmup must be on or off");
+        };
+    }
+
     /** Bench (l) or (m) when selected: each runs alone, on its own broker and simulator; null for the others. */
     private Integer runAlone(PrintWriter out, ProgressLine line) throws Exception {
         if (io.quotaflow.bench.EtaAccuracyBenchmark.named(scenarios)) {
@@ -268,6 +320,12 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (FAILOVER.equals(scenarios.strip().toLowerCase(Locale.ROOT))) {
             return failover(out, line);
+        }
+        if (LEAN.equals(scenarios.strip().toLowerCase(Locale.ROOT))) {
+            return lean(out, line);
+        }
+        if (SOAK.equals(scenarios.strip().toLowerCase(Locale.ROOT))) {
+            return soak(out, line);
         }
         if (failoverVariants != null) {
             throw new IllegalArgumentException("--failover-variants goes with --scenario failover only");
@@ -285,6 +343,69 @@ public final class BenchCommand implements Callable<Integer> {
         out.print(r.report());
         out.flush();
         return r.clean() ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+
+    /** The lean-prompt report: tokens per ticket and accuracy per lever (exit 1 if a ticket went unclassified). */
+    private int lean(PrintWriter out, ProgressLine line) {
+        int n = tickets == null ? io.quotaflow.bench.LeanBenchmark.DEFAULT_TICKETS : tickets;
+        var r = new io.quotaflow.bench.LeanBenchmark(n, seed, m -> line.println("[lean] " + m)).run();
+        line.clear();
+        out.println();
+        out.print(r.report());
+        out.flush();
+        return r.clean() ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+
+    /** The soak scenario: an even feed for {@code --soak-minutes}, sampled every minute, then the verdict. */
+    private int soak(PrintWriter out, ProgressLine line) throws java.io.IOException {
+        if (soakMinutes < 1) {
+            throw new IllegalArgumentException("--soak-minutes must be >= 1");
+        }
+        var options = io.quotaflow.bench.SoakBenchmark.Options.of(soakMinutes, tickets, soakRpm, soakTpm, seed);
+        String retention = soakRetention.strip().toLowerCase(Locale.ROOT);
+        if (!retention.equals("auto")) {
+            options = options.withRetention(retention.equals("default") ? null : soakRetention());
+        }
+        var r = new io.quotaflow.bench.SoakBenchmark(options, m -> line.println("[soak] " + m)).run();
+        line.clear();
+        out.println();
+        out.print(r.report());
+        out.flush();
+        if (markdown != null) {
+            Files.writeString(markdown, "```\n" + r.report() + "```\n", StandardCharsets.UTF_8);
+        }
+        if (json != null) {
+            ObjectNode root = Json.MAPPER.createObjectNode();
+            root.put("command", ("quotaflow " + String.join(" ", spec.commandLine().getParseResult().originalArgs())).strip());
+            root.put("seed", seed);
+            root.put("minutes", soakMinutes);
+            root.put("tickets", r.options().tickets());
+            root.put("rpm", soakRpm);
+            root.put("tpm", soakTpm);
+            root.put("availableProcessors", Runtime.getRuntime().availableProcessors());
+            root.set("samples", Json.MAPPER.valueToTree(r.samples()));
+            root.set("verdicts", Json.MAPPER.valueToTree(r.verdicts()));
+            root.put("lost", r.lost());
+            root.put("duplicates", r.duplicates());
+            root.put("http429", r.http429());
+            root.put("clean", r.clean());
+            Files.writeString(json, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root), StandardCharsets.UTF_8);
+        }
+        return r.clean() ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+
+    /** {@code --soak-retention}: {@code 5m}, {@code 90s}, {@code 1h}. */
+    private java.time.Duration soakRetention() {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)([smh])").matcher(soakRetention.strip());
+        if (!m.matches() || Long.parseLong(m.group(1)) < 1) {
+            throw new IllegalArgumentException("--soak-retention must be like 90s, 5m or 1h, or default");
+        }
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+            case "s" -> Duration.ofSeconds(n);
+            case "m" -> Duration.ofMinutes(n);
+            default -> Duration.ofHours(n);
+        };
     }
 
     /** The failover scenario: each variant on fresh infrastructure, the first one the baseline of the ratios. */

@@ -44,4 +44,12 @@ class WarmUpTest {
         assertThat(WarmUp.describe(List.of(1_460.4, 2_559.0)))
                 .isEqualTo("measured after 2 warm-up runs of 25,000 tickets in the same JVM, at 1,460, 2,559 tickets/s");
     }
+
+    @Test
+    void shouldSayWhetherTheColdRunWasTheFirstInItsJvm() {
+        assertThat(WarmUp.describeCold(1_134.4, 1_300.0, 20_000, 0)).isEqualTo("cold: 20,000 tickets, the first pipeline run in a "
+                + "fresh JVM: 1,134 tickets/s from first publish to last result (1,300 after the last publish)");
+        assertThat(WarmUp.describeCold(null, null, 20_000, 2)).isEqualTo("cold: 20,000 tickets, after 2 pipeline runs in this JVM "
+                + "(not a fresh JVM: run --scenario i alone): – tickets/s from first publish to last result (– after the last publish)");
+    }
 }

@@ -18,7 +18,7 @@ class FallbackDemoIT {
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
     void shouldMoveTicketsToTheBackupAndBackTakeTheLongTicketOnTheLongRouteAndAnswerCopiesFromTheCache() {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        FallbackReport report = FallbackDemo.run(new DemoRun.Options(200, 600, 120_000, 5, Duration.ofMinutes(3),
+        FallbackReport report = FallbackDemo.run(new DemoRun.Options(200, 1_200, 400_000, 5, Duration.ofMinutes(3),
                 Duration.ofSeconds(5)), line -> { }, new PrintStream(log, true, StandardCharsets.UTF_8));
 
         assertThat(report.clean()).as(report.render()).isTrue();

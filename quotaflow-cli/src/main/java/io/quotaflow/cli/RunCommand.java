@@ -1,13 +1,11 @@
 package io.quotaflow.cli;
 
 import io.quotaflow.Pipeline;
-import io.quotaflow.admin.KafkaClients;
 import io.quotaflow.admin.TopicsApplier;
 import io.quotaflow.config.ConfigLoader;
 import io.quotaflow.config.ConfigValues;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.routing.RouteSettings;
-import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -20,6 +18,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /** {@code quotaflow run}: the pipeline against a real cluster and a real provider. */
@@ -64,6 +63,12 @@ import java.util.concurrent.Callable;
             "  quotaflow run --config routes.properties    # routes=primary,backup,long ..."
         })
 public final class RunCommand implements Callable<Integer> {
+
+    /** How long a SIGTERM waits for the streams to commit and close (deploy/kubernetes' grace period exceeds {@link #STOP_WAIT}). */
+    static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(60);
+
+    /** How long the shutdown hook waits for the stop before the JVM exits anyway. */
+    static final Duration STOP_WAIT = Duration.ofSeconds(65);
 
     @Spec
     CommandSpec spec;
@@ -121,15 +126,18 @@ public final class RunCommand implements Callable<Integer> {
         if (unreachable != null) {
             return unreachable;
         }
-        try (Admin admin = KafkaClients.admin(config.bootstrapServers(), config.kafka())) {
-            var changes = TopicsApplier.bundled().withPrefix(config.topics().prefix()).apply(admin);
-            changes.forEach(c -> System.err.println("topics: " + c));
+        Optional<String> refused = TopicsAtStart.prepare(TopicsAtStart.mode(values.string("topics.manage")),
+                TopicsApplier.bundled().withPrefix(config.topics().prefix()), config.bootstrapServers(), config.kafka(),
+                spec.commandLine().getErr());
+        if (refused.isPresent()) {
+            spec.commandLine().getErr().println("quotaflow run: " + refused.get());
+            return ExitCodes.USAGE;
         }
         Pipeline pipeline = Pipeline.start(config);
         GracefulStop stop = GracefulStop.install("run", () -> {
             System.err.println("quotaflow: stopping (committing and closing cleanly)...");
-            pipeline.close(Duration.ofSeconds(60));
-        }, Duration.ofSeconds(65));
+            pipeline.close(CLOSE_TIMEOUT);
+        }, STOP_WAIT);
         System.err.println(startedLine(config, pipeline.httpPort()));
         stop.awaitStopRequest();
         stop.close();

@@ -7,6 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import io.quotaflow.admin.TopicDifference;
+import io.quotaflow.admin.TopicSpec;
+import io.quotaflow.admin.TopicState;
 import io.quotaflow.admin.TopicsApplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -34,8 +37,9 @@ import picocli.CommandLine.Spec;
         commandListHeading = "%nCommands:%n",
         exitCodeList = {
                 "0:help shown (each subcommand's help lists its own codes)",
-                "2:no subcommand (apply), or a bad option"},
-        subcommands = {TopicsCommand.Apply.class})
+                "2:no subcommand, or a bad option"},
+        subcommands = {TopicsCommand.Apply.class, TopicsCommand.ListTopics.class, TopicsCommand.Describe.class,
+                TopicsCommand.Diff.class})
 public class TopicsCommand implements Callable<Integer> {
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
@@ -46,7 +50,7 @@ public class TopicsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw new ParameterException(spec.commandLine(), "Missing required subcommand (apply)");
+        throw new ParameterException(spec.commandLine(), "Missing required subcommand (apply, list, describe or diff)");
     }
 
     /** {@code quotaflow topics apply}. */
@@ -79,32 +83,14 @@ public class TopicsCommand implements Callable<Integer> {
                     "0:the topics match their declarations",
                     "1:invalid declarations, or the cluster refused a change or did not answer",
                     "2:invalid command line"})
-    public static class Apply implements Callable<Integer> {
-
-        @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
-        boolean help;
-
-        @Mixin
-        KafkaConnectionOptions kafka = new KafkaConnectionOptions();
-
-        @Option(names = "--topics-dir", paramLabel = "DIR",
-                description = "Read the *.json declarations from this directory instead of the ones"
-                        + " bundled in the jar.")
-        Path topicsDir;
-
-        @Spec
-        CommandSpec spec;
+    public static class Apply extends Declared implements Callable<Integer> {
 
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
-            String prefix = kafka.topics().prefix();
-            TopicsApplier applier;
-            try {
-                applier = TopicsApplier.load(topicsDir).withPrefix(prefix);
-            } catch (RuntimeException e) {
-                err.println("Invalid topic declarations: " + e.getMessage());
+            TopicsApplier applier = applier(err);
+            if (applier == null) {
                 return ExitCodes.FAILURE;
             }
             try (Admin admin = Admin.create(adminConfig())) {
@@ -121,6 +107,36 @@ public class TopicsCommand implements Callable<Integer> {
                 return ExitCodes.FAILURE;
             }
         }
+    }
+
+    /** What every subcommand shares: the connection, the declarations and where they are read from. */
+    abstract static class Declared {
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+        boolean help;
+
+        @Mixin
+        KafkaConnectionOptions kafka = new KafkaConnectionOptions();
+
+        @Option(names = "--topics-dir", paramLabel = "DIR",
+                description = "Read the *.json declarations from this directory instead of the ones"
+                        + " bundled in the jar.")
+        Path topicsDir;
+
+        @Spec
+        CommandSpec spec;
+
+        /** The declarations under this deployment's prefix, or null (said on {@code err}) when they are invalid. */
+        TopicsApplier applier(PrintWriter err) {
+            String prefix = kafka.topics().prefix();
+            kafka.bootstrapServers();
+            try {
+                return TopicsApplier.load(topicsDir).withPrefix(prefix);
+            } catch (RuntimeException e) {
+                err.println("Invalid topic declarations: " + e.getMessage());
+                return null;
+            }
+        }
 
         Map<String, Object> adminConfig() {
             Map<String, Object> config = new LinkedHashMap<>();
@@ -130,6 +146,120 @@ public class TopicsCommand implements Callable<Integer> {
             config.putAll(kafka.clientProperties());
             config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
             return config;
+        }
+
+        /** Runs {@code read} against the cluster; a cluster problem is said on {@code err} and is exit 1. */
+        int reading(String what, java.util.function.ToIntFunction<Admin> read) {
+            PrintWriter err = spec.commandLine().getErr();
+            try (Admin admin = Admin.create(adminConfig())) {
+                int code = read.applyAsInt(admin);
+                spec.commandLine().getOut().flush();
+                return code;
+            } catch (KafkaException e) {
+                err.println("topics " + what + " failed: " + e.getMessage());
+                return ExitCodes.FAILURE;
+            }
+        }
+    }
+
+    /** {@code quotaflow topics list}. */
+    @Command(
+            name = "list",
+            usageHelpAutoWidth = true,
+            header = "List the declared topics and whether the cluster has them.",
+            descriptionHeading = "%n",
+            optionListHeading = "%nOptions:%n",
+            description = {"One line per declared topic: its name (with topics.prefix) and its partitions",
+                    "and replication factor on the cluster, or `missing`. Changes nothing."},
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {
+                    "0:listed",
+                    "1:invalid declarations, or the cluster did not answer",
+                    "2:invalid command line"})
+    public static class ListTopics extends Declared implements Callable<Integer> {
+        @Override
+        public Integer call() {
+            TopicsApplier applier = applier(spec.commandLine().getErr());
+            return applier == null ? ExitCodes.FAILURE : reading("list", admin -> {
+                applier.describe(admin).forEach(t -> spec.commandLine().getOut().println(t.summary()));
+                return ExitCodes.OK;
+            });
+        }
+    }
+
+    /** {@code quotaflow topics describe}. */
+    @Command(
+            name = "describe",
+            usageHelpAutoWidth = true,
+            header = "Show each declared topic as the cluster has it, beside its declaration.",
+            descriptionHeading = "%n",
+            optionListHeading = "%nOptions:%n",
+            description = {"For each declared topic: partitions and replication factor, then each",
+                    "declared config with the cluster's value and the declared one. Changes nothing."},
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {
+                    "0:described",
+                    "1:invalid declarations, or the cluster did not answer",
+                    "2:invalid command line"})
+    public static class Describe extends Declared implements Callable<Integer> {
+        @Override
+        public Integer call() {
+            TopicsApplier applier = applier(spec.commandLine().getErr());
+            return applier == null ? ExitCodes.FAILURE : reading("describe", admin -> {
+                PrintWriter out = spec.commandLine().getOut();
+                for (TopicState t : applier.describe(admin)) {
+                    TopicSpec declared = t.declared();
+                    out.println(declared.name());
+                    if (!t.exists()) {
+                        out.println("  missing (declared: " + declared.partitions() + " partitions, rf " + declared.replicationFactor() + ")");
+                        continue;
+                    }
+                    out.println("  partitions          " + t.partitions() + " (declared " + declared.partitions() + ")");
+                    out.println("  replication factor  " + t.replication() + " (declared " + declared.replicationFactor() + ")");
+                    declared.configs().forEach((key, value) -> out.println("  " + key + "  " + t.configs().getOrDefault(key, "unset")
+                            + " (declared " + value + ")"));
+                }
+                return ExitCodes.OK;
+            });
+        }
+    }
+
+    /** {@code quotaflow topics diff}. */
+    @Command(
+            name = "diff",
+            usageHelpAutoWidth = true,
+            header = "Show how the cluster differs from the declarations, changing nothing.",
+            descriptionHeading = "%n",
+            optionListHeading = "%nOptions:%n",
+            description = {"One line per difference: a missing topic, fewer partitions or another value of",
+                    "a declared config (what `topics apply` would change, and what",
+                    "topics.manage=verify refuses to start on), and, marked as notes, more partitions",
+                    "or a lower replication factor than declared (never changed by quotaflow).",
+                    "Prints `topics match their declarations` when there is nothing to change."},
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {
+                    "0:nothing `topics apply` would change (notes may be printed)",
+                    "1:invalid declarations, or the cluster did not answer",
+                    "2:invalid command line",
+                    "3:the cluster differs: `topics apply` would change something"})
+    public static class Diff extends Declared implements Callable<Integer> {
+
+        /** Exit code of a diff that found something {@code topics apply} would change. */
+        static final int DIFFERS = 3;
+
+        @Override
+        public Integer call() {
+            TopicsApplier applier = applier(spec.commandLine().getErr());
+            return applier == null ? ExitCodes.FAILURE : reading("diff", admin -> {
+                PrintWriter out = spec.commandLine().getOut();
+                List<TopicDifference> differences = applier.diff(admin);
+                differences.forEach(d -> out.println((d.kind().blocking() ? "" : "note: ") + d.describe()));
+                if (differences.stream().noneMatch(d -> d.kind().blocking())) {
+                    out.println("topics match their declarations");
+                    return ExitCodes.OK;
+                }
+                return DIFFERS;
+            });
         }
     }
 }

@@ -53,6 +53,14 @@ class DockerfileTest {
     }
 
     @Test
+    void shouldSizeTheHeapFromTheContainersMemory() {
+        assertThat(instructions("ENV")).as("a heap set from the memory limit, not the JVM's default quarter")
+                .anyMatch(e -> e.startsWith("ENV JAVA_TOOL_OPTIONS=") && e.contains("-XX:MaxRAMPercentage="));
+        assertThat(DOCKERFILE.indexOf("ENV JAVA_TOOL_OPTIONS=")).as("in the runtime stage, so both images have it")
+                .isGreaterThan(DOCKERFILE.indexOf("AS runtime")).isLessThan(DOCKERFILE.indexOf("AS dev"));
+    }
+
+    @Test
     void shouldHaveAHealthCheckWithTheToolItNeeds() {
         List<String> checks = instructions("HEALTHCHECK");
         assertThat(checks).singleElement().asString().contains("CMD curl -fsS").contains("/health/live");

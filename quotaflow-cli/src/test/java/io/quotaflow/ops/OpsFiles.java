@@ -99,9 +99,9 @@ final class OpsFiles {
      * (the compose stop grace must exceed it).
      */
     static long pipelineCloseTimeoutSeconds() {
-        Matcher m = Pattern.compile("pipeline\\.close\\(Duration\\.ofSeconds\\((\\d+)\\)\\)")
+        Matcher m = Pattern.compile("CLOSE_TIMEOUT = Duration\\.ofSeconds\\((\\d+)\\)")
                 .matcher(text("quotaflow-cli/src/main/java/io/quotaflow/cli/RunCommand.java"));
-        assertThat(m.find()).as("RunCommand closes the pipeline with Duration.ofSeconds(N); update this test if that moved")
+        assertThat(m.find()).as("RunCommand closes the pipeline within CLOSE_TIMEOUT = Duration.ofSeconds(N); update this test if that moved")
                 .isTrue();
         return Long.parseLong(m.group(1));
     }

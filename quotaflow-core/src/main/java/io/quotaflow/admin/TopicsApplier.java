@@ -138,6 +138,91 @@ public final class TopicsApplier {
         return changes.values().stream().flatMap(List::stream).toList();
     }
 
+    /**
+     * The declared topics as the cluster has them, changing nothing ({@code topics list},
+     * {@code topics describe}).
+     *
+     * @throws KafkaException when the cluster does not answer in time or refuses to describe a topic
+     */
+    public List<TopicState> describe(Admin admin) {
+        if (specs.isEmpty()) {
+            return List.of();
+        }
+        Set<String> existing = await(admin.listTopics(new ListTopicsOptions().listInternal(false)).names(), "list topics");
+        List<String> present = specs.stream().map(TopicSpec::name).filter(existing::contains).toList();
+        Map<String, TopicDescription> descriptions = present.isEmpty() ? Map.of() : retryUnknownTopic(() ->
+                await(admin.describeTopics(present).allTopicNames(), "describe topics " + present));
+        List<ConfigResource> resources = present.stream().map(n -> new ConfigResource(ConfigResource.Type.TOPIC, n)).toList();
+        Map<ConfigResource, Config> configs = resources.isEmpty() ? Map.of() : retryUnknownTopic(() ->
+                await(admin.describeConfigs(resources).all(), "describe configs of " + present));
+        List<TopicState> states = new ArrayList<>();
+        for (TopicSpec spec : specs) {
+            TopicDescription description = descriptions.get(spec.name());
+            if (description == null) {
+                states.add(TopicState.missing(spec));
+                continue;
+            }
+            int rf = description.partitions().isEmpty() ? 1 : description.partitions().get(0).replicas().size();
+            Config config = configs.get(new ConfigResource(ConfigResource.Type.TOPIC, spec.name()));
+            Map<String, String> values = new LinkedHashMap<>();
+            for (String key : spec.configs().keySet()) {
+                ConfigEntry entry = config == null ? null : config.get(key);
+                if (entry != null && entry.value() != null) {
+                    values.put(key, entry.value());
+                }
+            }
+            states.add(new TopicState(spec, true, description.partitions().size(), rf, values));
+        }
+        return List.copyOf(states);
+    }
+
+    /**
+     * How the cluster differs from the declarations, changing nothing: what {@code topics apply} would
+     * change ({@linkplain TopicDifference.Kind#blocking() blocking}) and what it leaves alone (a higher
+     * partition count, a lower replication factor). A declared replication factor above the live broker
+     * count is compared as {@code apply} would create it (capped).
+     *
+     * @return the differences in declaration order; empty when the cluster matches
+     * @throws KafkaException when the cluster does not answer in time or refuses to describe a topic
+     */
+    public List<TopicDifference> diff(Admin admin) {
+        if (specs.isEmpty()) {
+            return List.of();
+        }
+        int liveBrokers = Math.max(1, await(admin.describeCluster().nodes(), "describe the cluster").size());
+        return differences(describe(admin), liveBrokers);
+    }
+
+    /** The differences between {@code states} and their declarations on a cluster of {@code liveBrokers} (a pure function). */
+    static List<TopicDifference> differences(List<TopicState> states, int liveBrokers) {
+        List<TopicDifference> differences = new ArrayList<>();
+        for (TopicState state : states) {
+            TopicSpec spec = state.declared();
+            int wantedRf = Math.min(spec.replicationFactor(), liveBrokers);
+            if (!state.exists()) {
+                differences.add(new TopicDifference(spec.name(), TopicDifference.Kind.MISSING, "topic", null,
+                        spec.partitions() + " partitions, rf " + wantedRf));
+                continue;
+            }
+            if (state.partitions() != spec.partitions()) {
+                differences.add(new TopicDifference(spec.name(), state.partitions() < spec.partitions()
+                        ? TopicDifference.Kind.FEWER_PARTITIONS : TopicDifference.Kind.MORE_PARTITIONS,
+                        "partitions", Integer.toString(state.partitions()), Integer.toString(spec.partitions())));
+            }
+            if (state.replication() < wantedRf) {
+                differences.add(new TopicDifference(spec.name(), TopicDifference.Kind.LOWER_REPLICATION, "replication factor",
+                        Integer.toString(state.replication()), Integer.toString(wantedRf)));
+            }
+            effectiveConfigs(spec, state.replication()).forEach((key, wanted) -> {
+                String actual = state.configs().get(key);
+                if (!sameValue(actual, wanted)) {
+                    differences.add(new TopicDifference(spec.name(), TopicDifference.Kind.CONFIG, key, actual, wanted));
+                }
+            });
+        }
+        return List.copyOf(differences);
+    }
+
     /** Creates the topics; returns those that another process created meanwhile. */
     private List<String> create(Admin admin, List<TopicSpec> toCreate, int liveBrokers,
                                 Map<String, List<String>> changes) {

@@ -5,10 +5,6 @@ import io.quotaflow.model.ModelItem;
 import io.quotaflow.model.PromptBuilder;
 import io.quotaflow.ticket.WorkItem;
 
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -109,17 +105,35 @@ public record ContentKey(String hex) {
     }
 
     private interface Parts {
-        void writeTo(DataOutputStream out) throws IOException;
+        void writeTo(Sink out);
+    }
+
+    /**
+     * Feeds the digest directly, in the encoding a {@code DataOutputStream} would write (a length as
+     * four big-endian bytes, then the UTF-8 bytes): nothing is buffered and copied on the way, as
+     * every ticket is hashed once at intake, on the stream thread.
+     */
+    private static final class Sink {
+        private final MessageDigest digest = sha256();
+        private final byte[] length = new byte[4];
+
+        void writeInt(int value) {
+            length[0] = (byte) (value >>> 24);
+            length[1] = (byte) (value >>> 16);
+            length[2] = (byte) (value >>> 8);
+            length[3] = (byte) value;
+            digest.update(length);
+        }
+
+        void write(byte[] bytes) {
+            digest.update(bytes);
+        }
     }
 
     private static String digest(Parts parts) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            parts.writeTo(out);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return HexFormat.of().formatHex(sha256().digest(bytes.toByteArray()));
+        Sink sink = new Sink();
+        parts.writeTo(sink);
+        return HexFormat.of().formatHex(sink.digest.digest());
     }
 
     /**
@@ -186,14 +200,14 @@ public record ContentKey(String hex) {
                 || c == '\u2029' || c == '\u202f' || c == '\u205f' || c == '\u3000';
     }
 
-    private static void writeAll(DataOutputStream out, List<String> values) throws IOException {
+    private static void writeAll(Sink out, List<String> values) {
         out.writeInt(values.size());
         for (String v : values) {
             write(out, v);
         }
     }
 
-    private static void write(DataOutputStream out, String value) throws IOException {
+    private static void write(Sink out, String value) {
         byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
         out.writeInt(utf8.length);
         out.write(utf8);

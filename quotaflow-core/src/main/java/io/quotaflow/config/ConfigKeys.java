@@ -61,6 +61,10 @@ public final class ConfigKeys {
         t.add("topics.prefix", Type.STRING, "", "--topics-prefix", "prefix of every quotaflow topic name, and of the "
                 + "default application id, so several deployments share one cluster (e.g. `team-a.` gives "
                 + "`team-a.tickets.standard`)");
+        t.add("topics.manage", Type.STRING, "apply", null, "what `run` does with the topics declared in `topics/` at "
+                + "start: `apply` creates and updates them (as `topics apply`); `verify` changes nothing and refuses to start "
+                + "(exit 2), naming each topic and difference, when the cluster disagrees; `none` neither reads nor changes "
+                + "them (topics owned by Terraform, Strimzi or a service account without topic rights)");
         t.add("cluster.check-timeout-ms", Type.LONG, "10000", null, "how long a command waits for the cluster's first "
                 + "answer before it stops with one line naming the servers");
         t.add("application.id", Type.STRING, "quotaflow", "--application-id", "Kafka Streams application id; instances "
@@ -89,6 +93,10 @@ public final class ConfigKeys {
         t.add("http.forward-timeout-ms", Type.LONG, Long.toString(HttpSettings.DEFAULT_FORWARD_TIMEOUT.toMillis()), null,
                 "how long `GET /tickets/{id}` waits for the other instances, asked all at once, before it answers what "
                 + "it knows (`unknown`)");
+        t.add("http.advertised-host", Type.STRING, null, null, "host name the other instances reach this one's endpoints at "
+                + "(Kafka Streams' `application.server`, for `GET /tickets/{id}` forwarding): by default the `http.bind` "
+                + "address, or this host's name when it binds every interface; on Kubernetes the pod's DNS name through a "
+                + "headless Service (docs/operations.md, \"Kubernetes\")");
         t.add("instance.id", Type.STRING, "auto", "--instance-id", "static group membership (`group.instance.id`): "
                 + "`auto` derives a stable id from the host name and `state.dir`, so an instance restarted after a "
                 + "crash takes its tasks back at once; `none` for dynamic membership; or a value unique per instance");

@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * Reads {@code http.auth-token-file}, {@code http.tls.*} and the HTTP timeouts into
+ * Reads {@code http.auth-token-file}, {@code http.tls.*}, {@code http.advertised-host} and the HTTP timeouts into
  * {@link HttpSettings}. The token's and the keystore password's files are never named by path in
  * an error (a user may have pasted the secret itself there); certificate and key files are.
  */
@@ -30,7 +30,8 @@ public final class HttpSettingsReader {
 
     /** The HTTP settings of {@code values}; a {@link ConfigError} says which key is wrong and why. */
     public static HttpSettings read(ConfigValues values) {
-        HttpSettings http = new HttpSettings(null, null, values.millis("http.idle-timeout-ms"), values.millis("http.forward-timeout-ms"));
+        HttpSettings http = new HttpSettings(null, null, values.millis("http.idle-timeout-ms"), values.millis("http.forward-timeout-ms"),
+                values.get("http.advertised-host").map(String::strip).filter(h -> !h.isEmpty()).orElse(null));
         Optional<String> tokenFile = values.get("http.auth-token-file");
         if (tokenFile.isPresent()) {
             http = http.withAuthToken(token(tokenFile.get()));

@@ -239,12 +239,13 @@ public final class StatusServer implements AutoCloseable {
                 endpoint = ticket(path, query(request.getHttpURI().getQuery()));
             }
             String method = request.getMethod();
+            boolean readOnly = "GET".equals(method) || "HEAD".equals(method);
             if (endpoint == null) {
-                send(response, callback, new Reply(404, TEXT, "not found: " + path + " (endpoints: "
-                        + String.join(", ", endpoints.keySet()) + ", " + TicketPaths.PREFIX + "{id})\n"));
-            } else if (!"GET".equals(method) && !"HEAD".equals(method)) {
-                send(response, callback, new Reply(405, TEXT, "method " + method + " not allowed; use GET or HEAD\n")
-                        .with("Allow", ALLOW));
+                send(response, callback, closing(new Reply(404, TEXT, "not found: " + path + " (endpoints: "
+                        + String.join(", ", endpoints.keySet()) + ", " + TicketPaths.PREFIX + "{id})\n"), readOnly));
+            } else if (!readOnly) {
+                send(response, callback, closing(new Reply(405, TEXT, "method " + method + " not allowed; use GET or HEAD\n")
+                        .with("Allow", ALLOW), false));
             } else if (endpoint.guarded() && tokenDigest != null && !authorized(request)) {
                 send(response, callback, unauthorized(request));
             } else if (endpoint.where() == Where.PROBE) {
@@ -262,6 +263,14 @@ public final class StatusServer implements AutoCloseable {
             }
             return true;
         }
+    }
+
+    /**
+     * A refusal of a request that may carry a body nobody reads: it closes the connection, so the
+     * client does not send its next request on one the server is about to drop.
+     */
+    private static Reply closing(Reply reply, boolean readOnly) {
+        return readOnly ? reply : reply.with("Connection", "close");
     }
 
     /** The query's parameters, decoded (the last of a repeated one wins). */

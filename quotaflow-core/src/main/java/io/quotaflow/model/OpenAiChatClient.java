@@ -16,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -150,7 +151,7 @@ public final class OpenAiChatClient implements ModelClient {
     }
 
     private ModelOutcome answered(String body, ModelRequest request, RateLimitInfo limits, long latencyMs) {
-        List<String> ids = request.items().stream().map(ModelItem::id).toList();
+        List<String> ids = request.prompt().wireIds();
         JsonNode root;
         try {
             root = Json.MAPPER.readTree(body);
@@ -163,9 +164,16 @@ public final class OpenAiChatClient implements ModelClient {
         long prompt = root == null ? 0 : root.path("usage").path("prompt_tokens").asLong(0);
         long completion = root == null ? 0 : root.path("usage").path("completion_tokens").asLong(0);
         AnswerValidator.Validation v = validator.validate(content, ids);
+        // the answer names tickets by their ids in the request; the outcome by their keys
+        Map<String, String> keys = new HashMap<>();
+        for (int i = 0; i < ids.size(); i++) {
+            keys.put(ids.get(i), request.items().get(i).id());
+        }
+        Map<String, ModelOutcome.Label> labels = new LinkedHashMap<>();
+        v.labels().forEach((id, label) -> labels.put(keys.get(id), label));
         Map<String, String> invalid = new LinkedHashMap<>();
-        v.invalid().forEach((id, why) -> invalid.put(id, settings.apiKey().redact(why)));
-        return new ModelOutcome.Answered(v.labels(), invalid, finish, prompt, completion, limits, latencyMs);
+        v.invalid().forEach((id, why) -> invalid.put(keys.get(id), settings.apiKey().redact(why)));
+        return new ModelOutcome.Answered(labels, invalid, finish, prompt, completion, limits, latencyMs);
     }
 
     private ModelOutcome.Failed failed(ModelOutcome.FailureKind kind, int status, String message, Optional<Duration> hint,

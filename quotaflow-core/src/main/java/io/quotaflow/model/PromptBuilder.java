@@ -9,12 +9,15 @@ import io.quotaflow.wire.TokenCounter.ChatMessage;
 import io.quotaflow.records.Json;
 
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Builds the chat-completions request of {@code docs/model-wire-format.md}: a fixed system
  * message, the tickets as one JSON user message, and a strict {@code json_schema} response format
- * whose enums are the configured closed sets.
+ * whose enums are the configured closed sets. With {@link PromptLevers#LEAN} (the pipeline's), the
+ * tickets are numbered within the call ({@link ChatPrompt#wireIds()}), their text is
+ * {@link TicketText#lean lean}, and the system message is the short one.
  */
 public final class PromptBuilder {
 
@@ -23,30 +26,54 @@ public final class PromptBuilder {
      * response schema. Part of the classification cache's key (docs/design.md, "Cache"), so an
      * answer to one wording is never served for another: change it with any of them.
      */
-    public static final String PROMPT_VERSION = "1";
+    public static final String PROMPT_VERSION = "2";
 
+    /** The system message: what the closed sets' names do not say, and the answer's shape for providers that ignore the schema. */
     static final String SYSTEM_PROMPT = """
+            Classify each support ticket (any language). Urgency: critical = outage, data loss or security incident; \
+            high = customer blocked; medium = impaired but working; low = question or request. \
+            Reply {"results":[{"id","category","urgency"}]}, one per ticket, its id unchanged.""";
+
+    /** The system message of prompt version 1 (without {@link PromptLevers#compactSystem()}). */
+    static final String FULL_SYSTEM_PROMPT = """
             You classify customer support tickets. The user message is a JSON document {"tickets":[...]}; \
             each ticket has an id and a subject and/or body, in any language. For every ticket return exactly one \
             entry {"id","category","urgency"} in "results", using the ticket's id unchanged and only the allowed \
             values. Urgency: critical = outage, data loss or security incident; high = the customer is blocked; \
             medium = impaired but working; low = questions and requests. Answer with the JSON object only.""";
 
+    /** The id a ticket's tokens are counted with under short ids: as many tokens as any id up to "999". */
+    private static final String COUNTED_SHORT_ID = "10";
+
     private final ModelSettings settings;
+    private final PromptLevers levers;
+    private final String systemPrompt;
     private final TokenCounter counter;
     private final ObjectNode responseFormat;
     private final int fixedTokens;
 
+    /** The pipeline's builder: every lever of {@link PromptLevers#LEAN}. */
     public PromptBuilder(ModelSettings settings) {
+        this(settings, PromptLevers.LEAN);
+    }
+
+    public PromptBuilder(ModelSettings settings, PromptLevers levers) {
         this.settings = settings;
+        this.levers = levers;
+        this.systemPrompt = levers.compactSystem() ? SYSTEM_PROMPT : FULL_SYSTEM_PROMPT;
         this.counter = TokenCounter.forEncoding(settings.encoding());
         this.responseFormat = responseFormat(settings.categories(), settings.urgencies());
-        this.fixedTokens = counter.countChat(List.of(new ChatMessage("system", SYSTEM_PROMPT), new ChatMessage("user", "{\"tickets\":[]}")));
+        this.fixedTokens = counter.countChat(List.of(new ChatMessage("system", systemPrompt), new ChatMessage("user", "{\"tickets\":[]}")));
+    }
+
+    /** The levers this builder pulls. */
+    public PromptLevers levers() {
+        return levers;
     }
 
     /** Tokens a ticket adds to a prompt (its JSON object and separator). */
     public int itemTokens(ModelItem item) {
-        return counter.count(itemJson(item).toString()) + 1;
+        return counter.count(itemJson(item, levers.shortIds() ? COUNTED_SHORT_ID : item.id()).toString()) + 1;
     }
 
     /** Tokens of a prompt without tickets: system message, framing and reply priming. */
@@ -68,8 +95,11 @@ public final class PromptBuilder {
     public ChatPrompt build(List<ModelItem> items, int maxTokens, int promptTokens) {
         ObjectNode user = Json.MAPPER.createObjectNode();
         ArrayNode tickets = user.putArray("tickets");
+        List<String> wireIds = new ArrayList<>(items.size());
         for (ModelItem item : items) {
-            tickets.add(itemJson(item));
+            String wireId = levers.shortIds() ? Integer.toString(wireIds.size() + 1) : item.id();
+            wireIds.add(wireId);
+            tickets.add(itemJson(item, wireId));
         }
         String userContent;
         try {
@@ -77,7 +107,7 @@ public final class PromptBuilder {
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }
-        List<ChatMessage> messages = List.of(new ChatMessage("system", SYSTEM_PROMPT), new ChatMessage("user", userContent));
+        List<ChatMessage> messages = List.of(new ChatMessage("system", systemPrompt), new ChatMessage("user", userContent));
         ObjectNode body = Json.MAPPER.createObjectNode();
         body.put("model", settings.model());
         body.put("temperature", 0);
@@ -87,18 +117,20 @@ public final class PromptBuilder {
             msgs.addObject().put("role", m.role()).put("content", m.content());
         }
         body.set("response_format", responseFormat);
-        return new ChatPrompt(List.copyOf(items), messages, body, promptTokens >= 0 ? promptTokens : counter.countChat(messages),
-                maxTokens);
+        return new ChatPrompt(List.copyOf(items), List.copyOf(wireIds), messages, body,
+                promptTokens >= 0 ? promptTokens : counter.countChat(messages), maxTokens);
     }
 
-    private static ObjectNode itemJson(ModelItem item) {
+    private ObjectNode itemJson(ModelItem item, String wireId) {
         ObjectNode node = Json.MAPPER.createObjectNode();
-        node.put("id", item.id());
-        if (item.subject() != null && !item.subject().isBlank()) {
-            node.put("subject", item.subject());
+        node.put("id", wireId);
+        String subject = levers.leanText() ? TicketText.lean(item.subject()) : item.subject();
+        String body = levers.leanText() ? TicketText.lean(item.body()) : item.body();
+        if (subject != null && !subject.isBlank()) {
+            node.put("subject", subject);
         }
-        if (item.body() != null && !item.body().isBlank()) {
-            node.put("body", item.body());
+        if (body != null && !body.isBlank()) {
+            node.put("body", body);
         }
         return node;
     }

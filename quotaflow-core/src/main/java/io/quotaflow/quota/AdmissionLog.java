@@ -1,17 +1,24 @@
 package io.quotaflow.quota;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.Iterator;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * The limiter's recent admissions, oldest first: what the provider may not have counted yet when it
  * answered an earlier call, so that a re-seed from its headers subtracts them (see
  * {@link QuotaLimiter#reseed(RateLimitInfo, long, long, long)}). Own calls are kept two minutes;
  * calls inherited from a previous owner of the scope until their request timeout.
+ *
+ * <p>Indexed, since an answer's re-seed runs on the stream thread and the log holds two minutes of
+ * admissions (about 20,000 at 10,000 RPM): the calls are kept in admission order with the sum of
+ * every charge before each one, so a sum over the calls after a point is a subtraction; the
+ * unanswered ones (the calls in flight and the inherited ones) are listed apart; and the answered
+ * ones are kept in the order of their answers. An answer's look-up ({@link #around}) then costs a
+ * binary search, plus the calls still out, plus the answers that arrived while it was out (which it
+ * must list): never a walk over the whole log. Refunds and the end of inherited calls remove calls
+ * from inside the log and cost a pass over the calls after them; both are rare.
  */
 final class AdmissionLog {
 
@@ -24,6 +31,10 @@ final class AdmissionLog {
         final Charge charge;
         final long expiresNanos;
         long answeredNanos;
+        /** The charges of every call logged before this one and still in the log (plus those purged from the front). */
+        Charge before;
+        /** False once the entry has left the log (purged or removed); the answer index drops such entries lazily. */
+        boolean live = true;
 
         Entry(long sequence, long nanos, Charge charge, long expiresNanos) {
             this.sequence = sequence;
@@ -51,14 +62,23 @@ final class AdmissionLog {
         }
     }
 
-    private final ArrayDeque<Entry> entries = new ArrayDeque<>();
+    /** Every call in the log, by sequence (and so by admission time). */
+    private final Ring<Entry> entries = new Ring<>();
+    /** The unanswered calls in the log, by sequence. */
+    private final List<Entry> open = new ArrayList<>();
+    /** The calls inherited from a previous owner, by sequence; entries that left the log are skipped. */
+    private final List<Entry> inherited = new ArrayList<>();
+    /** The answered calls, by the time of their answers; entries that left the log are skipped and dropped from the front. */
+    private final Ring<Entry> answers = new Ring<>();
+    /** The charges of every call logged so far (the next call's {@link Entry#before}). */
+    private Charge logged = Charge.NONE;
     private long sequence;
     /** When the inherited calls stop counting (0: none held). */
     private long inheritedUntilNanos;
 
     /** Logs an admission of ours; returns its sequence number. */
     long add(long nowNanos, Charge charge) {
-        entries.addLast(new Entry(++sequence, nowNanos, charge, 0));
+        append(new Entry(++sequence, nowNanos, charge, 0));
         return sequence;
     }
 
@@ -68,20 +88,40 @@ final class AdmissionLog {
         long each = tokens / calls;
         for (int i = 0; i < calls; i++) {
             // their split is unknown: each counts whole against the input and the output limits
-            entries.addLast(new Entry(++sequence, nowNanos, Charge.unsplit(i == 0 ? tokens - each * (calls - 1) : each), expiresNanos));
+            Entry e = new Entry(++sequence, nowNanos, Charge.unsplit(i == 0 ? tokens - each * (calls - 1) : each), expiresNanos);
+            append(e);
+            inherited.add(e);
         }
+    }
+
+    private void append(Entry e) {
+        e.before = logged;
+        logged = logged.plus(e.charge);
+        entries.addLast(e);
+        open.add(e);
     }
 
     long last() {
         return sequence;
     }
 
+    /** How many calls the log holds (its bound: two minutes of admissions, plus the inherited ones). */
+    int size() {
+        return entries.size();
+    }
+
     /** Removes the admission sent at {@code sentAtNanos} costing {@code tokens} (a refunded call). */
     void remove(long sentAtNanos, long tokens) {
-        for (Iterator<Entry> it = entries.descendingIterator(); it.hasNext(); ) {
-            Entry e = it.next();
+        for (int i = entries.size() - 1; i >= 0; i--) {
+            Entry e = entries.get(i);
             if (e.nanos == sentAtNanos && e.charge.tokens() == tokens) {
-                it.remove();
+                entries.remove(i);
+                leave(e);
+                for (int j = i; j < entries.size(); j++) {
+                    Entry later = entries.get(j);
+                    later.before = minus(later.before, e.charge);
+                }
+                logged = minus(logged, e.charge);
                 return;
             }
             if (e.nanos < sentAtNanos) {
@@ -91,28 +131,27 @@ final class AdmissionLog {
     }
 
     void answered(long admission, long nowNanos) {
-        for (Iterator<Entry> it = entries.descendingIterator(); it.hasNext(); ) {
-            Entry e = it.next();
-            if (e.sequence == admission) {
-                e.answeredNanos = Math.max(1, nowNanos);
-                return;
-            }
-            if (e.sequence < admission) {
-                return;
-            }
+        int index = indexOf(admission);
+        if (index < 0) {
+            return;
         }
+        Entry e = entries.get(index);
+        if (e.answeredNanos == 0) {
+            open.remove(openIndexOf(e.sequence));
+        } else {
+            removeAnswer(e);
+        }
+        e.answeredNanos = Math.max(1, nowNanos);
+        int at = answers.size();
+        while (at > 0 && answers.get(at - 1).answeredNanos > e.answeredNanos) {
+            at--;
+        }
+        answers.insert(at, e);
     }
 
     /** Every call admitted after {@code sentAtNanos}, the headers taken when that call was admitted. */
     Uncounted after(long sentAtNanos) {
-        Charge later = Charge.NONE;
-        for (Iterator<Entry> it = entries.descendingIterator(); it.hasNext(); ) {
-            Entry e = it.next();
-            if (e.nanos <= sentAtNanos) {
-                break;
-            }
-            later = later.plus(e.charge);
-        }
+        Charge later = suffix(firstAfter(entries, sentAtNanos, false));
         return new Uncounted(later, List.of(new Snapshot(sentAtNanos, later)));
     }
 
@@ -133,36 +172,32 @@ final class AdmissionLog {
      * before this one was sent count for none.
      */
     Uncounted around(long admission, long receivedNanos) {
-        long sentAt = admittedAt(admission);
-        Charge lower = Charge.NONE;
+        int index = indexOf(admission);
+        Charge lower = suffix(index >= 0 ? index + 1 : -index - 1);
+        for (Entry e : open) {
+            if (e.sequence >= admission) {
+                break;
+            }
+            lower = lower.plus(e.charge);
+        }
+        if (index < 0) {
+            // its send time is unknown: every call may be uncounted
+            return new Uncounted(lower, List.of(new Snapshot(receivedNanos, suffix(0))));
+        }
+        int firstLater = firstAfter(answers, receivedNanos, true);
         Charge always = Charge.NONE;
-        List<Entry> between = new ArrayList<>();
-        for (Entry e : entries) {
-            if (e.sequence == admission) {
-                continue;
-            }
-            if (e.sequence > admission || e.answeredNanos == 0) {
-                lower = lower.plus(e.charge);
-            }
-            if (e.answeredNanos == 0 || e.answeredNanos > receivedNanos || sentAt == Long.MAX_VALUE) {
+        for (Entry e : open) {
+            if (e.sequence != admission) {
                 always = always.plus(e.charge);
-            } else if (e.answeredNanos > sentAt) {
-                between.add(e);
             }
         }
-        List<Snapshot> snapshots = new ArrayList<>(between.size() + 1);
-        snapshots.add(new Snapshot(receivedNanos, always));
-        between.sort(Comparator.comparingLong((Entry e) -> e.answeredNanos).reversed());
-        Charge uncounted = always;
-        for (int i = 0; i < between.size(); i++) {
-            Entry e = between.get(i);
-            uncounted = uncounted.plus(e.charge);
-            boolean lastAtThisTime = i + 1 == between.size() || between.get(i + 1).answeredNanos != e.answeredNanos;
-            if (lastAtThisTime) {
-                snapshots.add(new Snapshot(e.answeredNanos, uncounted));
+        for (int i = firstLater; i < answers.size(); i++) {
+            Entry e = answers.get(i);
+            if (e.live && e.sequence != admission) {
+                always = always.plus(e.charge);
             }
         }
-        return new Uncounted(lower, snapshots);
+        return new Uncounted(lower, snapshots(admission, entries.get(index).nanos, receivedNanos, always, firstLater));
     }
 
     /**
@@ -172,71 +207,200 @@ final class AdmissionLog {
      * way) or inherited from a previous owner. A call sent earlier than that reached the provider
      * before this one did, so the provider's headers for this one count it, whenever it took them;
      * however long its own answer takes (a large call answered after a small one sent later), it is
-     * not subtracted again. Walks back from the newest end to {@code transitNanos} before the call
-     * (the whole log while inherited calls count, or when the call is no longer logged). With
-     * {@code answeredToo}, a call sent within the transit before it counts even when answered (its
-     * answer says it reached the provider, not that it did so before this one).
+     * not subtracted again. With {@code answeredToo}, a call sent within the transit before it counts
+     * even when answered (its answer says it reached the provider, not that it did so before this
+     * one). When the call is no longer logged every other unanswered call counts (every call with
+     * {@code answeredToo}).
+     *
+     * <p>Costs a binary search by sequence and one by time, plus the unanswered calls sent within the
+     * transit (with {@code answeredToo}, a subtraction of prefix sums instead), plus the inherited
+     * calls while any count.
      */
     Charge lowering(long admission, long transitNanos, boolean answeredToo) {
-        long sentAt = admittedAt(admission);
-        boolean unknown = sentAt == Long.MAX_VALUE;
-        long horizon = unknown ? Long.MIN_VALUE : sentAt - transitNanos;
-        Charge lower = Charge.NONE;
-        for (Iterator<Entry> it = entries.descendingIterator(); it.hasNext(); ) {
-            Entry e = it.next();
-            if (e.nanos < horizon && inheritedUntilNanos == 0) {
-                break;
+        int index = indexOf(admission);
+        if (index < 0) {
+            if (answeredToo) {
+                return suffix(0);
             }
-            if (e.sequence == admission) {
-                continue;
-            }
-            boolean unanswered = e.answeredNanos == 0 || answeredToo;
-            if (e.sequence > admission || (unanswered && (e.nanos >= horizon || e.expiresNanos != 0))) {
+            Charge lower = suffix(-index - 1);
+            for (Entry e : open) {
+                if (e.sequence >= admission) {
+                    break;
+                }
                 lower = lower.plus(e.charge);
+            }
+            return lower;
+        }
+        Entry call = entries.get(index);
+        int first = firstAfter(entries, call.nanos - transitNanos - 1, false);
+        long firstSequence = entries.get(first).sequence;
+        Charge lower = suffix(index + 1);
+        if (answeredToo) {
+            lower = lower.plus(minus(call.before, entries.get(first).before));
+        } else {
+            int o = bySequence(open.size(), open::get, firstSequence);
+            for (int i = o < 0 ? -o - 1 : o; i < open.size() && open.get(i).sequence < admission; i++) {
+                lower = lower.plus(open.get(i).charge);
+            }
+        }
+        if (inheritedUntilNanos != 0) {
+            // inherited calls count however early they were sent
+            for (Entry e : inherited) {
+                if (e.live && e.expiresNanos != 0 && e.sequence < firstSequence && (answeredToo || e.answeredNanos == 0)) {
+                    lower = lower.plus(e.charge);
+                }
             }
         }
         return lower;
     }
 
-    /** What the calls sent after {@code fromNanos} up to and including {@code toNanos} cost in tokens. Walks back from the newest end. */
+    /** What the calls sent after {@code fromNanos} up to and including {@code toNanos} cost in tokens: two binary searches by time. */
     long sentBetween(long fromNanos, long toNanos) {
-        long tokens = 0;
-        for (Iterator<Entry> it = entries.descendingIterator(); it.hasNext(); ) {
-            Entry e = it.next();
-            if (e.nanos <= fromNanos) {
-                break;
-            }
-            if (e.nanos <= toNanos) {
-                tokens += e.charge.tokens();
-            }
+        if (toNanos <= fromNanos) {
+            return 0;
         }
-        return tokens;
+        return suffix(firstAfter(entries, fromNanos, false)).tokens() - suffix(firstAfter(entries, toNanos, false)).tokens();
     }
 
     /** When the call admitted as {@code admission} was admitted; {@link Long#MAX_VALUE} when it is no longer logged. */
     long sentAt(long admission) {
-        return admittedAt(admission);
+        int index = indexOf(admission);
+        return index < 0 ? Long.MAX_VALUE : entries.get(index).nanos;
     }
 
-    /** When the call admitted as {@code admission} was admitted (the newest end of the log is searched first). */
-    private long admittedAt(long admission) {
-        for (Iterator<Entry> it = entries.descendingIterator(); it.hasNext(); ) {
-            Entry e = it.next();
-            if (e.sequence <= admission) {
-                return e.sequence == admission ? e.nanos : Long.MAX_VALUE;
+    /**
+     * The receipt's snapshot ({@code always} uncounted), then one for each answer time between the
+     * send and the receipt, latest first: the answers before position {@code firstLater} of the
+     * answer index and after {@code sentAt}.
+     */
+    private List<Snapshot> snapshots(long admission, long sentAt, long receivedNanos, Charge always, int firstLater) {
+        List<Snapshot> snapshots = new ArrayList<>();
+        snapshots.add(new Snapshot(receivedNanos, always));
+        Charge uncounted = always;
+        long at = 0;
+        boolean pending = false;
+        for (int i = firstLater - 1; i >= 0 && answers.get(i).answeredNanos > sentAt; i--) {
+            Entry e = answers.get(i);
+            if (!e.live || e.sequence == admission) {
+                continue;
             }
+            if (pending && e.answeredNanos != at) {
+                snapshots.add(new Snapshot(at, uncounted));
+            }
+            uncounted = uncounted.plus(e.charge);
+            at = e.answeredNanos;
+            pending = true;
         }
-        return Long.MAX_VALUE;
+        if (pending) {
+            snapshots.add(new Snapshot(at, uncounted));
+        }
+        return snapshots;
     }
 
     /** Drops own admissions older than two minutes and inherited calls past their timeout. */
     void purge(long nowNanos) {
-        while (!entries.isEmpty() && entries.peekFirst().nanos < nowNanos - KEEP_NANOS) {
-            entries.pollFirst();
+        while (!entries.isEmpty() && entries.first().nanos < nowNanos - KEEP_NANOS) {
+            leave(entries.removeFirst());
         }
         if (inheritedUntilNanos != 0 && nowNanos >= inheritedUntilNanos) {
-            entries.removeIf(e -> e.expiresNanos != 0);
+            dropInherited();
             inheritedUntilNanos = 0;
         }
+        while (!answers.isEmpty() && !answers.first().live) {
+            answers.removeFirst();
+        }
+    }
+
+    private void dropInherited() {
+        List<Entry> kept = new ArrayList<>(entries.size());
+        Charge dropped = Charge.NONE;
+        for (int i = 0; i < entries.size(); i++) {
+            Entry e = entries.get(i);
+            if (e.expiresNanos != 0) {
+                dropped = dropped.plus(e.charge);
+                leave(e);
+            } else {
+                e.before = minus(e.before, dropped);
+                kept.add(e);
+            }
+        }
+        logged = minus(logged, dropped);
+        inherited.clear();
+        entries.clear();
+        kept.forEach(entries::addLast);
+    }
+
+    /** {@code e} has left the log. */
+    private void leave(Entry e) {
+        e.live = false;
+        if (e.answeredNanos == 0) {
+            open.remove(openIndexOf(e.sequence));
+        }
+    }
+
+    private void removeAnswer(Entry e) {
+        for (int i = answers.size() - 1; i >= 0; i--) {
+            if (answers.get(i) == e) {
+                answers.remove(i);
+                return;
+            }
+        }
+    }
+
+    /** The charges of the calls from position {@code from} of the log to its end. */
+    private Charge suffix(int from) {
+        return from >= entries.size() ? Charge.NONE : minus(logged, entries.get(from).before);
+    }
+
+    /** The position of {@code admission} in the log, or {@code -(the position it would have) - 1}. */
+    private int indexOf(long admission) {
+        return bySequence(entries.size(), entries::get, admission);
+    }
+
+    /** The position of {@code admission} among {@code size} entries ordered by sequence, or {@code -(its insertion point) - 1}. */
+    private static int bySequence(int size, IntFunction<Entry> at, long admission) {
+        int low = 0;
+        int high = size - 1;
+        while (low <= high) {
+            int mid = (low + high) >>> 1;
+            long s = at.apply(mid).sequence;
+            if (s < admission) {
+                low = mid + 1;
+            } else if (s > admission) {
+                high = mid - 1;
+            } else {
+                return mid;
+            }
+        }
+        return -low - 1;
+    }
+
+    /** The first position of {@code ring} whose admission (or answer) time is above {@code nanos}; the ring is ordered by it. */
+    private static int firstAfter(Ring<Entry> ring, long nanos, boolean byAnswer) {
+        int low = 0;
+        int high = ring.size();
+        while (low < high) {
+            int mid = (low + high) >>> 1;
+            Entry e = ring.get(mid);
+            if ((byAnswer ? e.answeredNanos : e.nanos) > nanos) {
+                high = mid;
+            } else {
+                low = mid + 1;
+            }
+        }
+        return low;
+    }
+
+    private int openIndexOf(long admission) {
+        int index = bySequence(open.size(), open::get, admission);
+        if (index < 0) {
+            throw new IllegalStateException("admission " + admission + " is not open");
+        }
+        return index;
+    }
+
+    private static Charge minus(Charge a, Charge b) {
+        return new Charge(a.requests() - b.requests(), a.tokens() - b.tokens(), a.inputTokens() - b.inputTokens(),
+                a.outputTokens() - b.outputTokens());
     }
 }

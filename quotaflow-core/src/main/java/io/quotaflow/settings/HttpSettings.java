@@ -12,8 +12,10 @@ import java.util.Optional;
  * @param tls            the key and certificates to serve HTTPS with ({@code http.tls.*}); null: plain HTTP
  * @param idleTimeout    a connection that neither sends nor reads for this long is closed ({@code http.idle-timeout-ms})
  * @param forwardTimeout how long {@code GET /tickets/{id}} waits for the other instances ({@code http.forward-timeout-ms})
+ * @param advertisedHost the host name the other instances forward to ({@code http.advertised-host}); null: derived
+ *                       from {@code http.bind} (the bind address, or this host's name for a wildcard)
  */
-public record HttpSettings(Secret authToken, TlsIdentity tls, Duration idleTimeout, Duration forwardTimeout) {
+public record HttpSettings(Secret authToken, TlsIdentity tls, Duration idleTimeout, Duration forwardTimeout, String advertisedHost) {
 
     /** {@code http.idle-timeout-ms}'s default. */
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(10);
@@ -29,16 +31,33 @@ public record HttpSettings(Secret authToken, TlsIdentity tls, Duration idleTimeo
         Objects.requireNonNull(forwardTimeout, "forwardTimeout");
         QuotaSettings.require(idleTimeout.toMillis() >= 100, "http.idle-timeout-ms must be at least 100");
         QuotaSettings.require(forwardTimeout.toMillis() >= 100, "http.forward-timeout-ms must be at least 100");
+        QuotaSettings.require(advertisedHost == null || advertisedHost.matches("[A-Za-z0-9.:\\[\\]%_-]+"),
+                "http.advertised-host must be a host name or an IP address, got '" + advertisedHost + "'");
+    }
+
+    /** Settings whose advertised host is derived from the bind address. */
+    public HttpSettings(Secret authToken, TlsIdentity tls, Duration idleTimeout, Duration forwardTimeout) {
+        this(authToken, tls, idleTimeout, forwardTimeout, null);
     }
 
     /** These settings with {@code token} required on {@code /status} and {@code /tickets/{id}}. */
     public HttpSettings withAuthToken(Secret token) {
-        return new HttpSettings(token, tls, idleTimeout, forwardTimeout);
+        return new HttpSettings(token, tls, idleTimeout, forwardTimeout, advertisedHost);
     }
 
     /** These settings serving HTTPS with {@code identity}. */
     public HttpSettings withTls(TlsIdentity identity) {
-        return new HttpSettings(authToken, identity, idleTimeout, forwardTimeout);
+        return new HttpSettings(authToken, identity, idleTimeout, forwardTimeout, advertisedHost);
+    }
+
+    /** These settings advertising {@code host} to the other instances (e.g. a pod's DNS name). */
+    public HttpSettings withAdvertisedHost(String host) {
+        return new HttpSettings(authToken, tls, idleTimeout, forwardTimeout, host);
+    }
+
+    /** The configured host name the other instances forward to, if any ({@code http.advertised-host}). */
+    public Optional<String> advertised() {
+        return Optional.ofNullable(advertisedHost);
     }
 
     public Optional<Secret> token() {

@@ -1,7 +1,9 @@
 package io.quotaflow.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -96,9 +98,12 @@ class TopicsApplierIT {
                 name + ": partitions 1 -> " + dlq.partitions(),
                 name + ": retention.ms 604800000 -> 2592000000");
         assertThat(describe(List.of(dlq)).get(name).partitions()).hasSize(dlq.partitions());
-        Config config = configs(List.of(dlq)).get(new ConfigResource(ConfigResource.Type.TOPIC, name));
-        assertThat(config.get("retention.ms").value()).isEqualTo("2592000000");
-        assertThat(config.get("segment.bytes").value()).as("undeclared config untouched").isEqualTo("10485760");
+        // the broker serves a topic's configs from its metadata, which follows the controller's a moment later
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
+            Config config = configs(List.of(dlq)).get(new ConfigResource(ConfigResource.Type.TOPIC, name));
+            assertThat(config.get("retention.ms").value()).isEqualTo("2592000000");
+            assertThat(config.get("segment.bytes").value()).as("undeclared config untouched").isEqualTo("10485760");
+        });
         assertThat(new TopicsApplier(List.of(dlq)).apply(admin)).isEmpty();
     }
 

@@ -135,4 +135,19 @@ class ContentKeyTest {
         assertThatThrownBy(() -> new ContentKey("G".repeat(64))).isInstanceOf(IllegalArgumentException.class);
         assertThat(new ContentKey("0".repeat(64)).toString()).isEqualTo("0".repeat(64));
     }
+
+    @Test
+    void shouldHashTheLengthPrefixedEncodingOfADataOutputStream() throws Exception {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) {
+            for (String part : List.of("Ol\u00e1, n\u00e3o consigo entrar", "")) {
+                byte[] utf8 = part.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                out.writeInt(utf8.length);
+                out.write(utf8);
+            }
+        }
+        String expected = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes.toByteArray()));
+
+        assertThat(ContentKey.contentHash("  Ol\u00e1,\n n\u00e3o   consigo entrar ", null)).isEqualTo(expected);
+    }
 }

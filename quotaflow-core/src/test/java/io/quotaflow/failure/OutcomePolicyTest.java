@@ -77,6 +77,24 @@ class OutcomePolicyTest {
     }
 
     @Test
+    void shouldKeepWhatACutAnswerHeldAndAskAgainForTheRestWithoutConsumingAnAttempt() {
+        ModelOutcome.Answered cut = new ModelOutcome.Answered(Map.of("A", new ModelOutcome.Label("billing", "low")),
+                Map.of("B", "missing from the answer"), "length", 200, MAX_TOKENS, RateLimitInfo.EMPTY, 40);
+
+        OutcomePolicy.Decision d = decide(TWO, cut);
+
+        assertThat(d.actions()).hasSize(2);
+        assertThat(d.actions().get(0)).isInstanceOf(OutcomePolicy.Action.Classify.class);
+        assertThat(d.actions().get(1)).isInstanceOfSatisfying(OutcomePolicy.Action.Requeue.class, r -> {
+            assertThat(r.item().key()).isEqualTo("B");
+            assertThat(r.item().maxTokensBoost()).isEqualTo(2);
+            assertThat(r.item().attempt()).isZero();
+        });
+        assertThat(d.budgetSample()).as("a cut answer is no sample of a whole one").isFalse();
+        assertThat(d.refund()).as("the provider charged the cut call").isFalse();
+    }
+
+    @Test
     void shouldCoolTheScopeDownOnA429AndConsumeNoAttempt() {
         ModelOutcome.RateLimited limited = new ModelOutcome.RateLimited(Optional.of(Duration.ofMillis(1_280)), "TPM", Optional.empty(),
                 Optional.empty(), RateLimitInfo.EMPTY, 3);

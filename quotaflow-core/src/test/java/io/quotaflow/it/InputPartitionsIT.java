@@ -56,7 +56,7 @@ import static org.awaitility.Awaitility.await;
 class InputPartitionsIT {
 
     @RegisterExtension
-    static final ItSupport it = ItSupport.of("sk-it-partitions", 6_000, 2_000_000, 5);
+    static final ItSupport it = ItSupport.of("sk-it-partitions", 6_000, 2_000_000, 5).withBundledPartitions();
 
     /** What the operator raises, and to what. */
     private static final Map<String, Integer> RAISED = Map.of("tickets.standard", 8, "tickets.retry", 8);
@@ -130,6 +130,9 @@ class InputPartitionsIT {
             // what an older version made of the bundled inputs: 6 partitions
             admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(dispatchTopic, 6, (short) 1)))
                     .all().get(30, TimeUnit.SECONDS);
+            // the broker describes a new topic once its metadata has it, a moment after the controller
+            await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> admin.describeTopics(List.of(dispatchTopic))
+                    .allTopicNames().get(10, TimeUnit.SECONDS).get(dispatchTopic).partitions().size() == 6);
         }
         FakeModelClient client = FakeModelClient.labellingAll("billing", "low");
         QuotaflowConfig four = new QuotaflowConfig(config.bootstrapServers(), config.applicationId(), config.stateDir(), -1,

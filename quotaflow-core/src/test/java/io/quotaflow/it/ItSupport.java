@@ -2,6 +2,7 @@ package io.quotaflow.it;
 
 import io.quotaflow.admin.OutcomeCounter;
 import io.quotaflow.admin.KafkaClients;
+import io.quotaflow.admin.TopicSpec;
 import io.quotaflow.admin.TopicsApplier;
 import io.quotaflow.settings.BatchSettings;
 import io.quotaflow.settings.ModelSettings;
@@ -57,6 +58,14 @@ import static org.awaitility.Awaitility.await;
  */
 final class ItSupport implements BeforeAllCallback, AfterAllCallback {
 
+    /**
+     * Partitions of every topic an IT makes (and of its dispatch topic), unless the class asks for the
+     * bundled counts ({@link #withBundledPartitions()}): two, not the bundled six, so a pipeline has a
+     * third of the tasks, stores and transactions to start; still more than one, so the tickets of a
+     * test spread over partitions and tasks.
+     */
+    static final int IT_PARTITIONS = 2;
+
     final String key;
     private final long rpm;
     private final long tpm;
@@ -64,24 +73,32 @@ final class ItSupport implements BeforeAllCallback, AfterAllCallback {
     private final UnaryOperator<SimulatorConfig.Builder> simulatorShape;
     EmbeddedKafkaBroker broker;
     ProviderSimulator sim;
+    private final int partitions;
     private TopicNames topics;
 
-    private ItSupport(String key, long rpm, long tpm, long latencyMs, UnaryOperator<SimulatorConfig.Builder> simulatorShape) {
+    private ItSupport(String key, long rpm, long tpm, long latencyMs, UnaryOperator<SimulatorConfig.Builder> simulatorShape,
+                      int partitions) {
         this.key = key;
         this.rpm = rpm;
         this.tpm = tpm;
         this.latencyMs = latencyMs;
         this.simulatorShape = simulatorShape;
+        this.partitions = partitions;
+    }
+
+    /** This world with the bundled partition counts and the default {@code dispatch.partitions}, for tests about them. */
+    ItSupport withBundledPartitions() {
+        return new ItSupport(key, rpm, tpm, latencyMs, simulatorShape, Integer.MAX_VALUE);
     }
 
     /** The shared broker and a simulator admitting {@code rpm}/{@code tpm} with a 5 s burst, started before the class. */
     static ItSupport of(String key, long rpm, long tpm, long latencyMs) {
-        return new ItSupport(key, rpm, tpm, latencyMs, UnaryOperator.identity());
+        return new ItSupport(key, rpm, tpm, latencyMs, UnaryOperator.identity(), IT_PARTITIONS);
     }
 
     /** {@link #of(String, long, long, long)} with more simulator settings (other models served, ...). */
     static ItSupport of(String key, long rpm, long tpm, long latencyMs, UnaryOperator<SimulatorConfig.Builder> simulatorShape) {
-        return new ItSupport(key, rpm, tpm, latencyMs, simulatorShape);
+        return new ItSupport(key, rpm, tpm, latencyMs, simulatorShape, IT_PARTITIONS);
     }
 
     @Override
@@ -89,7 +106,7 @@ final class ItSupport implements BeforeAllCallback, AfterAllCallback {
         // the shared broker, closed by JUnit at the end of the run
         new KafkaBrokerExtension().beforeAll(context);
         broker = KafkaBrokerExtension.broker();
-        topics = applyTopics(broker, KafkaBrokerExtension.uniqueName(context.getRequiredTestClass().getSimpleName()) + ".");
+        topics = applyTopics(broker, KafkaBrokerExtension.uniqueName(context.getRequiredTestClass().getSimpleName()) + ".", partitions);
         sim = ProviderSimulator.start(simulatorShape.apply(SimulatorConfig.builder().port(0).rpm(rpm).tpm(tpm)
                 .burstSeconds(5).apiKeys(Set.of(key)).baseLatencyMs(latencyMs)).build());
     }
@@ -108,9 +125,15 @@ final class ItSupport implements BeforeAllCallback, AfterAllCallback {
      * batch got in is stuck on an out-of-order sequence (seen on the shared, busier broker).
      */
     static TopicNames applyTopics(EmbeddedKafkaBroker broker, String prefix) {
+        return applyTopics(broker, prefix, IT_PARTITIONS);
+    }
+
+    /** {@link #applyTopics(EmbeddedKafkaBroker, String)} with at most {@code partitions} partitions a topic. */
+    static TopicNames applyTopics(EmbeddedKafkaBroker broker, String prefix, int partitions) {
         TopicNames topics = new TopicNames(prefix);
         try (Admin admin = KafkaClients.admin(broker.bootstrapServers(), Map.of())) {
-            TopicsApplier.bundled().withPrefix(prefix).apply(admin);
+            new TopicsApplier(TopicSpec.loadBundled().stream().map(t -> new TopicSpec(prefix + t.name(),
+                    Math.min(t.partitions(), partitions), t.replicationFactor(), t.configs())).toList()).apply(admin);
             await("the broker serves every partition of " + topics.all()).atMost(Duration.ofSeconds(60))
                     .pollInterval(Duration.ofMillis(100)).ignoreExceptions().until(() -> {
                         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
@@ -139,7 +162,9 @@ final class ItSupport implements BeforeAllCallback, AfterAllCallback {
      * {@code applicationId} under this class's prefix (instances of one test pass the same id).
      */
     QuotaflowConfig config(String applicationId, QuotaSettings quota, RetrySettings retry) {
-        return config(broker, sim, key, topics, topics.prefix() + applicationId, quota, retry);
+        QuotaflowConfig config = config(broker, sim, key, topics, topics.prefix() + applicationId, quota, retry);
+        return partitions == IT_PARTITIONS ? config : new QuotaflowConfig(config.bootstrapServers(), config.applicationId(),
+                config.stateDir(), -1, Map.of(), config.dispatcher().withDispatchPartitions(DispatcherSettings.DEFAULT_DISPATCH_PARTITIONS));
     }
 
     /** Counts the outcomes on this class's topics; the caller closes it. */
@@ -156,7 +181,7 @@ final class ItSupport implements BeforeAllCallback, AfterAllCallback {
         try {
             return new QuotaflowConfig(broker.bootstrapServers(), applicationId, Files.createTempDirectory("qf-" + applicationId), -1,
                     Map.of(), new DispatcherSettings(ModelSettings.of(URI.create(sim.baseUrl()), "gpt-4o-mini", Secret.of(key)),
-                    quota, BatchSettings.ofDefaults(), retry).withTopics(topics));
+                    quota, BatchSettings.ofDefaults(), retry).withTopics(topics).withDispatchPartitions(IT_PARTITIONS));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

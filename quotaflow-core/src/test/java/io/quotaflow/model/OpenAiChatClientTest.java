@@ -75,7 +75,7 @@ class OpenAiChatClientTest {
 
     @Test
     void shouldValidateA200AnswerAgainstTheBatch() {
-        String body = "{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":\"{\\\"results\\\":[{\\\"id\\\":\\\"T-1\\\",\\\"category\\\":\\\"billing\\\",\\\"urgency\\\":\\\"high\\\"}]}\"},\"finish_reason\":\"stop\"}],"
+        String body = "{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":\"{\\\"results\\\":[{\\\"id\\\":\\\"1\\\",\\\"category\\\":\\\"billing\\\",\\\"urgency\\\":\\\"high\\\"}]}\"},\"finish_reason\":\"stop\"}],"
                 + "\"usage\":{\"prompt_tokens\":120,\"completion_tokens\":18}}";
         ModelOutcome outcome = client.interpret(200, headers(Map.of()), body, request, 33);
         assertThat(outcome).isInstanceOfSatisfying(ModelOutcome.Answered.class, a -> {
@@ -84,6 +84,51 @@ class OpenAiChatClientTest {
             assertThat(a.completionTokens()).isEqualTo(18);
             assertThat(a.latencyMs()).isEqualTo(33);
             assertThat(a.truncated()).isFalse();
+        });
+    }
+
+    private static String answer(String content) {
+        return "{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":" + com.fasterxml.jackson.databind.node.TextNode.valueOf(content)
+                + "},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":120,\"completion_tokens\":40}}";
+    }
+
+    private static ModelRequest batch(String... keys) {
+        return new ModelRequest("b2", new PromptBuilder(Fixtures.model())
+                .build(java.util.Arrays.stream(keys).map(k -> new ModelItem(k, "s", "b")).toList(), 80));
+    }
+
+    @Test
+    void shouldMapShortIdsBackToTicketKeys() {
+        ModelRequest two = batch("hooli:T-7", "initech:T-7");
+        assertThat(two.prompt().wireIds()).containsExactly("1", "2");
+        assertThat(two.prompt().body().toString()).contains("\\\"id\\\":\\\"1\\\"").doesNotContain("hooli");
+
+        ModelOutcome outcome = client.interpret(200, headers(Map.of()), answer("{\"results\":["
+                + "{\"id\":\"2\",\"category\":\"billing\",\"urgency\":\"high\"},"
+                + "{\"id\":\"1\",\"category\":\"shipping\",\"urgency\":\"low\"}]}"), two, 5);
+
+        assertThat(outcome).isInstanceOfSatisfying(ModelOutcome.Answered.class, a -> {
+            assertThat(a.labels()).containsOnly(Map.entry("hooli:T-7", new ModelOutcome.Label("shipping", "low")),
+                    Map.entry("initech:T-7", new ModelOutcome.Label("billing", "high")));
+            assertThat(a.invalid()).isEmpty();
+        });
+    }
+
+    @Test
+    void shouldRejectUnknownAndDuplicateShortIdsAsBefore() {
+        ModelRequest three = batch("hooli:T-1", "hooli:T-2", "hooli:T-3");
+
+        ModelOutcome outcome = client.interpret(200, headers(Map.of()), answer("{\"results\":["
+                + "{\"id\":\"1\",\"category\":\"billing\",\"urgency\":\"high\"},"
+                + "{\"id\":\"2\",\"category\":\"billing\",\"urgency\":\"high\"},"
+                + "{\"id\":\"2\",\"category\":\"account\",\"urgency\":\"low\"},"
+                + "{\"id\":\"4\",\"category\":\"account\",\"urgency\":\"low\"},"
+                + "{\"id\":\"hooli:T-3\",\"category\":\"account\",\"urgency\":\"low\"}]}"), three, 5);
+
+        assertThat(outcome).isInstanceOfSatisfying(ModelOutcome.Answered.class, a -> {
+            assertThat(a.labels()).containsOnlyKeys("hooli:T-1");
+            assertThat(a.invalid()).containsEntry("hooli:T-2", "answered more than once")
+                    .containsEntry("hooli:T-3", "missing from the answer").hasSize(2);
         });
     }
 

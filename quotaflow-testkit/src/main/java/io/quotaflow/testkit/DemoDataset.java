@@ -19,7 +19,8 @@ import java.util.ArrayList;
 /**
  * The bundled demo dataset ({@code quotaflow-testkit/src/main/resources/demo}, made by
  * {@code dev/generate-demo-tickets.py}): about 500 support tickets in English and Portuguese,
- * 4 malformed lines and one ticket ({@value #HUGE_TICKET_ID}) far over any context budget, plus the
+ * 4 malformed lines and one ticket ({@value #HUGE_TICKET_ID}) far over any context budget as written (a
+ * pasted log: the lean prompt cuts it to head and tail, so the pipeline classifies it), plus the
  * category and urgency each ticket was written to have.
  */
 public final class DemoDataset {
@@ -28,7 +29,7 @@ public final class DemoDataset {
     public static final String TICKETS_RESOURCE = "/demo/tickets.jsonl";
     /** Classpath resource of the intended labels: {@code {"id","category","urgency"}} per line. */
     public static final String LABELS_RESOURCE = "/demo/labels.jsonl";
-    /** The ticket whose body (~700 000 characters) no model can take. */
+    /** The ticket whose body (~700 000 characters, mostly a log) no model can take whole. */
     public static final String HUGE_TICKET_ID = "T-HUGE-1";
 
     /** The intended classification of one demo ticket. */

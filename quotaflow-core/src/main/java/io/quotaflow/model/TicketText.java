@@ -1,0 +1,195 @@
+package io.quotaflow.model;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * A ticket's text without what carries no signal for its category or urgency (docs/design.md,
+ * "Lean prompts"): the opening greeting, the closing sign-off and the name under it (or everything
+ * under a {@code -- } signature delimiter), quoted earlier messages ({@code > } lines, an
+ * {@code On ... wrote:} or {@code ----- Original message -----} header and the mail headers under it),
+ * a mail client's {@code Sent from my ...} line,
+ * repeated whitespace and blank lines, and the middle of a long pasted log or listing: a run of more
+ * than {@value #LOG_KEEP_HEAD} + {@value #LOG_KEEP_TAIL} log-like lines keeps its first
+ * {@value #LOG_KEEP_HEAD} and last {@value #LOG_KEEP_TAIL}, with one {@code [N similar lines left out]}
+ * line between them.
+ *
+ * <p>Conservative by design: a line is only dropped when it is wholly a greeting, a sign-off, a
+ * short name line after a sign-off, quoted, or in the middle of a log run; the sentences around are
+ * kept word for word. A text that would come out empty is returned with its whitespace collapsed only.
+ * English and Portuguese (the languages of the bundled tickets), plus common Spanish, French and
+ * German forms. Pure and stateless.
+ */
+public final class TicketText {
+
+    /** Log lines kept at the head of a long run. */
+    static final int LOG_KEEP_HEAD = 3;
+    /** Log lines kept at the tail of a long run. */
+    static final int LOG_KEEP_TAIL = 2;
+    /** Longest line taken for a greeting, a sign-off or a name under it. */
+    private static final int SHORT_LINE = 40;
+    /** Most lines under a sign-off (a name, a role, a company, a phone number). */
+    private static final int SIGNATURE_LINES = 4;
+
+    private static final Pattern GREETING = Pattern.compile(
+            "^(hi|hello|hey|dear|greetings|to whom it may concern|a quem possa interessar|good (morning|afternoon|evening|day)"
+                    + "|ol[aá]|oi|bom dia|boa tarde|boa noite|prezad[oa]s?"
+                    + "|car[oa]s?|hola|buenos d[ií]as|buenas tardes|estimad[oa]s?|bonjour|guten tag|hallo)"
+                    // alone (maybe with ",", ":" or "!"), or with up to three words (a name, "team", "there") and a closing "," or ":"
+                    + "(\\s*[,:!]?|(\\s*,?\\s*[\\p{L}'.-]+){1,3}\\s*[,:])$",
+            Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+    private static final Pattern SIGN_OFF = Pattern.compile(
+            "^(thanks|thank you|many thanks|thanks in advance|kind regards|best regards|regards|best|cheers|sincerely|yours|"
+                    + "obrigad[oa]|muito obrigad[oa]|atenciosamente|abra[cç]os?|att|grat[oa]|aguardo( o)? retorno|cordialmente|"
+                    + "saludos|gracias|cordialement|merci|mit freundlichen gr[uü](ß|ss)en|viele gr[uü](ß|ss)e)[ ,.!]*$",
+            Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+    private static final Pattern QUOTE_HEADER = Pattern.compile(
+            "^(-{2,}\\s*(original message|mensagem original|mensaje original|message d'origine|urspr[uü]ngliche nachricht)\\s*-{2,}"
+                    + "|(on|em|el|le|am) .{4,200}(wrote|escreveu|escribi[oó]|a [ée]crit|schrieb)\\s*:)$",
+            Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+    private static final Pattern MAIL_HEADER = Pattern.compile(
+            "^(from|sent|to|cc|subject|date|de|enviad[oa]|para|assunto|data|von|an|betreff|objet|envoy[ée]|asunto|fecha):\\s.*$",
+            Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+    private static final Pattern SENT_FROM = Pattern.compile("^(sent from my|enviado do meu|enviado desde mi|envoy[ée] de mon) .{1,40}$",
+            Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+    /** A line of a pasted log or listing: a date, a time, a level, a stack frame. */
+    private static final Pattern LOG_LINE = Pattern.compile(
+            "^(\\[?\\d{4}[-/.]\\d{1,2}[-/.]\\d{1,2}|\\[?\\d{1,2}[-/.]\\d{1,2}[-/.]\\d{2,4}\\b|\\[?\\d{1,2}:\\d{2}(:\\d{2})?\\b"
+                    + "|(trace|debug|info|warn|warning|error|fatal)\\b|at [\\w$.<>]+\\(|caused by:|\\.\\.\\. \\d+ more)",
+            Pattern.CASE_INSENSITIVE);
+    private static final Pattern SPACES = Pattern.compile("[ \\t\\u00A0\\u2000-\\u200B\\u3000]+");
+
+    private TicketText() {
+    }
+
+    /** {@code text} without what carries no signal; null stays null. */
+    public static String lean(String text) {
+        if (text == null || text.isEmpty()) {
+            return text;
+        }
+        List<String> lines = new ArrayList<>();
+        for (String raw : text.split("\\R", -1)) {
+            lines.add(SPACES.matcher(raw).replaceAll(" ").strip());
+        }
+        List<String> kept = withoutQuotes(lines);
+        kept = withoutSignature(kept);
+        kept = withoutGreeting(kept);
+        kept = logsCut(kept);
+        StringBuilder out = new StringBuilder(text.length());
+        for (String line : kept) {
+            if (!line.isEmpty()) {
+                if (out.length() > 0) {
+                    out.append('\n');
+                }
+                out.append(line);
+            }
+        }
+        if (out.length() == 0) {
+            return SPACES.matcher(text.replaceAll("\\s+", " ")).replaceAll(" ").strip();
+        }
+        return out.toString();
+    }
+
+    /** Quoted lines, quote headers and the mail headers right under one. */
+    private static List<String> withoutQuotes(List<String> lines) {
+        List<String> out = new ArrayList<>(lines.size());
+        boolean afterHeader = false;
+        for (String line : lines) {
+            if (SENT_FROM.matcher(line).matches()) {
+                continue;
+            }
+            if (line.startsWith(">") || QUOTE_HEADER.matcher(line).matches()) {
+                afterHeader = !line.startsWith(">");
+                continue;
+            }
+            if (afterHeader && MAIL_HEADER.matcher(line).matches()) {
+                continue;
+            }
+            afterHeader = false;
+            out.add(line);
+        }
+        return out;
+    }
+
+    /** From the last sign-off (followed only by short lines) or a {@code -- } delimiter to the end. */
+    private static List<String> withoutSignature(List<String> lines) {
+        int end = lines.size();
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).equals("--")) {
+                end = i;
+                break;
+            }
+        }
+        int nonEmptyAfter = 0;
+        for (int i = end - 1; i >= 0 && nonEmptyAfter <= SIGNATURE_LINES; i--) {
+            String line = lines.get(i);
+            if (line.isEmpty()) {
+                continue;
+            }
+            if (line.length() <= SHORT_LINE && SIGN_OFF.matcher(line).matches()) {
+                return lines.subList(0, i);
+            }
+            if (line.length() > SHORT_LINE) {
+                break;
+            }
+            nonEmptyAfter++;
+        }
+        return lines.subList(0, end);
+    }
+
+    /** The first non-empty line when it is wholly a greeting. */
+    private static List<String> withoutGreeting(List<String> lines) {
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.isEmpty()) {
+                continue;
+            }
+            if (line.length() <= SHORT_LINE && GREETING.matcher(line).matches()) {
+                return lines.subList(i + 1, lines.size());
+            }
+            return lines;
+        }
+        return lines;
+    }
+
+    /** Runs of log-like lines (blank lines inside a run belong to it) cut to head and tail. */
+    private static List<String> logsCut(List<String> lines) {
+        List<String> out = new ArrayList<>(lines.size());
+        int i = 0;
+        while (i < lines.size()) {
+            if (!isLog(lines.get(i))) {
+                out.add(lines.get(i));
+                i++;
+                continue;
+            }
+            List<String> run = new ArrayList<>();
+            int j = i;
+            while (j < lines.size()) {
+                String line = lines.get(j);
+                if (isLog(line)) {
+                    run.add(line);
+                    j++;
+                } else if (line.isEmpty() && j + 1 < lines.size() && isLog(lines.get(j + 1))) {
+                    j++;
+                } else {
+                    break;
+                }
+            }
+            if (run.size() > LOG_KEEP_HEAD + LOG_KEEP_TAIL + 1) {
+                out.addAll(run.subList(0, LOG_KEEP_HEAD));
+                out.add(String.format(Locale.ROOT, "[%d similar lines left out]", run.size() - LOG_KEEP_HEAD - LOG_KEEP_TAIL));
+                out.addAll(run.subList(run.size() - LOG_KEEP_TAIL, run.size()));
+            } else {
+                out.addAll(run);
+            }
+            i = j;
+        }
+        return out;
+    }
+
+    private static boolean isLog(String line) {
+        return !line.isEmpty() && LOG_LINE.matcher(line).lookingAt();
+    }
+}
