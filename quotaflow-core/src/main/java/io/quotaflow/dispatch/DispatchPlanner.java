@@ -15,8 +15,8 @@ import java.util.Optional;
  * of its queue, limiter and circuit. A pure function of (view, time); the {@link ScopeDispatcher}
  * carries the step out. See {@code docs/design.md}, "Dispatcher".
  *
- * <p>It asks, in order: the in-flight limit (beyond which only an interactive batch may start, in one
- * of {@value #INTERACTIVE_EXTRA_CALLS} extra calls); the circuit (nothing, or one probe of one ticket); the
+ * <p>It asks, in order: the in-flight limit (beyond an auto limit only an interactive batch may start,
+ * in one of {@value #INTERACTIVE_EXTRA_CALLS} extra calls; a configured limit is never exceeded); the circuit (nothing, or one probe of one ticket); the
  * next batch (highest class first, tenants by their shares, within the prompt-token cap and the byte
  * cap); whether a batch that is not full may linger (a probe never does); the limiter on the estimate
  * (while the buckets refill, the usual state when a limit binds, this is where the loop stops, before
@@ -26,8 +26,9 @@ import java.util.Optional;
 final class DispatchPlanner {
 
     /**
-     * Calls beyond the in-flight limit that only interactive batches may start: an interactive ticket
-     * never waits for a slow bulk call to come back before it can go.
+     * Calls beyond an auto in-flight limit that only interactive batches may start: an interactive
+     * ticket never waits for a slow bulk call to come back before it can go. A configured
+     * {@code quota.max-in-flight} is a promise to the provider and gets none.
      */
     static final int INTERACTIVE_EXTRA_CALLS = 2;
 
@@ -47,7 +48,8 @@ final class DispatchPlanner {
     DispatchStep next(DispatchView view, long now) {
         int callsOut = view.queue().callsInFlight();
         int maxInFlight = view.limiter().maxInFlight();
-        if (callsOut >= maxInFlight + INTERACTIVE_EXTRA_CALLS) {
+        int extra = view.limiter().inFlightFixed() ? 0 : INTERACTIVE_EXTRA_CALLS;
+        if (callsOut >= maxInFlight + extra) {
             return new DispatchStep.Idle(DispatchStep.Idle.Reason.CALLS_OUT);
         }
         DispatchView.Circuit circuit = view.circuit();

@@ -78,6 +78,11 @@ final class ProviderModel implements DispatchView.Limiter {
      * in for the latency.
      */
     @Override
+    public boolean inFlightFixed() {
+        return !inFlight.auto();
+    }
+
+    @Override
     public int maxInFlight() {
         if (!inFlight.auto()) {
             return inFlight.limit(0, 0);

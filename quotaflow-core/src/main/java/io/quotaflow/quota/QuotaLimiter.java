@@ -40,11 +40,6 @@ public final class QuotaLimiter {
     static final double MIN_BURST_SCALE = 0.25;
     static final long CLEAN_PERIOD_NANOS = Duration.ofSeconds(60).toNanos();
     private static final long NANOS_PER_MILLI = 1_000_000L;
-    /**
-     * How much later than a call sent before it another call may reach the provider: requests overtake
-     * each other on the way by a new connection's handshake at most, a few hundred milliseconds.
-     */
-    static final long TRANSIT_NANOS = Duration.ofMillis(500).toNanos();
 
     private final QuotaSettings settings;
     private final MinuteBucket requests;
@@ -55,6 +50,7 @@ public final class QuotaLimiter {
     private final DailyBudget daily;
     private final AdmissionLog admissions = new AdmissionLog();
     private final HeaderTiming timing = new HeaderTiming();
+    private final TransitBound transit = new TransitBound();
     private long cooldownUntilNanos;
     private double burstScale = 1.0;
     private long lastRateLimitNanos;
@@ -251,17 +247,19 @@ public final class QuotaLimiter {
      * against every such moment (see {@link AdmissionLog#around}), crediting refill from it no
      * higher than the most the provider was seen to hold (a full bucket does not refill).
      *
-     * <p>A call sent more than {@link #TRANSIT_NANOS} before this one reached the provider first, so
+     * <p>A call sent more than a transit before this one reached the provider first, so
      * the provider counted it in this answer's headers, whenever it took them, even when its own
      * answer is still out (a large call answered after a small one sent later): the lowering does not
      * subtract it again (see {@link AdmissionLog#lowering}). Subtracting every unanswered call lowered
      * the level by every slow call in the air each time a quick one came back: seconds without a call
-     * while the provider's bucket was full.
+     * while the provider's bucket was full. The transit is {@link TransitBound}'s: the quickest recent
+     * round trip, at most 500 ms.
      *
      * <p>Once {@link HeaderTiming} has learned that the provider takes its headers when it admits a
      * call (as real providers do), that moment is known: the level follows it both ways, refill
-     * credited from the call's admission and only the calls admitted after it (or overtaken on the
-     * way) subtracted, as {@link #reseed(RateLimitInfo, long, long)} does. With two-second calls the
+     * credited from the call's admission (at the latest 500 ms after its send, or its receipt: should
+     * the learned moment be wrong, the credit stays that of a call at most that late) and only the
+     * calls admitted after it (or overtaken on the way) subtracted, as {@link #reseed(RateLimitInfo, long, long)} does. With two-second calls the
      * "anywhere in between" view above sits about two seconds of refill below the provider's, which
      * kept the provider's starting bucket unclaimed and the limit run at the safety factor.
      */
@@ -270,6 +268,10 @@ public final class QuotaLimiter {
             return;
         }
         long sentAt = admissions.sentAt(admission);
+        if (sentAt <= receivedNanos) {
+            transit.observe(receivedNanos - sentAt);
+        }
+        long transitNanos = transit.nanos();
         OptionalLong remainingTokens = info.remainingTokens();
         if (sentAt <= receivedNanos && remainingTokens.isPresent()) {
             double rate = info.limitTokens().orElse(settings.tpm()) / 60.0;
@@ -278,13 +280,14 @@ public final class QuotaLimiter {
         if (timing.moment() == HeaderTiming.Moment.ADMISSION && sentAt <= receivedNanos) {
             // a snapshot taken when the provider admitted the call: refill since then is the provider's;
             // only the calls admitted after it or sent within a transit before it are missing (see
-            // AdmissionLog#lowering); it arrived up to a transit after we sent it, and refill counts from then
-            Charge uncounted = admissions.lowering(admission, TRANSIT_NANOS, true);
-            long at = Math.min(sentAt + TRANSIT_NANOS, receivedNanos);
+            // AdmissionLog#lowering); refill counts from 500 ms after the send at the earliest, not from the learned
+            // transit (RacingProviderPropertiesTest: a moment mistaken for admission then credits seconds of refill)
+            Charge uncounted = admissions.lowering(admission, transitNanos, true);
+            long at = Math.min(sentAt + TransitBound.MAX_NANOS, receivedNanos);
             reseed(info, at, new AdmissionLog.Uncounted(uncounted, List.of(new AdmissionLog.Snapshot(at, uncounted))), nowNanos);
         } else {
             AdmissionLog.Uncounted around = admissions.around(admission, receivedNanos);
-            Charge lower = admissions.lowering(admission, TRANSIT_NANOS, false);
+            Charge lower = admissions.lowering(admission, transitNanos, false);
             reseed(info, receivedNanos, new AdmissionLog.Uncounted(lower, around.raise()), nowNanos);
         }
     }

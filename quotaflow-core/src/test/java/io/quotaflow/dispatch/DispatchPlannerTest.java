@@ -59,6 +59,13 @@ class DispatchPlannerTest {
     }
 
     @Test
+    void shouldNeverGoBeyondAConfiguredInFlightLimitEvenForInteractiveWork() {
+        DispatchView v = view().waiting(ticket("i1", Priority.INTERACTIVE, 100, NOW)).callsOut(4, 4).inFlightFixed().build();
+
+        assertThat(planner.next(v, NOW)).isEqualTo(new DispatchStep.Idle(DispatchStep.Idle.Reason.CALLS_OUT));
+    }
+
+    @Test
     void shouldStayIdleEvenForInteractiveWorkOnceTheExtraCallsAreOut() {
         DispatchView v = view().waiting(ticket("i1", Priority.INTERACTIVE, 100, NOW))
                 .callsOut(4 + DispatchPlanner.INTERACTIVE_EXTRA_CALLS, 4).build();

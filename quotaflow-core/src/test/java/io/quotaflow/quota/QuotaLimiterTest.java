@@ -183,7 +183,8 @@ class QuotaLimiterTest {
     void shouldSubtractACallSentJustBeforeTheAnsweredOneThatMayHaveArrivedAfterIt() {
         QuotaLimiter limiter = twoThousandPerSecond();
         long ms = SECOND / 1000;
-        long transitMs = QuotaLimiter.TRANSIT_NANOS / ms;
+        // no round trip seen yet: the transit is at its bound
+        long transitMs = TransitBound.MAX_NANOS / ms;
         assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(2_000), 2_000 * ms)).isTrue();
         long a = limiter.lastAdmission();
         long sentB = (2_000 + transitMs / 2) * ms;
@@ -194,6 +195,30 @@ class QuotaLimiterTest {
 
         assertThat(limiter.availableTokens(sentB)).as("a (2 000) may not be in b's 3 000").isEqualTo(1_000.0);
         assertThat(a).isLessThan(b);
+    }
+
+    /**
+     * On a provider that answers in 200 ms a call cannot take 300 ms to get there: one sent 300 ms
+     * before the answered one, still out, is in its headers (with no round trip seen, it would be
+     * subtracted: 500 ms is the transit's bound).
+     */
+    @Test
+    void shouldBoundTheTransitByTheQuickestRoundTrip() {
+        QuotaLimiter limiter = twoThousandPerSecond();
+        long ms = SECOND / 1000;
+        for (long t = 2_000 * ms; t < 3_000 * ms; t += 250 * ms) {
+            assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(10), t)).isTrue();
+            long quick = limiter.lastAdmission();
+            limiter.reseed(tokens120k(3_000), quick, t + 200 * ms, t + 200 * ms);
+            limiter.answered(quick, t + 200 * ms);
+        }
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(2_000), 3_000 * ms)).isTrue();
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(500), 3_300 * ms)).isTrue();
+        long b = limiter.lastAdmission();
+
+        limiter.reseed(tokens120k(1_000), b, 3_500 * ms, 3_500 * ms);
+
+        assertThat(limiter.availableTokens(3_500 * ms)).as("1 000 reported, the call sent 300 ms before already in it").isEqualTo(1_000.0);
     }
 
     /**
