@@ -42,6 +42,8 @@ import java.util.Properties;
                 CancelCommand.class,
                 ResultsCommand.class,
                 StatusCommand.class,
+                PlanCommand.class,
+                ResetCommand.class,
                 DlqCommand.class,
                 CommandLine.HelpCommand.class})
 public final class QuotaflowCommand implements Runnable {
