@@ -280,9 +280,10 @@ public final class QuotaLimiter {
         if (timing.moment() == HeaderTiming.Moment.ADMISSION && sentAt <= receivedNanos) {
             // a snapshot taken when the provider admitted the call: refill since then is the provider's;
             // only the calls admitted after it or sent within a transit before it are missing (see
-            // AdmissionLog#lowering); refill counts from 500 ms after the send at the earliest, not from the learned
-            // transit (RacingProviderPropertiesTest: a moment mistaken for admission then credits seconds of refill)
-            Charge uncounted = admissions.lowering(admission, transitNanos, true);
+            // AdmissionLog#lowering), with the transit at its bound; refill counts from 500 ms after the send at the
+            // earliest. Not the learned transit: should the moment be mistaken for admission (headers taken later), the
+            // bound's margin is what keeps the re-seed below the provider (RacingProviderPropertiesTest finds 429s without it)
+            Charge uncounted = admissions.lowering(admission, TransitBound.MAX_NANOS, true);
             long at = Math.min(sentAt + TransitBound.MAX_NANOS, receivedNanos);
             reseed(info, at, new AdmissionLog.Uncounted(uncounted, List.of(new AdmissionLog.Snapshot(at, uncounted))), nowNanos);
         } else {
