@@ -250,18 +250,18 @@ public final class QuotaLimiter {
      * <p>A call sent more than a transit before this one reached the provider first, so
      * the provider counted it in this answer's headers, whenever it took them, even when its own
      * answer is still out (a large call answered after a small one sent later): the lowering does not
-     * subtract it again (see {@link AdmissionLog#lowering}). Subtracting every unanswered call lowered
-     * the level by every slow call in the air each time a quick one came back: seconds without a call
-     * while the provider's bucket was full. The transit is {@link TransitBound}'s: the quickest recent
-     * round trip, at most 500 ms.
+     * subtract it again (see {@link AdmissionLog#lowering}). Subtracting every unanswered call would
+     * lower the level by every slow call in the air each time a quick one comes back: seconds without
+     * a call while the provider's bucket is full. The transit is {@link TransitBound}'s: the quickest
+     * recent round trip, at most 500 ms.
      *
      * <p>Once {@link HeaderTiming} has learned that the provider takes its headers when it admits a
      * call (as real providers do), that moment is known: the level follows it both ways, refill
-     * credited from the call's admission (at the latest 500 ms after its send, or its receipt: should
-     * the learned moment be wrong, the credit stays that of a call at most that late) and only the
-     * calls admitted after it (or overtaken on the way) subtracted, as {@link #reseed(RateLimitInfo, long, long)} does. With two-second calls the
-     * "anywhere in between" view above sits about two seconds of refill below the provider's, which
-     * kept the provider's starting bucket unclaimed and the limit run at the safety factor.
+     * credited from 500 ms after its send (or its receipt, when sooner) and only the calls admitted
+     * after it or sent less than 500 ms before it subtracted, as {@link #reseed(RateLimitInfo, long, long)}
+     * does; the transit stays at its bound there, the margin should the learned moment be wrong. With
+     * two-second calls the "anywhere in between" view above sits about two seconds of refill below the
+     * provider's, which would keep the provider's starting bucket unclaimed and the limit at the safety factor.
      */
     public void reseed(RateLimitInfo info, long admission, long receivedNanos, long nowNanos) {
         if (info == null) {
