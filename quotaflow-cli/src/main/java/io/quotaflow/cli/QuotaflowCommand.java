@@ -37,6 +37,7 @@ import java.util.Properties;
                 "  quotaflow help run"},
         subcommands = {
                 RunCommand.class,
+                CheckCommand.class,
                 TopicsCommand.class,
                 PublishCommand.class,
                 CancelCommand.class,

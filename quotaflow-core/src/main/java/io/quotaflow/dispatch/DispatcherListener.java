@@ -38,6 +38,13 @@ public interface DispatcherListener {
     default void retried(String scope, String kind) {
     }
 
+    /**
+     * A result was written (beside {@link #classified}): {@code firstTry} when no attempt failed before it,
+     * {@code retryWaitMs} the backoff its retries were given.
+     */
+    default void answered(String scope, Priority priority, boolean firstTry, long retryWaitMs) {
+    }
+
     default void deadLettered(String scope, String kind) {
     }
 
@@ -67,6 +74,10 @@ public interface DispatcherListener {
 
     /** A ticket answered without a call of its own (the cache, or an identical ticket's call). */
     default void cacheHit(String scope) {
+    }
+
+    /** A ticket answered from an answer past its {@code cache.ttl} (marked stale) while its route could not serve. */
+    default void staleCacheHit(String scope) {
     }
 
     /** A ticket whose content was not cached and is asked of the model. */

@@ -162,6 +162,11 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
     }
 
     @Override
+    public void answered(String scope, Priority priority, boolean firstTry, long retryWaitMs) {
+        route(scope).answered(priority, firstTry, retryWaitMs);
+    }
+
+    @Override
     public void retried(String scope, String kind) {
         retried.incrementAndGet();
         route(scope).retried(kind);
@@ -297,6 +302,11 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
     @Override
     public void cacheHit(String scope) {
         route(scope).cacheHit();
+    }
+
+    @Override
+    public void staleCacheHit(String scope) {
+        route(scope).staleHit();
     }
 
     @Override

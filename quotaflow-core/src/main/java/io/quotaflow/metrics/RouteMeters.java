@@ -51,6 +51,7 @@ final class RouteMeters {
     private volatile int circuit;
     private final Counter cost;
     private final Counter cacheHits;
+    private final Counter staleHits;
     private final Counter cacheMisses;
 
     RouteMeters(MeterRegistry registry, MeteredRoute route, LongSupplier clockMs) {
@@ -64,6 +65,8 @@ final class RouteMeters {
             classified(p);
             ticketWait(p);
             ticketLatency(p);
+            firstTry(p);
+            retryWait(p);
         }
         CALL_OUTCOMES.forEach(this::calls);
         for (RateLimitCause cause : RateLimitCause.values()) {
@@ -76,6 +79,8 @@ final class RouteMeters {
         callLatency();
         cacheHits = counter("quotaflow.cache.hits", "tickets answered without a call of their own (the cache, or an identical "
                 + "ticket's call)").register(registry);
+        staleHits = counter("quotaflow.cache.stale.hits", "tickets answered from a cached answer past cache.ttl (marked stale) "
+                + "while the route could not serve").register(registry);
         cacheMisses = counter("quotaflow.cache.misses", "tickets whose content was not cached and is asked of the model")
                 .register(registry);
         cost = counter(COST, "estimated spend in US dollars from usage and the route's configured prices (0 without prices)")
@@ -196,9 +201,22 @@ final class RouteMeters {
         ticketLatency(priority).record(Duration.ofMillis(Math.max(0, latencyMs)));
     }
 
+    /** A result: counted as first-try when no attempt failed before it; its backoff summed. */
+    void answered(Priority priority, boolean firstTry, long retryWaitMs) {
+        if (firstTry) {
+            firstTry(priority).increment();
+        }
+        retryWait(priority).increment(Math.max(0, retryWaitMs) / 1000.0);
+    }
+
     /** A ticket answered without a call of its own. */
     void cacheHit() {
         cacheHits.increment();
+    }
+
+    /** A ticket answered from a stale answer. */
+    void staleHit() {
+        staleHits.increment();
     }
 
     /** A ticket whose content had to be asked. */
@@ -288,8 +306,20 @@ final class RouteMeters {
                 .register(registry);
     }
 
+    private Counter firstTry(Priority p) {
+        return counter("quotaflow.tickets.first.try", "results of tickets whose first attempt answered (no failed attempt before), "
+                + "per priority; over quotaflow_tickets_classified_total: the first-try success ratio")
+                .tag("priority", p.wireName()).register(registry);
+    }
+
+    private Counter retryWait(Priority p) {
+        return counter("quotaflow.ticket.retry.wait.seconds", "backoff between attempts of the classified tickets, summed, per priority")
+                .tag("priority", p.wireName()).register(registry);
+    }
+
     private Timer ticketWait(Priority p) {
-        return timer("quotaflow.ticket.wait", "time from intake to the call that classified the ticket", TICKET_BUCKETS)
+        return timer("quotaflow.ticket.wait", "time a classified ticket waited for capacity: from intake to its result, less its "
+                + "backoff between attempts and its time in model calls (queuedMs)", TICKET_BUCKETS)
                 .tag("priority", p.wireName()).register(registry);
     }
 

@@ -33,7 +33,7 @@ class RecordContractTest {
     }
 
     private static final Classification RESULT = new Classification("T-1042", "acme", "billing", "medium", "gpt-4o-mini", "primary", 1,
-            812, 96, 640, 1200, "2026-01-01T00:00:01Z", "backup", "halted", Boolean.FALSE);
+            812, 96, 640, 1200, "2026-01-01T00:00:01Z", "backup", "halted", Boolean.FALSE, 0L, Boolean.TRUE, null);
 
     @Test
     void shouldRoundTripAClassificationThroughItsSerde() {
@@ -60,11 +60,19 @@ class RecordContractTest {
     void shouldWriteClassificationsTheSchemaAccepts() throws IOException {
         String json = new String(new ClassificationSerde().serializer().serialize("t", RESULT), StandardCharsets.UTF_8);
         Classification plain = new Classification("T-1", "default", "other", "low", "m", "default", 0, 0, 0, 0, 5, "2026-01-01T00:00:00Z",
-                null, null, Boolean.TRUE);
+                null, null, Boolean.TRUE, 0L, Boolean.TRUE, null);
+        Classification stale = new Classification("T-2", "default", "other", "low", "m", "default", 0, 0, 0, 0, 5, "2026-01-01T00:00:00Z",
+                null, null, Boolean.TRUE, 4_000L, Boolean.FALSE, Boolean.TRUE);
         String cached = new String(new ClassificationSerde().serializer().serialize("t", plain), StandardCharsets.UTF_8);
 
         assertThat(validate("classification", json)).isEmpty();
         assertThat(validate("classification", cached)).as("no fallback fields when there was no fallback").isEmpty();
+        assertThat(validate("classification", new String(new ClassificationSerde().serializer().serialize("t", stale),
+                StandardCharsets.UTF_8))).as("a stale answer after a failed attempt").isEmpty();
+        Classification untimed = new Classification("T-3", "default", "other", "low", "m", "default", 1, 0, 0, 0, 5,
+                "2026-01-01T00:00:00Z", null, null, Boolean.FALSE);
+        assertThat(validate("classification", new String(new ClassificationSerde().serializer().serialize("t", untimed),
+                StandardCharsets.UTF_8))).as("retryWaitMs and firstTry are required").isNotEmpty();
     }
 
     @Test
