@@ -15,7 +15,8 @@ import java.util.Optional;
  * of its queue, limiter and circuit. A pure function of (view, time); the {@link ScopeDispatcher}
  * carries the step out. See {@code docs/design.md}, "Dispatcher".
  *
- * <p>It asks, in order: the in-flight limit; the circuit (nothing, or one probe of one ticket); the
+ * <p>It asks, in order: the in-flight limit (beyond an auto limit only an interactive batch may start,
+ * in one of {@value #INTERACTIVE_EXTRA_CALLS} extra calls; a configured limit is never exceeded); the circuit (nothing, or one probe of one ticket); the
  * next batch (highest class first, tenants by their shares, within the prompt-token cap and the byte
  * cap); whether a batch that is not full may linger (a probe never does); the limiter on the estimate
  * (while the buckets refill, the usual state when a limit binds, this is where the loop stops, before
@@ -23,6 +24,13 @@ import java.util.Optional;
  * large alone); and the limiter on the exact price.
  */
 final class DispatchPlanner {
+
+    /**
+     * Calls beyond an auto in-flight limit that only interactive batches may start: an interactive
+     * ticket never waits for a slow bulk call to come back before it can go. A configured
+     * {@code quota.max-in-flight} is a promise to the provider and gets none.
+     */
+    static final int INTERACTIVE_EXTRA_CALLS = 2;
 
     private final BatchSettings batch;
     private final long maxBatchBytes;
@@ -38,7 +46,10 @@ final class DispatchPlanner {
 
     /** What the scope seen in {@code view} does next at {@code now} (epoch ms). */
     DispatchStep next(DispatchView view, long now) {
-        if (view.queue().callsInFlight() >= view.limiter().maxInFlight()) {
+        int callsOut = view.queue().callsInFlight();
+        int maxInFlight = view.limiter().maxInFlight();
+        int extra = view.limiter().inFlightFixed() ? 0 : INTERACTIVE_EXTRA_CALLS;
+        if (callsOut >= maxInFlight + extra) {
             return new DispatchStep.Idle(DispatchStep.Idle.Reason.CALLS_OUT);
         }
         DispatchView.Circuit circuit = view.circuit();
@@ -48,7 +59,14 @@ final class DispatchPlanner {
         }
         int maxItems = probe ? 1 : batch.maxItems();
         Optional<PendingQueue.Proposal> proposal = view.queue().propose(maxItems, view.limiter()::promptTokenCap, maxBatchBytes, now);
-        return proposal.map(p -> plan(p, probe, maxItems, view, now)).orElse(new DispatchStep.Idle(DispatchStep.Idle.Reason.EMPTY));
+        if (proposal.isEmpty()) {
+            return new DispatchStep.Idle(DispatchStep.Idle.Reason.EMPTY);
+        }
+        if (callsOut >= maxInFlight && proposal.get().priority() != Priority.INTERACTIVE) {
+            // the extra calls are interactive work's alone: bulk never fills them
+            return new DispatchStep.Idle(DispatchStep.Idle.Reason.CALLS_OUT);
+        }
+        return plan(proposal.get(), probe, maxItems, view, now);
     }
 
     private DispatchStep plan(PendingQueue.Proposal proposal, boolean probe, int maxItems, DispatchView view, long now) {

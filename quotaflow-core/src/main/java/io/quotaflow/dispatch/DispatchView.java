@@ -46,6 +46,9 @@ record DispatchView(Queue queue, Limiter limiter, Circuit circuit) {
         /** How many calls may be out at once now. */
         int maxInFlight();
 
+        /** Whether {@link #maxInFlight()} is a configured number ({@code quota.max-in-flight}) rather than auto: then nothing goes beyond it. */
+        boolean inFlightFixed();
+
         /** The prompt tokens one batch of {@code priority} may hold. */
         int promptTokenCap(Priority priority);
 

@@ -78,6 +78,11 @@ final class ProviderModel implements DispatchView.Limiter {
      * in for the latency.
      */
     @Override
+    public boolean inFlightFixed() {
+        return !inFlight.auto();
+    }
+
+    @Override
     public int maxInFlight() {
         if (!inFlight.auto()) {
             return inFlight.limit(0, 0);
@@ -183,6 +188,10 @@ final class ProviderModel implements DispatchView.Limiter {
         inFlight.answered(outcome.latencyMs());
         if (admission == null) {
             return Optional.empty();
+        }
+        if (outcome instanceof ModelOutcome.Answered answered) {
+            // the provider charged its own count of the prompt at admission: an over-estimate was never spent
+            limiter.overestimated(admission.charge().inputTokens(), answered.promptTokens(), clock.getAsLong());
         }
         if (!outcome.rateLimits().isEmpty()) {
             // the provider computed its headers somewhere between our send and its answer; credit refill

@@ -66,6 +66,8 @@ final class AdmissionLog {
     private final Ring<Entry> entries = new Ring<>();
     /** The unanswered calls in the log, by sequence. */
     private final List<Entry> open = new ArrayList<>();
+    /** The calls inherited from a previous owner, by sequence; entries that left the log are skipped. */
+    private final List<Entry> inherited = new ArrayList<>();
     /** The answered calls, by the time of their answers; entries that left the log are skipped and dropped from the front. */
     private final Ring<Entry> answers = new Ring<>();
     /** The charges of every call logged so far (the next call's {@link Entry#before}). */
@@ -86,7 +88,9 @@ final class AdmissionLog {
         long each = tokens / calls;
         for (int i = 0; i < calls; i++) {
             // their split is unknown: each counts whole against the input and the output limits
-            append(new Entry(++sequence, nowNanos, Charge.unsplit(i == 0 ? tokens - each * (calls - 1) : each), expiresNanos));
+            Entry e = new Entry(++sequence, nowNanos, Charge.unsplit(i == 0 ? tokens - each * (calls - 1) : each), expiresNanos);
+            append(e);
+            inherited.add(e);
         }
     }
 
@@ -197,6 +201,74 @@ final class AdmissionLog {
     }
 
     /**
+     * What a lowering from the answer to {@code admission} subtracts: the calls admitted after it,
+     * and, of those admitted before it, the ones still unanswered that were sent less than
+     * {@code transitNanos} before it (they may have reached the provider after it: overtaken on the
+     * way) or inherited from a previous owner. A call sent earlier than that reached the provider
+     * before this one did, so the provider's headers for this one count it, whenever it took them;
+     * however long its own answer takes (a large call answered after a small one sent later), it is
+     * not subtracted again. With {@code answeredToo}, a call sent within the transit before it counts
+     * even when answered (its answer says it reached the provider, not that it did so before this
+     * one). When the call is no longer logged every other unanswered call counts (every call with
+     * {@code answeredToo}).
+     *
+     * <p>Costs a binary search by sequence and one by time, plus the unanswered calls sent within the
+     * transit (with {@code answeredToo}, a subtraction of prefix sums instead), plus the inherited
+     * calls while any count.
+     */
+    Charge lowering(long admission, long transitNanos, boolean answeredToo) {
+        int index = indexOf(admission);
+        if (index < 0) {
+            if (answeredToo) {
+                return suffix(0);
+            }
+            Charge lower = suffix(-index - 1);
+            for (Entry e : open) {
+                if (e.sequence >= admission) {
+                    break;
+                }
+                lower = lower.plus(e.charge);
+            }
+            return lower;
+        }
+        Entry call = entries.get(index);
+        int first = firstAfter(entries, call.nanos - transitNanos - 1, false);
+        long firstSequence = entries.get(first).sequence;
+        Charge lower = suffix(index + 1);
+        if (answeredToo) {
+            lower = lower.plus(minus(call.before, entries.get(first).before));
+        } else {
+            int o = bySequence(open.size(), open::get, firstSequence);
+            for (int i = o < 0 ? -o - 1 : o; i < open.size() && open.get(i).sequence < admission; i++) {
+                lower = lower.plus(open.get(i).charge);
+            }
+        }
+        if (inheritedUntilNanos != 0) {
+            // inherited calls count however early they were sent
+            for (Entry e : inherited) {
+                if (e.live && e.expiresNanos != 0 && e.sequence < firstSequence && (answeredToo || e.answeredNanos == 0)) {
+                    lower = lower.plus(e.charge);
+                }
+            }
+        }
+        return lower;
+    }
+
+    /** What the calls sent after {@code fromNanos} up to and including {@code toNanos} cost in tokens: two binary searches by time. */
+    long sentBetween(long fromNanos, long toNanos) {
+        if (toNanos <= fromNanos) {
+            return 0;
+        }
+        return suffix(firstAfter(entries, fromNanos, false)).tokens() - suffix(firstAfter(entries, toNanos, false)).tokens();
+    }
+
+    /** When the call admitted as {@code admission} was admitted; {@link Long#MAX_VALUE} when it is no longer logged. */
+    long sentAt(long admission) {
+        int index = indexOf(admission);
+        return index < 0 ? Long.MAX_VALUE : entries.get(index).nanos;
+    }
+
+    /**
      * The receipt's snapshot ({@code always} uncounted), then one for each answer time between the
      * send and the receipt, latest first: the answers before position {@code firstLater} of the
      * answer index and after {@code sentAt}.
@@ -253,6 +325,7 @@ final class AdmissionLog {
             }
         }
         logged = minus(logged, dropped);
+        inherited.clear();
         entries.clear();
         kept.forEach(entries::addLast);
     }

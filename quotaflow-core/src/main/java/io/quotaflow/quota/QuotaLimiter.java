@@ -49,6 +49,8 @@ public final class QuotaLimiter {
     private final MinuteBucket input;
     private final DailyBudget daily;
     private final AdmissionLog admissions = new AdmissionLog();
+    private final HeaderTiming timing = new HeaderTiming();
+    private final TransitBound transit = new TransitBound();
     private long cooldownUntilNanos;
     private double burstScale = 1.0;
     private long lastRateLimitNanos;
@@ -204,6 +206,22 @@ public final class QuotaLimiter {
     }
 
     /**
+     * The provider counted a call's prompt as {@code actualPromptTokens} where we charged
+     * {@code estimatedPromptTokens}: it charged its own count at admission, so the difference of a
+     * smaller count is given back to the tokens and input budgets (never above their capacity).
+     * Called before the answer's headers re-seed the level, which then has the last word. Without
+     * it the calibration's upward bias (a high quantile of the recent ratios, see
+     * {@link CostCalibration}) was quota charged locally that the provider never charged.
+     */
+    public void overestimated(long estimatedPromptTokens, long actualPromptTokens, long nowNanos) {
+        long less = estimatedPromptTokens - actualPromptTokens;
+        if (less > 0 && actualPromptTokens > 0) {
+            Charge back = new Charge(0, less, less, 0);
+            buckets.forEach(b -> b.giveBack(back, nowNanos));
+        }
+    }
+
+    /**
      * Moves the local view to the provider's. The provider computed {@code remaining} when it
      * admitted the call we sent at {@code sentAtNanos}; since then it has refilled at its own rate,
      * and every call we admitted after that one is charged there too (or will be on arrival). A
@@ -221,18 +239,63 @@ public final class QuotaLimiter {
     /**
      * As {@link #reseed(RateLimitInfo, long, long)}, for the call admitted as {@code admission}
      * whose answer arrived at {@code receivedNanos} (the latest moment the provider can have taken
-     * its headers). Lowering: the provider may not have counted any other call still unanswered
-     * when it answered this one, whether admitted after it or (arriving out of order) before it,
-     * so every such call is subtracted. Raising needs more care, since requests overtake each other
+     * its headers). Lowering: the provider may not have counted a call admitted after this one, nor
+     * one sent just before it that arrived after it (overtaken on the way), so those are subtracted,
+     * with refill credited from the receipt. Raising needs more care, since requests overtake each other
      * on the way: the headers were taken at some moment between this call's send and its receipt,
      * and only the calls answered by then had certainly reached the provider; so a raise holds
      * against every such moment (see {@link AdmissionLog#around}), crediting refill from it no
      * higher than the most the provider was seen to hold (a full bucket does not refill).
+     *
+     * <p>A call sent more than a transit before this one reached the provider first, so
+     * the provider counted it in this answer's headers, whenever it took them, even when its own
+     * answer is still out (a large call answered after a small one sent later): the lowering does not
+     * subtract it again (see {@link AdmissionLog#lowering}). Subtracting every unanswered call would
+     * lower the level by every slow call in the air each time a quick one comes back: seconds without
+     * a call while the provider's bucket is full. The transit is {@link TransitBound}'s: the quickest
+     * recent round trip, at most 500 ms.
+     *
+     * <p>Once {@link HeaderTiming} has learned that the provider takes its headers when it admits a
+     * call (as real providers do), that moment is known: the level follows it both ways, refill
+     * credited from 500 ms after its send (or its receipt, when sooner) and only the calls admitted
+     * after it or sent less than 500 ms before it subtracted, as {@link #reseed(RateLimitInfo, long, long)}
+     * does; the transit stays at its bound there, the margin should the learned moment be wrong. With
+     * two-second calls the "anywhere in between" view above sits about two seconds of refill below the
+     * provider's, which would keep the provider's starting bucket unclaimed and the limit at the safety factor.
      */
     public void reseed(RateLimitInfo info, long admission, long receivedNanos, long nowNanos) {
-        if (info != null) {
-            reseed(info, receivedNanos, admissions.around(admission, receivedNanos), nowNanos);
+        if (info == null) {
+            return;
         }
+        long sentAt = admissions.sentAt(admission);
+        if (sentAt <= receivedNanos) {
+            transit.observe(receivedNanos - sentAt);
+        }
+        long transitNanos = transit.nanos();
+        OptionalLong remainingTokens = info.remainingTokens();
+        if (sentAt <= receivedNanos && remainingTokens.isPresent()) {
+            double rate = info.limitTokens().orElse(settings.tpm()) / 60.0;
+            timing.observe(new HeaderTiming.Answer(remainingTokens.getAsLong(), sentAt, receivedNanos), admissions::sentBetween, rate);
+        }
+        if (timing.moment() == HeaderTiming.Moment.ADMISSION && sentAt <= receivedNanos) {
+            // a snapshot taken when the provider admitted the call: refill since then is the provider's;
+            // only the calls admitted after it or sent within a transit before it are missing (see
+            // AdmissionLog#lowering), with the transit at its bound; refill counts from 500 ms after the send at the
+            // earliest. Not the learned transit: should the moment be mistaken for admission (headers taken later), the
+            // bound's margin is what keeps the re-seed below the provider (RacingProviderPropertiesTest finds 429s without it)
+            Charge uncounted = admissions.lowering(admission, TransitBound.MAX_NANOS, true);
+            long at = Math.min(sentAt + TransitBound.MAX_NANOS, receivedNanos);
+            reseed(info, at, new AdmissionLog.Uncounted(uncounted, List.of(new AdmissionLog.Snapshot(at, uncounted))), nowNanos);
+        } else {
+            AdmissionLog.Uncounted around = admissions.around(admission, receivedNanos);
+            Charge lower = admissions.lowering(admission, transitNanos, false);
+            reseed(info, receivedNanos, new AdmissionLog.Uncounted(lower, around.raise()), nowNanos);
+        }
+    }
+
+    /** When the provider takes its headers, as learned so far. */
+    public HeaderTiming.Moment headerMoment() {
+        return timing.moment();
     }
 
     private void reseed(RateLimitInfo info, long sentAtNanos, AdmissionLog.Uncounted later, long nowNanos) {
@@ -257,6 +320,7 @@ public final class QuotaLimiter {
         burstScale = Math.max(MIN_BURST_SCALE, burstScale / 2);
         applyBurstScale(nowNanos);
         buckets.forEach(MinuteBucket::forgetProvider);
+        timing.forget();
         lastRateLimitNanos = nowNanos;
         lastGrowthNanos = nowNanos;
     }

@@ -42,7 +42,33 @@ class DispatchPlannerTest {
 
     @Test
     void shouldStayIdleWhileAsManyCallsAreOutAsMayBe() {
-        DispatchView v = view().waiting(ticket("i1", Priority.INTERACTIVE, 100, NOW)).callsOut(4, 4).build();
+        DispatchView v = view().waiting(ticket("b1", Priority.BULK, 100, 0), ticket("s1", Priority.STANDARD, 100, 0))
+                .callsOut(4, 4).build();
+
+        assertThat(planner.next(v, NOW)).isEqualTo(new DispatchStep.Idle(DispatchStep.Idle.Reason.CALLS_OUT));
+    }
+
+    @Test
+    void shouldStartAnInteractiveBatchInAnExtraCallWhenBulkFillsTheInFlightLimit() {
+        DispatchView v = view().waiting(ticket("b1", Priority.BULK, 100, 0), ticket("i1", Priority.INTERACTIVE, 100, NOW))
+                .callsOut(4, 4).build();
+
+        DispatchStep.Start start = started(planner.next(v, NOW));
+
+        assertThat(start.items()).extracting(WorkItem::id).containsExactly("i1");
+    }
+
+    @Test
+    void shouldNeverGoBeyondAConfiguredInFlightLimitEvenForInteractiveWork() {
+        DispatchView v = view().waiting(ticket("i1", Priority.INTERACTIVE, 100, NOW)).callsOut(4, 4).inFlightFixed().build();
+
+        assertThat(planner.next(v, NOW)).isEqualTo(new DispatchStep.Idle(DispatchStep.Idle.Reason.CALLS_OUT));
+    }
+
+    @Test
+    void shouldStayIdleEvenForInteractiveWorkOnceTheExtraCallsAreOut() {
+        DispatchView v = view().waiting(ticket("i1", Priority.INTERACTIVE, 100, NOW))
+                .callsOut(4 + DispatchPlanner.INTERACTIVE_EXTRA_CALLS, 4).build();
 
         assertThat(planner.next(v, NOW)).isEqualTo(new DispatchStep.Idle(DispatchStep.Idle.Reason.CALLS_OUT));
     }

@@ -32,6 +32,7 @@ final class ViewBuilder {
     private final Map<String, WorkItem> held = new HashMap<>();
     private int callsInFlight;
     private int maxInFlight = 4;
+    private boolean inFlightFixed;
     private ScopeHealth.Mode mode = ScopeHealth.Mode.NORMAL;
     private boolean probeOut;
     private long room = Long.MAX_VALUE;
@@ -73,6 +74,12 @@ final class ViewBuilder {
     ViewBuilder callsOut(int out, int max) {
         callsInFlight = out;
         maxInFlight = max;
+        return this;
+    }
+
+    /** The in-flight limit is a configured number ({@code quota.max-in-flight}), not auto. */
+    ViewBuilder inFlightFixed() {
+        inFlightFixed = true;
         return this;
     }
 
@@ -142,6 +149,11 @@ final class ViewBuilder {
         @Override
         public int maxInFlight() {
             return maxInFlight;
+        }
+
+        @Override
+        public boolean inFlightFixed() {
+            return inFlightFixed;
         }
 
         @Override

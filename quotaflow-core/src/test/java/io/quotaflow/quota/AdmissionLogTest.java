@@ -65,17 +65,43 @@ class AdmissionLogTest {
             } else if (kind < 75) {
                 indexed.purge(now);
                 linear.purge(now);
-            } else if (kind < 80) {
-                long sentAt = sent.isEmpty() || s.b() % 3 == 0 ? now - s.b() * MS : sent.get(s.a() % sent.size())[0];
-                assertThat(indexed.after(sentAt)).isEqualTo(linear.after(sentAt));
             } else {
-                long admission = s.a() % (last + 3);
-                long received = s.b() % 2 == 0 ? now : now - (s.b() % 5_000) * MS;
-                assertThat(indexed.around(admission, received)).isEqualTo(linear.around(admission, received));
+                compare(indexed, linear, s, sent, now);
             }
         }
         for (long admission = 0; admission <= linear.last() + 1; admission++) {
             assertThat(indexed.around(admission, now)).isEqualTo(linear.around(admission, now));
+            assertThat(indexed.sentAt(admission)).isEqualTo(linear.sentAt(admission));
+            for (long transit : new long[] {0, 500 * MS, 5_000 * MS}) {
+                assertThat(indexed.lowering(admission, transit, false)).isEqualTo(linear.lowering(admission, transit, false));
+                assertThat(indexed.lowering(admission, transit, true)).isEqualTo(linear.lowering(admission, transit, true));
+            }
+        }
+    }
+
+    /** One query of step {@code s} (kind 75 and above), asked of both logs. */
+    private static void compare(AdmissionLog indexed, LinearAdmissionLog linear, Step s, List<long[]> sent, long now) {
+        long last = linear.last();
+        int kind = s.kind();
+        if (kind < 80) {
+            long sentAt = sent.isEmpty() || s.b() % 3 == 0 ? now - s.b() * MS : sent.get(s.a() % sent.size())[0];
+            assertThat(indexed.after(sentAt)).isEqualTo(linear.after(sentAt));
+        } else if (kind < 88) {
+            long admission = s.a() % (last + 3);
+            long received = s.b() % 2 == 0 ? now : now - (s.b() % 5_000) * MS;
+            assertThat(indexed.around(admission, received)).isEqualTo(linear.around(admission, received));
+        } else if (kind < 94) {
+            long admission = s.a() % (last + 3);
+            long transit = (s.b() % 3_000) * MS;
+            boolean answeredToo = s.b() % 2 == 0;
+            assertThat(indexed.lowering(admission, transit, answeredToo)).isEqualTo(linear.lowering(admission, transit, answeredToo));
+        } else if (kind < 97) {
+            long from = now - (s.a() % 10_000) * MS;
+            long to = now - (s.b() % 10_000) * MS;
+            assertThat(indexed.sentBetween(from, to)).isEqualTo(linear.sentBetween(from, to));
+        } else {
+            long admission = s.a() % (last + 3);
+            assertThat(indexed.sentAt(admission)).isEqualTo(linear.sentAt(admission));
         }
     }
 

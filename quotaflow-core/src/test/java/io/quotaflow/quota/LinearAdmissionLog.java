@@ -145,6 +145,47 @@ final class LinearAdmissionLog {
         return new AdmissionLog.Uncounted(lower, snapshots);
     }
 
+    /** As {@link AdmissionLog#lowering}: walks back from the newest end to {@code transitNanos} before the call (the whole log while inherited calls count). */
+    Charge lowering(long admission, long transitNanos, boolean answeredToo) {
+        long sentAt = admittedAt(admission);
+        boolean unknown = sentAt == Long.MAX_VALUE;
+        long horizon = unknown ? Long.MIN_VALUE : sentAt - transitNanos;
+        Charge lower = Charge.NONE;
+        for (Iterator<Entry> it = entries.descendingIterator(); it.hasNext(); ) {
+            Entry e = it.next();
+            if (e.nanos < horizon && inheritedUntilNanos == 0) {
+                break;
+            }
+            if (e.sequence == admission) {
+                continue;
+            }
+            boolean unanswered = e.answeredNanos == 0 || answeredToo;
+            if (e.sequence > admission || (unanswered && (e.nanos >= horizon || e.expiresNanos != 0))) {
+                lower = lower.plus(e.charge);
+            }
+        }
+        return lower;
+    }
+
+    /** As {@link AdmissionLog#sentBetween}: walks back from the newest end. */
+    long sentBetween(long fromNanos, long toNanos) {
+        long tokens = 0;
+        for (Iterator<Entry> it = entries.descendingIterator(); it.hasNext(); ) {
+            Entry e = it.next();
+            if (e.nanos <= fromNanos) {
+                break;
+            }
+            if (e.nanos <= toNanos) {
+                tokens += e.charge.tokens();
+            }
+        }
+        return tokens;
+    }
+
+    long sentAt(long admission) {
+        return admittedAt(admission);
+    }
+
     /** When the call admitted as {@code admission} was admitted (the newest end of the log is searched first). */
     private long admittedAt(long admission) {
         for (Iterator<Entry> it = entries.descendingIterator(); it.hasNext(); ) {

@@ -157,6 +157,160 @@ class QuotaLimiterTest {
         assertThat(limiter.availableTokens(4_100 * ms)).as("the lower case, not 2 500 - 1 500 = 1 000").isEqualTo(1_500.0);
     }
 
+    /**
+     * The provider takes its headers when it admits a call. A large call a went out a second before
+     * a small one b; b comes back first, a is still out. a reached the provider long before b, so b's
+     * headers (taken at b's admission) count it: the lowering must not subtract it again.
+     */
+    @Test
+    void shouldNotSubtractAgainACallSentWellBeforeTheAnsweredOneThatIsStillOut() {
+        QuotaLimiter limiter = twoThousandPerSecond();
+        long ms = SECOND / 1000;
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(2_000), 2_000 * ms)).isTrue();
+        long a = limiter.lastAdmission();
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(500), 3_000 * ms)).isTrue();
+        long b = limiter.lastAdmission();
+        // local: 4 000 - 2 000, +2 000 of refill (full again), -500 = 3 500; the provider said the same at b's admission
+        assertThat(limiter.availableTokens(3_000 * ms)).isEqualTo(3_500.0);
+
+        limiter.reseed(tokens120k(3_000), b, 3_500 * ms, 3_500 * ms);
+
+        assertThat(limiter.availableTokens(3_500 * ms)).as("3 000 reported, a already in it").isEqualTo(3_000.0);
+    }
+
+    /** A call sent just before the answered one may have reached the provider after it: still subtracted. */
+    @Test
+    void shouldSubtractACallSentJustBeforeTheAnsweredOneThatMayHaveArrivedAfterIt() {
+        QuotaLimiter limiter = twoThousandPerSecond();
+        long ms = SECOND / 1000;
+        // no round trip seen yet: the transit is at its bound
+        long transitMs = TransitBound.MAX_NANOS / ms;
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(2_000), 2_000 * ms)).isTrue();
+        long a = limiter.lastAdmission();
+        long sentB = (2_000 + transitMs / 2) * ms;
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(500), sentB)).isTrue();
+        long b = limiter.lastAdmission();
+
+        limiter.reseed(tokens120k(3_000), b, sentB, sentB);
+
+        assertThat(limiter.availableTokens(sentB)).as("a (2 000) may not be in b's 3 000").isEqualTo(1_000.0);
+        assertThat(a).isLessThan(b);
+    }
+
+    /**
+     * On a provider that answers in 200 ms a call cannot take 300 ms to get there: one sent 300 ms
+     * before the answered one, still out, is in its headers (with no round trip seen, it would be
+     * subtracted: 500 ms is the transit's bound).
+     */
+    @Test
+    void shouldBoundTheTransitByTheQuickestRoundTrip() {
+        QuotaLimiter limiter = twoThousandPerSecond();
+        long ms = SECOND / 1000;
+        for (long t = 2_000 * ms; t < 3_000 * ms; t += 250 * ms) {
+            assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(10), t)).isTrue();
+            long quick = limiter.lastAdmission();
+            limiter.reseed(tokens120k(3_000), quick, t + 200 * ms, t + 200 * ms);
+            limiter.answered(quick, t + 200 * ms);
+        }
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(2_000), 3_000 * ms)).isTrue();
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(500), 3_300 * ms)).isTrue();
+        long b = limiter.lastAdmission();
+
+        limiter.reseed(tokens120k(1_000), b, 3_500 * ms, 3_500 * ms);
+
+        assertThat(limiter.availableTokens(3_500 * ms)).as("1 000 reported, the call sent 300 ms before already in it").isEqualTo(1_000.0);
+    }
+
+    /**
+     * Bulk has spent the bucket down to its reserve while slow bulk calls are out; a quick call's
+     * answer re-seeds the level from a snapshot taken at its admission, which already counts them.
+     * The reserve is still there for an interactive ticket, which goes at once.
+     */
+    @Test
+    void shouldKeepTheInteractiveReserveThroughAReseedWhileSlowCallsAreOut() {
+        // 120k TPM at safety 1: 2 000 tokens/s, 2 s of burst (4 000), a quarter of it (1 000) reserved
+        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(120_000).withSafetyFactor(1.0)
+                .withBurstSeconds(2).withReserveFraction(0.25);
+        QuotaLimiter limiter = TestLimiters.of(settings).startingAt(0);
+        long ms = SECOND / 1000;
+        long t = 2_000 * ms;
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(1_500), t)).isTrue();
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(1_500), t)).isTrue();
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(100), t)).as("the reserve is bulk's floor").isFalse();
+        long quickSent = t + 1_000 * ms;
+        // a second of refill (2 000), then a quick bulk call spends it down to the reserve again
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(2_000), quickSent)).isTrue();
+        long quick = limiter.lastAdmission();
+        assertThat(limiter.availableTokens(quickSent)).isEqualTo(1_000.0);
+        // the provider's bucket is ours: 1 000 left at the quick call's admission, the two slow calls in it
+        long answer = quickSent + 200 * ms;
+        limiter.reseed(tokens120k(1_000), quick, answer, answer);
+        limiter.answered(quick, answer);
+
+        assertThat(limiter.availableTokens(answer)).as("not 1 000 - 3 000 for the slow calls out").isEqualTo(1_000.0);
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(1_000), answer)).as("the reserve holds").isTrue();
+    }
+
+    @Test
+    void shouldGiveBackWhatTheProviderCountedLessThanEstimatedButNeverTakeMore() {
+        QuotaLimiter limiter = twoThousandPerSecond();
+        long t = 2 * SECOND;
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.call(1_100, 100), t)).isTrue();
+        assertThat(limiter.availableTokens(t)).isEqualTo(2_800.0);
+
+        limiter.overestimated(1_100, 1_000, t);
+        assertThat(limiter.availableTokens(t)).as("the provider charged 1 000 + 100").isEqualTo(2_900.0);
+        limiter.overestimated(1_000, 1_200, t);
+        assertThat(limiter.availableTokens(t)).as("a larger count is reconcile's").isEqualTo(2_900.0);
+        limiter.overestimated(1_000, 0, t);
+        assertThat(limiter.availableTokens(t)).as("no count: nothing to go by").isEqualTo(2_900.0);
+    }
+
+    /**
+     * A provider whose headers are snapshots taken at admission, with calls of two seconds and half a
+     * second in turn: once the limiter has learned the moment, an answer credits the refill since the
+     * call's admission (less a transit), where the view "anywhere in between" credits none of it.
+     */
+    @Test
+    void shouldCreditRefillSinceAdmissionOnceItLearnedTheHeadersAreTakenThen() {
+        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(120_000).withSafetyFactor(1.0)
+                .withBurstSeconds(2).withReserveFraction(0);
+        QuotaLimiter limiter = TestLimiters.of(settings).startingAt(0);
+        long ms = SECOND / 1000;
+        // the provider: 2 000 tokens/s into a 20 s bucket starting at 10 000; we send 500 tokens every 250 ms
+        double provider = 10_000;
+        java.util.List<long[]> out = new java.util.ArrayList<>();
+        for (long t = 2_000 * ms; t < 20_000 * ms; t += 250 * ms) {
+            provider += 2_000 * 0.25;
+            for (java.util.Iterator<long[]> it = out.iterator(); it.hasNext(); ) {
+                long[] c = it.next();
+                if (c[2] <= t) {
+                    limiter.reseed(tokens120k(c[3]), c[0], c[2], t);
+                    limiter.answered(c[0], t);
+                    it.remove();
+                }
+            }
+            if (limiter.tryAcquire(Priority.BULK, Charge.unsplit(500), t)) {
+                provider -= 500;
+                long latency = out.size() % 2 == 0 ? 2_000 : 500;
+                out.add(new long[] {limiter.lastAdmission(), t, t + latency * ms, (long) provider});
+            }
+        }
+        assertThat(limiter.headerMoment()).isEqualTo(HeaderTiming.Moment.ADMISSION);
+    }
+
+    private static QuotaLimiter twoThousandPerSecond() {
+        // 120k TPM at safety 1: 2 000 tokens/s, 2 s of burst (4 000), no reserve
+        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(120_000).withSafetyFactor(1.0)
+                .withBurstSeconds(2).withReserveFraction(0);
+        return TestLimiters.of(settings).startingAt(0);
+    }
+
+    private static RateLimitInfo tokens120k(long remaining) {
+        return new RateLimitInfo(OptionalLong.of(6_000), OptionalLong.of(120_000), OptionalLong.of(5_000),
+                OptionalLong.of(remaining), Optional.empty(), Optional.empty(), Optional.empty());
+    }
+
     private static RateLimitInfo tokens(long remaining) {
         return new RateLimitInfo(OptionalLong.of(6_000), OptionalLong.of(60_000), OptionalLong.of(5_000),
                 OptionalLong.of(remaining), Optional.empty(), Optional.empty(), Optional.empty());

@@ -165,6 +165,52 @@ class QuotaflowTopologyTest {
     }
 
     @Test
+    void shouldSendAnInteractiveTicketAtOnceWhileBulkCallsFillTheInFlightLimit() {
+        FakeModelClient client = FakeModelClient.labellingAll("other", "low").hold();
+        // auto, held to one call by its ceiling: the extra calls are auto's
+        DispatcherSettings settings = new DispatcherSettings(Fixtures.model(),
+                Fixtures.settings().quota().withMaxInFlight(0).withMaxInFlightCeiling(1),
+                BatchSettings.ofDefaults().withMaxItems(3), Fixtures.settings().retry());
+        try (PipelineHarness h = new PipelineHarness(settings, client)) {
+            IntStream.range(0, 6).forEach(i -> h.pipe(Priority.BULK, "B-" + i, Fixtures.ticket("B-" + i)));
+            h.advance(Duration.ofSeconds(3));
+            assertThat(client.requests()).as("one bulk call out: the limit").hasSize(1);
+
+            h.pipe(Priority.INTERACTIVE, "I-0", Fixtures.ticket("I-0"));
+            h.advance(Duration.ofMillis(500));
+
+            assertThat(client.requests()).hasSize(2);
+            assertThat(client.requests().get(1).items()).extracting(ModelItem::id).containsExactly("I-0");
+            h.advance(Duration.ofSeconds(3));
+            assertThat(client.requests()).as("the second bulk call still waits for the first").hasSize(2);
+            client.completeAll();
+            h.advance(Duration.ofSeconds(3));
+            client.completeAll();
+            h.advance(Duration.ofSeconds(3));
+            assertThat(h.classified()).hasSize(7);
+        }
+    }
+
+    @Test
+    void shouldKeepEvenAnInteractiveTicketWithinAConfiguredInFlightLimit() {
+        FakeModelClient client = FakeModelClient.labellingAll("other", "low").hold();
+        DispatcherSettings settings = new DispatcherSettings(Fixtures.model(), Fixtures.settings().quota().withMaxInFlight(1),
+                BatchSettings.ofDefaults().withMaxItems(3), Fixtures.settings().retry());
+        try (PipelineHarness h = new PipelineHarness(settings, client)) {
+            IntStream.range(0, 3).forEach(i -> h.pipe(Priority.BULK, "B-" + i, Fixtures.ticket("B-" + i)));
+            h.advance(Duration.ofSeconds(3));
+            h.pipe(Priority.INTERACTIVE, "I-0", Fixtures.ticket("I-0"));
+            h.advance(Duration.ofSeconds(3));
+
+            assertThat(client.requests()).as("quota.max-in-flight=1: the bulk call alone").hasSize(1);
+            client.completeAll();
+            h.advance(Duration.ofSeconds(1));
+            assertThat(client.requests()).hasSize(2);
+            assertThat(client.requests().get(1).items()).extracting(ModelItem::id).containsExactly("I-0");
+        }
+    }
+
+    @Test
     void shouldShareABatchFairlyBetweenTenants() {
         FakeModelClient client = FakeModelClient.labellingAll("other", "low").hold();
         DispatcherSettings settings = new DispatcherSettings(Fixtures.model(), Fixtures.settings().quota().withMaxInFlight(1),
