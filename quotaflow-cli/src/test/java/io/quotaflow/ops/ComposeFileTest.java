@@ -76,6 +76,15 @@ class ComposeFileTest {
     }
 
     @Test
+    void shouldUseOnlyTopLevelKeysComposeV1AlsoAccepts() {
+        // docker-compose 1.x rejects the Compose Specification's later top-level name: ("Additional properties are not allowed")
+        List<String> keys = new ArrayList<>();
+        OpsFiles.compose().fieldNames().forEachRemaining(keys::add);
+        assertThat(keys).isNotEmpty().allMatch(k -> List.of("version", "services", "volumes", "networks", "secrets", "configs")
+                .contains(k) || k.startsWith("x-"), "a top-level key of the Compose file format 3");
+    }
+
+    @Test
     void shouldRunTheWholeStack() {
         List<String> names = new ArrayList<>();
         OpsFiles.compose().path("services").fieldNames().forEachRemaining(names::add);
