@@ -1,6 +1,5 @@
 package io.quotaflow.cli;
 
-import io.quotaflow.config.ConfigLoader;
 import io.quotaflow.config.ConfigValues;
 import io.quotaflow.logging.LogSetup;
 import picocli.CommandLine.Model.CommandSpec;
@@ -22,6 +21,9 @@ final class LogOptions {
     static final String FLAG = "--log-format";
     static final List<String> FORMATS = List.of("text", "json");
     static final List<String> LEVELS = List.of("error", "warn", "info", "debug", "trace");
+    /** {@code log.format}'s and {@code log.level}'s variables ({@code LogOptionsTest} checks them against the loader's names). */
+    static final String FORMAT_VARIABLE = "QUOTAFLOW_LOG_FORMAT";
+    static final String LEVEL_VARIABLE = "QUOTAFLOW_LOG_LEVEL";
 
     private LogOptions() {
     }
@@ -60,8 +62,8 @@ final class LogOptions {
 
     /** Before anything logs: the flag, else the {@code QUOTAFLOW_LOG_*} variables when they are valid. */
     static void applyEarly(Optional<String> flag, Map<String, String> env, boolean verbose) {
-        LogSetup.apply(flag.orElseGet(() -> valid(env.get(ConfigLoader.envName("log.format")), FORMATS)),
-                valid(env.get(ConfigLoader.envName("log.level")), LEVELS), verbose);
+        // literal names: nothing that may log (and so start logging) runs before the properties are set
+        LogSetup.apply(flag.orElseGet(() -> valid(env.get(FORMAT_VARIABLE), FORMATS)), valid(env.get(LEVEL_VARIABLE), LEVELS), verbose);
     }
 
     /**

@@ -37,10 +37,11 @@ public final class LogSetup {
      * ({@code verbose}); null keeps what is set. Reloads the configuration only when something changed.
      */
     public static synchronized void apply(String format, String level, boolean verbose) {
-        bridgeJavaUtilLogging();
+        // the properties first: when logback has not started yet, it starts with them
         boolean changed = set(FORMAT_PROPERTY, format == null ? null : format.strip().toLowerCase(Locale.ROOT));
         changed |= set(LEVEL_PROPERTY, level == null ? null : level.strip().toUpperCase(Locale.ROOT));
         changed |= set(OTHERS_PROPERTY, verbose ? "INFO" : null);
+        bridgeJavaUtilLogging();
         if (changed) {
             reload();
         }

@@ -22,6 +22,12 @@ class LogOptionsTest {
     }
 
     @Test
+    void shouldReadTheVariablesOfTheLogSettings() {
+        assertThat(LogOptions.FORMAT_VARIABLE).isEqualTo(io.quotaflow.config.ConfigLoader.envName("log.format"));
+        assertThat(LogOptions.LEVEL_VARIABLE).isEqualTo(io.quotaflow.config.ConfigLoader.envName("log.level"));
+    }
+
+    @Test
     void shouldRefuseAFormatItDoesNotKnow() {
         assertThatThrownBy(() -> LogOptions.format("--log-format", "xml")).hasMessage("--log-format must be text or json, not 'xml'");
         assertThatThrownBy(() -> LogOptions.format("topics", "--log-format")).hasMessageContaining("needs a value");

@@ -87,6 +87,10 @@ public final class ScopeHealth {
             if (e.getStateTransition().getToState() == CircuitBreaker.State.OPEN) {
                 LOG.warn("scope {}: circuit {} -> {}: the provider is failing; dispatch paused for {} s, tickets kept",
                         scope, from, to, settings.circuitOpenWait().toSeconds());
+            } else if (e.getStateTransition().getToState() == CircuitBreaker.State.HALF_OPEN
+                    || e.getStateTransition().getToState() == CircuitBreaker.State.CLOSED) {
+                // a recovery (a trial call, then calls again): a state change, not a problem
+                LOG.info("scope {}: circuit {} -> {}", scope, from, to);
             } else {
                 LOG.warn("scope {}: circuit {} -> {}", scope, from, to);
             }
@@ -217,7 +221,8 @@ public final class ScopeHealth {
         if (halted) {
             halted = false;
             haltProbeInFlight = false;
-            LOG.warn("scope {}: the provider accepts calls again after {} s; dispatch resumed", scope, (nowMs - haltedSince) / 1000);
+            // the end of a halt needs no one: INFO (the halt itself was an ERROR)
+            LOG.info("scope {}: the provider accepts calls again after {} s; dispatch resumed", scope, (nowMs - haltedSince) / 1000);
         }
     }
 
