@@ -84,11 +84,15 @@ final class LogOptions {
                 } catch (RuntimeException e) {
                     return;
                 }
-                LogSetup.apply(flag.orElseGet(() -> values.get("log.format").orElse(null)), values.get("log.level").orElse(null),
-                        verbose);
+                // only what a source gave: the defaults are logback.xml's own, and nothing needs reloading for them
+                LogSetup.apply(flag.orElseGet(() -> given(values, "log.format")), given(values, "log.level"), verbose);
                 return;
             }
         }
+    }
+
+    private static String given(ConfigValues values, String key) {
+        return values.isGiven(key) ? values.get(key).orElse(null) : null;
     }
 
     private static String valid(String value, List<String> allowed) {

@@ -120,9 +120,25 @@ class ProductionLogsIT {
         System.out.printf("healthy run: %d log lines, %d WARN/ERROR%n", lines.size(), bad.size());
         bad.forEach(l -> System.out.println("  " + l));
         assertThat(bad).as("WARN or ERROR lines of a healthy run").isEmpty();
-        assertThat(lines).as("the run logs its state changes at INFO").isNotEmpty()
+        assertThat(lines).as("what the command itself says: where it runs, and that it stops").isNotEmpty()
+                .anyMatch(l -> l.startsWith("quotaflow running: ")).anyMatch(l -> l.startsWith("quotaflow: stopping"));
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void shouldStartEveryTextLogLineWithItsDateTimeAndOffset() throws Exception {
+        Path dir = Files.createTempDirectory("qf-logs-text");
+        Path stderr = dir.resolve("stderr.log");
+        String prefix = KafkaBrokerExtension.uniqueName("logs-text") + ".";
+        Process apply = start(Map.of(), dir.resolve("stdout.log"), stderr, List.of("--verbose", "topics", "apply",
+                "--bootstrap-servers", KafkaBrokerExtension.bootstrapServers(), "--topics-prefix", prefix));
+        assertThat(apply.waitFor(90, TimeUnit.SECONDS)).isTrue();
+        assertThat(apply.exitValue()).as(read(stderr)).isZero();
+        List<String> lines = Files.readAllLines(stderr, StandardCharsets.UTF_8);
+        assertThat(lines).as("INFO lines of the admin client").hasSizeGreaterThan(3)
                 .filteredOn(l -> !l.startsWith("\t") && !l.isBlank())
                 .allSatisfy(l -> assertThat(l).as("a date and time with its offset first").matches(ISO_START));
+        assertThat(lines).anyMatch(l -> l.matches(".* INFO  \\[main] org\\.apache\\.kafka\\.clients\\.admin\\.AdminClientConfig - .*"));
     }
 
     @Test

@@ -118,7 +118,7 @@ class TicketPublisherTest {
                 + "  {\"id\":\"A-2\",\"priority\":\"bulk\",\"body\":\"b\"},\n  42\n]\n";
 
         for (boolean bytes : new boolean[] {true, false}) {
-            producer.clear();
+            MockProducer<String, byte[]> producer = new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
             issues.clear();
             PublishSummary summary;
             try (TicketPublisher publisher = new TicketPublisher(producer)) {
