@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** {@code log.format=json}: one object per line, the five fields, ISO-8601 times. */
 class JsonLineLayoutTest {
 
-    private final LoggerContext context = new LoggerContext();
+    private final LoggerContext context = (LoggerContext) org.slf4j.LoggerFactory.getILoggerFactory();
 
     @Test
     void shouldWriteOneJsonObjectOnOneLineWithTheFormattedMessage() throws Exception {
