@@ -113,38 +113,19 @@ public final class StatusCommand implements Callable<Integer> {
                 return ExitCodes.FAILURE;
             }
         }
-        HttpSettings settings = httpSettings();
-        Optional<String> unknown = Optional.empty();
-        HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(TIMEOUT);
-        settings.identity().ifPresent(tls -> client.sslContext(tls.peerContext()));
-        HttpClient http = client.build();
-        String path = ticketPath();
-        for (URI root : roots) {
-            URI target = URI.create(root.toString().endsWith("/") ? root + path : root + "/" + path);
-            try {
-                HttpRequest.Builder request = HttpRequest.newBuilder(target).timeout(TIMEOUT).GET();
-                settings.token().ifPresent(t -> request.header("Authorization", "Bearer " + t.reveal()));
-                HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-                if (response.statusCode() != 200) {
-                    err.println("status: " + target + " answered HTTP " + response.statusCode());
-                    continue;
-                }
-                String state = io.quotaflow.records.Json.MAPPER.readTree(response.body()).path("state").asText("unknown");
-                if ("unknown".equals(state)) {
-                    // every instance was asked by this one: none holds it; a finished one is in the output topics
-                    unknown = Optional.of(response.body().strip());
-                    break;
-                }
-                out.println(response.body().strip());
-                out.flush();
-                return ExitCodes.OK;
-            } catch (IOException | IllegalArgumentException e) {
-                err.println("status: " + target + ": " + PublishCommand.rootMessage(e));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return ExitCodes.FAILURE;
-            }
+        Answer answer;
+        try {
+            answer = ask(roots, err);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ExitCodes.FAILURE;
         }
+        if (answer.known()) {
+            out.println(answer.body());
+            out.flush();
+            return ExitCodes.OK;
+        }
+        Optional<String> unknown = Optional.ofNullable(answer.body());
         if (unknown.isEmpty()) {
             err.println("status: no instance answered" + (roots.isEmpty() ? " (the application has no members)"
                     : url != null ? "" : " on port " + port() + " (http.port: set it, or --url, when the instances use another)"));
@@ -217,6 +198,37 @@ public final class StatusCommand implements Callable<Integer> {
         Map<String, String> flags = applicationId == null ? Map.of() : Map.of("application.id", applicationId);
         int port = kafka.settings(flags).integer("http.port");
         return port > 0 ? port : 8080;
+    }
+
+    /** An instance's answer: a status it knows, its {@code unknown} status, or none (body null). */
+    private record Answer(boolean known, String body) {
+    }
+
+    /** Asks the instances at {@code roots} in turn, until one answers. */
+    private Answer ask(List<URI> roots, PrintWriter err) throws InterruptedException {
+        HttpSettings settings = httpSettings();
+        HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(TIMEOUT);
+        settings.identity().ifPresent(tls -> client.sslContext(tls.peerContext()));
+        HttpClient http = client.build();
+        String path = ticketPath();
+        for (URI root : roots) {
+            URI target = URI.create(root.toString().endsWith("/") ? root + path : root + "/" + path);
+            try {
+                HttpRequest.Builder request = HttpRequest.newBuilder(target).timeout(TIMEOUT).GET();
+                settings.token().ifPresent(t -> request.header("Authorization", "Bearer " + t.reveal()));
+                HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() != 200) {
+                    err.println("status: " + target + " answered HTTP " + response.statusCode());
+                    continue;
+                }
+                String state = io.quotaflow.records.Json.MAPPER.readTree(response.body()).path("state").asText("unknown");
+                // unknown: this instance asked every other, none holds it; a finished one is in the output topics
+                return new Answer(!"unknown".equals(state), response.body().strip());
+            } catch (IOException | IllegalArgumentException e) {
+                err.println("status: " + target + ": " + PublishCommand.rootMessage(e));
+            }
+        }
+        return new Answer(false, null);
     }
 
     /** The token and TLS settings of the instances ({@code http.auth-token-file}, {@code http.tls.*}), to ask them with. */

@@ -138,7 +138,7 @@ class ProductionLogsIT {
         assertThat(lines).as("INFO lines of the admin client").hasSizeGreaterThan(3)
                 .filteredOn(l -> !l.startsWith("\t") && !l.isBlank())
                 .allSatisfy(l -> assertThat(l).as("a date and time with its offset first").matches(ISO_START));
-        assertThat(lines).anyMatch(l -> l.matches(".* INFO  \\[main] org\\.apache\\.kafka\\.clients\\.admin\\.AdminClientConfig - .*"));
+        assertThat(lines).anyMatch(l -> l.matches(".* INFO  \\[main] org\\.apache\\.kafka\\.common\\.config\\.AbstractConfig - AdminClientConfig values: .*"));
     }
 
     @Test
