@@ -133,8 +133,8 @@ public final class StatusCommand implements Callable<Integer> {
         if (finished(out, err)) {
             return ExitCodes.OK;
         }
-        unknown.ifPresent(answer -> {
-            out.println(answer);
+        unknown.ifPresent(body -> {
+            out.println(body);
             out.flush();
         });
         return ExitCodes.FAILURE;
