@@ -1,6 +1,6 @@
 # quotaflow images, built with Maven on Java 17 and run on a Java 17 JRE as a non-root user.
 #   docker build -t quotaflow .                     the production image (the default, last stage):
-#                                                   run, topics, publish, cancel, results, status, dlq
+#                                                   run, check, topics, publish, cancel, results, status, dlq
 #   docker build --target dev -t quotaflow-dev .    adds demo, bench, broker and sim (the developer
 #                                                   distribution; docker-compose.yml runs sim from it)
 FROM maven:3.9-eclipse-temurin-17 AS build

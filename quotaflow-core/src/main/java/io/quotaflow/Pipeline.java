@@ -1,17 +1,24 @@
 package io.quotaflow;
 
-import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.admin.DispatchTopicCheck;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.dispatch.DispatcherProcessor;
+import io.quotaflow.metrics.ClientMetrics;
+import io.quotaflow.metrics.ConsumerLag;
+import io.quotaflow.metrics.KafkaCuratedMetrics;
 import io.quotaflow.metrics.MeteredRoute;
+import io.quotaflow.metrics.MetricsRegistry;
 import io.quotaflow.metrics.PipelineMetrics;
 import io.quotaflow.metrics.ProcessMetrics;
 import io.quotaflow.metrics.StatusServer;
 import io.quotaflow.metrics.StreamsProbe;
 import io.quotaflow.model.ModelClient;
+import io.quotaflow.model.OpenAiChatClient;
+import io.quotaflow.provider.ObservedClient;
+import io.quotaflow.provider.RouteStateBoard;
+import io.quotaflow.provider.StartCheck;
+import io.quotaflow.routing.RouteSettings;
 import io.quotaflow.routing.ModelClients;
 import io.quotaflow.topology.QuotaflowTopology;
 import org.apache.kafka.common.utils.Time;
@@ -44,15 +51,23 @@ public final class Pipeline implements AutoCloseable {
     private final ModelClients clients;
     private final PipelineMetrics metrics;
     private final PrometheusMeterRegistry registry;
-    private final KafkaStreamsMetrics streamsMetrics;
+    /** The Kafka clients' metrics the consumer lag gauge (and, when curated, the Kafka families) read; held here, gauges hold it weakly. */
+    private final ClientMetrics clientMetrics = new ClientMetrics(System::currentTimeMillis);
     private final ProcessMetrics processMetrics;
     private final StatusServer status;
+    private final RouteStateBoard routeStates;
+    private volatile StartCheck startCheck;
 
-    private Pipeline(QuotaflowConfig config, ModelClients clients) {
+    private Pipeline(QuotaflowConfig config, ModelClients clients, RouteStateBoard routeStates) {
         this.clients = clients;
-        this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        this.routeStates = routeStates;
+        this.registry = MetricsRegistry.create(config.metrics());
         this.metrics = new PipelineMetrics(registry, MeteredRoute.all(config.dispatcher()), System::currentTimeMillis);
         this.processMetrics = ProcessMetrics.bindTo(registry);
+        ConsumerLag.register(registry, consumedTopics(config), clientMetrics);
+        if (config.metrics().kafka() == io.quotaflow.settings.MetricsSettings.KafkaMetrics.CURATED) {
+            KafkaCuratedMetrics.register(registry, clientMetrics);
+        }
         Properties properties = streamsProperties(config);
         properties.putAll(io.quotaflow.topology.StreamErrorHandlers.properties(metrics, config.topics()));
         Topology topology = QuotaflowTopology.build(config.dispatcher(), clients,
@@ -62,8 +77,8 @@ public final class Pipeline implements AutoCloseable {
         try {
             this.status = config.httpPort() >= 0 ? new StatusServer(config.httpBind(), config.httpPort(), registry, metrics, late,
                     TicketQueries.service(() -> late.streams, metrics.tickets(),
-                            () -> new HostInfo(advertisedHost(config), httpPort()), config.http()),
-                    config.http()) : null;
+                            () -> new HostInfo(advertisedHost(config), httpPort()), config.http(), routeStates),
+                    config.http(), routeStates) : null;
         } catch (IOException e) {
             processMetrics.close();
             throw new UncheckedIOException("cannot serve /metrics on " + config.httpBind() + ":" + config.httpPort(), e);
@@ -77,9 +92,15 @@ public final class Pipeline implements AutoCloseable {
             metrics.streamThreadFailed(e, System.currentTimeMillis());
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
-        this.streamsMetrics = new KafkaStreamsMetrics(streams);
-        this.streamsMetrics.bindTo(registry);
+        clientMetrics.watch(streams::metrics);
         late.watch(streams);
+    }
+
+    /** The topics the stream threads read: the input topics, retry, and the dispatch topic. */
+    static java.util.List<String> consumedTopics(QuotaflowConfig config) {
+        java.util.List<String> topics = new java.util.ArrayList<>(config.topics().inputs());
+        topics.add(DispatcherProcessor.dispatchTopic(config.applicationId()));
+        return topics;
     }
 
     /** The host the other instances forward to: {@code http.advertised-host}, else derived from {@code http.bind}. */
@@ -116,9 +137,19 @@ public final class Pipeline implements AutoCloseable {
         }
     }
 
-    /** Starts an instance calling the configured OpenAI-compatible endpoint. */
+    /**
+     * Starts an instance calling the configured OpenAI-compatible endpoint, and checks every route in
+     * the background ({@link StartCheck}: {@code GET /models}, no call); each route's state follows
+     * that check, then every call's answer ({@link ObservedClient}).
+     */
     public static Pipeline start(QuotaflowConfig config) {
-        return start(config, ModelClients.openAi());
+        var routing = config.dispatcher().routing();
+        RouteStateBoard board = new RouteStateBoard(routing.routes().keySet());
+        ModelClients clients = ModelClients.perScope(route -> new ObservedClient(new OpenAiChatClient(route.model()),
+                routing.routesOf(route.scope()).stream().map(RouteSettings::name).toList(), route.model().baseUrl(), board));
+        Pipeline pipeline = start(config, clients, board);
+        pipeline.startCheck = StartCheck.start(routing.routes().values(), board);
+        return pipeline;
     }
 
     /** Starts an instance with the given model client for every route (tests, simulators); closes it with the pipeline. */
@@ -133,6 +164,10 @@ public final class Pipeline implements AutoCloseable {
      *                                         {@code dispatch.partitions} ({@link DispatchTopicCheck})
      */
     public static Pipeline start(QuotaflowConfig config, ModelClients clients) {
+        return start(config, clients, new RouteStateBoard(config.dispatcher().routing().routes().keySet()));
+    }
+
+    private static Pipeline start(QuotaflowConfig config, ModelClients clients, RouteStateBoard board) {
         try {
             DispatchTopicCheck.verify(config.bootstrapServers(), config.kafka(), DispatcherProcessor.dispatchTopic(config.applicationId()),
                     config.dispatcher().dispatchPartitions(), config.dispatcher().routing().scopes().size());
@@ -141,7 +176,7 @@ public final class Pipeline implements AutoCloseable {
             throw e;
         }
         warnPlaintext(config);
-        Pipeline pipeline = new Pipeline(config, clients);
+        Pipeline pipeline = new Pipeline(config, clients, board);
         pipeline.streams.start();
         return pipeline;
     }
@@ -219,6 +254,16 @@ public final class Pipeline implements AutoCloseable {
         return metrics;
     }
 
+    /** Each route's state on this instance ({@code "routeState"} in {@code /status} and ticket statuses). */
+    public RouteStateBoard routeStates() {
+        return routeStates;
+    }
+
+    /** The provider check started with the pipeline, or null (a pipeline given its model clients checks nothing). */
+    public StartCheck startCheck() {
+        return startCheck;
+    }
+
     /** Port of the status server, or -1 when off. */
     public int httpPort() {
         return status == null ? -1 : status.port();
@@ -232,8 +277,10 @@ public final class Pipeline implements AutoCloseable {
     public void close(Duration timeout) {
         // leave the group at once, so the quota scope's task moves now rather than after the session timeout
         streams.close(CloseOptions.timeout(timeout).withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
-        streamsMetrics.close();
         processMetrics.close();
+        if (startCheck != null) {
+            startCheck.close();
+        }
         clients.close();
         if (status != null) {
             status.close();

@@ -37,7 +37,13 @@ final class TicketQueries {
      */
     static TicketService service(Supplier<KafkaStreams> streams, TicketDirectory directory, Supplier<HostInfo> self,
                                  HttpSettings http) {
-        TicketLocator locator = new TicketLocator(id -> lookup(streams.get(), id), directory);
+        return service(streams, directory, self, http, null);
+    }
+
+    /** As above; each ticket's status carries its route's state on {@code routes} (null: none). */
+    static TicketService service(Supplier<KafkaStreams> streams, TicketDirectory directory, Supplier<HostInfo> self,
+                                 HttpSettings http, io.quotaflow.provider.RouteStateBoard routes) {
+        TicketLocator locator = new TicketLocator(id -> lookup(streams.get(), id), directory, routes == null ? null : routes::state);
         TicketForwarder forwarder = new TicketForwarder(() -> peers(streams.get(), self),
                 http.identity().map(TlsIdentity::peerContext).orElse(null), http.authToken(), http.forwardTimeout());
         return new TicketService(locator, forwarder, System::currentTimeMillis);

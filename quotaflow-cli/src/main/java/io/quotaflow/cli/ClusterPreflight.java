@@ -51,11 +51,12 @@ final class ClusterPreflight {
     }
 
     /**
-     * Whether the command needs the cluster checked first: not run (it checks the cluster itself,
-     * after its whole configuration is known to be right), nor status --url (it asks the instance named).
+     * Whether the command needs the cluster checked first: not run nor check (they check the cluster themselves,
+     * after their whole configuration is known to be right), nor status --url (it asks the instance named).
      */
     private static boolean asksCluster(Object command) {
-        if (command instanceof RunCommand) {
+        if (command instanceof RunCommand || command instanceof CheckCommand) {
+            // check reports an unreachable cluster as one of its lines
             return false;
         }
         return !(command instanceof StatusCommand status && status.url != null);

@@ -39,11 +39,14 @@ import java.util.Properties;
                 "  quotaflow help run"},
         subcommands = {
                 RunCommand.class,
+                CheckCommand.class,
                 TopicsCommand.class,
                 PublishCommand.class,
                 CancelCommand.class,
                 ResultsCommand.class,
                 StatusCommand.class,
+                PlanCommand.class,
+                ResetCommand.class,
                 DlqCommand.class,
                 CommandLine.HelpCommand.class})
 public final class QuotaflowCommand implements Runnable {

@@ -30,6 +30,10 @@ import java.util.concurrent.Callable;
             "Runs until stopped (Ctrl+C or SIGTERM: commits and closes cleanly). Applies topics/ first. "
                     + "Instances started with the same application id share the work and the quota.",
             "",
+            "At start every route's provider is checked in the background (GET {base}/models: reachable, key, model; "
+                    + "no call), then followed by every call's answer: the log names a route that cannot serve and why, "
+                    + "/status shows each route's state. `quotaflow check` tests all of it before a deployment.",
+            "",
             "The API key comes from QUOTAFLOW_LLM_API_KEY or --llm-api-key-file, never from a flag value. "
                     + "Settings: built-in defaults, then --config FILE, then QUOTAFLOW_* variables, then flags; "
                     + "an unknown key stops the start (exit 2).",
@@ -79,20 +83,8 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     KafkaConnectionOptions kafka = new KafkaConnectionOptions();
 
-    @Option(names = "--llm-base-url", description = "API root including its version, e.g. https://api.openai.com/v1.")
-    String baseUrl;
-
-    @Option(names = "--llm-model", description = "Model name (default: gpt-4o-mini).")
-    String model;
-
-    @Option(names = "--llm-api-key-file", description = "File holding the API key (else QUOTAFLOW_LLM_API_KEY).")
-    Path apiKeyFile;
-
-    @Option(names = "--rpm", description = "The provider's requests-per-minute limit for this key and model.")
-    Integer rpm;
-
-    @Option(names = "--tpm", description = "The provider's tokens-per-minute limit for this key and model.")
-    Integer tpm;
+    @Mixin
+    LlmOptions llm = new LlmOptions();
 
     @Option(names = "--application-id", description = "Kafka Streams application id (default: quotaflow).")
     String applicationId;
@@ -147,11 +139,7 @@ public final class RunCommand implements Callable<Integer> {
     /** Every source merged with this command's flags, keyed by configuration key. */
     ConfigValues settings() {
         Map<String, String> flags = new LinkedHashMap<>();
-        put(flags, "llm.base-url", baseUrl);
-        put(flags, "llm.model", model);
-        put(flags, "llm.api-key-file", apiKeyFile);
-        put(flags, "quota.rpm", rpm);
-        put(flags, "quota.tpm", tpm);
+        llm.putInto(flags);
         put(flags, "application.id", applicationId);
         put(flags, "state.dir", stateDir);
         put(flags, "instance.id", instanceId);

@@ -43,7 +43,7 @@ class CommandExitCodesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"run", "results", "publish --file -", "topics apply", "dlq stats", "dlq show", "dlq replay",
+    @ValueSource(strings = {"run", "check", "results", "publish --file -", "topics apply", "dlq stats", "dlq show", "dlq replay",
         "topics", "dlq"})
     void shouldExitWithTwoOnAnUnknownOption(String command) {
         List<String> args = new ArrayList<>(List.of(command.split(" ")));
@@ -111,5 +111,14 @@ class CommandExitCodesTest {
 
     private static Stream<CommandLine> everyCommand(CommandLine cmd) {
         return Stream.concat(Stream.of(cmd), cmd.getSubcommands().values().stream().flatMap(CommandExitCodesTest::everyCommand));
+    }
+
+    @Test
+    void shouldExitWithTwoWhenCheckHasNoKeyWithoutAskingAnything() {
+        CommandRun r = run(env("QUOTAFLOW_BOOTSTRAP_SERVERS", "localhost:1"), "check", "--llm-base-url", "http://localhost:1/v1");
+
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("the LLM API key is missing");
+        assertThat(r.out()).as("a configuration error comes before any check").isEmpty();
     }
 }

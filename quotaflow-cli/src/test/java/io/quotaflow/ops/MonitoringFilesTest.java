@@ -1,11 +1,14 @@
 package io.quotaflow.ops;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.quotaflow.metrics.FreshRegistry;
+import io.quotaflow.settings.MetricsSettings;
 import io.quotaflow.testkit.ObservabilityContract;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -19,11 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** ops/prometheus and ops/grafana: they parse, point at each other and at the compose services, and query the contract. */
 class MonitoringFilesTest {
 
-    private static final Pattern METRIC = Pattern.compile("quotaflow_[a-z_]+");
-
-    private static String withoutSuffix(String sample) {
-        return sample.replaceAll("_(bucket|count|sum)$", "");
-    }
+    /** A metric selector in a query: the name, and its label matchers (empty when it has none). */
+    private static final Pattern SELECTOR = Pattern.compile("\\b((?:quotaflow|jvm|process|system|kafka)_[a-z0-9_]+)(\\{[^}]*})?");
 
     private static List<JsonNode> panels(JsonNode dashboard) {
         List<JsonNode> out = new ArrayList<>();
@@ -86,12 +86,10 @@ class MonitoringFilesTest {
                 .isEqualTo(dashboards + "/quotaflow.json");
 
         JsonNode dashboard = OpsFiles.json("ops/grafana/dashboards/quotaflow.json");
-        String uid = datasource.path("uid").asText();
         Set<Integer> ids = new HashSet<>();
         for (JsonNode p : panels(dashboard)) {
             assertThat(ids.add(p.path("id").asInt())).as("panel ids are unique").isTrue();
             if (!p.path("type").asText().equals("row")) {
-                assertThat(p.path("datasource").path("uid").asText()).as(p.path("title").asText()).isEqualTo(uid);
                 assertThat(p.path("targets").size()).as(p.path("title").asText()).isPositive();
             }
             JsonNode pos = p.path("gridPos");
@@ -100,23 +98,83 @@ class MonitoringFilesTest {
     }
 
     @Test
-    void theDashboardShouldQueryOnlyFamiliesOfTheObservabilityContract() {
+    void theDashboardShouldUseTheDatasourceVariableEverywhereAndNoHardCodedUid() {
         JsonNode dashboard = OpsFiles.json("ops/grafana/dashboards/quotaflow.json");
-        Set<String> contract = new HashSet<>();
-        ObservabilityContract.FAMILIES.forEach(f -> contract.add(f.name()));
-        Set<String> queried = new TreeSet<>();
-        for (String expr : expressions(dashboard)) {
-            Matcher m = METRIC.matcher(expr);
-            while (m.find()) {
-                queried.add(withoutSuffix(m.group()));
+        Map<String, JsonNode> variables = new HashMap<>();
+        dashboard.path("templating").path("list").forEach(v -> variables.put(v.path("name").asText(), v));
+        assertThat(variables).containsKeys("datasource", "instance", "route");
+        assertThat(variables.get("datasource").path("type").asText()).isEqualTo("datasource");
+        assertThat(variables.get("datasource").path("query").asText()).isEqualTo("prometheus");
+        assertThat(variables.get("instance").path("definition").asText()).contains("instance");
+        assertThat(variables.get("instance").path("includeAll").asBoolean()).isTrue();
+
+        // every datasource reference, wherever it is (panels, targets, variables), names the variable
+        List<JsonNode> references = new ArrayList<>();
+        collectDatasources(dashboard, references);
+        assertThat(references).hasSizeGreaterThan(panels(dashboard).size());
+        assertThat(references).allSatisfy(ds -> {
+            assertThat(ds.path("uid").asText()).as(ds.toString()).isEqualTo("${datasource}");
+            assertThat(ds.path("type").asText()).as(ds.toString()).isEqualTo("prometheus");
+        });
+        for (JsonNode p : panels(dashboard)) {
+            if (!p.path("type").asText().equals("row")) {
+                assertThat(p.path("datasource").path("uid").asText()).as(p.path("title").asText()).isEqualTo("${datasource}");
+                p.path("targets").forEach(t -> assertThat(t.path("datasource").path("uid").asText()).as(p.path("title").asText())
+                        .isEqualTo("${datasource}"));
             }
         }
-        assertThat(contract).containsAll(queried);
-        // what an operator looks for first: queues, quota, 429s, retries, fallbacks, cache, circuit, latency
+    }
+
+    /** Every {@code datasource} object under {@code node}, but the datasource variable's own definition. */
+    private static void collectDatasources(JsonNode node, List<JsonNode> out) {
+        if (node.isObject()) {
+            node.fields().forEachRemaining(e -> {
+                if (e.getKey().equals("datasource") && e.getValue().isObject()) {
+                    out.add(e.getValue());
+                } else {
+                    collectDatasources(e.getValue(), out);
+                }
+            });
+        } else if (node.isArray()) {
+            node.forEach(n -> collectDatasources(n, out));
+        }
+    }
+
+    @Test
+    void everySelectorShouldFollowTheInstanceVariable() {
+        for (String expr : expressions(OpsFiles.json("ops/grafana/dashboards/quotaflow.json"))) {
+            Matcher m = SELECTOR.matcher(expr);
+            int selectors = 0;
+            while (m.find()) {
+                selectors++;
+                assertThat(m.group(2)).as(m.group(1) + " in " + expr).contains("instance=~\"$instance\"");
+            }
+            assertThat(selectors).as(expr).isPositive();
+        }
+    }
+
+    @Test
+    void theDashboardShouldQueryOnlyFamiliesAFreshInstanceServes() {
+        JsonNode dashboard = OpsFiles.json("ops/grafana/dashboards/quotaflow.json");
+        Set<String> served = FreshRegistry.names(MetricsSettings.DEFAULT);
+        Set<String> queried = new TreeSet<>();
+        for (String expr : expressions(dashboard)) {
+            Matcher m = SELECTOR.matcher(expr);
+            while (m.find()) {
+                queried.add(m.group(1));
+            }
+        }
+        assertThat(served).as("families a fresh instance registers (metrics.kafka=off)").containsAll(queried);
+        // what an operator looks for first: queues, throughput, spend, lag, calls in flight, quota, 429s, retries,
+        // fallbacks, cache, circuit, latency
         assertThat(queried).contains("quotaflow_queue_depth", "quotaflow_queue_oldest_age_seconds", "quotaflow_quota_limit",
                 "quotaflow_quota_utilization_ratio", "quotaflow_rate_limited_total", "quotaflow_retries_total",
                 "quotaflow_fallbacks_total", "quotaflow_cache_hits_total", "quotaflow_circuit_state",
-                "quotaflow_ticket_latency_seconds");
+                "quotaflow_ticket_latency_seconds_bucket", "quotaflow_tickets_classified_total", "quotaflow_cost_usd_total",
+                "quotaflow_consumer_lag_records", "quotaflow_in_flight");
+        Set<String> contract = new HashSet<>();
+        ObservabilityContract.FAMILIES.forEach(f -> contract.add(f.name()));
+        assertThat(served).as("the contract's families are served").containsAll(contract);
     }
 
     @Test
@@ -129,6 +187,9 @@ class MonitoringFilesTest {
         assertThat(exprs).anyMatch(e -> e.contains("by (priority) (quotaflow_queue_depth"));
         assertThat(exprs).anyMatch(e -> e.contains("by (priority) (quotaflow_queue_oldest_age_seconds"));
         assertThat(exprs).anyMatch(e -> e.contains("by (route, cause) (rate(quotaflow_rate_limited_total"));
-        assertThat(exprs).anyMatch(e -> e.contains("on (route, dimension) quotaflow_quota_limit"));
+        // every instance serves each route's gauges; only the scope's owner has use: sum the use, max the limit
+        assertThat(exprs).anyMatch(e -> e.contains("on (route, dimension) max by (route, dimension) (quotaflow_quota_limit"));
+        assertThat(exprs).anyMatch(e -> e.startsWith("sum by (topic) (quotaflow_consumer_lag_records"));
+        assertThat(exprs).anyMatch(e -> e.contains("rate(quotaflow_cost_usd_total") && e.endsWith("* 3600"));
     }
 }

@@ -57,14 +57,14 @@ public final class CacheStores {
         return Stores.keyValueStoreBuilder(bytes, Serdes.String(), values);
     }
 
-    /** The cache over a dispatcher's stores ({@code ttl}: {@code cache.ttl}, zero for off). */
-    public static ResultCache resultCache(ProcessingContext context, Duration ttl) {
-        return new ResultCache(context.getStateStore(ANSWERS), context.getStateStore(EXPIRY), ttl);
+    /** The cache over a dispatcher's stores ({@code ttl}: {@code cache.ttl}, zero for off; {@code staleTtl}: {@code cache.stale-ttl}). */
+    public static ResultCache resultCache(ProcessingContext context, Duration ttl, Duration staleTtl) {
+        return new ResultCache(context.getStateStore(ANSWERS), context.getStateStore(EXPIRY), ttl, staleTtl);
     }
 
     /** The cache and coalescing over a dispatcher's stores. */
-    public static Coalescer coalescer(ProcessingContext context, Duration ttl) {
-        return new Coalescer(resultCache(context, ttl), context.getStateStore(GROUPS), context.getStateStore(FOLLOWERS),
+    public static Coalescer coalescer(ProcessingContext context, Duration ttl, Duration staleTtl) {
+        return new Coalescer(resultCache(context, ttl, staleTtl), context.getStateStore(GROUPS), context.getStateStore(FOLLOWERS),
                 context.getStateStore(MEMBERS));
     }
 }

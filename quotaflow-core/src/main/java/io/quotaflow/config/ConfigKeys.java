@@ -75,8 +75,8 @@ public final class ConfigKeys {
                 + "thread, logger, message) or `json` (one object per line: `timestamp`, `level`, `logger`, `thread`, `message`, "
                 + "`exception`) for a log shipper (docs/operations.md, \"Logs\")");
         t.add("log.level", Type.STRING, "info", null, "level of quotaflow's own loggers (`error`, `warn`, `info`, `debug`, "
-                + "`trace`); `info` shows its state changes (route halted and recovered, circuit opened); Kafka's client "
-                + "loggers stay at `warn` (`--verbose`: `info`)");
+                + "`trace`); `info` adds state changes that need no one (a circuit closed again, a halt ended) to the warnings "
+                + "and errors; Kafka's client loggers stay at `warn` (`--verbose`: `info`)");
         t.add("http.port", Type.INT, "8080", "--http-port", "`/metrics`, `/health/live`, `/health/ready`, `/status`, `/tickets/{id}`; "
                 + "`-1` turns it off");
         t.add("http.bind", Type.STRING, QuotaflowConfig.DEFAULT_HTTP_BIND, "--http-bind", "address those endpoints listen on: "
@@ -103,6 +103,10 @@ public final class ConfigKeys {
                 + "(Kafka Streams' `application.server`, for `GET /tickets/{id}` forwarding): by default the `http.bind` "
                 + "address, or this host's name when it binds every interface; on Kubernetes the pod's DNS name through a "
                 + "headless Service (docs/operations.md, \"Kubernetes\")");
+        t.add("metrics.kafka", Type.STRING, "off", null, "Kafka client and Streams metrics on `/metrics`: `off` serves none "
+                + "(quotaflow's own families, the JVM's and `quotaflow_consumer_lag_records` cover the alerts); `curated` adds a "
+                + "short allow-list (lag, commit and process rates, producer errors and retries, thread counts) labelled "
+                + "without the process UUID (docs/operations.md, \"Metrics\")");
         t.add("instance.id", Type.STRING, "auto", "--instance-id", "static group membership (`group.instance.id`): "
                 + "`auto` derives a stable id from the host name and `state.dir`, so an instance restarted after a "
                 + "crash takes its tasks back at once; `none` for dynamic membership; or a value unique per instance");
@@ -216,6 +220,8 @@ public final class ConfigKeys {
         t.add("routing.max-wait.bulk", Type.STRING, null, null, "the same for bulk tickets (default: never)");
         t.add("cache.ttl", Type.STRING, "24h", null, "how long a classification answers identical tickets "
                 + "(`24h`, `30m`, `90s`, milliseconds; `0` turns the cache off)");
+        t.add("cache.stale-ttl", Type.STRING, "7d", null, "how long after `cache.ttl` an answer still answers identical "
+                + "tickets, marked `\"stale\": true`, while their route cannot serve (halted, circuit open, out for the day); `0`: never");
         t.add("cache.scope", Type.STRING, "tenant", null, "`tenant`: each tenant has its own cache and coalescing "
                 + "(identical text of another tenant is asked again); `global`: identical text shares one answer across tenants");
         t.add("status.retention", Type.STRING, "1h", null, "how long a finished ticket's status stays queryable on "

@@ -1,6 +1,7 @@
 package io.quotaflow.config;
 
 
+import io.quotaflow.settings.MetricsSettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -259,7 +260,8 @@ public final class ConfigLoader {
         return new QuotaflowConfig(cluster.bootstrapServers(), applicationId, stateDir, p.integer("http.port"),
                 kafka, dispatcher, kafka.getOrDefault("group.instance.id", instanceId))
                 .withHttpBind(p.string("http.bind"))
-                .withHttpSettings(HttpSettingsReader.read(p));
+                .withHttpSettings(HttpSettingsReader.read(p))
+                .withMetrics(new MetricsSettings(MetricsSettings.KafkaMetrics.parse(p.string("metrics.kafka"))));
     }
 
     /** Refuses a key that would carry the API key; names the key and the proper way, never the value. */

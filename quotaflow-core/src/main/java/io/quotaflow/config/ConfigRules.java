@@ -79,6 +79,8 @@ final class ConfigRules {
                 return rule("at least 1", v -> ((Number) v).longValue() >= 1);
             case "cache.ttl":
                 return rule(ConfigDurations.SHAPE + "; 0 turns the cache off", v -> ConfigDurations.parse(v.toString()).isPresent());
+            case "cache.stale-ttl":
+                return rule(ConfigDurations.SHAPE + "; 0: no stale answers", v -> ConfigDurations.parse(v.toString()).isPresent());
             case "topics.manage":
                 return rule("apply, verify or none", v -> List.of("apply", "verify", "none").contains(v.toString().strip().toLowerCase(
                         java.util.Locale.ROOT)));
@@ -87,6 +89,9 @@ final class ConfigRules {
             case "log.level":
                 return rule("error, warn, info, debug or trace", v -> List.of("error", "warn", "info", "debug", "trace")
                         .contains(v.toString().strip().toLowerCase(java.util.Locale.ROOT)));
+            case "metrics.kafka":
+                return rule("off or curated", v -> v.toString().strip().equalsIgnoreCase("off")
+                        || v.toString().strip().equalsIgnoreCase("curated"));
             case "cache.scope":
                 return rule("tenant or global", v -> v.toString().strip().equalsIgnoreCase("tenant")
                         || v.toString().strip().equalsIgnoreCase("global"));

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
 import io.quotaflow.settings.HttpSettings;
+import io.quotaflow.settings.MetricsSettings;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.settings.TopicNames;
 
@@ -20,13 +21,21 @@ import io.quotaflow.settings.TopicNames;
  * @param instanceId       static group-membership id ({@link InstanceId}), null for dynamic membership
  * @param httpBind         address the HTTP endpoints listen on ({@code http.bind}; {@value #DEFAULT_HTTP_BIND}: every interface)
  * @param http             token, TLS and timeouts of the HTTP endpoints ({@code http.auth-token-file}, {@code http.tls.*})
+ * @param metrics          what {@code /metrics} serves besides quotaflow's and the JVM's families ({@code metrics.kafka})
  */
 public record QuotaflowConfig(String bootstrapServers, String applicationId, Path stateDir, int httpPort,
                               Map<String, String> kafka, DispatcherSettings dispatcher, String instanceId, String httpBind,
-                              HttpSettings http) {
+                              HttpSettings http, MetricsSettings metrics) {
 
     /** Every interface: what a container or a pod needs; {@code 127.0.0.1} keeps the endpoints local. */
     public static final String DEFAULT_HTTP_BIND = "0.0.0.0";
+
+    /** A configuration with the default metrics (no Kafka client metrics). */
+    public QuotaflowConfig(String bootstrapServers, String applicationId, Path stateDir, int httpPort,
+                           Map<String, String> kafka, DispatcherSettings dispatcher, String instanceId, String httpBind,
+                           HttpSettings http) {
+        this(bootstrapServers, applicationId, stateDir, httpPort, kafka, dispatcher, instanceId, httpBind, http, MetricsSettings.DEFAULT);
+    }
 
     /** A configuration with plain HTTP, no token and the default HTTP timeouts. */
     public QuotaflowConfig(String bootstrapServers, String applicationId, Path stateDir, int httpPort,
@@ -57,6 +66,7 @@ public record QuotaflowConfig(String bootstrapServers, String applicationId, Pat
         QuotaSettings.require(httpBind != null && httpBind.matches("[A-Za-z0-9.:\\[\\]%_-]+"),
                 "http.bind must be a host name or an IP address, got '" + httpBind + "'");
         Objects.requireNonNull(http, "http");
+        Objects.requireNonNull(metrics, "metrics");
     }
 
     /** This configuration with the HTTP endpoints on {@code bind}. */
@@ -66,12 +76,17 @@ public record QuotaflowConfig(String bootstrapServers, String applicationId, Pat
 
     /** This configuration with the HTTP endpoints on {@code bind}:{@code port}. */
     public QuotaflowConfig withHttp(String bind, int port) {
-        return new QuotaflowConfig(bootstrapServers, applicationId, stateDir, port, kafka, dispatcher, instanceId, bind, http);
+        return new QuotaflowConfig(bootstrapServers, applicationId, stateDir, port, kafka, dispatcher, instanceId, bind, http, metrics);
     }
 
     /** This configuration with the HTTP endpoints guarded and timed by {@code settings}. */
     public QuotaflowConfig withHttpSettings(HttpSettings settings) {
-        return new QuotaflowConfig(bootstrapServers, applicationId, stateDir, httpPort, kafka, dispatcher, instanceId, httpBind, settings);
+        return new QuotaflowConfig(bootstrapServers, applicationId, stateDir, httpPort, kafka, dispatcher, instanceId, httpBind, settings, metrics);
+    }
+
+    /** This configuration with {@code settings} for {@code /metrics} ({@code metrics.kafka}). */
+    public QuotaflowConfig withMetrics(MetricsSettings settings) {
+        return new QuotaflowConfig(bootstrapServers, applicationId, stateDir, httpPort, kafka, dispatcher, instanceId, httpBind, http, settings);
     }
 
     /** The topic names under {@code topics.prefix}. */

@@ -51,7 +51,8 @@ final class RoutingReader {
         }
         Duration ttl = ConfigDurations.require("cache.ttl", values.string("cache.ttl"));
         String cacheScope = values.string("cache.scope").strip().toLowerCase(java.util.Locale.ROOT);
-        return new Routing(routes, defaultRoute, byPriority, byTenant, maxWait, ttl, "global".equals(cacheScope));
+        Duration stale = ConfigDurations.require("cache.stale-ttl", values.string("cache.stale-ttl"));
+        return new Routing(routes, defaultRoute, byPriority, byTenant, maxWait, ttl, "global".equals(cacheScope), stale);
     }
 
     /** {@code quota.*}: the single route's quota, and every route's knobs. */

@@ -22,6 +22,10 @@ import java.util.function.Consumer;
  * ticket ends here its followers share the end (its answer, its dead letter), and when it leaves
  * (a fallback, a context fallback) the next of them leads. The decisions are the
  * {@link Coalescer}'s; this carries them out on the ledger and the outputs.
+ *
+ * <p>While the scope cannot serve ({@code cannotServe}: halted, circuit open, out for the day), a new ticket
+ * the live cache does not answer is answered from an answer past its TTL but within {@code cache.stale-ttl}
+ * ({@code "stale": true}) rather than wait for the route (docs/design.md, "Degrade and inform").
  */
 final class CacheGate {
 
@@ -35,10 +39,13 @@ final class CacheGate {
     private final DispatcherListener listener;
     private final Consumer<Record<String, Outbound>> forward;
     private final TicketStatuses statuses;
+    private final java.util.function.BooleanSupplier cannotServe;
 
     CacheGate(String scope, ModelSettings model, boolean sharedAcrossTenants, Coalescer coalescer, DispatchLedger ledger, RecordEmitter emitter,
-              DispatcherListener listener, Consumer<Record<String, Outbound>> forward, TicketStatuses statuses) {
+              DispatcherListener listener, Consumer<Record<String, Outbound>> forward, TicketStatuses statuses,
+              java.util.function.BooleanSupplier cannotServe) {
         this.statuses = statuses;
+        this.cannotServe = cannotServe;
         this.scope = scope;
         this.model = model;
         this.sharedAcrossTenants = sharedAcrossTenants;
@@ -57,6 +64,9 @@ final class CacheGate {
 
     /** Offers an arriving ticket; true when the ledger should take it as before the cache. */
     boolean admit(WorkItem item, long now) {
+        if (answeredStale(item, now)) {
+            return false;
+        }
         Arrival arrival = coalescer.onArrival(item, keyOf(item), ledger.held(item.key()).isPresent() || ledger.retrying(item.key()),
                 now);
         boolean lead = arrival instanceof Arrival.Lead || arrival instanceof Arrival.Pass;
@@ -135,8 +145,30 @@ final class CacheGate {
         }
     }
 
+    /**
+     * A new ticket (nothing here holds its id, it follows nobody) that the scope cannot serve now, with an answer
+     * past its TTL but within {@code cache.stale-ttl} and no live one: answered from it, marked stale.
+     */
+    private boolean answeredStale(WorkItem item, long now) {
+        if (!cannotServe.getAsBoolean() || ledger.held(item.key()).isPresent() || ledger.retrying(item.key())
+                || coalescer.membership(item.key()).isPresent()) {
+            return false;
+        }
+        java.util.Optional<CachedAnswer> stale = coalescer.cache().stale(keyOf(item), now);
+        if (stale.isEmpty()) {
+            return false;
+        }
+        listener.staleCacheHit(scope);
+        classify(item, stale.get(), true, now);
+        return true;
+    }
+
     private void classify(WorkItem item, CachedAnswer answer, long now) {
-        Classification result = emitter.cached(item, answer, now);
+        classify(item, answer, false, now);
+    }
+
+    private void classify(WorkItem item, CachedAnswer answer, boolean stale, long now) {
+        Classification result = emitter.cached(item, answer, stale, now);
         forward.accept(emitter.classified(result, now));
         listener.classified(scope, item.priority(), 0, Math.max(0, now - item.enqueuedAt()));
         statuses.classified(item, true, now);

@@ -69,6 +69,10 @@ public interface DispatcherListener {
     default void cacheHit(String scope) {
     }
 
+    /** A ticket answered from an answer past its {@code cache.ttl} (marked stale) while its route could not serve. */
+    default void staleCacheHit(String scope) {
+    }
+
     /** A ticket whose content was not cached and is asked of the model. */
     default void cacheMiss(String scope) {
     }

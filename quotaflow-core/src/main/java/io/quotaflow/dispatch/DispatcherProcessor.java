@@ -135,7 +135,7 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
         this.statuses = new TicketStatuses(new StatusStore(context.getStateStore(StatusStore.STATUS),
                 context.getStateStore(StatusStore.EXPIRY), settings.statusRetention()), routing.defaultRoute());
         this.mover = new RouteMover(routing, new RouteChooser(routing, settings.batch()), states, listener, context, statuses);
-        Coalescer coalescer = CacheStores.coalescer(context, routing.cacheTtl());
+        Coalescer coalescer = CacheStores.coalescer(context, routing.cacheTtl(), routing.cacheStaleTtl());
         KeyValueStore<String, String> overflow = context.getStateStore(OVERFLOW_STORE);
         for (String scope : routing.scopes()) {
             DispatcherSettings own = settings.forScope(scope);

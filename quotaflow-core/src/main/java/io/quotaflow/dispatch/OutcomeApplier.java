@@ -32,6 +32,8 @@ final class OutcomeApplier {
     static final int EXPIRE_SPILLED_PER_SWEEP = 10_000;
 
     private final String scope;
+    /** What the log lines name the scope by: its routes ({@code route default}). */
+    private final String who;
     private final RetrySettings retry;
     private final OutcomePolicy policy;
     private final ProviderModel provider;
@@ -69,11 +71,12 @@ final class OutcomeApplier {
         }
     }
 
-    OutcomeApplier(String scope, RetrySettings retry, OutcomePolicy policy, ProviderModel provider, ScopeHealth health, DispatchLedger ledger,
+    OutcomeApplier(String scope, String who, RetrySettings retry, OutcomePolicy policy, ProviderModel provider, ScopeHealth health, DispatchLedger ledger,
                    RecordEmitter emitter, DispatcherListener listener, RandomGenerator random,
                    Consumer<Record<String, Outbound>> forward, Diversion tooLarge) {
         this.tooLarge = tooLarge;
         this.scope = scope;
+        this.who = who;
         this.retry = retry;
         this.policy = policy;
         this.provider = provider;
@@ -99,8 +102,8 @@ final class OutcomeApplier {
             return;
         }
         if (provider.learn(batch, items, outcome, decision, admission, ledger.callsInFlight())) {
-            LOG.info("scope {}: the provider's context window is {} tokens; larger tickets are dead-lettered too-large "
-                    + "without a call", scope, provider.window().tokens());
+            LOG.info("{}: the provider's context window is {} tokens; larger tickets are dead-lettered too-large "
+                    + "without a call", who, provider.window().tokens());
         }
         hear(decision, outcome, now);
         List<WorkItem> requeued = new ArrayList<>();
@@ -116,7 +119,8 @@ final class OutcomeApplier {
             } else if (action instanceof OutcomePolicy.Action.Requeue r) {
                 requeued.add(r.item());
             } else if (action instanceof OutcomePolicy.Action.Retry r) {
-                RecordEmitter.Emitted emitted = emitter.retry(r.item(), r.kind(), r.status(), r.message(), r.hint(), now);
+                RecordEmitter.Emitted emitted = emitter.retry(r.item(), r.kind(), r.status(), r.message(), r.hint(),
+                        now - batch.dispatchedAt(), now);
                 ledger.retried(emitted.item());
                 forward.accept(emitted.record());
                 listener.retried(scope, r.kind());
@@ -188,7 +192,7 @@ final class OutcomeApplier {
     private void coolDown(Duration wait, String reason) {
         Duration jitter = Duration.ofMillis(random.nextLong(Math.max(1, Math.min(1000, wait.toMillis() / 4 + 50))));
         provider.rateLimited(wait.plus(jitter));
-        LOG.warn("scope {}: provider answered 429 ({}); all dispatch paused for {} ms, burst allowance now {} %", scope,
+        LOG.warn("{}: provider answered 429 ({}); all dispatch paused for {} ms, burst allowance now {} %", who,
                 reason, wait.plus(jitter).toMillis(), Math.round(provider.burstScale() * 100));
     }
 }

@@ -45,19 +45,30 @@ final class RecordEmitter {
     Classification classification(WorkItem item, ModelOutcome.Label label, InFlightBatch batch, ModelOutcome.Answered answered,
                                   long now) {
         WorkItem.Routed routed = item.routed();
+        long latency = item.failedCallMs() + Math.max(0, answered.latencyMs());
         return new Classification(item.id(), item.tenant(), label.category(), label.urgency(), model,
                 routed.route() != null ? routed.route() : defaultRoute, item.attempt() + 1,
-                answered.promptTokens(), answered.completionTokens(), answered.latencyMs(),
-                Math.max(0, batch.dispatchedAt() - item.enqueuedAt()), Instant.ofEpochMilli(now).toString(),
-                routed.from(), routed.reason(), Boolean.FALSE);
+                answered.promptTokens(), answered.completionTokens(), latency, queued(item, latency, now),
+                Instant.ofEpochMilli(now).toString(), routed.from(), routed.reason(), Boolean.FALSE, item.retryWaitMs(),
+                item.attempt() == 0, null);
+    }
+
+    /**
+     * Time waiting for capacity: from intake to the result, less the backoff between attempts and the time in
+     * calls, so that {@code queuedMs + retryWaitMs + latencyMs} is the ticket's time in quotaflow.
+     */
+    private static long queued(WorkItem item, long latency, long now) {
+        return Math.max(0, now - item.enqueuedAt() - item.retryWaitMs() - latency);
     }
 
     /** The classification of {@code item} answered without a call of its own: from the cache, or an identical ticket's call. */
-    Classification cached(WorkItem item, io.quotaflow.cache.CachedAnswer answer, long now) {
+    Classification cached(WorkItem item, io.quotaflow.cache.CachedAnswer answer, boolean stale, long now) {
         WorkItem.Routed routed = item.routed();
+        long latency = item.failedCallMs();
         return new Classification(item.id(), item.tenant(), answer.category(), answer.urgency(), answer.model(),
-                routed.route() != null ? routed.route() : defaultRoute, 0, 0, 0, 0, Math.max(0, now - item.enqueuedAt()),
-                Instant.ofEpochMilli(now).toString(), routed.from(), routed.reason(), Boolean.TRUE);
+                routed.route() != null ? routed.route() : defaultRoute, 0, 0, 0, latency, queued(item, latency, now),
+                Instant.ofEpochMilli(now).toString(), routed.from(), routed.reason(), Boolean.TRUE, item.retryWaitMs(),
+                item.attempt() == 0, stale ? Boolean.TRUE : null);
     }
 
     Record<String, Outbound> classified(Classification result, long now) {
@@ -69,12 +80,15 @@ final class RecordEmitter {
         }
     }
 
-    /** The retry record of {@code item}'s failed attempt, due after the backoff for its attempt number. */
-    Emitted retry(WorkItem item, String kind, int status, String message, Optional<Duration> hint, long now) {
+    /**
+     * The retry record of {@code item}'s failed attempt, due after the backoff for its attempt number;
+     * {@code callMs} is how long the failed call took.
+     */
+    Emitted retry(WorkItem item, String kind, int status, String message, Optional<Duration> hint, long callMs, long now) {
         int attempts = item.attempt() + 1;
-        WorkItem.FailureState failure = new WorkItem.FailureState(
-                item.failure() == null ? now : item.failure().firstFailure(), now, kind, status, message);
         Duration delay = backoff.delay(attempts - 1, hint);
+        WorkItem.FailureState failure = new WorkItem.FailureState(item.failure() == null ? now : item.failure().firstFailure(), now,
+                kind, status, message, item.failedCallMs() + Math.max(0, callMs), item.retryWaitMs() + delay.toMillis());
         WorkItem next = item.withAttemptFailed(failure, now + delay.toMillis());
         return new Emitted(next, new Record<>(item.key(), new Outbound(Outbound.Target.RETRY, item.original()), now,
                 FailureHeaders.forItem(next, kind, status, message)));
@@ -82,7 +96,8 @@ final class RecordEmitter {
 
     Record<String, Outbound> deadLetter(WorkItem item, String kind, int status, String message, long now) {
         WorkItem.FailureState failure = item.failure() != null && item.failure().lastFailure() == now ? item.failure()
-                : new WorkItem.FailureState(item.failure() == null ? now : item.failure().firstFailure(), now, kind, status, message);
+                : new WorkItem.FailureState(item.failure() == null ? now : item.failure().firstFailure(), now, kind, status, message,
+                item.failedCallMs(), item.retryWaitMs());
         return new Record<>(item.key(), new Outbound(Outbound.Target.DEAD_LETTER, item.original()), now,
                 FailureHeaders.forItem(item.withFailure(failure), kind, status, message));
     }

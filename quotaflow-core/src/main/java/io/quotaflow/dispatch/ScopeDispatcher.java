@@ -50,6 +50,8 @@ final class ScopeDispatcher {
     private final PendingQueue queue;
     private final ProviderModel provider;
     private final ScopeHealth health;
+    /** What the log lines name this scope by ({@link #who}). */
+    private final String who;
     private final OutcomeApplier outcomes;
     private final CallSender calls;
     private final RouteMover mover;
@@ -81,15 +83,29 @@ final class ScopeDispatcher {
         this.queue = ledger.queue();
         this.mover = mover;
         this.provider = new ProviderModel(settings, new PromptBuilder(settings.model()), clock);
-        this.health = new ScopeHealth(scope, settings.retry(), (from, to) -> listener.circuitTransition(scope, from, to));
+        this.who = who(settings, scope);
+        this.health = new ScopeHealth(scope, who, settings.retry(), (from, to) -> listener.circuitTransition(scope, from, to));
         this.health.at(context.currentSystemTimeMs());
         RecordEmitter emitter = new RecordEmitter(scope, settings.model().model(), new Backoff(settings.retry(), random),
                 settings.routing().routesOf(scope).get(0).name());
-        this.gate = new CacheGate(scope, settings.model(), settings.routing().cacheShared(), coalescer, ledger, emitter, listener, context::forward, statuses);
-        this.outcomes = new OutcomeApplier(scope, settings.retry(), new OutcomePolicy(settings.retry()), provider, health, ledger,
+        this.gate = new CacheGate(scope, settings.model(), settings.routing().cacheShared(), coalescer, ledger, emitter, listener,
+                context::forward, statuses, () -> health.halted() || health.circuitOpen() || provider.outForDayUntil().isPresent());
+        this.outcomes = new OutcomeApplier(scope, who, settings.retry(), new OutcomePolicy(settings.retry()), provider, health, ledger,
                 emitter, listener, random, context::forward, new Endings());
         this.calls = new CallSender(client);
         this.planner = new DispatchPlanner(settings.batch(), settings.limits().maxBatchBytes());
+    }
+
+    /**
+     * What the log names the scope by: {@code route default}, or {@code routes a, b (scope …)} when routes
+     * share it; never its hash alone.
+     */
+    static String who(DispatcherSettings settings, String scope) {
+        List<String> names = settings.routing().routesOf(scope).stream().map(RouteSettings::name).toList();
+        if (names.isEmpty()) {
+            return "scope " + scope;
+        }
+        return names.size() == 1 ? "route " + names.get(0) : "routes " + String.join(", ", names) + " (scope " + scope + ")";
     }
 
     /** Rebuilds this scope's share of the stores ({@code mine}: its tickets). */
@@ -111,7 +127,7 @@ final class ScopeDispatcher {
         }
         if (r.any()) {
             active = true;
-            LOG.info("scope {}: restored {} pending ({} from {} interrupted calls), {} delayed", scope, r.pending(),
+            LOG.info("{}: restored {} pending ({} from {} interrupted calls), {} delayed", who, r.pending(),
                     r.fromCalls(), r.calls(), r.delayed());
         }
     }

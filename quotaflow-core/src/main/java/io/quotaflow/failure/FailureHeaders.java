@@ -66,6 +66,8 @@ public final class FailureHeaders {
         if (item.failure() != null) {
             put(h, DeadLetterHeaders.FIRST_FAILURE, Long.toString(item.failure().firstFailure()));
             put(h, DeadLetterHeaders.LAST_FAILURE, Long.toString(item.failure().lastFailure()));
+            put(h, DeadLetterHeaders.CALL_MS, Long.toString(item.failure().callMs()));
+            put(h, DeadLetterHeaders.RETRY_WAIT_MS, Long.toString(item.failure().retryWaitMs()));
         }
         put(h, DeadLetterHeaders.ERROR_KIND, kind);
         put(h, DeadLetterHeaders.ERROR_STATUS, Integer.toString(status));

@@ -139,8 +139,8 @@ public final class OutcomePolicy {
         if (attempts < retry.maxAttempts() && !tooOld) {
             return new Action.Retry(item, kind, status, message, hint);
         }
-        WorkItem.FailureState failure = new WorkItem.FailureState(
-                item.failure() == null ? now : item.failure().firstFailure(), now, kind, status, message);
+        WorkItem.FailureState failure = new WorkItem.FailureState(item.failure() == null ? now : item.failure().firstFailure(), now,
+                kind, status, message, item.failedCallMs(), item.retryWaitMs());
         String finalKind = ErrorKind.INVALID_OUTPUT.wire().equals(kind) ? ErrorKind.INVALID_OUTPUT.wire() : ErrorKind.RETRIES_EXHAUSTED.wire();
         String why = (tooOld ? "older than " + retry.maxAge().toSeconds() + " s" : attempts + " attempts") + "; last error: " + message;
         return new Action.DeadLetter(item.withAttemptFailed(failure, 0), finalKind, status, why);

@@ -48,7 +48,11 @@ public final class ScopeHealth {
     }
 
     private final String scope;
+    /** Who the log lines name: {@code route default}, or {@code routes a, b} when routes share the scope. */
+    private final String who;
     private final RetrySettings settings;
+    /** The last transient failure, named when the circuit opens. */
+    private String lastFailure;
     private final TaskClock clock = new TaskClock();
     private final CircuitBreaker breaker;
     private boolean halted;
@@ -66,7 +70,13 @@ public final class ScopeHealth {
     private int halfOpenPermits;
 
     public ScopeHealth(String scope, RetrySettings settings, BiConsumer<String, String> transitions) {
+        this(scope, "scope " + scope, settings, transitions);
+    }
+
+    /** {@code who}: what the log lines name the scope by ({@code route default}: never its hash alone). */
+    public ScopeHealth(String scope, String who, RetrySettings settings, BiConsumer<String, String> transitions) {
         this.scope = scope;
+        this.who = who;
         this.settings = settings;
         CircuitBreakerConfig config = CircuitBreakerConfig.custom()
                 .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
@@ -85,14 +95,14 @@ public final class ScopeHealth {
             String to = e.getStateTransition().getToState().name();
             entered(e.getStateTransition().getToState());
             if (e.getStateTransition().getToState() == CircuitBreaker.State.OPEN) {
-                LOG.warn("scope {}: circuit {} -> {}: the provider is failing; dispatch paused for {} s, tickets kept",
-                        scope, from, to, settings.circuitOpenWait().toSeconds());
+                LOG.warn("{}: circuit {} -> {}: the provider is failing (last: {}); dispatch paused for {} s, tickets kept",
+                        who, from, to, lastFailure, settings.circuitOpenWait().toSeconds());
             } else if (e.getStateTransition().getToState() == CircuitBreaker.State.HALF_OPEN
                     || e.getStateTransition().getToState() == CircuitBreaker.State.CLOSED) {
                 // a recovery (a trial call, then calls again): a state change, not a problem
-                LOG.info("scope {}: circuit {} -> {}", scope, from, to);
+                LOG.info("{}: circuit {} -> {}", who, from, to);
             } else {
-                LOG.warn("scope {}: circuit {} -> {}", scope, from, to);
+                LOG.warn("{}: circuit {} -> {}", who, from, to);
             }
             transitions.accept(from, to);
         });
@@ -155,7 +165,7 @@ public final class ScopeHealth {
     public void start(long nowMs) {
         if (!tryStart(nowMs)) {
             // cannot happen while mode() mirrors the breaker (ScopeHealthModePropertiesTest checks it over random lives)
-            LOG.error("scope {}: the circuit refused a call its mode {} allowed at {}; the call goes", scope, circuitState(), nowMs);
+            LOG.error("{}: the circuit refused a call its mode {} allowed at {}; the call goes", who, circuitState(), nowMs);
         }
     }
 
@@ -188,6 +198,7 @@ public final class ScopeHealth {
             haltProbeInFlight = false;
             return;
         }
+        lastFailure = message;
         breaker.onError(latencyMs, TimeUnit.MILLISECONDS, new TransientFailure(message));
     }
 
@@ -211,9 +222,9 @@ public final class ScopeHealth {
     public void logHalt(long nowMs, boolean force) {
         if (halted && (force || nowMs - lastHaltLog >= HALT_LOG_INTERVAL.toMillis())) {
             lastHaltLog = nowMs;
-            LOG.error("scope {}: HALTED for {} s: {}. Dispatch stopped, tickets kept (none dead-lettered), /health/ready DOWN (live stays UP); "
+            LOG.error("{}: HALTED for {} s: {}. Dispatch stopped, tickets kept (none dead-lettered), /health/ready DOWN (live stays UP); "
                             + "fix the key, model or quota — quotaflow probes the provider every {} s and resumes by itself.",
-                    scope, Math.max(0, (nowMs - haltedSince) / 1000), haltReason, settings.haltProbeInterval().toSeconds());
+                    who, Math.max(0, (nowMs - haltedSince) / 1000), haltReason, settings.haltProbeInterval().toSeconds());
         }
     }
 
@@ -222,7 +233,7 @@ public final class ScopeHealth {
             halted = false;
             haltProbeInFlight = false;
             // the end of a halt needs no one: INFO (the halt itself was an ERROR)
-            LOG.info("scope {}: the provider accepts calls again after {} s; dispatch resumed", scope, (nowMs - haltedSince) / 1000);
+            LOG.info("{}: the provider accepts calls again after {} s; dispatch resumed", who, (nowMs - haltedSince) / 1000);
         }
     }
 

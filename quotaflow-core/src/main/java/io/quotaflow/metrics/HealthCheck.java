@@ -19,11 +19,22 @@ final class HealthCheck {
             KafkaStreams.State.PENDING_SHUTDOWN, KafkaStreams.State.NOT_RUNNING);
 
     /** A probe's answer: UP (200) or DOWN (503), with the streams' state, halted routes and why it is DOWN. */
-    record Report(boolean up, KafkaStreams.State streams, Map<String, String> haltedRoutes, List<String> reasons) {
+    record Report(boolean up, KafkaStreams.State streams, Map<String, String> haltedRoutes, List<String> reasons,
+                  Map<String, String> routeStates) {
 
         Report {
             haltedRoutes = Map.copyOf(haltedRoutes);
             reasons = List.copyOf(reasons);
+            routeStates = Map.copyOf(routeStates);
+        }
+
+        Report(boolean up, KafkaStreams.State streams, Map<String, String> haltedRoutes, List<String> reasons) {
+            this(up, streams, haltedRoutes, reasons, Map.of());
+        }
+
+        /** The same report naming the routes that cannot serve ({@code "routeStates"}); its status is unchanged. */
+        Report withRouteStates(Map<String, String> states) {
+            return new Report(up, streams, haltedRoutes, reasons, states);
         }
 
         int status() {
@@ -35,6 +46,9 @@ final class HealthCheck {
             body.put("status", up ? "UP" : "DOWN");
             body.put("streams", String.valueOf(streams));
             body.set("haltedRoutes", Json.MAPPER.valueToTree(new java.util.TreeMap<>(haltedRoutes)));
+            if (!routeStates.isEmpty()) {
+                body.set("routeStates", Json.MAPPER.valueToTree(new java.util.TreeMap<>(routeStates)));
+            }
             if (!reasons.isEmpty()) {
                 body.put("reason", String.join("; ", reasons));
             }

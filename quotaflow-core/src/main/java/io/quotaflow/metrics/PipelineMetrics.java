@@ -300,6 +300,11 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
     }
 
     @Override
+    public void staleCacheHit(String scope) {
+        route(scope).staleHit();
+    }
+
+    @Override
     public void cacheMiss(String scope) {
         route(scope).cacheMiss();
     }

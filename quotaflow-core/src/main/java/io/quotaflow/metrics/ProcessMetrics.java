@@ -1,5 +1,6 @@
 package io.quotaflow.metrics;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -9,7 +10,11 @@ import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 
-/** Micrometer's JVM and process binders: memory, GC, threads, class loading, CPU, uptime, file descriptors. */
+/**
+ * Micrometer's JVM and process binders: memory, GC, threads, class loading, CPU, uptime, file
+ * descriptors; and {@code process_cpu_seconds_total}, the CPU time in the unit Prometheus expects
+ * (Micrometer's own is in nanoseconds, {@link PageMeterFilter}).
+ */
 public final class ProcessMetrics implements AutoCloseable {
 
     private final JvmGcMetrics gc = new JvmGcMetrics();
@@ -27,6 +32,11 @@ public final class ProcessMetrics implements AutoCloseable {
         new ProcessorMetrics().bindTo(registry);
         new UptimeMetrics().bindTo(registry);
         new FileDescriptorMetrics().bindTo(registry);
+        java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
+            FunctionCounter.builder("process.cpu.seconds", sun, b -> Math.max(0, b.getProcessCpuTime()) / 1e9)
+                    .description("CPU time the process used").register(registry);
+        }
         return metrics;
     }
 

@@ -51,6 +51,7 @@ final class RouteMeters {
     private volatile int circuit;
     private final Counter cost;
     private final Counter cacheHits;
+    private final Counter staleHits;
     private final Counter cacheMisses;
 
     RouteMeters(MeterRegistry registry, MeteredRoute route, LongSupplier clockMs) {
@@ -76,6 +77,8 @@ final class RouteMeters {
         callLatency();
         cacheHits = counter("quotaflow.cache.hits", "tickets answered without a call of their own (the cache, or an identical "
                 + "ticket's call)").register(registry);
+        staleHits = counter("quotaflow.cache.stale.hits", "tickets answered from a cached answer past cache.ttl (marked stale) "
+                + "while the route could not serve").register(registry);
         cacheMisses = counter("quotaflow.cache.misses", "tickets whose content was not cached and is asked of the model")
                 .register(registry);
         cost = counter(COST, "estimated spend in US dollars from usage and the route's configured prices (0 without prices)")
@@ -199,6 +202,11 @@ final class RouteMeters {
     /** A ticket answered without a call of its own. */
     void cacheHit() {
         cacheHits.increment();
+    }
+
+    /** A ticket answered from a stale answer. */
+    void staleHit() {
+        staleHits.increment();
     }
 
     /** A ticket whose content had to be asked. */

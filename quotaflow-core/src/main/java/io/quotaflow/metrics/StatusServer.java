@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.dispatch.DispatcherSnapshot;
+import io.quotaflow.provider.RouteStateBoard;
 import io.quotaflow.records.Json;
 import io.quotaflow.records.Priority;
 import io.quotaflow.records.TicketKey;
@@ -53,9 +54,9 @@ import java.util.function.Supplier;
 /**
  * The instance's HTTP endpoints, matched exactly and answering GET and HEAD only (404 for any other
  * path, 405 with {@code Allow: GET, HEAD} for any other method): {@code /metrics} (Prometheus
- * text), {@code /health/live} and {@code /health/ready} ({@link HealthCheck}; {@code /health} is the
- * readiness check under its old name) and {@code /status} (JSON per owned scope: queue depth and
- * oldest age per priority, quota use, cooldown, circuit, estimated wait, and per priority when
+ * text, {@link MetricsText}; gzipped when the request accepts gzip), {@code /health/live} and
+ * {@code /health/ready} ({@link HealthCheck}; {@code /health} is the readiness check under its old
+ * name) and {@code /status} (JSON per owned scope: queue depth and oldest age per priority, quota use, cooldown, circuit, estimated wait, and per priority when
  * what waits now is expected to be done) and {@code /tickets/{id}} (one ticket's status and ETA,
  * {@link TicketService}; the id percent-encoded, {@link TicketPaths}; {@code ?local=true} answers
  * from this instance only; the path names the ticket by its key, {@code tenant:id}, or by its id with
@@ -131,6 +132,9 @@ public final class StatusServer implements AutoCloseable {
     private final AtomicInteger scrapes = new AtomicInteger();
     private final ExecutorService renderer = pool("quotaflow-http-metrics", 1, 1);
     private final ExecutorService work = pool("quotaflow-http-work", 2, 64);
+    /** The state prefix of a scope whose circuit is not closed. */
+    private static final String CIRCUIT = "CIRCUIT_";
+    private final RouteStateBoard routes;
     private final ExecutorService forward = pool("quotaflow-http-forward", 4, 64);
 
     /**
@@ -161,18 +165,30 @@ public final class StatusServer implements AutoCloseable {
      */
     public StatusServer(String bind, int port, PrometheusMeterRegistry registry, PipelineMetrics metrics, StreamsProbe streams,
                         TicketService tickets, HttpSettings http) throws IOException {
+        this(bind, port, registry, metrics, streams, tickets, http, RouteStateBoard.none());
+    }
+
+    /**
+     * As above; {@code /status} shows each route's state on {@code routes} ({@code "routes"}), and the
+     * ready probe's body the routes that cannot serve (its status follows the halted routes only).
+     *
+     * @throws IOException the address does not resolve or the port is taken
+     */
+    public StatusServer(String bind, int port, PrometheusMeterRegistry registry, PipelineMetrics metrics, StreamsProbe streams,
+                        TicketService tickets, HttpSettings http, RouteStateBoard routes) throws IOException {
         this.tickets = tickets;
+        this.routes = routes;
         this.tokenDigest = http.token().map(t -> sha256(t.reveal())).orElse(null);
-        this.page = new MetricsPage(registry::scrape, renderer);
+        this.page = new MetricsPage(() -> MetricsText.render(registry), renderer);
         Supplier<Reply> ready = () -> report(HealthCheck.ready(streams.state(), streams.wasRunning(),
-                metrics.notReadyReason(System.currentTimeMillis()), metrics.haltedRoutes()));
+                metrics.notReadyReason(System.currentTimeMillis()), metrics.haltedRoutes()).withRouteStates(unserved(routes)));
         endpoints.put("/metrics", new Endpoint(Where.METRICS, false, null));
         endpoints.put("/health/live", new Endpoint(Where.PROBE, false,
                 () -> report(HealthCheck.live(streams.state(), streams.aliveThreads(),
                         metrics.notLiveReason(System.currentTimeMillis()), metrics.haltedRoutes()))));
         endpoints.put("/health/ready", new Endpoint(Where.PROBE, false, ready));
         endpoints.put("/health", new Endpoint(Where.PROBE, false, ready));
-        endpoints.put("/status", new Endpoint(Where.WORK, true, () -> new Reply(200, JSON, status(metrics, streams))));
+        endpoints.put("/status", new Endpoint(Where.WORK, true, () -> new Reply(200, JSON, status(metrics, streams, routes))));
         InetAddress address = InetAddress.getByName(bind);
         this.server = new Server(requestThreads());
         this.connector = connector(server, http);
@@ -251,7 +267,7 @@ public final class StatusServer implements AutoCloseable {
             } else if (endpoint.where() == Where.PROBE) {
                 send(response, callback, answer(endpoint.reply()));
             } else if (endpoint.where() == Where.METRICS) {
-                metrics(response, callback);
+                metrics(response, callback, MetricsPage.acceptsGzip(request.getHeaders().get(HttpHeader.ACCEPT_ENCODING)));
             } else {
                 ExecutorService pool = endpoint.where() == Where.FORWARD ? forward : work;
                 Supplier<Reply> reply = endpoint.reply();
@@ -312,7 +328,8 @@ public final class StatusServer implements AutoCloseable {
         return new Reply(200, JSON, Json.MAPPER.valueToTree(answer).toPrettyString());
     }
 
-    private void metrics(Response response, Callback callback) {
+    /** The page, gzipped when the client accepts it (Prometheus does): about a tenth of the bytes on the wire. */
+    private void metrics(Response response, Callback callback, boolean gzip) {
         if (scrapes.incrementAndGet() > MAX_SCRAPES) {
             scrapes.decrementAndGet();
             send(response, callback, busy("too many concurrent scrapes"));
@@ -321,7 +338,9 @@ public final class StatusServer implements AutoCloseable {
         Callback done = Callback.from(callback, (Runnable) scrapes::decrementAndGet);
         page.next().orTimeout(RENDER_WAIT_MS, TimeUnit.MILLISECONDS).whenComplete((body, failure) -> {
             if (failure == null) {
-                send(response, done, new Reply(200, PROMETHEUS, body, Map.of()));
+                send(response, done, gzip
+                        ? new Reply(200, PROMETHEUS, body.gzipped(), Map.of("Content-Encoding", "gzip", "Vary", "Accept-Encoding"))
+                        : new Reply(200, PROMETHEUS, body.plain(), Map.of("Vary", "Accept-Encoding")));
             } else {
                 LOG.warn("/metrics could not be rendered: {}", String.valueOf(failure));
                 send(response, done, busy("metrics not rendered in time"));
@@ -387,10 +406,33 @@ public final class StatusServer implements AutoCloseable {
         return new Reply(report.status(), JSON, report.json());
     }
 
-    private static String status(PipelineMetrics metrics, StreamsProbe streams) {
+    /** The routes that cannot serve now, with their state. */
+    private static Map<String, String> unserved(RouteStateBoard routes) {
+        Map<String, String> out = new java.util.TreeMap<>();
+        routes.entries().forEach((name, e) -> {
+            if (!e.state().canServe()) {
+                out.put(name, e.state().text());
+            }
+        });
+        return out;
+    }
+
+    /**
+     * Whether every route can serve: none halted or with its circuit open (of the scopes this instance owns),
+     * and every route's state ({@code routes}) one that serves.
+     */
+    static boolean healthy(PipelineMetrics metrics, RouteStateBoard routes) {
+        return metrics.healthy() && routes.allServe()
+                && metrics.snapshots().stream().noneMatch(s -> s.state().startsWith(CIRCUIT));
+    }
+
+    private static String status(PipelineMetrics metrics, StreamsProbe streams, RouteStateBoard routes) {
         ObjectNode body = Json.MAPPER.createObjectNode();
         body.put("streams", String.valueOf(streams.state()));
-        body.put("healthy", metrics.healthy());
+        body.put("healthy", healthy(metrics, routes));
+        ArrayNode states = body.putArray("routes");
+        routes.entries().forEach((name, e) -> states.addObject().put("route", name).put("routeState", e.state().text())
+                .put("canServe", e.state().canServe()).put("since", e.sinceIso()));
         body.put("calls", metrics.calls());
         body.put("http429", metrics.http429());
         body.put("classified", metrics.classifiedCount());
@@ -403,21 +445,27 @@ public final class StatusServer implements AutoCloseable {
         long now = System.currentTimeMillis();
         for (DispatcherSnapshot s : metrics.snapshots()) {
             ObjectNode scope = Json.MAPPER.valueToTree(s);
-            metrics.tickets().views().stream().filter(v -> v.scope().equals(s.scope())).findFirst()
-                    .ifPresent(v -> scope.set("tail", tail(v, now)));
+            Optional<QueueView> view = metrics.tickets().views().stream().filter(v -> v.scope().equals(s.scope())).findFirst();
+            boolean serves = !s.state().startsWith("HALTED") && !s.state().startsWith(CIRCUIT)
+                    && view.map(v -> v.routes().stream().allMatch(r -> routes.state(r).canServe())).orElse(true);
+            if (!serves) {
+                // no estimate while the scope cannot serve: 0 ms would read as "now"
+                scope.putNull("estimatedWaitMs");
+            }
+            view.ifPresent(v -> scope.set("tail", tail(v, now, serves)));
             scopes.add(scope);
         }
         return body.toPrettyString();
     }
 
     /** Per priority: what waits at it and above, and when that is expected to be done. */
-    private static ObjectNode tail(QueueView view, long now) {
+    private static ObjectNode tail(QueueView view, long now, boolean serves) {
         ObjectNode tail = Json.MAPPER.createObjectNode();
         for (Priority p : Priority.values()) {
             ObjectNode node = tail.putObject(p.wireName());
             int waiting = view.tail(p).tickets();
             node.put("waiting", waiting);
-            if (waiting > 0) {
+            if (waiting > 0 && serves) {
                 node.put("estimatedDoneAt", Instant.ofEpochMilli(view.tailEta(p, now).doneAt()).toString());
             } else {
                 node.putNull("estimatedDoneAt");

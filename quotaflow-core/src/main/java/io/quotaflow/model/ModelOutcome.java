@@ -47,9 +47,19 @@ public sealed interface ModelOutcome permits ModelOutcome.Answered, ModelOutcome
                        RateLimitInfo rateLimits, long latencyMs) implements ModelOutcome {
     }
 
-    /** Any other failure, classified by what the dispatcher must do about it. */
+    /**
+     * Any other failure, classified by what the dispatcher must do about it; {@code transport} names
+     * why no answer came ({@link TransportCause}: {@code connection refused}, {@code timeout}, ...), null
+     * when the provider answered.
+     */
     record Failed(FailureKind kind, int status, String message, Optional<Duration> retryAfter,
-                  RateLimitInfo rateLimits, long latencyMs) implements ModelOutcome {
+                  RateLimitInfo rateLimits, long latencyMs, String transport) implements ModelOutcome {
+
+        /** A failure the provider answered with (an HTTP status). */
+        public Failed(FailureKind kind, int status, String message, Optional<Duration> retryAfter, RateLimitInfo rateLimits,
+                      long latencyMs) {
+            this(kind, status, message, retryAfter, rateLimits, latencyMs, null);
+        }
     }
 
     /** Failure classes of the failure table (docs/design.md, Failures). */

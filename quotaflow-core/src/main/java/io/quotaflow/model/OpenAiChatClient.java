@@ -8,7 +8,6 @@ import io.quotaflow.quota.RateLimitHeaders;
 import io.quotaflow.records.Json;
 
 import java.io.IOException;
-import java.net.ConnectException;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
@@ -183,18 +182,12 @@ public final class OpenAiChatClient implements ModelClient {
 
     private ModelOutcome transportFailure(Throwable error, long latencyMs) {
         Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-        String what;
+        String transport = TransportCause.of(cause);
         ModelOutcome.FailureKind kind = cause instanceof HttpTimeoutException ? ModelOutcome.FailureKind.TIMEOUT
                 : ModelOutcome.FailureKind.TRANSIENT;
-        if (cause instanceof HttpTimeoutException) {
-            what = "timeout after " + settings.timeout().toMillis() + " ms";
-        } else if (cause instanceof ConnectException) {
-            what = "connection error: " + cause.getMessage();
-        } else {
-            what = cause.getClass().getSimpleName() + ": " + cause.getMessage();
-        }
-        return new ModelOutcome.Failed(kind, 0, truncate(what), Optional.empty(),
-                RateLimitInfo.EMPTY, latencyMs);
+        String what = TransportCause.TIMEOUT.equals(transport) ? "timeout after " + settings.timeout().toMillis() + " ms"
+                : "connection error: " + transport;
+        return new ModelOutcome.Failed(kind, 0, truncate(what), Optional.empty(), RateLimitInfo.EMPTY, latencyMs, transport);
     }
 
     private String truncate(String message) {

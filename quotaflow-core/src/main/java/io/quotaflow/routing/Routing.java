@@ -26,9 +26,26 @@ import io.quotaflow.settings.QuotaSettings;
  * @param cacheTtl     how long a classification answers identical tickets ({@code cache.ttl}; zero: no cache)
  * @param cacheShared  {@code cache.scope=global}: identical text of two tenants shares the cache and one call
  *                     (default {@code tenant}: each tenant has its own)
+ * @param cacheStaleTtl how long after its {@code cache.ttl} an answer may still answer, marked stale, while the
+ *                     ticket's route cannot serve ({@code cache.stale-ttl}; zero: never)
  */
 public record Routing(Map<String, RouteSettings> routes, String defaultRoute, Map<Priority, String> byPriority,
-                      Map<String, String> byTenant, Map<Priority, Duration> maxWait, Duration cacheTtl, boolean cacheShared) {
+                      Map<String, String> byTenant, Map<Priority, Duration> maxWait, Duration cacheTtl, boolean cacheShared,
+                      Duration cacheStaleTtl) {
+
+    /** {@code cache.stale-ttl}'s default. */
+    public static final Duration DEFAULT_CACHE_STALE_TTL = Duration.ofDays(7);
+
+    /** Routing with stale answers kept for {@link #DEFAULT_CACHE_STALE_TTL}. */
+    public Routing(Map<String, RouteSettings> routes, String defaultRoute, Map<Priority, String> byPriority,
+                   Map<String, String> byTenant, Map<Priority, Duration> maxWait, Duration cacheTtl, boolean cacheShared) {
+        this(routes, defaultRoute, byPriority, byTenant, maxWait, cacheTtl, cacheShared, DEFAULT_CACHE_STALE_TTL);
+    }
+
+    /** The same routing with {@code cache.stale-ttl} {@code value}. */
+    public Routing withCacheStaleTtl(Duration value) {
+        return new Routing(routes, defaultRoute, byPriority, byTenant, maxWait, cacheTtl, cacheShared, value);
+    }
 
     /** Routing with a cache of its own per tenant. */
     public Routing(Map<String, RouteSettings> routes, String defaultRoute, Map<Priority, String> byPriority,
@@ -67,6 +84,8 @@ public record Routing(Map<String, RouteSettings> routes, String defaultRoute, Ma
         maxWait.values().forEach(d -> QuotaSettings.require(!d.isNegative() && !d.isZero(), "routing.max-wait must be > 0"));
         Objects.requireNonNull(cacheTtl, "cacheTtl");
         QuotaSettings.require(!cacheTtl.isNegative(), "cache.ttl must be >= 0 (0: no cache)");
+        Objects.requireNonNull(cacheStaleTtl, "cacheStaleTtl");
+        QuotaSettings.require(!cacheStaleTtl.isNegative(), "cache.stale-ttl must be >= 0 (0: no stale answers)");
         requireOneQuotaPerScope(all);
     }
 

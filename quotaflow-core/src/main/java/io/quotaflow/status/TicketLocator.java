@@ -2,6 +2,7 @@ package io.quotaflow.status;
 
 import io.quotaflow.records.Priority;
 
+import io.quotaflow.provider.RouteState;
 import io.quotaflow.records.TicketKey;
 
 import java.util.Objects;
@@ -22,14 +23,41 @@ public final class TicketLocator {
 
     private final Function<String, Optional<TicketStatus>> statuses;
     private final TicketDirectory directory;
+    private final Function<String, RouteState> routeStates;
 
     public TicketLocator(Function<String, Optional<TicketStatus>> statuses, TicketDirectory directory) {
+        this(statuses, directory, null);
+    }
+
+    /**
+     * As above; {@code routeStates} gives each route's state (null: none known), carried by every answer
+     * naming a route; a pending or delayed ticket on a route that cannot serve has no ETA.
+     */
+    public TicketLocator(Function<String, Optional<TicketStatus>> statuses, TicketDirectory directory,
+                         Function<String, RouteState> routeStates) {
         this.statuses = Objects.requireNonNull(statuses, "statuses");
         this.directory = Objects.requireNonNull(directory, "directory");
+        this.routeStates = routeStates;
     }
 
     /** The status of the ticket whose key ({@link TicketKey}: its id, or {@code tenant:id}) is {@code key}. */
     public TicketAnswer answer(String key, long now) {
+        TicketAnswer answer = located(key, now);
+        if (routeStates == null || answer.route() == null) {
+            return answer;
+        }
+        RouteState state = routeStates.apply(answer.route());
+        TicketAnswer withState = answer.withRouteState(state.text());
+        boolean waiting = TicketState.PENDING.wire().equals(answer.state()) || TicketState.DELAYED.wire().equals(answer.state());
+        if (!state.canServe() && waiting) {
+            // no estimate while the route cannot serve: "now" would be a promise nobody keeps
+            return new TicketAnswer(withState.id(), withState.state(), withState.route(), withState.priority(), withState.tenant(),
+                    withState.position(), withState.positionEstimated(), null, null, withState.routeState());
+        }
+        return withState;
+    }
+
+    private TicketAnswer located(String key, long now) {
         TicketKey id = TicketKey.parse(key);
         Optional<TicketStatus> found = statuses.apply(id.key());
         Optional<QueueView.Place> place = directory.place(id.key());

@@ -129,8 +129,28 @@ public record WorkItem(String id, Priority priority, String tenant, int tokens, 
      * @param kind         error kind ({@code http-5xx}, {@code timeout}, {@code invalid-output}, ...)
      * @param status       HTTP status, 0 when there was none
      * @param message      truncated message, never a secret
+     * @param callMs       time its failed model calls took, summed over its attempts so far
+     * @param retryWaitMs  backoff its retries were given, summed over its attempts so far
      */
-    public record FailureState(long firstFailure, long lastFailure, String kind, int status, String message) {
+    public record FailureState(long firstFailure, long lastFailure, String kind, int status, String message, long callMs,
+                               long retryWaitMs) {
+
+        /** A failure with no time in calls or backoff counted. */
+        public FailureState(long firstFailure, long lastFailure, String kind, int status, String message) {
+            this(firstFailure, lastFailure, kind, status, message, 0, 0);
+        }
+    }
+
+    /** Time its failed calls took so far (0 before a failure). */
+    @JsonIgnore
+    public long failedCallMs() {
+        return failure == null ? 0 : failure.callMs();
+    }
+
+    /** Backoff its retries were given so far (0 before a failure). */
+    @JsonIgnore
+    public long retryWaitMs() {
+        return failure == null ? 0 : failure.retryWaitMs();
     }
 
     /**

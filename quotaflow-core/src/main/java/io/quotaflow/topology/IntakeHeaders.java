@@ -50,7 +50,9 @@ record IntakeHeaders(WorkItem.Origin origin, long enqueuedAt, int attempt, long 
                 FailureHeaders.longValue(h, DeadLetterHeaders.LAST_FAILURE).orElse(now),
                 FailureHeaders.string(h, DeadLetterHeaders.ERROR_KIND).orElse(ErrorKind.TRANSIENT.wire()),
                 FailureHeaders.integer(h, DeadLetterHeaders.ERROR_STATUS).orElse(0),
-                FailureHeaders.string(h, DeadLetterHeaders.ERROR_MESSAGE).orElse(""));
+                FailureHeaders.string(h, DeadLetterHeaders.ERROR_MESSAGE).orElse(""),
+                Math.max(0, FailureHeaders.longValue(h, DeadLetterHeaders.CALL_MS).orElse(0L)),
+                Math.max(0, FailureHeaders.longValue(h, DeadLetterHeaders.RETRY_WAIT_MS).orElse(0L)));
         boolean truncated = FailureHeaders.string(h, DeadLetterHeaders.VALUE_TRUNCATED).filter("true"::equals).isPresent();
         long enqueuedAt = FailureHeaders.longValue(h, DeadLetterHeaders.ENQUEUED_AT).orElse(now);
         return new IntakeHeaders(origin, enqueuedAt,

@@ -116,6 +116,43 @@ public final class QuotaflowTopology {
                 .to(topics.dlq(), Topics.DLQ.produced());
     }
 
+    /**
+     * The Kafka topics Kafka Streams creates for this topology under {@code applicationId}: the dispatch
+     * repartition topic and one changelog per state store. They do not depend on the settings (routes,
+     * tenants, the cache), so {@code quotaflow reset} names them without the run's configuration;
+     * {@code QuotaflowTopologyInternalTopicsTest} holds them against the built topology's description.
+     */
+    public static java.util.SortedSet<String> internalTopics(String applicationId) {
+        java.util.SortedSet<String> names = new java.util.TreeSet<>();
+        names.add(DispatcherProcessor.dispatchTopic(applicationId));
+        storeBuilders().forEach(store -> names.add(applicationId + "-" + store.name() + "-changelog"));
+        return names;
+    }
+
+    /** The dispatcher's state stores, all persistent and changelogged. */
+    private static Set<StoreBuilder<?>> storeBuilders() {
+        BinarySerde<WorkItem> items = new BinarySerde<>(WorkItem.class);
+        Set<StoreBuilder<?>> stores = new java.util.HashSet<>(io.quotaflow.cache.CacheStores.stores());
+        stores.add(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(io.quotaflow.status.StatusStore.STATUS), Serdes.String(),
+                new BinarySerde<>(io.quotaflow.status.TicketStatus.class)));
+        stores.add(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(io.quotaflow.status.StatusStore.EXPIRY), Serdes.String(),
+                Serdes.String()));
+        stores.addAll(Set.of(
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.PENDING_STORE), Serdes.String(), items),
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.DELAYED_STORE), Serdes.String(), items),
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.IN_FLIGHT_STORE), Serdes.String(),
+                        new BinarySerde<>(InFlightBatch.class)),
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.RETRYING_STORE), Serdes.String(),
+                        new BinarySerde<>(RetryMarker.class)),
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.CANCELS_STORE), Serdes.String(),
+                        Serdes.Long()),
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.OVERFLOW_STORE), Serdes.String(),
+                        Serdes.String()),
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.DAILY_STORE), Serdes.String(),
+                        new BinarySerde<>(io.quotaflow.quota.DailyUsage.class))));
+        return stores;
+    }
+
     /** Creates one dispatcher per task, with its stores; the route states are shared by every task of the instance. */
     static final class DispatcherSupplier implements ProcessorSupplier<String, WorkItem, String, Outbound> {
 
@@ -142,26 +179,7 @@ public final class QuotaflowTopology {
 
         @Override
         public Set<StoreBuilder<?>> stores() {
-            BinarySerde<WorkItem> items = new BinarySerde<>(WorkItem.class);
-            Set<StoreBuilder<?>> stores = new java.util.HashSet<>(io.quotaflow.cache.CacheStores.stores());
-            stores.add(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(io.quotaflow.status.StatusStore.STATUS), Serdes.String(),
-                    new BinarySerde<>(io.quotaflow.status.TicketStatus.class)));
-            stores.add(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(io.quotaflow.status.StatusStore.EXPIRY), Serdes.String(),
-                    Serdes.String()));
-            stores.addAll(Set.of(
-                    Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.PENDING_STORE), Serdes.String(), items),
-                    Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.DELAYED_STORE), Serdes.String(), items),
-                    Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.IN_FLIGHT_STORE), Serdes.String(),
-                            new BinarySerde<>(InFlightBatch.class)),
-                    Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.RETRYING_STORE), Serdes.String(),
-                            new BinarySerde<>(RetryMarker.class)),
-                    Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.CANCELS_STORE), Serdes.String(),
-                            Serdes.Long()),
-                    Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.OVERFLOW_STORE), Serdes.String(),
-                            Serdes.String()),
-                    Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.DAILY_STORE), Serdes.String(),
-                            new BinarySerde<>(io.quotaflow.quota.DailyUsage.class))));
-            return stores;
+            return storeBuilders();
         }
     }
 }

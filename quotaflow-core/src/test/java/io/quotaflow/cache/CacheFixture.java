@@ -39,15 +39,19 @@ final class CacheFixture {
     }
 
     Coalescer coalescer(Duration ttl) {
-        return CacheStores.coalescer(context, ttl);
+        return CacheStores.coalescer(context, ttl, java.time.Duration.ZERO);
     }
 
     Coalescer coalescer() {
         return coalescer(TTL);
     }
 
+    ResultCache cache(Duration ttl, Duration staleTtl) {
+        return CacheStores.resultCache(context, ttl, staleTtl);
+    }
+
     ResultCache cache(Duration ttl) {
-        return CacheStores.resultCache(context, ttl);
+        return CacheStores.resultCache(context, ttl, java.time.Duration.ZERO);
     }
 
     <V> KeyValueStore<String, V> store(String name) {

@@ -48,6 +48,36 @@ class ResultCacheTest {
     }
 
     @Test
+    void shouldServeAnExpiredAnswerAsStaleUntilItsStaleTimeAndSweepItOnlyThen() {
+        Duration staleTtl = Duration.ofHours(1);
+        ResultCache withStale = fixture.cache(TTL, staleTtl);
+        CachedAnswer kept = withStale.put(key(1), CacheFixture.answer("billing", "low"), NOW);
+        long expired = NOW + TTL.toMillis();
+        long gone = expired + staleTtl.toMillis();
+
+        assertThat(withStale.stale(key(1), expired - 1)).as("live: the lookup serves it, not the stale path").isEmpty();
+        assertThat(withStale.lookup(key(1), expired)).isEqualTo(new CacheLookup.Miss(true));
+        assertThat(withStale.stale(key(1), expired)).contains(kept);
+        assertThat(withStale.stale(key(1), gone - 1)).contains(kept);
+        assertThat(withStale.sweep(gone - 1, 10)).as("kept through its stale time").isZero();
+        assertThat(fixture.entries(CacheStores.ANSWERS)).isEqualTo(1);
+        assertThat(withStale.stale(key(1), gone)).isEmpty();
+        assertThat(withStale.sweep(gone, 10)).isEqualTo(1);
+        assertThat(fixture.entries(CacheStores.ANSWERS)).isZero();
+        assertThat(fixture.entries(CacheStores.EXPIRY)).isZero();
+    }
+
+    @Test
+    void shouldServeNothingStaleWithAStaleTtlOfZeroOrTheCacheOff() {
+        cache.put(key(1), CacheFixture.answer("billing", "low"), NOW);
+        assertThat(cache.stale(key(1), NOW + TTL.toMillis())).isEmpty();
+        assertThat(cache.sweep(NOW + TTL.toMillis(), 10)).isEqualTo(1);
+
+        ResultCache off = fixture.cache(Duration.ZERO, Duration.ofDays(7));
+        assertThat(off.stale(key(2), NOW)).isEmpty();
+    }
+
+    @Test
     void shouldReplaceAnEarlierAnswerAndItsIndexEntry() {
         cache.put(key(1), CacheFixture.answer("billing", "low"), NOW);
         cache.put(key(1), CacheFixture.answer("technical", "high"), NOW + 60_000);

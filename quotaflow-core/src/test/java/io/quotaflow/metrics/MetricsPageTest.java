@@ -36,20 +36,42 @@ class MetricsPageTest {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            return "page " + n;
+            return ("page " + n).getBytes(StandardCharsets.UTF_8);
         }, renderer);
 
-        List<CompletableFuture<byte[]>> waiting = new ArrayList<>();
+        List<CompletableFuture<MetricsPage.Page>> waiting = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
             waiting.add(page.next());
         }
         waiting.get(0).cancel(true);
         release.countDown();
 
-        for (CompletableFuture<byte[]> f : waiting.subList(1, waiting.size())) {
-            assertThat(new String(f.get(10, TimeUnit.SECONDS), StandardCharsets.UTF_8)).isEqualTo("page 1");
+        for (CompletableFuture<MetricsPage.Page> f : waiting.subList(1, waiting.size())) {
+            MetricsPage.Page p = f.get(10, TimeUnit.SECONDS);
+            assertThat(new String(p.plain(), StandardCharsets.UTF_8)).isEqualTo("page 1");
+            assertThat(gunzip(p.gzipped())).as("the gzipped page of the same render").isEqualTo("page 1");
         }
         assertThat(renders).as("a hundred scrapes during one render, one cancelled").hasValue(1);
-        assertThat(new String(page.next().get(10, TimeUnit.SECONDS), StandardCharsets.UTF_8)).isEqualTo("page 2");
+        assertThat(new String(page.next().get(10, TimeUnit.SECONDS).plain(), StandardCharsets.UTF_8)).isEqualTo("page 2");
+    }
+
+    @Test
+    void shouldGzipOnlyForAClientThatAcceptsIt() {
+        assertThat(MetricsPage.acceptsGzip("gzip")).isTrue();
+        assertThat(MetricsPage.acceptsGzip("identity, gzip;q=0.5")).isTrue();
+        assertThat(MetricsPage.acceptsGzip("GZIP")).isTrue();
+        assertThat(MetricsPage.acceptsGzip("*")).isTrue();
+        assertThat(MetricsPage.acceptsGzip(null)).isFalse();
+        assertThat(MetricsPage.acceptsGzip("")).isFalse();
+        assertThat(MetricsPage.acceptsGzip("identity")).isFalse();
+        assertThat(MetricsPage.acceptsGzip("br, deflate")).isFalse();
+        assertThat(MetricsPage.acceptsGzip("gzip;q=0")).isFalse();
+        assertThat(MetricsPage.acceptsGzip("gzip; q=0.0, identity")).isFalse();
+    }
+
+    private static String gunzip(byte[] body) throws java.io.IOException {
+        try (java.util.zip.GZIPInputStream in = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(body))) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
     }
 }

@@ -91,6 +91,28 @@ class StatusServerTest {
     }
 
     @Test
+    void shouldGzipTheMetricsPageOnlyForAClientThatAcceptsIt() throws Exception {
+        URI uri = URI.create("http://127.0.0.1:" + server.port() + "/metrics");
+        HttpResponse<byte[]> plain = http.send(HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+        HttpResponse<byte[]> zipped = http.send(HttpRequest.newBuilder(uri).header("Accept-Encoding", "gzip").GET().build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        HttpResponse<byte[]> refused = http.send(HttpRequest.newBuilder(uri).header("Accept-Encoding", "gzip;q=0, identity").GET()
+                .build(), HttpResponse.BodyHandlers.ofByteArray());
+
+        assertThat(plain.headers().firstValue("Content-Encoding")).isEmpty();
+        assertThat(refused.headers().firstValue("Content-Encoding")).isEmpty();
+        assertThat(new String(plain.body(), java.nio.charset.StandardCharsets.UTF_8)).contains("# TYPE quotaflow_queue_depth gauge");
+        assertThat(zipped.statusCode()).isEqualTo(200);
+        assertThat(zipped.headers().firstValue("Content-Encoding")).contains("gzip");
+        assertThat(zipped.headers().firstValue("Vary")).contains("Accept-Encoding");
+        assertThat(zipped.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/plain; version=0.0.4"));
+        try (java.util.zip.GZIPInputStream in = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(zipped.body()))) {
+            assertThat(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)).contains("# TYPE quotaflow_queue_depth gauge");
+        }
+        assertThat(zipped.body().length).isLessThan(plain.body().length / 3);
+    }
+
+    @Test
     void shouldAnswerOneTicketWithItsPositionAndEtaAndTheTailOfEachPriority() throws Exception {
         long now = System.currentTimeMillis();
         metrics.state(snapshot("RUNNING"));
@@ -259,5 +281,49 @@ class StatusServerTest {
         }
         return new DispatcherSnapshot(SCOPE, System.currentTimeMillis(), sizes, Map.of(), 0, 0, 100, 5, 0, 0, state, 1.0,
                 128_000, 4, 1_000);
+    }
+
+    @Test
+    void shouldShowEachRouteStateAndBeUnhealthyWithoutEstimatesWhileARouteCannotServe() throws Exception {
+        long now = System.currentTimeMillis();
+        metrics.state(snapshot("RUNNING"));
+        metrics.queue(new QueueView(SCOPE, List.of("default"), now, new Eta.Rates(100, 10, 1_000, true), List.of(
+                new QueueView.Waiting("A", Priority.INTERACTIVE, 100))));
+        io.quotaflow.provider.RouteStateBoard routes = new io.quotaflow.provider.RouteStateBoard(List.of("default"));
+        try (StatusServer withRoutes = new StatusServer("127.0.0.1", 0, registry, metrics, probe, null,
+                io.quotaflow.settings.HttpSettings.DEFAULT, routes)) {
+            java.util.function.Function<String, JsonNode> get = path -> {
+                try {
+                    return Json.MAPPER.readTree(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + withRoutes.port() + path))
+                            .GET().build(), HttpResponse.BodyHandlers.ofString()).body());
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            };
+            JsonNode before = get.apply("/status");
+            assertThat(before.get("healthy").asBoolean()).as("unchecked routes are taken as serving").isTrue();
+            assertThat(before.get("routes").get(0).get("routeState").asText()).isEqualTo("unchecked");
+
+            routes.set("default", io.quotaflow.provider.RouteState.unreachable("connection refused"), "test");
+            JsonNode after = get.apply("/status");
+            JsonNode ready = get.apply("/health/ready");
+
+            assertThat(after.get("healthy").asBoolean()).isFalse();
+            assertThat(after.get("routes").get(0).get("routeState").asText()).isEqualTo("unreachable: connection refused");
+            assertThat(after.get("routes").get(0).get("canServe").asBoolean()).isFalse();
+            assertThat(after.get("scopes").get(0).get("estimatedWaitMs").isNull()).as("no wait of 0 ms, i.e. now").isTrue();
+            assertThat(after.get("scopes").get(0).get("tail").get("interactive").get("estimatedDoneAt").isNull()).isTrue();
+            assertThat(ready.get("status").asText()).as("only a halt makes ready DOWN").isEqualTo("UP");
+            assertThat(ready.get("routeStates").get("default").asText()).isEqualTo("unreachable: connection refused");
+        }
+    }
+
+    @Test
+    void shouldBeUnhealthyWhileACircuitIsOpen() throws Exception {
+        metrics.state(snapshot("CIRCUIT_OPEN"));
+        HttpResponse<String> r = request("GET", "/status");
+
+        assertThat(Json.MAPPER.readTree(r.body()).get("healthy").asBoolean()).isFalse();
+        assertThat(Json.MAPPER.readTree(r.body()).get("scopes").get(0).get("estimatedWaitMs").isNull()).isTrue();
     }
 }

@@ -251,4 +251,22 @@ class OpenAiChatClientTest {
             server.stop(0);
         }
     }
+
+    @Test
+    void shouldNameARefusedConnectionAsTheTransportCause() throws Exception {
+        int port;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        try (OpenAiChatClient dead = clientWithKey(java.net.URI.create("http://127.0.0.1:" + port + "/v1"))) {
+            ModelOutcome outcome = dead.classify(request).toCompletableFuture().get(30, java.util.concurrent.TimeUnit.SECONDS);
+
+            assertThat(outcome).isInstanceOfSatisfying(ModelOutcome.Failed.class, f -> {
+                assertThat(f.kind()).isEqualTo(ModelOutcome.FailureKind.TRANSIENT);
+                assertThat(f.status()).isZero();
+                assertThat(f.transport()).isEqualTo(TransportCause.CONNECTION_REFUSED);
+                assertThat(f.message()).isEqualTo("connection error: connection refused");
+            });
+        }
+    }
 }

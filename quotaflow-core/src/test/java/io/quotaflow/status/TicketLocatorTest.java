@@ -92,4 +92,28 @@ class TicketLocatorTest {
 
         assertThat(locator.answer("W", NOW).known()).isFalse();
     }
+
+    @Test
+    void shouldCarryTheRouteStateAndGiveNoEtaWhileTheRouteCannotServe() {
+        directory.publish(QueueViewTest.view());
+        statuses.put("B-2", status(TicketState.PENDING, "bulk", NOW - 1_000));
+        statuses.put("C", status(TicketState.CLASSIFIED, "bulk", NOW - 1_000));
+        TicketLocator down = new TicketLocator(id -> Optional.ofNullable(statuses.get(id)), directory,
+                route -> io.quotaflow.provider.RouteState.unreachable("connection refused"));
+        TicketLocator up = new TicketLocator(id -> Optional.ofNullable(statuses.get(id)), directory,
+                route -> io.quotaflow.provider.RouteState.OK);
+
+        TicketAnswer waiting = down.answer("B-2", NOW);
+        TicketAnswer served = up.answer("B-2", NOW);
+        TicketAnswer done = down.answer("C", NOW);
+
+        assertThat(waiting.routeState()).isEqualTo("unreachable: connection refused");
+        assertThat(waiting.position()).isEqualTo(3);
+        assertThat(waiting.estimatedStartAt()).as("no ETA, never one of now").isNull();
+        assertThat(waiting.estimatedDoneAt()).isNull();
+        assertThat(served.routeState()).isEqualTo("ok");
+        assertThat(served.estimatedStartAt()).isEqualTo(iso(NOW + 5_000));
+        assertThat(done.routeState()).isEqualTo("unreachable: connection refused");
+        assertThat(done.estimatedDoneAt()).as("a finished ticket keeps its end").isEqualTo(iso(NOW - 1_000));
+    }
 }

@@ -114,8 +114,44 @@ class CacheTopologyTest {
             h.pipe(Priority.INTERACTIVE, "B", ticket("B", "Refund please"));
             h.advance(Duration.ofSeconds(1));
 
-            assertThat(byId(h.classified())).containsOnlyKeys("A", "B");
+            Map<String, JsonNode> results = byId(h.classified());
+            assertThat(results).containsOnlyKeys("A", "B");
+            assertThat(results.get("B").has("stale")).as("the route serves: an expired answer is not used").isFalse();
             assertThat(client.requestedIds()).containsExactly("A", "B");
+        }
+    }
+
+    @Test
+    void shouldAnswerFromAnExpiredAnswerMarkedStaleOnlyWhileTheRouteCannotServe() throws Exception {
+        AtomicInteger stale = new AtomicInteger();
+        DispatcherListener listener = new DispatcherListener() {
+            @Override
+            public void staleCacheHit(String scope) {
+                stale.incrementAndGet();
+            }
+        };
+        FakeModelClient client = FakeModelClient.labellingAll("billing", "low");
+        try (PipelineHarness h = new PipelineHarness(withTtl(Duration.ofMinutes(1)), client, listener)) {
+            h.pipe(Priority.INTERACTIVE, "A", ticket("A", "Refund please"));
+            h.advance(Duration.ofSeconds(2));
+            h.advance(Duration.ofMinutes(2));
+            client.respondWith(r -> FakeModelClient.failed(ModelOutcome.FailureKind.HALT, 401, "invalid api key"));
+            h.pipe(Priority.INTERACTIVE, "K", ticket("K", "Something else"));
+            h.advance(Duration.ofSeconds(2));
+            h.pipe(Priority.INTERACTIVE, "B", ticket("B", "Refund please"));
+            h.pipe(Priority.INTERACTIVE, "C", ticket("C", "Never asked before"));
+            h.advance(Duration.ofSeconds(2));
+
+            Map<String, JsonNode> results = byId(h.classified());
+            assertThat(results).as("K and C wait for the halted route; B is answered stale").containsOnlyKeys("A", "B");
+            JsonNode b = results.get("B");
+            assertThat(b.get("cached").asBoolean()).isTrue();
+            assertThat(b.get("stale").asBoolean()).isTrue();
+            assertThat(b.get("category").asText()).isEqualTo("billing");
+            assertThat(b.get("attempts").asInt()).isZero();
+            assertThat(results.get("A").has("stale")).isFalse();
+            assertThat(client.requestedIds()).as("B made no call").doesNotContain("B").contains("A", "K");
+            assertThat(stale.get()).isEqualTo(1);
         }
     }
 

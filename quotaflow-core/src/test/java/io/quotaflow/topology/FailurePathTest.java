@@ -57,6 +57,55 @@ class FailurePathTest {
     }
 
     @Test
+    void shouldSplitATicketsTimeIntoQueueRetryWaitAndModelTimeThatAddUp() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        FakeModelClient client = new FakeModelClient(r -> calls.getAndIncrement() == 0
+                ? new ModelOutcome.Failed(ModelOutcome.FailureKind.TRANSIENT, 503, "busy", Optional.of(Duration.ofSeconds(7)),
+                RateLimitInfo.EMPTY, 5)
+                : FakeModelClient.answer(r, "billing", "low"));
+        try (PipelineHarness h = new PipelineHarness(Fixtures.settings(), client)) {
+            long intake = h.now().toEpochMilli();
+            h.pipe(Priority.INTERACTIVE, "T-1", Fixtures.ticket("T-1"));
+            h.advance(Duration.ofSeconds(9));
+            long secondIntake = h.now().toEpochMilli();
+            h.pipe(Priority.INTERACTIVE, "T-2", Fixtures.ticket("T-2"));
+            h.advance(Duration.ofSeconds(1));
+
+            List<TestRecord<String, byte[]>> retries = h.retries();
+            assertThat(retries).hasSize(1);
+            TestRecord<String, byte[]> retry = retries.get(0);
+            assertThat(header(retry, DeadLetterHeaders.RETRY_WAIT_MS)).isEqualTo("7000");
+            long failedCall = Long.parseLong(header(retry, DeadLetterHeaders.CALL_MS));
+            assertThat(failedCall).isBetween(0L, 100L);
+            Map<String, com.fasterxml.jackson.databind.JsonNode> results = new LinkedHashMap<>();
+            for (TestRecord<String, byte[]> r : h.classified()) {
+                results.put(r.key(), Json.MAPPER.readTree(r.value()));
+            }
+            assertThat(results).containsOnlyKeys("T-1", "T-2");
+
+            com.fasterxml.jackson.databind.JsonNode retried = results.get("T-1");
+            assertThat(retried.get("attempts").asInt()).isEqualTo(2);
+            assertThat(retried.get("firstTry").asBoolean()).isFalse();
+            assertThat(retried.get("retryWaitMs").asLong()).isEqualTo(7_000);
+            assertThat(retried.get("latencyMs").asLong()).as("the answering call's 42 ms and the failed one's").isEqualTo(42 + failedCall);
+            assertThat(retried.get("queuedMs").asLong()).isPositive();
+            assertThat(sum(retried)).as("queue + retry wait + model time = time in quotaflow")
+                    .isEqualTo(java.time.Instant.parse(retried.get("classifiedAt").asText()).toEpochMilli() - intake);
+
+            com.fasterxml.jackson.databind.JsonNode first = results.get("T-2");
+            assertThat(first.get("attempts").asInt()).isEqualTo(1);
+            assertThat(first.get("firstTry").asBoolean()).isTrue();
+            assertThat(first.get("retryWaitMs").asLong()).isZero();
+            assertThat(first.get("latencyMs").asLong()).isEqualTo(42);
+            assertThat(sum(first)).isEqualTo(java.time.Instant.parse(first.get("classifiedAt").asText()).toEpochMilli() - secondIntake);
+        }
+    }
+
+    private static long sum(com.fasterxml.jackson.databind.JsonNode result) {
+        return result.get("queuedMs").asLong() + result.get("retryWaitMs").asLong() + result.get("latencyMs").asLong();
+    }
+
+    @Test
     void shouldCountAttemptsAndDeadLetterWhenTheyRunOut() {
         FakeModelClient client = new FakeModelClient(r -> FakeModelClient.failed(ModelOutcome.FailureKind.TRANSIENT, 500, "boom"));
         RetrySettings retry = RetrySettings.ofDefaults().withMaxAttempts(3).withBase(Duration.ofMillis(100)).withCap(Duration.ofMillis(400));

@@ -17,6 +17,10 @@ public final class DeadLetterHeaders {
     public static final String ENQUEUED_AT = "qf.enqueued-at";
     /** When the publication this copy is was made (its record timestamp at intake), epoch ms. */
     public static final String PUBLISHED_AT = "qf.published-at";
+    /** Milliseconds the ticket's failed model calls took, summed over its attempts so far. */
+    public static final String CALL_MS = "qf.call-ms";
+    /** Milliseconds of backoff the ticket's retries were given, summed over its attempts so far. */
+    public static final String RETRY_WAIT_MS = "qf.retry-wait-ms";
     public static final String ERROR_KIND = "qf.error.kind";
     public static final String ERROR_STATUS = "qf.error.status";
     public static final String ERROR_MESSAGE = "qf.error.message";

@@ -1,0 +1,215 @@
+package io.quotaflow.cli;
+
+import io.quotaflow.Pipeline;
+import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.config.QuotaflowConfig;
+import io.quotaflow.publish.TicketPublisher;
+import io.quotaflow.settings.BatchSettings;
+import io.quotaflow.settings.ModelSettings;
+import io.quotaflow.settings.QuotaSettings;
+import io.quotaflow.settings.RetrySettings;
+import io.quotaflow.settings.Secret;
+import io.quotaflow.settings.TopicNames;
+import io.quotaflow.simulator.ProviderSimulator;
+import io.quotaflow.simulator.SimulatorConfig;
+import io.quotaflow.testkit.KafkaBrokerExtension;
+import io.quotaflow.topology.QuotaflowTopology;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringReader;
+import java.io.StringWriter;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@code quotaflow reset} against a real broker, after a real pipeline made its internal topics: it refuses
+ * while an instance runs, prints without {@code --yes}, deletes exactly the topics Streams made (not another
+ * application's whose id extends this one), keeps the input offsets, deletes local state, and finds nothing
+ * to do the second time; a pipeline started afterwards classifies again.
+ */
+@ExtendWith(KafkaBrokerExtension.class)
+class ResetCommandIT {
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Run run(Map<String, String> env, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = QuotaflowCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), env, args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void shouldDeleteWhatTheRunMadeKeepInputOffsetsAndLetTheNextRunClassify(@TempDir Path stateDir) throws Exception {
+        String prefix = KafkaBrokerExtension.uniqueName("reset") + ".";
+        String app = KafkaBrokerExtension.uniqueName("reset-app");
+        Map<String, String> env = new HashMap<>(Map.of("QUOTAFLOW_BOOTSTRAP_SERVERS", KafkaBrokerExtension.bootstrapServers(),
+                "QUOTAFLOW_TOPICS_PREFIX", prefix, "QUOTAFLOW_APPLICATION_ID", app, "QUOTAFLOW_STATE_DIR", stateDir.toString()));
+        assertThat(run(env, "topics", "apply").code()).isZero();
+        String lookalike = app + "-eu-dispatch-repartition";
+        Admin admin = KafkaBrokerExtension.admin();
+        admin.createTopics(List.of(new NewTopic(lookalike, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+
+        try (ProviderSimulator sim = ProviderSimulator.start(SimulatorConfig.builder().port(0).rpm(600).tpm(200_000)
+                .apiKeys(Set.of("sk-it-reset")).build())) {
+            QuotaflowConfig config = config(sim, prefix, app, stateDir);
+            try (Pipeline pipeline = Pipeline.start(config)) {
+                assertThat(pipeline.awaitRunning(Duration.ofSeconds(90))).isTrue();
+                publish(prefix, "R-1");
+                awaitClassified(env, 1, "R-1");
+
+                Run refused = run(env, "reset", "--yes");
+                assertThat(refused.code()).as(refused.out() + refused.err()).isEqualTo(ExitCodes.FAILURE);
+                assertThat(refused.err()).contains("consumer group " + app, "stop every instance");
+            }
+            assertThat(internalTopicsPresent(admin, app)).as("the run made every internal topic")
+                    .containsExactlyElementsOf(QuotaflowTopology.internalTopics(app));
+            Map<TopicPartition, OffsetAndMetadata> inputsBefore = inputOffsets(admin, app, prefix);
+            assertThat(inputsBefore).as("the run committed its input offsets").isNotEmpty();
+            assertThat(stateDir.resolve(app)).isDirectory();
+
+            Run unconfirmed = run(env, "reset");
+            assertThat(unconfirmed.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(unconfirmed.out()).contains("delete topic " + app + "-dispatch-repartition",
+                    "delete local state " + stateDir.resolve(app)).doesNotContain(lookalike);
+            assertThat(unconfirmed.err()).contains("--yes");
+            Run dry = run(env, "reset", "--dry-run");
+            assertThat(dry.code()).isZero();
+            assertThat(dry.out()).isEqualTo(unconfirmed.out());
+            assertThat(internalTopicsPresent(admin, app)).as("neither changed anything").hasSize(QuotaflowTopology.internalTopics(app).size());
+
+            Run reset = run(env, "reset", "--yes");
+            assertThat(reset.code()).as(reset.err()).isZero();
+            assertThat(internalTopicsPresent(admin, app)).isEmpty();
+            assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS)).contains(lookalike, prefix + "tickets.standard");
+            assertThat(inputOffsets(admin, app, prefix)).as("input offsets kept").isEqualTo(inputsBefore);
+            assertThat(stateDir.resolve(app)).doesNotExist();
+            assertThat(stateDir).as("only the application's own directory goes").isDirectory();
+
+            Run again = run(env, "reset", "--yes");
+            assertThat(again.code()).as(again.err()).isZero();
+            assertThat(again.out()).isEqualTo("nothing to reset for application id " + app + "\n");
+
+            try (Pipeline pipeline = Pipeline.start(config)) {
+                assertThat(pipeline.awaitRunning(Duration.ofSeconds(90))).isTrue();
+                publish(prefix, "R-2");
+                awaitClassified(env, 2, "R-2");
+                Run all = run(env, "results", "--from-beginning", "--idle-timeout", "3");
+                assertThat(all.out().lines().filter(l -> l.contains("\"R-1\"")).count()).as("kept offsets: R-1 not classified again")
+                        .isEqualTo(1);
+            }
+        }
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void shouldMoveInputOffsetsToTheEndWhenAsked(@TempDir Path stateDir) throws Exception {
+        String prefix = KafkaBrokerExtension.uniqueName("reset-latest") + ".";
+        String app = KafkaBrokerExtension.uniqueName("reset-latest-app");
+        Map<String, String> env = new HashMap<>(Map.of("QUOTAFLOW_BOOTSTRAP_SERVERS", KafkaBrokerExtension.bootstrapServers(),
+                "QUOTAFLOW_TOPICS_PREFIX", prefix, "QUOTAFLOW_APPLICATION_ID", app, "QUOTAFLOW_STATE_DIR", stateDir.toString()));
+        assertThat(run(env, "topics", "apply").code()).isZero();
+        publish(prefix, "L-1");
+        publish(prefix, "L-2");
+        Admin admin = KafkaBrokerExtension.admin();
+        TopicPartition committed = endOffsets(admin, prefix + "tickets.standard").entrySet().stream()
+                .filter(e -> e.getValue() > 0).findFirst().orElseThrow().getKey();
+        admin.alterConsumerGroupOffsets(app, Map.of(committed, new OffsetAndMetadata(0))).all().get(30, TimeUnit.SECONDS);
+        long standardEnd = endOffsets(admin, prefix + "tickets.standard").values().stream().mapToLong(Long::longValue).sum();
+        assertThat(standardEnd).isEqualTo(2);
+
+        Run dry = run(env, "reset", "--input-offsets", "latest", "--dry-run");
+        assertThat(dry.code()).as(dry.err()).isZero();
+        assertThat(dry.out()).contains("move offset of " + committed + " from 0 to ", "(latest)");
+        Run reset = run(env, "reset", "--input-offsets", "LATEST", "--yes");
+        assertThat(reset.code()).as(reset.err()).isZero();
+
+        Map<TopicPartition, OffsetAndMetadata> after = inputOffsets(admin, app, prefix);
+        Map<TopicPartition, Long> ends = new HashMap<>();
+        for (String topic : new TopicNames(prefix).inputs()) {
+            ends.putAll(endOffsets(admin, topic));
+        }
+        assertThat(after.keySet()).isEqualTo(ends.keySet());
+        ends.forEach((tp, end) -> assertThat(after.get(tp).offset()).as(tp.toString()).isEqualTo(end));
+
+        Run bad = run(env, "reset", "--input-offsets", "beginning", "--yes");
+        assertThat(bad.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(bad.err()).contains("'beginning' is not one of keep, earliest, latest");
+    }
+
+    private static QuotaflowConfig config(ProviderSimulator sim, String prefix, String app, Path stateDir) {
+        DispatcherSettings settings = new DispatcherSettings(ModelSettings.of(URI.create(sim.baseUrl()), "gpt-4o-mini",
+                Secret.of("sk-it-reset")), QuotaSettings.ofDefaults().withRpm(600).withTpm(200_000), BatchSettings.ofDefaults(),
+                RetrySettings.ofDefaults()).withTopics(new TopicNames(prefix));
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            port = free.getLocalPort();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return new QuotaflowConfig(KafkaBrokerExtension.bootstrapServers(), app, stateDir, port, Map.of("num.standby.replicas", "0"),
+                settings).withHttp("127.0.0.1", port);
+    }
+
+    private static void publish(String prefix, String id) throws Exception {
+        try (TicketPublisher publisher = new TicketPublisher(KafkaBrokerExtension.bootstrapServers(), Map.of(), new TopicNames(prefix))) {
+            assertThat(publisher.publish(new StringReader("{\"id\":\"" + id + "\",\"subject\":\"Refund\",\"body\":\"Please refund "
+                    + "order 77.\",\"tenant\":\"acme\",\"priority\":\"standard\"}\n"), Optional.empty(), p -> { }).succeeded()).isTrue();
+        }
+    }
+
+    /** Waits until the results topic holds {@code count} results, the last for {@code id}. */
+    private static void awaitClassified(Map<String, String> env, int count, String id) {
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
+            Run r = run(env, "results", "--from-beginning", "--max", Integer.toString(count), "--idle-timeout", "5");
+            assertThat(r.out().lines().count()).as(r.err()).isEqualTo(count);
+            assertThat(r.out()).contains("\"" + id + "\"");
+        });
+    }
+
+    private static TreeSet<String> internalTopicsPresent(Admin admin, String app) throws Exception {
+        Set<String> names = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+        return names.stream().filter(t -> t.startsWith(app + "-") && !t.startsWith(app + "-eu-"))
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    private static Map<TopicPartition, OffsetAndMetadata> inputOffsets(Admin admin, String group, String prefix) throws Exception {
+        Set<String> inputs = Set.copyOf(new TopicNames(prefix).inputs());
+        return admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS).entrySet().stream()
+                .filter(e -> inputs.contains(e.getKey().topic()) && e.getValue() != null)
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+    }
+
+    private static Map<TopicPartition, Long> endOffsets(Admin admin, String topic) throws Exception {
+        int partitions = admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).partitions().size();
+        Map<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> specs = new HashMap<>();
+        for (int p = 0; p < partitions; p++) {
+            specs.put(new TopicPartition(topic, p), org.apache.kafka.clients.admin.OffsetSpec.latest());
+        }
+        Map<TopicPartition, Long> ends = new HashMap<>();
+        admin.listOffsets(specs).all().get(30, TimeUnit.SECONDS).forEach((tp, info) -> ends.put(tp, info.offset()));
+        return ends;
+    }
+}

@@ -1,0 +1,34 @@
+package io.quotaflow.provider;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Each route's state: set by the start check, then by every call's answer. */
+class RouteStateBoardTest {
+
+    @Test
+    void shouldKeepAConnectionErrorUntilACallIsAnswered() {
+        AtomicLong now = new AtomicLong(1_000);
+        RouteStateBoard board = new RouteStateBoard(List.of("a", "b"), now::get);
+        assertThat(board.allServe()).as("unchecked routes are taken as serving").isTrue();
+
+        board.set("a", RouteState.unreachable("connection refused"), "provider check at start");
+        now.set(5_000);
+        board.heard(List.of("a"), Optional.empty(), "a call timed out");
+        assertThat(board.state("a").text()).as("a timeout says nothing new").isEqualTo("unreachable: connection refused");
+        assertThat(board.entries().get("a").since()).isEqualTo(1_000);
+        assertThat(board.allServe()).isFalse();
+
+        board.heard(List.of("a", "b"), Optional.of(RouteState.OK), "a call was answered");
+        assertThat(board.state("a")).isEqualTo(RouteState.OK);
+        assertThat(board.state("b")).isEqualTo(RouteState.OK);
+        assertThat(board.entries().get("a").since()).isEqualTo(5_000);
+        assertThat(board.allServe()).isTrue();
+        assertThat(board.state("unknown")).isEqualTo(RouteState.UNCHECKED);
+    }
+}
