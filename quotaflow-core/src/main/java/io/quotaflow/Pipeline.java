@@ -218,6 +218,9 @@ public final class Pipeline implements AutoCloseable {
         p.putIfAbsent(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, "1");
         p.putIfAbsent(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "100");
         p.putIfAbsent(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, "true");
+        // Kafka Streams builds a second StreamsConfig for its partition assignor from the main consumer's
+        // settings alone, where the switch above is missing, and warns at every start that it is off
+        p.putIfAbsent(StreamsConfig.mainConsumerPrefix(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG), "true");
         // intake reads four topics per task; ordering across them does not matter (the dispatcher
         // orders by priority), so never hold a task back waiting for data on its other partitions
         p.putIfAbsent(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "-1");

@@ -134,7 +134,7 @@ final class ChaosChildren {
         pipeline = spawn("pipeline", ChaosRunner.pipelineArgs(bootstrap, simBaseUrl, scenario, stateDir, httpPort),
                 Map.of(ChaosRunner.API_KEY_ENV, apiKey),
                 // INFO, so that the log shows Kafka Streams' state transitions with their times
-                List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=info"),
+                List.of("-Dquotaflow.log.others=INFO"),
                 logDir.resolve("pipeline-" + pipelineStarts + ".log"));
     }
 

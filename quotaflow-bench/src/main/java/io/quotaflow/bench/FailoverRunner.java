@@ -315,9 +315,7 @@ public final class FailoverRunner {
         private List<String> jvmArgs() {
             List<String> jvm = new ArrayList<>(options.childJvmArgs());
             // INFO, so that the logs show Kafka's group and Streams' state transitions with their times
-            jvm.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=info");
-            jvm.add("-Dorg.slf4j.simpleLogger.showDateTime=true");
-            jvm.add("-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS");
+            jvm.add("-Dquotaflow.log.others=INFO");
             return jvm;
         }
 

@@ -77,10 +77,11 @@ public final class DemoCommand implements Callable<Integer> {
         DemoRun.Options options = new DemoRun.Options(tickets, rpmLimit, tpmLimit, 5, Duration.ofMinutes(20),
                 Duration.ofMillis(tty ? 250 : 5_000), chosen);
         ProgressOut out = new ProgressOut(err, tty);
-        DemoReport report = DemoRun.run(options, p -> out.line(String.format(
-                "[%5.1f s] classified %d/%d  dead-lettered %d  retried %d  calls %d  429s %d  tokens %,d  %s",
+        // within the terminal's width (80 columns when unknown): a longer line wraps and \r rewrites only its last row
+        DemoReport report = DemoRun.run(options, p -> out.line(String.format(java.util.Locale.ROOT,
+                "%5.1fs done %d/%d dlq %d retried %d calls %d 429s %d tok %,d %s",
                 p.elapsedMs() / 1000.0, p.classified(), p.expected(), p.deadLettered(), p.retried(), p.calls(), p.http429(),
-                p.tokensAdmitted(), p.state()) + (p.queues().isEmpty() ? "" : "  " + p.queues())), err);
+                p.tokensAdmitted(), p.state()) + (p.queues().isEmpty() ? "" : " " + p.queues())), err);
         out.end();
         return finish(report.render(), report, report.clean());
     }
@@ -107,11 +108,14 @@ public final class DemoCommand implements Callable<Integer> {
     /** The live progress line: rewritten in place on a terminal, one line per sample otherwise. */
     private record ProgressOut(PrintStream err, boolean tty) {
 
-        void line(String line) {
+        void line(String text) {
             if (tty) {
-                err.print("\r" + line + "   ");
+                // within the width, and the blanks clear what a longer line before left
+                int width = io.quotaflow.cli.ProgressLine.width();
+                String line = io.quotaflow.cli.ProgressLine.fit(text, width);
+                err.print("\r" + line + " ".repeat(Math.max(0, width - 1 - line.length())));
             } else {
-                err.println(line);
+                err.println(text);
             }
         }
 

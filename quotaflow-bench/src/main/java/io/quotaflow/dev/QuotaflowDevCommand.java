@@ -11,10 +11,17 @@ import java.util.List;
  */
 public final class QuotaflowDevCommand {
 
+    /** The system property naming logback's configuration (a class path resource here). */
+    static final String LOGBACK_CONFIGURATION = "logback.configurationFile";
+
     private QuotaflowDevCommand() {
     }
 
     public static void main(String[] args) {
+        // this distribution's logging (quiet loggers for the in-process broker), unless one is chosen
+        if (System.getProperty(LOGBACK_CONFIGURATION) == null) {
+            System.setProperty(LOGBACK_CONFIGURATION, "quotaflow-dev-logback.xml");
+        }
         System.exit(execute(args));
     }
 
@@ -36,9 +43,11 @@ public final class QuotaflowDevCommand {
      */
     private static void quietInProcessBroker(String[] args) {
         String[] rest = QuotaflowCommand.withoutVerbose(args);
-        if (!QuotaflowCommand.verbose(args) && rest.length > 0 && (rest[0].equals("demo") || rest[0].equals("bench"))) {
-            System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "error");
-            System.setProperty("org.slf4j.simpleLogger.log.io.quotaflow.admin.TopicsApplier", "error");
+        if (QuotaflowCommand.verbose(args)) {
+            // read by quotaflow-dev-logback.xml, loaded after this
+            System.setProperty("quotaflow.log.network", "INFO");
+        } else if (rest.length > 0 && (rest[0].equals("demo") || rest[0].equals("bench"))) {
+            System.setProperty("quotaflow.log.kafka", "ERROR");
         }
     }
 }

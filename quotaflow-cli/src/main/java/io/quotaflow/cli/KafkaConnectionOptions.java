@@ -30,7 +30,7 @@ public final class KafkaConnectionOptions implements ReadsEnvironment {
                     + "QUOTAFLOW_* variables override it, flags override both.")
     Path configFile;
 
-    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT[,...]", order = 101,
+    @Option(names = {"--bootstrap-servers", "--bootstrap-server"}, paramLabel = "HOST:PORT[,...]", order = 101,
             description = "Kafka bootstrap servers, e.g. localhost:9092 "
                     + "(or QUOTAFLOW_BOOTSTRAP_SERVERS, or bootstrap.servers in --config).")
     String bootstrapServers;

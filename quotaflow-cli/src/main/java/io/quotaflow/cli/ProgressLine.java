@@ -15,16 +15,52 @@ public final class ProgressLine {
     private final long intervalNanos;
     private long lastShown;
     private int shownLength;
+    private final int width;
 
     public ProgressLine(PrintWriter err, boolean terminal) {
         this(err, terminal, terminal ? Duration.ofMillis(100) : Duration.ofSeconds(5));
     }
 
     public ProgressLine(PrintWriter err, boolean terminal, Duration interval) {
+        this(err, terminal, interval, width());
+    }
+
+    /** As above, on a terminal {@code width} columns wide. */
+    ProgressLine(PrintWriter err, boolean terminal, Duration interval, int width) {
         this.err = err;
         this.terminal = terminal;
         this.intervalNanos = interval.toNanos();
+        this.width = width;
         this.lastShown = System.nanoTime();
+    }
+
+    /** The width a status line keeps within when the terminal's is not known. */
+    public static final int DEFAULT_WIDTH = 80;
+
+    /**
+     * The terminal's width: {@code COLUMNS} when the shell exports it (a number from 20 to 1000),
+     * else {@value #DEFAULT_WIDTH}.
+     */
+    public static int width() {
+        return width(System.getenv("COLUMNS"));
+    }
+
+    static int width(String columns) {
+        try {
+            int w = columns == null ? DEFAULT_WIDTH : Integer.parseInt(columns.strip());
+            return w >= 20 && w <= 1000 ? w : DEFAULT_WIDTH;
+        } catch (NumberFormatException e) {
+            return DEFAULT_WIDTH;
+        }
+    }
+
+    /**
+     * {@code text} within {@code width} columns, less one (a terminal wraps a line that fills its last
+     * column): cut with {@code …} when longer.
+     */
+    public static String fit(String text, int width) {
+        int max = Math.max(1, width - 1);
+        return text.length() <= max ? text : text.substring(0, max - 1) + "\u2026";
     }
 
     /** True when stdin and stdout are a terminal (the JDK 17 meaning of a console). */
@@ -40,6 +76,7 @@ public final class ProgressLine {
         }
         lastShown = now;
         if (terminal) {
+            text = fit(text, width);
             StringBuilder sb = new StringBuilder("\r").append(text);
             for (int i = text.length(); i < shownLength; i++) {
                 sb.append(' ');

@@ -31,6 +31,10 @@ import java.time.Duration;
                     + "tickets.bulk: the --priority given, else the ticket's \"priority\" field, else standard. "
                     + "The record key is the ticket's \"id\"; the value is the line's bytes, unchanged.",
             "",
+            "A file (or input) whose first character other than white space is '[' is read as one JSON array "
+                    + "of tickets instead: each element is published as its own bytes, and the numbers in reports "
+                    + "count elements.",
+            "",
             "Blank lines are ignored. Lines that are not JSON, not a JSON object or have no usable \"id\" are "
                     + "reported on stderr with their line numbers and skipped, unless --send-invalid is given. "
                     + "An unknown \"priority\" value is reported and the ticket goes to standard.",
@@ -70,7 +74,7 @@ public final class PublishCommand implements Callable<Integer> {
     KafkaConnectionOptions kafka = new KafkaConnectionOptions();
 
     @Option(names = "--file", required = true, paramLabel = "FILE|-",
-            description = "The JSON-lines file to publish; '-' reads standard input.")
+            description = "The JSON-lines file (or JSON array) to publish; '-' reads standard input.")
     String file;
 
     @Option(names = "--priority", paramLabel = "interactive|standard|bulk", converter = PriorityConverter.class,

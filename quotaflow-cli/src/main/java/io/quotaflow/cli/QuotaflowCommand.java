@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 
 /** The {@code quotaflow} command line. {@code main} only wires. */
@@ -26,7 +27,8 @@ import java.util.Properties;
                 "",
                 "Every command that talks to a cluster reads its settings from --config FILE,",
                 "then QUOTAFLOW_* environment variables, then flags (docs/configuration.md).",
-                "Global option: --verbose (or -v) raises logging from WARN to INFO."},
+                "Global options: --verbose (or -v) raises logging from WARN to INFO;",
+                "--log-format text|json chooses the log lines' layout (log.format)."},
         exitCodeList = {
                 "0:done, or stopped cleanly on Ctrl+C / SIGTERM",
                 "1:the work failed (cluster, provider, a send, a scenario)",
@@ -94,12 +96,17 @@ public final class QuotaflowCommand implements Runnable {
     /** As above, with {@code extraCommands} beside the production commands. */
     public static int execute(PrintWriter out, PrintWriter err, Map<String, String> env, List<Object> extraCommands, String... args) {
         boolean verbose = verbose(args);
-        if (verbose) {
-            // slf4j-simple reads this once, at its first use: before any logger exists
-            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "info");
-            System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka.clients.NetworkClient", "info");
+        Optional<String> logFormat;
+        try {
+            logFormat = LogOptions.format(args);
+        } catch (IllegalArgumentException e) {
+            err.println(e.getMessage());
+            err.flush();
+            return ExitCodes.USAGE;
         }
-        String[] rest = withoutVerbose(args);
+        // before anything logs; the command's --config file is read in the execution strategy below
+        LogOptions.applyEarly(logFormat, env, verbose);
+        String[] rest = LogOptions.without(withoutVerbose(args));
         SafeErrors safe = new SafeErrors(rest, env, verbose);
         CommandLine cli = commandLine(extraCommands);
         cli.setOut(out);
@@ -108,6 +115,7 @@ public final class QuotaflowCommand implements Runnable {
         cli.setExecutionExceptionHandler(safe::handleExecutionException);
         cli.setExecutionStrategy(parseResult -> {
             SafeErrors.refuseApiKeyProperties(parseResult);
+            LogOptions.applySettings(parseResult, env, logFormat, verbose);
             Integer early = ClusterPreflight.run(parseResult, env);
             return early != null ? early : new CommandLine.RunLast().execute(parseResult);
         });

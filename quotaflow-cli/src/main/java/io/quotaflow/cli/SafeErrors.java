@@ -42,6 +42,9 @@ final class SafeErrors implements CommandLine.IParameterExceptionHandler {
 
     private static final int MIN_SUSPECT = 4;
 
+    /** {@code dlq show --key ID} and {@code dlq replay --key ID}: a ticket's key, never a secret. */
+    private static final String TICKET_KEY_OPTION = "--key";
+
     private final List<String> suspects;
     private final boolean verbose;
 
@@ -260,7 +263,7 @@ final class SafeErrors implements CommandLine.IParameterExceptionHandler {
                 property = attached != null ? attached : next;
             } else if (arg.startsWith("-X") && arg.length() > 2) {
                 property = arg.substring(2);
-            } else if (Redactor.isSecretName(name)) {
+            } else if (Redactor.isSecretName(name) && !(name.equals(TICKET_KEY_OPTION) && namesTicketKeys(args))) {
                 add(out, attached != null ? attached : next);
             }
             if (property != null) {
@@ -273,6 +276,11 @@ final class SafeErrors implements CommandLine.IParameterExceptionHandler {
             }
         }
         return new ArrayList<>(out);
+    }
+
+    /** Whether {@code args} run {@code dlq show} or {@code dlq replay}, whose {@code --key} is a ticket's key. */
+    private static boolean namesTicketKeys(String[] args) {
+        return args.length > 1 && args[0].equals("dlq") && (args[1].equals("show") || args[1].equals("replay"));
     }
 
     /**

@@ -4,6 +4,7 @@ import io.quotaflow.admin.KafkaClients;
 import io.quotaflow.config.ConfigValues;
 import io.quotaflow.config.HttpSettingsReader;
 import io.quotaflow.settings.HttpSettings;
+import io.quotaflow.publish.FinishedTicketLookup;
 import io.quotaflow.status.TicketPaths;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
@@ -29,6 +30,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -44,6 +46,11 @@ import java.util.concurrent.TimeUnit;
                     + "and estimatedStartAt / estimatedDoneAt. Any instance answers: one that does not own the "
                     + "ticket's route asks the others.",
             "",
+            "A ticket no instance knows (none runs, or its status has expired: status.retention) is looked up in "
+                    + "tickets.classified, then tickets.dlq: the partition its key is on is read, and a status with "
+                    + "state classified (and the result) or dead-lettered (and its kind) is printed, with source "
+                    + "topic-partition@offset.",
+            "",
             "With --url the instance is named; otherwise the members of the application's consumer group "
                     + "(application.id) are found through --bootstrap-servers and asked on http.port in turn (over "
                     + "HTTPS when http.tls.* is set).",
@@ -54,8 +61,8 @@ import java.util.concurrent.TimeUnit;
         optionListHeading = "%nOptions:%n",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
-            "0:the ticket is known",
-            "1:no instance knows it (state unknown), or none answered",
+            "0:the ticket is known (to an instance, or found in the results or dead-letter topic)",
+            "1:neither an instance nor the topics know it (state unknown), or none answered and the topics were not read",
             "2:usage error"
         },
         footerHeading = "%nExamples:%n",
@@ -106,6 +113,99 @@ public final class StatusCommand implements Callable<Integer> {
                 return ExitCodes.FAILURE;
             }
         }
+        Answer answer;
+        try {
+            answer = ask(roots, err);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ExitCodes.FAILURE;
+        }
+        if (answer.known()) {
+            out.println(answer.body());
+            out.flush();
+            return ExitCodes.OK;
+        }
+        Optional<String> unknown = Optional.ofNullable(answer.body());
+        if (unknown.isEmpty()) {
+            err.println("status: no instance answered" + (roots.isEmpty() ? " (the application has no members)"
+                    : url != null ? "" : " on port " + port() + " (http.port: set it, or --url, when the instances use another)"));
+        }
+        if (finished(out, err)) {
+            return ExitCodes.OK;
+        }
+        unknown.ifPresent(body -> {
+            out.println(body);
+            out.flush();
+        });
+        return ExitCodes.FAILURE;
+    }
+
+    /**
+     * Looks for the ticket in the results topic, then in the dead-letter topic, and prints what it
+     * finds as a status ({@code "state": "classified"} with the result, or {@code "dead-lettered"} with
+     * the failure's kind). False when neither holds it, or no cluster is configured.
+     */
+    private boolean finished(PrintWriter out, PrintWriter err) {
+        String bootstrap;
+        try {
+            bootstrap = kafka.bootstrapServers();
+        } catch (RuntimeException e) {
+            return false; // --url without a cluster: nothing else to ask
+        }
+        io.quotaflow.records.TicketKey key = tenant == null || tenant.isBlank() ? io.quotaflow.records.TicketKey.parse(id)
+                : new io.quotaflow.records.TicketKey(tenant, id);
+        try (FinishedTicketLookup lookup = new FinishedTicketLookup(bootstrap, kafka.clientProperties())) {
+            for (String topic : List.of(kafka.topics().classified(), kafka.topics().dlq())) {
+                FinishedTicketLookup.Outcome outcome = lookup.find(topic, key.key(), TIMEOUT);
+                if (outcome.found().isPresent()) {
+                    out.println(finishedStatus(key, outcome.found().get()));
+                    out.flush();
+                    return true;
+                }
+                if (outcome.missing() == FinishedTicketLookup.Missing.NOT_READ) {
+                    err.println("status: " + topic + " could not be read to its end within " + TIMEOUT.toSeconds() + " s");
+                }
+            }
+        } catch (org.apache.kafka.common.KafkaException e) {
+            err.println("status: could not read the results: " + PublishCommand.rootMessage(e));
+        }
+        return false;
+    }
+
+    /** A status of a finished ticket, from its record in an output topic. */
+    static String finishedStatus(io.quotaflow.records.TicketKey key, FinishedTicketLookup.Found found) {
+        com.fasterxml.jackson.databind.node.ObjectNode status = io.quotaflow.records.Json.MAPPER.createObjectNode();
+        status.put("id", key.id());
+        status.put("tenant", key.tenant());
+        boolean deadLettered = found.headers().containsKey(io.quotaflow.records.DeadLetterHeaders.ERROR_KIND);
+        status.put("state", deadLettered ? "dead-lettered" : "classified");
+        status.put("source", found.position());
+        status.put("at", java.time.Instant.ofEpochMilli(found.timestamp()).toString());
+        if (deadLettered) {
+            status.put("kind", found.headers().get(io.quotaflow.records.DeadLetterHeaders.ERROR_KIND));
+        } else {
+            try {
+                status.set("result", io.quotaflow.records.Json.MAPPER.readTree(found.value()));
+            } catch (IOException e) {
+                status.put("result", new String(found.value(), StandardCharsets.UTF_8));
+            }
+        }
+        return status.toString();
+    }
+
+    /** The port the instances are asked on: http.port of the settings, else 8080. */
+    private int port() {
+        Map<String, String> flags = applicationId == null ? Map.of() : Map.of("application.id", applicationId);
+        int port = kafka.settings(flags).integer("http.port");
+        return port > 0 ? port : 8080;
+    }
+
+    /** An instance's answer: a status it knows, its {@code unknown} status, or none (body null). */
+    private record Answer(boolean known, String body) {
+    }
+
+    /** Asks the instances at {@code roots} in turn, until one answers. */
+    private Answer ask(List<URI> roots, PrintWriter err) throws InterruptedException {
         HttpSettings settings = httpSettings();
         HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(TIMEOUT);
         settings.identity().ifPresent(tls -> client.sslContext(tls.peerContext()));
@@ -121,19 +221,14 @@ public final class StatusCommand implements Callable<Integer> {
                     err.println("status: " + target + " answered HTTP " + response.statusCode());
                     continue;
                 }
-                out.println(response.body().strip());
-                out.flush();
                 String state = io.quotaflow.records.Json.MAPPER.readTree(response.body()).path("state").asText("unknown");
-                return "unknown".equals(state) ? ExitCodes.FAILURE : ExitCodes.OK;
+                // unknown: this instance asked every other, none holds it; a finished one is in the output topics
+                return new Answer(!"unknown".equals(state), response.body().strip());
             } catch (IOException | IllegalArgumentException e) {
                 err.println("status: " + target + ": " + PublishCommand.rootMessage(e));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return ExitCodes.FAILURE;
             }
         }
-        err.println("status: no instance answered" + (roots.isEmpty() ? " (the application has no members)" : ""));
-        return ExitCodes.FAILURE;
+        return new Answer(false, null);
     }
 
     /** The token and TLS settings of the instances ({@code http.auth-token-file}, {@code http.tls.*}), to ask them with. */

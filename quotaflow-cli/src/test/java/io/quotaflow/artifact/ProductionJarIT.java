@@ -43,7 +43,10 @@ class ProductionJarIT {
     void shouldCarryThePipelineAndTheProductionCommands() {
         assertThat(entries).contains("io/quotaflow/cli/QuotaflowCommand.class", "io/quotaflow/cli/RunCommand.class",
                 "io/quotaflow/Pipeline.class", "io/quotaflow/records/Classification.class", "io/quotaflow/wire/TokenCounter.class",
-                "org/apache/kafka/streams/KafkaStreams.class", "topics/tickets.classified.json", "simplelogger.properties");
+                "org/apache/kafka/streams/KafkaStreams.class", "topics/tickets.classified.json", "logback.xml", "quotaflow-logback-text.xml", "quotaflow-logback-json.xml",
+                "ch/qos/logback/classic/Logger.class", "org/slf4j/bridge/SLF4JBridgeHandler.class");
+        assertThat(entries).as("one logging backend").noneMatch(e -> e.startsWith("org/slf4j/simple/"))
+                .doesNotContain("simplelogger.properties", "quotaflow-dev-logback.xml");
     }
 
     @Test
@@ -77,9 +80,10 @@ class ProductionJarIT {
     void shouldLogOnItsOwnProductionSettings() throws IOException {
         Path jar = Path.of(System.getProperty("project.build.directory", "target"), "quotaflow.jar");
         try (JarFile file = new JarFile(jar.toFile())) {
-            String logging = new String(file.getInputStream(file.getEntry("simplelogger.properties")).readAllBytes());
+            String logging = new String(file.getInputStream(file.getEntry("logback.xml")).readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
             assertThat(logging).as("a real deployment's broker reconnect warnings stay visible")
-                    .doesNotContain("NetworkClient=error").doesNotContain("log.kafka=error");
+                    .doesNotContain("org.apache.kafka.clients.NetworkClient\"").doesNotContain("name=\"org.apache.kafka\"")
+                    .doesNotContain("name=\"kafka\"").contains("<root level=\"${quotaflow.log.others:-WARN}\">");
         }
     }
 }

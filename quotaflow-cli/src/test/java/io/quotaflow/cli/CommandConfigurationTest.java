@@ -11,6 +11,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -53,6 +54,18 @@ class CommandConfigurationTest {
                 .contains("cannot reach Kafka at " + NOWHERE + " (environment variable QUOTAFLOW_BOOTSTRAP_SERVERS) within 0.3 s");
         assertThat(r.err().lines()).as("one line").hasSize(1);
         assertThat(r.out()).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"results", "publish --file -", "topics apply", "dlq stats", "dlq show", "status T-1", "cancel T-1"})
+    void shouldAcceptKafkasOwnToolsSpellingBootstrapServer(String command) {
+        List<String> args = new java.util.ArrayList<>(List.of(command.split(" ")));
+        args.addAll(List.of("--bootstrap-server", NOWHERE));
+
+        CommandRun r = run(env(), args.toArray(String[]::new));
+
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
+        assertThat(r.err()).doesNotContain("Unknown option").contains("cannot reach Kafka at " + NOWHERE);
     }
 
     @Test

@@ -30,6 +30,28 @@ class ProgressLineTest {
     }
 
     @Test
+    void shouldKeepATerminalLineWithinItsWidth() {
+        ProgressLine line = new ProgressLine(new PrintWriter(err), true, Duration.ZERO, 40);
+        String demo = String.format(java.util.Locale.ROOT, "%5.1fs done %d/%d dlq %d retried %d calls %d 429s %d tok %,d %s",
+                1234.5, 100_000, 100_000, 12_345, 54_321, 99_999, 1_234, 987_654_321L, "REBALANCING");
+
+        line.update(demo);
+
+        assertThat(err.toString()).startsWith("\r").hasSize(1 + 39).endsWith("\u2026");
+        assertThat(demo).as("the demo's line at its widest").hasSizeGreaterThan(80);
+        assertThat(ProgressLine.fit(demo, ProgressLine.DEFAULT_WIDTH)).hasSize(79);
+        assertThat(ProgressLine.fit("short", 80)).isEqualTo("short");
+    }
+
+    @Test
+    void shouldTakeTheWidthFromColumnsWhenTheShellExportsIt() {
+        assertThat(ProgressLine.width("132")).isEqualTo(132);
+        assertThat(ProgressLine.width(null)).isEqualTo(80);
+        assertThat(ProgressLine.width("wide")).isEqualTo(80);
+        assertThat(ProgressLine.width("3")).isEqualTo(80);
+    }
+
+    @Test
     void shouldPrintPlainLinesNoMoreOftenThanTheIntervalElsewhere() {
         ProgressLine line = new ProgressLine(new PrintWriter(err), false, Duration.ofHours(1));
 

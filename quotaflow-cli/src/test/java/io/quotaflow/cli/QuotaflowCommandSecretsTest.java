@@ -168,4 +168,15 @@ class QuotaflowCommandSecretsTest {
         assertThat(safe.clean("Rate limit reached: Limit 30000, Used 29000, Requested 1500. Please try again in 2.5s."))
                 .isEqualTo("Rate limit reached: Limit 30000, Used 29000, Requested 1500. Please try again in 2.5s.");
     }
+
+    @Test
+    void shouldShowTheTicketKeysOfDlqShowAndReplayButMaskAKeyGivenToAnotherCommand() {
+        for (String command : new String[] {"show", "replay"}) {
+            SafeErrors safe = new SafeErrors(new String[] {"dlq", command, "--key", "ABC-1", "--key=TICKET-77"}, Map.of(), false);
+            assertThat(safe.clean("no dead letter matched (filters: key in [ABC-1, TICKET-77])"))
+                    .isEqualTo("no dead letter matched (filters: key in [ABC-1, TICKET-77])");
+        }
+        SafeErrors run = new SafeErrors(new String[] {"run", "--key", "hunter2hunter2"}, Map.of(), false);
+        assertThat(run.clean("unknown value hunter2hunter2")).isEqualTo("unknown value ***");
+    }
 }

@@ -92,6 +92,20 @@ class StatusCommandIT {
                 assertThat(unknown.code()).isEqualTo(1);
                 assertThat(Json.MAPPER.readTree(unknown.out()).get("state").asText()).isEqualTo("unknown");
             }
+            // no instance runs now: the results topic answers
+            Map<String, String> elsewhere = new HashMap<>(env);
+            elsewhere.put("QUOTAFLOW_HTTP_PORT", "1");
+            Run finished = run(elsewhere, "status", "--application-id", app, "--tenant", "acme", "CLI-1");
+            assertThat(finished.code()).as(finished.err()).isZero();
+            JsonNode answer = Json.MAPPER.readTree(finished.out());
+            assertThat(answer.get("state").asText()).isEqualTo("classified");
+            assertThat(answer.get("id").asText()).isEqualTo("CLI-1");
+            assertThat(answer.get("tenant").asText()).isEqualTo("acme");
+            assertThat(answer.get("source").asText()).startsWith(prefix + "tickets.classified-");
+            assertThat(answer.path("result").path("category").asText()).isNotBlank();
+            Run none = run(elsewhere, "status", "--application-id", app, "NOPE");
+            assertThat(none.code()).isEqualTo(1);
+            assertThat(none.out()).isEmpty();
         }
     }
 }

@@ -76,6 +76,31 @@ class ComposeFileTest {
     }
 
     @Test
+    void shouldUseOnlyTopLevelKeysComposeV1AlsoAccepts() {
+        // docker-compose 1.x rejects the Compose Specification's later top-level name: ("Additional properties are not allowed")
+        List<String> keys = new ArrayList<>();
+        OpsFiles.compose().fieldNames().forEachRemaining(keys::add);
+        assertThat(keys).isNotEmpty().allMatch(k -> List.of("version", "services", "volumes", "networks", "secrets", "configs")
+                .contains(k) || k.startsWith("x-"), "a top-level key of the Compose file format 3");
+    }
+
+    @Test
+    void shouldBeValidForDockerCompose1WhenItIsInstalled() throws Exception {
+        Process p;
+        try {
+            p = new ProcessBuilder("docker-compose", "-f", OpsFiles.ROOT.resolve("docker-compose.yml").toString(), "config", "-q")
+                    .redirectErrorStream(true).start();
+        } catch (java.io.IOException e) {
+            System.out.println("ComposeFileTest: docker-compose (Compose v1) is not on the PATH: its own validation is skipped");
+            org.junit.jupiter.api.Assumptions.assumeTrue(false, "docker-compose is not installed");
+            return;
+        }
+        String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as("docker-compose config: %s", output).isZero();
+    }
+
+    @Test
     void shouldRunTheWholeStack() {
         List<String> names = new ArrayList<>();
         OpsFiles.compose().path("services").fieldNames().forEachRemaining(names::add);

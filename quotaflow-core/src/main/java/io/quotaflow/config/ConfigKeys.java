@@ -71,6 +71,12 @@ public final class ConfigKeys {
                 + "sharing it share work and quota (default: `<topics.prefix>quotaflow`)");
         t.add("state.dir", Type.STRING, "~/.quotaflow/state", "--state-dir", "local state (RocksDB stores, restored "
                 + "from changelogs)");
+        t.add("log.format", Type.STRING, "text", "--log-format", "log lines on stderr: `text` (an ISO-8601 UTC time, level, "
+                + "thread, logger, message) or `json` (one object per line: `timestamp`, `level`, `logger`, `thread`, `message`, "
+                + "`exception`) for a log shipper (docs/operations.md, \"Logs\")");
+        t.add("log.level", Type.STRING, "info", null, "level of quotaflow's own loggers (`error`, `warn`, `info`, `debug`, "
+                + "`trace`); `info` adds state changes that need no one (a circuit closed again, a halt ended) to the warnings "
+                + "and errors; Kafka's client loggers stay at `warn` (`--verbose`: `info`)");
         t.add("http.port", Type.INT, "8080", "--http-port", "`/metrics`, `/health/live`, `/health/ready`, `/status`, `/tickets/{id}`; "
                 + "`-1` turns it off");
         t.add("http.bind", Type.STRING, QuotaflowConfig.DEFAULT_HTTP_BIND, "--http-bind", "address those endpoints listen on: "

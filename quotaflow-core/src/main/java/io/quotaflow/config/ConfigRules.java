@@ -88,6 +88,11 @@ final class ConfigRules {
             case "topics.manage":
                 return rule("apply, verify or none", v -> List.of("apply", "verify", "none").contains(v.toString().strip().toLowerCase(
                         java.util.Locale.ROOT)));
+            case "log.format":
+                return rule("text or json", v -> List.of("text", "json").contains(v.toString().strip().toLowerCase(java.util.Locale.ROOT)));
+            case "log.level":
+                return rule("error, warn, info, debug or trace", v -> List.of("error", "warn", "info", "debug", "trace")
+                        .contains(v.toString().strip().toLowerCase(java.util.Locale.ROOT)));
             case "metrics.kafka":
                 return rule("off or curated", v -> v.toString().strip().equalsIgnoreCase("off")
                         || v.toString().strip().equalsIgnoreCase("curated"));

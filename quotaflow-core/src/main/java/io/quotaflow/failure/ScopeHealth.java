@@ -97,6 +97,10 @@ public final class ScopeHealth {
             if (e.getStateTransition().getToState() == CircuitBreaker.State.OPEN) {
                 LOG.warn("{}: circuit {} -> {}: the provider is failing (last: {}); dispatch paused for {} s, tickets kept",
                         who, from, to, lastFailure, settings.circuitOpenWait().toSeconds());
+            } else if (e.getStateTransition().getToState() == CircuitBreaker.State.HALF_OPEN
+                    || e.getStateTransition().getToState() == CircuitBreaker.State.CLOSED) {
+                // a recovery (a trial call, then calls again): a state change, not a problem
+                LOG.info("{}: circuit {} -> {}", who, from, to);
             } else {
                 LOG.warn("{}: circuit {} -> {}", who, from, to);
             }
@@ -228,7 +232,8 @@ public final class ScopeHealth {
         if (halted) {
             halted = false;
             haltProbeInFlight = false;
-            LOG.warn("{}: the provider accepts calls again after {} s; dispatch resumed", who, (nowMs - haltedSince) / 1000);
+            // the end of a halt needs no one: INFO (the halt itself was an ERROR)
+            LOG.info("{}: the provider accepts calls again after {} s; dispatch resumed", who, (nowMs - haltedSince) / 1000);
         }
     }
 

@@ -113,6 +113,43 @@ class TicketPublisherTest {
     }
 
     @Test
+    void shouldPublishEachElementOfAJsonArrayAsItsOwnBytes() {
+        String array = "\uFEFF  [\n  {\"id\": \"A-1\", \"body\": \"n\u00e3o [x]\", \"meta\": {\"k\": [1, 2]}},\n"
+                + "  {\"id\":\"A-2\",\"priority\":\"bulk\",\"body\":\"b\"},\n  42\n]\n";
+
+        for (boolean bytes : new boolean[] {true, false}) {
+            MockProducer<String, byte[]> producer = new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
+            issues.clear();
+            PublishSummary summary;
+            try (TicketPublisher publisher = new TicketPublisher(producer)) {
+                summary = bytes
+                        ? publisher.publish(new ByteArrayInputStream(array.getBytes(StandardCharsets.UTF_8)), Optional.empty(), false,
+                                progress::add, issues::add)
+                        : publisher.publish(new StringReader(array), Optional.empty(), false, progress::add, issues::add);
+            }
+
+            assertThat(summary.tickets()).as("bytes: %s", bytes).isEqualTo(2);
+            assertThat(summary.skipped()).isEqualTo(1);
+            assertThat(producer.history()).extracting(ProducerRecord::key).containsExactly("A-1", "A-2");
+            assertThat(producer.history()).extracting(ProducerRecord::topic).containsExactly("tickets.standard", "tickets.bulk");
+            assertThat(new String(producer.history().get(0).value(), StandardCharsets.UTF_8))
+                    .as("the element's own bytes, nested brackets included")
+                    .isEqualTo("{\"id\": \"A-1\", \"body\": \"n\u00e3o [x]\", \"meta\": {\"k\": [1, 2]}}");
+            assertThat(issues).extracting(LineIssue::describe).singleElement().asString().startsWith("line 3: ");
+        }
+    }
+
+    @Test
+    void shouldFailOnAnUnclosedJsonArrayAfterSendingWhatCameBefore() {
+        try (TicketPublisher publisher = new TicketPublisher(producer)) {
+            assertThatThrownBy(() -> publisher.publish(new StringReader("[{\"id\":\"U-1\",\"body\":\"a\"},\n{\"id\":\"U-2\""),
+                    Optional.empty(), false, progress::add, issues::add))
+                    .isInstanceOf(java.io.UncheckedIOException.class).hasMessageContaining("reading input failed");
+        }
+        assertThat(producer.history()).extracting(ProducerRecord::key).containsExactly("U-1");
+    }
+
+    @Test
     void shouldPublishBytesExactlyFromInputStream() {
         byte[] latin1 = "{\"id\":\"T-9\",\"body\":\"caf\u00e9\"}".getBytes(StandardCharsets.ISO_8859_1);
         byte[] input = concat(new byte[]{(byte) 0xEF, (byte) 0xBB, (byte) 0xBF},

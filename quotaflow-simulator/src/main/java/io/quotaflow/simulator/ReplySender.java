@@ -100,9 +100,13 @@ final class ReplySender {
             headers.forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
             exchange.getResponseHeaders().set("content-type", "application/json");
             exchange.getResponseHeaders().set("x-request-id", "req-sim-" + Long.toHexString(random.nextLong()));
-            exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
+            // HEAD: headers only; a length given for HEAD makes the JDK's server log a warning (java.util.logging)
+            boolean head = "HEAD".equalsIgnoreCase(exchange.getRequestMethod());
+            exchange.sendResponseHeaders(status, head || body.length == 0 ? -1 : body.length);
             try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
+                if (!head) {
+                    out.write(body);
+                }
             }
         } catch (IOException e) {
             LOG.debug("Provider simulator: could not answer {} (client gone?): {}", exchange.getRequestURI(), e.toString());

@@ -60,6 +60,40 @@ class ProviderSimulatorModelsTest {
     }
 
     @Test
+    void shouldAnswerHeadWithoutABodyAndWithoutAJavaUtilLoggingWarning() throws Exception {
+        java.util.logging.Logger server = java.util.logging.Logger.getLogger("com.sun.net.httpserver");
+        List<java.util.logging.LogRecord> records = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler capture = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                records.add(r);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        server.addHandler(capture);
+        try {
+            ProviderSimulator sim = start(twoModels());
+
+            HttpResponse<String> head = send(sim, "HEAD", "/v1/models", null);
+
+            assertThat(head.statusCode()).as("GET only").isEqualTo(405);
+            assertThat(head.body()).as("a HEAD answer has no body").isEmpty();
+            assertThat(send(sim, "GET", "/v1/models", null).body()).isNotEmpty();
+            assertThat(records).as("the JDK server's warnings (a length given for HEAD)")
+                    .noneMatch(r -> r.getLevel().intValue() >= java.util.logging.Level.WARNING.intValue());
+        } finally {
+            server.removeHandler(capture);
+        }
+    }
+
+    @Test
     void shouldListEveryModelServedThatTheKeyMayUse() throws Exception {
         ProviderSimulator sim = start(twoModels().serve(ModelSpec.of("own-keys").withApiKeys(Set.of("sk-own"))));
 
