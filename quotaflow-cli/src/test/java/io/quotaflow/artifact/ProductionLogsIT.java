@@ -65,8 +65,12 @@ class ProductionLogsIT {
     }
 
     private static Process start(Map<String, String> env, Path stdout, Path stderr, List<String> args) throws IOException {
+        // the child's temporary directory is its own, beside the state directory: a checkout under /tmp (as a CI
+        // runner's may be) would otherwise put state.dir under the OS's temporary directory, which Kafka Streams
+        // warns about, rightly, for a deployment
+        Path tmp = Files.createDirectories(stdout.toAbsolutePath().getParent().resolve("jvm-tmp"));
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx512m", "-jar", jar().toString()));
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx512m", "-Djava.io.tmpdir=" + tmp, "-jar", jar().toString()));
         command.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(stdout.toFile()).redirectError(stderr.toFile());
         // nothing of the test JVM's own configuration reaches the child
@@ -80,7 +84,7 @@ class ProductionLogsIT {
     void shouldLogNoWarningOrErrorDuringAHealthyRun() throws Exception {
         String prefix = KafkaBrokerExtension.uniqueName("logs") + ".";
         int port = freePort();
-        // not under the OS's temporary directory (Kafka Streams warns about a state.dir there, rightly)
+        // not under the OS's temporary directory (Kafka Streams warns about a state.dir there, rightly; see start)
         Path dir = Files.createTempDirectory(Files.createDirectories(Path.of(System.getProperty("project.build.directory", "target"),
                 "production-logs")), "run");
         Path stderr = dir.resolve("stderr.log");
