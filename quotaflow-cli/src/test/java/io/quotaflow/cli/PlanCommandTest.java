@@ -5,8 +5,6 @@ import io.quotaflow.records.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -16,22 +14,16 @@ import static org.assertj.core.api.Assertions.within;
 
 class PlanCommandTest {
 
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run run(Map<String, String> env, String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = QuotaflowCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), env, args);
-        return new Run(code, out.toString(), err.toString());
+    private static CommandRun run(Map<String, String> env, String... args) {
+        return CommandRun.execute(env, args);
     }
 
     @Test
     void shouldPrintSeed004sExample() {
-        Run r = run(Map.of(), "plan", "--rpm", "1000", "--tpm", "2000000", "--tokens-per-request", "4000", "--latency-s", "3",
+        CommandRun r = run(Map.of(), "plan", "--rpm", "1000", "--tpm", "2000000", "--tokens-per-request", "4000", "--latency-s", "3",
                 "--safety-factor", "0.8");
 
-        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).isEqualTo("""
                 limits            1,000 RPM, 2,000,000 TPM; 4,000 tokens a request; 3 s a call; safety factor 0.8
                 ceilings          RPM allows 1,000 requests a minute; TPM allows 500
@@ -52,10 +44,10 @@ class PlanCommandTest {
         lines.append("not json\n\n");
         Files.writeString(tickets, lines);
 
-        Run r = run(Map.of("QUOTAFLOW_QUOTA_RPM", "500", "QUOTAFLOW_QUOTA_TPM", "30000"), "plan", "--tickets", tickets.toString(),
+        CommandRun r = run(Map.of("QUOTAFLOW_QUOTA_RPM", "500", "QUOTAFLOW_QUOTA_TPM", "30000"), "plan", "--tickets", tickets.toString(),
                 "--latency-s", "2", "--backlog", "10000", "--json");
 
-        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.exitCode()).as(r.err()).isZero();
         JsonNode plan = Json.MAPPER.readTree(r.out());
         assertThat(plan.get("measured").get("tickets").asInt()).as("the invalid line is skipped").isEqualTo(25);
         assertThat(plan.get("measured").get("requests").asInt()).as("10 + 10 + 5 with the default batch").isEqualTo(3);
@@ -70,15 +62,15 @@ class PlanCommandTest {
 
     @Test
     void shouldRefuseMissingFiguresWithAUsageError(@TempDir Path dir) {
-        Run noTokens = run(Map.of(), "plan", "--rpm", "100", "--latency-s", "1");
-        Run noLimits = run(Map.of(), "plan", "--tokens-per-request", "100", "--latency-s", "1");
-        Run noFile = run(Map.of(), "plan", "--rpm", "100", "--latency-s", "1", "--tickets", dir.resolve("missing").toString());
+        CommandRun noTokens = run(Map.of(), "plan", "--rpm", "100", "--latency-s", "1");
+        CommandRun noLimits = run(Map.of(), "plan", "--tokens-per-request", "100", "--latency-s", "1");
+        CommandRun noFile = run(Map.of(), "plan", "--rpm", "100", "--latency-s", "1", "--tickets", dir.resolve("missing").toString());
 
-        assertThat(noTokens.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(noTokens.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(noTokens.err()).contains("give --tokens-per-request, or --tickets FILE");
-        assertThat(noLimits.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(noLimits.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(noLimits.err()).contains("give --rpm, --tpm or both");
-        assertThat(noFile.code()).isEqualTo(ExitCodes.FAILURE);
+        assertThat(noFile.exitCode()).isEqualTo(ExitCodes.FAILURE);
         assertThat(noFile.err()).contains("no such file");
     }
 }

@@ -23,9 +23,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.PrintWriter;
 import java.io.StringReader;
-import java.io.StringWriter;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,14 +48,8 @@ import static org.awaitility.Awaitility.await;
 @ExtendWith(KafkaBrokerExtension.class)
 class ResetCommandIT {
 
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run run(Map<String, String> env, String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = QuotaflowCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), env, args);
-        return new Run(code, out.toString(), err.toString());
+    private static CommandRun run(Map<String, String> env, String... args) {
+        return CommandRun.execute(env, args);
     }
 
     @Test
@@ -67,7 +59,7 @@ class ResetCommandIT {
         String app = KafkaBrokerExtension.uniqueName("reset-app");
         Map<String, String> env = new HashMap<>(Map.of("QUOTAFLOW_BOOTSTRAP_SERVERS", KafkaBrokerExtension.bootstrapServers(),
                 "QUOTAFLOW_TOPICS_PREFIX", prefix, "QUOTAFLOW_APPLICATION_ID", app, "QUOTAFLOW_STATE_DIR", stateDir.toString()));
-        assertThat(run(env, "topics", "apply").code()).isZero();
+        assertThat(run(env, "topics", "apply").exitCode()).isZero();
         String lookalike = app + "-eu-dispatch-repartition";
         Admin admin = KafkaBrokerExtension.admin();
         admin.createTopics(List.of(new NewTopic(lookalike, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
@@ -80,8 +72,8 @@ class ResetCommandIT {
                 publish(prefix, "R-1");
                 awaitClassified(env, 1, "R-1");
 
-                Run refused = run(env, "reset", "--yes");
-                assertThat(refused.code()).as(refused.out() + refused.err()).isEqualTo(ExitCodes.FAILURE);
+                CommandRun refused = run(env, "reset", "--yes");
+                assertThat(refused.exitCode()).as(refused.out() + refused.err()).isEqualTo(ExitCodes.FAILURE);
                 assertThat(refused.err()).contains("consumer group " + app, "stop every instance");
             }
             assertThat(internalTopicsPresent(admin, app)).as("the run made every internal topic")
@@ -90,33 +82,33 @@ class ResetCommandIT {
             assertThat(inputsBefore).as("the run committed its input offsets").isNotEmpty();
             assertThat(stateDir.resolve(app)).isDirectory();
 
-            Run unconfirmed = run(env, "reset");
-            assertThat(unconfirmed.code()).isEqualTo(ExitCodes.USAGE);
+            CommandRun unconfirmed = run(env, "reset");
+            assertThat(unconfirmed.exitCode()).isEqualTo(ExitCodes.USAGE);
             assertThat(unconfirmed.out()).contains("delete topic " + app + "-dispatch-repartition",
                     "delete local state " + stateDir.resolve(app)).doesNotContain(lookalike);
             assertThat(unconfirmed.err()).contains("--yes");
-            Run dry = run(env, "reset", "--dry-run");
-            assertThat(dry.code()).isZero();
+            CommandRun dry = run(env, "reset", "--dry-run");
+            assertThat(dry.exitCode()).isZero();
             assertThat(dry.out()).isEqualTo(unconfirmed.out());
             assertThat(internalTopicsPresent(admin, app)).as("neither changed anything").hasSize(QuotaflowTopology.internalTopics(app).size());
 
-            Run reset = run(env, "reset", "--yes");
-            assertThat(reset.code()).as(reset.err()).isZero();
+            CommandRun reset = run(env, "reset", "--yes");
+            assertThat(reset.exitCode()).as(reset.err()).isZero();
             assertThat(internalTopicsPresent(admin, app)).isEmpty();
             assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS)).contains(lookalike, prefix + "tickets.standard");
             assertThat(inputOffsets(admin, app, prefix)).as("input offsets kept").isEqualTo(inputsBefore);
             assertThat(stateDir.resolve(app)).doesNotExist();
             assertThat(stateDir).as("only the application's own directory goes").isDirectory();
 
-            Run again = run(env, "reset", "--yes");
-            assertThat(again.code()).as(again.err()).isZero();
+            CommandRun again = run(env, "reset", "--yes");
+            assertThat(again.exitCode()).as(again.err()).isZero();
             assertThat(again.out()).isEqualTo("nothing to reset for application id " + app + "\n");
 
             try (Pipeline pipeline = Pipeline.start(config)) {
                 assertThat(pipeline.awaitRunning(Duration.ofSeconds(90))).isTrue();
                 publish(prefix, "R-2");
                 awaitClassified(env, 2, "R-2");
-                Run all = run(env, "results", "--from-beginning", "--idle-timeout", "3");
+                CommandRun all = run(env, "results", "--from-beginning", "--idle-timeout", "3");
                 assertThat(all.out().lines().filter(l -> l.contains("\"R-1\"")).count()).as("kept offsets: R-1 not classified again")
                         .isEqualTo(1);
             }
@@ -130,7 +122,7 @@ class ResetCommandIT {
         String app = KafkaBrokerExtension.uniqueName("reset-latest-app");
         Map<String, String> env = new HashMap<>(Map.of("QUOTAFLOW_BOOTSTRAP_SERVERS", KafkaBrokerExtension.bootstrapServers(),
                 "QUOTAFLOW_TOPICS_PREFIX", prefix, "QUOTAFLOW_APPLICATION_ID", app, "QUOTAFLOW_STATE_DIR", stateDir.toString()));
-        assertThat(run(env, "topics", "apply").code()).isZero();
+        assertThat(run(env, "topics", "apply").exitCode()).isZero();
         publish(prefix, "L-1");
         publish(prefix, "L-2");
         Admin admin = KafkaBrokerExtension.admin();
@@ -140,11 +132,11 @@ class ResetCommandIT {
         long standardEnd = endOffsets(admin, prefix + "tickets.standard").values().stream().mapToLong(Long::longValue).sum();
         assertThat(standardEnd).isEqualTo(2);
 
-        Run dry = run(env, "reset", "--input-offsets", "latest", "--dry-run");
-        assertThat(dry.code()).as(dry.err()).isZero();
+        CommandRun dry = run(env, "reset", "--input-offsets", "latest", "--dry-run");
+        assertThat(dry.exitCode()).as(dry.err()).isZero();
         assertThat(dry.out()).contains("move offset of " + committed + " from 0 to ", "(latest)");
-        Run reset = run(env, "reset", "--input-offsets", "LATEST", "--yes");
-        assertThat(reset.code()).as(reset.err()).isZero();
+        CommandRun reset = run(env, "reset", "--input-offsets", "LATEST", "--yes");
+        assertThat(reset.exitCode()).as(reset.err()).isZero();
 
         Map<TopicPartition, OffsetAndMetadata> after = inputOffsets(admin, app, prefix);
         Map<TopicPartition, Long> ends = new HashMap<>();
@@ -161,8 +153,8 @@ class ResetCommandIT {
         assertThat(after.keySet()).as("the two partitions holding the tickets").hasSizeGreaterThanOrEqualTo(1)
                 .allSatisfy(tp -> assertThat(ends).containsKey(tp));
 
-        Run bad = run(env, "reset", "--input-offsets", "beginning", "--yes");
-        assertThat(bad.code()).isEqualTo(ExitCodes.USAGE);
+        CommandRun bad = run(env, "reset", "--input-offsets", "beginning", "--yes");
+        assertThat(bad.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(bad.err()).contains("'beginning' is not one of keep, earliest, latest");
     }
 
@@ -190,7 +182,7 @@ class ResetCommandIT {
     /** Waits until the results topic holds {@code count} results, the last for {@code id}. */
     private static void awaitClassified(Map<String, String> env, int count, String id) {
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
-            Run r = run(env, "results", "--from-beginning", "--max", Integer.toString(count), "--idle-timeout", "5");
+            CommandRun r = run(env, "results", "--from-beginning", "--max", Integer.toString(count), "--idle-timeout", "5");
             assertThat(r.out().lines().count()).as(r.err()).isEqualTo(count);
             assertThat(r.out()).contains("\"" + id + "\"");
         });

@@ -125,8 +125,25 @@ class DeadLetterReplayIT {
                         r.value(), r.headers(), java.util.Optional.empty());
                 byKey.put(new String(r.key(), StandardCharsets.UTF_8), asRead);
             }
+            awaitReadCommitted(byKey.values());
             return new Written(prefix, since, until, byKey);
         }
+    }
+
+    /**
+     * Waits until a {@code read_committed} reader can see {@code written}: the topic is shared with the ITs running
+     * beside this one, and an open transaction of theirs holds the partition's last stable offset back until it ends.
+     */
+    private static void awaitReadCommitted(java.util.Collection<ConsumerRecord<byte[], byte[]>> written) {
+        Map<org.apache.kafka.common.TopicPartition, Long> last = new HashMap<>();
+        written.forEach(r -> last.merge(new org.apache.kafka.common.TopicPartition(r.topic(), r.partition()), r.offset(), Math::max));
+        Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> specs = new HashMap<>();
+        last.keySet().forEach(tp -> specs.put(tp, org.apache.kafka.clients.admin.OffsetSpec.latest()));
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() -> {
+            var stable = admin.listOffsets(specs, new org.apache.kafka.clients.admin.ListOffsetsOptions(
+                    org.apache.kafka.common.IsolationLevel.READ_COMMITTED)).all().get(30, java.util.concurrent.TimeUnit.SECONDS);
+            return last.entrySet().stream().allMatch(e -> stable.get(e.getKey()).offset() > e.getValue());
+        });
     }
 
     private static ProducerRecord<byte[], byte[]> deadLetter(String key, Instant timestamp, int i) {

@@ -167,6 +167,13 @@ final class ItSupport implements BeforeAllCallback, AfterAllCallback {
                 config.stateDir(), -1, Map.of(), config.dispatcher().withDispatchPartitions(DispatcherSettings.DEFAULT_DISPATCH_PARTITIONS));
     }
 
+    /** As {@link #config(String, QuotaSettings, RetrySettings)}, with the dispatcher's settings changed by {@code change}. */
+    QuotaflowConfig config(String applicationId, QuotaSettings quota, RetrySettings retry,
+                           java.util.function.UnaryOperator<DispatcherSettings> change) {
+        QuotaflowConfig c = config(applicationId, quota, retry);
+        return new QuotaflowConfig(c.bootstrapServers(), c.applicationId(), c.stateDir(), -1, Map.of(), change.apply(c.dispatcher()));
+    }
+
     /** Counts the outcomes on this class's topics; the caller closes it. */
     OutcomeCounter counter() {
         return new OutcomeCounter(bootstrapServers(), Map.of(), topics);

@@ -36,8 +36,7 @@ class StaleCacheIT {
     private static final RetrySettings RETRY = RetrySettings.ofDefaults().withHaltProbeInterval(Duration.ofSeconds(2));
 
     private static QuotaflowConfig config(String app, java.util.function.UnaryOperator<DispatcherSettings> change) {
-        QuotaflowConfig c = it.config(app, QuotaSettings.ofDefaults().withRpm(2_000).withTpm(1_000_000), RETRY);
-        return new QuotaflowConfig(c.bootstrapServers(), c.applicationId(), c.stateDir(), -1, Map.of(), change.apply(c.dispatcher()));
+        return it.config(app, QuotaSettings.ofDefaults().withRpm(2_000).withTpm(1_000_000), RETRY, change);
     }
 
     @Test
