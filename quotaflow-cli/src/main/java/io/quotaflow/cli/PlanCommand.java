@@ -187,10 +187,8 @@ public final class PlanCommand implements Callable<Integer>, ReadsEnvironment {
         // the prompt is built as the route builds it; the URL and key are never used: nothing is sent
         ModelSettings settings = new ModelSettings(URI.create("http://plan.invalid/v1"), m, Secret.of("unused"), Duration.ofSeconds(60),
                 encoding, 128_000, values.list("classify.categories"), values.list("classify.urgencies"));
-        BatchSettings batch = BatchSettings.ofDefaults().withMaxItems(values.integer("batch.max-items"))
-                .withMaxPromptTokens(values.integer("batch.max-prompt-tokens"));
-        batch = new BatchSettings(batch.maxItems(), batch.maxPromptTokens(), batch.punctuateInterval(),
-                values.integer("batch.completion-tokens-per-item"));
+        BatchSettings batch = new BatchSettings(values.integer("batch.max-items"), values.integer("batch.max-prompt-tokens"),
+                BatchSettings.ofDefaults().punctuateInterval(), values.integer("batch.completion-tokens-per-item"));
         List<ModelItem> items = read();
         if (items.isEmpty()) {
             throw new IllegalArgumentException("no valid ticket in " + tickets);
