@@ -23,7 +23,7 @@ public final class AssumedPrices {
         Map<String, RouteSettings> routes = new LinkedHashMap<>();
         routing.routes().forEach((name, r) -> routes.put(name, r.prices().configured() ? r
                 : new RouteSettings(r.name(), r.model(), r.quota(), r.fallback(), r.contextFallback(), prices, r.daily(),
-                        r.inputTpm(), r.outputTpm())));
+                        r.inputTpm(), r.outputTpm(), r.batchApi())));
         return settings.withRouting(new Routing(routes, routing.defaultRoute(), routing.byPriority(), routing.byTenant(),
                 routing.maxWait(), routing.cacheTtl(), routing.cacheShared()));
     }

@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import io.quotaflow.settings.BatchApiSettings;
 import io.quotaflow.settings.BatchSettings;
 import io.quotaflow.settings.HttpSettings;
 import io.quotaflow.settings.ModelSettings;
@@ -195,6 +196,23 @@ public final class ConfigKeys {
         t.template(n + "context-fallback", Type.STRING, null, "the route a ticket too large for this one goes to");
         t.template(n + "price.input-per-mtok", Type.DOUBLE, null, "US dollars per million prompt tokens (cost metric)");
         t.template(n + "price.output-per-mtok", Type.DOUBLE, null, "US dollars per million completion tokens");
+        BatchApiSettings ba = BatchApiSettings.ONLINE;
+        t.template(n + "mode", Type.STRING, "online", null, "`online` calls the chat endpoint; `batch` sends the route's calls "
+                + "through the provider's Batch API (`/v1/files`, `/v1/batches`; results within 24 h, at the batch price), "
+                + "a route for bulk work (docs/configuration.md, \"Batch routes\")");
+        t.template(n + "batch.max-requests", Type.INT, Integer.toString(ba.maxRequests()), null, "most calls in one batch job "
+                + "(the provider's requests per batch)");
+        t.template(n + "batch.max-file-bytes", Type.LONG, Long.toString(ba.maxFileBytes()), null, "most bytes of one batch "
+                + "job's input file (the provider's file size limit)");
+        t.template(n + "batch.max-enqueued-tokens", Type.LONG, Long.toString(ba.maxEnqueuedTokens()), null, "most tokens "
+                + "(prompt + `max_tokens`) of the route's unfinished batch jobs: the provider's enqueued-token limit for the "
+                + "model; more calls wait until a job finishes");
+        t.template(n + "batch.collect-ms", Type.LONG, Long.toString(ba.collect().toMillis()), null, "how long a batch job "
+                + "collects calls before it is submitted (at once when full)");
+        t.template(n + "batch.poll-ms", Type.LONG, Long.toString(ba.poll().toMillis()), null, "how often a submitted batch "
+                + "job's status is asked for");
+        t.template(n + "price.batch-factor", Type.DOUBLE, Double.toString(ba.priceFactor()), null, "a batch route's price as "
+                + "a share of its `price.*` (the Batch API's discount)");
         t.template(n + "rpd", Type.LONG, null, "requests per day");
         t.template(n + "tpd", Type.LONG, null, "tokens per day");
         t.template(n + "daily-reset-hour-utc", Type.INT, "0", null, "hour of the day (UTC, 0-23) at which `rpd` and `tpd` "

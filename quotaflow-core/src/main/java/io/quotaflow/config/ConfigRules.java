@@ -70,6 +70,20 @@ final class ConfigRules {
             case "route.<name>.price.input-per-mtok":
             case "route.<name>.price.output-per-mtok":
                 return rule("a price of at least 0", v -> Double.isFinite((Double) v) && (Double) v >= 0);
+            case "route.<name>.mode":
+                return rule("online or batch", v -> List.of("online", "batch").contains(v.toString().strip().toLowerCase(
+                        java.util.Locale.ROOT)));
+            case "route.<name>.batch.max-requests":
+                return rule("an integer in [1, 50000]", v -> (Integer) v >= 1 && (Integer) v <= 50_000);
+            case "route.<name>.batch.max-file-bytes":
+                return rule("at least 1024", v -> (Long) v >= 1024);
+            case "route.<name>.batch.max-enqueued-tokens":
+            case "route.<name>.batch.poll-ms":
+                return rule("at least 1", v -> (Long) v >= 1);
+            case "route.<name>.batch.collect-ms":
+                return rule("at least 0", v -> (Long) v >= 0);
+            case "route.<name>.price.batch-factor":
+                return rule("a share in [0, 1]", v -> Double.isFinite((Double) v) && (Double) v >= 0 && (Double) v <= 1);
             case "route.<name>.daily-reset-hour-utc":
                 return rule("an hour in [0, 23]", v -> (Integer) v >= 0 && (Integer) v <= 23);
             case "routing.max-wait.interactive":

@@ -27,10 +27,19 @@ import io.quotaflow.settings.TopicNames;
  *                           wait on disk, spilled (docs/design.md, "Bounds")
  * @param maxDepth           per priority, the waiting tickets of a quota scope beyond which a new one is shed: dead-lettered
  *                           as {@code shed}, replayable ({@code queue.max-depth.<priority>}; absent: never)
+ * @param ownScope           the quota scope {@link #forScope} made these settings for, null for none
  */
 public record DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
                                  RecordLimits limits, TopicNames topics, Routing routing, TenantSettings tenants,
-                                 Duration statusRetention, int dispatchPartitions, int maxPending, Map<Priority, Integer> maxDepth) {
+                                 Duration statusRetention, int dispatchPartitions, int maxPending, Map<Priority, Integer> maxDepth,
+                                 String ownScope) {
+
+    /** Settings of no one scope in particular ({@link #scope()}: the model's). */
+    public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
+                              RecordLimits limits, TopicNames topics, Routing routing, TenantSettings tenants,
+                              Duration statusRetention, int dispatchPartitions, int maxPending, Map<Priority, Integer> maxDepth) {
+        this(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, dispatchPartitions, maxPending, maxDepth, null);
+    }
 
     /** Settings that shed nothing. */
     public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
@@ -136,45 +145,51 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
         RouteSettings first = routing.routesOf(scope).stream().findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no route has scope " + scope));
         return new DispatcherSettings(first.model(), first.quota(), batch, retry, limits, topics, routing, tenants, statusRetention,
-                dispatchPartitions, maxPending, maxDepth);
+                dispatchPartitions, maxPending, maxDepth, scope);
     }
 
     public DispatcherSettings withLimits(RecordLimits value) {
-        return new DispatcherSettings(model, quota, batch, retry, value, topics, routing, tenants, statusRetention, dispatchPartitions, maxPending, maxDepth);
+        return new DispatcherSettings(model, quota, batch, retry, value, topics, routing, tenants, statusRetention, dispatchPartitions, maxPending, maxDepth, ownScope);
     }
 
     public DispatcherSettings withTopics(TopicNames value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, value, routing, tenants, statusRetention, dispatchPartitions, maxPending, maxDepth);
+        return new DispatcherSettings(model, quota, batch, retry, limits, value, routing, tenants, statusRetention, dispatchPartitions, maxPending, maxDepth, ownScope);
     }
 
     public DispatcherSettings withRouting(Routing value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, value, tenants, statusRetention, dispatchPartitions, maxPending, maxDepth);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, value, tenants, statusRetention, dispatchPartitions, maxPending, maxDepth, ownScope);
     }
 
     public DispatcherSettings withTenants(TenantSettings value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, value, statusRetention, dispatchPartitions, maxPending, maxDepth);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, value, statusRetention, dispatchPartitions, maxPending, maxDepth, ownScope);
     }
 
     public DispatcherSettings withStatusRetention(Duration value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, value, dispatchPartitions, maxPending, maxDepth);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, value, dispatchPartitions, maxPending, maxDepth, ownScope);
     }
 
     public DispatcherSettings withDispatchPartitions(int value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, value, maxPending, maxDepth);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, value, maxPending, maxDepth, ownScope);
     }
 
     public DispatcherSettings withMaxPending(int value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, dispatchPartitions, value, maxDepth);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, dispatchPartitions, value, maxDepth, ownScope);
     }
 
     /** The same settings shedding at {@code value} ({@code queue.max-depth.<priority>}). */
     public DispatcherSettings withMaxDepth(Map<Priority, Integer> value) {
         return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, dispatchPartitions,
-                maxPending, value);
+                maxPending, value, ownScope);
     }
 
-    /** The quota scope of this model endpoint and key. */
+    /**
+     * The quota scope these settings are of: the one {@link #forScope} was given, else that of this model
+     * endpoint and key (a batch route of the same model has a scope of its own, {@link RouteSettings#scope()}).
+     */
     public String scope() {
+        if (ownScope != null) {
+            return ownScope;
+        }
         return QuotaScope.of(model);
     }
 }

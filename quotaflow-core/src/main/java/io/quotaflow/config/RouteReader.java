@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import io.quotaflow.settings.BatchApiSettings;
 import io.quotaflow.settings.DailyLimits;
 import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.settings.Prices;
@@ -48,7 +49,24 @@ final class RouteReader {
         Prices prices = new Prices(number(name, "price.input-per-mtok"), number(name, "price.output-per-mtok"));
         DailyLimits daily = new DailyLimits(whole(name, "rpd"), whole(name, "tpd"), (int) whole(name, "daily-reset-hour-utc"));
         return new RouteSettings(name, model, quota, fallback, contextFallback, prices, daily,
-                (int) whole(name, "input-tpm"), (int) whole(name, "output-tpm"));
+                (int) whole(name, "input-tpm"), (int) whole(name, "output-tpm"), batchApi(name));
+    }
+
+    /** How route {@code name} uses the Batch API ({@code route.<name>.mode}, {@code .batch.*}). */
+    private BatchApiSettings batchApi(String name) {
+        BatchApiSettings d = BatchApiSettings.ONLINE;
+        boolean batch = values.get(RouteKeys.key(name, "mode")).map(m -> m.strip().equalsIgnoreCase("batch")).orElse(false);
+        String factor = RouteKeys.key(name, "price.batch-factor");
+        return new BatchApiSettings(batch, (int) whole(name, "batch.max-requests", d.maxRequests()),
+                whole(name, "batch.max-file-bytes", d.maxFileBytes()), whole(name, "batch.max-enqueued-tokens", d.maxEnqueuedTokens()),
+                Duration.ofMillis(whole(name, "batch.collect-ms", d.collect().toMillis())),
+                Duration.ofMillis(whole(name, "batch.poll-ms", d.poll().toMillis())),
+                values.get(factor).isPresent() ? values.number(factor) : d.priceFactor());
+    }
+
+    private long whole(String name, String sub, long otherwise) {
+        String key = RouteKeys.key(name, sub);
+        return values.get(key).isPresent() ? values.longValue(key) : otherwise;
     }
 
     /** The key to read {@code sub} of route {@code name} from: the route's own when given, else the one it inherits. */

@@ -121,20 +121,30 @@ final class DispatchLedger implements DispatchView.Queue {
      * What restore found: tickets pending, of which from interrupted calls, calls interrupted,
      * delayed, and what the interrupted calls were charged (they may still reach the provider).
      */
-    record Restored(int pending, int fromCalls, int calls, int delayed, long callTokens, List<WorkItem> cancelled) {
+    record Restored(int pending, int fromCalls, int calls, int delayed, long callTokens, List<WorkItem> cancelled, int kept) {
+
+        Restored(int pending, int fromCalls, int calls, int delayed, long callTokens, List<WorkItem> cancelled) {
+            this(pending, fromCalls, calls, delayed, callTokens, cancelled, 0);
+        }
 
         boolean any() {
-            return pending > 0 || calls > 0 || delayed > 0;
+            return pending > 0 || calls > 0 || delayed > 0 || kept > 0;
         }
+    }
+
+    /** {@link #restore(Predicate, Predicate)} keeping no call: every interrupted call's tickets wait again. */
+    Restored restore(Predicate<WorkItem> mine) {
+        return restore(mine, id -> false);
     }
 
     /**
      * Rebuilds the indexes of the tickets {@code mine} claims (the stores are shared by the ledgers
      * of every quota scope a task holds; each takes its own). Calls of a previous owner are
      * forgotten: their tickets are still in {@code pending} and are asked again. An interrupted call
-     * is claimed with its first ticket still pending, or by anyone when none is left.
+     * is claimed with its first ticket still pending, or by anyone when none is left. A call {@code kept}
+     * names (one of a batch job the provider holds) stays out: its answer is still to come.
      */
-    Restored restore(Predicate<WorkItem> mine) {
+    Restored restore(Predicate<WorkItem> mine, Predicate<String> kept) {
         List<KeyValue<String, InFlightBatch>> orphaned = new ArrayList<>();
         try (KeyValueIterator<String, InFlightBatch> it = inFlight.all()) {
             it.forEachRemaining(orphaned::add);
@@ -142,8 +152,15 @@ final class DispatchLedger implements DispatchView.Queue {
         int fromCalls = 0;
         long callTokens = 0;
         int calls = 0;
+        int stayed = 0;
         for (KeyValue<String, InFlightBatch> kv : orphaned) {
             if (!claims(kv.value, mine)) {
+                continue;
+            }
+            if (kept.test(kv.key)) {
+                kv.value.members().forEach(m -> inFlightIds.add(m.id()));
+                inFlightBatches.add(kv.key);
+                stayed++;
                 continue;
             }
             calls++;
@@ -156,7 +173,7 @@ final class DispatchLedger implements DispatchView.Queue {
         int[] restored = {0};
         try (KeyValueIterator<String, WorkItem> it = pending.all()) {
             it.forEachRemaining(kv -> {
-                if (!mine.test(kv.value)) {
+                if (!mine.test(kv.value) || inFlightIds.contains(kv.key)) {
                     return;
                 }
                 restored[0]++;
@@ -184,7 +201,7 @@ final class DispatchLedger implements DispatchView.Queue {
                 }
             });
         }
-        return new Restored(restored[0], fromCalls, calls, delayedIndex.size(), callTokens, restoreCancels(mine));
+        return new Restored(restored[0], fromCalls, calls, delayedIndex.size(), callTokens, restoreCancels(mine), stayed);
     }
 
     /**

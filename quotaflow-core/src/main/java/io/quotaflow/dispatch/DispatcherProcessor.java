@@ -1,6 +1,9 @@
 package io.quotaflow.dispatch;
 
+import io.quotaflow.batch.BatchApiClient;
+import io.quotaflow.batch.BatchLines;
 import io.quotaflow.cache.CacheStores;
+import io.quotaflow.model.OpenAiChatClient;
 import io.quotaflow.cache.Coalescer;
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.quota.EpochNanoClock;
@@ -75,6 +78,8 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
     public static final String OVERFLOW_STORE = "qf-overflow";
     /** Each scope's usage of its daily limits today (scope → {@code DailyUsage}). */
     public static final String DAILY_STORE = "qf-daily";
+    /** The batch jobs the provider accepted for batch routes, until each of their calls is answered (batch id → {@code BatchJob}). */
+    public static final String BATCH_JOBS_STORE = "qf-batch-jobs";
 
     private static final Logger LOG = LoggerFactory.getLogger(DispatcherProcessor.class);
     private static final long SWEEP_INTERVAL_MS = 1_000;
@@ -139,11 +144,12 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
         KeyValueStore<String, String> overflow = context.getStateStore(OVERFLOW_STORE);
         for (String scope : routing.scopes()) {
             DispatcherSettings own = settings.forScope(scope);
-            ScopeDispatcher unit = new ScopeDispatcher(scope, own, clients.forRoute(routing.routesOf(scope).get(0)), random, listener,
+            RouteSettings first = routing.routesOf(scope).get(0);
+            ScopeDispatcher unit = new ScopeDispatcher(scope, own, first.batchMode() ? null : clients.forRoute(first), random, listener,
                     context, new DispatchLedger(pending, delayed, context.getStateStore(IN_FLIGHT_STORE),
                     context.getStateStore(RETRYING_STORE), context.getStateStore(CANCELS_STORE),
                     new PendingQueue(own.tenants(), own.batch().completionTokensPerItem()), overflow, scope, own.maxPending()),
-                    mover, coalescer, context.getStateStore(DAILY_STORE), limiterClock, statuses);
+                    mover, coalescer, context.getStateStore(DAILY_STORE), limiterClock, statuses, batchCaller(scope, first, own));
             unit.restore(item -> scope.equals(scopeOf(item)), context.currentSystemTimeMs());
             units.put(scope, unit);
         }
@@ -151,6 +157,15 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
         rerouteOrphans(delayed);
         dropOrphanOverflow(overflow, routing);
         this.punctuator = context.schedule(settings.batch().punctuateInterval(), PunctuationType.WALL_CLOCK_TIME, this::punctuate);
+    }
+
+    /** The Batch API calls of {@code route}'s scope when it is a batch route; null for an online one. */
+    private BatchCaller batchCaller(String scope, RouteSettings route, DispatcherSettings own) {
+        if (!route.batchMode()) {
+            return null;
+        }
+        return new BatchCaller(scope, ScopeDispatcher.who(own, scope), route.batchApi(), new BatchApiClient(route.model()),
+                new BatchLines(new OpenAiChatClient(route.model())), context.getStateStore(BATCH_JOBS_STORE));
     }
 
     /** The scope a held ticket belongs to: its route's (a ticket of a version before routes: the default route's). */

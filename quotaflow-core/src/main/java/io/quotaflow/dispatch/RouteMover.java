@@ -117,6 +117,23 @@ final class RouteMover {
         return false;
     }
 
+    /**
+     * Sends {@code item}, which a batch job of {@code from} ended without answering, to the first online
+     * route of {@code from}'s fallback list that holds it; false when there is none (it waits on
+     * {@code from} for the next job).
+     */
+    boolean unfinished(WorkItem item, RouteSettings from, long now) {
+        ModelItem text = ModelItem.ofTicketJson(item);
+        for (String name : from.fallback()) {
+            Optional<RouteSettings> to = routing.route(name);
+            if (to.isPresent() && !to.get().batchMode() && chooser.tokens(to.get(), text) <= chooser.budget(to.get())) {
+                move(item, from, to.get(), FallbackReason.BATCH_EXPIRED, now);
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Re-routes a ticket whose scope no route of this configuration has any more. */
     void reroute(WorkItem item) {
         RouteSettings to = routing.routeFor(item.priority(), item.tenant());

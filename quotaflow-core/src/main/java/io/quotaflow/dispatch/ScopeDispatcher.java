@@ -54,6 +54,9 @@ final class ScopeDispatcher {
     private final String who;
     private final OutcomeApplier outcomes;
     private final CallSender calls;
+    /** A batch route's calls (docs/design.md, "Batch routes"); null on an online route. */
+    private final BatchCaller batch;
+    private final BatchCaller.Answers batchAnswers = new BatchAnswers();
     private final RouteMover mover;
     private final CacheGate gate;
     private final DispatchPlanner planner;
@@ -73,6 +76,14 @@ final class ScopeDispatcher {
     ScopeDispatcher(String scope, DispatcherSettings settings, ModelClient client, RandomGenerator random, DispatcherListener listener,
                     ProcessorContext<String, Outbound> context, DispatchLedger ledger, RouteMover mover, Coalescer coalescer,
                     KeyValueStore<String, DailyUsage> daily, LongSupplier clock, TicketStatuses statuses) {
+        this(scope, settings, client, random, listener, context, ledger, mover, coalescer, daily, clock, statuses, null);
+    }
+
+    /** A scope whose calls go through {@code batch} (a batch route's), or to {@code client} when it is null. */
+    ScopeDispatcher(String scope, DispatcherSettings settings, ModelClient client, RandomGenerator random, DispatcherListener listener,
+                    ProcessorContext<String, Outbound> context, DispatchLedger ledger, RouteMover mover, Coalescer coalescer,
+                    KeyValueStore<String, DailyUsage> daily, LongSupplier clock, TicketStatuses statuses, BatchCaller batch) {
+        this.batch = batch;
         this.statuses = statuses;
         this.daily = daily;
         this.dailyLimited = settings.routing().routesOf(scope).get(0).daily().configured();
@@ -110,7 +121,8 @@ final class ScopeDispatcher {
 
     /** Rebuilds this scope's share of the stores ({@code mine}: its tickets). */
     void restore(java.util.function.Predicate<WorkItem> mine, long now) {
-        DispatchLedger.Restored r = ledger.restore(mine);
+        Set<String> jobCalls = batch == null ? Set.of() : batch.restore(now);
+        DispatchLedger.Restored r = ledger.restore(mine, jobCalls::contains);
         for (WorkItem cancelled : r.cancelled()) {
             // cancelled while the previous owner's call was out: that call is forgotten, so it ends now
             ledger.withdraw(cancelled.key());
@@ -127,8 +139,8 @@ final class ScopeDispatcher {
         }
         if (r.any()) {
             active = true;
-            LOG.info("{}: restored {} pending ({} from {} interrupted calls), {} delayed", who, r.pending(),
-                    r.fromCalls(), r.calls(), r.delayed());
+            LOG.info("{}: restored {} pending ({} from {} interrupted calls), {} delayed, {} calls in batch jobs", who, r.pending(),
+                    r.fromCalls(), r.calls(), r.delayed(), r.kept());
         }
     }
 
@@ -230,6 +242,9 @@ final class ScopeDispatcher {
     void punctuate(long now) {
         health.at(now);
         calls.drain((batchId, outcome) -> completed(batchId, outcome, now));
+        if (batch != null) {
+            batch.tick(now, batchAnswers);
+        }
         ledger.promoteDue(now);
         ledger.refill();
         dispatch(now);
@@ -283,7 +298,8 @@ final class ScopeDispatcher {
 
     /** This scope as the planner sees it at {@code now}. */
     private DispatchView view(long now) {
-        return new DispatchView(ledger, provider, new DispatchView.Circuit(health.mode(now), !probes.isEmpty()));
+        return new DispatchView(ledger, batch == null ? provider : new BatchLimiter(provider, batch),
+                new DispatchView.Circuit(health.mode(now), !probes.isEmpty()));
     }
 
     /** Does what {@code step} says; returns whether the loop asks the planner again (a refused admission ends it). */
@@ -316,7 +332,7 @@ final class ScopeDispatcher {
         List<WorkItem> items = start.items();
         ChatPrompt prompt = start.prompt();
         String batchId = UUID.randomUUID().toString();
-        if (!provider.admit(batchId, proposal.priority(), start.charge())) {
+        if (batch != null ? !batch.room(start.charge().tokens()) : !provider.admit(batchId, proposal.priority(), start.charge())) {
             return false;
         }
         ledger.dispatched(proposal, InFlightBatch.of(batchId, proposal.priority(), items, now, prompt.promptTokens(),
@@ -328,7 +344,11 @@ final class ScopeDispatcher {
         statuses.inFlight(items, now);
         pace.admitted(now, items.size(), proposal.tokens());
         health.start(now);
-        calls.send(new ModelRequest(batchId, prompt));
+        if (batch != null) {
+            batch.send(new ModelRequest(batchId, prompt), start.charge().tokens(), now);
+        } else {
+            calls.send(new ModelRequest(batchId, prompt));
+        }
         return true;
     }
 
@@ -348,6 +368,48 @@ final class ScopeDispatcher {
                     done.get().superseded(), batchId);
         }
         outcomes.apply(batch, done.get().items(), outcome, admission, now);
+    }
+
+    /**
+     * A batch job ended (expired, cancelled) before it got to call {@code callId}: its tickets go to the
+     * route's first online fallback that holds them, or, with none, wait here for the next job. Nothing is
+     * written for them here, and no attempt is consumed.
+     */
+    private void unfinished(String callId, long now) {
+        Optional<DispatchLedger.Completed> done = ledger.complete(callId);
+        probes.remove(callId);
+        if (done.isEmpty()) {
+            return;
+        }
+        health.released(now);
+        List<WorkItem> stay = new java.util.ArrayList<>();
+        for (WorkItem item : done.get().items()) {
+            if (ledger.cancelledWhileOut(item.key())) {
+                ledger.finish(item);
+                new Endings().cancelled(item, now);
+            } else if (mover.unfinished(item, routeOf(item), now)) {
+                ledger.finish(item);
+                gate.left(item, now);
+            } else {
+                stay.add(item);
+            }
+        }
+        ledger.requeue(stay);
+        statuses.requeued(stay, now);
+    }
+
+    /** A batch route's outcomes, on the stream thread. */
+    private final class BatchAnswers implements BatchCaller.Answers {
+
+        @Override
+        public void answered(String customId, ModelOutcome outcome, long now) {
+            completed(customId, outcome, now);
+        }
+
+        @Override
+        public void unfinished(String customId, long now) {
+            ScopeDispatcher.this.unfinished(customId, now);
+        }
     }
 
     /** {@code item} left this scope for another route: the next of its identical followers leads here. */
@@ -432,6 +494,9 @@ final class ScopeDispatcher {
 
     void close() {
         calls.close();
+        if (batch != null) {
+            batch.close();
+        }
         provider.forget();
         if (active) {
             listener.released(scope);

@@ -184,6 +184,12 @@ public final class ScopeHealth {
         breaker.onSuccess(latencyMs, TimeUnit.MILLISECONDS);
     }
 
+    /** A call that went unanswered for a reason that says nothing of the provider's health (a batch job that expired). */
+    public void released(long nowMs) {
+        at(nowMs);
+        releasePermission();
+    }
+
     /** A 429 rate limit: says nothing about an outage, but proves the credentials work. */
     public void rateLimited(long nowMs) {
         at(nowMs);

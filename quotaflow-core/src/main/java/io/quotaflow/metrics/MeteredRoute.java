@@ -46,7 +46,7 @@ public record MeteredRoute(String name, String scope, long rpm, long tpm, Prices
 
     /** One configured route: its name, scope, limits and prices. */
     public static MeteredRoute of(RouteSettings route) {
-        return new MeteredRoute(route.name(), route.scope(), route.quota().rpm(), route.quota().tpm(), route.prices());
+        return new MeteredRoute(route.name(), route.scope(), route.quota().rpm(), route.quota().tpm(), route.callPrices());
     }
 
     /** Every route of the settings' routing, in its order (the single-route options: one, {@code default}). */

@@ -104,8 +104,8 @@ public final class OpenAiChatClient implements ModelClient {
         });
     }
 
-    /** Maps an HTTP answer to an outcome (package-visible for tests). */
-    ModelOutcome interpret(int status, HttpHeaders headers, String body, ModelRequest request, long latencyMs) {
+    /** Maps an HTTP answer to an outcome (also a Batch API output line's, whose response is one). */
+    public ModelOutcome interpret(int status, HttpHeaders headers, String body, ModelRequest request, long latencyMs) {
         RateLimitInfo limits = RateLimitHeaders.parse(name -> headers.firstValue(name), clock.instant());
         if (status == 200) {
             return answered(body, request, limits, latencyMs);

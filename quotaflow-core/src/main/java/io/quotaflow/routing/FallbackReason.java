@@ -13,9 +13,14 @@ public enum FallbackReason {
     /** The ticket cannot fit the route's context window. */
     CONTEXT,
     /** The route's daily budget is spent. */
-    OUT_FOR_DAY;
+    OUT_FOR_DAY,
+    /** The batch job holding the ticket ended (its window expired, or it was cancelled) before it got to it. */
+    BATCH_EXPIRED;
 
-    /** Wire name: {@code halted}, {@code circuit-open}, {@code max-wait}, {@code context}, {@code out-for-day}. */
+    /**
+     * Wire name: {@code halted}, {@code circuit-open}, {@code max-wait}, {@code context}, {@code out-for-day},
+     * {@code batch-expired}.
+     */
     public String wire() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }

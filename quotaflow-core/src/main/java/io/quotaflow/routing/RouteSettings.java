@@ -2,6 +2,7 @@ package io.quotaflow.routing;
 
 import java.util.List;
 import java.util.Objects;
+import io.quotaflow.settings.BatchApiSettings;
 import io.quotaflow.settings.DailyLimits;
 import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.settings.Prices;
@@ -20,9 +21,17 @@ import io.quotaflow.settings.QuotaSettings;
  * @param daily           its daily limits, {@link DailyLimits#NONE} when not configured
  * @param inputTpm        separate prompt-token limit per minute, 0 for none
  * @param outputTpm       separate completion-token limit per minute, 0 for none
+ * @param batchApi        how it uses the Batch API ({@code mode=batch}), {@link BatchApiSettings#ONLINE} for none
  */
 public record RouteSettings(String name, ModelSettings model, QuotaSettings quota, List<String> fallback,
-                            String contextFallback, Prices prices, DailyLimits daily, int inputTpm, int outputTpm) {
+                            String contextFallback, Prices prices, DailyLimits daily, int inputTpm, int outputTpm,
+                            BatchApiSettings batchApi) {
+
+    /** An online route (it calls the chat endpoint directly). */
+    public RouteSettings(String name, ModelSettings model, QuotaSettings quota, List<String> fallback,
+                         String contextFallback, Prices prices, DailyLimits daily, int inputTpm, int outputTpm) {
+        this(name, model, quota, fallback, contextFallback, prices, daily, inputTpm, outputTpm, BatchApiSettings.ONLINE);
+    }
 
     /** The name of the route the single-route options define. */
     public static final String DEFAULT_NAME = "default";
@@ -40,6 +49,22 @@ public record RouteSettings(String name, ModelSettings model, QuotaSettings quot
         daily = daily == null ? DailyLimits.NONE : daily;
         QuotaSettings.require(inputTpm >= 0, "route." + name + ".input-tpm must be >= 0 (0: none)");
         QuotaSettings.require(outputTpm >= 0, "route." + name + ".output-tpm must be >= 0 (0: none)");
+        batchApi = batchApi == null ? BatchApiSettings.ONLINE : batchApi;
+    }
+
+    /** This route with {@code value} as its Batch API settings. */
+    public RouteSettings withBatchApi(BatchApiSettings value) {
+        return new RouteSettings(name, model, quota, fallback, contextFallback, prices, daily, inputTpm, outputTpm, value);
+    }
+
+    /** Whether its calls go through the Batch API ({@code mode=batch}). */
+    public boolean batchMode() {
+        return batchApi.enabled();
+    }
+
+    /** What its calls cost per million tokens: {@link #prices()}, at the batch price on a batch route. */
+    public Prices callPrices() {
+        return batchApi.prices(prices);
     }
 
     /** A route with only a model and a quota: no fallback, prices or extra limits. */
@@ -47,10 +72,16 @@ public record RouteSettings(String name, ModelSettings model, QuotaSettings quot
         return new RouteSettings(name, model, quota, List.of(), null, Prices.NONE, DailyLimits.NONE, 0, 0);
     }
 
-    /** The quota scope it belongs to (a hash of base URL, key and model: never the key). */
+    /**
+     * The quota scope it belongs to (a hash of base URL, key and model: never the key); a batch route's
+     * is its own ({@code -batch}): the Batch API has its own limits, and its tickets their own queue.
+     */
     public String scope() {
-        return QuotaScope.of(model);
+        return batchApi.enabled() ? QuotaScope.of(model) + BATCH_SCOPE_SUFFIX : QuotaScope.of(model);
     }
+
+    /** What a batch route's scope ends with. */
+    public static final String BATCH_SCOPE_SUFFIX = "-batch";
 
     /** The configured context window in tokens. */
     public int contextTokens() {

@@ -149,7 +149,9 @@ public final class QuotaflowTopology {
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.OVERFLOW_STORE), Serdes.String(),
                         Serdes.String()),
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.DAILY_STORE), Serdes.String(),
-                        new BinarySerde<>(io.quotaflow.quota.DailyUsage.class))));
+                        new BinarySerde<>(io.quotaflow.quota.DailyUsage.class)),
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.BATCH_JOBS_STORE), Serdes.String(),
+                        new BinarySerde<>(io.quotaflow.batch.BatchJob.class))));
         return stores;
     }
 

@@ -1,0 +1,165 @@
+package io.quotaflow.batch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quotaflow.records.Json;
+import io.quotaflow.settings.ModelSettings;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The Batch API over {@link HttpClient#sendAsync}: the caller's thread only enqueues. Submitting a job
+ * uploads its JSONL ({@code POST /files}, {@code purpose=batch}) and creates it ({@code POST /batches},
+ * {@code completion_window=24h}); {@link #status} polls it ({@code GET /batches/{id}}); {@link #content}
+ * downloads an output or error file ({@code GET /files/{id}/content}). A refused call completes with a
+ * {@link Refused} (its status and body, for {@link BatchLines#failure}); a transport failure with its
+ * exception. The key only ever goes in the {@code Authorization} header. The HTTP client is made on
+ * first use: the dispatchers of every task hold one per batch route, and only the owner's calls.
+ */
+public final class BatchApiClient implements AutoCloseable {
+
+    /** How long an upload may take at least: a file of up to 200 MB. */
+    private static final Duration UPLOAD_TIMEOUT = Duration.ofMinutes(5);
+
+    /** A job as the provider describes it. */
+    public record Info(String id, BatchStatus status, String outputFileId, String errorFileId, String errors) {
+    }
+
+    /** The provider answered a Batch API call with {@code status} (not 2xx). */
+    public static final class Refused extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final int status;
+        private final transient String body;
+
+        Refused(int status, String body) {
+            super("HTTP " + status);
+            this.status = status;
+            this.body = body;
+        }
+
+        public int status() {
+            return status;
+        }
+
+        public String body() {
+            return body;
+        }
+    }
+
+    private final ModelSettings settings;
+    private volatile HttpClient http;
+
+    public BatchApiClient(ModelSettings settings) {
+        this.settings = settings;
+    }
+
+    /** Uploads {@code jsonl} and creates a job of it; completes with the job as created. */
+    public CompletableFuture<Info> submit(byte[] jsonl) {
+        String boundary = "quotaflow-" + UUID.randomUUID();
+        ByteArrayOutputStream body = new ByteArrayOutputStream(jsonl.length + 512);
+        write(body, "--" + boundary + "\r\nContent-Disposition: form-data; name=\"purpose\"\r\n\r\nbatch\r\n");
+        write(body, "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"quotaflow-batch.jsonl\"\r\n"
+                + "Content-Type: application/jsonl\r\n\r\n");
+        body.writeBytes(jsonl);
+        write(body, "\r\n--" + boundary + "--\r\n");
+        HttpRequest upload = request("/files", max(settings.timeout(), UPLOAD_TIMEOUT))
+                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())).build();
+        return send(upload).thenCompose(file -> {
+            String fileId = file.path("id").asText(null);
+            if (fileId == null) {
+                throw new Refused(502, "the file upload named no file id");
+            }
+            String create = Json.MAPPER.createObjectNode().put("input_file_id", fileId).put("endpoint", BatchLines.ENDPOINT)
+                    .put("completion_window", "24h").toString();
+            return send(request("/batches", settings.timeout()).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(create)).build());
+        }).thenApply(BatchApiClient::info);
+    }
+
+    /** The job {@code batchId} as the provider describes it now. */
+    public CompletableFuture<Info> status(String batchId) {
+        return send(request("/batches/" + batchId, settings.timeout()).GET().build()).thenApply(BatchApiClient::info);
+    }
+
+    /** The content of file {@code fileId}; empty for none. */
+    public CompletableFuture<String> content(String fileId) {
+        if (fileId == null || fileId.isBlank()) {
+            return CompletableFuture.completedFuture("");
+        }
+        HttpRequest get = request("/files/" + fileId + "/content", max(settings.timeout(), UPLOAD_TIMEOUT)).GET().build();
+        return client().sendAsync(get, HttpResponse.BodyHandlers.ofString()).thenApply(response -> {
+            if (response.statusCode() / 100 != 2) {
+                throw new Refused(response.statusCode(), response.body());
+            }
+            return response.body();
+        });
+    }
+
+    private CompletableFuture<JsonNode> send(HttpRequest request) {
+        return client().sendAsync(request, HttpResponse.BodyHandlers.ofString()).thenApply(response -> {
+            if (response.statusCode() / 100 != 2) {
+                throw new Refused(response.statusCode(), response.body());
+            }
+            try {
+                return Json.MAPPER.readTree(response.body());
+            } catch (IOException e) {
+                throw new Refused(502, "unreadable answer: " + e.getClass().getSimpleName());
+            }
+        });
+    }
+
+    private HttpRequest.Builder request(String path, Duration timeout) {
+        return HttpRequest.newBuilder(URI.create(settings.baseUrl() + path)).timeout(timeout)
+                .header("Authorization", "Bearer " + settings.apiKey().reveal()).header("Accept", "application/json");
+    }
+
+    private static Info info(JsonNode job) {
+        JsonNode errors = job.get("errors");
+        String why = errors == null || errors.isNull() ? null : errors.path("data").path(0).path("message").asText(errors.toString());
+        return new Info(job.path("id").asText(null), BatchStatus.of(job.path("status").asText(null)), text(job, "output_file_id"),
+                text(job, "error_file_id"), why);
+    }
+
+    private static String text(JsonNode node, String field) {
+        JsonNode v = node.get(field);
+        return v == null || v.isNull() || v.asText().isBlank() ? null : v.asText();
+    }
+
+    private HttpClient client() {
+        HttpClient c = http;
+        if (c == null) {
+            synchronized (this) {
+                if (http == null) {
+                    boolean https = "https".equalsIgnoreCase(settings.baseUrl().getScheme());
+                    http = HttpClient.newBuilder().version(https ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1)
+                            .connectTimeout(Duration.ofSeconds(10)).build();
+                }
+                c = http;
+            }
+        }
+        return c;
+    }
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
+    }
+
+    private static void write(ByteArrayOutputStream out, String text) {
+        out.writeBytes(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public void close() {
+        // nothing held but the HTTP client's pool, whose threads are daemons and end when idle
+    }
+
+}
