@@ -80,28 +80,33 @@ public final class BatchLines implements AutoCloseable {
             return lines;
         }
         for (String raw : content.split("\n")) {
-            if (raw.isBlank()) {
-                continue;
-            }
-            JsonNode node;
-            try {
-                node = Json.MAPPER.readTree(raw);
-            } catch (IOException e) {
-                continue;
-            }
-            String customId = text(node.get("custom_id"));
-            if (customId == null) {
-                continue;
-            }
-            JsonNode response = node.get("response");
-            int status = response == null || response.isNull() ? 0 : response.path("status_code").asInt(0);
-            JsonNode body = response == null || response.isNull() ? null : response.get("body");
-            JsonNode error = node.get("error");
-            boolean hasError = error != null && !error.isNull();
-            lines.put(customId, new Line(customId, status, body == null || body.isNull() ? null : body.toString(),
-                    hasError ? text(error.get("code")) : null, hasError ? text(error.get("message")) : null));
+            line(raw).ifPresent(line -> lines.put(line.customId(), line));
         }
         return lines;
+    }
+
+    /** One line of an output or error file, if it is one. */
+    static Optional<Line> line(String raw) {
+        JsonNode node;
+        try {
+            node = raw.isBlank() ? null : Json.MAPPER.readTree(raw);
+        } catch (IOException e) {
+            node = null;
+        }
+        String customId = node == null ? null : text(node.get("custom_id"));
+        if (customId == null) {
+            return Optional.empty();
+        }
+        JsonNode response = present(node.get("response"));
+        JsonNode body = response == null ? null : present(response.get("body"));
+        JsonNode error = present(node.get("error"));
+        return Optional.of(new Line(customId, response == null ? 0 : response.path("status_code").asInt(0),
+                body == null ? null : body.toString(), error == null ? null : text(error.get("code")),
+                error == null ? null : text(error.get("message"))));
+    }
+
+    private static JsonNode present(JsonNode node) {
+        return node == null || node.isNull() ? null : node;
     }
 
     /** What {@code line} means for {@code call}, as the chat endpoint's answer would; {@code latencyMs}: the job's wait. */

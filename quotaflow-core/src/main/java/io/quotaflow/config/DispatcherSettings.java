@@ -149,19 +149,23 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
     }
 
     public DispatcherSettings withLimits(RecordLimits value) {
-        return new DispatcherSettings(model, quota, batch, retry, value, topics, routing, tenants, statusRetention, dispatchPartitions, maxPending, maxDepth, ownScope);
+        return new DispatcherSettings(model, quota, batch, retry, value, topics, routing, tenants, statusRetention,
+                dispatchPartitions, maxPending, maxDepth, ownScope);
     }
 
     public DispatcherSettings withTopics(TopicNames value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, value, routing, tenants, statusRetention, dispatchPartitions, maxPending, maxDepth, ownScope);
+        return new DispatcherSettings(model, quota, batch, retry, limits, value, routing, tenants, statusRetention,
+                dispatchPartitions, maxPending, maxDepth, ownScope);
     }
 
     public DispatcherSettings withRouting(Routing value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, value, tenants, statusRetention, dispatchPartitions, maxPending, maxDepth, ownScope);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, value, tenants, statusRetention,
+                dispatchPartitions, maxPending, maxDepth, ownScope);
     }
 
     public DispatcherSettings withTenants(TenantSettings value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, value, statusRetention, dispatchPartitions, maxPending, maxDepth, ownScope);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, value, statusRetention,
+                dispatchPartitions, maxPending, maxDepth, ownScope);
     }
 
     public DispatcherSettings withStatusRetention(Duration value) {
@@ -173,7 +177,8 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
     }
 
     public DispatcherSettings withMaxPending(int value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, dispatchPartitions, value, maxDepth, ownScope);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention,
+                dispatchPartitions, value, maxDepth, ownScope);
     }
 
     /** The same settings shedding at {@code value} ({@code queue.max-depth.<priority>}). */

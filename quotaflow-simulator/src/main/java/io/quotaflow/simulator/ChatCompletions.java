@@ -73,6 +73,18 @@ final class ChatCompletions {
 
     /** The answer to one request, whose arrival the caller has counted. */
     Reply handle(byte[] body, String authorization) throws JsonProcessingException {
+        return handle(body, authorization, false);
+    }
+
+    /**
+     * The answer to one line of a batch job ({@link SimBatches}): as the endpoint's, but outside the key's
+     * per-minute buckets (the Batch API has its own limits), so never a 429.
+     */
+    Reply batchLine(byte[] body, String authorization) throws JsonProcessingException {
+        return handle(body, authorization, true);
+    }
+
+    private Reply handle(byte[] body, String authorization, boolean batch) throws JsonProcessingException {
         Faults current = faults.get();
         if (current.inOutage(clock.since(startNanos))) {
             stats.fault("outage");
@@ -86,14 +98,14 @@ final class ChatCompletions {
         Optional<String> named = check instanceof RequestCheck.Valid ? Optional.of(((RequestCheck.Valid) check).request().model())
                 : check instanceof RequestCheck.Invalid ? ((RequestCheck.Invalid) check).model() : Optional.empty();
         ServedModel model = named.map(models::get).orElse(defaultModel);
-        Reply reply = decide(check, model, authorization, current);
+        Reply reply = decide(check, model, authorization, current, batch);
         if (named.isPresent()) {
             model.counters().answered(status(reply));
         }
         return reply;
     }
 
-    private Reply decide(RequestCheck check, ServedModel model, String authorization, Faults current)
+    private Reply decide(RequestCheck check, ServedModel model, String authorization, Faults current, boolean batch)
             throws JsonProcessingException {
         Optional<String> key = model.authenticate(authorization);
         if (key.isEmpty()) {
@@ -119,7 +131,7 @@ final class ChatCompletions {
             model.counters().down();
             return OpenAiErrors.down(name, down.getAsInt());
         }
-        return admitted(((RequestCheck.Valid) check).request(), model, current, limiter);
+        return admitted(((RequestCheck.Valid) check).request(), model, current, batch ? null : limiter);
     }
 
     private static int status(Reply reply) {
@@ -129,6 +141,7 @@ final class ChatCompletions {
         return reply instanceof Reply.Later ? 200 : 0;
     }
 
+    /** An authenticated, valid request; {@code limiter} null: a batch line, outside the key's buckets. */
     private Reply admitted(ChatRequest request, ServedModel model, Faults current, KeyLimiter limiter)
             throws JsonProcessingException {
         ModelSpec spec = model.spec();
@@ -142,7 +155,8 @@ final class ChatCompletions {
             Integer given = request.maxGiven() ? maxTokens : null;
             stats.contextRefused((long) promptTokens + (given == null ? config.defaultMaxTokens() : given));
             model.counters().contextRefused();
-            return OpenAiErrors.contextLengthExceeded(spec.contextTokens(), promptTokens, given, limiter.snapshot());
+            return OpenAiErrors.contextLengthExceeded(spec.contextTokens(), promptTokens, given,
+                    snapshot(limiter));
         }
         if (!request.maxGiven()) {
             maxTokens = (int) Math.min(maxTokens, contextLimit - promptTokens);
@@ -155,7 +169,7 @@ final class ChatCompletions {
         }
 
         long cost = (long) promptTokens + maxTokens;
-        Admission admission = limiter.admit(cost);
+        Admission admission = admit(limiter, cost);
         if (!(admission instanceof Admission.Admitted)) {
             if (admission instanceof Admission.TooLarge) {
                 stats.tooLarge();
@@ -173,7 +187,22 @@ final class ChatCompletions {
         Map<String, String> headers = new LinkedHashMap<>(admission.headers());
         headers.put("openai-processing-ms", Long.toString(latencyMs));
         return new Reply.Later(headers, completion(spec.name(), promptTokens, answer), latencyMs,
-                config.headersAt() == HeaderMoment.ANSWER ? limiter::snapshot : null);
+                atAnswer(limiter));
+    }
+
+    /** The key's headers now; none for a batch line. */
+    private static Map<String, String> snapshot(KeyLimiter limiter) {
+        return limiter == null ? Map.of() : limiter.snapshot();
+    }
+
+    /** The key's buckets' verdict on {@code cost}; a batch line is outside them. */
+    private static Admission admit(KeyLimiter limiter, long cost) {
+        return limiter == null ? new Admission.Admitted(Map.of()) : limiter.admit(cost);
+    }
+
+    /** Where an answer's headers come from when it is sent, if not from its admission. */
+    private java.util.function.Supplier<Map<String, String>> atAnswer(KeyLimiter limiter) {
+        return config.headersAt() == HeaderMoment.ANSWER && limiter != null ? limiter::snapshot : null;
     }
 
     /** The answer of a fault drawn before the rate limits, or null when the request goes on to them. */

@@ -130,6 +130,7 @@ public final class ProviderSimulator implements AutoCloseable {
     private final ChatCompletions chat;
     private final ReplySender sender;
     private final Routes routes;
+    private final SimBatches batches;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile Faults faults;
 
@@ -147,7 +148,8 @@ public final class ProviderSimulator implements AutoCloseable {
         this.answerScheduler = new ScheduledThreadPoolExecutor(ANSWER_THREADS, daemonThreads("quotaflow-sim-answer-"));
         this.answerScheduler.setRemoveOnCancelPolicy(true);
         this.sender = new ReplySender(answerScheduler, stats, random);
-        this.routes = new Routes(this, chat, stats);
+        this.batches = new SimBatches(chat, config.model(), clock::epochMs);
+        this.routes = new Routes(this, chat, stats, batches);
         server.setExecutor(handlerPool);
         server.createContext("/", this::handle);
     }
@@ -204,6 +206,24 @@ public final class ProviderSimulator implements AutoCloseable {
     /** The faults in force now. */
     public Faults faults() {
         return faults;
+    }
+
+    /**
+     * How the batch jobs created from now on end: after {@code delayMs}, {@code completed}; with
+     * {@code expireAfter >= 0}, {@code expired} after answering that many lines ({@code POST /admin/batches}).
+     */
+    public void setBatches(long delayMs, int expireAfter) {
+        batches.set(delayMs, expireAfter);
+    }
+
+    /** Batch jobs created and not yet run to their end with their output read. */
+    public int batchJobsUnread() {
+        return batches.unread();
+    }
+
+    /** Batch jobs created so far ({@code POST /v1/batches}). */
+    public int batchJobs() {
+        return batches.created();
     }
 
     /**

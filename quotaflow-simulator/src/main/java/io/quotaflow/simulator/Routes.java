@@ -21,16 +21,21 @@ final class Routes {
 
     private static final String INVALID_REQUEST = "invalid_request_error";
     private static final String MODELS_ADMIN = "/admin/models/";
+    private static final String BATCHES = "/v1/batches/";
+    private static final String FILES = "/v1/files/";
+    private static final String CONTENT = "/content";
 
     private final ObjectMapper mapper = new ObjectMapper();
     private final ProviderSimulator simulator;
     private final ChatCompletions chat;
     private final StatsRecorder stats;
+    private final SimBatches batches;
 
-    Routes(ProviderSimulator simulator, ChatCompletions chat, StatsRecorder stats) {
+    Routes(ProviderSimulator simulator, ChatCompletions chat, StatsRecorder stats, SimBatches batches) {
         this.simulator = simulator;
         this.chat = chat;
         this.stats = stats;
+        this.batches = batches;
     }
 
     /** The answer to a request for {@code path} (no trailing slash) with the upper-case {@code method}. */
@@ -49,6 +54,22 @@ final class Routes {
                 }
                 ReplySender.readBody(exchange);
                 return models(authorization);
+            case "/v1/files":
+                if (!method.equals("POST")) {
+                    return methodNotAllowed(exchange, "POST");
+                }
+                return batches.upload(ReplySender.readBody(exchange), exchange.getRequestHeaders().getFirst("Content-Type"),
+                        authorization);
+            case "/v1/batches":
+                if (!method.equals("POST")) {
+                    return methodNotAllowed(exchange, "POST");
+                }
+                return batches.create(ReplySender.readBody(exchange), authorization);
+            case "/admin/batches":
+                if (!method.equals("POST")) {
+                    return methodNotAllowed(exchange, "POST");
+                }
+                return batchBehaviour(ReplySender.readBody(exchange));
             case "/admin/stats":
                 if (!method.equals("GET")) {
                     return methodNotAllowed(exchange, "GET");
@@ -77,6 +98,15 @@ final class Routes {
                         return methodNotAllowed(exchange, "POST");
                     }
                     return upOrDown(path, ReplySender.readBody(exchange));
+                }
+                if (path.startsWith(BATCHES) && path.length() > BATCHES.length() && method.equals("GET")) {
+                    ReplySender.readBody(exchange);
+                    return batches.get(path.substring(BATCHES.length()), authorization);
+                }
+                if (path.startsWith(FILES) && path.endsWith(CONTENT) && path.length() > FILES.length() + CONTENT.length()
+                        && method.equals("GET")) {
+                    ReplySender.readBody(exchange);
+                    return batches.content(path.substring(FILES.length(), path.length() - CONTENT.length()), authorization);
                 }
                 ReplySender.readBody(exchange);
                 return OpenAiErrors.error(404, "Unknown request URL: " + method + " " + path
@@ -160,6 +190,24 @@ final class Routes {
             return ProviderSimulator.DEFAULT_DOWN_STATUS;
         }
         return given.canConvertToInt() && given.isIntegralNumber() ? given.intValue() : -1;
+    }
+
+    /** {@code POST /admin/batches} {@code {"delayMs":D,"expireAfter":N}}: how the jobs created from now on end. */
+    private Reply batchBehaviour(byte[] body) throws IOException {
+        JsonNode json;
+        try {
+            json = body.length == 0 ? mapper.createObjectNode() : mapper.readTree(body);
+        } catch (JsonProcessingException e) {
+            json = null;
+        }
+        if (json == null || !json.isObject()) {
+            return OpenAiErrors.error(400, "The body must be {\"delayMs\":D,\"expireAfter\":N}.", INVALID_REQUEST, null, null,
+                    Map.of(), false);
+        }
+        long delay = json.path("delayMs").asLong(SimBatches.DEFAULT_DELAY_MS);
+        int expire = json.path("expireAfter").asInt(-1);
+        batches.set(delay, expire);
+        return ok(mapper.writeValueAsBytes(mapper.createObjectNode().put("delayMs", delay).put("expireAfter", expire)));
     }
 
     private Reply postFaults(byte[] body) throws IOException {

@@ -1,0 +1,177 @@
+package io.quotaflow.it;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quotaflow.Pipeline;
+import io.quotaflow.admin.OutcomeCounter;
+import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.config.QuotaflowConfig;
+import io.quotaflow.publish.TicketPublisher;
+import io.quotaflow.records.Json;
+import io.quotaflow.records.Priority;
+import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.routing.Routing;
+import io.quotaflow.settings.BatchApiSettings;
+import io.quotaflow.settings.BatchSettings;
+import io.quotaflow.settings.ModelSettings;
+import io.quotaflow.settings.Prices;
+import io.quotaflow.settings.QuotaSettings;
+import io.quotaflow.settings.RecordLimits;
+import io.quotaflow.settings.RetrySettings;
+import io.quotaflow.settings.Secret;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Batch routes on a real broker (docs/design.md, "Batch routes"): bulk tickets routed to a route with
+ * {@code mode=batch} go through the simulator's Batch API; a restart while a job is out polls the same
+ * job, and each ticket is classified once, at the batch price; a job that expires sends what it did not
+ * get to to the route's online fallback.
+ */
+class BatchRouteIT {
+
+    private static final String KEY = "sk-it-batch";
+    private static final Prices LIST = new Prices(0.15, 0.60);
+
+    @RegisterExtension
+    static final ItSupport it = ItSupport.of(KEY, 6_000, 4_000_000, 20);
+
+    private QuotaflowConfig config(String applicationId, Path stateDir) {
+        ModelSettings model = ModelSettings.of(URI.create(it.sim.baseUrl()), "gpt-4o-mini", Secret.of(KEY));
+        QuotaSettings quota = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(4_000_000);
+        RouteSettings online = new RouteSettings("online", model, quota, List.of(), null, LIST, null, 0, 0);
+        RouteSettings bulk = new RouteSettings("bulk", model, quota, List.of("online"), null, LIST, null, 0, 0,
+                BatchApiSettings.batch().withCollect(Duration.ofMillis(1_500)).withPoll(Duration.ofMillis(300)));
+        Map<String, RouteSettings> routes = new LinkedHashMap<>();
+        routes.put("online", online);
+        routes.put("bulk", bulk);
+        Routing routing = new Routing(routes, "online", Map.of(Priority.BULK, "bulk"), Map.of(), Map.of(), Duration.ZERO);
+        DispatcherSettings settings = DispatcherSettings.of(routing, BatchSettings.ofDefaults(), RetrySettings.ofDefaults(),
+                RecordLimits.ofDefaults(), it.topics()).withDispatchPartitions(ItSupport.IT_PARTITIONS);
+        return new QuotaflowConfig(it.bootstrapServers(), it.topics().prefix() + applicationId, stateDir, -1, Map.of(), settings);
+    }
+
+    private Set<String> publishBulk(String prefix, int n) {
+        StringBuilder lines = new StringBuilder();
+        Set<String> ids = new LinkedHashSet<>();
+        for (int i = 0; i < n; i++) {
+            String id = prefix + "-" + i;
+            ids.add("t" + i % 3 + ":" + id);
+            lines.append("{\"id\":\"").append(id).append("\",\"subject\":\"Invoice ").append(id)
+                    .append(" charged twice\",\"body\":\"My card was billed twice for order ").append(i)
+                    .append(".\",\"tenant\":\"t").append(i % 3).append("\",\"priority\":\"bulk\"}\n");
+        }
+        try (TicketPublisher publisher = new TicketPublisher(it.bootstrapServers(), Map.of(), it.topics())) {
+            var summary = publisher.publish(new ByteArrayInputStream(lines.toString().getBytes(StandardCharsets.UTF_8)),
+                    Optional.empty(), false, p -> { }, i -> { });
+            assertThat(summary.acknowledged()).isEqualTo(n);
+        }
+        return ids;
+    }
+
+    private static Set<String> mine(OutcomeCounter counter, Set<String> ids) {
+        Set<String> out = new LinkedHashSet<>(counter.classifiedIds());
+        out.retainAll(ids);
+        return out;
+    }
+
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void shouldClassifyEachBulkTicketOnceAtTheBatchPriceAcrossARestartMidBatch() throws Exception {
+        it.sim.setBatches(6_000, -1);
+        int jobsBefore = it.sim.batchJobs();
+        QuotaflowConfig config = config("quotaflow-batch", Files.createTempDirectory("qf-batch"));
+        Set<String> ids;
+        try (OutcomeCounter counter = it.counter()) {
+            try (Pipeline first = Pipeline.start(config)) {
+                ids = publishBulk("B", 2_000);
+                // a job is out at the provider: the first instance stops before it ends
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
+                        .until(() -> it.sim.batchJobs() > jobsBefore);
+                counter.poll(Duration.ofMillis(100));
+                assertThat(mine(counter, ids)).as("nothing is answered before the job ends").isEmpty();
+            }
+            int submittedBeforeRestart = it.sim.batchJobs() - jobsBefore;
+            try (Pipeline second = Pipeline.start(config)) {
+                await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200)).until(() -> {
+                    counter.poll(Duration.ofMillis(100));
+                    return mine(counter, ids).size() == ids.size();
+                });
+                ItSupport.awaitQuiet(Duration.ofSeconds(2), counter);
+
+                assertThat(mine(counter, ids)).isEqualTo(ids);
+                assertThat(counter.duplicates()).isZero();
+                assertThat(counter.deadLettered()).isZero();
+                double listPrice = 0;
+                Map<String, Long> routes = new HashMap<>();
+                Set<String> calls = new java.util.HashSet<>();
+                for (String id : ids) {
+                    JsonNode result = Json.MAPPER.readTree(counter.results().get(id));
+                    routes.merge(result.get("route").asText(), 1L, Long::sum);
+                    calls.add(result.get("promptTokens").asText() + "/" + result.get("latencyMs").asText());
+                    listPrice += LIST.cost(result.get("promptTokens").asLong(), result.get("completionTokens").asLong());
+                }
+                assertThat(routes).isEqualTo(Map.of("bulk", (long) ids.size()));
+                assertThat(it.sim.batchJobsUnread()).as("every job submitted, before the restart too, was read to its end").isZero();
+                assertThat(second.metrics().costUsd()).as("cost at half the list price")
+                        .isCloseTo(listPrice / 2, within(listPrice * 0.05));
+                System.out.printf("BatchRouteIT: %d bulk tickets, %d batch jobs (%d submitted before the restart), cost $%.6f at the "
+                        + "batch price (list price $%.6f)%n", ids.size(), it.sim.batchJobs() - jobsBefore, submittedBeforeRestart,
+                        second.metrics().costUsd(), listPrice);
+            }
+        }
+    }
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void shouldSendTheTicketsAnExpiredJobDidNotGetToToTheOnlineFallback() throws Exception {
+        // every job answers its first two lines, then expires
+        it.sim.setBatches(1_000, 2);
+        QuotaflowConfig config = config("quotaflow-batch-expiry", Files.createTempDirectory("qf-batch-expiry"));
+        try (OutcomeCounter counter = it.counter(); Pipeline pipeline = Pipeline.start(config)) {
+            Set<String> ids = publishBulk("E", 200);
+            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200)).until(() -> {
+                counter.poll(Duration.ofMillis(100));
+                return mine(counter, ids).size() == ids.size();
+            });
+            ItSupport.awaitQuiet(Duration.ofSeconds(2), counter);
+
+            assertThat(counter.duplicates()).isZero();
+            assertThat(counter.deadLettered()).isZero();
+            Map<String, Long> routes = new HashMap<>();
+            for (String id : ids) {
+                JsonNode result = Json.MAPPER.readTree(counter.results().get(id));
+                String route = result.get("route").asText();
+                routes.merge(route, 1L, Long::sum);
+                if (route.equals("online")) {
+                    assertThat(result.path("fallbackFrom").asText()).isEqualTo("bulk");
+                    assertThat(result.path("fallbackReason").asText()).isEqualTo("batch-expired");
+                }
+            }
+            assertThat(routes.get("bulk")).as("the lines a job answered before it expired").isPositive();
+            assertThat(routes.get("online")).as("the rest, moved to the online fallback").isPositive();
+            assertThat(routes.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(ids.size());
+        } finally {
+            it.sim.setBatches(2_000, -1);
+        }
+    }
+}
