@@ -18,6 +18,9 @@ import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.settings.RecordLimits;
 import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.settings.Secret;
+import io.quotaflow.settings.TopicNames;
+import io.quotaflow.simulator.SimulatorStats;
+import io.quotaflow.testkit.KafkaBrokerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -55,7 +58,7 @@ class BatchRouteIT {
     @RegisterExtension
     static final ItSupport it = ItSupport.of(KEY, 6_000, 4_000_000, 20);
 
-    private QuotaflowConfig config(String applicationId, Path stateDir) {
+    private QuotaflowConfig config(String applicationId, Path stateDir, TopicNames topics) {
         ModelSettings model = ModelSettings.of(URI.create(it.sim.baseUrl()), "gpt-4o-mini", Secret.of(KEY));
         QuotaSettings quota = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(4_000_000);
         RouteSettings online = new RouteSettings("online", model, quota, List.of(), null, LIST, null, 0, 0);
@@ -66,11 +69,11 @@ class BatchRouteIT {
         routes.put("bulk", bulk);
         Routing routing = new Routing(routes, "online", Map.of(Priority.BULK, "bulk"), Map.of(), Map.of(), Duration.ZERO);
         DispatcherSettings settings = DispatcherSettings.of(routing, BatchSettings.ofDefaults(), RetrySettings.ofDefaults(),
-                RecordLimits.ofDefaults(), it.topics()).withDispatchPartitions(ItSupport.IT_PARTITIONS);
-        return new QuotaflowConfig(it.bootstrapServers(), it.topics().prefix() + applicationId, stateDir, -1, Map.of(), settings);
+                RecordLimits.ofDefaults(), topics).withDispatchPartitions(ItSupport.IT_PARTITIONS);
+        return new QuotaflowConfig(it.bootstrapServers(), topics.prefix() + applicationId, stateDir, -1, Map.of(), settings);
     }
 
-    private Set<String> publishBulk(String prefix, int n) {
+    private Set<String> publishBulk(TopicNames topics, String prefix, int n) {
         StringBuilder lines = new StringBuilder();
         Set<String> ids = new LinkedHashSet<>();
         for (int i = 0; i < n; i++) {
@@ -80,7 +83,7 @@ class BatchRouteIT {
                     .append(" charged twice\",\"body\":\"My card was billed twice for order ").append(i)
                     .append(".\",\"tenant\":\"t").append(i % 3).append("\",\"priority\":\"bulk\"}\n");
         }
-        try (TicketPublisher publisher = new TicketPublisher(it.bootstrapServers(), Map.of(), it.topics())) {
+        try (TicketPublisher publisher = new TicketPublisher(it.bootstrapServers(), Map.of(), topics)) {
             var summary = publisher.publish(new ByteArrayInputStream(lines.toString().getBytes(StandardCharsets.UTF_8)),
                     Optional.empty(), false, p -> { }, i -> { });
             assertThat(summary.acknowledged()).isEqualTo(n);
@@ -99,11 +102,12 @@ class BatchRouteIT {
     void shouldClassifyEachBulkTicketOnceAtTheBatchPriceAcrossARestartMidBatch() throws Exception {
         it.sim.setBatches(6_000, -1);
         int jobsBefore = it.sim.batchJobs();
-        QuotaflowConfig config = config("quotaflow-batch", Files.createTempDirectory("qf-batch"));
+        QuotaflowConfig config = config("quotaflow-batch", Files.createTempDirectory("qf-batch"), it.topics());
+        SimulatorStats before = it.sim.stats();
         Set<String> ids;
         try (OutcomeCounter counter = it.counter()) {
             try (Pipeline first = Pipeline.start(config)) {
-                ids = publishBulk("B", 2_000);
+                ids = publishBulk(it.topics(), "B", 2_000);
                 // a job is out at the provider: the first instance stops before it ends
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
                         .until(() -> it.sim.batchJobs() > jobsBefore);
@@ -121,15 +125,15 @@ class BatchRouteIT {
                 assertThat(mine(counter, ids)).isEqualTo(ids);
                 assertThat(counter.duplicates()).isZero();
                 assertThat(counter.deadLettered()).isZero();
-                double listPrice = 0;
                 Map<String, Long> routes = new HashMap<>();
-                Set<String> calls = new java.util.HashSet<>();
                 for (String id : ids) {
                     JsonNode result = Json.MAPPER.readTree(counter.results().get(id));
                     routes.merge(result.get("route").asText(), 1L, Long::sum);
-                    calls.add(result.get("promptTokens").asText() + "/" + result.get("latencyMs").asText());
-                    listPrice += LIST.cost(result.get("promptTokens").asLong(), result.get("completionTokens").asLong());
                 }
+                // what the provider counted for the lines it answered, at the list price
+                SimulatorStats after = it.sim.stats();
+                double listPrice = LIST.cost(after.promptTokens() - before.promptTokens(),
+                        after.completionTokens() - before.completionTokens());
                 assertThat(routes).isEqualTo(Map.of("bulk", (long) ids.size()));
                 assertThat(it.sim.batchJobsUnread()).as("every job submitted, before the restart too, was read to its end").isZero();
                 assertThat(second.metrics().costUsd()).as("cost at half the list price")
@@ -146,9 +150,12 @@ class BatchRouteIT {
     void shouldSendTheTicketsAnExpiredJobDidNotGetToToTheOnlineFallback() throws Exception {
         // every job answers its first two lines, then expires
         it.sim.setBatches(1_000, 2);
-        QuotaflowConfig config = config("quotaflow-batch-expiry", Files.createTempDirectory("qf-batch-expiry"));
-        try (OutcomeCounter counter = it.counter(); Pipeline pipeline = Pipeline.start(config)) {
-            Set<String> ids = publishBulk("E", 200);
+        // topics of its own: the other test's tickets are not this pipeline's
+        TopicNames topics = ItSupport.applyTopics(it.broker, KafkaBrokerExtension.uniqueName("BatchExpiryIT") + ".");
+        QuotaflowConfig config = config("quotaflow-batch-expiry", Files.createTempDirectory("qf-batch-expiry"), topics);
+        try (OutcomeCounter counter = new OutcomeCounter(it.bootstrapServers(), Map.of(), topics);
+             Pipeline pipeline = Pipeline.start(config)) {
+            Set<String> ids = publishBulk(topics, "E", 200);
             await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200)).until(() -> {
                 counter.poll(Duration.ofMillis(100));
                 return mine(counter, ids).size() == ids.size();
