@@ -24,7 +24,7 @@ import java.util.concurrent.CompletableFuture;
  * exception. The key only ever goes in the {@code Authorization} header. The HTTP client is made on
  * first use: the dispatchers of every task hold one per batch route, and only the owner's calls.
  */
-public final class BatchApiClient implements AutoCloseable {
+public final class BatchApiClient implements BatchApi {
 
     /** How long an upload may take at least: a file of up to 200 MB. */
     private static final Duration UPLOAD_TIMEOUT = Duration.ofMinutes(5);
@@ -62,6 +62,7 @@ public final class BatchApiClient implements AutoCloseable {
     }
 
     /** Uploads {@code jsonl} and creates a job of it; completes with the job as created. */
+    @Override
     public CompletableFuture<Info> submit(byte[] jsonl) {
         String boundary = "quotaflow-" + UUID.randomUUID();
         ByteArrayOutputStream body = new ByteArrayOutputStream(jsonl.length + 512);
@@ -86,11 +87,13 @@ public final class BatchApiClient implements AutoCloseable {
     }
 
     /** The job {@code batchId} as the provider describes it now. */
+    @Override
     public CompletableFuture<Info> status(String batchId) {
         return send(request("/batches/" + batchId, settings.timeout()).GET().build()).thenApply(BatchApiClient::info);
     }
 
     /** The content of file {@code fileId}; empty for none. */
+    @Override
     public CompletableFuture<String> content(String fileId) {
         if (fileId == null || fileId.isBlank()) {
             return CompletableFuture.completedFuture("");
@@ -161,5 +164,4 @@ public final class BatchApiClient implements AutoCloseable {
     public void close() {
         // nothing held but the HTTP client's pool, whose threads are daemons and end when idle
     }
-
 }

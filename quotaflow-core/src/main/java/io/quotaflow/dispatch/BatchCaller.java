@@ -1,5 +1,6 @@
 package io.quotaflow.dispatch;
 
+import io.quotaflow.batch.BatchApi;
 import io.quotaflow.batch.BatchApiClient;
 import io.quotaflow.batch.BatchJob;
 import io.quotaflow.batch.BatchLines;
@@ -101,7 +102,7 @@ final class BatchCaller {
     private final String scope;
     private final String who;
     private final BatchApiSettings settings;
-    private final BatchApiClient client;
+    private final BatchApi client;
     private final BatchLines lines;
     private final KeyValueStore<String, BatchJob> jobs;
     private final Queue<Event> events = new ConcurrentLinkedQueue<>();
@@ -111,7 +112,7 @@ final class BatchCaller {
     private long enqueued;
     private volatile boolean closed;
 
-    BatchCaller(String scope, String who, BatchApiSettings settings, BatchApiClient client, BatchLines lines,
+    BatchCaller(String scope, String who, BatchApiSettings settings, BatchApi client, BatchLines lines,
                 KeyValueStore<String, BatchJob> jobs) {
         this.scope = scope;
         this.who = who;
