@@ -42,6 +42,8 @@ final class ScopeDispatcher {
     private static final Logger LOG = LoggerFactory.getLogger(ScopeDispatcher.class);
     /** /status and the gauges need no more than this; every tick would re-propose a batch for nothing. */
     private static final long SNAPSHOT_INTERVAL_MS = 500;
+    /** Calls a batch route collects per tick at most. */
+    static final int BATCH_CALLS_PER_TICK = 500;
 
     private final String scope;
     private final DispatcherSettings settings;
@@ -288,11 +290,20 @@ final class ScopeDispatcher {
         }
     }
 
-    /** Carries out the planner's steps until one stops dispatch for this tick. */
+    /**
+     * Carries out the planner's steps until one stops dispatch for this tick; a batch route, which no
+     * per-minute bucket holds back, collects at most {@value #BATCH_CALLS_PER_TICK} calls a tick, so a
+     * tick's work stays bounded whatever the backlog.
+     */
     private void dispatch(long now) {
         boolean more = true;
-        while (more) {
-            more = carryOut(planner.next(view(now), now), now);
+        int budget = batch == null ? Integer.MAX_VALUE : BATCH_CALLS_PER_TICK;
+        while (more && budget > 0) {
+            DispatchStep step = planner.next(view(now), now);
+            if (step instanceof DispatchStep.Start) {
+                budget--;
+            }
+            more = carryOut(step, now);
         }
     }
 
