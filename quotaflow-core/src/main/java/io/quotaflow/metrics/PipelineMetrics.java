@@ -37,7 +37,7 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
     static final int THREAD_FAILURE_LOOP = 3;
     static final Duration THREAD_FAILURE_LOOP_WINDOW = Duration.ofMinutes(5);
     /** Reasons a ticket moves to another route (docs/design.md, Routes), registered at zero. */
-    static final List<String> FALLBACK_REASONS = List.of("halted", "circuit-open", "max-wait", "context", "out-for-day");
+    static final List<String> FALLBACK_REASONS = List.of("halted", "circuit-open", "max-wait", "context", "out-for-day", "batch-expired");
     /** The {@code to} label of the zero-valued fallback series, before any fallback happened. */
     static final String NO_FALLBACK = "none";
     private static final String HALTED = "HALTED";
