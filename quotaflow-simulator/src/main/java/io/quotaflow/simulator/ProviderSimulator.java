@@ -216,6 +216,16 @@ public final class ProviderSimulator implements AutoCloseable {
         batches.set(delayMs, expireAfter);
     }
 
+    /** The ids of the batch jobs created so far, oldest first. */
+    public java.util.List<String> batchJobIds() {
+        return batches.ids();
+    }
+
+    /** Whether batch job {@code id} was run to its end and its output read. */
+    public boolean batchJobRead(String id) {
+        return batches.read(id);
+    }
+
     /** Batch jobs created and not yet run to their end with their output read. */
     public int batchJobsUnread() {
         return batches.unread();

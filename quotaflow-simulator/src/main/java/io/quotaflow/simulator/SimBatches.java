@@ -82,6 +82,18 @@ final class SimBatches {
         return jobs.size();
     }
 
+    /** Whether job {@code id} was run to its end and its files read (output, else errors). */
+    boolean read(String id) {
+        Job job = jobs.get(id);
+        return job != null && job.read;
+    }
+
+    /** The ids of the jobs created so far, oldest first. */
+    java.util.List<String> ids() {
+        return jobs.values().stream().sorted(java.util.Comparator.comparingLong((Job j) -> j.createdAt).thenComparing(j -> j.id.length())
+                .thenComparing(j -> j.id)).map(j -> j.id).toList();
+    }
+
     /** How many jobs were created and not run to their end with their files read (output, else errors) since. */
     int unread() {
         return (int) jobs.values().stream().filter(j -> !j.read).count();
