@@ -19,6 +19,7 @@ import io.quotaflow.settings.RecordLimits;
 import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.settings.Secret;
 import io.quotaflow.settings.TopicNames;
+import io.quotaflow.simulator.Faults;
 import io.quotaflow.simulator.SimulatorStats;
 import io.quotaflow.testkit.KafkaBrokerExtension;
 import org.junit.jupiter.api.Test;
@@ -59,6 +60,10 @@ class BatchRouteIT {
     static final ItSupport it = ItSupport.of(KEY, 6_000, 4_000_000, 20);
 
     private QuotaflowConfig config(String applicationId, Path stateDir, TopicNames topics) {
+        return config(applicationId, stateDir, topics, RetrySettings.ofDefaults());
+    }
+
+    private QuotaflowConfig config(String applicationId, Path stateDir, TopicNames topics, RetrySettings retry) {
         ModelSettings model = ModelSettings.of(URI.create(it.sim.baseUrl()), "gpt-4o-mini", Secret.of(KEY));
         QuotaSettings quota = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(4_000_000);
         RouteSettings online = new RouteSettings("online", model, quota, List.of(), null, LIST, null, 0, 0);
@@ -68,7 +73,7 @@ class BatchRouteIT {
         routes.put("online", online);
         routes.put("bulk", bulk);
         Routing routing = new Routing(routes, "online", Map.of(Priority.BULK, "bulk"), Map.of(), Map.of(), Duration.ZERO);
-        DispatcherSettings settings = DispatcherSettings.of(routing, BatchSettings.ofDefaults(), RetrySettings.ofDefaults(),
+        DispatcherSettings settings = DispatcherSettings.of(routing, BatchSettings.ofDefaults(), retry,
                 RecordLimits.ofDefaults(), topics).withDispatchPartitions(ItSupport.IT_PARTITIONS);
         return new QuotaflowConfig(it.bootstrapServers(), topics.prefix() + applicationId, stateDir, -1, Map.of(), settings);
     }
@@ -180,6 +185,40 @@ class BatchRouteIT {
             assertThat(routes.get("online")).as("the rest, moved to the online fallback").isPositive();
             assertThat(routes.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(ids.size());
         } finally {
+            it.sim.setBatches(2_000, -1);
+        }
+    }
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void shouldRetryTheTicketsOfFailedLinesLikeThoseOfAnyCallAndClassifyEachOnce() throws Exception {
+        it.sim.setBatches(500, -1);
+        // a line answered 500 or with a malformed answer fails as the chat endpoint's answer would
+        it.sim.setFaults(Faults.builder().p500(0.15).pMalformed(0.1).build());
+        TopicNames topics = ItSupport.applyTopics(it.broker, KafkaBrokerExtension.uniqueName("BatchRetryIT") + ".");
+        RetrySettings retry = RetrySettings.ofDefaults().withBase(Duration.ofMillis(200)).withCap(Duration.ofSeconds(1))
+                .withCircuitOpenWait(Duration.ofSeconds(1));
+        QuotaflowConfig config = config("quotaflow-batch-retry", Files.createTempDirectory("qf-batch-retry"), topics, retry);
+        try (OutcomeCounter counter = new OutcomeCounter(it.bootstrapServers(), Map.of(), topics);
+             Pipeline pipeline = Pipeline.start(config)) {
+            Set<String> ids = publishBulk(topics, "R", 300);
+            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200)).until(() -> {
+                counter.poll(Duration.ofMillis(100));
+                return mine(counter, ids).size() == ids.size();
+            });
+            ItSupport.awaitQuiet(Duration.ofSeconds(2), counter);
+
+            assertThat(counter.duplicates()).isZero();
+            assertThat(counter.deadLettered()).isZero();
+            long retried = 0;
+            for (String id : ids) {
+                JsonNode result = Json.MAPPER.readTree(counter.results().get(id));
+                assertThat(result.get("route").asText()).isEqualTo("bulk");
+                retried += result.get("attempts").asInt() > 1 ? 1 : 0;
+            }
+            assertThat(retried).as("tickets of failed lines, classified on a later attempt").isPositive();
+        } finally {
+            it.sim.setFaults(Faults.none());
             it.sim.setBatches(2_000, -1);
         }
     }
