@@ -3,6 +3,7 @@ package io.quotaflow.dispatch;
 import io.quotaflow.cache.Coalescer;
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.failure.Backoff;
 import io.quotaflow.failure.ErrorKind;
 import io.quotaflow.failure.ScopeHealth;
@@ -42,6 +43,8 @@ final class ScopeDispatcher {
     private static final Logger LOG = LoggerFactory.getLogger(ScopeDispatcher.class);
     /** /status and the gauges need no more than this; every tick would re-propose a batch for nothing. */
     private static final long SNAPSHOT_INTERVAL_MS = 500;
+    /** The Batch API's completion window: a batch route's tickets may be dead-lettered for their age this much later. */
+    static final java.time.Duration BATCH_WINDOW = java.time.Duration.ofHours(24);
     /** Calls a batch route collects per tick at most. */
     static final int BATCH_CALLS_PER_TICK = 500;
 
@@ -103,7 +106,9 @@ final class ScopeDispatcher {
                 settings.routing().routesOf(scope).get(0).name());
         this.gate = new CacheGate(scope, settings.model(), settings.routing().cacheShared(), coalescer, ledger, emitter, listener,
                 context::forward, statuses, () -> health.halted() || health.circuitOpen() || provider.outForDayUntil().isPresent());
-        this.outcomes = new OutcomeApplier(scope, who, settings.retry(), new OutcomePolicy(settings.retry()), provider, health, ledger,
+        // a batch route's tickets may wait out a whole completion window before a failed line sends them round again
+        RetrySettings aging = batch == null ? settings.retry() : settings.retry().withMaxAge(settings.retry().maxAge().plus(BATCH_WINDOW));
+        this.outcomes = new OutcomeApplier(scope, who, aging, new OutcomePolicy(settings.retry()), provider, health, ledger,
                 emitter, listener, random, context::forward, new Endings());
         this.calls = new CallSender(client);
         this.planner = new DispatchPlanner(settings.batch(), settings.limits().maxBatchBytes());
