@@ -213,7 +213,10 @@ class BatchRouteIT {
             long retried = 0;
             for (String id : ids) {
                 JsonNode result = Json.MAPPER.readTree(counter.results().get(id));
-                assertThat(result.get("route").asText()).isEqualTo("bulk");
+                if (!result.get("route").asText().equals("bulk")) {
+                    // failures may open the batch route's circuit: its waiting tickets then fall back, as on any route
+                    assertThat(result.path("fallbackReason").asText()).isEqualTo("circuit-open");
+                }
                 retried += result.get("attempts").asInt() > 1 ? 1 : 0;
             }
             assertThat(retried).as("tickets of failed lines, classified on a later attempt").isPositive();
