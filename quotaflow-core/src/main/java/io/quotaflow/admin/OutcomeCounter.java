@@ -31,6 +31,7 @@ public final class OutcomeCounter implements AutoCloseable {
     private final Map<String, String> deadLettered = new ConcurrentHashMap<>();
     private final Map<String, byte[]> results = new ConcurrentHashMap<>();
     private long duplicates;
+    private long deadLetterRecords;
     private long read;
 
     public OutcomeCounter(String bootstrapServers, Map<String, ?> extra) {
@@ -63,6 +64,7 @@ public final class OutcomeCounter implements AutoCloseable {
                 }
                 results.put(r.key(), r.value());
             } else {
+                deadLetterRecords++;
                 deadLettered.put(r.key(), FailureHeaders.string(r.headers(), DeadLetterHeaders.ERROR_KIND).orElse("unknown"));
             }
         }
@@ -91,6 +93,11 @@ public final class OutcomeCounter implements AutoCloseable {
     /** Dead letters by key, with their kind. */
     public Map<String, String> deadLetters() {
         return Map.copyOf(deadLettered);
+    }
+
+    /** Dead-letter records read, counting a ticket dead-lettered twice twice. */
+    public synchronized long deadLetterRecords() {
+        return deadLetterRecords;
     }
 
     public Map<String, Long> deadLettersByKind() {
