@@ -230,6 +230,18 @@ public final class ConfigKeys {
                 + "one is shed: dead-lettered at once as `shed` (replayable with `dlq replay --kind shed`); default: never");
         t.add("queue.max-depth.standard", Type.STRING, null, null, "the same for standard tickets");
         t.add("queue.max-depth.bulk", Type.STRING, null, null, "the same for bulk tickets");
+        t.add("queue.max-wait.interactive", Type.STRING, null, null, "the longest an interactive ticket may be expected to wait "
+                + "for its call (`30s`, `5m`, ...); one expected to wait longer is shed: dead-lettered as `shed` (replayable); "
+                + "default: never");
+        t.add("queue.max-wait.standard", Type.STRING, null, null, "the same for standard tickets");
+        t.add("queue.max-wait.bulk", Type.STRING, null, null, "the same for bulk tickets");
+        t.add("deadline.interactive", Type.STRING, null, null, "the deadline of an interactive ticket that carries no `deadline` "
+                + "of its own, counted from intake (`30s`, `5m`, ...); default: none");
+        t.add("deadline.standard", Type.STRING, null, null, "the same for standard tickets");
+        t.add("deadline.bulk", Type.STRING, null, null, "the same for bulk tickets");
+        t.add("deadline.action", Type.STRING, "handoff", null, "what happens to a ticket whose ETA passes its deadline when no "
+                + "fallback route can take it: `handoff` (to `tickets.handoff`, the human queue), `shed` (dead-lettered as "
+                + "`shed`), `keep` (it waits and is answered late)");
         t.add("queue.max-pending", Type.INT, Integer.toString(DispatcherSettings.DEFAULT_MAX_PENDING), null, "waiting "
                 + "tickets per quota scope indexed in memory (about 250 bytes of heap each); beyond it they wait on disk "
                 + "(the `qf-overflow` store, changelogged) and come back in order as the queue drains, so the heap stays "

@@ -42,6 +42,15 @@ final class ConfigRules {
             case "queue.max-depth.standard":
             case "queue.max-depth.bulk":
                 return rule("a positive integer, or none", v -> isNone(v.toString()) || v.toString().strip().matches("[1-9][0-9]{0,8}"));
+            case "queue.max-wait.interactive":
+            case "queue.max-wait.standard":
+            case "queue.max-wait.bulk":
+            case "deadline.interactive":
+            case "deadline.standard":
+            case "deadline.bulk":
+                return rule(ConfigDurations.SHAPE + ", above 0; or none", v -> isMaxWait(v.toString()));
+            case "deadline.action":
+                return rule("handoff, shed or keep", v -> v.toString().strip().matches("(?i)handoff|shed|keep"));
             case "queue.max-pending":
                 return rule("at least " + DispatcherSettings.MIN_MAX_PENDING, v -> (Integer) v >= DispatcherSettings.MIN_MAX_PENDING);
             case "quota.max-in-flight":

@@ -1,5 +1,6 @@
 package io.quotaflow.config;
 
+import io.quotaflow.deadline.DeadlineSettings;
 import io.quotaflow.records.Priority;
 
 
@@ -27,10 +28,21 @@ import io.quotaflow.settings.TopicNames;
  *                           wait on disk, spilled (docs/design.md, "Bounds")
  * @param maxDepth           per priority, the waiting tickets of a quota scope beyond which a new one is shed: dead-lettered
  *                           as {@code shed}, replayable ({@code queue.max-depth.<priority>}; absent: never)
+ * @param deadlines          deadline defaults, what happens to a ticket that will miss one, and waiting limits
+ *                           ({@code deadline.*}, {@code queue.max-wait.*}; docs/design.md, "Deadlines and hand-off")
  */
 public record DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
                                  RecordLimits limits, TopicNames topics, Routing routing, TenantSettings tenants,
-                                 Duration statusRetention, int dispatchPartitions, int maxPending, Map<Priority, Integer> maxDepth) {
+                                 Duration statusRetention, int dispatchPartitions, int maxPending, Map<Priority, Integer> maxDepth,
+                                 DeadlineSettings deadlines) {
+
+    /** Settings without deadline defaults or waiting limits. */
+    public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
+                              RecordLimits limits, TopicNames topics, Routing routing, TenantSettings tenants,
+                              Duration statusRetention, int dispatchPartitions, int maxPending, Map<Priority, Integer> maxDepth) {
+        this(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, dispatchPartitions, maxPending, maxDepth,
+                DeadlineSettings.DEFAULTS);
+    }
 
     /** Settings that shed nothing. */
     public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
@@ -119,6 +131,7 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
         QuotaSettings.require(maxPending >= MIN_MAX_PENDING, "queue.max-pending must be at least " + MIN_MAX_PENDING);
         maxDepth = maxDepth == null || maxDepth.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.EnumMap<>(maxDepth));
         maxDepth.forEach((p, d) -> QuotaSettings.require(d != null && d >= 1, "queue.max-depth." + p.wireName() + " must be at least 1"));
+        deadlines = deadlines == null ? DeadlineSettings.DEFAULTS : deadlines;
     }
 
     /**
@@ -136,41 +149,52 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
         RouteSettings first = routing.routesOf(scope).stream().findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no route has scope " + scope));
         return new DispatcherSettings(first.model(), first.quota(), batch, retry, limits, topics, routing, tenants, statusRetention,
-                dispatchPartitions, maxPending, maxDepth);
+                dispatchPartitions, maxPending, maxDepth, deadlines);
     }
 
     public DispatcherSettings withLimits(RecordLimits value) {
-        return new DispatcherSettings(model, quota, batch, retry, value, topics, routing, tenants, statusRetention, dispatchPartitions, maxPending, maxDepth);
+        return new DispatcherSettings(model, quota, batch, retry, value, topics, routing, tenants, statusRetention,
+                dispatchPartitions, maxPending, maxDepth, deadlines);
     }
 
     public DispatcherSettings withTopics(TopicNames value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, value, routing, tenants, statusRetention, dispatchPartitions, maxPending, maxDepth);
+        return new DispatcherSettings(model, quota, batch, retry, limits, value, routing, tenants, statusRetention,
+                dispatchPartitions, maxPending, maxDepth, deadlines);
     }
 
     public DispatcherSettings withRouting(Routing value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, value, tenants, statusRetention, dispatchPartitions, maxPending, maxDepth);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, value, tenants, statusRetention,
+                dispatchPartitions, maxPending, maxDepth, deadlines);
     }
 
     public DispatcherSettings withTenants(TenantSettings value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, value, statusRetention, dispatchPartitions, maxPending, maxDepth);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, value, statusRetention,
+                dispatchPartitions, maxPending, maxDepth, deadlines);
     }
 
     public DispatcherSettings withStatusRetention(Duration value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, value, dispatchPartitions, maxPending, maxDepth);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, value, dispatchPartitions, maxPending, maxDepth, deadlines);
     }
 
     public DispatcherSettings withDispatchPartitions(int value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, value, maxPending, maxDepth);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, value, maxPending, maxDepth, deadlines);
     }
 
     public DispatcherSettings withMaxPending(int value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, dispatchPartitions, value, maxDepth);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention,
+                dispatchPartitions, value, maxDepth, deadlines);
     }
 
     /** The same settings shedding at {@code value} ({@code queue.max-depth.<priority>}). */
     public DispatcherSettings withMaxDepth(Map<Priority, Integer> value) {
         return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, dispatchPartitions,
-                maxPending, value);
+                maxPending, value, deadlines);
+    }
+
+    /** The same settings with {@code value}'s deadlines and waiting limits. */
+    public DispatcherSettings withDeadlines(DeadlineSettings value) {
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, dispatchPartitions,
+                maxPending, maxDepth, value);
     }
 
     /** The quota scope of this model endpoint and key. */

@@ -525,7 +525,7 @@ final class DispatchLedger implements DispatchView.Queue {
 
     private static PendingQueue.Ref ref(WorkItem item) {
         return new PendingQueue.Ref(item.key(), item.tenant(), item.tokens(), item.enqueuedAt(), item.batchCap(), item.attempt(),
-                item.original().length, item.routed().fellBack());
+                item.original().length, item.routed().fellBack(), item.deadline());
     }
 
     /** Moves retries whose time has come to pending. */
@@ -663,6 +663,21 @@ final class DispatchLedger implements DispatchView.Queue {
             if (item != null) {
                 pending.delete(ref.id());
                 out.add(item);
+            }
+        }
+        return out;
+    }
+
+    /** Takes the waiting tickets named by {@code ids} out of the queue and the store (the ones not waiting stay as they are). */
+    List<WorkItem> take(java.util.Collection<String> ids) {
+        List<WorkItem> out = new ArrayList<>();
+        for (String id : ids) {
+            if (queue.remove(id).isPresent()) {
+                WorkItem item = pending.get(id);
+                if (item != null) {
+                    pending.delete(id);
+                    out.add(item);
+                }
             }
         }
         return out;

@@ -37,8 +37,14 @@ final class PendingQueue {
     /** A proposal gives up on a batch after this many tenants it could not take a ticket from (capped, or too large for the room left). */
     static final int MAX_SKIPS = 1_024;
 
-    /** An index entry. */
-    record Ref(String id, String tenant, int tokens, long enqueuedAt, int batchCap, int attempt, int bytes, boolean fellBack) {
+    /** An index entry; {@code deadline} is epoch ms, 0 for none. */
+    record Ref(String id, String tenant, int tokens, long enqueuedAt, int batchCap, int attempt, int bytes, boolean fellBack,
+               long deadline) {
+
+        /** An entry without a deadline. */
+        Ref(String id, String tenant, int tokens, long enqueuedAt, int batchCap, int attempt, int bytes, boolean fellBack) {
+            this(id, tenant, tokens, enqueuedAt, batchCap, attempt, bytes, fellBack, 0);
+        }
     }
 
     /** A batch proposal: refs at the heads of their tenants' queues, in serving order. */
@@ -121,6 +127,8 @@ final class PendingQueue {
     private final TenantActivity activity = new TenantActivity();
     private final int completionPerTicket;
     private long counter;
+    /** Waiting tickets that carry a deadline: while none does, the deadline sweep has nothing to look at. */
+    private int withDeadline;
 
     /** Tenants weighted and capped by {@code tenants}; a ticket costs its tokens plus {@code completionPerTicket}. */
     PendingQueue(TenantSettings tenants, int completionPerTicket) {
@@ -160,6 +168,7 @@ final class PendingQueue {
         boolean first = tq.refs.isEmpty();
         tq.refs.put(ref.id(), canonical(tq, ref));
         index.put(ref.id(), tq);
+        withDeadline += ref.deadline() > 0 ? 1 : 0;
         q.size++;
         q.tokens += ref.tokens();
         deepen(tq.tenant, 1);
@@ -171,7 +180,7 @@ final class PendingQueue {
     /** The ref with the tenant's one shared name (the ticket's own copy of it is not kept). */
     private static Ref canonical(TenantQueue tq, Ref ref) {
         return ref.tenant() == tq.tenant ? ref : new Ref(ref.id(), tq.tenant, ref.tokens(), ref.enqueuedAt(), ref.batchCap(),
-                ref.attempt(), ref.bytes(), ref.fellBack());
+                ref.attempt(), ref.bytes(), ref.fellBack(), ref.deadline());
     }
 
     private void attach(ClassQueue q, TenantQueue tq) {
@@ -214,6 +223,11 @@ final class PendingQueue {
 
     int size() {
         return index.size();
+    }
+
+    /** Waiting tickets that carry a deadline. */
+    int withDeadline() {
+        return withDeadline;
     }
 
     /** The waiting tickets of a class, oldest first (O(tickets): the fallbacks, tests and the benchmark's baseline). */
@@ -496,6 +510,7 @@ final class PendingQueue {
             }
             Ref old = tq.refs.put(ref.id(), canonical(tq, ref));
             q.tokens += ref.tokens() - (old == null ? 0 : old.tokens());
+            withDeadline += (ref.deadline() > 0 ? 1 : 0) - (old != null && old.deadline() > 0 ? 1 : 0);
             if (head) {
                 attach(q, tq);
             }
@@ -517,6 +532,7 @@ final class PendingQueue {
             detach(q, tq);
         }
         Ref r = tq.refs.remove(id);
+        withDeadline -= r.deadline() > 0 ? 1 : 0;
         q.size--;
         q.tokens -= r.tokens();
         deepen(tq.tenant, -1);

@@ -93,7 +93,8 @@ final class QueueViews {
         return settings.routing().routesOf(settings.scope()).stream().map(RouteSettings::name).toList();
     }
 
-    private static Eta.Rates rates(DispatcherSettings settings, Pace pace, long tickets, long tokens, long now) {
+    /** The pace of the scope at {@code now}: measured, or its configured limits while nothing was measured. */
+    static Eta.Rates rates(DispatcherSettings settings, Pace pace, long tickets, long tokens, long now) {
         var quota = settings.quota();
         var batch = settings.batch();
         Eta.Rates configured = Eta.configured(quota.tpm(), quota.rpm(), quota.safetyFactor(),

@@ -13,9 +13,11 @@ public enum FallbackReason {
     /** The ticket cannot fit the route's context window. */
     CONTEXT,
     /** The route's daily budget is spent. */
-    OUT_FOR_DAY;
+    OUT_FOR_DAY,
+    /** The ticket would miss its deadline on the route (docs/design.md, "Deadlines and hand-off"). */
+    DEADLINE;
 
-    /** Wire name: {@code halted}, {@code circuit-open}, {@code max-wait}, {@code context}, {@code out-for-day}. */
+    /** Wire name: {@code halted}, {@code circuit-open}, {@code max-wait}, {@code context}, {@code out-for-day}, {@code deadline}. */
     public String wire() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
