@@ -33,15 +33,7 @@ final class OpenAiDialect implements ProviderDialect {
         int status = answer.status();
         String lowered = answer.lowered();
         if (status == 429) {
-            if (lowered.contains("insufficient_quota") || lowered.contains("exceeded your current quota")
-                    || lowered.contains("spend limit") || lowered.contains("billing")) {
-                return answer.failed(ModelOutcome.FailureKind.HALT, answer.hint());
-            }
-            if (lowered.contains("request too large")) {
-                // larger than the whole per-minute limit: waiting cannot help, a smaller batch can
-                return answer.failed(ModelOutcome.FailureKind.CONTEXT_LENGTH, Optional.empty());
-            }
-            return answer.rateLimited(answer.hint(), false);
+            return tooMany(answer, lowered);
         }
         if (status == 400 && (lowered.contains("context_length_exceeded") || lowered.contains("context length")
                 || lowered.contains("maximum context"))) {
@@ -54,5 +46,18 @@ final class OpenAiDialect implements ProviderDialect {
             return answer.failed(ModelOutcome.FailureKind.TRANSIENT, answer.hint());
         }
         return answer.failed(ModelOutcome.FailureKind.NON_RETRYABLE, answer.hint());
+    }
+
+    /** A 429: a spent quota halts, a request larger than the limit splits, anything else waits. */
+    private static ModelOutcome tooMany(ErrorAnswer answer, String lowered) {
+        if (lowered.contains("insufficient_quota") || lowered.contains("exceeded your current quota")
+                || lowered.contains("spend limit") || lowered.contains("billing")) {
+            return answer.failed(ModelOutcome.FailureKind.HALT, answer.hint());
+        }
+        if (lowered.contains("request too large")) {
+            // larger than the whole per-minute limit: waiting cannot help, a smaller batch can
+            return answer.failed(ModelOutcome.FailureKind.CONTEXT_LENGTH, Optional.empty());
+        }
+        return answer.rateLimited(answer.hint(), false);
     }
 }

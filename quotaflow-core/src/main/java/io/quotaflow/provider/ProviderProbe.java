@@ -7,7 +7,6 @@ import io.quotaflow.routing.RouteSettings;
 import io.quotaflow.settings.Redactor;
 
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;

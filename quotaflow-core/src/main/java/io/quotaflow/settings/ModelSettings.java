@@ -49,13 +49,15 @@ public record ModelSettings(URI baseUrl, String model, Secret apiKey, Duration t
             baseUrl = URI.create(base.substring(0, base.length() - 1));
         }
         dialect = dialect == null ? Dialect.OPENAI : dialect;
-        apiVersion = apiVersion == null || apiVersion.isBlank() ? (dialect == Dialect.AZURE ? Dialect.DEFAULT_AZURE_API_VERSION : null)
-                : apiVersion.strip();
-        deployment = deployment == null || deployment.isBlank() ? (dialect == Dialect.AZURE ? model.strip() : null) : deployment.strip();
-        QuotaSettings.require(apiVersion == null || apiVersion.matches("[A-Za-z0-9._-]+"),
-                "api-version may only hold letters, digits, '.', '_' and '-'");
-        QuotaSettings.require(deployment == null || deployment.matches("[A-Za-z0-9._-]+"),
-                "deployment may only hold letters, digits, '.', '_' and '-'");
+        apiVersion = azurePart(dialect, apiVersion, Dialect.DEFAULT_AZURE_API_VERSION, "api-version");
+        deployment = azurePart(dialect, deployment, model.strip(), "deployment");
+    }
+
+    /** An Azure URL part: {@code value}, else {@code otherwise} for Azure (null for the other dialects); URL-safe. */
+    private static String azurePart(Dialect dialect, String value, String otherwise, String what) {
+        String v = value == null || value.isBlank() ? (dialect == Dialect.AZURE ? otherwise : null) : value.strip();
+        QuotaSettings.require(v == null || v.matches("[A-Za-z0-9._-]+"), what + " may only hold letters, digits, '.', '_' and '-'");
+        return v;
     }
 
     /** An OpenAI-dialect endpoint. */
