@@ -69,6 +69,24 @@ class AzureDialectTest {
     }
 
     @Test
+    void shouldNeverKeepTheKeyAProviderEchoesThroughTheClient() {
+        String key = "azure-key-0123456789abcdef";
+        ModelSettings settings = ModelSettings.of(URI.create("https://contoso.openai.azure.com"), "gpt-4o-mini", Secret.of(key))
+                .withDialect(Dialect.AZURE, null, null);
+        try (OpenAiChatClient client = new OpenAiChatClient(settings)) {
+            ModelRequest request = new ModelRequest("b1", new PromptBuilder(settings).build(java.util.List.of(new ModelItem("T-1", "s", "b")), 50));
+            ModelOutcome outcome = client.interpret(401, java.net.http.HttpHeaders.of(java.util.Map.of(), (a, b) -> true),
+                    "{\"error\":{\"code\":\"401\",\"message\":\"Access denied due to invalid subscription key " + key
+                            + " or wrong API endpoint.\"}}", request, 3);
+
+            assertThat(outcome).isInstanceOfSatisfying(ModelOutcome.Failed.class, f -> {
+                assertThat(f.kind()).isEqualTo(ModelOutcome.FailureKind.HALT);
+                assertThat(f.message()).contains("Access denied").doesNotContain(key).doesNotContain("0123456789abcdef");
+            });
+        }
+    }
+
+    @Test
     void shouldHaltOnAMissingDeployment() {
         ModelOutcome outcome = azure.error(new ErrorAnswer(404, RateLimitInfo.EMPTY, "{\"error\":{\"code\":\"DeploymentNotFound\","
                 + "\"message\":\"The API deployment for this resource does not exist.\"}}", 5, m -> m));
