@@ -42,8 +42,9 @@ final class AnthropicDialect implements ProviderDialect {
     public ModelOutcome error(ErrorAnswer answer) {
         int status = answer.status();
         String lowered = answer.lowered();
-        if (spendLimit(answer) || status == 402 || (status == 400 || status == 403)
-                && (lowered.contains("credit balance") || lowered.contains("spend limit") || lowered.contains("billing"))) {
+        boolean money = lowered.contains("credit balance") || lowered.contains("spend limit");
+        if (spendLimit(answer) || status == 402 || (status == 400 || status == 403 || status == 429) && money
+                || (status == 400 || status == 403) && lowered.contains("billing")) {
             return answer.failed(ModelOutcome.FailureKind.HALT, Optional.empty());
         }
         if (status == 429) {

@@ -72,6 +72,15 @@ class AnthropicDialectTest {
     }
 
     @Test
+    void shouldHaltOnA429ThatSpeaksOfTheSpendLimitWithoutItsCode() {
+        ModelOutcome outcome = anthropic.error(new ErrorAnswer(429, RateLimitInfo.EMPTY, "{\"type\":\"error\",\"error\":{\"type\":"
+                + "\"rate_limit_error\",\"message\":\"You have reached your specified API usage limits (spend limit).\"}}", 1, m -> m));
+
+        assertThat(outcome).isInstanceOfSatisfying(ModelOutcome.Failed.class,
+                f -> assertThat(f.kind()).isEqualTo(ModelOutcome.FailureKind.HALT));
+    }
+
+    @Test
     void shouldRetryAnOverloadAsTheProvidersNotACooldownOfOurQuota() {
         ModelOutcome outcome = Recorded.load("anthropic-529-overloaded.json").outcome(anthropic);
 
