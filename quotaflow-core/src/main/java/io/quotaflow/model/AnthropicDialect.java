@@ -42,9 +42,7 @@ final class AnthropicDialect implements ProviderDialect {
     public ModelOutcome error(ErrorAnswer answer) {
         int status = answer.status();
         String lowered = answer.lowered();
-        boolean money = lowered.contains("credit balance") || lowered.contains("spend limit");
-        if (spendLimit(answer) || status == 402 || (status == 400 || status == 403 || status == 429) && money
-                || (status == 400 || status == 403) && lowered.contains("billing")) {
+        if (outOfMoney(answer, status, lowered)) {
             return answer.failed(ModelOutcome.FailureKind.HALT, Optional.empty());
         }
         if (status == 429) {
@@ -57,6 +55,13 @@ final class AnthropicDialect implements ProviderDialect {
             return answer.failed(ModelOutcome.FailureKind.CONTEXT_LENGTH, Optional.empty());
         }
         return OpenAiDialect.taxonomy(answer);
+    }
+
+    /** The spend cap, the credit balance or billing: nothing but a person can fix it. */
+    private static boolean outOfMoney(ErrorAnswer answer, int status, String lowered) {
+        boolean refusal = status == 400 || status == 403;
+        boolean money = lowered.contains("credit balance") || lowered.contains("spend limit");
+        return spendLimit(answer) || status == 402 || (refusal || status == 429) && money || refusal && lowered.contains("billing");
     }
 
     private static boolean spendLimit(ErrorAnswer answer) {
