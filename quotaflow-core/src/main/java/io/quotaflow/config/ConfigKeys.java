@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import io.quotaflow.settings.BatchSettings;
+import io.quotaflow.settings.Dialect;
 import io.quotaflow.settings.HttpSettings;
 import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.settings.QuotaSettings;
@@ -140,6 +141,14 @@ public final class ConfigKeys {
                 + "provider's 400s); a ticket that cannot fit alone is dead-lettered `too-large`");
         t.add("llm.encoding", Type.STRING, null, null, "jtokkit encoding (default by model: `o200k_base` for "
                 + "gpt-4o/4.1/5/o-series, else `cl100k_base`)");
+        t.add("llm.dialect", Type.STRING, "openai", "--dialect", "how the provider is spoken to: `openai` (and any "
+                + "OpenAI-compatible server), `azure` (Azure OpenAI: `api-key` header, deployment URLs), `anthropic` (its "
+                + "OpenAI-compatible endpoint), `gemini` (its OpenAI-compatible endpoint); each with its rate-limit headers and "
+                + "errors (docs/configuration.md, \"Provider dialects\")");
+        t.add("llm.api-version", Type.STRING, null, null, "Azure's `api-version` (default `" + Dialect.DEFAULT_AZURE_API_VERSION
+                + "`); only for `llm.dialect=azure`");
+        t.add("llm.deployment", Type.STRING, null, null, "Azure's deployment name (default: the model); only for "
+                + "`llm.dialect=azure`");
         t.add("classify.categories", Type.LIST, String.join(",", ModelSettings.DEFAULT_CATEGORIES), null, "closed set");
         t.add("classify.urgencies", Type.LIST, String.join(",", ModelSettings.DEFAULT_URGENCIES), null, "closed set");
         t.add("quota.rpm", Type.INT, Integer.toString(q.rpm()), "--rpm", "the provider's requests per minute for this "
@@ -190,6 +199,9 @@ public final class ConfigKeys {
         t.template(n + "context-tokens", Type.INT, "llm.context-tokens", "the route's context window to start with");
         t.template(n + "encoding", Type.STRING, "llm.encoding", "the route's jtokkit encoding");
         t.template(n + "timeout-ms", Type.LONG, "llm.timeout-ms", "the route's per-call timeout");
+        t.template(n + "dialect", Type.STRING, "llm.dialect", "the route's dialect: `openai`, `azure`, `anthropic` or `gemini`");
+        t.template(n + "api-version", Type.STRING, "llm.api-version", "the route's Azure `api-version`");
+        t.template(n + "deployment", Type.STRING, "llm.deployment", "the route's Azure deployment (default: its model)");
         t.template(n + "fallback", Type.LIST, null, "routes a waiting ticket moves to, in order, when this one is "
                 + "halted, its circuit is open or the wait exceeds `routing.max-wait`");
         t.template(n + "context-fallback", Type.STRING, null, "the route a ticket too large for this one goes to");

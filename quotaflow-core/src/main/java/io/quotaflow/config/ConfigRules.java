@@ -55,6 +55,14 @@ final class ConfigRules {
                 return rule("at least " + DispatcherSettings.MIN_MAX_PENDING, v -> (Integer) v >= DispatcherSettings.MIN_MAX_PENDING);
             case "quota.max-in-flight":
                 return rule("auto or a positive integer", v -> isAutoOrPositive(v.toString()));
+            case "llm.dialect":
+            case "route.<name>.dialect":
+                return rule(io.quotaflow.settings.Dialect.names().replace("|", ", "), v -> isDialect(v.toString()));
+            case "llm.api-version":
+            case "route.<name>.api-version":
+            case "llm.deployment":
+            case "route.<name>.deployment":
+                return rule("letters, digits, '.', '_' or '-'", v -> v.toString().strip().matches("[A-Za-z0-9._-]+"));
             case "llm.base-url":
                 return rule("an absolute URL such as https://api.openai.com/v1", v -> isAbsoluteUrl(v.toString()));
             case "route.<name>.base-url":
@@ -123,6 +131,15 @@ final class ConfigRules {
 
     private static boolean isMaxWait(String v) {
         return isNone(v) || ConfigDurations.parse(v).filter(d -> !d.isZero()).isPresent();
+    }
+
+    private static boolean isDialect(String v) {
+        try {
+            io.quotaflow.settings.Dialect.parse(v);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     private static boolean isRouteList(List<?> names) {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import io.quotaflow.settings.DailyLimits;
+import io.quotaflow.settings.Dialect;
 import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.settings.Prices;
 import io.quotaflow.settings.QuotaSettings;
@@ -41,6 +42,8 @@ final class RouteReader {
         ModelSettings model = new ModelSettings(URI.create(baseUrl.strip()), values.string(source(name, "model")), key,
                 Duration.ofMillis(values.longValue(source(name, "timeout-ms"))), values.get(source(name, "encoding")).orElse(null),
                 values.integer(source(name, "context-tokens")), values.list("classify.categories"), values.list("classify.urgencies"));
+        model = model.withDialect(Dialect.parse(values.string(source(name, "dialect"))), values.get(source(name, "api-version")).orElse(null),
+                values.get(source(name, "deployment")).orElse(null));
         QuotaSettings quota = baseQuota.withRpm(values.integer(source(name, "rpm"))).withTpm(values.integer(source(name, "tpm")));
         String fallbackKey = RouteKeys.key(name, "fallback");
         List<String> fallback = values.get(fallbackKey).isPresent() ? values.list(fallbackKey) : List.of();

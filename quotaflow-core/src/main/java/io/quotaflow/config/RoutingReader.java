@@ -8,6 +8,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import io.quotaflow.settings.Dialect;
 import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.routing.RouteSettings;
@@ -69,6 +70,8 @@ final class RoutingReader {
         Secret key = ApiKeyReader.read(p.get("llm.api-key-file").orElse(null), env.get(ConfigLoader.API_KEY_ENV));
         return new ModelSettings(URI.create(p.string("llm.base-url").strip()), p.string("llm.model"),
                 key, p.millis("llm.timeout-ms"), p.get("llm.encoding").orElse(null), p.integer("llm.context-tokens"),
-                p.list("classify.categories"), p.list("classify.urgencies"));
+                p.list("classify.categories"), p.list("classify.urgencies"))
+                .withDialect(Dialect.parse(p.string("llm.dialect")), p.get("llm.api-version").orElse(null),
+                        p.get("llm.deployment").orElse(null));
     }
 }

@@ -223,7 +223,7 @@ final class ProviderModel implements DispatchView.Limiter {
                 // "Used X, Requested Y": the provider's own count of this call (prompt + max_tokens)
                 limited.requested().ifPresent(requested -> calibration.observe(requested - batch.maxTokens(), batch.promptTokens()));
             }
-            if (RateLimitHeaders.aboutDay(limited.message())) {
+            if (limited.perDay()) {
                 limiter.dayExhausted(now);
             }
             if (RateLimitHeaders.aboutConcurrency(limited.message())) {

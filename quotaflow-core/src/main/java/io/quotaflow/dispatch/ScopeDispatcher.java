@@ -491,7 +491,8 @@ final class ScopeDispatcher {
         if (health.circuitOpen()) {
             return Optional.of(FallbackReason.CIRCUIT_OPEN);
         }
-        return dailyLimited && provider.outForDayUntil().isPresent() ? Optional.of(FallbackReason.OUT_FOR_DAY) : Optional.empty();
+        // out for the day by its own daily limits, or by the provider's (a 429 about a per-day quota)
+        return provider.outForDayUntil().isPresent() ? Optional.of(FallbackReason.OUT_FOR_DAY) : Optional.empty();
     }
 
     DispatchLedger ledger() {

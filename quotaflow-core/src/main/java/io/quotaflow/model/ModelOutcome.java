@@ -1,5 +1,6 @@
 package io.quotaflow.model;
 
+import io.quotaflow.quota.RateLimitHeaders;
 import io.quotaflow.quota.RateLimitInfo;
 
 import java.time.Duration;
@@ -42,9 +43,16 @@ public sealed interface ModelOutcome permits ModelOutcome.Answered, ModelOutcome
      * @param retryAfter the provider's hint, if any
      * @param used       "Used X" from the body, if present
      * @param requested  "Requested Y" from the body, if present
+     * @param perDay     the limit hit is a daily one (the route's day is over until its reset), as the dialect read it
      */
     record RateLimited(Optional<Duration> retryAfter, String message, Optional<Long> used, Optional<Long> requested,
-                       RateLimitInfo rateLimits, long latencyMs) implements ModelOutcome {
+                       RateLimitInfo rateLimits, long latencyMs, boolean perDay) implements ModelOutcome {
+
+        /** A rate limit whose message says whether it is a daily one ("requests per day (RPD)"). */
+        public RateLimited(Optional<Duration> retryAfter, String message, Optional<Long> used, Optional<Long> requested,
+                           RateLimitInfo rateLimits, long latencyMs) {
+            this(retryAfter, message, used, requested, rateLimits, latencyMs, RateLimitHeaders.aboutDay(message));
+        }
     }
 
     /**

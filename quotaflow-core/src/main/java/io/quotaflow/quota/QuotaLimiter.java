@@ -47,7 +47,9 @@ public final class QuotaLimiter {
     /** Requests, tokens, then the separate input and output buckets when configured. */
     private final List<MinuteBucket> buckets;
     private final MinuteBucket input;
-    private final DailyBudget daily;
+    /** The route's daily budget: from its daily limits, or from the first 429 about a daily limit (null until then). */
+    private DailyBudget daily;
+    private final DailyLimits dailyLimits;
     private final AdmissionLog admissions = new AdmissionLog();
     private final HeaderTiming timing = new HeaderTiming();
     private final TransitBound transit = new TransitBound();
@@ -74,6 +76,7 @@ public final class QuotaLimiter {
             all.add(new MinuteBucket(QuotaDimension.OUTPUT_TOKENS, outputTpm, settings, nowNanos));
         }
         this.buckets = Collections.unmodifiableList(all);
+        this.dailyLimits = daily;
         this.daily = daily.configured() ? new DailyBudget(daily) : null;
         this.cooldownUntilNanos = nowNanos;
         this.lastRateLimitNanos = nowNanos - CLEAN_PERIOD_NANOS;
@@ -356,12 +359,14 @@ public final class QuotaLimiter {
 
     /**
      * The provider answered a 429 about a daily limit: the day's budget is spent until the next
-     * reset, whatever the local count says (without daily limits configured, nothing to mark).
+     * reset ({@code daily-reset-hour-utc}), whatever the local count says, and whether daily limits
+     * are configured or not (a provider's own per-day quota, such as Gemini's).
      */
     public void dayExhausted(long nowNanos) {
-        if (daily != null) {
-            daily.exhaust(millis(nowNanos));
+        if (daily == null) {
+            daily = new DailyBudget(dailyLimits);
         }
+        daily.exhaust(millis(nowNanos));
     }
 
     /** Every configured limit with its level now, per dimension, in {@link QuotaDimension} order. */

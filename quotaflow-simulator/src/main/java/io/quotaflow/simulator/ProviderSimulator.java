@@ -146,7 +146,7 @@ public final class ProviderSimulator implements AutoCloseable {
         this.handlerPool = Executors.newFixedThreadPool(HANDLER_THREADS, daemonThreads("quotaflow-sim-http-"));
         this.answerScheduler = new ScheduledThreadPoolExecutor(ANSWER_THREADS, daemonThreads("quotaflow-sim-answer-"));
         this.answerScheduler.setRemoveOnCancelPolicy(true);
-        this.sender = new ReplySender(answerScheduler, stats, random);
+        this.sender = new ReplySender(answerScheduler, stats, random, config.dialect(), clock::epochMs);
         this.routes = new Routes(this, chat, stats);
         server.setExecutor(handlerPool);
         server.createContext("/", this::handle);
@@ -191,9 +191,12 @@ public final class ProviderSimulator implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
-    /** {@code http://localhost:PORT/v1}: what a client uses as its base URL. */
+    /**
+     * What a client uses as its base URL: {@code http://localhost:PORT/v1} (OpenAI, Anthropic),
+     * {@code http://localhost:PORT/v1beta/openai} (Gemini), {@code http://localhost:PORT} (Azure).
+     */
     public String baseUrl() {
-        return "http://localhost:" + port() + "/v1";
+        return "http://localhost:" + port() + config.dialect().basePath();
     }
 
     /** The configuration the simulator started with ({@link #faults()} may have changed since). */
