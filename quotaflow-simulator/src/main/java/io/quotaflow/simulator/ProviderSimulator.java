@@ -51,6 +51,12 @@ import java.util.function.LongSupplier;
  *       subject to faults.</li>
  * </ul>
  *
+ * <p>Engine mode ({@link SimulatorConfig#engine()}, {@link EngineMode}): the simulator is a
+ * self-hosted engine instead: no rate limits and no {@code x-ratelimit-*} header on any answer; a call
+ * admitted while {@code n} calls run (itself included) takes its latency × max(1, n / K), and one
+ * more than M running is refused at once with a TGI-style 429 {@code {"error":"Model is
+ * overloaded","error_type":"overloaded"}} (or a 503), counted as the fault {@code overloaded}.
+ *
  * <p>Several models: besides its default model the simulator serves
  * {@link SimulatorConfig#extraModels()} on the same port, each with its own RPM/TPM buckets per key,
  * burst, context window, tokenizer and optionally keys ({@link ModelSpec}); the body's {@code model}
@@ -247,6 +253,16 @@ public final class ProviderSimulator implements AutoCloseable {
     /** The status {@code model} answers while down, or empty while it is up. */
     public OptionalInt down(String model) {
         return chat.model(model).down();
+    }
+
+    /** The calls an engine ({@link SimulatorConfig#engine()}) runs now; empty for a rate-limited provider. */
+    public OptionalInt engineRunning() {
+        return chat.engine().map(e -> OptionalInt.of(e.running())).orElse(OptionalInt.empty());
+    }
+
+    /** The most calls an engine ran at once since the start; empty for a rate-limited provider. */
+    public OptionalInt enginePeak() {
+        return chat.engine().map(e -> OptionalInt.of(e.peak())).orElse(OptionalInt.empty());
     }
 
     /** Time since the simulator started: the clock of the outage windows. */
