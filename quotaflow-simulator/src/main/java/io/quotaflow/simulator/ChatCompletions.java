@@ -167,9 +167,14 @@ final class ChatCompletions {
         }
 
         long cost = (long) promptTokens + maxTokens;
-        if (engine != null) {
-            return engineRun(request, model, fault, promptTokens, maxTokens, cost);
-        }
+        return engine != null ? engineRun(request, model, fault, promptTokens, maxTokens, cost)
+                : limited(request, model, fault, limiter, promptTokens, maxTokens, cost);
+    }
+
+    /** A rate-limited provider's answer: the key's buckets admit the call (or refuse it with a 429). */
+    private Reply limited(ChatRequest request, ServedModel model, Fault fault, KeyLimiter limiter, int promptTokens, int maxTokens,
+                          long cost) throws JsonProcessingException {
+        ModelSpec spec = model.spec();
         Admission admission = limiter.admit(cost);
         if (!(admission instanceof Admission.Admitted)) {
             if (admission instanceof Admission.TooLarge) {
