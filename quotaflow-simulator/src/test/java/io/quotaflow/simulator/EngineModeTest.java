@@ -78,17 +78,31 @@ class EngineModeTest {
     }
 
     @Test
-    void shouldStretchLatencyBeyondSaturation() {
-        start(EngineMode.of(2, 8), 300);
-        Timed alone = send().join();
-        assertThat(alone.ms()).isBetween(290L, 600L);
-        List<Timed> six = concurrently(6);
-        assertThat(six).allSatisfy(t -> assertThat(t.response().statusCode()).isEqualTo(200));
-        // admitted while 1..6 ran: 300, 300, 450, 600, 750, 900 ms
-        long slowest = six.stream().mapToLong(Timed::ms).max().orElseThrow();
-        assertThat(slowest).isBetween(850L, 1400L);
-        assertThat(six.stream().filter(t -> t.ms() < 400).count()).isLessThanOrEqualTo(3);
-        assertThat(sim.enginePeak()).hasValue(6);
+    void shouldStretchLatencyBeyondSaturation() throws Exception {
+        // the decision without HTTP: the latency each call gets while 1..6 run, and the calls stop running once answered
+        SimulatorConfig config = SimulatorConfig.builder().apiKeys(java.util.Set.of("sk-engine")).noLatency().baseLatencyMs(300)
+                .engine(EngineMode.of(2, 8)).build();
+        SimClock clock = SimClock.anchored(() -> 1_000_000_000L, 1_700_000_000_000L);
+        ChatCompletions chat = new ChatCompletions(config, clock, clock.nanos(), Faults::none, new StatsRecorder(config, clock),
+                new java.util.Random(1));
+        List<Reply.Later> six = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            six.add((Reply.Later) chat.handle(BODY.getBytes(java.nio.charset.StandardCharsets.UTF_8), "Bearer sk-engine"));
+        }
+        assertThat(six.stream().map(Reply.Later::delayMs).toList()).containsExactly(300L, 300L, 450L, 600L, 750L, 900L);
+        assertThat(six).allSatisfy(l -> assertThat(l.headers().keySet()).noneMatch(n -> n.startsWith("x-ratelimit")));
+        six.forEach(Reply.Later::finish);
+        assertThat(chat.engine().orElseThrow().running()).isZero();
+        assertThat(chat.engine().orElseThrow().peak()).isEqualTo(6);
+        Reply.Later alone = (Reply.Later) chat.handle(BODY.getBytes(java.nio.charset.StandardCharsets.UTF_8), "Bearer sk-engine");
+        assertThat(alone.delayMs()).isEqualTo(300L);
+    }
+
+    @Test
+    void shouldStopRunningACallOnceItIsAnsweredOverHttp() {
+        start(EngineMode.of(2, 8), 100);
+        assertThat(concurrently(3)).allSatisfy(t -> assertThat(t.response().statusCode()).isEqualTo(200));
+        assertThat(sim.enginePeak().getAsInt()).isBetween(1, 3);
         assertThat(sim.engineRunning()).hasValue(0);
     }
 
