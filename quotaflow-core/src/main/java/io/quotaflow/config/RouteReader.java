@@ -41,7 +41,8 @@ final class RouteReader {
         ModelSettings model = new ModelSettings(URI.create(baseUrl.strip()), values.string(source(name, "model")), key,
                 Duration.ofMillis(values.longValue(source(name, "timeout-ms"))), values.get(source(name, "encoding")).orElse(null),
                 values.integer(source(name, "context-tokens")), values.list("classify.categories"), values.list("classify.urgencies"));
-        QuotaSettings quota = baseQuota.withRpm(values.integer(source(name, "rpm"))).withTpm(values.integer(source(name, "tpm")));
+        QuotaSettings quota = baseQuota.withRpm(ConfigRules.limit(values.string(source(name, "rpm"))))
+                .withTpm(ConfigRules.limit(values.string(source(name, "tpm"))));
         String fallbackKey = RouteKeys.key(name, "fallback");
         List<String> fallback = values.get(fallbackKey).isPresent() ? values.list(fallbackKey) : List.of();
         String contextFallback = values.get(RouteKeys.key(name, "context-fallback")).map(String::strip).orElse(null);

@@ -61,8 +61,8 @@ class RouteKeysStrictnessTest {
 
         ConfigValues values = ConfigLoader.resolve(null, env, Map.of());
 
-        assertThat(values.integer("route.eu-west.rpm")).isEqualTo(60);
-        assertThat(values.integer("route.eu.rpm")).isEqualTo(70);
+        assertThat(values.string("route.eu-west.rpm")).isEqualTo("60");
+        assertThat(values.string("route.eu.rpm")).isEqualTo("70");
         assertThat(values.string("route.eu-west.context-fallback")).isEqualTo("eu");
         assertThatThrownBy(() -> ConfigLoader.resolve(null, with(env, "QUOTAFLOW_ROUTE_EU_WEST_RMP", "1"), Map.of()))
                 .hasMessage("unknown environment variable QUOTAFLOW_ROUTE_EU_WEST_RMP; did you mean QUOTAFLOW_ROUTE_EU_WEST_RPM?");
