@@ -21,11 +21,12 @@ public final class LlmOptions {
     @Option(names = "--llm-api-key-file", description = "File holding the API key (else QUOTAFLOW_LLM_API_KEY).")
     Path apiKeyFile;
 
-    @Option(names = "--rpm", description = "The provider's requests-per-minute limit for this key and model.")
-    Integer rpm;
+    @Option(names = "--rpm", description = "The provider's requests-per-minute limit for this key and model, or none "
+            + "(a self-hosted engine).")
+    String rpm;
 
-    @Option(names = "--tpm", description = "The provider's tokens-per-minute limit for this key and model.")
-    Integer tpm;
+    @Option(names = "--tpm", description = "The provider's tokens-per-minute limit for this key and model, or none.")
+    String tpm;
 
     /** Puts the options given into {@code flags}, keyed by configuration key. */
     void putInto(Map<String, String> flags) {

@@ -128,6 +128,10 @@ public final class OpenAiChatClient implements ModelClient {
                     || lowered.contains("spend limit") || lowered.contains("billing")) {
                 return failed(ModelOutcome.FailureKind.HALT, status, message, hint, limits, latencyMs);
             }
+            if (limits.isEmpty() && lowered.contains("overloaded")) {
+                // an engine's "too many at once" (TGI): no quota was spent, none is learned; fewer calls at once help
+                return failed(ModelOutcome.FailureKind.OVERLOADED, status, message, hint, limits, latencyMs);
+            }
             if (lowered.contains("request too large")) {
                 // larger than the whole per-minute limit: waiting cannot help, a smaller batch can
                 return failed(ModelOutcome.FailureKind.CONTEXT_LENGTH, status, message, Optional.empty(), limits, latencyMs);
