@@ -203,7 +203,9 @@ final class ChatCompletions {
     private Reply engineRun(ChatRequest request, ServedModel model, Fault fault, int promptTokens, int maxTokens, long cost)
             throws JsonProcessingException {
         int running = engine.tryStart();
+        long atMs = clock.since(startNanos).toMillis();
         if (running == 0) {
+            engine.refused(atMs);
             stats.fault("overloaded");
             EngineMode mode = engine.mode();
             return mode.refusalStatus() == 429
@@ -217,6 +219,7 @@ final class ChatCompletions {
         stats.admitted(cost, promptTokens, answer.completionTokens());
         model.counters().admitted(cost, promptTokens, answer.completionTokens());
         long latencyMs = Math.round(latencyMs(answer.completionTokens()) * engine.mode().slowdown(running));
+        engine.log(atMs, running, latencyMs);
         return new Reply.Later(Map.of(), completion(model.spec().name(), promptTokens, answer), latencyMs, null, engine::finish);
     }
 

@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -265,6 +266,16 @@ public final class ProviderSimulator implements AutoCloseable {
         return chat.engine().map(e -> OptionalInt.of(e.peak())).orElse(OptionalInt.empty());
     }
 
+    /** The calls an engine ran (the first {@value EngineLoad#LOG_LIMIT}), in order; empty for a rate-limited provider. */
+    public List<EngineCall> engineCalls() {
+        return chat.engine().map(EngineLoad::calls).orElse(List.of());
+    }
+
+    /** When an engine refused a call as overloaded, in ms since the start; empty for a rate-limited provider. */
+    public List<Long> engineRefusals() {
+        return chat.engine().map(EngineLoad::refusals).orElse(List.of());
+    }
+
     /** Time since the simulator started: the clock of the outage windows. */
     public Duration uptime() {
         return clock.since(startNanos);
@@ -275,9 +286,10 @@ public final class ProviderSimulator implements AutoCloseable {
         return stats.snapshot();
     }
 
-    /** Refills every bucket (forgets every key) and clears the statistics. */
+    /** Refills every bucket (forgets every key) and clears the statistics (and an engine's logs). */
     public void reset() {
         chat.forgetKeys();
+        chat.engine().ifPresent(EngineLoad::clear);
         stats.reset();
     }
 

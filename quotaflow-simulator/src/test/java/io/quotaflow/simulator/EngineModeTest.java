@@ -122,6 +122,8 @@ class EngineModeTest {
         long slowestAnswer = seven.stream().filter(t -> t.response().statusCode() == 200).mapToLong(Timed::ms).max().orElseThrow();
         assertThat(refused).allSatisfy(t -> assertThat(t.ms()).isLessThan(slowestAnswer));
         assertThat(sim.stats().faultsInjected("overloaded")).isEqualTo(3);
+        assertThat(sim.engineRefusals()).hasSize(3);
+        assertThat(sim.engineCalls()).hasSize(4).allSatisfy(c -> assertThat(c.running()).isBetween(1, 4));
         // once they are answered, the engine takes calls again
         assertThat(send().join().response().statusCode()).isEqualTo(200);
     }
