@@ -39,8 +39,8 @@ class SelfHostedEngineIT {
     private static final int MAX_RUNNING = 128;
     private static final long BASE_MS = 500;
     /** Where the measured window starts and ends, after the pipeline first called the engine. */
-    private static final long FROM_MS = 12_000;
-    private static final long TO_MS = 36_000;
+    private static final long FROM_MS = 10_000;
+    private static final long TO_MS = 30_000;
 
     @RegisterExtension
     static final ItSupport it = ItSupport.of("sk-it-engine", 1, 1, BASE_MS,
