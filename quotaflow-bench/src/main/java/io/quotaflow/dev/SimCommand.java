@@ -143,6 +143,12 @@ public final class SimCommand implements Callable<Integer>, ReadsEnvironment {
                     + "them) or answer (the buckets when the answer is sent). Default: ${DEFAULT-VALUE}.")
     String headersAt;
 
+    @Option(names = "--engine", paramLabel = "K/M[/503]",
+            description = "Serve as a self-hosted engine instead of a rate-limited provider: no rate limits and no "
+                    + "x-ratelimit-* headers; throughput saturates at K running calls (beyond, each call takes its latency "
+                    + "x running / K), and more than M running are refused with TGI's 429 \"Model is overloaded\" (or a 503).")
+    String engine;
+
     @Option(names = "--tokenizer", paramLabel = "NAME", defaultValue = "auto",
             description = "How the simulator counts tokens: auto (the model's OpenAI encoding, as the client "
                     + "assumes), o200k_base, cl100k_base, or chars (a non-BPE provider: ceil(code points / 4) "
@@ -320,7 +326,8 @@ public final class SimCommand implements Callable<Integer>, ReadsEnvironment {
                     .startFull(full).tokenizer(parsedTokenizer).contextTokens(contextTokens)
                     .model(model).baseLatencyMs(latencyMs).perCompletionTokenMs(perTokenMs)
                     .latencyJitter(latencyJitter).seed(seed).apiKeys(keys).faults(faults.build())
-                    .headersAt(HeaderMoment.parse(headersAt));
+                    .headersAt(HeaderMoment.parse(headersAt))
+                    .engine(engine == null ? null : io.quotaflow.simulator.EngineMode.parse(engine));
             serve.forEach(text -> config.serve(ServeOption.parse(text, env)));
             return SimBanner.checkOutageModels(config.build());
         } catch (IllegalArgumentException e) {
