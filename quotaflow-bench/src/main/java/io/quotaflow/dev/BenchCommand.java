@@ -77,6 +77,13 @@ import io.quotaflow.cli.ProgressLine;
                 "     the provider is back: nothing lost, no duplicates (exit 1 otherwise);",
                 "     then the old and new status view and proposal side by side.",
                 "",
+                "  y  self-hosted  (only alone: --scenario y) an engine saturating at 8",
+                "     running calls of 500 ms, refusing beyond 128 (429 overloaded), no",
+                "     rate limits; route rpm/tpm none; max-in-flight=auto against a fixed",
+                "     128 (the baseline): calls/s against the engine's most, median and",
+                "     p90 call against an unloaded one, overload 429s; exit 1 when auto",
+                "     is under 90 %% of the most, its median over 1.5 x, or it is refused.",
+                "",
                 "  w  slow-provider  (only when named; not part of all)  500 RPM, 200k",
                 "     TPM, burst 5 s, cl100k_base counting, 8 192-token context, ~2 s",
                 "     calls, rate-limit headers taken when a call is admitted",
@@ -315,6 +322,9 @@ public final class BenchCommand implements Callable<Integer> {
         if (TENANT_SHARES.contains(scenarios.strip().toLowerCase(Locale.ROOT))) {
             return tenantShares(out, line);
         }
+        if (io.quotaflow.bench.SelfHostedBenchmark.named(scenarios)) {
+            return selfHosted(out, line);
+        }
         if (BOUNDS.contains(scenarios.strip().toLowerCase(Locale.ROOT))) {
             return bounds(out, line);
         }
@@ -338,6 +348,16 @@ public final class BenchCommand implements Callable<Integer> {
         int n = tickets == null ? io.quotaflow.bench.BoundsBenchmark.DEFAULT_TICKETS : tickets;
         var r = new io.quotaflow.bench.BoundsBenchmark(io.quotaflow.bench.BoundsBenchmark.Options.of(n),
                 m -> line.println("[n bounds] " + m)).run();
+        line.clear();
+        out.println();
+        out.print(r.report());
+        out.flush();
+        return r.clean() ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+
+    /** Bench (y): a self-hosted engine at its knee, auto against a fixed 128 in flight (exit 1 when auto misses its marks). */
+    private int selfHosted(PrintWriter out, ProgressLine line) {
+        var r = new io.quotaflow.bench.SelfHostedBenchmark(seed, m -> line.println("[y self-hosted] " + m)).run();
         line.clear();
         out.println();
         out.print(r.report());

@@ -149,6 +149,12 @@ public final class SimCommand implements Callable<Integer>, ReadsEnvironment {
                     + "gemini: /v1beta/openai/…), key header, rate-limit headers and error bodies. Default: ${DEFAULT-VALUE}.")
     String dialect;
 
+    @Option(names = "--engine", paramLabel = "K/M[/503]",
+            description = "Serve as a self-hosted engine instead of a rate-limited provider: no rate limits and no "
+                    + "x-ratelimit-* headers; throughput saturates at K running calls (beyond, each call takes its latency "
+                    + "x running / K), and more than M running are refused with TGI's 429 \"Model is overloaded\" (or a 503).")
+    String engine;
+
     @Option(names = "--tokenizer", paramLabel = "NAME", defaultValue = "auto",
             description = "How the simulator counts tokens: auto (the model's OpenAI encoding, as the client "
                     + "assumes), o200k_base, cl100k_base, or chars (a non-BPE provider: ceil(code points / 4) "
@@ -326,7 +332,8 @@ public final class SimCommand implements Callable<Integer>, ReadsEnvironment {
                     .startFull(full).tokenizer(parsedTokenizer).contextTokens(contextTokens)
                     .model(model).baseLatencyMs(latencyMs).perCompletionTokenMs(perTokenMs)
                     .latencyJitter(latencyJitter).seed(seed).apiKeys(keys).faults(faults.build())
-                    .headersAt(HeaderMoment.parse(headersAt)).dialect(SimDialect.parse(dialect));
+                    .headersAt(HeaderMoment.parse(headersAt)).dialect(SimDialect.parse(dialect))
+                    .engine(engine == null ? null : io.quotaflow.simulator.EngineMode.parse(engine));
             serve.forEach(text -> config.serve(ServeOption.parse(text, env)));
             return SimBanner.checkOutageModels(config.build());
         } catch (IllegalArgumentException e) {

@@ -24,11 +24,12 @@ public final class LlmOptions {
     @Option(names = "--dialect", description = "How the provider is spoken to: openai (default), azure, anthropic or gemini.")
     String dialect;
 
-    @Option(names = "--rpm", description = "The provider's requests-per-minute limit for this key and model.")
-    Integer rpm;
+    @Option(names = "--rpm", description = "The provider's requests-per-minute limit for this key and model, or none "
+            + "(a self-hosted engine).")
+    String rpm;
 
-    @Option(names = "--tpm", description = "The provider's tokens-per-minute limit for this key and model.")
-    Integer tpm;
+    @Option(names = "--tpm", description = "The provider's tokens-per-minute limit for this key and model, or none.")
+    String tpm;
 
     /** Puts the options given into {@code flags}, keyed by configuration key. */
     void putInto(Map<String, String> flags) {

@@ -151,16 +151,18 @@ public final class ConfigKeys {
                 + "`llm.dialect=azure`");
         t.add("classify.categories", Type.LIST, String.join(",", ModelSettings.DEFAULT_CATEGORIES), null, "closed set");
         t.add("classify.urgencies", Type.LIST, String.join(",", ModelSettings.DEFAULT_URGENCIES), null, "closed set");
-        t.add("quota.rpm", Type.INT, Integer.toString(q.rpm()), "--rpm", "the provider's requests per minute for this "
-                + "key and model");
-        t.add("quota.tpm", Type.INT, Integer.toString(q.tpm()), "--tpm", "the provider's tokens per minute for this "
-                + "key and model");
+        t.add("quota.rpm", Type.STRING, Integer.toString(q.rpm()), "--rpm", "the provider's requests per minute for this "
+                + "key and model, or `none` (a self-hosted engine: no request limit)");
+        t.add("quota.tpm", Type.STRING, Integer.toString(q.tpm()), "--tpm", "the provider's tokens per minute for this "
+                + "key and model, or `none` (no token limit)");
         t.add("quota.safety-factor", Type.DOUBLE, Double.toString(q.safetyFactor()), null, "fraction of the limits "
                 + "to use");
         t.add("quota.burst-seconds", Type.DOUBLE, Double.toString(q.burstSeconds()), null, "bucket capacity, in "
                 + "seconds of refill (never a full minute)");
         t.add("quota.max-in-flight", Type.STRING, "auto", null, "most calls outstanding: `auto` (Little's law from "
-                + "the limits and the measured latency) or a number");
+                + "the limits and the measured latency; for a route with `rpm` or `tpm` `none`, also found from the latency: "
+                + "raised while calls are not slower, lowered when they are or on an overload, the lower of the two wins) "
+                + "or a number");
         t.add("quota.max-in-flight-ceiling", Type.INT, Integer.toString(q.maxInFlightCeiling()), null, "the most "
                 + "`auto` may choose");
         t.add("quota.reserve-fraction", Type.DOUBLE, Double.toString(q.reserveFraction()), null, "share of the local "
@@ -193,9 +195,9 @@ public final class ConfigKeys {
         t.template(n + "api-key-env", Type.STRING, null, "name of the variable holding the route's key (e.g. "
                 + "`OPENAI_API_KEY`); else `.api-key-file`; else `QUOTAFLOW_LLM_API_KEY` / `llm.api-key-file`");
         t.template(n + "api-key-file", Type.STRING, null, "file holding the route's key");
-        t.template(n + "rpm", Type.INT, "quota.rpm", "the route's requests per minute (the other `quota.*` knobs "
-                + "apply to every route)");
-        t.template(n + "tpm", Type.INT, "quota.tpm", "the route's tokens per minute");
+        t.template(n + "rpm", Type.STRING, "quota.rpm", "the route's requests per minute, or `none` (the other "
+                + "`quota.*` knobs apply to every route)");
+        t.template(n + "tpm", Type.STRING, "quota.tpm", "the route's tokens per minute, or `none`");
         t.template(n + "context-tokens", Type.INT, "llm.context-tokens", "the route's context window to start with");
         t.template(n + "encoding", Type.STRING, "llm.encoding", "the route's jtokkit encoding");
         t.template(n + "timeout-ms", Type.LONG, "llm.timeout-ms", "the route's per-call timeout");

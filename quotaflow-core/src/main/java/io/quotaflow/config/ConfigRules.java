@@ -73,8 +73,12 @@ final class ConfigRules {
             case "route.<name>.api-key-env":
                 return rule("the name of the variable holding the key (letters, digits, '_'; not a QUOTAFLOW_* name "
                         + "other than QUOTAFLOW_LLM_API_KEY)", v -> isKeyVariable(v.toString().strip()));
+            case "quota.rpm":
+            case "quota.tpm":
             case "route.<name>.rpm":
             case "route.<name>.tpm":
+                return rule("a positive integer, or none", v -> isNone(v.toString()) || v.toString().strip().matches("[1-9][0-9]{0,9}")
+                        && Long.parseLong(v.toString().strip()) <= Integer.MAX_VALUE);
             case "route.<name>.timeout-ms":
                 return rule("at least 1", v -> ((Number) v).longValue() >= 1);
             case "route.<name>.context-tokens":
@@ -122,6 +126,11 @@ final class ConfigRules {
             default:
                 return null;
         }
+    }
+
+    /** A per-minute limit as configured: its number, or {@link io.quotaflow.settings.QuotaSettings#NONE} for {@code none}. */
+    static int limit(String v) {
+        return isNone(v) ? io.quotaflow.settings.QuotaSettings.NONE : Integer.parseInt(v.strip());
     }
 
     /** {@code routing.max-wait.<p>=none}: that class never falls back for its wait. */

@@ -59,7 +59,7 @@ final class RoutingReader {
     /** {@code quota.*}: the single route's quota, and every route's knobs. */
     static QuotaSettings quota(ConfigValues p) {
         String inFlight = p.string("quota.max-in-flight").strip();
-        return new QuotaSettings(p.integer("quota.rpm"), p.integer("quota.tpm"),
+        return new QuotaSettings(ConfigRules.limit(p.string("quota.rpm")), ConfigRules.limit(p.string("quota.tpm")),
                 p.number("quota.safety-factor"), p.number("quota.burst-seconds"),
                 inFlight.equalsIgnoreCase("auto") ? QuotaSettings.AUTO : Integer.parseInt(inFlight),
                 p.number("quota.reserve-fraction"), p.integer("quota.max-in-flight-ceiling"));

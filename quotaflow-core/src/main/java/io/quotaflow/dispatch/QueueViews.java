@@ -97,7 +97,9 @@ final class QueueViews {
     static Eta.Rates rates(DispatcherSettings settings, Pace pace, long tickets, long tokens, long now) {
         var quota = settings.quota();
         var batch = settings.batch();
-        Eta.Rates configured = Eta.configured(quota.tpm(), quota.rpm(), quota.safetyFactor(),
+        // a dimension without a limit (none) never binds: an infinite rate
+        Eta.Rates configured = Eta.configured(quota.limitsTokens() ? quota.tpm() : Double.POSITIVE_INFINITY,
+                quota.limitsRequests() ? quota.rpm() : Double.POSITIVE_INFINITY, quota.safetyFactor(),
                 tickets == 0 ? 0 : (double) tokens / tickets, batch.completionTokensPerItem(), batch.maxItems(),
                 pace.latencyMs());
         return pace.rates(now, configured);

@@ -74,6 +74,12 @@ public sealed interface ModelOutcome permits ModelOutcome.Answered, ModelOutcome
     enum FailureKind {
         /** 408, 5xx, 529, connection error: retry with backoff. */
         TRANSIENT,
+        /**
+         * 429 without any rate-limit header saying the model is overloaded (TGI's "Model is
+         * overloaded"): a self-hosted engine running as many calls as it can, not a quota. Sent again
+         * with no attempt consumed and no pause; it lowers the in-flight limit instead.
+         */
+        OVERLOADED,
         /** No answer within the client's timeout: retried like {@link #TRANSIENT}, recorded as a timeout. */
         TIMEOUT,
         /** 400 context length exceeded: split the batch. */

@@ -54,6 +54,10 @@ final class OpenAiDialect implements ProviderDialect {
                 || lowered.contains("spend limit") || lowered.contains("billing")) {
             return answer.failed(ModelOutcome.FailureKind.HALT, answer.hint());
         }
+        if (answer.limits().isEmpty() && lowered.contains("overloaded")) {
+            // an engine's "too many at once" (TGI): no quota was spent, none is learned; fewer calls at once help
+            return answer.failed(ModelOutcome.FailureKind.OVERLOADED, answer.hint());
+        }
         if (lowered.contains("request too large")) {
             // larger than the whole per-minute limit: waiting cannot help, a smaller batch can
             return answer.failed(ModelOutcome.FailureKind.CONTEXT_LENGTH, Optional.empty());

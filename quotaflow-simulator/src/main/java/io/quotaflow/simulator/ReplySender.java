@@ -73,14 +73,17 @@ final class ReplySender {
             send(exchange, now.status(), now.headers(), now.body(), now.counted());
         } else if (reply instanceof Reply.Later) {
             Reply.Later later = (Reply.Later) reply;
-            schedule(exchange, () -> send(exchange, 200, later.headersNow(), later.body(), true), later.delayMs());
+            schedule(exchange, () -> {
+                later.finish();
+                send(exchange, 200, later.headersNow(), later.body(), true);
+            }, later.delayMs(), later::finish);
         } else {
             // Never answers: the connection is closed after HANG, and no handler thread waits for it.
-            schedule(exchange, exchange::close, ProviderSimulator.HANG.toMillis());
+            schedule(exchange, exchange::close, ProviderSimulator.HANG.toMillis(), () -> { });
         }
     }
 
-    private void schedule(HttpExchange exchange, Runnable action, long delayMs) {
+    private void schedule(HttpExchange exchange, Runnable action, long delayMs, Runnable dropped) {
         stats.inFlight(+1);
         Runnable task = () -> {
             stats.inFlight(-1);
@@ -90,6 +93,7 @@ final class ReplySender {
             answerTimer.schedule(task, delayMs, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException shuttingDown) {
             stats.inFlight(-1);
+            dropped.run();
             exchange.close();
         }
     }

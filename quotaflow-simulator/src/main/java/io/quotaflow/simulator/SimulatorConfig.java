@@ -50,6 +50,9 @@ import java.util.Set;
  *                             providers do; the answer carries them after the latency) or when the answer is sent
  * @param dialect              the provider dialect spoken ({@link SimDialect}: paths, key header, rate-limit headers,
  *                             error bodies); OpenAI's by default
+ * @param engine               empty (the default): a rate-limited provider; present: a self-hosted engine
+ *                             ({@link EngineMode}) with no rate limits and no rate-limit headers, whose latency
+ *                             grows beyond its saturation and which refuses beyond its most running calls
  */
 public record SimulatorConfig(
         int port,
@@ -71,7 +74,8 @@ public record SimulatorConfig(
         boolean classify,
         List<ModelSpec> extraModels,
         HeaderMoment headersAt,
-        SimDialect dialect) {
+        SimDialect dialect,
+        Optional<EngineMode> engine) {
 
     public static final int DEFAULT_PORT = 8089;
     public static final String DEFAULT_BIND_ADDRESS = "127.0.0.1";
@@ -115,6 +119,7 @@ public record SimulatorConfig(
         extraModels = List.copyOf(Objects.requireNonNull(extraModels, "extraModels"));
         Objects.requireNonNull(headersAt, "headersAt");
         Objects.requireNonNull(dialect, "dialect");
+        Objects.requireNonNull(engine, "engine");
         Set<String> names = new HashSet<>();
         names.add(model);
         for (ModelSpec extra : extraModels) {
@@ -159,7 +164,8 @@ public record SimulatorConfig(
                 .apiKeys(apiKeys).model(model).baseLatencyMs(baseLatencyMs)
                 .perCompletionTokenMs(perCompletionTokenMs).latencyJitter(latencyJitter).seed(seed)
                 .defaultMaxTokens(defaultMaxTokens).faults(faults).tokenizer(tokenizer).contextTokens(contextTokens)
-                .startLevel(startLevel).classify(classify).extraModels(extraModels).headersAt(headersAt).dialect(dialect);
+                .startLevel(startLevel).classify(classify).extraModels(extraModels).headersAt(headersAt).dialect(dialect)
+                .engine(engine.orElse(null));
     }
 
     /** The tokenizer actually used: {@link #tokenizer()} with {@link SimTokenizer#AUTO} resolved for the model. */
@@ -191,7 +197,8 @@ public record SimulatorConfig(
                 + perCompletionTokenMs + ", latencyJitter=" + latencyJitter + ", seed=" + seed
                 + ", defaultMaxTokens=" + defaultMaxTokens + ", faults=" + faults + ", tokenizer=" + tokenizer
                 + ", contextTokens=" + contextTokens + ", startLevel=" + startLevel + ", headersAt=" + headersAt.label()
-                + (extraModels.isEmpty() ? "" : ", extraModels=" + extraModels) + "]";
+                + (extraModels.isEmpty() ? "" : ", extraModels=" + extraModels)
+                + engine.map(e -> ", engine=" + e.label()).orElse("") + "]";
     }
 
     /** Mutable builder; {@link #build()} validates. */
@@ -216,6 +223,7 @@ public record SimulatorConfig(
         private final List<ModelSpec> extraModels = new ArrayList<>();
         private HeaderMoment headersAt = HeaderMoment.ADMISSION;
         private SimDialect dialect = SimDialect.OPENAI;
+        private EngineMode engine;
 
         private Builder() {
         }
@@ -348,10 +356,19 @@ public record SimulatorConfig(
             return this;
         }
 
+        /**
+         * Serve as a self-hosted engine ({@link EngineMode}): no rate limits, no rate-limit headers,
+         * latency growing beyond the engine's saturation; null: a rate-limited provider (the default).
+         */
+        public Builder engine(EngineMode engine) {
+            this.engine = engine;
+            return this;
+        }
+
         public SimulatorConfig build() {
             return new SimulatorConfig(port, bindAddress, rpm, tpm, burstSeconds, apiKeys, model, baseLatencyMs,
                     perCompletionTokenMs, latencyJitter, seed, defaultMaxTokens, faults, tokenizer, contextTokens,
-                    startLevel, classify, extraModels, headersAt, dialect);
+                    startLevel, classify, extraModels, headersAt, dialect, Optional.ofNullable(engine));
         }
     }
 }
