@@ -11,6 +11,7 @@ class EtaAccuracyBenchmarkTest {
 
     private static final long T = 1_700_000_000_000L;
     private static final EtaAccuracyBenchmark.Options OPTIONS = EtaAccuracyBenchmark.Options.defaults(42);
+    private static final EtaAccuracyBenchmark.Options SLOW = OPTIONS.withProvider(EtaAccuracyBenchmark.Provider.slow());
 
     private static EtaAccuracyBenchmark.Probe probe(long leftMs, long offByMs) {
         return new EtaAccuracyBenchmark.Probe("BT-" + leftMs, 10, T, T + leftMs + offByMs, T + leftMs);
