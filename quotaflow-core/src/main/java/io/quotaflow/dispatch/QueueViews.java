@@ -2,6 +2,7 @@ package io.quotaflow.dispatch;
 
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.status.AdmittedRate;
 import io.quotaflow.status.Eta;
 import io.quotaflow.status.Pace;
 import io.quotaflow.status.QueueView;
@@ -18,8 +19,9 @@ import java.util.function.ToLongFunction;
 /**
  * Reads a scope's queue into a {@link QueueView} for {@code GET /tickets/{id}} and {@code /status}:
  * the first waiting tickets in dispatch order (highest class first; within a class, the tenants taking
- * turns by tokens and weight), the counts of everything waiting, and the scope's measured pace, or its
- * configured limits while nothing was measured.
+ * turns by tokens and weight), the counts of everything waiting, the first retries held for later, and
+ * the scope's measured pace held to its limits ({@link io.quotaflow.status.Pace}), or its configured
+ * limits while nothing was measured.
  */
 final class QueueViews {
 
@@ -43,6 +45,9 @@ final class QueueViews {
         turns.sort(Comparator.comparingDouble(Map.Entry::getKey));
         return turns.stream().map(Map.Entry::getValue).toList();
     }
+
+    /** Retries held for later listed in a published view (the first by due time), each a store read. */
+    static final int RETRIES = 256;
 
     /** Tickets listed one by one in a published view; the rest are counted per class (docs/design.md, "Bounds"). */
     static final int LISTED = 2_000;
@@ -70,7 +75,8 @@ final class QueueViews {
             tickets += n;
             tokens += t;
         }
-        return new QueueView(settings.scope(), routes(settings), now, rates(settings, pace, tickets, tokens, now), waiting, classes);
+        return new QueueView(settings.scope(), routes(settings), now, rates(settings, pace, tickets, tokens, now), waiting, classes,
+                ledger.delayedFirst(RETRIES));
     }
 
     /**
@@ -99,6 +105,6 @@ final class QueueViews {
         Eta.Rates configured = Eta.configured(quota.tpm(), quota.rpm(), quota.safetyFactor(),
                 tickets == 0 ? 0 : (double) tokens / tickets, batch.completionTokensPerItem(), batch.maxItems(),
                 pace.latencyMs());
-        return pace.rates(now, configured);
+        return pace.rates(now, AdmittedRate.Ceiling.perMinute(quota.tpm(), quota.rpm(), quota.safetyFactor()), configured);
     }
 }

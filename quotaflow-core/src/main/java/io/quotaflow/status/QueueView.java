@@ -28,6 +28,13 @@ public final class QueueView {
     public record Place(QueueView view, Priority priority, int position, long tokensAhead) {
     }
 
+    /**
+     * A retry held until {@code dueAt} (epoch ms): it then rejoins the queue at its tenant's head, so
+     * it goes before the waiting tickets of its class and below.
+     */
+    public record Retry(long dueAt, Priority priority, int tokens) {
+    }
+
     /** Everything waiting in one class: {@code tickets} of {@code tokens}. */
     public record Count(int tickets, long tokens) {
     }
@@ -45,6 +52,7 @@ public final class QueueView {
     private final long[] tokensBefore;
     private final Map<Priority, Tail> tails = new EnumMap<>(Priority.class);
     private final int size;
+    private final List<Retry> retries;
 
     /** {@code waiting}, every ticket waiting, must be in dispatch order. */
     public QueueView(String scope, Collection<String> routes, long at, Eta.Rates rates, List<Waiting> waiting) {
@@ -56,7 +64,14 @@ public final class QueueView {
      * everything waiting per class (null: {@code first} is all).
      */
     public QueueView(String scope, Collection<String> routes, long at, Eta.Rates rates, List<Waiting> first, Map<Priority, Count> classes) {
+        this(scope, routes, at, rates, first, classes, List.of());
+    }
+
+    /** As above, with the retries held for later, {@code retries}, by due time. */
+    public QueueView(String scope, Collection<String> routes, long at, Eta.Rates rates, List<Waiting> first, Map<Priority, Count> classes,
+                     List<Retry> retries) {
         List<Waiting> waiting = first;
+        this.retries = retries.stream().sorted(java.util.Comparator.comparingLong(Retry::dueAt)).toList();
         this.scope = Objects.requireNonNull(scope, "scope");
         this.routes = Set.copyOf(routes);
         this.at = at;
@@ -121,6 +136,11 @@ public final class QueueView {
         return i == null ? Optional.empty() : Optional.of(new Place(this, priorities[i], i, tokensBefore[i]));
     }
 
+    /** The retries held for later that go before a waiting ticket of {@code priority} (its class and above), by due time. */
+    public List<Retry> retriesAhead(Priority priority) {
+        return retries.stream().filter(r -> r.priority().compareTo(priority) <= 0).toList();
+    }
+
     /** What waits at {@code priority} and above: a ticket of that class arriving now waits behind it. */
     public Tail tail(Priority priority) {
         return tails.get(priority);
@@ -129,6 +149,6 @@ public final class QueueView {
     /** When what waits at {@code priority} and above now is expected to be done. */
     public Eta.Estimate tailEta(Priority priority, long now) {
         Tail t = tail(priority);
-        return Eta.of(now, t.tokens(), Math.max(0, t.tickets() - 1), rates, 0);
+        return Eta.of(now, t.tokens(), Math.max(0, t.tickets() - 1), rates, 0, retriesAhead(priority));
     }
 }

@@ -74,7 +74,9 @@ public final class TicketLocator {
             case DELAYED:
                 if (view.isPresent()) {
                     QueueView.Tail tail = view.get().tail(Priority.parse(s.priority()).orElse(Priority.BULK));
-                    Eta.Estimate e = Eta.of(now, tail.tokens(), tail.tickets(), view.get().rates(), s.dueAt());
+                    Eta.Estimate e = Eta.of(now, tail.tokens(), tail.tickets(), view.get().rates(), s.dueAt(),
+                            view.get().retriesAhead(Priority.parse(s.priority()).orElse(Priority.BULK)).stream()
+                                    .filter(r -> s.dueAt() == 0 || r.dueAt() < s.dueAt()).toList());
                     return new TicketAnswer(id.id(), s.state().wire(), s.route(), s.priority(), id.tenant(), tail.tickets(), Boolean.TRUE,
                             TicketAnswer.instant(e.startAt()), TicketAnswer.instant(e.doneAt()));
                 }
@@ -88,7 +90,7 @@ public final class TicketLocator {
     }
 
     private static TicketAnswer waiting(TicketKey id, String route, QueueView.Place p, long now) {
-        Eta.Estimate e = Eta.of(now, p.tokensAhead(), p.position(), p.view().rates(), 0);
+        Eta.Estimate e = Eta.of(now, p.tokensAhead(), p.position(), p.view().rates(), 0, p.view().retriesAhead(p.priority()));
         return new TicketAnswer(id.id(), TicketState.PENDING.wire(), route, p.priority().wireName(), id.tenant(), p.position(),
                 TicketAnswer.instant(e.startAt()), TicketAnswer.instant(e.doneAt()));
     }
