@@ -149,7 +149,11 @@ public final class EtaAccuracyBenchmark {
     }
 
     /** What the run measured. */
-    public record Result(Options options, List<Probe> probes, int waitingWhenAsked) {
+    public record Result(Options options, List<Probe> probes, int waitingWhenAsked, long askedAfterMs) {
+
+        public Result(Options options, List<Probe> probes, int waitingWhenAsked) {
+            this(options, probes, waitingWhenAsked, options.askAfter().toMillis());
+        }
 
         public double medianError() {
             double[] errors = probes.stream().mapToDouble(Probe::error).sorted().toArray();
@@ -168,7 +172,7 @@ public final class EtaAccuracyBenchmark {
             Provider provider = options.provider();
             StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
                     "(m) eta-accuracy on provider '%s' (%s): %d bulk tickets; asked %d s in, %d waiting%n", provider.name(),
-                    provider.describe(), options.tickets(), options.askAfter().toSeconds(), waitingWhenAsked));
+                    provider.describe(), options.tickets(), askedAfterMs / 1000, waitingWhenAsked));
             sb.append("  position  predicted     actual  estimate  error\n");
             for (Probe p : probes) {
                 sb.append(String.format(Locale.ROOT, "  %8d  %7.1f s  %7.1f s  %+7.1f s  %5.1f %%%n", p.position(),
@@ -223,18 +227,46 @@ public final class EtaAccuracyBenchmark {
                 }
                 progress.accept("waiting " + options.askAfter().toSeconds() + " s into the backlog");
                 Thread.sleep(options.askAfter().toMillis());
-                QueueView view = pipeline.metrics().tickets().views().stream().findFirst()
-                        .orElseThrow(() -> new IllegalStateException("no queue published"));
+                QueueView view = settledView(pipeline, tickets.size());
+                long askedAt = System.currentTimeMillis();
                 List<Probe> asked = ask(pipeline.httpPort(), spread(view, tickets.stream()
                         .map(t -> io.quotaflow.records.TicketKey.key(t.tenant(), t.id())).toList(), options.probes()));
                 progress.accept(String.format(Locale.ROOT, "pace behind the view: %.1f tickets/s, %.0f tokens/s, %d ms a call (%s)",
                         view.rates().ticketsPerSecond(), view.rates().tokensPerSecond(), view.rates().latencyMs(),
                         view.rates().measured() ? "measured" : "configured"));
                 progress.accept("asked about " + asked.size() + " of " + view.size() + " waiting; waiting for their results");
-                return new Result(options, classified(broker.bootstrapServers(), asked), view.size());
+                return new Result(options, classified(broker.bootstrapServers(), asked), view.size(), askedAt - publishedAt);
             }
         }
     }
+
+    /**
+     * The queue once every ticket reached it: on a loaded machine the intake (routing, token counts)
+     * can lag the dispatcher, and a queue still filling would score the intake, not the ETA. Waits
+     * until what waits and what was classified cover all but {@link #IN_FLIGHT_SLACK} of the tickets
+     * (those may be in flight), for at most {@link #SETTLE_MAX}.
+     */
+    private QueueView settledView(Pipeline pipeline, int published) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + SETTLE_MAX.toMillis();
+        boolean told = false;
+        while (true) {
+            Optional<QueueView> view = pipeline.metrics().tickets().views().stream().max(java.util.Comparator.comparingInt(QueueView::size));
+            long reached = view.map(QueueView::size).orElse(0) + pipeline.metrics().classifiedCount();
+            if (view.isPresent() && (reached >= published - IN_FLIGHT_SLACK || System.currentTimeMillis() >= deadline)) {
+                return view.get();
+            }
+            if (!told) {
+                progress.accept("the intake is behind (" + reached + " of " + published + " tickets queued or classified); waiting for it");
+                told = true;
+            }
+            Thread.sleep(1_000);
+        }
+    }
+
+    /** Tickets that may be in flight when the intake is done. */
+    static final int IN_FLIGHT_SLACK = 300;
+    /** The longest wait for the intake past {@link Options#askAfter}. */
+    static final Duration SETTLE_MAX = Duration.ofMinutes(3);
 
     /**
      * Ids spread over the queue, one per slice of {@code probes}: at the middle position of a slice
