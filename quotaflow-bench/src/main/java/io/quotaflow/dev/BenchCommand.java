@@ -66,10 +66,12 @@ import io.quotaflow.cli.ProgressLine;
                 "429 or a duplicate, lost a ticket, or failed (the baseline's own 429s",
                 "and losses are figures, not failures).",
                 "",
-                "  m  eta-accuracy  (only alone: --scenario m) 5 000 bulk tickets, 3k RPM, 400k",
-                "     TPM; 60 s in, GET /tickets/{id} for 10 tickets spread over the queue;",
-                "     each estimatedDoneAt against its classifiedAt (target: median error",
-                "     <= 15 %% of the time it had left; exit 1 when missed).",
+                "  m  eta-accuracy  (only alone: --scenario m) 5 000 bulk tickets; 60 s in,",
+                "     GET /tickets/{id} for 10 tickets spread over the queue; each",
+                "     estimatedDoneAt against its classifiedAt, on two providers in turn",
+                "     (--eta-providers): ours (3k RPM, 400k TPM; target: median error <= 15 %%",
+                "     of the time left) and slow (w's: cl100k_base, ~2 s calls, 200k TPM,",
+                "     headers at admission; target 25 %%). Exit 1 when one is missed.",
                 "",
                 "  n  bounds  (only alone: --scenario n) 1 000 000 bulk tickets (--tickets)",
                 "     published while the provider hangs, in-process (test driver, RocksDB):",
@@ -207,6 +209,11 @@ public final class BenchCommand implements Callable<Integer> {
                     + "half the settle mark in a run shorter than 20 minutes, so the stores reach their steady state before it; "
                     + "default = the configuration's 1h and 24h).")
     String soakRetention;
+
+    @Option(names = "--eta-providers", paramLabel = "LIST", defaultValue = "ours,slow",
+            description = "With --scenario m: the provider shapes served by, in turn (ours: counts as the client does, 3k RPM, 400k "
+                    + "TPM; slow: (w)'s provider, cl100k_base, ~2 s calls, 200k TPM; default: ${DEFAULT-VALUE}).")
+    String etaProviders;
 
     @Option(names = "--timeout-minutes", paramLabel = "M", defaultValue = "30",
             description = "Give up on a scenario after this many minutes (default: ${DEFAULT-VALUE}).")
@@ -491,20 +498,40 @@ public final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    /** Bench (m), run alone: ETA accuracy 60 s into a bulk backlog (exit 1 when the median error misses the target). */
+    /**
+     * Bench (m), run alone: ETA accuracy 60 s into a bulk backlog, on each provider shape of
+     * {@code --eta-providers} in turn (exit 1 when a median error misses its target).
+     */
     private int etaAccuracy() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
-        var options = io.quotaflow.bench.EtaAccuracyBenchmark.Options.defaults(seed);
-        if (tickets != null) {
-            options = options.withTickets(tickets);
+        boolean met = true;
+        for (var provider : etaProviderList(etaProviders)) {
+            var options = io.quotaflow.bench.EtaAccuracyBenchmark.Options.defaults(seed).withProvider(provider);
+            if (tickets != null) {
+                options = options.withTickets(tickets);
+            }
+            var result = new io.quotaflow.bench.EtaAccuracyBenchmark(options, m -> {
+                err.println("[m eta-accuracy] " + m);
+                err.flush();
+            }).run();
+            spec.commandLine().getOut().print(result.report());
+            spec.commandLine().getOut().flush();
+            met &= result.metTarget();
         }
-        var result = new io.quotaflow.bench.EtaAccuracyBenchmark(options, m -> {
-            err.println("[m eta-accuracy] " + m);
-            err.flush();
-        }).run();
-        spec.commandLine().getOut().print(result.report());
-        spec.commandLine().getOut().flush();
-        return result.metTarget() ? ExitCodes.OK : ExitCodes.FAILURE;
+        return met ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+
+    /** {@code ours,slow}: the providers of bench (m), in the order named. */
+    static List<io.quotaflow.bench.EtaAccuracyBenchmark.Provider> etaProviderList(String names) {
+        List<io.quotaflow.bench.EtaAccuracyBenchmark.Provider> out = new java.util.ArrayList<>();
+        for (String name : names.split(",")) {
+            switch (name.strip().toLowerCase(Locale.ROOT)) {
+                case "ours" -> out.add(io.quotaflow.bench.EtaAccuracyBenchmark.Provider.ours());
+                case "slow" -> out.add(io.quotaflow.bench.EtaAccuracyBenchmark.Provider.slow());
+                default -> throw new IllegalArgumentException("--eta-providers: unknown provider '" + name.strip() + "' (ours, slow)");
+            }
+        }
+        return out;
     }
 
     /** Bench (l): tenant shares by weight, on its own broker and simulator. */

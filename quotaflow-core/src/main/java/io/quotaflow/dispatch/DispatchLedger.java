@@ -528,6 +528,21 @@ final class DispatchLedger implements DispatchView.Queue {
                 item.original().length, item.routed().fellBack(), item.deadline());
     }
 
+    /** The first {@code limit} retries held for later, by due time (a store read each). */
+    List<io.quotaflow.status.QueueView.Retry> delayedFirst(int limit) {
+        List<io.quotaflow.status.QueueView.Retry> out = new ArrayList<>();
+        for (DelayedRef ref : delayedIndex) {
+            if (out.size() >= limit) {
+                break;
+            }
+            WorkItem item = delayed.get(ref.id());
+            if (item != null) {
+                out.add(new io.quotaflow.status.QueueView.Retry(ref.notBefore(), item.priority(), item.tokens()));
+            }
+        }
+        return out;
+    }
+
     /** Moves retries whose time has come to pending. */
     void promoteDue(long now) {
         while (!delayedIndex.isEmpty() && delayedIndex.first().notBefore() <= now) {

@@ -390,7 +390,7 @@ final class ScopeDispatcher {
         }
         listener.dispatched(scope, proposal.priority(), items.size(), prompt.promptTokens(), start.charge().tokens());
         statuses.inFlight(items, now);
-        pace.admitted(now, items.size(), proposal.tokens());
+        pace.admitted(now, items.size(), proposal.tokens(), start.charge().tokens());
         health.start(now);
         calls.send(new ModelRequest(batchId, prompt));
         return true;
