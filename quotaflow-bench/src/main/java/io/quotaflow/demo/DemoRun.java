@@ -201,7 +201,7 @@ public final class DemoRun {
                 log.printf("%n>>> OUTAGE: the provider now answers 503 to everything; tickets go to tickets.retry, the circuit opens,"
                         + " interactive tickets are handed off before their %d s deadline, the others are dead-lettered after their"
                         + " %d s budget%n", OUTAGE_DEADLINE.toSeconds(), OUTAGE_RETRY.maxAge().toSeconds());
-                waitUntil(ticker, deadline, () -> !pipeline.metrics().healthy());
+                waitUntil(ticker, deadline, () -> pipeline.metrics().snapshots().stream().anyMatch(s -> "CIRCUIT_OPEN".equals(s.state())));
                 long repeats = publishRepeats(broker, lines, counter.classifiedIds(), log);
                 long all = expected + repeats;
                 ticker.expected = all;
