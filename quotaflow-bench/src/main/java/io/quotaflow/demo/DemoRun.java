@@ -194,6 +194,7 @@ public final class DemoRun {
             long deadline = System.currentTimeMillis() + options.timeout().toMillis();
             Ticker ticker = new Ticker(options, start, expected, counter, sim, pipeline, progress);
             long replayed = 0;
+            long repeats = 0;
             if (options.scenario() == Scenario.OUTAGE) {
                 // let the pipeline work for a while, then take the provider down
                 waitUntil(ticker, deadline, () -> counter.classified() >= expected / 5);
@@ -202,7 +203,7 @@ public final class DemoRun {
                         + " interactive tickets are handed off before their %d s deadline, the others are dead-lettered after their"
                         + " %d s budget%n", OUTAGE_DEADLINE.toSeconds(), OUTAGE_RETRY.maxAge().toSeconds());
                 waitUntil(ticker, deadline, () -> pipeline.metrics().snapshots().stream().anyMatch(s -> "CIRCUIT_OPEN".equals(s.state())));
-                long repeats = publishRepeats(broker, lines, counter.classifiedIds(), log);
+                repeats = publishRepeats(broker, lines, counter.classifiedIds(), log);
                 long all = expected + repeats;
                 ticker.expected = all;
                 waitUntil(ticker, deadline, () -> (long) counter.classified() + counter.deadLettered() + counter.handedOff() >= all);
@@ -224,7 +225,7 @@ public final class DemoRun {
             counter.poll(Duration.ofMillis(500));
             ticker.tick(true);
             SimulatorStats stats = sim.stats();
-            DemoReport report = report(summary, counter, stats, elapsed, options)
+            DemoReport report = report(summary.acknowledged() + repeats, counter, stats, elapsed, options)
                     .withCost(pipeline.metrics().costUsd(), Prices.ASSUMED_GPT_4O_MINI);
             return options.scenario() == Scenario.OUTAGE ? report.withOutage(pipeline.metrics().retriedCount(), replayed,
                     stats.requestsWithStatus(503), counter.handedOff(), staleAnswers(counter)) : report;
@@ -328,7 +329,8 @@ public final class DemoRun {
         }
     }
 
-    static DemoReport report(PublishSummary summary, OutcomeCounter counter, SimulatorStats stats, long elapsed, Options options) {
+    /** The report of a run in which {@code tickets} records were published (the outage's repeats included). */
+    static DemoReport report(long tickets, OutcomeCounter counter, SimulatorStats stats, long elapsed, Options options) {
         List<SimulatorStats.Second> seconds = stats.perSecond();
         double utilization = 0;
         String binding = "TPM";
@@ -344,7 +346,7 @@ public final class DemoRun {
                 utilization = Math.max(tpmUse, rpmUse);
             }
         }
-        return new DemoReport(summary.acknowledged(), counter.classified(), counter.deadLettered(), counter.duplicates(),
+        return new DemoReport(tickets, counter.classified(), counter.deadLettered(), counter.duplicates(),
                 stats.totalRequests(), stats.http429(), stats.promptTokens(), stats.completionTokens(), stats.tokensAdmitted(),
                 elapsed, utilization, binding, counter.deadLettersByKind(), options.rpm(), options.tpm());
     }
