@@ -27,24 +27,27 @@ import java.util.Map;
  * @param http503          calls the provider refused during the outage
  * @param costUsd          what the answered calls' usage cost at {@link #prices} ({@code quotaflow_cost_usd_total})
  * @param prices           the prices the demo <em>assumed</em> (the simulator charges nothing)
+ * @param handedOff        tickets handed to people on {@code tickets.handoff} before their deadline (outage scenario)
+ * @param staleAnswers     results answered from an expired cache entry while the route could not serve (outage scenario)
  */
 public record DemoReport(long tickets, long classified, long deadLettered, long duplicates, long calls, long http429,
                          long promptTokens, long completionTokens, long tokensAdmitted, long elapsedMs, double utilization,
                          String bindingLimit, Map<String, Long> deadLettersByKind, long rpm, long tpm,
-                         String scenario, long retried, long replayed, long http503, double costUsd, Prices prices) {
+                         String scenario, long retried, long replayed, long http503, double costUsd, Prices prices,
+                         long handedOff, long staleAnswers) {
 
     public DemoReport(long tickets, long classified, long deadLettered, long duplicates, long calls, long http429,
                       long promptTokens, long completionTokens, long tokensAdmitted, long elapsedMs, double utilization,
                       String bindingLimit, Map<String, Long> deadLettersByKind, long rpm, long tpm) {
         this(tickets, classified, deadLettered, duplicates, calls, http429, promptTokens, completionTokens, tokensAdmitted,
-                elapsedMs, utilization, bindingLimit, deadLettersByKind, rpm, tpm, "steady", 0, 0, 0, 0, Prices.NONE);
+                elapsedMs, utilization, bindingLimit, deadLettersByKind, rpm, tpm, "steady", 0, 0, 0, 0, Prices.NONE, 0, 0);
     }
 
     /** The same report with the run's cost at the (assumed) {@code assumed} prices. */
     public DemoReport withCost(double usd, Prices assumed) {
         return new DemoReport(tickets, classified, deadLettered, duplicates, calls, http429, promptTokens, completionTokens,
                 tokensAdmitted, elapsedMs, utilization, bindingLimit, deadLettersByKind, rpm, tpm, scenario, retried, replayed,
-                http503, usd, assumed);
+                http503, usd, assumed, handedOff, staleAnswers);
     }
 
     /** {@link #costUsd} per classified ticket (0 with none classified). */
@@ -54,16 +57,25 @@ public record DemoReport(long tickets, long classified, long deadLettered, long 
 
     /** The same report, for the outage scenario. */
     public DemoReport withOutage(long retriedCount, long replayedCount, long refused) {
-        return new DemoReport(tickets, classified, deadLettered, duplicates, calls, http429, promptTokens, completionTokens,
-                tokensAdmitted, elapsedMs, utilization, bindingLimit, deadLettersByKind, rpm, tpm, "outage", retriedCount,
-                replayedCount, refused, costUsd, prices);
+        return withOutage(retriedCount, replayedCount, refused, 0, 0);
     }
 
-    /** Whether every record ended classified or (for invalid input) dead-lettered, with no 429 and no duplicate. */
+    /** The same report, for the outage scenario, with its hand-offs and stale answers. */
+    public DemoReport withOutage(long retriedCount, long replayedCount, long refused, long handed, long stale) {
+        return new DemoReport(tickets, classified, deadLettered, duplicates, calls, http429, promptTokens, completionTokens,
+                tokensAdmitted, elapsedMs, utilization, bindingLimit, deadLettersByKind, rpm, tpm, "outage", retriedCount,
+                replayedCount, refused, costUsd, prices, handed, stale);
+    }
+
+    /**
+     * Whether every record ended classified, handed off, or (for invalid input) dead-lettered, with no 429 and no
+     * duplicate.
+     */
     public boolean clean() {
         long permanent = deadLettersByKind.entrySet().stream().filter(e -> !e.getKey().equals("retries-exhausted"))
                 .mapToLong(Map.Entry::getValue).sum();
-        boolean accounted = "outage".equals(scenario) ? classified + permanent == tickets : classified + deadLettered == tickets;
+        boolean accounted = "outage".equals(scenario) ? classified + permanent + handedOff == tickets
+                : classified + deadLettered + handedOff == tickets;
         return http429 == 0 && duplicates == 0 && accounted;
     }
 
@@ -84,6 +96,9 @@ public record DemoReport(long tickets, long classified, long deadLettered, long 
         if ("outage".equals(scenario)) {
             sb.append(String.format("  outage              %,d calls refused with 503, %,d tickets sent to tickets.retry, %,d dead letters replayed%n",
                     http503, retried, replayed));
+            sb.append(String.format("  handed off          %,d interactive tickets to tickets.handoff before their deadline%n", handedOff));
+            sb.append(String.format("  stale answers       %,d repeated tickets answered from an expired cache entry while the route was down%n",
+                    staleAnswers));
         } else {
             sb.append(String.format("  utilisation         %.1f %% of the %s limit while busy%n", utilization * 100, bindingLimit));
         }

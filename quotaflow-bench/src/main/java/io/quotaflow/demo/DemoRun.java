@@ -79,6 +79,25 @@ public final class DemoRun {
         OUTAGE
     }
 
+    /** The outage scenario's interactive deadline: shorter than its retry budget, so they are handed off first. */
+    static final Duration OUTAGE_DEADLINE = Duration.ofSeconds(10);
+    /** The outage scenario's cache TTL: short, so the repeats it sends during the outage find only expired answers. */
+    static final Duration OUTAGE_CACHE_TTL = Duration.ofSeconds(5);
+    /** Tickets the outage scenario sends again (new ids, same text) while the route is down. */
+    static final int OUTAGE_REPEATS = 10;
+
+    /** {@code config} with the outage scenario's deadline and cache: interactive tickets due 10 s after intake, answers fresh 5 s. */
+    static QuotaflowConfig outage(QuotaflowConfig config) {
+        DispatcherSettings d = config.dispatcher();
+        io.quotaflow.routing.Routing r = d.routing();
+        DispatcherSettings changed = d.withDeadlines(io.quotaflow.deadline.DeadlineSettings.DEFAULTS
+                        .withDefaults(Map.of(io.quotaflow.records.Priority.INTERACTIVE, OUTAGE_DEADLINE)))
+                .withRouting(new io.quotaflow.routing.Routing(r.routes(), r.defaultRoute(), r.byPriority(), r.byTenant(), r.maxWait(),
+                        OUTAGE_CACHE_TTL, r.cacheShared(), r.cacheStaleTtl()));
+        return new QuotaflowConfig(config.bootstrapServers(), config.applicationId(), config.stateDir(), config.httpPort(),
+                config.kafka(), changed);
+    }
+
     /** Retry budget of the outage scenario: short, so the demo shows it running out. */
     static final RetrySettings OUTAGE_RETRY = RetrySettings.ofDefaults().withBase(Duration.ofMillis(500)).withCap(Duration.ofSeconds(4))
             .withMaxAttempts(50).withMaxAge(Duration.ofSeconds(20)).withCircuitOpenWait(Duration.ofSeconds(5));
@@ -140,6 +159,9 @@ public final class DemoRun {
                                 BatchSettings.ofDefaults(),
                                 options.scenario() == Scenario.OUTAGE ? OUTAGE_RETRY : RetrySettings.ofDefaults()),
                                 Prices.ASSUMED_GPT_4O_MINI));
+                if (options.scenario() == Scenario.OUTAGE) {
+                    config = outage(config);
+                }
                 try (Pipeline pipeline = Pipeline.start(config)) {
                     if (!pipeline.awaitRunning(Duration.ofSeconds(60))) {
                         throw new IllegalStateException("the pipeline did not start: " + pipeline.streams().state());
@@ -172,13 +194,19 @@ public final class DemoRun {
             long deadline = System.currentTimeMillis() + options.timeout().toMillis();
             Ticker ticker = new Ticker(options, start, expected, counter, sim, pipeline, progress);
             long replayed = 0;
+            long repeats = 0;
             if (options.scenario() == Scenario.OUTAGE) {
                 // let the pipeline work for a while, then take the provider down
                 waitUntil(ticker, deadline, () -> counter.classified() >= expected / 5);
                 sim.setFaults(Faults.builder().p503(1.0).build());
                 log.printf("%n>>> OUTAGE: the provider now answers 503 to everything; tickets go to tickets.retry, the circuit opens,"
-                        + " and after their %d s budget they are dead-lettered%n", OUTAGE_RETRY.maxAge().toSeconds());
-                waitUntil(ticker, deadline, () -> (long) counter.classified() + counter.deadLettered() >= expected);
+                        + " interactive tickets are handed off before their %d s deadline, the others are dead-lettered after their"
+                        + " %d s budget%n", OUTAGE_DEADLINE.toSeconds(), OUTAGE_RETRY.maxAge().toSeconds());
+                waitUntil(ticker, deadline, () -> pipeline.metrics().snapshots().stream().anyMatch(s -> "CIRCUIT_OPEN".equals(s.state())));
+                repeats = publishRepeats(broker, lines, counter.classifiedIds(), log);
+                long all = expected + repeats;
+                ticker.expected = all;
+                waitUntil(ticker, deadline, () -> (long) counter.classified() + counter.deadLettered() + counter.handedOff() >= all);
                 sim.setFaults(Faults.none());
                 log.printf("%n>>> the provider is back; dead letters by kind: %s%n>>> replaying kind retries-exhausted"
                         + " (quotaflow dlq replay --kind retries-exhausted)%n", counter.deadLettersByKind());
@@ -187,7 +215,8 @@ public final class DemoRun {
                 replayed = replay.replayed();
                 log.printf(">>> replayed %d dead letters to their origin topics%n", replayed);
                 long outageLetters = counter.deadLettersByKind().getOrDefault(ErrorKind.RETRIES_EXHAUSTED.wire(), 0L);
-                waitUntil(ticker, deadline, () -> (long) counter.classified() + counter.deadLettered() - outageLetters >= expected);
+                waitUntil(ticker, deadline, () -> (long) counter.classified() + counter.deadLettered() + counter.handedOff()
+                        - outageLetters >= all);
             } else {
                 waitUntil(ticker, deadline, () -> (long) counter.classified() + counter.deadLettered() >= expected);
             }
@@ -196,11 +225,57 @@ public final class DemoRun {
             counter.poll(Duration.ofMillis(500));
             ticker.tick(true);
             SimulatorStats stats = sim.stats();
-            DemoReport report = report(summary, counter, stats, elapsed, options)
+            DemoReport report = report(summary.acknowledged() + repeats, counter, stats, elapsed, options)
                     .withCost(pipeline.metrics().costUsd(), Prices.ASSUMED_GPT_4O_MINI);
             return options.scenario() == Scenario.OUTAGE ? report.withOutage(pipeline.metrics().retriedCount(), replayed,
-                    stats.requestsWithStatus(503)) : report;
+                    stats.requestsWithStatus(503), counter.handedOff(), staleAnswers(counter)) : report;
         }
+    }
+
+    /**
+     * Sends {@link #OUTAGE_REPEATS} tickets again under new ids ({@code R-<id>}, same tenant and text), of those
+     * already classified: while the route is down their expired cache entries answer them, marked stale.
+     */
+    private static long publishRepeats(EmbeddedKafkaBroker broker, byte[] lines, java.util.Set<String> classified, PrintStream log) {
+        StringBuilder repeats = new StringBuilder();
+        int n = 0;
+        for (String line : new String(lines, java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+            if (n >= OUTAGE_REPEATS || line.isBlank()) {
+                continue;
+            }
+            try {
+                com.fasterxml.jackson.databind.node.ObjectNode t = (com.fasterxml.jackson.databind.node.ObjectNode)
+                        io.quotaflow.records.Json.MAPPER.readTree(line);
+                String key = io.quotaflow.records.TicketKey.key(t.path("tenant").asText(io.quotaflow.records.Ticket.DEFAULT_TENANT),
+                        t.path("id").asText());
+                if (classified.contains(key) && !"interactive".equals(t.path("priority").asText())) {
+                    t.put("id", "R-" + t.path("id").asText());
+                    t.put("priority", "standard");
+                    repeats.append(io.quotaflow.records.Json.MAPPER.writeValueAsString(t)).append('\n');
+                    n++;
+                }
+            } catch (IOException | ClassCastException e) {
+                // a malformed line of the dataset (sent on purpose): not repeated
+            }
+        }
+        try (TicketPublisher publisher = new TicketPublisher(broker.bootstrapServers(), Map.of())) {
+            PublishSummary sent = publisher.publish(new ByteArrayInputStream(repeats.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                    Optional.empty(), false, p -> { }, issue -> { });
+            log.printf("%n>>> the route is down; %d tickets classified before are sent again (new ids, same text): their expired"
+                    + " cache entries answer them, marked stale%n", sent.acknowledged());
+            return sent.acknowledged();
+        }
+    }
+
+    /** Results answered from an expired cache entry ({@code "stale": true}). */
+    private static long staleAnswers(OutcomeCounter counter) {
+        return counter.results().values().stream().filter(v -> {
+            try {
+                return io.quotaflow.records.Json.MAPPER.readTree(v).path("stale").asBoolean(false);
+            } catch (IOException e) {
+                return false;
+            }
+        }).count();
     }
 
     private static void waitUntil(Ticker ticker, long deadline, java.util.function.BooleanSupplier done) {
@@ -222,7 +297,7 @@ public final class DemoRun {
     private static final class Ticker {
         final Options options;
         final long start;
-        final long expected;
+        long expected;
         final OutcomeCounter counter;
         final ProviderSimulator sim;
         final Pipeline pipeline;
@@ -254,7 +329,8 @@ public final class DemoRun {
         }
     }
 
-    static DemoReport report(PublishSummary summary, OutcomeCounter counter, SimulatorStats stats, long elapsed, Options options) {
+    /** The report of a run in which {@code tickets} records were published (the outage's repeats included). */
+    static DemoReport report(long tickets, OutcomeCounter counter, SimulatorStats stats, long elapsed, Options options) {
         List<SimulatorStats.Second> seconds = stats.perSecond();
         double utilization = 0;
         String binding = "TPM";
@@ -270,7 +346,7 @@ public final class DemoRun {
                 utilization = Math.max(tpmUse, rpmUse);
             }
         }
-        return new DemoReport(summary.acknowledged(), counter.classified(), counter.deadLettered(), counter.duplicates(),
+        return new DemoReport(tickets, counter.classified(), counter.deadLettered(), counter.duplicates(),
                 stats.totalRequests(), stats.http429(), stats.promptTokens(), stats.completionTokens(), stats.tokensAdmitted(),
                 elapsed, utilization, binding, counter.deadLettersByKind(), options.rpm(), options.tpm());
     }

@@ -66,16 +66,25 @@ import io.quotaflow.cli.ProgressLine;
                 "429 or a duplicate, lost a ticket, or failed (the baseline's own 429s",
                 "and losses are figures, not failures).",
                 "",
-                "  m  eta-accuracy  (only alone: --scenario m) 5 000 bulk tickets, 3k RPM, 400k",
-                "     TPM; 60 s in, GET /tickets/{id} for 10 tickets spread over the queue;",
-                "     each estimatedDoneAt against its classifiedAt (target: median error",
-                "     <= 15 %% of the time it had left; exit 1 when missed).",
+                "  m  eta-accuracy  (only alone: --scenario m) 5 000 bulk tickets; 60 s in,",
+                "     GET /tickets/{id} for 10 tickets spread over the queue; each",
+                "     estimatedDoneAt against its classifiedAt, on two providers in turn",
+                "     (--eta-providers): ours (3k RPM, 400k TPM; target: median error <= 15 %%",
+                "     of the time left) and slow (w's: cl100k_base, ~2 s calls, 200k TPM,",
+                "     headers at admission; target 25 %%). Exit 1 when one is missed.",
                 "",
                 "  n  bounds  (only alone: --scenario n) 1 000 000 bulk tickets (--tickets)",
                 "     published while the provider hangs, in-process (test driver, RocksDB):",
                 "     heap after GC vs queue.max-pending, tick times, spill and refill; then",
                 "     the provider is back: nothing lost, no duplicates (exit 1 otherwise);",
                 "     then the old and new status view and proposal side by side.",
+                "",
+                "  y  self-hosted  (only alone: --scenario y) an engine saturating at 8",
+                "     running calls of 500 ms, refusing beyond 128 (429 overloaded), no",
+                "     rate limits; route rpm/tpm none; max-in-flight=auto against a fixed",
+                "     128 (the baseline): calls/s against the engine's most, median and",
+                "     p90 call against an unloaded one, overload 429s; exit 1 when auto",
+                "     is under 90 %% of the most, its median over 1.5 x, or it is refused.",
                 "",
                 "  w  slow-provider  (only when named; not part of all)  500 RPM, 200k",
                 "     TPM, burst 5 s, cl100k_base counting, 8 192-token context, ~2 s",
@@ -201,6 +210,11 @@ public final class BenchCommand implements Callable<Integer> {
                     + "default = the configuration's 1h and 24h).")
     String soakRetention;
 
+    @Option(names = "--eta-providers", paramLabel = "LIST", defaultValue = "ours,slow",
+            description = "With --scenario m: the provider shapes served by, in turn (ours: counts as the client does, 3k RPM, 400k "
+                    + "TPM; slow: (w)'s provider, cl100k_base, ~2 s calls, 200k TPM; default: ${DEFAULT-VALUE}).")
+    String etaProviders;
+
     @Option(names = "--timeout-minutes", paramLabel = "M", defaultValue = "30",
             description = "Give up on a scenario after this many minutes (default: ${DEFAULT-VALUE}).")
     long timeoutMinutes;
@@ -315,6 +329,9 @@ public final class BenchCommand implements Callable<Integer> {
         if (TENANT_SHARES.contains(scenarios.strip().toLowerCase(Locale.ROOT))) {
             return tenantShares(out, line);
         }
+        if (io.quotaflow.bench.SelfHostedBenchmark.named(scenarios)) {
+            return selfHosted(out, line);
+        }
         if (BOUNDS.contains(scenarios.strip().toLowerCase(Locale.ROOT))) {
             return bounds(out, line);
         }
@@ -338,6 +355,16 @@ public final class BenchCommand implements Callable<Integer> {
         int n = tickets == null ? io.quotaflow.bench.BoundsBenchmark.DEFAULT_TICKETS : tickets;
         var r = new io.quotaflow.bench.BoundsBenchmark(io.quotaflow.bench.BoundsBenchmark.Options.of(n),
                 m -> line.println("[n bounds] " + m)).run();
+        line.clear();
+        out.println();
+        out.print(r.report());
+        out.flush();
+        return r.clean() ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+
+    /** Bench (y): a self-hosted engine at its knee, auto against a fixed 128 in flight (exit 1 when auto misses its marks). */
+    private int selfHosted(PrintWriter out, ProgressLine line) {
+        var r = new io.quotaflow.bench.SelfHostedBenchmark(seed, m -> line.println("[y self-hosted] " + m)).run();
         line.clear();
         out.println();
         out.print(r.report());
@@ -471,20 +498,40 @@ public final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    /** Bench (m), run alone: ETA accuracy 60 s into a bulk backlog (exit 1 when the median error misses the target). */
+    /**
+     * Bench (m), run alone: ETA accuracy 60 s into a bulk backlog, on each provider shape of
+     * {@code --eta-providers} in turn (exit 1 when a median error misses its target).
+     */
     private int etaAccuracy() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
-        var options = io.quotaflow.bench.EtaAccuracyBenchmark.Options.defaults(seed);
-        if (tickets != null) {
-            options = options.withTickets(tickets);
+        boolean met = true;
+        for (var provider : etaProviderList(etaProviders)) {
+            var options = io.quotaflow.bench.EtaAccuracyBenchmark.Options.defaults(seed).withProvider(provider);
+            if (tickets != null) {
+                options = options.withTickets(tickets);
+            }
+            var result = new io.quotaflow.bench.EtaAccuracyBenchmark(options, m -> {
+                err.println("[m eta-accuracy] " + m);
+                err.flush();
+            }).run();
+            spec.commandLine().getOut().print(result.report());
+            spec.commandLine().getOut().flush();
+            met &= result.metTarget();
         }
-        var result = new io.quotaflow.bench.EtaAccuracyBenchmark(options, m -> {
-            err.println("[m eta-accuracy] " + m);
-            err.flush();
-        }).run();
-        spec.commandLine().getOut().print(result.report());
-        spec.commandLine().getOut().flush();
-        return result.metTarget() ? ExitCodes.OK : ExitCodes.FAILURE;
+        return met ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+
+    /** {@code ours,slow}: the providers of bench (m), in the order named. */
+    static List<io.quotaflow.bench.EtaAccuracyBenchmark.Provider> etaProviderList(String names) {
+        List<io.quotaflow.bench.EtaAccuracyBenchmark.Provider> out = new java.util.ArrayList<>();
+        for (String name : names.split(",")) {
+            switch (name.strip().toLowerCase(Locale.ROOT)) {
+                case "ours" -> out.add(io.quotaflow.bench.EtaAccuracyBenchmark.Provider.ours());
+                case "slow" -> out.add(io.quotaflow.bench.EtaAccuracyBenchmark.Provider.slow());
+                default -> throw new IllegalArgumentException("--eta-providers: unknown provider '" + name.strip() + "' (ours, slow)");
+            }
+        }
+        return out;
     }
 
     /** Bench (l): tenant shares by weight, on its own broker and simulator. */

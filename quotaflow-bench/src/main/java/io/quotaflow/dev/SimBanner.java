@@ -28,7 +28,9 @@ final class SimBanner {
                 : ", buckets start at " + plain(config.startLevel()))
                 + (config.headersAt() == HeaderMoment.ANSWER ? ", headers taken at the answer" : "");
         StringBuilder out = new StringBuilder("Provider simulator listening on " + baseUrl + " ("
-                + shape(config.defaultModel(), start) + ")");
+                + config.engine().map(e -> "a self-hosted engine: no rate limits, saturating at " + e.saturation()
+                        + " running calls, refusing beyond " + e.maxRunning() + " with " + e.refusalStatus())
+                        .orElseGet(() -> shape(config.defaultModel(), start)) + ")");
         for (ModelSpec extra : config.extraModels()) {
             out.append(System.lineSeparator()).append("  also serving ").append(extra.name()).append(" (")
                     .append(shape(extra, "")).append(extra.apiKeys().isEmpty() ? "" : ", " + extra.apiKeys().size()

@@ -3,6 +3,7 @@ package io.quotaflow.dev;
 import io.quotaflow.config.ConfigKeys;
 import io.quotaflow.simulator.Faults;
 import io.quotaflow.simulator.HeaderMoment;
+import io.quotaflow.simulator.SimDialect;
 import io.quotaflow.simulator.Outage;
 import io.quotaflow.simulator.ProviderSimulator;
 import io.quotaflow.simulator.SimTokenizer;
@@ -142,6 +143,17 @@ public final class SimCommand implements Callable<Integer>, ReadsEnvironment {
                     + "the call is admitted, returned with the answer after the latency, as real providers compute "
                     + "them) or answer (the buckets when the answer is sent). Default: ${DEFAULT-VALUE}.")
     String headersAt;
+
+    @Option(names = "--dialect", paramLabel = "openai|azure|anthropic|gemini", defaultValue = "openai",
+            description = "The provider dialect spoken: its paths (azure: /openai/deployments/MODEL/chat/completions?api-version=…, "
+                    + "gemini: /v1beta/openai/…), key header, rate-limit headers and error bodies. Default: ${DEFAULT-VALUE}.")
+    String dialect;
+
+    @Option(names = "--engine", paramLabel = "K/M[/503]",
+            description = "Serve as a self-hosted engine instead of a rate-limited provider: no rate limits and no "
+                    + "x-ratelimit-* headers; throughput saturates at K running calls (beyond, each call takes its latency "
+                    + "x running / K), and more than M running are refused with TGI's 429 \"Model is overloaded\" (or a 503).")
+    String engine;
 
     @Option(names = "--tokenizer", paramLabel = "NAME", defaultValue = "auto",
             description = "How the simulator counts tokens: auto (the model's OpenAI encoding, as the client "
@@ -320,7 +332,8 @@ public final class SimCommand implements Callable<Integer>, ReadsEnvironment {
                     .startFull(full).tokenizer(parsedTokenizer).contextTokens(contextTokens)
                     .model(model).baseLatencyMs(latencyMs).perCompletionTokenMs(perTokenMs)
                     .latencyJitter(latencyJitter).seed(seed).apiKeys(keys).faults(faults.build())
-                    .headersAt(HeaderMoment.parse(headersAt));
+                    .headersAt(HeaderMoment.parse(headersAt)).dialect(SimDialect.parse(dialect))
+                    .engine(engine == null ? null : io.quotaflow.simulator.EngineMode.parse(engine));
             serve.forEach(text -> config.serve(ServeOption.parse(text, env)));
             return SimBanner.checkOutageModels(config.build());
         } catch (IllegalArgumentException e) {

@@ -11,6 +11,7 @@ class EtaAccuracyBenchmarkTest {
 
     private static final long T = 1_700_000_000_000L;
     private static final EtaAccuracyBenchmark.Options OPTIONS = EtaAccuracyBenchmark.Options.defaults(42);
+    private static final EtaAccuracyBenchmark.Options SLOW = OPTIONS.withProvider(EtaAccuracyBenchmark.Provider.slow());
 
     private static EtaAccuracyBenchmark.Probe probe(long leftMs, long offByMs) {
         return new EtaAccuracyBenchmark.Probe("BT-" + leftMs, 10, T, T + leftMs + offByMs, T + leftMs);
@@ -46,5 +47,37 @@ class EtaAccuracyBenchmarkTest {
         assertThat(EtaAccuracyBenchmark.named("m")).isTrue();
         assertThat(EtaAccuracyBenchmark.named("eta-accuracy")).isTrue();
         assertThat(EtaAccuracyBenchmark.named("all")).isFalse();
+    }
+
+    @Test
+    void shouldHoldTheSlowProviderToTwentyFivePercentAndPrintPredictedAndActual() {
+        var slow = new EtaAccuracyBenchmark.Result(SLOW, List.of(probe(10_000, 2_000), probe(10_000, -2_400)), 10, 75_000);
+
+        assertThat(slow.medianError()).isEqualTo(0.22);
+        assertThat(slow.metTarget()).as("the other shape's target is 25 %").isTrue();
+        assertThat(slow.report()).contains("provider 'slow'", "cl100k_base", "headers at admission", "200000 TPM", "asked 75 s in",
+                "predicted", "actual", "12.0 s", "10.0 s", "target <= 25 %");
+        assertThat(new EtaAccuracyBenchmark.Result(OPTIONS, slow.probes(), 10).metTarget()).as("ours stays at 15 %").isFalse();
+    }
+
+    @Test
+    void shouldSpreadTheProbesOverTheListedTicketsAndBeyondThem() {
+        // 4 listed of 10 waiting; 20 published, of which the last 6 unlisted ones wait beyond the list
+        List<io.quotaflow.status.QueueView.Waiting> listed = List.of("p4", "p5", "p6", "p7").stream()
+                .map(id -> new io.quotaflow.status.QueueView.Waiting(id, io.quotaflow.records.Priority.BULK, 10)).toList();
+        var view = new io.quotaflow.status.QueueView("s", List.of("default"), T, new io.quotaflow.status.Eta.Rates(1, 1, 0, true), listed,
+                java.util.Map.of(io.quotaflow.records.Priority.BULK, new io.quotaflow.status.QueueView.Count(10, 100)));
+        List<String> published = java.util.stream.IntStream.range(0, 20).mapToObj(i -> "p" + i).toList();
+
+        List<String> ids = EtaAccuracyBenchmark.spread(view, published, 5);
+
+        // positions 1 and 3 are listed (p5, p7); 5, 7 and 9 are among the last six unlisted (p14..p19), evenly
+        assertThat(ids).containsExactly("p5", "p7", "p15", "p17", "p19");
+    }
+
+    @Test
+    void shouldCountResultsPerStep() {
+        assertThat(EtaAccuracyBenchmark.timeline(List.of(T + 1_000, T + 16_000, T + 17_000, T + 46_000), T, 15_000)).isEqualTo("1 2 0 1");
+        assertThat(EtaAccuracyBenchmark.timeline(List.of(), T, 15_000)).isEmpty();
     }
 }

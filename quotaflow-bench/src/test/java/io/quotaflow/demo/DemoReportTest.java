@@ -40,4 +40,16 @@ class DemoReportTest {
         assertThat(json.path("prices").path("inputPerMtok").asDouble()).isEqualTo(0.15);
         assertThat(json.path("classified").asLong()).isEqualTo(998);
     }
+
+    @Test
+    void shouldReportHandOffsAndStaleAnswersOfTheOutageAndCountHandOffsAsAccountedFor() {
+        // 1,000 published: 990 classified, 2 bad-input, 8 handed off; 30 retries-exhausted were replayed and classified
+        DemoReport outage = new DemoReport(1_000, 990, 32, 0, 120, 0, 300_000, 40_000, 800_000, 65_000, 0.95, "TPM",
+                Map.of("bad-input", 2L, "retries-exhausted", 30L), 500, 200_000).withOutage(40, 30, 200, 8, 6);
+
+        assertThat(outage.render()).contains("  handed off          8 interactive tickets to tickets.handoff before their deadline",
+                "  stale answers       6 repeated tickets answered from an expired cache entry while the route was down");
+        assertThat(outage.clean()).isTrue();
+        assertThat(outage.withOutage(40, 30, 200, 7, 6).clean()).as("a ticket with no outcome").isFalse();
+    }
 }

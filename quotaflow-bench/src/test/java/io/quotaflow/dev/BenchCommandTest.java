@@ -40,4 +40,15 @@ class BenchCommandTest {
         assertThat(run.exitCode()).isNotZero();
         assertThat(run.err()).contains("--baseline must be auto, all or off");
     }
+
+    @Test
+    void shouldRunBenchMOnTheProvidersNamedInOrder() {
+        assertThat(BenchCommand.etaProviderList("ours,slow")).extracting(io.quotaflow.bench.EtaAccuracyBenchmark.Provider::name)
+                .containsExactly("ours", "slow");
+        assertThat(BenchCommand.etaProviderList(" SLOW ")).extracting(io.quotaflow.bench.EtaAccuracyBenchmark.Provider::name)
+                .containsExactly("slow");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> BenchCommand.etaProviderList("ours,fast"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("fast");
+        assertThat(DevRun.quotaflow("bench", "--help").out()).contains("--eta-providers");
+    }
 }

@@ -321,4 +321,12 @@ class SimCommandTest {
         assertThatThrownBy(() -> new java.net.Socket("127.0.0.1", Integer.parseInt(port.group(1))).close())
                 .as("the simulator no longer listens").isInstanceOf(java.io.IOException.class);
     }
+
+    @Test
+    void shouldServeAsAnEngineWhenAsked() {
+        assertThat(parse().toConfig(Map.of()).engine()).isEmpty();
+        assertThat(parse("--engine", "8/128").toConfig(Map.of()).engine()).contains(io.quotaflow.simulator.EngineMode.of(8, 128));
+        assertThat(parse("--engine", "4/16/503").toConfig(Map.of()).engine().orElseThrow().refusalStatus()).isEqualTo(503);
+        assertThatThrownBy(() -> parse("--engine", "16/8").toConfig(Map.of())).hasMessageContaining("max-running");
+    }
 }

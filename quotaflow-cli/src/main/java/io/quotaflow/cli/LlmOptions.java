@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * The single-route provider options of {@code run} and {@code check} ({@code @Mixin}): base URL, model,
- * key file, RPM and TPM. Each is also read from {@code --config FILE} and the {@code QUOTAFLOW_*}
+ * key file, dialect, RPM and TPM. Each is also read from {@code --config FILE} and the {@code QUOTAFLOW_*}
  * environment; the key itself only from {@code QUOTAFLOW_LLM_API_KEY} or the key file.
  */
 public final class LlmOptions {
@@ -21,17 +21,22 @@ public final class LlmOptions {
     @Option(names = "--llm-api-key-file", description = "File holding the API key (else QUOTAFLOW_LLM_API_KEY).")
     Path apiKeyFile;
 
-    @Option(names = "--rpm", description = "The provider's requests-per-minute limit for this key and model.")
-    Integer rpm;
+    @Option(names = "--dialect", description = "How the provider is spoken to: openai (default), azure, anthropic or gemini.")
+    String dialect;
 
-    @Option(names = "--tpm", description = "The provider's tokens-per-minute limit for this key and model.")
-    Integer tpm;
+    @Option(names = "--rpm", description = "The provider's requests-per-minute limit for this key and model, or none "
+            + "(a self-hosted engine).")
+    String rpm;
+
+    @Option(names = "--tpm", description = "The provider's tokens-per-minute limit for this key and model, or none.")
+    String tpm;
 
     /** Puts the options given into {@code flags}, keyed by configuration key. */
     void putInto(Map<String, String> flags) {
         put(flags, "llm.base-url", baseUrl);
         put(flags, "llm.model", model);
         put(flags, "llm.api-key-file", apiKeyFile);
+        put(flags, "llm.dialect", dialect);
         put(flags, "quota.rpm", rpm);
         put(flags, "quota.tpm", tpm);
     }

@@ -171,7 +171,9 @@ public final class PlanCommand implements Callable<Integer>, ReadsEnvironment {
     private OptionalLong given(ConfigValues values, String routeKey, String global) {
         Optional<String> value = routeValue(values, routeKey).or(() -> values.isGiven(global) ? values.get(global) : Optional.empty());
         try {
-            return value.map(v -> OptionalLong.of(Long.parseLong(v.strip()))).orElse(OptionalLong.empty());
+            // none: the route sets no such limit (a self-hosted engine)
+            return value.filter(v -> !v.strip().equalsIgnoreCase("none")).map(v -> OptionalLong.of(Long.parseLong(v.strip())))
+                    .orElse(OptionalLong.empty());
         } catch (NumberFormatException e) {
             throw new ParameterException(spec.commandLine(), global + " must be an integer, got '" + value.orElse("") + "'");
         }

@@ -6,6 +6,7 @@ import io.quotaflow.config.ConfigLoader;
 import io.quotaflow.config.ConfigValues;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.settings.QuotaSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -174,14 +175,16 @@ public final class RunCommand implements Callable<Integer> {
         if (routes.size() > 1 || !routes.containsKey(RouteSettings.DEFAULT_NAME)) {
             StringBuilder sb = new StringBuilder();
             routes.values().forEach(r -> sb.append(sb.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT,
-                    "%s (scope %s, %d RPM, %d TPM, model %s at %s)", r.name(), r.scope(), r.quota().rpm(), r.quota().tpm(),
+                    "%s (scope %s, %s RPM, %s TPM, model %s at %s)", r.name(), r.scope(), QuotaSettings.limitText(r.quota().rpm()),
+                    QuotaSettings.limitText(r.quota().tpm()),
                     r.model().model(), r.model().apiKey().redact(io.quotaflow.settings.Redactor.url(r.model().baseUrl())))));
             return String.format(Locale.ROOT, "quotaflow running: application id %s, routes %s; default %s; %s",
                     config.applicationId(), sb, config.dispatcher().routing().defaultRoute(), http);
         }
-        return String.format(Locale.ROOT, "quotaflow running: application id %s, quota scope %s (%d RPM, %d TPM), "
+        return String.format(Locale.ROOT, "quotaflow running: application id %s, quota scope %s (%s RPM, %s TPM), "
                         + "model %s at %s; %s", config.applicationId(), config.dispatcher().scope(),
-                config.dispatcher().quota().rpm(), config.dispatcher().quota().tpm(), model.model(),
+                QuotaSettings.limitText(config.dispatcher().quota().rpm()), QuotaSettings.limitText(config.dispatcher().quota().tpm()),
+                model.model(),
                 model.apiKey().redact(io.quotaflow.settings.Redactor.url(model.baseUrl())), http);
     }
 

@@ -155,7 +155,7 @@ public final class StatusCommand implements Callable<Integer> {
         io.quotaflow.records.TicketKey key = tenant == null || tenant.isBlank() ? io.quotaflow.records.TicketKey.parse(id)
                 : new io.quotaflow.records.TicketKey(tenant, id);
         try (FinishedTicketLookup lookup = new FinishedTicketLookup(bootstrap, kafka.clientProperties())) {
-            for (String topic : List.of(kafka.topics().classified(), kafka.topics().dlq())) {
+            for (String topic : List.of(kafka.topics().classified(), kafka.topics().dlq(), kafka.topics().handoff())) {
                 FinishedTicketLookup.Outcome outcome = lookup.find(topic, key.key(), TIMEOUT);
                 if (outcome.found().isPresent()) {
                     out.println(finishedStatus(key, outcome.found().get()));
@@ -178,10 +178,14 @@ public final class StatusCommand implements Callable<Integer> {
         status.put("id", key.id());
         status.put("tenant", key.tenant());
         boolean deadLettered = found.headers().containsKey(io.quotaflow.records.DeadLetterHeaders.ERROR_KIND);
-        status.put("state", deadLettered ? "dead-lettered" : "classified");
+        boolean handedOff = found.headers().containsKey(io.quotaflow.records.HandoffHeaders.REASON);
+        status.put("state", handedOff ? "handed-off" : deadLettered ? "dead-lettered" : "classified");
         status.put("source", found.position());
         status.put("at", java.time.Instant.ofEpochMilli(found.timestamp()).toString());
-        if (deadLettered) {
+        if (handedOff) {
+            status.put("reason", found.headers().get(io.quotaflow.records.HandoffHeaders.REASON));
+            status.put("deadline", found.headers().get(io.quotaflow.records.HandoffHeaders.DEADLINE));
+        } else if (deadLettered) {
             status.put("kind", found.headers().get(io.quotaflow.records.DeadLetterHeaders.ERROR_KIND));
         } else {
             try {

@@ -19,18 +19,21 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Counts what reached {@code tickets.classified} and {@code tickets.dlq} (under a
+ * Counts what reached {@code tickets.classified}, {@code tickets.dlq} and {@code tickets.handoff} (under a
  * {@code topics.prefix}, when given one) as a {@code read_committed} consumer sees it: distinct
- * keys, duplicates, dead letters by kind. Used by the demo, the benchmark and the integration tests.
+ * keys, duplicates, dead letters by kind, hand-offs. Used by the demo, the benchmark and the integration tests.
  */
 public final class OutcomeCounter implements AutoCloseable {
 
     private final KafkaConsumer<String, byte[]> consumer;
     private final String classifiedTopic;
+    private final String handoffTopic;
+    private final Map<String, Integer> handedOff = new ConcurrentHashMap<>();
     private final Map<String, Integer> classified = new ConcurrentHashMap<>();
     private final Map<String, String> deadLettered = new ConcurrentHashMap<>();
     private final Map<String, byte[]> results = new ConcurrentHashMap<>();
     private long duplicates;
+    private long deadLetterRecords;
     private long read;
 
     public OutcomeCounter(String bootstrapServers, Map<String, ?> extra) {
@@ -46,7 +49,8 @@ public final class OutcomeCounter implements AutoCloseable {
         consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
         List<TopicPartition> partitions = new ArrayList<>();
         classifiedTopic = topics.classified();
-        for (String topic : List.of(topics.classified(), topics.dlq())) {
+        handoffTopic = topics.handoff();
+        for (String topic : List.of(topics.classified(), topics.dlq(), topics.handoff())) {
             consumer.partitionsFor(topic, Duration.ofSeconds(30)).forEach(pi -> partitions.add(new TopicPartition(topic, pi.partition())));
         }
         consumer.assign(partitions);
@@ -62,7 +66,10 @@ public final class OutcomeCounter implements AutoCloseable {
                     duplicates++;
                 }
                 results.put(r.key(), r.value());
+            } else if (r.topic().equals(handoffTopic)) {
+                handedOff.merge(r.key(), 1, Integer::sum);
             } else {
+                deadLetterRecords++;
                 deadLettered.put(r.key(), FailureHeaders.string(r.headers(), DeadLetterHeaders.ERROR_KIND).orElse("unknown"));
             }
         }
@@ -70,6 +77,15 @@ public final class OutcomeCounter implements AutoCloseable {
 
     public int classified() {
         return classified.size();
+    }
+
+    /** Tickets handed off to people ({@code tickets.handoff}). */
+    public int handedOff() {
+        return handedOff.size();
+    }
+
+    public Set<String> handedOffIds() {
+        return Set.copyOf(handedOff.keySet());
     }
 
     public int deadLettered() {
@@ -93,17 +109,22 @@ public final class OutcomeCounter implements AutoCloseable {
         return Map.copyOf(deadLettered);
     }
 
+    /** Dead-letter records read, counting a ticket dead-lettered twice twice. */
+    public synchronized long deadLetterRecords() {
+        return deadLetterRecords;
+    }
+
     public Map<String, Long> deadLettersByKind() {
         Map<String, Long> out = new TreeMap<>();
         deadLettered.values().forEach(k -> out.merge(k, 1L, Long::sum));
         return out;
     }
 
-    /** Keys seen in either topic. */
+    /** Keys seen in any of the three topics. */
     public int accountedFor(Set<String> keys) {
         int n = 0;
         for (String k : keys) {
-            if (classified.containsKey(k) || deadLettered.containsKey(k)) {
+            if (classified.containsKey(k) || deadLettered.containsKey(k) || handedOff.containsKey(k)) {
                 n++;
             }
         }

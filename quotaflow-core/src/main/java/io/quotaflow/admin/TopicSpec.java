@@ -49,7 +49,8 @@ public record TopicSpec(
             "tickets.bulk",
             "tickets.retry",
             "tickets.classified",
-            "tickets.dlq");
+            "tickets.dlq",
+            "tickets.handoff");
 
     /** Where the bundled declarations live, on the classpath and at the repository root. */
     public static final String RESOURCE_DIR = "topics";

@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.Set;
 import io.quotaflow.settings.BatchApiSettings;
 import io.quotaflow.settings.BatchSettings;
+import io.quotaflow.settings.Dialect;
 import io.quotaflow.settings.HttpSettings;
 import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.settings.QuotaSettings;
@@ -141,18 +142,28 @@ public final class ConfigKeys {
                 + "provider's 400s); a ticket that cannot fit alone is dead-lettered `too-large`");
         t.add("llm.encoding", Type.STRING, null, null, "jtokkit encoding (default by model: `o200k_base` for "
                 + "gpt-4o/4.1/5/o-series, else `cl100k_base`)");
+        t.add("llm.dialect", Type.STRING, "openai", "--dialect", "how the provider is spoken to: `openai` (and any "
+                + "OpenAI-compatible server), `azure` (Azure OpenAI: `api-key` header, deployment URLs), `anthropic` (its "
+                + "OpenAI-compatible endpoint), `gemini` (its OpenAI-compatible endpoint); each with its rate-limit headers and "
+                + "errors (docs/configuration.md, \"Provider dialects\")");
+        t.add("llm.api-version", Type.STRING, null, null, "Azure's `api-version` (default `" + Dialect.DEFAULT_AZURE_API_VERSION
+                + "`); only for `llm.dialect=azure`");
+        t.add("llm.deployment", Type.STRING, null, null, "Azure's deployment name (default: the model); only for "
+                + "`llm.dialect=azure`");
         t.add("classify.categories", Type.LIST, String.join(",", ModelSettings.DEFAULT_CATEGORIES), null, "closed set");
         t.add("classify.urgencies", Type.LIST, String.join(",", ModelSettings.DEFAULT_URGENCIES), null, "closed set");
-        t.add("quota.rpm", Type.INT, Integer.toString(q.rpm()), "--rpm", "the provider's requests per minute for this "
-                + "key and model");
-        t.add("quota.tpm", Type.INT, Integer.toString(q.tpm()), "--tpm", "the provider's tokens per minute for this "
-                + "key and model");
+        t.add("quota.rpm", Type.STRING, Integer.toString(q.rpm()), "--rpm", "the provider's requests per minute for this "
+                + "key and model, or `none` (a self-hosted engine: no request limit)");
+        t.add("quota.tpm", Type.STRING, Integer.toString(q.tpm()), "--tpm", "the provider's tokens per minute for this "
+                + "key and model, or `none` (no token limit)");
         t.add("quota.safety-factor", Type.DOUBLE, Double.toString(q.safetyFactor()), null, "fraction of the limits "
                 + "to use");
         t.add("quota.burst-seconds", Type.DOUBLE, Double.toString(q.burstSeconds()), null, "bucket capacity, in "
                 + "seconds of refill (never a full minute)");
         t.add("quota.max-in-flight", Type.STRING, "auto", null, "most calls outstanding: `auto` (Little's law from "
-                + "the limits and the measured latency) or a number");
+                + "the limits and the measured latency; for a route with `rpm` or `tpm` `none`, also found from the latency: "
+                + "raised while calls are not slower, lowered when they are or on an overload, the lower of the two wins) "
+                + "or a number");
         t.add("quota.max-in-flight-ceiling", Type.INT, Integer.toString(q.maxInFlightCeiling()), null, "the most "
                 + "`auto` may choose");
         t.add("quota.reserve-fraction", Type.DOUBLE, Double.toString(q.reserveFraction()), null, "share of the local "
@@ -185,12 +196,15 @@ public final class ConfigKeys {
         t.template(n + "api-key-env", Type.STRING, null, "name of the variable holding the route's key (e.g. "
                 + "`OPENAI_API_KEY`); else `.api-key-file`; else `QUOTAFLOW_LLM_API_KEY` / `llm.api-key-file`");
         t.template(n + "api-key-file", Type.STRING, null, "file holding the route's key");
-        t.template(n + "rpm", Type.INT, "quota.rpm", "the route's requests per minute (the other `quota.*` knobs "
-                + "apply to every route)");
-        t.template(n + "tpm", Type.INT, "quota.tpm", "the route's tokens per minute");
+        t.template(n + "rpm", Type.STRING, "quota.rpm", "the route's requests per minute, or `none` (the other "
+                + "`quota.*` knobs apply to every route)");
+        t.template(n + "tpm", Type.STRING, "quota.tpm", "the route's tokens per minute, or `none`");
         t.template(n + "context-tokens", Type.INT, "llm.context-tokens", "the route's context window to start with");
         t.template(n + "encoding", Type.STRING, "llm.encoding", "the route's jtokkit encoding");
         t.template(n + "timeout-ms", Type.LONG, "llm.timeout-ms", "the route's per-call timeout");
+        t.template(n + "dialect", Type.STRING, "llm.dialect", "the route's dialect: `openai`, `azure`, `anthropic` or `gemini`");
+        t.template(n + "api-version", Type.STRING, "llm.api-version", "the route's Azure `api-version`");
+        t.template(n + "deployment", Type.STRING, "llm.deployment", "the route's Azure deployment (default: its model)");
         t.template(n + "fallback", Type.LIST, null, "routes a waiting ticket moves to, in order, when this one is "
                 + "halted, its circuit is open or the wait exceeds `routing.max-wait`");
         t.template(n + "context-fallback", Type.STRING, null, "the route a ticket too large for this one goes to");
@@ -248,6 +262,18 @@ public final class ConfigKeys {
                 + "one is shed: dead-lettered at once as `shed` (replayable with `dlq replay --kind shed`); default: never");
         t.add("queue.max-depth.standard", Type.STRING, null, null, "the same for standard tickets");
         t.add("queue.max-depth.bulk", Type.STRING, null, null, "the same for bulk tickets");
+        t.add("queue.max-wait.interactive", Type.STRING, null, null, "the longest an interactive ticket may be expected to wait "
+                + "for its call (`30s`, `5m`, ...); one expected to wait longer is shed: dead-lettered as `shed` (replayable); "
+                + "default: never");
+        t.add("queue.max-wait.standard", Type.STRING, null, null, "the same for standard tickets");
+        t.add("queue.max-wait.bulk", Type.STRING, null, null, "the same for bulk tickets");
+        t.add("deadline.interactive", Type.STRING, null, null, "the deadline of an interactive ticket that carries no `deadline` "
+                + "of its own, counted from intake (`30s`, `5m`, ...); default: none");
+        t.add("deadline.standard", Type.STRING, null, null, "the same for standard tickets");
+        t.add("deadline.bulk", Type.STRING, null, null, "the same for bulk tickets");
+        t.add("deadline.action", Type.STRING, "handoff", null, "what happens to a ticket whose ETA passes its deadline when no "
+                + "fallback route can take it: `handoff` (to `tickets.handoff`, the human queue), `shed` (dead-lettered as "
+                + "`shed`), `keep` (it waits and is answered late)");
         t.add("queue.max-pending", Type.INT, Integer.toString(DispatcherSettings.DEFAULT_MAX_PENDING), null, "waiting "
                 + "tickets per quota scope indexed in memory (about 250 bytes of heap each); beyond it they wait on disk "
                 + "(the `qf-overflow` store, changelogged) and come back in order as the queue drains, so the heap stays "

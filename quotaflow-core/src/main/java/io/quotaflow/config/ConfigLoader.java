@@ -257,12 +257,29 @@ public final class ConfigLoader {
                 .withStatusRetention(ConfigDurations.require("status.retention", p.string("status.retention")))
                 .withDispatchPartitions(p.integer("dispatch.partitions"))
                 .withMaxPending(p.integer("queue.max-pending"))
-                .withMaxDepth(maxDepth(p));
+                .withMaxDepth(maxDepth(p))
+                .withDeadlines(deadlines(p));
         return new QuotaflowConfig(cluster.bootstrapServers(), applicationId, stateDir, p.integer("http.port"),
                 kafka, dispatcher, kafka.getOrDefault("group.instance.id", instanceId))
                 .withHttpBind(p.string("http.bind"))
                 .withHttpSettings(HttpSettingsReader.read(p))
                 .withMetrics(new MetricsSettings(MetricsSettings.KafkaMetrics.parse(p.string("metrics.kafka"))));
+    }
+
+    /** {@code deadline.<priority>}, {@code deadline.action} and {@code queue.max-wait.<priority>}. */
+    private static io.quotaflow.deadline.DeadlineSettings deadlines(ConfigValues p) {
+        return new io.quotaflow.deadline.DeadlineSettings(durations(p, "deadline."),
+                io.quotaflow.deadline.DeadlineAction.parse(p.string("deadline.action")), durations(p, "queue.max-wait."));
+    }
+
+    /** {@code <prefix><priority>} for each class that sets one (none: absent). */
+    private static Map<io.quotaflow.records.Priority, java.time.Duration> durations(ConfigValues p, String prefix) {
+        Map<io.quotaflow.records.Priority, java.time.Duration> out = new java.util.EnumMap<>(io.quotaflow.records.Priority.class);
+        for (io.quotaflow.records.Priority priority : io.quotaflow.records.Priority.values()) {
+            String key = prefix + priority.wireName();
+            p.get(key).filter(v -> !ConfigRules.isNone(v)).ifPresent(v -> out.put(priority, ConfigDurations.require(key, v)));
+        }
+        return out;
     }
 
     /** {@code queue.max-depth.<priority>}: the classes that shed, and at which depth. */

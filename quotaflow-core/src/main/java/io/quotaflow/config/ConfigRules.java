@@ -42,10 +42,27 @@ final class ConfigRules {
             case "queue.max-depth.standard":
             case "queue.max-depth.bulk":
                 return rule("a positive integer, or none", v -> isNone(v.toString()) || v.toString().strip().matches("[1-9][0-9]{0,8}"));
+            case "queue.max-wait.interactive":
+            case "queue.max-wait.standard":
+            case "queue.max-wait.bulk":
+            case "deadline.interactive":
+            case "deadline.standard":
+            case "deadline.bulk":
+                return rule(ConfigDurations.SHAPE + ", above 0; or none", v -> isMaxWait(v.toString()));
+            case "deadline.action":
+                return rule("handoff, shed or keep", v -> v.toString().strip().matches("(?i)handoff|shed|keep"));
             case "queue.max-pending":
                 return rule("at least " + DispatcherSettings.MIN_MAX_PENDING, v -> (Integer) v >= DispatcherSettings.MIN_MAX_PENDING);
             case "quota.max-in-flight":
                 return rule("auto or a positive integer", v -> isAutoOrPositive(v.toString()));
+            case "llm.dialect":
+            case "route.<name>.dialect":
+                return rule(io.quotaflow.settings.Dialect.names().replace("|", ", "), v -> isDialect(v.toString()));
+            case "llm.api-version":
+            case "route.<name>.api-version":
+            case "llm.deployment":
+            case "route.<name>.deployment":
+                return rule("letters, digits, '.', '_' or '-'", v -> v.toString().strip().matches("[A-Za-z0-9._-]+"));
             case "llm.base-url":
                 return rule("an absolute URL such as https://api.openai.com/v1", v -> isAbsoluteUrl(v.toString()));
             case "route.<name>.base-url":
@@ -56,8 +73,12 @@ final class ConfigRules {
             case "route.<name>.api-key-env":
                 return rule("the name of the variable holding the key (letters, digits, '_'; not a QUOTAFLOW_* name "
                         + "other than QUOTAFLOW_LLM_API_KEY)", v -> isKeyVariable(v.toString().strip()));
+            case "quota.rpm":
+            case "quota.tpm":
             case "route.<name>.rpm":
             case "route.<name>.tpm":
+                return rule("a positive integer, or none", v -> isNone(v.toString()) || v.toString().strip().matches("[1-9][0-9]{0,9}")
+                        && Long.parseLong(v.toString().strip()) <= Integer.MAX_VALUE);
             case "route.<name>.timeout-ms":
                 return rule("at least 1", v -> ((Number) v).longValue() >= 1);
             case "route.<name>.context-tokens":
@@ -121,6 +142,11 @@ final class ConfigRules {
         }
     }
 
+    /** A per-minute limit as configured: its number, or {@link io.quotaflow.settings.QuotaSettings#NONE} for {@code none}. */
+    static int limit(String v) {
+        return isNone(v) ? io.quotaflow.settings.QuotaSettings.NONE : Integer.parseInt(v.strip());
+    }
+
     /** {@code routing.max-wait.<p>=none}: that class never falls back for its wait. */
     static boolean isNone(String v) {
         return v.strip().equalsIgnoreCase("none");
@@ -128,6 +154,15 @@ final class ConfigRules {
 
     private static boolean isMaxWait(String v) {
         return isNone(v) || ConfigDurations.parse(v).filter(d -> !d.isZero()).isPresent();
+    }
+
+    private static boolean isDialect(String v) {
+        try {
+            io.quotaflow.settings.Dialect.parse(v);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     private static boolean isRouteList(List<?> names) {

@@ -1,5 +1,6 @@
 package io.quotaflow.config;
 
+import io.quotaflow.deadline.DeadlineSettings;
 import io.quotaflow.records.Priority;
 
 
@@ -27,18 +28,30 @@ import io.quotaflow.settings.TopicNames;
  *                           wait on disk, spilled (docs/design.md, "Bounds")
  * @param maxDepth           per priority, the waiting tickets of a quota scope beyond which a new one is shed: dead-lettered
  *                           as {@code shed}, replayable ({@code queue.max-depth.<priority>}; absent: never)
+ * @param deadlines          deadline defaults, what happens to a ticket that will miss one, and waiting limits
+ *                           ({@code deadline.*}, {@code queue.max-wait.*}; docs/design.md, "Deadlines and hand-off")
  * @param ownScope           the quota scope {@link #forScope} made these settings for, null for none
  */
 public record DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
                                  RecordLimits limits, TopicNames topics, Routing routing, TenantSettings tenants,
                                  Duration statusRetention, int dispatchPartitions, int maxPending, Map<Priority, Integer> maxDepth,
-                                 String ownScope) {
+                                 DeadlineSettings deadlines, String ownScope) {
 
     /** Settings of no one scope in particular ({@link #scope()}: the model's). */
     public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
                               RecordLimits limits, TopicNames topics, Routing routing, TenantSettings tenants,
+                              Duration statusRetention, int dispatchPartitions, int maxPending, Map<Priority, Integer> maxDepth,
+                              DeadlineSettings deadlines) {
+        this(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, dispatchPartitions, maxPending, maxDepth,
+                deadlines, null);
+    }
+
+    /** Settings without deadline defaults or waiting limits. */
+    public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
+                              RecordLimits limits, TopicNames topics, Routing routing, TenantSettings tenants,
                               Duration statusRetention, int dispatchPartitions, int maxPending, Map<Priority, Integer> maxDepth) {
-        this(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, dispatchPartitions, maxPending, maxDepth, null);
+        this(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, dispatchPartitions, maxPending, maxDepth,
+                DeadlineSettings.DEFAULTS);
     }
 
     /** Settings that shed nothing. */
@@ -128,6 +141,7 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
         QuotaSettings.require(maxPending >= MIN_MAX_PENDING, "queue.max-pending must be at least " + MIN_MAX_PENDING);
         maxDepth = maxDepth == null || maxDepth.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.EnumMap<>(maxDepth));
         maxDepth.forEach((p, d) -> QuotaSettings.require(d != null && d >= 1, "queue.max-depth." + p.wireName() + " must be at least 1"));
+        deadlines = deadlines == null ? DeadlineSettings.DEFAULTS : deadlines;
     }
 
     /**
@@ -145,46 +159,54 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
         RouteSettings first = routing.routesOf(scope).stream().findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no route has scope " + scope));
         return new DispatcherSettings(first.model(), first.quota(), batch, retry, limits, topics, routing, tenants, statusRetention,
-                dispatchPartitions, maxPending, maxDepth, scope);
+                dispatchPartitions, maxPending, maxDepth, deadlines, scope);
     }
 
     public DispatcherSettings withLimits(RecordLimits value) {
         return new DispatcherSettings(model, quota, batch, retry, value, topics, routing, tenants, statusRetention,
-                dispatchPartitions, maxPending, maxDepth, ownScope);
+                dispatchPartitions, maxPending, maxDepth, deadlines, ownScope);
     }
 
     public DispatcherSettings withTopics(TopicNames value) {
         return new DispatcherSettings(model, quota, batch, retry, limits, value, routing, tenants, statusRetention,
-                dispatchPartitions, maxPending, maxDepth, ownScope);
+                dispatchPartitions, maxPending, maxDepth, deadlines, ownScope);
     }
 
     public DispatcherSettings withRouting(Routing value) {
         return new DispatcherSettings(model, quota, batch, retry, limits, topics, value, tenants, statusRetention,
-                dispatchPartitions, maxPending, maxDepth, ownScope);
+                dispatchPartitions, maxPending, maxDepth, deadlines, ownScope);
     }
 
     public DispatcherSettings withTenants(TenantSettings value) {
         return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, value, statusRetention,
-                dispatchPartitions, maxPending, maxDepth, ownScope);
+                dispatchPartitions, maxPending, maxDepth, deadlines, ownScope);
     }
 
     public DispatcherSettings withStatusRetention(Duration value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, value, dispatchPartitions, maxPending, maxDepth, ownScope);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, value, dispatchPartitions, maxPending,
+                maxDepth, deadlines, ownScope);
     }
 
     public DispatcherSettings withDispatchPartitions(int value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, value, maxPending, maxDepth, ownScope);
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, value, maxPending,
+                maxDepth, deadlines, ownScope);
     }
 
     public DispatcherSettings withMaxPending(int value) {
         return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention,
-                dispatchPartitions, value, maxDepth, ownScope);
+                dispatchPartitions, value, maxDepth, deadlines, ownScope);
     }
 
     /** The same settings shedding at {@code value} ({@code queue.max-depth.<priority>}). */
     public DispatcherSettings withMaxDepth(Map<Priority, Integer> value) {
         return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, dispatchPartitions,
-                maxPending, value, ownScope);
+                maxPending, value, deadlines, ownScope);
+    }
+
+    /** The same settings with {@code value}'s deadlines and waiting limits. */
+    public DispatcherSettings withDeadlines(DeadlineSettings value) {
+        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, dispatchPartitions,
+                maxPending, maxDepth, value, ownScope);
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import io.quotaflow.settings.BatchApiSettings;
 import io.quotaflow.settings.DailyLimits;
+import io.quotaflow.settings.Dialect;
 import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.settings.Prices;
 import io.quotaflow.settings.QuotaSettings;
@@ -42,7 +43,10 @@ final class RouteReader {
         ModelSettings model = new ModelSettings(URI.create(baseUrl.strip()), values.string(source(name, "model")), key,
                 Duration.ofMillis(values.longValue(source(name, "timeout-ms"))), values.get(source(name, "encoding")).orElse(null),
                 values.integer(source(name, "context-tokens")), values.list("classify.categories"), values.list("classify.urgencies"));
-        QuotaSettings quota = baseQuota.withRpm(values.integer(source(name, "rpm"))).withTpm(values.integer(source(name, "tpm")));
+        model = model.withDialect(Dialect.parse(values.string(source(name, "dialect"))), values.get(source(name, "api-version")).orElse(null),
+                values.get(source(name, "deployment")).orElse(null));
+        QuotaSettings quota = baseQuota.withRpm(ConfigRules.limit(values.string(source(name, "rpm"))))
+                .withTpm(ConfigRules.limit(values.string(source(name, "tpm"))));
         String fallbackKey = RouteKeys.key(name, "fallback");
         List<String> fallback = values.get(fallbackKey).isPresent() ? values.list(fallbackKey) : List.of();
         String contextFallback = values.get(RouteKeys.key(name, "context-fallback")).map(String::strip).orElse(null);

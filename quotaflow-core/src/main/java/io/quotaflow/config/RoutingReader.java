@@ -8,6 +8,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import io.quotaflow.settings.Dialect;
 import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.routing.RouteSettings;
@@ -58,7 +59,7 @@ final class RoutingReader {
     /** {@code quota.*}: the single route's quota, and every route's knobs. */
     static QuotaSettings quota(ConfigValues p) {
         String inFlight = p.string("quota.max-in-flight").strip();
-        return new QuotaSettings(p.integer("quota.rpm"), p.integer("quota.tpm"),
+        return new QuotaSettings(ConfigRules.limit(p.string("quota.rpm")), ConfigRules.limit(p.string("quota.tpm")),
                 p.number("quota.safety-factor"), p.number("quota.burst-seconds"),
                 inFlight.equalsIgnoreCase("auto") ? QuotaSettings.AUTO : Integer.parseInt(inFlight),
                 p.number("quota.reserve-fraction"), p.integer("quota.max-in-flight-ceiling"));
@@ -69,6 +70,8 @@ final class RoutingReader {
         Secret key = ApiKeyReader.read(p.get("llm.api-key-file").orElse(null), env.get(ConfigLoader.API_KEY_ENV));
         return new ModelSettings(URI.create(p.string("llm.base-url").strip()), p.string("llm.model"),
                 key, p.millis("llm.timeout-ms"), p.get("llm.encoding").orElse(null), p.integer("llm.context-tokens"),
-                p.list("classify.categories"), p.list("classify.urgencies"));
+                p.list("classify.categories"), p.list("classify.urgencies"))
+                .withDialect(Dialect.parse(p.string("llm.dialect")), p.get("llm.api-version").orElse(null),
+                        p.get("llm.deployment").orElse(null));
     }
 }

@@ -163,6 +163,22 @@ final class CacheGate {
         return true;
     }
 
+    /**
+     * Answers {@code item}, taken from the ledger because it will miss its deadline, from an answer past its TTL but
+     * within {@code cache.stale-ttl}, if there is one ({@code "stale": true}); its next follower then leads. True
+     * when it did.
+     */
+    boolean answerStale(WorkItem item, long now) {
+        java.util.Optional<CachedAnswer> stale = coalescer.cache().stale(keyOf(item), now);
+        if (stale.isEmpty()) {
+            return false;
+        }
+        listener.staleCacheHit(scope);
+        classify(item, stale.get(), true, now);
+        left(item, now);
+        return true;
+    }
+
     private void classify(WorkItem item, CachedAnswer answer, long now) {
         classify(item, answer, false, now);
     }

@@ -542,7 +542,22 @@ final class DispatchLedger implements DispatchView.Queue {
 
     private static PendingQueue.Ref ref(WorkItem item) {
         return new PendingQueue.Ref(item.key(), item.tenant(), item.tokens(), item.enqueuedAt(), item.batchCap(), item.attempt(),
-                item.original().length, item.routed().fellBack());
+                item.original().length, item.routed().fellBack(), item.deadline());
+    }
+
+    /** The first {@code limit} retries held for later, by due time (a store read each). */
+    List<io.quotaflow.status.QueueView.Retry> delayedFirst(int limit) {
+        List<io.quotaflow.status.QueueView.Retry> out = new ArrayList<>();
+        for (DelayedRef ref : delayedIndex) {
+            if (out.size() >= limit) {
+                break;
+            }
+            WorkItem item = delayed.get(ref.id());
+            if (item != null) {
+                out.add(new io.quotaflow.status.QueueView.Retry(ref.notBefore(), item.priority(), item.tokens()));
+            }
+        }
+        return out;
     }
 
     /** Moves retries whose time has come to pending. */
@@ -680,6 +695,21 @@ final class DispatchLedger implements DispatchView.Queue {
             if (item != null) {
                 pending.delete(ref.id());
                 out.add(item);
+            }
+        }
+        return out;
+    }
+
+    /** Takes the waiting tickets named by {@code ids} out of the queue and the store (the ones not waiting stay as they are). */
+    List<WorkItem> take(java.util.Collection<String> ids) {
+        List<WorkItem> out = new ArrayList<>();
+        for (String id : ids) {
+            if (queue.remove(id).isPresent()) {
+                WorkItem item = pending.get(id);
+                if (item != null) {
+                    pending.delete(id);
+                    out.add(item);
+                }
             }
         }
         return out;

@@ -48,6 +48,10 @@ public interface DispatcherListener {
     default void deadLettered(String scope, String kind) {
     }
 
+    /** A ticket of {@code priority} on {@code route} was handed off to people, for {@code reason} (docs/design.md, "Deadlines and hand-off"). */
+    default void handedOff(String scope, String route, Priority priority, String reason) {
+    }
+
     /**
      * A ticket arrived while a copy of it was held: {@code replaced} (an update: the newer content
      * is classified), {@code identical} (nothing changed) or {@code superseded} (a stale retry, dropped).

@@ -5,6 +5,8 @@ public record Outbound(Target target, byte[] value, String topic) {
 
     public enum Target {
         CLASSIFIED, RETRY, DEAD_LETTER,
+        /** To {@code tickets.handoff}, the human queue. */
+        HANDOFF,
         /** To another route's dispatcher, through the dispatch repartition topic ({@link #topic()}). */
         MOVE
     }

@@ -17,6 +17,9 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.random.RandomGenerator;
 import io.quotaflow.failure.OutcomePolicy;
+import io.quotaflow.deadline.DeadlineAction;
+import io.quotaflow.deadline.DeadlinePolicy;
+import io.quotaflow.deadline.HandoffReason;
 
 /**
  * Carries out what the {@link OutcomePolicy} decided for one answered call: the provider model
@@ -44,6 +47,7 @@ final class OutcomeApplier {
     private final RandomGenerator random;
     private final Consumer<Record<String, Outbound>> forward;
     private final Diversion tooLarge;
+    private final DeadlinePolicy deadlines;
 
     /** What else happens when a ticket ends here: a context fallback instead of a too-large dead letter, the cache's followers. */
     interface Diversion {
@@ -69,12 +73,27 @@ final class OutcomeApplier {
         /** {@code item}, cancelled while its call was out, was not answered by it: it ends, nothing written. */
         default void cancelled(WorkItem item, long now) {
         }
+
+        /** Answers {@code item}, which will miss its deadline, from a stale cache entry if there is one; true when it did. */
+        default boolean answeredStale(WorkItem item, long now) {
+            return false;
+        }
+
+        /** {@code item} was handed off to people ({@code tickets.handoff}). */
+        default void handedOff(WorkItem item, String reason, long now) {
+        }
+
+        /** The route {@code item} is on (its name). */
+        default String route(WorkItem item) {
+            return item.routed().route() == null ? io.quotaflow.routing.RouteSettings.DEFAULT_NAME : item.routed().route();
+        }
     }
 
     OutcomeApplier(String scope, String who, RetrySettings retry, OutcomePolicy policy, ProviderModel provider, ScopeHealth health, DispatchLedger ledger,
                    RecordEmitter emitter, DispatcherListener listener, RandomGenerator random,
-                   Consumer<Record<String, Outbound>> forward, Diversion tooLarge) {
+                   Consumer<Record<String, Outbound>> forward, Diversion tooLarge, DeadlinePolicy deadlines) {
         this.tooLarge = tooLarge;
+        this.deadlines = deadlines;
         this.scope = scope;
         this.who = who;
         this.retry = retry;
@@ -121,6 +140,12 @@ final class OutcomeApplier {
             } else if (action instanceof OutcomePolicy.Action.Retry r) {
                 RecordEmitter.Emitted emitted = emitter.retry(r.item(), r.kind(), r.status(), r.message(), r.hint(),
                         now - batch.dispatchedAt(), now);
+                if (deadlines.settings().action() != DeadlineAction.KEEP
+                        && DeadlinePolicy.retryMisses(r.item().deadline(), emitted.item().notBefore(), now - batch.dispatchedAt())) {
+                    // its retry would come back too late for its deadline: it leaves now, before the deadline
+                    missed(emitted.item(), HandoffReason.ETA, emitted.item().notBefore() + (now - batch.dispatchedAt()), now);
+                    continue;
+                }
                 ledger.retried(emitted.item());
                 forward.accept(emitted.record());
                 listener.retried(scope, r.kind());
@@ -167,6 +192,35 @@ final class OutcomeApplier {
                     "older than " + retry.maxAge().toSeconds() + " s after " + item.attempt() + " attempts; last error: " + last,
                     now);
         }
+    }
+
+    /**
+     * Ends {@code item}, which will miss its deadline: answered from a stale cache entry if there is one, else
+     * as {@code deadline.action} says: handed off, or shed ({@code keep} never comes here). {@code etaAt}: when
+     * it would have been done (0: not known).
+     */
+    void missed(WorkItem item, HandoffReason reason, long etaAt, long now) {
+        if (tooLarge.answeredStale(item, now)) {
+            // an answer past its TTL, within cache.stale-ttl, rather than none in time
+            ledger.finish(item);
+            return;
+        }
+        if (deadlines.settings().action() == DeadlineAction.SHED) {
+            deadLetter(item, ErrorKind.SHED.wire(), 0, "would miss its deadline " + java.time.Instant.ofEpochMilli(item.deadline())
+                    + " (" + reason.wire() + "): shed (deadline.action=shed)", now);
+            return;
+        }
+        handOff(item, reason, etaAt, now);
+    }
+
+    /** Writes {@code item} to {@code tickets.handoff}: one outcome, in the same transaction as its removal here. */
+    void handOff(WorkItem item, HandoffReason reason, long etaAt, long now) {
+        ledger.finish(item);
+        String route = tooLarge.route(item);
+        forward.accept(emitter.handoff(item, reason.wire(), etaAt, route, now));
+        listener.handedOff(scope, route, item.priority(), reason.wire());
+        tooLarge.handedOff(item, reason.wire(), now);
+        LOG.debug("{}: ticket {} handed off ({}), deadline {}", who, item.key(), reason.wire(), item.deadline());
     }
 
     /** Ends {@code item} in the dead-letter topic (a {@code too-large} one goes to a context fallback if it has one). */

@@ -1,5 +1,7 @@
 package io.quotaflow.dispatch;
 
+import io.quotaflow.status.QueueView;
+
 import io.quotaflow.settings.TenantSettings;
 import io.quotaflow.records.Priority;
 
@@ -37,8 +39,14 @@ final class PendingQueue {
     /** A proposal gives up on a batch after this many tenants it could not take a ticket from (capped, or too large for the room left). */
     static final int MAX_SKIPS = 1_024;
 
-    /** An index entry. */
-    record Ref(String id, String tenant, int tokens, long enqueuedAt, int batchCap, int attempt, int bytes, boolean fellBack) {
+    /** An index entry; {@code deadline} is epoch ms, 0 for none. */
+    record Ref(String id, String tenant, int tokens, long enqueuedAt, int batchCap, int attempt, int bytes, boolean fellBack,
+               long deadline) {
+
+        /** An entry without a deadline. */
+        Ref(String id, String tenant, int tokens, long enqueuedAt, int batchCap, int attempt, int bytes, boolean fellBack) {
+            this(id, tenant, tokens, enqueuedAt, batchCap, attempt, bytes, fellBack, 0);
+        }
     }
 
     /** A batch proposal: refs at the heads of their tenants' queues, in serving order. */
@@ -69,6 +77,10 @@ final class PendingQueue {
         double finish;
         /** Key in {@link ClassQueue#byAge}: its head's arrival. */
         long headAt;
+        /** What its waiting tickets cost in all ({@link #cost}). */
+        long cost;
+        /** The latest arrival among its tickets added (an update or a removal leaves it). */
+        long lastAt;
 
         TenantQueue(String tenant, Priority priority, long uid) {
             this.tenant = tenant;
@@ -121,6 +133,8 @@ final class PendingQueue {
     private final TenantActivity activity = new TenantActivity();
     private final int completionPerTicket;
     private long counter;
+    /** Waiting tickets that carry a deadline: while none does, the deadline sweep has nothing to look at. */
+    private int withDeadline;
 
     /** Tenants weighted and capped by {@code tenants}; a ticket costs its tokens plus {@code completionPerTicket}. */
     PendingQueue(TenantSettings tenants, int completionPerTicket) {
@@ -159,7 +173,10 @@ final class PendingQueue {
         }
         boolean first = tq.refs.isEmpty();
         tq.refs.put(ref.id(), canonical(tq, ref));
+        tq.cost += cost(ref);
+        tq.lastAt = Math.max(tq.lastAt, ref.enqueuedAt());
         index.put(ref.id(), tq);
+        withDeadline += ref.deadline() > 0 ? 1 : 0;
         q.size++;
         q.tokens += ref.tokens();
         deepen(tq.tenant, 1);
@@ -171,7 +188,7 @@ final class PendingQueue {
     /** The ref with the tenant's one shared name (the ticket's own copy of it is not kept). */
     private static Ref canonical(TenantQueue tq, Ref ref) {
         return ref.tenant() == tq.tenant ? ref : new Ref(ref.id(), tq.tenant, ref.tokens(), ref.enqueuedAt(), ref.batchCap(),
-                ref.attempt(), ref.bytes(), ref.fellBack());
+                ref.attempt(), ref.bytes(), ref.fellBack(), ref.deadline());
     }
 
     private void attach(ClassQueue q, TenantQueue tq) {
@@ -214,6 +231,11 @@ final class PendingQueue {
 
     int size() {
         return index.size();
+    }
+
+    /** Waiting tickets that carry a deadline. */
+    int withDeadline() {
+        return withDeadline;
     }
 
     /** The waiting tickets of a class, oldest first (O(tickets): the fallbacks, tests and the benchmark's baseline). */
@@ -371,22 +393,63 @@ final class PendingQueue {
      * (caps and batch sizes aside). O(limit log limit), whatever the number of tickets or tenants.
      */
     List<Map.Entry<Priority, Ref>> served(int limit) {
+        return served(limit, 0).first();
+    }
+
+    /**
+     * {@link #served(int)}, and for each class not listed to its end, where each of its tenants stands
+     * in the rotation past the tickets listed ({@link QueueView.Rotation}); none for a class of more
+     * than {@code maxTenants} tenants. O(limit log limit + tenants of those classes).
+     */
+    Served served(int limit, int maxTenants) {
         List<Map.Entry<Priority, Ref>> out = new ArrayList<>(Math.min(limit, size()));
+        Map<Priority, QueueView.Rotation> rotations = new EnumMap<>(Priority.class);
         for (Priority p : Priority.values()) {
             ClassQueue q = classes.get(p);
             Merge merge = new Merge(q);
+            Map<TenantQueue, Candidate> touched = new HashMap<>();
+            boolean exhausted = false;
             while (out.size() < limit) {
                 Candidate c = merge.poll();
                 if (c == null) {
+                    exhausted = true;
                     break;
                 }
+                touched.put(c.tq, c);
                 out.add(Map.entry(p, c.next));
                 if (c.advance(q)) {
                     merge.putBack(c);
                 }
             }
+            if (!exhausted && q.size > 0 && q.byTenant.size() <= maxTenants) {
+                rotations.put(p, rotation(q, touched));
+            }
         }
-        return out;
+        return new Served(out, rotations);
+    }
+
+    /** What {@link #served(int, int)} found: the first tickets, and the rotation of each class not listed to its end. */
+    record Served(List<Map.Entry<Priority, Ref>> first, Map<Priority, QueueView.Rotation> rotations) {
+    }
+
+    /** Each tenant of {@code q} past its tickets {@code touched} took (none for a tenant not in it). */
+    private QueueView.Rotation rotation(ClassQueue q, Map<TenantQueue, Candidate> touched) {
+        List<QueueView.TenantRest> rests = new ArrayList<>(q.byTenant.size());
+        for (TenantQueue tq : q.byTenant.values()) {
+            Candidate c = touched.get(tq);
+            long spent = c == null ? 0 : c.spent;
+            int taken = c == null ? 0 : c.taken;
+            int tickets = tq.refs.size() - taken;
+            if (tickets <= 0) {
+                continue;
+            }
+            long restCost = Math.max(0, tq.cost - spent);
+            long from = c == null ? tq.head().enqueuedAt() : c.next.enqueuedAt();
+            double weight = q.shares.weight(tq.tenant);
+            rests.add(new QueueView.TenantRest(tq.tenant, weight, q.shares.serviceOf(tq.tenant) + spent / weight, tickets,
+                    restCost, Math.max(0, restCost - (long) completionPerTicket * tickets), from, Math.max(from, tq.lastAt)));
+        }
+        return new QueueView.Rotation(rests);
     }
 
     /**
@@ -496,6 +559,8 @@ final class PendingQueue {
             }
             Ref old = tq.refs.put(ref.id(), canonical(tq, ref));
             q.tokens += ref.tokens() - (old == null ? 0 : old.tokens());
+            withDeadline += (ref.deadline() > 0 ? 1 : 0) - (old != null && old.deadline() > 0 ? 1 : 0);
+            tq.cost += cost(ref) - (old == null ? 0 : cost(old));
             if (head) {
                 attach(q, tq);
             }
@@ -517,6 +582,8 @@ final class PendingQueue {
             detach(q, tq);
         }
         Ref r = tq.refs.remove(id);
+        withDeadline -= r.deadline() > 0 ? 1 : 0;
+        tq.cost -= cost(r);
         q.size--;
         q.tokens -= r.tokens();
         deepen(tq.tenant, -1);

@@ -13,6 +13,7 @@ import io.quotaflow.quota.ContextWindow;
 import io.quotaflow.quota.CostCalibration;
 import io.quotaflow.quota.DailyUsage;
 import io.quotaflow.quota.InFlightLimit;
+import io.quotaflow.quota.LatencyLimit;
 import io.quotaflow.quota.QuotaDimension;
 import io.quotaflow.quota.QuotaLevel;
 import io.quotaflow.quota.QuotaLimiter;
@@ -39,9 +40,9 @@ final class ProviderModel implements DispatchView.Limiter {
 
     /**
      * A call this incarnation admitted: its number in the limiter's log, when it was sent (limiter
-     * nanoseconds), and what it was charged.
+     * nanoseconds), what it was charged, and how many of this incarnation's calls were out with it.
      */
-    record Admission(long number, long sentNanos, Charge charge) {
+    record Admission(long number, long sentNanos, Charge charge, int outAtSend) {
     }
 
     private final DispatcherSettings settings;
@@ -51,6 +52,8 @@ final class ProviderModel implements DispatchView.Limiter {
     private final CostCalibration calibration = new CostCalibration();
     private final ContextWindow window;
     private final InFlightLimit inFlight;
+    /** Auto on a route without a request or token limit (a self-hosted engine): the limit found from latency; else null. */
+    private final LatencyLimit latency;
     private final CompletionBudget budget;
     /** The calls out that this incarnation admitted (a restarted task has none of its own), by batch id. */
     private final Map<String, Admission> admissions = new HashMap<>();
@@ -69,13 +72,16 @@ final class ProviderModel implements DispatchView.Limiter {
         this.limiter = new QuotaLimiter(settings.quota(), route.daily(), route.inputTpm(), route.outputTpm(), clock.getAsLong());
         this.window = new ContextWindow(settings.model().contextTokens());
         this.inFlight = new InFlightLimit(settings.quota().maxInFlight(), settings.quota().maxInFlightCeiling());
+        this.latency = inFlight.auto() && settings.quota().selfHosted()
+                ? new LatencyLimit(settings.quota().maxInFlightCeiling(), clock.getAsLong()) : null;
         this.budget = new CompletionBudget(settings.batch().completionTokensPerItem());
     }
 
     /**
      * Calls this scope may have out now: fixed, or by Little's law from its limits and latency, with
      * room to spend what the buckets hold now; before the first answer the oldest call's wait stands
-     * in for the latency.
+     * in for the latency. On a route without a request or token limit the limit found from latency
+     * ({@link LatencyLimit}) also bounds auto: the lower wins.
      */
     @Override
     public boolean inFlightFixed() {
@@ -91,8 +97,9 @@ final class ProviderModel implements DispatchView.Limiter {
         long now = clock.getAsLong();
         // asked before every call the dispatcher starts: the scan of the calls out only while no latency is known
         long oldestMs = inFlight.latencyKnown() ? 0 : oldestOutstandingMs(now);
-        return inFlight.limit(new InFlightLimit.Demand(q.rpm() * q.safetyFactor() / 60.0, q.tpm() * q.safetyFactor() / 60.0,
+        int byRates = inFlight.limit(new InFlightLimit.Demand(q.requestsPerSecond(), q.tokensPerSecond(),
                 limiter.availableRequests(now), limiter.availableTokens(now), oldestMs));
+        return latency == null ? byRates : Math.min(byRates, latency.limit());
     }
 
     /** How long the oldest call still out has waited, in milliseconds (0 when none is out). */
@@ -174,7 +181,7 @@ final class ProviderModel implements DispatchView.Limiter {
         if (!limiter.tryAcquire(priority, charge, now)) {
             return false;
         }
-        admissions.put(batchId, new Admission(limiter.lastAdmission(), now, charge));
+        admissions.put(batchId, new Admission(limiter.lastAdmission(), now, charge, admissions.size() + 1));
         inFlight.admitted(charge.tokens());
         return true;
     }
@@ -190,6 +197,9 @@ final class ProviderModel implements DispatchView.Limiter {
             return Optional.empty();
         }
         if (outcome instanceof ModelOutcome.Answered answered) {
+            if (latency != null) {
+                latency.answered(admission.sentNanos(), admission.outAtSend(), outcome.latencyMs(), clock.getAsLong());
+            }
             // the provider charged its own count of the prompt at admission: an over-estimate was never spent
             limiter.overestimated(admission.charge().inputTokens(), answered.promptTokens(), clock.getAsLong());
         }
@@ -223,13 +233,14 @@ final class ProviderModel implements DispatchView.Limiter {
                 // "Used X, Requested Y": the provider's own count of this call (prompt + max_tokens)
                 limited.requested().ifPresent(requested -> calibration.observe(requested - batch.maxTokens(), batch.promptTokens()));
             }
-            if (RateLimitHeaders.aboutDay(limited.message())) {
+            if (limited.perDay()) {
                 limiter.dayExhausted(now);
             }
             if (RateLimitHeaders.aboutConcurrency(limited.message())) {
                 inFlight.concurrencyLimited(callsInFlight + 1);
             }
         } else if (outcome instanceof ModelOutcome.Failed failed) {
+            overloaded(failed, admission, callsInFlight, now);
             if (decision.refund() && admission.isPresent()) {
                 // refused before admission: the provider counted nothing (with headers, reseed said so already)
                 limiter.refund(admission.get().charge(), admission.get().sentNanos(), now);
@@ -237,6 +248,20 @@ final class ProviderModel implements DispatchView.Limiter {
             return decision.learnContextWindow() && window.learn(failed.message());
         }
         return false;
+    }
+
+    /**
+     * An engine's "too many at once" (a 429 without rate-limit headers saying it is overloaded, or a
+     * 503): the limit found from latency shrinks; without one, an overload 429 lowers the ceiling to
+     * just under what was out, as a provider's concurrency 429 does. Neither touches the rate limits.
+     */
+    private void overloaded(ModelOutcome.Failed failed, Optional<Admission> admission, int callsInFlight, long now) {
+        boolean overload = failed.kind() == ModelOutcome.FailureKind.OVERLOADED;
+        if (latency != null && (overload || failed.status() == 503)) {
+            latency.overloaded(admission.map(Admission::sentNanos).orElse(Long.MIN_VALUE), now);
+        } else if (overload) {
+            inFlight.concurrencyLimited(callsInFlight + 1);
+        }
     }
 
     /**
@@ -265,9 +290,15 @@ final class ProviderModel implements DispatchView.Limiter {
 
     View view() {
         long now = clock.getAsLong();
-        return new View(limiter.availableTokens(now), limiter.availableRequests(now), limiter.cooldownRemainingNanos(now) / 1_000_000,
-                limiter.inCooldown(now), calibration.factor(), window.tokens(), maxInFlight(), limiter.tokenCapacity(),
+        // a dimension without a limit holds no bucket: shown as 0, as its limit is (0: none)
+        return new View(finite(limiter.availableTokens(now)), finite(limiter.availableRequests(now)),
+                limiter.cooldownRemainingNanos(now) / 1_000_000,
+                limiter.inCooldown(now), calibration.factor(), window.tokens(), maxInFlight(), finite(limiter.tokenCapacity()),
                 limiter.levels(now), limiter.outForDayUntil(now));
+    }
+
+    private static double finite(double value) {
+        return Double.isInfinite(value) ? 0 : value;
     }
 
     /** What the scope spent of its daily limits today, for a store (null without daily limits). */

@@ -2,6 +2,7 @@ package io.quotaflow.dispatch;
 
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.status.AdmittedRate;
 import io.quotaflow.status.Eta;
 import io.quotaflow.status.Pace;
 import io.quotaflow.status.QueueView;
@@ -18,8 +19,10 @@ import java.util.function.ToLongFunction;
 /**
  * Reads a scope's queue into a {@link QueueView} for {@code GET /tickets/{id}} and {@code /status}:
  * the first waiting tickets in dispatch order (highest class first; within a class, the tenants taking
- * turns by tokens and weight), the counts of everything waiting, and the scope's measured pace, or its
- * configured limits while nothing was measured.
+ * turns by tokens and weight), where each tenant stands in its class's rotation past them, the counts of
+ * everything waiting, the first retries held for later, and
+ * the scope's measured pace held to its limits ({@link io.quotaflow.status.Pace}), or its configured
+ * limits while nothing was measured.
  */
 final class QueueViews {
 
@@ -44,18 +47,27 @@ final class QueueViews {
         return turns.stream().map(Map.Entry::getValue).toList();
     }
 
+    /** A class of more tenants than this has no rotation in a published view: its unlisted tickets wait behind its tail. */
+    static final int ROTATION_TENANTS = 1_000;
+
+    /** Retries held for later listed in a published view (the first by due time), each a store read. */
+    static final int RETRIES = 256;
+
     /** Tickets listed one by one in a published view; the rest are counted per class (docs/design.md, "Bounds"). */
     static final int LISTED = 2_000;
 
     /**
      * The view of a scope's queue at {@code now}: its first {@link #LISTED} tickets in the order they
      * are expected to go ({@link PendingQueue#served}: the deficit round robin's present state), and
-     * per class how many wait in all (in memory and spilled) and their tokens, kept as they change.
-     * O(LISTED log LISTED), whatever the backlog.
+     * per class how many wait in all (in memory and spilled) and their tokens, kept as they change;
+     * the rotation of each class not listed to its end, of at most {@link #ROTATION_TENANTS} tenants;
+     * the first {@link #RETRIES} retries held for later. O(LISTED log LISTED + ROTATION_TENANTS + RETRIES),
+     * whatever the backlog.
      */
     static QueueView take(DispatcherSettings settings, DispatchLedger ledger, Pace pace, long now) {
         PendingQueue queue = ledger.queue();
-        List<Map.Entry<Priority, PendingQueue.Ref>> first = queue.served(LISTED);
+        PendingQueue.Served served = queue.served(LISTED, ROTATION_TENANTS);
+        List<Map.Entry<Priority, PendingQueue.Ref>> first = served.first();
         List<QueueView.Waiting> waiting = new ArrayList<>(first.size());
         for (Map.Entry<Priority, PendingQueue.Ref> e : first) {
             waiting.add(new QueueView.Waiting(e.getValue().id(), e.getKey(), e.getValue().tokens()));
@@ -70,7 +82,8 @@ final class QueueViews {
             tickets += n;
             tokens += t;
         }
-        return new QueueView(settings.scope(), routes(settings), now, rates(settings, pace, tickets, tokens, now), waiting, classes);
+        return new QueueView(settings.scope(), routes(settings), now, rates(settings, pace, tickets, tokens, now), waiting, classes,
+                ledger.delayedFirst(RETRIES), served.rotations());
     }
 
     /**
@@ -93,12 +106,15 @@ final class QueueViews {
         return settings.routing().routesOf(settings.scope()).stream().map(RouteSettings::name).toList();
     }
 
-    private static Eta.Rates rates(DispatcherSettings settings, Pace pace, long tickets, long tokens, long now) {
+    /** The pace of the scope at {@code now}: measured, or its configured limits while nothing was measured. */
+    static Eta.Rates rates(DispatcherSettings settings, Pace pace, long tickets, long tokens, long now) {
         var quota = settings.quota();
         var batch = settings.batch();
-        Eta.Rates configured = Eta.configured(quota.tpm(), quota.rpm(), quota.safetyFactor(),
+        // a dimension without a limit (none) never binds: an infinite rate
+        Eta.Rates configured = Eta.configured(quota.limitsTokens() ? quota.tpm() : Double.POSITIVE_INFINITY,
+                quota.limitsRequests() ? quota.rpm() : Double.POSITIVE_INFINITY, quota.safetyFactor(),
                 tickets == 0 ? 0 : (double) tokens / tickets, batch.completionTokensPerItem(), batch.maxItems(),
                 pace.latencyMs());
-        return pace.rates(now, configured);
+        return pace.rates(now, AdmittedRate.Ceiling.perMinute(quota.tpm(), quota.rpm(), quota.safetyFactor()), configured);
     }
 }

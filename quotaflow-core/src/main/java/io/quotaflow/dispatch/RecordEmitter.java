@@ -94,6 +94,24 @@ final class RecordEmitter {
                 FailureHeaders.forItem(next, kind, status, message)));
     }
 
+    /**
+     * The hand-off record of {@code item}: its original bytes, its producer's headers, where it came from, and
+     * why it is handed off ({@link io.quotaflow.records.HandoffHeaders}); {@code etaAt} 0 when not known.
+     */
+    Record<String, Outbound> handoff(WorkItem item, String reason, long etaAt, String route, long now) {
+        org.apache.kafka.common.header.Headers headers = FailureHeaders.forHandoff(item);
+        headers.add(io.quotaflow.records.HandoffHeaders.REASON, bytes(reason));
+        headers.add(io.quotaflow.records.HandoffHeaders.ETA, bytes(etaAt > 0 ? Instant.ofEpochMilli(etaAt).toString()
+                : io.quotaflow.records.HandoffHeaders.UNKNOWN));
+        headers.add(io.quotaflow.records.HandoffHeaders.DEADLINE, bytes(Instant.ofEpochMilli(item.deadline()).toString()));
+        headers.add(io.quotaflow.records.HandoffHeaders.ROUTE, bytes(route));
+        return new Record<>(item.key(), new Outbound(Outbound.Target.HANDOFF, item.original()), now, headers);
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
     Record<String, Outbound> deadLetter(WorkItem item, String kind, int status, String message, long now) {
         WorkItem.FailureState failure = item.failure() != null && item.failure().lastFailure() == now ? item.failure()
                 : new WorkItem.FailureState(item.failure() == null ? now : item.failure().firstFailure(), now, kind, status, message,

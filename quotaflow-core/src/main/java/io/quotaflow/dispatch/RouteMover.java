@@ -98,6 +98,25 @@ final class RouteMover {
         }
     }
 
+    /** Whether a fallback of {@code unit}'s routes may take the waiting ticket {@code ref} now. */
+    boolean canFallBack(ScopeDispatcher unit, PendingQueue.Ref ref) {
+        List<RouteSettings> routes = routing.routesOf(unit.scope());
+        return !routes.isEmpty() && policy.target(routes.get(0), ref.tokens(), ref.fellBack(), states::usable).isPresent();
+    }
+
+    /** Moves {@code item}, which would miss its deadline on {@code unit}, to the first fallback that can take it; false if none can. */
+    boolean deadlineFallback(ScopeDispatcher unit, WorkItem item, long now) {
+        RouteSettings from = unit.routeOf(item);
+        Optional<RouteSettings> to = policy.target(routing.routesOf(unit.scope()).get(0), item.tokens(), item.routed().fellBack(),
+                states::usable).flatMap(routing::route);
+        if (to.isEmpty()) {
+            return false;
+        }
+        move(item, from, to.get(), FallbackReason.DEADLINE, now);
+        unit.left(item, now);
+        return true;
+    }
+
     /**
      * Sends {@code item}, too large for {@code from}, to the first route of its context-fallback
      * chain that holds it; false when there is none (the caller dead-letters it).

@@ -30,6 +30,8 @@ import java.util.UUID;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 import io.quotaflow.failure.OutcomePolicy;
+import io.quotaflow.deadline.DeadlinePolicy;
+import io.quotaflow.deadline.HandoffReason;
 
 /**
  * One quota scope's dispatching: its ledger view, queue, provider model, health and calls. It
@@ -66,6 +68,7 @@ final class ScopeDispatcher {
     private final CacheGate gate;
     private final DispatchPlanner planner;
     private final TicketStatuses statuses;
+    private final DeadlineSweep deadlines;
     private final Pace pace = new Pace();
     private final Set<String> probes = new HashSet<>();
     /** Whether the scope has daily limits: then its day's usage is kept in {@code daily} for the next owner. */
@@ -108,8 +111,10 @@ final class ScopeDispatcher {
                 context::forward, statuses, () -> health.halted() || health.circuitOpen() || provider.outForDayUntil().isPresent());
         // a batch route's tickets may wait out a whole completion window before a failed line sends them round again
         RetrySettings aging = batch == null ? settings.retry() : settings.retry().withMaxAge(settings.retry().maxAge().plus(BATCH_WINDOW));
+        DeadlinePolicy deadlinePolicy = new DeadlinePolicy(settings.deadlines());
+        this.deadlines = new DeadlineSweep(deadlinePolicy);
         this.outcomes = new OutcomeApplier(scope, who, aging, new OutcomePolicy(settings.retry()), provider, health, ledger,
-                emitter, listener, random, context::forward, new Endings());
+                emitter, listener, random, context::forward, new Endings(), deadlinePolicy);
         this.calls = new CallSender(client);
         this.planner = new DispatchPlanner(settings.batch(), settings.limits().maxBatchBytes());
     }
@@ -275,7 +280,66 @@ final class ScopeDispatcher {
             // only the owner speaks for the scope: the idle copies in other tasks know nothing of it
             mover.publishState(settings.routing().routesOf(scope), usable());
             mover.fallBack(this, now);
+            keepDeadlines(now);
         }
+    }
+
+    /**
+     * Tickets that will miss their deadline here go to a fallback that can take them, else are handed off
+     * or shed ({@code deadline.action}); tickets expected to wait past their class's {@code queue.max-wait}
+     * are shed (docs/design.md, "Deadlines and hand-off").
+     */
+    private void keepDeadlines(long now) {
+        if (queue.size() == 0) {
+            return;
+        }
+        long tickets = queue.size();
+        long tokens = 0;
+        for (io.quotaflow.records.Priority p : io.quotaflow.records.Priority.values()) {
+            tokens += queue.tokens(p);
+        }
+        DeadlinePolicy.Route route = new DeadlinePolicy.Route(QueueViews.rates(settings, pace, tickets, tokens, now),
+                blocked().map(b -> resumesAt(b, now)).orElse(now));
+        List<DeadlinePolicy.Verdict> verdicts = deadlines.decide(queue, route, ref -> mover.canFallBack(this, ref), now);
+        if (verdicts.isEmpty()) {
+            return;
+        }
+        java.util.Map<String, DeadlinePolicy.Verdict> byId = new java.util.LinkedHashMap<>();
+        verdicts.forEach(v -> byId.put(v.id(), v));
+        for (WorkItem item : ledger.take(byId.keySet())) {
+            DeadlinePolicy.Verdict v = byId.get(item.key());
+            switch (v.kind()) {
+                case FALL_BACK -> {
+                    if (!mover.deadlineFallback(this, item, now)) {
+                        outcomes.missed(item, v.reason(), v.etaAt(), now);
+                    }
+                }
+                case HAND_OFF -> outcomes.missed(item, v.reason(), v.etaAt(), now);
+                case SHED -> {
+                    if (v.reason() == HandoffReason.MAX_WAIT) {
+                        outcomes.deadLetter(item, ErrorKind.SHED.wire(), 0, shedMessage(item, v), now);
+                    } else {
+                        outcomes.missed(item, v.reason(), v.etaAt(), now);
+                    }
+                }
+            }
+        }
+    }
+
+    /** When a scope blocked for {@code why} serves again: an open circuit's wait, the day's reset, never while halted. */
+    private long resumesAt(FallbackReason why, long now) {
+        return switch (why) {
+            case CIRCUIT_OPEN -> health.resumesAt(now);
+            case OUT_FOR_DAY -> provider.outForDayUntil().orElse(Long.MAX_VALUE);
+            default -> Long.MAX_VALUE;
+        };
+    }
+
+    /** The dead letter's message of a ticket shed for {@code queue.max-wait}. */
+    private String shedMessage(WorkItem item, DeadlinePolicy.Verdict v) {
+        String when = v.etaAt() > 0 ? "expected done " + java.time.Instant.ofEpochMilli(v.etaAt()) : "no ETA: " + who + " cannot serve";
+        return "would wait on " + who + " longer than queue.max-wait." + item.priority().wireName() + " ("
+                + settings.deadlines().maxWait().get(item.priority()).toSeconds() + " s; " + when + "): shed";
     }
 
     /** Whether new calls may go out here (not halted, not open, not out for the day). */
@@ -358,7 +422,7 @@ final class ScopeDispatcher {
         }
         listener.dispatched(scope, proposal.priority(), items.size(), prompt.promptTokens(), start.charge().tokens());
         statuses.inFlight(items, now);
-        pace.admitted(now, items.size(), proposal.tokens());
+        pace.admitted(now, items.size(), proposal.tokens(), start.charge().tokens());
         health.start(now);
         if (batch != null) {
             batch.send(new ModelRequest(batchId, prompt), start.charge().tokens(), now);
@@ -468,6 +532,22 @@ final class ScopeDispatcher {
         }
 
         @Override
+        public boolean answeredStale(WorkItem item, long now) {
+            return gate.answerStale(item, now);
+        }
+
+        @Override
+        public void handedOff(WorkItem item, String reason, long now) {
+            statuses.handedOff(item, reason, now);
+            gate.left(item, now);
+        }
+
+        @Override
+        public String route(WorkItem item) {
+            return routeOf(item).name();
+        }
+
+        @Override
         public void cancelled(WorkItem item, long now) {
             gate.left(item, now);
             listener.cancelled(scope, item.key());
@@ -489,7 +569,8 @@ final class ScopeDispatcher {
         if (health.circuitOpen()) {
             return Optional.of(FallbackReason.CIRCUIT_OPEN);
         }
-        return dailyLimited && provider.outForDayUntil().isPresent() ? Optional.of(FallbackReason.OUT_FOR_DAY) : Optional.empty();
+        // out for the day by its own daily limits, or by the provider's (a 429 about a per-day quota)
+        return provider.outForDayUntil().isPresent() ? Optional.of(FallbackReason.OUT_FOR_DAY) : Optional.empty();
     }
 
     DispatchLedger ledger() {

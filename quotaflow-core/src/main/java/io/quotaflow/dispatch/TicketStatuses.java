@@ -58,6 +58,11 @@ final class TicketStatuses {
         put(item, TicketState.DEAD_LETTERED, routeOf(item), now, 0, kind);
     }
 
+    /** Handed off to people ({@code tickets.handoff}) for {@code reason}: it ends here. */
+    void handedOff(WorkItem item, String reason, long now) {
+        put(item, TicketState.HANDED_OFF, routeOf(item), now, 0, "handed off: " + reason);
+    }
+
     /** Cancelled before it was sent: its last record, now {@code cancelled} (nothing recorded of it: nothing to say). */
     void cancelled(String id, long now) {
         store.get(id).ifPresent(last -> store.put(id, last.to(TicketState.CANCELLED, Math.max(0, now), null)));

@@ -99,6 +99,32 @@ public final class FailureHeaders {
         return h;
     }
 
+    /**
+     * Headers of a ticket handed to people ({@code tickets.handoff}): the producer's own, then where it came
+     * from and how far it got; the caller adds the {@code qf.handoff.*} pair. No failure headers: a
+     * hand-off is not an error.
+     */
+    public static Headers forHandoff(WorkItem item) {
+        RecordHeaders h = new RecordHeaders();
+        item.headers().forEach(p -> h.add(p.key(), p.value()));
+        put(h, DeadLetterHeaders.VERSION, DeadLetterHeaders.SCHEMA_VERSION);
+        put(h, DeadLetterHeaders.ATTEMPT, Integer.toString(item.attempt()));
+        put(h, DeadLetterHeaders.ENQUEUED_AT, Long.toString(item.enqueuedAt()));
+        put(h, DeadLetterHeaders.PUBLISHED_AT, Long.toString(item.publishedAt()));
+        put(h, DeadLetterHeaders.TENANT, item.tenant());
+        put(h, DeadLetterHeaders.ORIGIN_TOPIC, item.origin().topic());
+        put(h, DeadLetterHeaders.ORIGIN_PARTITION, Integer.toString(item.origin().partition()));
+        put(h, DeadLetterHeaders.ORIGIN_OFFSET, Long.toString(item.origin().offset()));
+        if (item.reduced()) {
+            putTruncation(h, item.originalSize(), item.originalSha256());
+        }
+        if (item.routed().fellBack()) {
+            put(h, DeadLetterHeaders.FALLBACK_FROM, item.routed().from());
+            put(h, DeadLetterHeaders.FALLBACK_REASON, item.routed().reason());
+        }
+        return h;
+    }
+
     private static void putTruncation(Headers h, long size, String sha256) {
         put(h, DeadLetterHeaders.ORIGINAL_SIZE, Long.toString(size));
         put(h, DeadLetterHeaders.ORIGINAL_SHA256, sha256);

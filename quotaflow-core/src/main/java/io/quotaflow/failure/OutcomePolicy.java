@@ -120,6 +120,11 @@ public final class OutcomePolicy {
                 }
                 yield new Decision(actions, Health.SUCCEEDED, null, Optional.empty(), refused, true, false);
             }
+            case OVERLOADED -> {
+                // the engine is full, not failing: sent again as the in-flight limit (lowered by it) allows
+                items.forEach(i -> actions.add(new Action.Requeue(i)));
+                yield new Decision(actions, Health.SUCCEEDED, null, Optional.empty(), refused, false, false);
+            }
             case HALT -> {
                 items.forEach(i -> actions.add(new Action.Requeue(i)));
                 yield new Decision(actions, Health.HALT, "HTTP " + failed.status() + ": " + failed.message(), Optional.empty(),
@@ -149,7 +154,7 @@ public final class OutcomePolicy {
     /** Whether the provider refused the call before admitting it (so it charged nothing). */
     static boolean refused(ModelOutcome.Failed failed) {
         return switch (failed.kind()) {
-            case CONTEXT_LENGTH, HALT, NON_RETRYABLE -> failed.status() >= 300 && failed.status() < 500;
+            case CONTEXT_LENGTH, HALT, NON_RETRYABLE, OVERLOADED -> failed.status() >= 300 && failed.status() < 500;
             case TRANSIENT, TIMEOUT -> false;
         };
     }

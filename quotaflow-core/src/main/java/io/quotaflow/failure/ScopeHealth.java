@@ -257,6 +257,17 @@ public final class ScopeHealth {
         return s == CircuitBreaker.State.OPEN || s == CircuitBreaker.State.HALF_OPEN || s == CircuitBreaker.State.FORCED_OPEN;
     }
 
+    /**
+     * When the scope may serve again (epoch ms): now when nothing holds it back, when the open circuit's
+     * wait ends (a trial call may then go out), {@link Long#MAX_VALUE} while halted (an operator must act).
+     */
+    public long resumesAt(long nowMs) {
+        if (halted) {
+            return Long.MAX_VALUE;
+        }
+        return breaker.getState() == CircuitBreaker.State.OPEN ? Math.max(nowMs, openUntil) : nowMs;
+    }
+
     public String circuitState() {
         return breaker.getState().name();
     }

@@ -38,6 +38,8 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
     static final Duration THREAD_FAILURE_LOOP_WINDOW = Duration.ofMinutes(5);
     /** Reasons a ticket moves to another route (docs/design.md, Routes), registered at zero. */
     static final List<String> FALLBACK_REASONS = List.of("halted", "circuit-open", "max-wait", "context", "out-for-day", "batch-expired");
+    /** The {@code reason} label of {@code quotaflow_handoffs_total} (registered at zero for every route and class). */
+    static final List<String> HANDOFF_REASONS = List.of("eta", "unavailable", "passed");
     /** The {@code to} label of the zero-valued fallback series, before any fallback happened. */
     static final String NO_FALLBACK = "none";
     private static final String HALTED = "HALTED";
@@ -77,6 +79,9 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
             routesByScope.putIfAbsent(route.scope(), new RouteMeters(registry, route, clockMs));
             for (String reason : FALLBACK_REASONS) {
                 fallbacks(route.name(), NO_FALLBACK, reason);
+            }
+            for (Priority priority : Priority.values()) {
+                HANDOFF_REASONS.forEach(reason -> handoffs(route.name(), priority, reason));
             }
         }
         ErrorKind.deadLetterKinds().forEach(this::deadLetters);
@@ -312,6 +317,16 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
     @Override
     public void cacheMiss(String scope) {
         route(scope).cacheMiss();
+    }
+
+    @Override
+    public void handedOff(String scope, String route, Priority priority, String reason) {
+        handoffs(route, priority, reason).increment();
+    }
+
+    private Counter handoffs(String route, Priority priority, String reason) {
+        return Counter.builder("quotaflow.handoffs").description("tickets handed to people on tickets.handoff before their deadline, by reason")
+                .tags("route", route, "priority", priority.wireName(), "reason", reason).register(registry);
     }
 
     @Override

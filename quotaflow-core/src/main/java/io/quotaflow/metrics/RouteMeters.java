@@ -25,7 +25,7 @@ import java.util.function.ToDoubleFunction;
 final class RouteMeters {
 
     static final List<String> CALL_OUTCOMES = List.of("answered", "rate-limited", "transient", "timeout", "context-length",
-            "halt", "non-retryable");
+            "halt", "non-retryable", "overloaded");
     static final List<String> TOKEN_KINDS = List.of("estimated", "admitted", "prompt", "completion");
     static final List<String> RETRY_KINDS = List.of("transient", "timeout", "invalid-output");
     static final List<String> DIMENSIONS = List.of("requests", "tokens");
@@ -279,7 +279,8 @@ final class RouteMeters {
 
     private Counter calls(String outcome) {
         return counter("quotaflow.calls", "model calls that came back, per outcome (answered, rate-limited, transient, timeout, "
-                + "context-length, halt, non-retryable)").tag("outcome", outcome).register(registry);
+                + "context-length, halt, non-retryable, overloaded: an engine's 429 without rate-limit headers, not a quota 429)")
+                .tag("outcome", outcome).register(registry);
     }
 
     private Counter rateLimited(RateLimitCause cause) {

@@ -1,5 +1,6 @@
 package io.quotaflow.model;
 
+import io.quotaflow.quota.RateLimitHeaders;
 import io.quotaflow.quota.RateLimitInfo;
 
 import java.time.Duration;
@@ -42,9 +43,16 @@ public sealed interface ModelOutcome permits ModelOutcome.Answered, ModelOutcome
      * @param retryAfter the provider's hint, if any
      * @param used       "Used X" from the body, if present
      * @param requested  "Requested Y" from the body, if present
+     * @param perDay     the limit hit is a daily one (the route's day is over until its reset), as the dialect read it
      */
     record RateLimited(Optional<Duration> retryAfter, String message, Optional<Long> used, Optional<Long> requested,
-                       RateLimitInfo rateLimits, long latencyMs) implements ModelOutcome {
+                       RateLimitInfo rateLimits, long latencyMs, boolean perDay) implements ModelOutcome {
+
+        /** A rate limit whose message says whether it is a daily one ("requests per day (RPD)"). */
+        public RateLimited(Optional<Duration> retryAfter, String message, Optional<Long> used, Optional<Long> requested,
+                           RateLimitInfo rateLimits, long latencyMs) {
+            this(retryAfter, message, used, requested, rateLimits, latencyMs, RateLimitHeaders.aboutDay(message));
+        }
     }
 
     /**
@@ -66,6 +74,12 @@ public sealed interface ModelOutcome permits ModelOutcome.Answered, ModelOutcome
     enum FailureKind {
         /** 408, 5xx, 529, connection error: retry with backoff. */
         TRANSIENT,
+        /**
+         * 429 without any rate-limit header saying the model is overloaded (TGI's "Model is
+         * overloaded"): a self-hosted engine running as many calls as it can, not a quota. Sent again
+         * with no attempt consumed and no pause; it lowers the in-flight limit instead.
+         */
+        OVERLOADED,
         /** No answer within the client's timeout: retried like {@link #TRANSIENT}, recorded as a timeout. */
         TIMEOUT,
         /** 400 context length exceeded: split the batch. */

@@ -4,7 +4,6 @@ import io.quotaflow.quota.RateLimitInfo;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.settings.ModelSettings;
-import io.quotaflow.quota.RateLimitHeaders;
 import io.quotaflow.records.Json;
 
 import java.io.IOException;
@@ -18,7 +17,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -29,9 +27,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * OpenAI chat-completions client over {@link HttpClient#sendAsync}: the caller's thread only
+ * Chat-completions client over {@link HttpClient#sendAsync}, in the route's dialect
+ * ({@link ProviderDialect}: URL, credentials, headers, errors, usage): the caller's thread only
  * enqueues the request. Every answer is turned into a {@link ModelOutcome}; the API key is only
- * ever placed in the {@code Authorization} header, and every message kept from the provider (bodies,
+ * ever placed in the dialect's credential header, and every message kept from the provider (bodies,
  * exceptions, {@code Location}) goes through {@link io.quotaflow.settings.Secret#redact}: the key in any
  * case, masked or in part, and anything else shaped like a key. Redirects are not followed: a 3xx
  * means a wrong base URL and halts the route.
@@ -41,6 +40,7 @@ public final class OpenAiChatClient implements ModelClient {
     static final int MAX_MESSAGE = 300;
 
     private final ModelSettings settings;
+    private final ProviderDialect dialect;
     private final AnswerValidator validator;
     private final HttpClient http;
     private final ExecutorService executor;
@@ -52,6 +52,7 @@ public final class OpenAiChatClient implements ModelClient {
 
     public OpenAiChatClient(ModelSettings settings, Clock clock) {
         this.settings = settings;
+        this.dialect = ProviderDialect.of(settings.dialect());
         this.clock = clock;
         this.validator = new AnswerValidator(settings.categories(), settings.urgencies());
         AtomicInteger n = new AtomicInteger();
@@ -72,13 +73,13 @@ public final class OpenAiChatClient implements ModelClient {
     public CompletionStage<ModelOutcome> classify(ModelRequest request) {
         HttpRequest httpRequest;
         try {
-            httpRequest = HttpRequest.newBuilder(settings.chatCompletionsUri())
+            HttpRequest.Builder builder = HttpRequest.newBuilder(dialect.chatUri(settings))
                     .timeout(settings.timeout())
-                    .header("Authorization", "Bearer " + settings.apiKey().reveal())
                     .header("Content-Type", "application/json")
                     .header("Accept", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(Json.MAPPER.writeValueAsBytes(request.prompt().body())))
-                    .build();
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(Json.MAPPER.writeValueAsBytes(request.prompt().body())));
+            dialect.credentials(settings.apiKey()).forEach(builder::header);
+            httpRequest = builder.build();
         } catch (IOException e) {
             return CompletableFuture.completedFuture(new ModelOutcome.Failed(ModelOutcome.FailureKind.NON_RETRYABLE, 0,
                     truncate("could not encode request: " + e.getMessage()), Optional.empty(), RateLimitInfo.EMPTY, 0));
@@ -106,7 +107,7 @@ public final class OpenAiChatClient implements ModelClient {
 
     /** Maps an HTTP answer to an outcome (also a Batch API output line's, whose response is one). */
     public ModelOutcome interpret(int status, HttpHeaders headers, String body, ModelRequest request, long latencyMs) {
-        RateLimitInfo limits = RateLimitHeaders.parse(name -> headers.firstValue(name), clock.instant());
+        RateLimitInfo limits = dialect.rateLimits(name -> headers.firstValue(name), clock.instant());
         if (status == 200) {
             return answered(body, request, limits, latencyMs);
         }
@@ -117,36 +118,7 @@ public final class OpenAiChatClient implements ModelClient {
                     .orElse("the base URL redirects (HTTP " + status + ") without a Location header");
             return failed(ModelOutcome.FailureKind.HALT, status, where + "; fix llm.base-url", Optional.empty(), limits, latencyMs);
         }
-        JsonNode error = errorNode(body);
-        String code = text(error, "code");
-        String type = text(error, "type");
-        String message = Optional.ofNullable(text(error, "message")).orElse(body == null ? "" : body);
-        String lowered = (code + " " + type + " " + message).toLowerCase(Locale.ROOT);
-        Optional<Duration> hint = limits.retryAfter().or(() -> RateLimitHeaders.tryAgainIn(message));
-        if (status == 429) {
-            if (lowered.contains("insufficient_quota") || lowered.contains("exceeded your current quota")
-                    || lowered.contains("spend limit") || lowered.contains("billing")) {
-                return failed(ModelOutcome.FailureKind.HALT, status, message, hint, limits, latencyMs);
-            }
-            if (lowered.contains("request too large")) {
-                // larger than the whole per-minute limit: waiting cannot help, a smaller batch can
-                return failed(ModelOutcome.FailureKind.CONTEXT_LENGTH, status, message, Optional.empty(), limits, latencyMs);
-            }
-            Optional<RateLimitHeaders.UsedRequested> ur = RateLimitHeaders.usedRequested(message);
-            return new ModelOutcome.RateLimited(hint, truncate(message), ur.map(RateLimitHeaders.UsedRequested::used),
-                    ur.map(RateLimitHeaders.UsedRequested::requested), limits, latencyMs);
-        }
-        if (status == 400 && (lowered.contains("context_length_exceeded") || lowered.contains("context length")
-                || lowered.contains("maximum context"))) {
-            return failed(ModelOutcome.FailureKind.CONTEXT_LENGTH, status, message, hint, limits, latencyMs);
-        }
-        if (status == 401 || status == 403 || status == 404) {
-            return failed(ModelOutcome.FailureKind.HALT, status, message, hint, limits, latencyMs);
-        }
-        if (status == 408 || status == 409 || status >= 500) {
-            return failed(ModelOutcome.FailureKind.TRANSIENT, status, message, hint, limits, latencyMs);
-        }
-        return failed(ModelOutcome.FailureKind.NON_RETRYABLE, status, message, hint, limits, latencyMs);
+        return dialect.error(new ErrorAnswer(status, limits, body, latencyMs, this::truncate));
     }
 
     private ModelOutcome answered(String body, ModelRequest request, RateLimitInfo limits, long latencyMs) {
@@ -160,8 +132,9 @@ public final class OpenAiChatClient implements ModelClient {
         JsonNode choice = root == null ? null : root.path("choices").path(0);
         String content = choice == null ? null : text(choice.path("message"), "content");
         String finish = choice == null ? null : text(choice, "finish_reason");
-        long prompt = root == null ? 0 : root.path("usage").path("prompt_tokens").asLong(0);
-        long completion = root == null ? 0 : root.path("usage").path("completion_tokens").asLong(0);
+        ProviderDialect.Usage usage = dialect.usage(root);
+        long prompt = usage.promptTokens();
+        long completion = usage.completionTokens();
         AnswerValidator.Validation v = validator.validate(content, ids);
         // the answer names tickets by their ids in the request; the outcome by their keys
         Map<String, String> keys = new HashMap<>();
@@ -199,15 +172,6 @@ public final class OpenAiChatClient implements ModelClient {
         }
         String safe = settings.apiKey().redact(text);
         return safe.length() > MAX_MESSAGE ? safe.substring(0, MAX_MESSAGE) + "..." : safe;
-    }
-
-    private static JsonNode errorNode(String body) {
-        try {
-            JsonNode root = body == null ? null : Json.MAPPER.readTree(body);
-            return root == null ? null : root.path("error");
-        } catch (IOException e) {
-            return null;
-        }
     }
 
     private static String text(JsonNode node, String field) {

@@ -1,12 +1,12 @@
 package io.quotaflow.provider;
 
+import io.quotaflow.model.ProviderDialect;
 import io.quotaflow.model.TransportCause;
 import io.quotaflow.records.Json;
 import io.quotaflow.routing.RouteSettings;
 import io.quotaflow.settings.Redactor;
 
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
@@ -83,18 +83,22 @@ public final class ProviderProbe implements AutoCloseable {
     }
 
     private HttpRequest models(RouteSettings route) {
-        return HttpRequest.newBuilder(URI.create(route.model().baseUrl() + "/models")).timeout(timeout)
-                .header("Authorization", "Bearer " + route.model().apiKey().reveal())
-                .header("Accept", "application/json").GET().build();
+        ProviderDialect dialect = ProviderDialect.of(route.model().dialect());
+        HttpRequest.Builder b = HttpRequest.newBuilder(dialect.modelsUri(route.model())).timeout(timeout)
+                .header("Accept", "application/json").GET();
+        dialect.credentials(route.model().apiKey()).forEach(b::header);
+        return b.build();
     }
 
     private HttpRequest chat(RouteSettings route) throws IOException {
         var body = Json.MAPPER.createObjectNode().put("model", route.model().model()).put("max_tokens", 1);
         body.putArray("messages").addObject().put("role", "user").put("content", PING);
-        return HttpRequest.newBuilder(route.model().chatCompletionsUri()).timeout(timeout)
-                .header("Authorization", "Bearer " + route.model().apiKey().reveal())
+        ProviderDialect dialect = ProviderDialect.of(route.model().dialect());
+        HttpRequest.Builder b = HttpRequest.newBuilder(dialect.chatUri(route.model())).timeout(timeout)
                 .header("Content-Type", "application/json").header("Accept", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(Json.MAPPER.writeValueAsBytes(body))).build();
+                .POST(HttpRequest.BodyPublishers.ofByteArray(Json.MAPPER.writeValueAsBytes(body)));
+        dialect.credentials(route.model().apiKey()).forEach(b::header);
+        return b.build();
     }
 
     private CompletableFuture<Exchange> send(HttpRequest request) {

@@ -5,6 +5,7 @@ import io.quotaflow.quota.RateLimitHeaders;
 import io.quotaflow.quota.RateLimitInfo;
 import io.quotaflow.records.Json;
 import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.settings.Redactor;
 
 import java.io.IOException;
@@ -231,7 +232,7 @@ final class RouteCheck {
     private void rateLimits() {
         int rpm = route.quota().rpm();
         int tpm = route.quota().tpm();
-        String configured = "configured rpm " + rpm + ", tpm " + tpm;
+        String configured = "configured rpm " + QuotaSettings.limitText(rpm) + ", tpm " + QuotaSettings.limitText(tpm);
         if (limitHeaders == null) {
             if (answered) {
                 ok("rate limits", "no rate-limit headers (a self-hosted server?); quotaflow keeps to the " + configured);
@@ -247,14 +248,14 @@ final class RouteCheck {
         List<String> above = new ArrayList<>();
         info.limitRequests().ifPresent(l -> {
             announced.add("requests " + l);
-            if (rpm > l) {
-                above.add("rpm " + rpm + " is above the announced " + l + ": set " + key("rpm", "quota.rpm") + "=" + l);
+            if (rpm == QuotaSettings.NONE || rpm > l) {
+                above.add("rpm " + QuotaSettings.limitText(rpm) + " is above the announced " + l + ": set " + key("rpm", "quota.rpm") + "=" + l);
             }
         });
         info.limitTokens().ifPresent(l -> {
             announced.add("tokens " + l);
-            if (tpm > l) {
-                above.add("tpm " + tpm + " is above the announced " + l + ": set " + key("tpm", "quota.tpm") + "=" + l);
+            if (tpm == QuotaSettings.NONE || tpm > l) {
+                above.add("tpm " + QuotaSettings.limitText(tpm) + " is above the announced " + l + ": set " + key("tpm", "quota.tpm") + "=" + l);
             }
         });
         TreeSet<String> families = new TreeSet<>();

@@ -26,6 +26,8 @@ final class DailyBudget {
     private long usedTokens;
     /** A call was refused today for lack of tokens (and nothing was given back since). */
     private boolean shortOfTokens;
+    /** The provider said the day is spent (a 429 about a daily limit): nothing more goes until the reset. */
+    private boolean spent;
 
     DailyBudget(DailyLimits limits) {
         this.limits = limits;
@@ -53,6 +55,7 @@ final class DailyBudget {
             usedRequests = 0;
             usedTokens = 0;
             shortOfTokens = false;
+            spent = false;
         }
     }
 
@@ -71,7 +74,7 @@ final class DailyBudget {
     /** Whether the day's budget can take {@code charge} now (asking changes nothing). */
     boolean fits(Charge charge, long nowMs) {
         roll(nowMs);
-        return tokensFit(charge) && requestsFit(charge);
+        return !spent && tokensFit(charge) && requestsFit(charge);
     }
 
     /** Whether the day's budget can take {@code charge} now; a call it has no tokens for marks the day short. */
@@ -107,6 +110,7 @@ final class DailyBudget {
         roll(nowMs);
         usedRequests = Math.max(usedRequests, limits.rpd());
         usedTokens = Math.max(usedTokens, limits.tpd());
+        spent = true;
     }
 
     /** Gives back the charge of a call sent at {@code sentAtMs} that the provider refused, if sent this budget day. */
@@ -133,7 +137,7 @@ final class DailyBudget {
         roll(nowMs);
         boolean requestsSpent = limits.rpd() > 0 && usedRequests >= limits.rpd();
         boolean tokensSpent = limits.tpd() > 0 && (usedTokens >= limits.tpd() || shortOfTokens);
-        return requestsSpent || tokensSpent ? OptionalLong.of(nextReset(nowMs)) : OptionalLong.empty();
+        return spent || requestsSpent || tokensSpent ? OptionalLong.of(nextReset(nowMs)) : OptionalLong.empty();
     }
 
     /** Requests left today (meaningful when {@code rpd} is set). */

@@ -14,7 +14,9 @@ import java.util.Arrays;
  * still out has waited: the limit grows with that age from {@value #INITIAL_AUTO}, so a start
  * whose first calls are slow does not sit at a guessed limit until they come back. A provider's
  * concurrency 429 ("too many concurrent requests") lowers the ceiling to just under what was in
- * flight.
+ * flight. A dimension without a limit ({@code none}) has an infinite rate and nothing to bank: with
+ * neither limit, Little's law allows the ceiling, and a self-hosted route's {@link LatencyLimit}
+ * is what bounds it (the lower of the two wins).
  *
  * <p>Owned by one stream task; not thread-safe. A pure function of what it was told.
  */
@@ -112,15 +114,17 @@ public final class InFlightLimit {
         double banked = meanCost > 0 ? Math.min(demand.bankedRequests(), demand.bankedTokens() / meanCost) : 0;
         if (latencyCount == 0) {
             // latency unknown: at least the oldest call's wait so far
-            long grown = wanted(callsPerSecond, demand.oldestOutstandingMs() / 1000.0, banked);
+            double grown = wanted(callsPerSecond, demand.oldestOutstandingMs() / 1000.0, banked);
             return (int) Math.min(ceiling, Math.max(INITIAL_AUTO, demand.oldestOutstandingMs() > 0 ? grown : 0));
         }
-        long wanted = wanted(callsPerSecond, percentile(latencies, latencyCount, 0.9) / 1000.0, banked);
+        double wanted = wanted(callsPerSecond, percentile(latencies, latencyCount, 0.9) / 1000.0, banked);
         return (int) Math.max(Math.min(MIN_AUTO, ceiling), Math.min(ceiling, wanted));
     }
 
-    private static long wanted(double callsPerSecond, double latencySeconds, double bankedCalls) {
-        return (long) Math.ceil(callsPerSecond * latencySeconds * HEADROOM) + (long) Math.floor(bankedCalls) + 2;
+    /** In doubles: a dimension without a limit makes the rate and the bank infinite, and the caller caps at the ceiling. */
+    private static double wanted(double callsPerSecond, double latencySeconds, double bankedCalls) {
+        double flowing = latencySeconds <= 0 ? 0 : Math.ceil(callsPerSecond * latencySeconds * HEADROOM);
+        return flowing + Math.floor(bankedCalls) + 2;
     }
 
     private static double percentile(double[] values, long count, double q) {

@@ -32,6 +32,9 @@ import java.util.OptionalLong;
  * allowance, forgets what was learned of the provider's bucket, and the allowance grows back by an
  * eighth after every clean minute.
  *
+ * <p>A route without a request or token limit ({@code none}: a self-hosted engine) has no bucket
+ * for it: that dimension never holds a call back, and reads as infinitely available.
+ *
  * <p>Owned by one stream task; not thread-safe. Time comes in as nanoseconds since the epoch, from
  * one clock: the per-minute buckets only use its differences, the daily budget its day.
  */
@@ -42,12 +45,16 @@ public final class QuotaLimiter {
     private static final long NANOS_PER_MILLI = 1_000_000L;
 
     private final QuotaSettings settings;
+    /** Null without a request limit. */
     private final MinuteBucket requests;
+    /** Null without a token limit. */
     private final MinuteBucket tokens;
     /** Requests, tokens, then the separate input and output buckets when configured. */
     private final List<MinuteBucket> buckets;
     private final MinuteBucket input;
-    private final DailyBudget daily;
+    /** The route's daily budget: from its daily limits, or from the first 429 about a daily limit (null until then). */
+    private DailyBudget daily;
+    private final DailyLimits dailyLimits;
     private final AdmissionLog admissions = new AdmissionLog();
     private final HeaderTiming timing = new HeaderTiming();
     private final TransitBound transit = new TransitBound();
@@ -63,9 +70,15 @@ public final class QuotaLimiter {
      */
     public QuotaLimiter(QuotaSettings settings, DailyLimits daily, int inputTpm, int outputTpm, long nowNanos) {
         this.settings = settings;
-        this.requests = new MinuteBucket(QuotaDimension.REQUESTS, settings.rpm(), settings, nowNanos);
-        this.tokens = new MinuteBucket(QuotaDimension.TOKENS, settings.tpm(), settings, nowNanos);
-        List<MinuteBucket> all = new ArrayList<>(List.of(requests, tokens));
+        this.requests = settings.limitsRequests() ? new MinuteBucket(QuotaDimension.REQUESTS, settings.rpm(), settings, nowNanos) : null;
+        this.tokens = settings.limitsTokens() ? new MinuteBucket(QuotaDimension.TOKENS, settings.tpm(), settings, nowNanos) : null;
+        List<MinuteBucket> all = new ArrayList<>();
+        if (requests != null) {
+            all.add(requests);
+        }
+        if (tokens != null) {
+            all.add(tokens);
+        }
         this.input = inputTpm > 0 ? new MinuteBucket(QuotaDimension.INPUT_TOKENS, inputTpm, settings, nowNanos) : null;
         if (input != null) {
             all.add(input);
@@ -74,6 +87,7 @@ public final class QuotaLimiter {
             all.add(new MinuteBucket(QuotaDimension.OUTPUT_TOKENS, outputTpm, settings, nowNanos));
         }
         this.buckets = Collections.unmodifiableList(all);
+        this.dailyLimits = daily;
         this.daily = daily.configured() ? new DailyBudget(daily) : null;
         this.cooldownUntilNanos = nowNanos;
         this.lastRateLimitNanos = nowNanos - CLEAN_PERIOD_NANOS;
@@ -129,7 +143,7 @@ public final class QuotaLimiter {
      * batches are sized to fit it.
      */
     public long maxRegularCost(Priority priority) {
-        return tokens.maxRegular(priority, burstScale);
+        return tokens == null ? Long.MAX_VALUE : tokens.maxRegular(priority, burstScale);
     }
 
     /** The largest prompt {@code priority} can send without waiting for a full input bucket (no input limit: none). */
@@ -356,12 +370,14 @@ public final class QuotaLimiter {
 
     /**
      * The provider answered a 429 about a daily limit: the day's budget is spent until the next
-     * reset, whatever the local count says (without daily limits configured, nothing to mark).
+     * reset ({@code daily-reset-hour-utc}), whatever the local count says, and whether daily limits
+     * are configured or not (a provider's own per-day quota, such as Gemini's).
      */
     public void dayExhausted(long nowNanos) {
-        if (daily != null) {
-            daily.exhaust(millis(nowNanos));
+        if (daily == null) {
+            daily = new DailyBudget(dailyLimits);
         }
+        daily.exhaust(millis(nowNanos));
     }
 
     /** Every configured limit with its level now, per dimension, in {@link QuotaDimension} order. */
@@ -404,19 +420,23 @@ public final class QuotaLimiter {
         return Math.max(0, cooldownUntilNanos - nowNanos);
     }
 
+    /** What the token bucket holds now; infinity without a token limit. */
     public double availableTokens(long nowNanos) {
-        return tokens.available(nowNanos);
+        return tokens == null ? Double.POSITIVE_INFINITY : tokens.available(nowNanos);
     }
 
+    /** What the request bucket holds now; infinity without a request limit. */
     public double availableRequests(long nowNanos) {
-        return requests.available(nowNanos);
+        return requests == null ? Double.POSITIVE_INFINITY : requests.available(nowNanos);
     }
 
+    /** The token bucket's capacity; infinity without a token limit. */
     public double tokenCapacity() {
-        return tokens.capacity();
+        return tokens == null ? Double.POSITIVE_INFINITY : tokens.capacity();
     }
 
+    /** The request bucket's capacity; infinity without a request limit. */
     public double requestCapacity() {
-        return requests.capacity();
+        return requests == null ? Double.POSITIVE_INFINITY : requests.capacity();
     }
 }

@@ -118,12 +118,20 @@ public final class FallbackPolicy {
 
     /** The first fallback of {@code route} that is usable and that {@code w} fits alone. */
     private Optional<String> target(RouteSettings route, Waiting w, Predicate<String> usable) {
-        if (w.fellBack()) {
+        return target(route, w.tokens(), w.fellBack(), usable);
+    }
+
+    /**
+     * The first fallback of {@code route} that is usable and that a ticket of {@code tokens} fits alone; none
+     * for a ticket that fell back already ({@code fellBack}: it stays where it is).
+     */
+    public Optional<String> target(RouteSettings route, int tokens, boolean fellBack, Predicate<String> usable) {
+        if (fellBack) {
             return Optional.empty();
         }
         for (String name : route.fallback()) {
             Optional<RouteSettings> to = routing.route(name);
-            if (to.isPresent() && usable.test(name) && w.tokens() <= chooser.budget(to.get())) {
+            if (to.isPresent() && usable.test(name) && tokens <= chooser.budget(to.get())) {
                 return Optional.of(name);
             }
         }

@@ -14,12 +14,14 @@ public enum FallbackReason {
     CONTEXT,
     /** The route's daily budget is spent. */
     OUT_FOR_DAY,
+    /** The ticket would miss its deadline on the route (docs/design.md, "Deadlines and hand-off"). */
+    DEADLINE,
     /** The batch job holding the ticket ended (its window expired, or it was cancelled) before it got to it. */
     BATCH_EXPIRED;
 
     /**
      * Wire name: {@code halted}, {@code circuit-open}, {@code max-wait}, {@code context}, {@code out-for-day},
-     * {@code batch-expired}.
+     * {@code deadline}, {@code batch-expired}.
      */
     public String wire() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');

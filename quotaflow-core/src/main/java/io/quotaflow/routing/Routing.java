@@ -104,8 +104,9 @@ public record Routing(Map<String, RouteSettings> routes, String defaultRoute, Ma
     private static void requireOneQuota(RouteSettings first, RouteSettings r) {
         QuotaSettings.require(first.quota().rpm() == r.quota().rpm() && first.quota().tpm() == r.quota().tpm(),
                 "routes " + first.name() + " and " + r.name() + " share a base URL, key and model (one quota), so their "
-                        + "rpm and tpm must agree (" + first.quota().rpm() + " rpm, " + first.quota().tpm() + " tpm against "
-                        + r.quota().rpm() + " rpm, " + r.quota().tpm() + " tpm)");
+                        + "rpm and tpm must agree (" + QuotaSettings.limitText(first.quota().rpm()) + " rpm, "
+                        + QuotaSettings.limitText(first.quota().tpm()) + " tpm against " + QuotaSettings.limitText(r.quota().rpm())
+                        + " rpm, " + QuotaSettings.limitText(r.quota().tpm()) + " tpm)");
         QuotaSettings.require(first.daily().equals(r.daily()) && first.inputTpm() == r.inputTpm() && first.outputTpm() == r.outputTpm(),
                 "routes " + first.name() + " and " + r.name() + " share a base URL, key and model (one quota), so their "
                         + "rpd, tpd, daily-reset-hour-utc, input-tpm and output-tpm must agree");

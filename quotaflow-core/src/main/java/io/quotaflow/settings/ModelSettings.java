@@ -20,9 +20,13 @@ import java.util.List;
  * @param contextTokens the model's context window; a ticket that cannot fit alone is {@code too-large}
  * @param categories    closed set of categories
  * @param urgencies     closed set of urgencies
+ * @param dialect       how the provider is spoken to (URL, credentials, headers, errors)
+ * @param apiVersion    Azure's {@code api-version} (default {@link Dialect#DEFAULT_AZURE_API_VERSION}); unused by the others
+ * @param deployment    Azure's deployment name (default: the model); unused by the others
  */
 public record ModelSettings(URI baseUrl, String model, Secret apiKey, Duration timeout, String encoding,
-                            int contextTokens, List<String> categories, List<String> urgencies) {
+                            int contextTokens, List<String> categories, List<String> urgencies, Dialect dialect,
+                            String apiVersion, String deployment) {
 
     public static final List<String> DEFAULT_CATEGORIES = List.of("billing", "technical", "account", "shipping", "other");
     public static final List<String> DEFAULT_URGENCIES = List.of("low", "medium", "high", "critical");
@@ -44,6 +48,22 @@ public record ModelSettings(URI baseUrl, String model, Secret apiKey, Duration t
         if (base.endsWith("/")) {
             baseUrl = URI.create(base.substring(0, base.length() - 1));
         }
+        dialect = dialect == null ? Dialect.OPENAI : dialect;
+        apiVersion = azurePart(dialect, apiVersion, Dialect.DEFAULT_AZURE_API_VERSION, "api-version");
+        deployment = azurePart(dialect, deployment, model.strip(), "deployment");
+    }
+
+    /** An Azure URL part: {@code value}, else {@code otherwise} for Azure (null for the other dialects); URL-safe. */
+    private static String azurePart(Dialect dialect, String value, String otherwise, String what) {
+        String v = value == null || value.isBlank() ? (dialect == Dialect.AZURE ? otherwise : null) : value.strip();
+        QuotaSettings.require(v == null || v.matches("[A-Za-z0-9._-]+"), what + " may only hold letters, digits, '.', '_' and '-'");
+        return v;
+    }
+
+    /** An OpenAI-dialect endpoint. */
+    public ModelSettings(URI baseUrl, String model, Secret apiKey, Duration timeout, String encoding, int contextTokens,
+                         List<String> categories, List<String> urgencies) {
+        this(baseUrl, model, apiKey, timeout, encoding, contextTokens, categories, urgencies, Dialect.OPENAI, null, null);
     }
 
     private static List<String> normalise(List<String> values, String what) {
@@ -59,14 +79,22 @@ public record ModelSettings(URI baseUrl, String model, Secret apiKey, Duration t
     }
 
     public ModelSettings withTimeout(Duration value) {
-        return new ModelSettings(baseUrl, model, apiKey, value, encoding, contextTokens, categories, urgencies);
+        return new ModelSettings(baseUrl, model, apiKey, value, encoding, contextTokens, categories, urgencies, dialect, apiVersion,
+                deployment);
     }
 
     public ModelSettings withContextTokens(int value) {
-        return new ModelSettings(baseUrl, model, apiKey, timeout, encoding, value, categories, urgencies);
+        return new ModelSettings(baseUrl, model, apiKey, timeout, encoding, value, categories, urgencies, dialect, apiVersion,
+                deployment);
     }
 
-    /** Chat completions endpoint: {@code {baseUrl}/chat/completions}. */
+    /** The same endpoint spoken to in {@code value} (with its api-version and deployment, defaulted when null). */
+    public ModelSettings withDialect(Dialect value, String version, String deploymentName) {
+        return new ModelSettings(baseUrl, model, apiKey, timeout, encoding, contextTokens, categories, urgencies, value, version,
+                deploymentName);
+    }
+
+    /** The OpenAI-shaped chat-completions endpoint, {@code {baseUrl}/chat/completions} (a dialect's own: {@code ProviderDialect#chatUri}). */
     public URI chatCompletionsUri() {
         return URI.create(baseUrl + "/chat/completions");
     }

@@ -3,18 +3,21 @@ package io.quotaflow.settings;
 /**
  * The provider quota of one scope and how hard to drive it.
  *
- * @param rpm             requests per minute the provider allows
- * @param tpm             tokens per minute the provider allows
+ * @param rpm             requests per minute the provider allows, or {@link #NONE} (a self-hosted engine: no such limit)
+ * @param tpm             tokens per minute the provider allows, or {@link #NONE}
  * @param safetyFactor    fraction of the limits to use, (0, 1]
  * @param burstSeconds    bucket capacity in seconds of refill (a few seconds; never a full minute)
  * @param maxInFlight     most calls outstanding at once; {@link #AUTO} (0): by Little's law from the
- *                        limits and the measured latency, up to {@code maxInFlightCeiling}
+ *                        limits and the measured latency, up to {@code maxInFlightCeiling}; without a request or
+ *                        token limit also from the calls' latency (the lower wins)
  * @param reserveFraction fraction of each bucket that only interactive work may spend, [0, 1)
  * @param maxInFlightCeiling the most calls {@code auto} may keep outstanding
  */
 public record QuotaSettings(int rpm, int tpm, double safetyFactor, double burstSeconds, int maxInFlight,
                             double reserveFraction, int maxInFlightCeiling) {
 
+    /** {@code quota.rpm=none} / {@code quota.tpm=none}: the provider sets no such limit. */
+    public static final int NONE = 0;
     /** {@code quota.max-in-flight=auto}. */
     public static final int AUTO = 0;
     public static final int DEFAULT_IN_FLIGHT_CEILING = 256;
@@ -25,12 +28,42 @@ public record QuotaSettings(int rpm, int tpm, double safetyFactor, double burstS
 
     public QuotaSettings {
         require(maxInFlightCeiling >= 1, "quota.max-in-flight-ceiling must be >= 1");
-        require(rpm > 0, "quota.rpm must be > 0");
-        require(tpm > 0, "quota.tpm must be > 0");
+        require(rpm >= 0, "quota.rpm must be > 0 or none");
+        require(tpm >= 0, "quota.tpm must be > 0 or none");
         require(safetyFactor > 0 && safetyFactor <= 1, "quota.safety-factor must be in (0, 1]");
         require(burstSeconds > 0 && burstSeconds <= 30, "quota.burst-seconds must be in (0, 30]");
         require(maxInFlight >= 0, "quota.max-in-flight must be auto or > 0");
         require(reserveFraction >= 0 && reserveFraction < 1, "quota.reserve-fraction must be in [0, 1)");
+    }
+
+    /** Whether the provider limits requests per minute. */
+    public boolean limitsRequests() {
+        return rpm != NONE;
+    }
+
+    /** Whether the provider limits tokens per minute. */
+    public boolean limitsTokens() {
+        return tpm != NONE;
+    }
+
+    /** Whether a per-minute limit is missing ({@code none}): the calls' latency then also bounds {@code auto}'s in-flight limit. */
+    public boolean selfHosted() {
+        return !limitsRequests() || !limitsTokens();
+    }
+
+    /** Requests per second as driven (the limit × the safety factor), or infinity without a request limit. */
+    public double requestsPerSecond() {
+        return limitsRequests() ? rpm * safetyFactor / 60.0 : Double.POSITIVE_INFINITY;
+    }
+
+    /** Tokens per second as driven (the limit × the safety factor), or infinity without a token limit. */
+    public double tokensPerSecond() {
+        return limitsTokens() ? tpm * safetyFactor / 60.0 : Double.POSITIVE_INFINITY;
+    }
+
+    /** {@code 500} or {@code none}: a per-minute limit as configured. */
+    public static String limitText(int limit) {
+        return limit == NONE ? "none" : Integer.toString(limit);
     }
 
     public static QuotaSettings ofDefaults() {

@@ -18,7 +18,7 @@ public record TopicNames(String prefix) {
 
     /** The unprefixed base names, in declaration order. */
     public static final List<String> BASE_NAMES = List.of(Priority.INTERACTIVE.topic(), Priority.STANDARD.topic(),
-            Priority.BULK.topic(), "tickets.retry", "tickets.classified", "tickets.dlq");
+            Priority.BULK.topic(), "tickets.retry", "tickets.classified", "tickets.dlq", "tickets.handoff");
 
     public TopicNames {
         prefix = prefix == null ? "" : prefix.strip();
@@ -61,6 +61,11 @@ public record TopicNames(String prefix) {
 
     public String dlq() {
         return name("tickets.dlq");
+    }
+
+    /** The human queue: tickets handed off before their deadline (docs/design.md, "Deadlines and hand-off"). */
+    public String handoff() {
+        return name("tickets.handoff");
     }
 
     /** The topics the pipeline consumes: the three priority topics, then retry. */

@@ -1,9 +1,12 @@
 package io.quotaflow.status;
 
+import java.util.List;
+
 /**
  * The ETA arithmetic (docs/design.md, "Ticket status"): a ticket starts once what waits ahead of
- * it has been admitted at the scope's pace, whichever of tokens or calls binds, and is done one
- * call latency later. Pure; times are epoch ms.
+ * it (and the retries that rejoin the queue before it would go) has been admitted at the scope's
+ * pace ({@link AdmittedRate}), whichever of tokens or tickets binds, and is done one call latency
+ * later. Pure; times are epoch ms.
  */
 public final class Eta {
 
@@ -33,6 +36,26 @@ public final class Eta {
     }
 
     private Eta() {
+    }
+
+    /**
+     * The estimate for a ticket with {@code ticketsAhead} tickets of {@code tokensAhead} estimated
+     * tokens to be dispatched before it, not before {@code notBefore} (a retry's due time; 0: none).
+     */
+    public static Estimate of(long now, long tokensAhead, long ticketsAhead, Rates rates, long notBefore, List<QueueView.Retry> retries) {
+        Estimate e = of(now, tokensAhead, ticketsAhead, rates, notBefore);
+        long tokens = tokensAhead;
+        long tickets = ticketsAhead;
+        // a retry due before the ticket would go rejoins the queue at its tenant's head: it goes first
+        for (QueueView.Retry r : retries) {
+            if (r.dueAt() >= e.startAt()) {
+                break;
+            }
+            tokens += r.tokens();
+            tickets++;
+            e = of(now, tokens, tickets, rates, notBefore);
+        }
+        return e;
     }
 
     /**

@@ -13,10 +13,12 @@ import java.util.function.Function;
  * Answers {@code GET /tickets/{id}} from what this instance holds: the ticket's status record
  * (the stores of the tasks it owns) and the live queue of its scope ({@link TicketDirectory}). A
  * ticket found waiting in a queue is {@code pending} whatever its record says (a due retry, a
- * requeued call), with its position and ETA; a {@code pending} or {@code delayed} one not listed in
- * the published queue (not yet in it, beyond its first {@code QueueViews.LISTED} tickets, or spilled
- * to disk) waits behind its class's tail, counted with everything waiting, and its position says it
- * is estimated ({@code positionEstimated}: an upper bound); an {@code in-flight} one is done a latency after
+ * requeued call), with its position and ETA; a {@code pending} one not listed in the published queue
+ * (beyond its first {@code QueueViews.LISTED} tickets) is placed by its class's rotation
+ * ({@link QueueView#unlisted}: its tenant's turn, from its arrival), and its position says it is
+ * estimated ({@code positionEstimated}); a {@code delayed} one, or a pending one the rotation cannot
+ * place (not yet in the queue, spilled to disk), waits behind its class's tail, counted with everything
+ * waiting (an upper bound); an {@code in-flight} one is done a latency after
  * its call went out; a finished one has no start and ended at its {@code updatedAt}.
  */
 public final class TicketLocator {
@@ -73,8 +75,13 @@ public final class TicketLocator {
             case PENDING:
             case DELAYED:
                 if (view.isPresent()) {
-                    QueueView.Tail tail = view.get().tail(Priority.parse(s.priority()).orElse(Priority.BULK));
-                    Eta.Estimate e = Eta.of(now, tail.tokens(), tail.tickets(), view.get().rates(), s.dueAt());
+                    Priority priority = Priority.parse(s.priority()).orElse(Priority.BULK);
+                    QueueView.Tail tail = s.state() == TicketState.PENDING
+                            ? view.get().unlisted(priority, s.tenant(), s.enqueuedAt()).orElse(view.get().tail(priority))
+                            : view.get().tail(priority);
+                    Eta.Estimate e = Eta.of(now, tail.tokens(), tail.tickets(), view.get().rates(), s.dueAt(),
+                            view.get().retriesAhead(priority).stream()
+                                    .filter(r -> s.dueAt() == 0 || r.dueAt() < s.dueAt()).toList());
                     return new TicketAnswer(id.id(), s.state().wire(), s.route(), s.priority(), id.tenant(), tail.tickets(), Boolean.TRUE,
                             TicketAnswer.instant(e.startAt()), TicketAnswer.instant(e.doneAt()));
                 }
@@ -88,7 +95,7 @@ public final class TicketLocator {
     }
 
     private static TicketAnswer waiting(TicketKey id, String route, QueueView.Place p, long now) {
-        Eta.Estimate e = Eta.of(now, p.tokensAhead(), p.position(), p.view().rates(), 0);
+        Eta.Estimate e = Eta.of(now, p.tokensAhead(), p.position(), p.view().rates(), 0, p.view().retriesAhead(p.priority()));
         return new TicketAnswer(id.id(), TicketState.PENDING.wire(), route, p.priority().wireName(), id.tenant(), p.position(),
                 TicketAnswer.instant(e.startAt()), TicketAnswer.instant(e.doneAt()));
     }

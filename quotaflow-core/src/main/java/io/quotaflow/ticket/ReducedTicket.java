@@ -33,6 +33,7 @@ public final class ReducedTicket {
         json.put("tenant", ticket.tenant());
         copy(ticket.json(), json, "priority");
         copy(ticket.json(), json, "submittedAt");
+        copy(ticket.json(), json, "deadline");
         JsonNode metadata = ticket.json().get("metadata");
         try {
             if (metadata != null && Json.MAPPER.writeValueAsBytes(metadata).length <= MAX_METADATA_BYTES) {

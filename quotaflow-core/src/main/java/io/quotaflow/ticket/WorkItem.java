@@ -40,11 +40,13 @@ import io.quotaflow.records.Ticket;
  * @param publishedAt epoch ms of the publication this copy is (its record's timestamp when intake first read it):
  *                    of two copies of one ticket on different routes, the later publication is the one answered
  *                    (docs/design.md, "Tenants"); 0 when unknown (state of an older version)
+ * @param deadline    epoch ms by which it must be answered or handed off ({@code deadline} on the ticket, or
+ *                    {@code deadline.<priority>} after intake); 0: none (docs/design.md, "Deadlines")
  */
 public record WorkItem(String id, Priority priority, String tenant, int tokens, byte[] original, Origin origin,
                        long enqueuedAt, int attempt, long notBefore, FailureState failure, int replayCount,
                        String replayOf, int batchCap, int maxTokensBoost, long originalSize, String originalSha256,
-                       List<Header> headers, Routed routed, String contentKey, long publishedAt) {
+                       List<Header> headers, Routed routed, String contentKey, long publishedAt, long deadline) {
 
     @JsonCreator
     public WorkItem {
@@ -60,6 +62,7 @@ public record WorkItem(String id, Priority priority, String tenant, int tokens, 
         }
         headers = headers == null ? List.of() : List.copyOf(headers);
         routed = routed == null ? Routed.NONE : routed;
+        deadline = Math.max(0, deadline);
     }
 
     /** An item on no particular route yet, with no content key. */
@@ -68,7 +71,7 @@ public record WorkItem(String id, Priority priority, String tenant, int tokens, 
                     String replayOf, int batchCap, int maxTokensBoost, long originalSize, String originalSha256,
                     List<Header> headers) {
         this(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, notBefore, failure, replayCount, replayOf,
-                batchCap, maxTokensBoost, originalSize, originalSha256, headers, Routed.NONE, null, enqueuedAt);
+                batchCap, maxTokensBoost, originalSize, originalSha256, headers, Routed.NONE, null, enqueuedAt, 0);
     }
 
     /**
@@ -176,40 +179,52 @@ public record WorkItem(String id, Priority priority, String tenant, int tokens, 
 
     public WorkItem withAttemptFailed(FailureState newFailure, long newNotBefore) {
         return new WorkItem(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt + 1, newNotBefore,
-                newFailure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey, publishedAt);
+                newFailure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey, publishedAt, deadline);
     }
 
     public WorkItem withFailure(FailureState newFailure) {
         return new WorkItem(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, 0,
-                newFailure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey, publishedAt);
+                newFailure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey, publishedAt, deadline);
     }
 
     public WorkItem withBatchCap(int cap) {
         return new WorkItem(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, notBefore,
-                failure, replayCount, replayOf, cap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey, publishedAt);
+                failure, replayCount, replayOf, cap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey, publishedAt, deadline);
     }
 
     public WorkItem withMaxTokensBoost(int boost) {
         return new WorkItem(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, notBefore,
-                failure, replayCount, replayOf, batchCap, boost, originalSize, originalSha256, headers, routed, contentKey, publishedAt);
+                failure, replayCount, replayOf, batchCap, boost, originalSize, originalSha256, headers, routed, contentKey, publishedAt, deadline);
     }
 
     /** The same item, accepted earlier: an update keeps its place in the queue. */
     public WorkItem withEnqueuedAt(long value) {
         return new WorkItem(id, priority, tenant, tokens, original, origin, value, attempt, notBefore,
-                failure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey, publishedAt);
+                failure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey, publishedAt, deadline);
     }
 
     /** The same item on {@code value}. */
     public WorkItem withRouted(Routed value) {
         return new WorkItem(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, notBefore,
-                failure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, value, contentKey, publishedAt);
+                failure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, value, contentKey, publishedAt, deadline);
     }
 
     /** The same item with its estimated prompt tokens for another route's tokenizer. */
     public WorkItem withTokens(int value) {
         return new WorkItem(id, priority, tenant, value, original, origin, enqueuedAt, attempt, notBefore,
-                failure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey, publishedAt);
+                failure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey, publishedAt, deadline);
+    }
+
+    /** The same item due by {@code value} (epoch ms; 0: no deadline). */
+    public WorkItem withDeadline(long value) {
+        return new WorkItem(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, notBefore,
+                failure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey, publishedAt, value);
+    }
+
+    /** Whether it has a deadline. */
+    @JsonIgnore
+    public boolean hasDeadline() {
+        return deadline > 0;
     }
 
     /** Hex SHA-256 of {@code bytes}. */

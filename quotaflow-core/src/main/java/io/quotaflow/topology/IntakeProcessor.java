@@ -4,6 +4,7 @@ import io.quotaflow.records.DeadLetterHeaders;
 import io.quotaflow.config.DispatcherSettings;
 
 import io.quotaflow.cache.ContentKey;
+import io.quotaflow.deadline.Deadlines;
 import io.quotaflow.settings.RecordLimits;
 import io.quotaflow.failure.BoundedValue;
 import io.quotaflow.failure.ErrorKind;
@@ -107,7 +108,21 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
                     ? ", and no route of its context-fallback chain holds it" : ""));
             return;
         }
-        RouteChooser.Routed route = (RouteChooser.Routed) choice;
+        accept(record, ticket, priority, (RouteChooser.Routed) choice, new Intake(qf, origin, producer, original, fromRetry), now);
+    }
+
+    /** What intake read of a record, beside its ticket. */
+    private record Intake(IntakeHeaders qf, WorkItem.Origin origin, FailureHeaders.ProducerHeaders producer, byte[] original,
+                          boolean fromRetry) {
+    }
+
+    /** A valid ticket on its route: reduced if too large to carry, its deadline taken, then on to its scope's dispatcher. */
+    private void accept(Record<String, byte[]> record, Ticket ticket, Priority priority, RouteChooser.Routed route, Intake in, long now) {
+        IntakeHeaders qf = in.qf();
+        WorkItem.Origin origin = in.origin();
+        FailureHeaders.ProducerHeaders producer = in.producer();
+        byte[] original = in.original();
+        boolean fromRetry = in.fromRetry();
         int tokens = route.tokens();
         byte[] carried = original;
         long size = original.length;
@@ -125,9 +140,16 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
                 return;
             }
         }
+        long deadline;
+        try {
+            deadline = Deadlines.of(ticket.json(), priority, qf.enqueuedAt(), settings.deadlines());
+        } catch (IllegalArgumentException e) {
+            reject(record, original, origin, producer, now, ErrorKind.BAD_INPUT.wire(), e.getMessage());
+            return;
+        }
         WorkItem item = new WorkItem(ticket.id(), priority, ticket.tenant(), tokens, carried, origin, qf.enqueuedAt(), qf.attempt(),
                 qf.notBefore(), qf.failure(), qf.replayCount(), qf.replayOf(), qf.batchCap(), qf.boost(), size, sha256,
-                producer.kept(), route.routed(), ContentKey.contentHash(ticket.subject(), ticket.body()), qf.publishedAt());
+                producer.kept(), route.routed(), ContentKey.contentHash(ticket.subject(), ticket.body()), qf.publishedAt(), deadline);
         String target = route.route().scope();
         if (!fromRetry && settings.routing().scopes().size() > 1) {
             // every other scope hears of it first: a copy it holds of an older publication is withdrawn

@@ -36,7 +36,7 @@ import io.quotaflow.dispatch.RetryMarker;
  * tickets.{interactive,standard,bulk,retry} → intake ─bad/too large→ tickets.dlq
  *                                               │ re-key by quota scope
  *                                               ▼ (repartition "dispatch")
- *                                           dispatcher → tickets.classified | tickets.retry | tickets.dlq
+ *                                           dispatcher → tickets.classified | tickets.retry | tickets.dlq | tickets.handoff
  * </pre>
  */
 public final class QuotaflowTopology {
@@ -104,6 +104,7 @@ public final class QuotaflowTopology {
                 .branch((k, v) -> v.target() == Outbound.Target.CLASSIFIED, Branched.as("classified"))
                 .branch((k, v) -> v.target() == Outbound.Target.RETRY, Branched.as("retry"))
                 .branch((k, v) -> v.target() == Outbound.Target.MOVE, Branched.as("move"))
+                .branch((k, v) -> v.target() == Outbound.Target.HANDOFF, Branched.as("handoff"))
                 .defaultBranch(Branched.as("dead-letter"));
         // the value is the ticket in the dispatch topic's own format; the topic is named by the dispatcher
         out.get("out-move").to((k, v, context) -> v.topic(), Produced.with(Serdes.String(), Outbound.valueSerde())
@@ -114,6 +115,8 @@ public final class QuotaflowTopology {
                 .to(topics.retry(), Topics.RETRY.produced());
         out.get("out-dead-letter").mapValues(Outbound::value, Named.as("dead-letter-bytes"))
                 .to(topics.dlq(), Topics.DLQ.produced());
+        out.get("out-handoff").mapValues(Outbound::value, Named.as("handoff-bytes"))
+                .to(topics.handoff(), Topics.HANDOFF.produced());
     }
 
     /**

@@ -32,11 +32,13 @@ public final class Topics {
     public static final Topic<String, byte[]> CLASSIFIED = bytes("tickets.classified");
     /** Dead letters: the original bytes, failure in headers. */
     public static final Topic<String, byte[]> DLQ = bytes("tickets.dlq");
+    /** The human queue: the original bytes, why and by when in {@code qf.handoff.*} headers. */
+    public static final Topic<String, byte[]> HANDOFF = bytes("tickets.handoff");
 
     /** Topics the pipeline consumes. */
     public static final List<Topic<String, byte[]>> INPUTS = List.of(INTERACTIVE, STANDARD, BULK, RETRY);
 
-    public static final List<Topic<String, byte[]>> ALL = List.of(INTERACTIVE, STANDARD, BULK, RETRY, CLASSIFIED, DLQ);
+    public static final List<Topic<String, byte[]>> ALL = List.of(INTERACTIVE, STANDARD, BULK, RETRY, CLASSIFIED, DLQ, HANDOFF);
 
     private Topics() {
     }

@@ -30,12 +30,12 @@ class TopicSpecTest {
             .collect(Collectors.toSet());
 
     @Test
-    void shouldLoadTheSixBundledDeclarations() {
+    void shouldLoadTheSevenBundledDeclarations() {
         List<TopicSpec> specs = TopicSpec.loadBundled();
 
         assertThat(specs).extracting(TopicSpec::name).containsExactly(
                 "tickets.interactive", "tickets.standard", "tickets.bulk",
-                "tickets.retry", "tickets.classified", "tickets.dlq");
+                "tickets.retry", "tickets.classified", "tickets.dlq", "tickets.handoff");
         assertThat(specs).extracting(TopicSpec::name)
                 .containsAll(Arrays.stream(Priority.values()).map(Priority::topic).toList());
     }

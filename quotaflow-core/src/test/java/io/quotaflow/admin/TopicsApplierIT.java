@@ -79,7 +79,7 @@ class TopicsApplierIT {
         String prefix = KafkaBrokerExtension.uniqueName("twice") + ".";
         TopicsApplier applier = new TopicsApplier(bundledWithPrefix(prefix));
 
-        assertThat(applier.apply(admin)).hasSize(6);
+        assertThat(applier.apply(admin)).hasSize(TopicSpec.BUNDLED_TOPICS.size());
         assertThat(applier.apply(admin)).isEmpty();
     }
 

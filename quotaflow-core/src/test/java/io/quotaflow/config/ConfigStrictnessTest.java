@@ -70,9 +70,9 @@ class ConfigStrictnessTest {
 
         ConfigValues values = ConfigLoader.resolve(file, env, flags);
 
-        assertThat(values.integer("quota.rpm")).isEqualTo(300);
+        assertThat(values.string("quota.rpm")).isEqualTo("300");
         assertThat(values.origin("quota.rpm")).hasToString("flag --rpm");
-        assertThat(values.integer("quota.tpm")).isEqualTo(2000);
+        assertThat(values.string("quota.tpm")).isEqualTo("2000");
         assertThat(values.origin("quota.tpm")).hasToString("environment variable QUOTAFLOW_QUOTA_TPM");
         assertThat(values.integer("retry.max-attempts")).isEqualTo(5);
         assertThat(values.origin("retry.max-attempts")).hasToString(file + " line 3");
@@ -84,7 +84,7 @@ class ConfigStrictnessTest {
     void shouldNameTheSourceOfABadValue(@TempDir Path dir) throws Exception {
         Path file = Files.writeString(dir.resolve("q.properties"), "\nquota.rpm=lots\n");
         assertThatThrownBy(() -> ConfigLoader.resolve(file, Map.of(), Map.of()))
-                .hasMessage("quota.rpm must be an integer, got 'lots' (" + file + " line 2)");
+                .hasMessage("quota.rpm must be a positive integer, or none, got 'lots' (" + file + " line 2)");
         assertThatThrownBy(() -> ConfigLoader.resolve(null, Map.of("QUOTAFLOW_HTTP_PORT", "70000"), Map.of()))
                 .hasMessage("http.port must be a port in [-1, 65535] (0: any free port, -1: off), got '70000' "
                         + "(environment variable QUOTAFLOW_HTTP_PORT)");

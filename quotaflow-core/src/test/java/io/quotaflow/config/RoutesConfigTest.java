@@ -242,4 +242,27 @@ class RoutesConfigTest {
         assertThat(routing.cacheTtl()).isEqualTo(Duration.ofSeconds(90));
         assertThat(routing.byTenant()).containsExactly(Map.entry("acme", "default"));
     }
+
+    @Test
+    void shouldReadARouteWithoutRateLimits(@TempDir Path dir) {
+        Path file = RoutesFixture.file(dir, "routes=local,cloud\nroute.local.base-url=http://gpu-box:8000/v1\nroute.local.rpm=none\nroute.local.tpm=None\nroute.cloud.rpm=100\n"
+                + "route.cloud.tpm=1000\nquota.max-in-flight=auto\n");
+        Map<String, String> env = Map.of("QUOTAFLOW_LLM_API_KEY", "sk-shared-key-0004");
+        ConfigValues values = ConfigLoader.resolve(file, env, RoutesFixture.base());
+        var routing = ConfigLoader.load(values, env).dispatcher().routing();
+        RouteSettings local = routing.route("local").orElseThrow();
+        assertThat(local.quota().limitsRequests()).isFalse();
+        assertThat(local.quota().limitsTokens()).isFalse();
+        assertThat(local.quota().selfHosted()).isTrue();
+        assertThat(local.quota().requestsPerSecond()).isInfinite();
+        RouteSettings cloud = routing.route("cloud").orElseThrow();
+        assertThat(cloud.quota().selfHosted()).isFalse();
+        assertThat(cloud.quota().rpm()).isEqualTo(100);
+
+        Map<String, String> single = RoutesFixture.base();
+        single.put("quota.rpm", "none");
+        assertThat(ConfigLoader.load(ConfigLoader.resolve(null, env, single), env).dispatcher().quota().limitsRequests()).isFalse();
+        single.put("quota.tpm", "0");
+        assertThatThrownBy(() -> ConfigLoader.resolve(null, env, single)).hasMessageContaining("quota.tpm must be a positive integer, or none");
+    }
 }

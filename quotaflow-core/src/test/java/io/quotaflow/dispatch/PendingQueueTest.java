@@ -147,4 +147,26 @@ class PendingQueueTest {
         assertThat(q.depthByTenant().get("gold")).as("gold still backlogged").isPositive();
         assertThat((double) admitted.get("gold") / admitted.get("noisy")).isBetween(2.9, 3.1);
     }
+
+    @Test
+    void shouldTellWhereEachTenantStandsPastTheTicketsListed() {
+        PendingQueue q = queue();
+        for (int i = 0; i < 6; i++) {
+            q.add(Priority.BULK, ref("big-" + i, "big", 100, 1 + i));
+        }
+        q.add(Priority.BULK, ref("small-0", "small", 100, 10));
+        q.add(Priority.BULK, ref("small-1", "small", 100, 11));
+
+        PendingQueue.Served served = q.served(3, 10);
+
+        assertThat(served.first().stream().map(e -> e.getValue().id())).containsExactly("big-0", "small-0", "big-1");
+        assertThat(served.rotations().get(Priority.BULK).tenants()).containsExactlyInAnyOrder(
+                new io.quotaflow.status.QueueView.TenantRest("big", 1, 200, 4, 400, 400, 3, 6),
+                new io.quotaflow.status.QueueView.TenantRest("small", 1, 100, 1, 100, 100, 11, 11));
+        assertThat(q.served(3, 1).rotations()).as("more tenants than the bound: none").isEmpty();
+        assertThat(q.served(100, 10).rotations()).as("every ticket listed: none needed").isEmpty();
+        q.remove("big-5");
+        assertThat(q.served(3, 10).rotations().get(Priority.BULK).tenants())
+                .contains(new io.quotaflow.status.QueueView.TenantRest("big", 1, 200, 3, 300, 300, 3, 6));
+    }
 }

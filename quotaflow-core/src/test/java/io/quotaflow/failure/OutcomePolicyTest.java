@@ -177,4 +177,14 @@ class OutcomePolicyTest {
         assertThat(decide(List.of(item("A", 2)), bad).actions()).singleElement()
                 .isInstanceOfSatisfying(OutcomePolicy.Action.DeadLetter.class, d -> assertThat(d.kind()).isEqualTo("invalid-output"));
     }
+
+    @Test
+    void shouldSendAnOverloadedCallAgainWithoutAPauseAnAttemptOrAFailure() {
+        OutcomePolicy.Decision d = decide(TWO, failed(ModelOutcome.FailureKind.OVERLOADED, 429, "Model is overloaded", RateLimitInfo.EMPTY));
+        assertThat(d.actions()).allSatisfy(a -> assertThat(a).isInstanceOf(OutcomePolicy.Action.Requeue.class));
+        assertThat(d.actions()).allSatisfy(a -> assertThat(a.item().attempt()).isZero());
+        assertThat(d.health()).as("the engine answered: not a failure, not a rate limit").isEqualTo(OutcomePolicy.Health.SUCCEEDED);
+        assertThat(d.cooldown()).as("no pause, no lowered burst").isEmpty();
+        assertThat(d.refund()).as("refused before it ran: it cost nothing").isTrue();
+    }
 }

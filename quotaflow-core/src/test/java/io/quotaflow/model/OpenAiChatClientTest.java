@@ -269,4 +269,22 @@ class OpenAiChatClientTest {
             });
         }
     }
+
+    @Test
+    void shouldTellAnEnginesOverloadFromAQuota429() {
+        // TGI's answer beyond its concurrency: a 429 without any rate-limit header
+        ModelOutcome overloaded = client.interpret(429, headers(Map.of()),
+                "{\"error\":\"Model is overloaded\",\"error_type\":\"overloaded\"}", request, 3);
+        assertThat(overloaded).isInstanceOfSatisfying(ModelOutcome.Failed.class, f -> {
+            assertThat(f.kind()).isEqualTo(ModelOutcome.FailureKind.OVERLOADED);
+            assertThat(f.status()).isEqualTo(429);
+        });
+        // the same words with a provider's rate-limit headers are that provider's rate limit
+        ModelOutcome withHeaders = client.interpret(429, headers(Map.of("x-ratelimit-remaining-requests", List.of("0"))),
+                "{\"error\":\"Model is overloaded\",\"error_type\":\"overloaded\"}", request, 3);
+        assertThat(withHeaders).isInstanceOf(ModelOutcome.RateLimited.class);
+        // a headerless 429 that does not say so stays a rate limit
+        assertThat(client.interpret(429, headers(Map.of()), "{\"error\":{\"message\":\"Too many requests\"}}", request, 3))
+                .isInstanceOf(ModelOutcome.RateLimited.class);
+    }
 }

@@ -93,4 +93,17 @@ class InFlightLimitTest {
         // a bucket in debt banks nothing
         assertThat(auto.limit(new InFlightLimit.Demand(rps, tps, 1_000, -5_000, 0))).isEqualTo(48);
     }
+
+    @Test
+    void shouldAllowTheCeilingWithoutAnyRateLimit() {
+        InFlightLimit auto = new InFlightLimit(0, 256);
+        assertThat(auto.limit(new InFlightLimit.Demand(Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY,
+                Double.POSITIVE_INFINITY, 0))).isEqualTo(InFlightLimit.INITIAL_AUTO);
+        auto.admitted(1_000);
+        auto.answered(500);
+        assertThat(auto.limit(new InFlightLimit.Demand(Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY,
+                Double.POSITIVE_INFINITY, 0))).isEqualTo(256);
+        // only a token limit: Little's law from it alone (20 000 tokens/s over 1 000-token calls × 0.5 s × 1.5 + 2)
+        assertThat(auto.limit(new InFlightLimit.Demand(Double.POSITIVE_INFINITY, 20_000, Double.POSITIVE_INFINITY, 0, 0))).isEqualTo(17);
+    }
 }

@@ -91,8 +91,15 @@ class QuotaLimiterShapesTest {
         assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.call(100, 20), t + 2 * SECOND)).isFalse();
         assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.call(100, 20), nanos("2026-12-02T07:00:00Z"))).isTrue();
         QuotaLimiter none = TestLimiters.of(WIDE).startingAt(start);
+        assertThat(none.outForDayUntil(t)).isEmpty();
         none.dayExhausted(t);
-        assertThat(none.outForDayUntil(t)).as("no daily limit configured: nothing to mark").isEmpty();
+        // no daily limit configured: the provider's own per-day quota (Gemini's) still ends the day, until midnight UTC
+        assertThat(none.outForDayUntil(t)).hasValue(millis("2026-12-02T00:00:00Z"));
+        assertThat(none.tryAcquire(Priority.INTERACTIVE, Charge.call(100, 20), t + SECOND)).isFalse();
+        assertThat(none.nanosUntilAdmissible(Priority.INTERACTIVE, Charge.call(100, 20), t + SECOND))
+                .isEqualTo(nanos("2026-12-02T00:00:00Z") - t - SECOND);
+        assertThat(none.tryAcquire(Priority.INTERACTIVE, Charge.call(100, 20), nanos("2026-12-02T00:00:01Z"))).isTrue();
+        assertThat(none.outForDayUntil(nanos("2026-12-02T00:00:01Z"))).isEmpty();
     }
 
     @Test

@@ -346,4 +346,29 @@ class QuotaLimiterTest {
         limiter.reconcile(800, 700, 2 * SECOND);
         assertThat(limiter.availableTokens(2 * SECOND)).as("no refund").isEqualTo(900.0);
     }
+
+    @Test
+    void shouldNeverHoldBackADimensionWithoutALimit() {
+        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(QuotaSettings.NONE).withTpm(QuotaSettings.NONE);
+        QuotaLimiter limiter = TestLimiters.of(settings).startingAt(0);
+        // a thousand 100 000-token calls in one instant: a self-hosted engine's concurrency is bounded elsewhere
+        for (int i = 0; i < 1_000; i++) {
+            assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(100_000), 0)).isTrue();
+        }
+        assertThat(limiter.availableRequests(0)).isInfinite();
+        assertThat(limiter.availableTokens(0)).isInfinite();
+        assertThat(limiter.maxRegularCost(Priority.BULK)).isEqualTo(Long.MAX_VALUE);
+        assertThat(limiter.levels(0)).isEmpty();
+
+        // only the request limit set: the tokens never bind, the requests do
+        QuotaLimiter requestsOnly = TestLimiters.of(QuotaSettings.ofDefaults().withRpm(600).withTpm(QuotaSettings.NONE)
+                .withSafetyFactor(1.0).withBurstSeconds(2)).startingAt(0);
+        long calls = 0;
+        for (long t = 0; t <= 10 * SECOND; t += SECOND / 1000) {
+            if (requestsOnly.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(1_000_000), t)) {
+                calls++;
+            }
+        }
+        assertThat(calls).isBetween(90L, 20L + 100);
+    }
 }

@@ -14,7 +14,8 @@ class TopicNamesTest {
     @Test
     void shouldKeepTheUnprefixedNamesByDefault() {
         assertThat(TopicNames.DEFAULT.all()).containsExactly("tickets.interactive", "tickets.standard", "tickets.bulk",
-                "tickets.retry", "tickets.classified", "tickets.dlq");
+                "tickets.retry", "tickets.classified", "tickets.dlq", "tickets.handoff");
+        assertThat(TopicNames.DEFAULT.handoff()).isEqualTo("tickets.handoff");
         assertThat(TopicNames.DEFAULT.defaultApplicationId()).isEqualTo("quotaflow");
     }
 

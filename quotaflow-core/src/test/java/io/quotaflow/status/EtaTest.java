@@ -1,6 +1,9 @@
 package io.quotaflow.status;
 
+import io.quotaflow.records.Priority;
 import org.junit.jupiter.api.Test;
+
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -68,5 +71,28 @@ class EtaTest {
         assertThatThrownBy(() -> new Eta.Rates(0, 1, 0, true)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new Eta.Rates(1, Double.NaN, 0, true)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Eta.of(NOW, -1, 0, new Eta.Rates(1, 1, 0, true), 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void shouldCountTheRetriesDueBeforeTheTicketWouldGo() {
+        Eta.Rates rates = new Eta.Rates(100, 1_000, 500, true);
+        // 1,000 tokens ahead: it would go in 10 s; a retry of 500 due in 4 s rejoins first (15 s), then one due in 12 s (20 s)
+        List<QueueView.Retry> retries = List.of(new QueueView.Retry(NOW + 4_000, Priority.BULK, 500),
+                new QueueView.Retry(NOW + 12_000, Priority.BULK, 500), new QueueView.Retry(NOW + 30_000, Priority.BULK, 500));
+
+        Eta.Estimate e = Eta.of(NOW, 1_000, 10, rates, 0, retries);
+
+        assertThat(e.startAt()).isEqualTo(NOW + 20_000);
+        assertThat(e.doneAt()).isEqualTo(NOW + 20_500);
+        assertThat(Eta.of(NOW, 1_000, 10, rates, 0, List.of())).isEqualTo(Eta.of(NOW, 1_000, 10, rates, 0));
+    }
+
+    @Test
+    void shouldLeaveOutRetriesDueOnlyAfterTheTicketWent() {
+        Eta.Rates rates = new Eta.Rates(100, 1_000, 0, true);
+
+        Eta.Estimate e = Eta.of(NOW, 500, 5, rates, 0, List.of(new QueueView.Retry(NOW + 5_000, Priority.BULK, 9_000)));
+
+        assertThat(e.startAt()).as("due exactly when it goes: it comes back behind it").isEqualTo(NOW + 5_000);
     }
 }

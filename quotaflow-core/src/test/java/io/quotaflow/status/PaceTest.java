@@ -65,4 +65,51 @@ class PaceTest {
 
         assertThat(pace.latencyMs()).as("only the last 64 calls count").isEqualTo(500);
     }
+
+    @Test
+    void shouldMeasureTheLastTwentySecondsWhenAStartWasSlower() {
+        Pace pace = new Pace();
+        // 40 s at 2 tickets a second (a cold start), then 20 s at 10 a second
+        for (int i = 0; i < 40; i++) {
+            pace.admitted(T0 + i * 1_000L, 2, 200, 300);
+        }
+        for (int i = 0; i <= 20; i++) {
+            pace.admitted(T0 + 40_000 + i * 1_000L, 10, 1_000, 1_500);
+        }
+
+        Eta.Rates rates = pace.measured(T0 + 60_000).orElseThrow();
+
+        assertThat(rates.ticketsPerSecond()).isEqualTo(10.0);
+        assertThat(rates.tokensPerSecond()).isEqualTo(1_000.0);
+    }
+
+    @Test
+    void shouldMeasureTheMinuteWhileTheLastTwentySecondsHoldTooFewAdmissions() {
+        Pace pace = new Pace();
+        // one call every 15 s: the last 20 s hold two admissions
+        for (int i = 0; i <= 4; i++) {
+            pace.admitted(T0 + i * 15_000L, 30, 3_000, 4_000);
+        }
+
+        Eta.Rates rates = pace.measured(T0 + 60_000).orElseThrow();
+
+        // the minute from T0: 4 calls after the first, 120 tickets in 60 s
+        assertThat(rates.ticketsPerSecond()).isEqualTo(2.0);
+    }
+
+    @Test
+    void shouldHoldTheMeasuredRateToTheLimitsAtTheChargePerTicket() {
+        Pace pace = new Pace();
+        // a full bucket's burst: 10 tickets charged 1,500 every 100 ms for 3 s, 15,000 tokens a second
+        for (int i = 0; i <= 30; i++) {
+            pace.admitted(T0 + i * 100L, 10, 1_000, 1_500);
+        }
+
+        Eta.Rates held = pace.measured(T0 + 3_000, new AdmittedRate.Ceiling(3_000, 100)).orElseThrow();
+
+        assertThat(pace.measured(T0 + 3_000).orElseThrow().ticketsPerSecond()).isCloseTo(100.0, org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(held.ticketsPerSecond()).as("3,000 charged tokens a second at 150 a ticket")
+                .isCloseTo(20.0, org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(pace.rates(T0 + 3_000, new AdmittedRate.Ceiling(3_000, 100), FALLBACK)).isEqualTo(held);
+    }
 }

@@ -116,4 +116,20 @@ class TicketLocatorTest {
         assertThat(done.routeState()).isEqualTo("unreachable: connection refused");
         assertThat(done.estimatedDoneAt()).as("a finished ticket keeps its end").isEqualTo(iso(NOW - 1_000));
     }
+
+    @Test
+    void shouldPlaceAPendingTicketBeyondTheListByItsTenantsTurn() {
+        directory.publish(QueueViewTest.rotating());
+        statuses.put("A-150", new TicketStatus(TicketState.PENDING, "default", "bulk", "a", 150, NOW - 1_000, 0, null));
+        statuses.put("A-late", new TicketStatus(TicketState.PENDING, "default", "bulk", "a", 500, NOW - 1_000, 0, null));
+
+        TicketAnswer placed = locator.answer("A-150", NOW);
+        TicketAnswer behind = locator.answer("A-late", NOW);
+
+        assertThat(placed.position()).isEqualTo(30);
+        assertThat(placed.positionEstimated()).isTrue();
+        // 3,150 tokens ahead at 100/s; the standard retry due in 1 s goes first (70 tokens): 32.2 s, then 1 s of latency
+        assertThat(Instant.parse(placed.estimatedDoneAt()).toEpochMilli()).isCloseTo(NOW + 33_200, org.assertj.core.api.Assertions.within(1L));
+        assertThat(behind.position()).as("spilled: behind the whole class").isEqualTo(47);
+    }
 }

@@ -41,6 +41,7 @@ public final class PipelineHarness implements AutoCloseable {
     private final TestOutputTopic<String, byte[]> classified;
     private final TestOutputTopic<String, byte[]> retryOut;
     private final TestOutputTopic<String, byte[]> dlq;
+    private final TestOutputTopic<String, byte[]> handoff;
     private final Path stateDir;
     private Instant now = START;
 
@@ -72,6 +73,7 @@ public final class PipelineHarness implements AutoCloseable {
         classified = driver.createOutputTopic(Topics.CLASSIFIED.name(), new StringDeserializer(), new ByteArrayDeserializer());
         retryOut = driver.createOutputTopic(Topics.RETRY.name(), new StringDeserializer(), new ByteArrayDeserializer());
         dlq = driver.createOutputTopic(Topics.DLQ.name(), new StringDeserializer(), new ByteArrayDeserializer());
+        handoff = driver.createOutputTopic(Topics.HANDOFF.name(), new StringDeserializer(), new ByteArrayDeserializer());
     }
 
     public void pipe(Priority priority, String key, byte[] value) {
@@ -145,6 +147,11 @@ public final class PipelineHarness implements AutoCloseable {
         List<TestRecord<String, byte[]>> records = dlq.readRecordsToList();
         records.forEach(r -> RecordSchemas.assertDeadLetterHeaders(r.key(), r.headers()));
         return records;
+    }
+
+    /** The tickets handed off to people since the last read. */
+    public List<TestRecord<String, byte[]>> handoffs() {
+        return handoff.readRecordsToList();
     }
 
     public TopologyTestDriver driver() {

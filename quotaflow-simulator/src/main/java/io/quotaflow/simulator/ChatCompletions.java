@@ -37,6 +37,8 @@ final class ChatCompletions {
     private final Map<String, ServedModel> models = new LinkedHashMap<>();
     private final ServedModel defaultModel;
     private final AtomicLong completionIds = new AtomicLong();
+    /** The engine's running calls ({@link SimulatorConfig#engine()}), or null for a rate-limited provider. */
+    private final EngineLoad engine;
 
     /**
      * @param startNanos the simulator's start on {@code clock}: outage windows are relative to it
@@ -55,6 +57,12 @@ final class ChatCompletions {
             models.put(spec.name(), new ServedModel(spec, config, clock.nanoSupplier(), stats.model(spec.name()), random));
         }
         this.defaultModel = models.get(config.model());
+        this.engine = config.engine().map(EngineLoad::new).orElse(null);
+    }
+
+    /** The engine's load, when the simulator is an engine. */
+    Optional<EngineLoad> engine() {
+        return Optional.ofNullable(engine);
     }
 
     /** Forgets every key: their buckets start afresh on their next request. */
@@ -99,6 +107,10 @@ final class ChatCompletions {
                 : check instanceof RequestCheck.Invalid ? ((RequestCheck.Invalid) check).model() : Optional.empty();
         ServedModel model = named.map(models::get).orElse(defaultModel);
         Reply reply = decide(check, model, authorization, current, batch);
+        if (engine != null) {
+            // a self-hosted engine knows nothing of rate limits: no x-ratelimit-* header on any answer
+            reply = withoutRateLimitHeaders(reply);
+        }
         if (named.isPresent()) {
             model.counters().answered(status(reply));
         }
@@ -169,6 +181,14 @@ final class ChatCompletions {
         }
 
         long cost = (long) promptTokens + maxTokens;
+        return engine != null ? engineRun(request, model, fault, promptTokens, maxTokens, cost)
+                : limited(request, model, fault, limiter, promptTokens, maxTokens, cost);
+    }
+
+    /** A rate-limited provider's answer: the key's buckets admit the call (or refuse it with a 429). */
+    private Reply limited(ChatRequest request, ServedModel model, Fault fault, KeyLimiter limiter, int promptTokens, int maxTokens,
+                          long cost) throws JsonProcessingException {
+        ModelSpec spec = model.spec();
         Admission admission = admit(limiter, cost);
         if (!(admission instanceof Admission.Admitted)) {
             if (admission instanceof Admission.TooLarge) {
@@ -203,6 +223,42 @@ final class ChatCompletions {
     /** Where an answer's headers come from when it is sent, if not from its admission. */
     private java.util.function.Supplier<Map<String, String>> atAnswer(KeyLimiter limiter) {
         return config.headersAt() == HeaderMoment.ANSWER && limiter != null ? limiter::snapshot : null;
+    }
+
+    /**
+     * An engine's answer: refused at once when {@link EngineMode#maxRunning()} calls run, else
+     * answered after the usual latency stretched by the engine's load ({@link EngineMode#slowdown}).
+     */
+    private Reply engineRun(ChatRequest request, ServedModel model, Fault fault, int promptTokens, int maxTokens, long cost)
+            throws JsonProcessingException {
+        int running = engine.tryStart();
+        long atMs = clock.since(startNanos).toMillis();
+        if (running == 0) {
+            engine.refused(atMs);
+            stats.fault("overloaded");
+            EngineMode mode = engine.mode();
+            return mode.refusalStatus() == 429
+                    ? new Reply.Now(429, Map.of(), EngineMode.OVERLOADED_BODY.getBytes(java.nio.charset.StandardCharsets.UTF_8), true)
+                    : OpenAiErrors.serviceUnavailable(true);
+        }
+        if (fault != Fault.NONE) {
+            stats.fault(fault.statsName());
+        }
+        AnswerBuilder.Answer answer = model.answers().answer(request, maxTokens, fault);
+        stats.admitted(cost, promptTokens, answer.completionTokens());
+        model.counters().admitted(cost, promptTokens, answer.completionTokens());
+        long latencyMs = Math.round(latencyMs(answer.completionTokens()) * engine.mode().slowdown(running));
+        engine.log(atMs, running, latencyMs);
+        return new Reply.Later(Map.of(), completion(model.spec().name(), promptTokens, answer), latencyMs, null, engine::finish);
+    }
+
+    private static Reply withoutRateLimitHeaders(Reply reply) {
+        if (reply instanceof Reply.Now now) {
+            Map<String, String> kept = new LinkedHashMap<>(now.headers());
+            kept.keySet().removeIf(n -> n.toLowerCase(java.util.Locale.ROOT).startsWith("x-ratelimit-"));
+            return new Reply.Now(now.status(), kept, now.body(), now.counted());
+        }
+        return reply;
     }
 
     /** The answer of a fault drawn before the rate limits, or null when the request goes on to them. */

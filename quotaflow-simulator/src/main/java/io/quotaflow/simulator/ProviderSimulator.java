@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -50,6 +51,12 @@ import java.util.function.LongSupplier;
  *       back ({@link #setDown(String, int)}). The admin endpoints need no key and are never
  *       subject to faults.</li>
  * </ul>
+ *
+ * <p>Engine mode ({@link SimulatorConfig#engine()}, {@link EngineMode}): the simulator is a
+ * self-hosted engine instead: no rate limits and no {@code x-ratelimit-*} header on any answer; a call
+ * admitted while {@code n} calls run (itself included) takes its latency × max(1, n / K), and one
+ * more than M running is refused at once with a TGI-style 429 {@code {"error":"Model is
+ * overloaded","error_type":"overloaded"}} (or a 503), counted as the fault {@code overloaded}.
  *
  * <p>Several models: besides its default model the simulator serves
  * {@link SimulatorConfig#extraModels()} on the same port, each with its own RPM/TPM buckets per key,
@@ -147,7 +154,7 @@ public final class ProviderSimulator implements AutoCloseable {
         this.handlerPool = Executors.newFixedThreadPool(HANDLER_THREADS, daemonThreads("quotaflow-sim-http-"));
         this.answerScheduler = new ScheduledThreadPoolExecutor(ANSWER_THREADS, daemonThreads("quotaflow-sim-answer-"));
         this.answerScheduler.setRemoveOnCancelPolicy(true);
-        this.sender = new ReplySender(answerScheduler, stats, random);
+        this.sender = new ReplySender(answerScheduler, stats, random, config.dialect(), clock::epochMs);
         this.batches = new SimBatches(chat, config.model(), clock::epochMs);
         this.routes = new Routes(this, chat, stats, batches);
         server.setExecutor(handlerPool);
@@ -193,9 +200,12 @@ public final class ProviderSimulator implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
-    /** {@code http://localhost:PORT/v1}: what a client uses as its base URL. */
+    /**
+     * What a client uses as its base URL: {@code http://localhost:PORT/v1} (OpenAI, Anthropic),
+     * {@code http://localhost:PORT/v1beta/openai} (Gemini), {@code http://localhost:PORT} (Azure).
+     */
     public String baseUrl() {
-        return "http://localhost:" + port() + "/v1";
+        return "http://localhost:" + port() + config.dialect().basePath();
     }
 
     /** The configuration the simulator started with ({@link #faults()} may have changed since). */
@@ -279,6 +289,26 @@ public final class ProviderSimulator implements AutoCloseable {
         return chat.model(model).down();
     }
 
+    /** The calls an engine ({@link SimulatorConfig#engine()}) runs now; empty for a rate-limited provider. */
+    public OptionalInt engineRunning() {
+        return chat.engine().map(e -> OptionalInt.of(e.running())).orElse(OptionalInt.empty());
+    }
+
+    /** The most calls an engine ran at once since the start; empty for a rate-limited provider. */
+    public OptionalInt enginePeak() {
+        return chat.engine().map(e -> OptionalInt.of(e.peak())).orElse(OptionalInt.empty());
+    }
+
+    /** The calls an engine ran (the first {@value EngineLoad#LOG_LIMIT}), in order; empty for a rate-limited provider. */
+    public List<EngineCall> engineCalls() {
+        return chat.engine().map(EngineLoad::calls).orElse(List.of());
+    }
+
+    /** When an engine refused a call as overloaded, in ms since the start; empty for a rate-limited provider. */
+    public List<Long> engineRefusals() {
+        return chat.engine().map(EngineLoad::refusals).orElse(List.of());
+    }
+
     /** Time since the simulator started: the clock of the outage windows. */
     public Duration uptime() {
         return clock.since(startNanos);
@@ -289,9 +319,10 @@ public final class ProviderSimulator implements AutoCloseable {
         return stats.snapshot();
     }
 
-    /** Refills every bucket (forgets every key) and clears the statistics. */
+    /** Refills every bucket (forgets every key) and clears the statistics (and an engine's logs). */
     public void reset() {
         chat.forgetKeys();
+        chat.engine().ifPresent(EngineLoad::clear);
         stats.reset();
     }
 

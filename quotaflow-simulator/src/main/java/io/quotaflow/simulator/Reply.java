@@ -27,14 +27,27 @@ sealed interface Reply permits Reply.Now, Reply.Later, Reply.Hang {
      *
      * @param atAnswer rate-limit headers taken when the answer is sent, overriding those in {@code headers};
      *                 null: {@code headers} as they are (taken at admission)
+     * @param done     run once the answer is sent or dropped (an engine's call stops running); null: nothing
      */
-    record Later(Map<String, String> headers, byte[] body, long delayMs, Supplier<Map<String, String>> atAnswer) implements Reply {
+    record Later(Map<String, String> headers, byte[] body, long delayMs, Supplier<Map<String, String>> atAnswer,
+                 Runnable done) implements Reply {
         public Later {
             headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
         }
 
+        Later(Map<String, String> headers, byte[] body, long delayMs, Supplier<Map<String, String>> atAnswer) {
+            this(headers, body, delayMs, atAnswer, null);
+        }
+
         Later(Map<String, String> headers, byte[] body, long delayMs) {
-            this(headers, body, delayMs, null);
+            this(headers, body, delayMs, null, null);
+        }
+
+        /** Runs {@link #done()}, if any. */
+        void finish() {
+            if (done != null) {
+                done.run();
+            }
         }
 
         /** The headers to send now. */

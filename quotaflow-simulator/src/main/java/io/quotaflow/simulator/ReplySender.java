@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.LongSupplier;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -33,14 +34,20 @@ final class ReplySender {
     private final ScheduledExecutorService answerTimer;
     private final StatsRecorder stats;
     private final Random random;
+    private final SimDialect dialect;
+    private final LongSupplier epochMs;
 
     /**
-     * @param random the simulator's seeded source, which also draws the {@code x-request-id}s
+     * @param random  the simulator's seeded source, which also draws the {@code x-request-id}s
+     * @param dialect the dialect every answer is sent in
+     * @param epochMs the simulator's wall clock (the dialect's reset instants)
      */
-    ReplySender(ScheduledExecutorService answerTimer, StatsRecorder stats, Random random) {
+    ReplySender(ScheduledExecutorService answerTimer, StatsRecorder stats, Random random, SimDialect dialect, LongSupplier epochMs) {
         this.answerTimer = answerTimer;
         this.stats = stats;
         this.random = random;
+        this.dialect = dialect;
+        this.epochMs = epochMs;
     }
 
     /** The whole request body; at most {@link #MAX_BODY_BYTES}. */
@@ -66,14 +73,17 @@ final class ReplySender {
             send(exchange, now.status(), now.headers(), now.body(), now.counted());
         } else if (reply instanceof Reply.Later) {
             Reply.Later later = (Reply.Later) reply;
-            schedule(exchange, () -> send(exchange, 200, later.headersNow(), later.body(), true), later.delayMs());
+            schedule(exchange, () -> {
+                later.finish();
+                send(exchange, 200, later.headersNow(), later.body(), true);
+            }, later.delayMs(), later::finish);
         } else {
             // Never answers: the connection is closed after HANG, and no handler thread waits for it.
-            schedule(exchange, exchange::close, ProviderSimulator.HANG.toMillis());
+            schedule(exchange, exchange::close, ProviderSimulator.HANG.toMillis(), () -> { });
         }
     }
 
-    private void schedule(HttpExchange exchange, Runnable action, long delayMs) {
+    private void schedule(HttpExchange exchange, Runnable action, long delayMs, Runnable dropped) {
         stats.inFlight(+1);
         Runnable task = () -> {
             stats.inFlight(-1);
@@ -83,6 +93,7 @@ final class ReplySender {
             answerTimer.schedule(task, delayMs, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException shuttingDown) {
             stats.inFlight(-1);
+            dropped.run();
             exchange.close();
         }
     }
@@ -92,7 +103,11 @@ final class ReplySender {
      *
      * @param counted whether the answer belongs to a chat-completion request and counts in the stats
      */
-    void send(HttpExchange exchange, int status, Map<String, String> headers, byte[] body, boolean counted) {
+    void send(HttpExchange exchange, int decided, Map<String, String> decidedHeaders, byte[] decidedBody, boolean counted) {
+        SimDialect.Shaped shaped = dialect.shape(decided, decidedHeaders, decidedBody, epochMs.getAsLong());
+        int status = shaped.status();
+        Map<String, String> headers = shaped.headers();
+        byte[] body = shaped.body();
         if (counted) {
             stats.answered(status);
         }

@@ -10,9 +10,11 @@ import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * The simulator's routes: {@code POST /v1/chat/completions} goes to {@link ChatCompletions};
+ * The simulator's routes, in the paths of its dialect ({@link SimDialect#canonicalPath}; OpenAI's
+ * below): {@code POST /v1/chat/completions} goes to {@link ChatCompletions};
  * {@code GET /v1/models} and the admin endpoints ({@code /admin/stats}, {@code /admin/faults},
  * {@code /admin/reset}) are answered here; anything else is a 404 or a 405. Every body is read
  * (and bounded) before the answer.
@@ -24,6 +26,8 @@ final class Routes {
     private static final String BATCHES = "/v1/batches/";
     private static final String FILES = "/v1/files/";
     private static final String CONTENT = "/content";
+    private static final String UNKNOWN = "/unknown";
+    private static final String DEPLOYMENT_NOT_FOUND = SimDialect.DEPLOYMENT_NOT_FOUND;
 
     private final ObjectMapper mapper = new ObjectMapper();
     private final ProviderSimulator simulator;
@@ -39,8 +43,12 @@ final class Routes {
     }
 
     /** The answer to a request for {@code path} (no trailing slash) with the upper-case {@code method}. */
-    Reply route(HttpExchange exchange, String path, String method) throws IOException {
-        String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+    Reply route(HttpExchange exchange, String requestPath, String method) throws IOException {
+        SimDialect dialect = simulator.config().dialect();
+        Optional<String> canonical = dialect.canonicalPath(requestPath, exchange.getRequestURI().getRawQuery(),
+                d -> simulator.config().servedModel(d).isPresent());
+        String path = canonical.orElse(UNKNOWN);
+        String authorization = dialect.credential(exchange.getRequestHeaders());
         switch (path) {
             case "/v1/chat/completions":
                 if (!method.equals("POST")) {
@@ -92,6 +100,10 @@ final class Routes {
                 ReplySender.readBody(exchange);
                 simulator.reset();
                 return ok("{\"reset\":true}".getBytes(StandardCharsets.UTF_8));
+            case DEPLOYMENT_NOT_FOUND:
+                ReplySender.readBody(exchange);
+                return OpenAiErrors.error(404, "The API deployment for this resource does not exist. If you created the deployment "
+                        + "within the last 5 minutes, please wait a moment and try again.", null, null, "DeploymentNotFound", Map.of(), true);
             default:
                 if (path.startsWith(MODELS_ADMIN) && (path.endsWith("/down") || path.endsWith("/up"))) {
                     if (!method.equals("POST")) {
@@ -109,7 +121,7 @@ final class Routes {
                     return batches.content(path.substring(FILES.length(), path.length() - CONTENT.length()), authorization);
                 }
                 ReplySender.readBody(exchange);
-                return OpenAiErrors.error(404, "Unknown request URL: " + method + " " + path
+                return OpenAiErrors.error(404, "Unknown request URL: " + method + " " + requestPath
                         + ". Please check the URL for typos.", INVALID_REQUEST, null, "unknown_url", Map.of(), false);
         }
     }

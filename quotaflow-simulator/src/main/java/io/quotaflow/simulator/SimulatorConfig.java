@@ -48,6 +48,11 @@ import java.util.Set;
  *                             classify apply to every model
  * @param headersAt            when a 200's rate-limit headers are taken: at admission (the default, as real
  *                             providers do; the answer carries them after the latency) or when the answer is sent
+ * @param dialect              the provider dialect spoken ({@link SimDialect}: paths, key header, rate-limit headers,
+ *                             error bodies); OpenAI's by default
+ * @param engine               empty (the default): a rate-limited provider; present: a self-hosted engine
+ *                             ({@link EngineMode}) with no rate limits and no rate-limit headers, whose latency
+ *                             grows beyond its saturation and which refuses beyond its most running calls
  */
 public record SimulatorConfig(
         int port,
@@ -68,7 +73,9 @@ public record SimulatorConfig(
         double startLevel,
         boolean classify,
         List<ModelSpec> extraModels,
-        HeaderMoment headersAt) {
+        HeaderMoment headersAt,
+        SimDialect dialect,
+        Optional<EngineMode> engine) {
 
     public static final int DEFAULT_PORT = 8089;
     public static final String DEFAULT_BIND_ADDRESS = "127.0.0.1";
@@ -111,6 +118,8 @@ public record SimulatorConfig(
                 "startLevel must be in [0, 1] (1 = buckets start full): " + startLevel);
         extraModels = List.copyOf(Objects.requireNonNull(extraModels, "extraModels"));
         Objects.requireNonNull(headersAt, "headersAt");
+        Objects.requireNonNull(dialect, "dialect");
+        Objects.requireNonNull(engine, "engine");
         Set<String> names = new HashSet<>();
         names.add(model);
         for (ModelSpec extra : extraModels) {
@@ -155,7 +164,8 @@ public record SimulatorConfig(
                 .apiKeys(apiKeys).model(model).baseLatencyMs(baseLatencyMs)
                 .perCompletionTokenMs(perCompletionTokenMs).latencyJitter(latencyJitter).seed(seed)
                 .defaultMaxTokens(defaultMaxTokens).faults(faults).tokenizer(tokenizer).contextTokens(contextTokens)
-                .startLevel(startLevel).classify(classify).extraModels(extraModels).headersAt(headersAt);
+                .startLevel(startLevel).classify(classify).extraModels(extraModels).headersAt(headersAt).dialect(dialect)
+                .engine(engine.orElse(null));
     }
 
     /** The tokenizer actually used: {@link #tokenizer()} with {@link SimTokenizer#AUTO} resolved for the model. */
@@ -187,7 +197,8 @@ public record SimulatorConfig(
                 + perCompletionTokenMs + ", latencyJitter=" + latencyJitter + ", seed=" + seed
                 + ", defaultMaxTokens=" + defaultMaxTokens + ", faults=" + faults + ", tokenizer=" + tokenizer
                 + ", contextTokens=" + contextTokens + ", startLevel=" + startLevel + ", headersAt=" + headersAt.label()
-                + (extraModels.isEmpty() ? "" : ", extraModels=" + extraModels) + "]";
+                + (extraModels.isEmpty() ? "" : ", extraModels=" + extraModels)
+                + engine.map(e -> ", engine=" + e.label()).orElse("") + "]";
     }
 
     /** Mutable builder; {@link #build()} validates. */
@@ -211,6 +222,8 @@ public record SimulatorConfig(
         private boolean classify = true;
         private final List<ModelSpec> extraModels = new ArrayList<>();
         private HeaderMoment headersAt = HeaderMoment.ADMISSION;
+        private SimDialect dialect = SimDialect.OPENAI;
+        private EngineMode engine;
 
         private Builder() {
         }
@@ -338,10 +351,24 @@ public record SimulatorConfig(
             return this;
         }
 
+        public Builder dialect(SimDialect dialect) {
+            this.dialect = dialect;
+            return this;
+        }
+
+        /**
+         * Serve as a self-hosted engine ({@link EngineMode}): no rate limits, no rate-limit headers,
+         * latency growing beyond the engine's saturation; null: a rate-limited provider (the default).
+         */
+        public Builder engine(EngineMode engine) {
+            this.engine = engine;
+            return this;
+        }
+
         public SimulatorConfig build() {
             return new SimulatorConfig(port, bindAddress, rpm, tpm, burstSeconds, apiKeys, model, baseLatencyMs,
                     perCompletionTokenMs, latencyJitter, seed, defaultMaxTokens, faults, tokenizer, contextTokens,
-                    startLevel, classify, extraModels, headersAt);
+                    startLevel, classify, extraModels, headersAt, dialect, Optional.ofNullable(engine));
         }
     }
 }
