@@ -67,7 +67,8 @@ public final class TicketLocator {
             return place.map(p -> waiting(id, null, p, now)).orElse(TicketAnswer.unknown(key));
         }
         TicketStatus s = found.get();
-        if (place.isPresent()) {
+        // a queue view is published every half second: one taken before the ticket ended still lists it
+        if (place.isPresent() && !(s.state().finished() && s.updatedAt() >= place.get().view().at())) {
             return waiting(id, s.route(), place.get(), now);
         }
         Optional<QueueView> view = Optional.ofNullable(s.route()).flatMap(directory::ofRoute);

@@ -92,7 +92,8 @@ class DeadlineHandoffIT {
                     assertThat(Json.MAPPER.readTree(r.value()).path("id").asText()).isEqualTo(r.key());
                 }
                 JsonNode status = get(pipeline, "/tickets/H-0");
-                assertThat(status.path("state").asText()).as(status.toString()).isEqualTo("handed-off");
+                assertThat(status.path("state").asText()).as("its status, as soon as its hand-off can be read: " + status)
+                        .isEqualTo("handed-off");
 
                 it.sim.setFaults(Faults.none());
                 publish("AFTER-1", "standard");

@@ -45,6 +45,16 @@ class TicketLocatorTest {
     }
 
     @Test
+    void shouldTrustAFinishedRecordNewerThanTheQueueViewThatStillListsTheTicket() {
+        directory.publish(QueueViewTest.view());
+        statuses.put("B-1", status(TicketState.HANDED_OFF, "bulk", NOW + 200));
+        statuses.put("B-2", status(TicketState.CLASSIFIED, "bulk", NOW - 1));
+
+        assertThat(locator.answer("B-1", NOW + 300).state()).as("ended after the view was taken").isEqualTo("handed-off");
+        assertThat(locator.answer("B-2", NOW + 300).state()).as("the view is newer: a new copy waits").isEqualTo("pending");
+    }
+
+    @Test
     void shouldCallAQueuedRetryPendingWhateverItsRecordSays() {
         directory.publish(QueueViewTest.view());
         statuses.put("I-2", status(TicketState.DELAYED, "interactive", NOW - 3_000));
