@@ -82,11 +82,11 @@ public final class DemoRun {
     /** The outage scenario's interactive deadline: shorter than its retry budget, so they are handed off first. */
     static final Duration OUTAGE_DEADLINE = Duration.ofSeconds(10);
     /** The outage scenario's cache TTL: short, so the repeats it sends during the outage find only expired answers. */
-    static final Duration OUTAGE_CACHE_TTL = Duration.ofSeconds(5);
+    static final Duration OUTAGE_CACHE_TTL = Duration.ofSeconds(2);
     /** Tickets the outage scenario sends again (new ids, same text) while the route is down. */
     static final int OUTAGE_REPEATS = 10;
 
-    /** {@code config} with the outage scenario's deadline and cache: interactive tickets due 10 s after intake, answers fresh 5 s. */
+    /** {@code config} with the outage scenario's deadline and cache: interactive tickets due 10 s after intake, answers fresh 2 s. */
     static QuotaflowConfig outage(QuotaflowConfig config) {
         DispatcherSettings d = config.dispatcher();
         io.quotaflow.routing.Routing r = d.routing();
@@ -203,6 +203,9 @@ public final class DemoRun {
                         + " interactive tickets are handed off before their %d s deadline, the others are dead-lettered after their"
                         + " %d s budget%n", OUTAGE_DEADLINE.toSeconds(), OUTAGE_RETRY.maxAge().toSeconds());
                 waitUntil(ticker, deadline, () -> pipeline.metrics().snapshots().stream().anyMatch(s -> "CIRCUIT_OPEN".equals(s.state())));
+                // every answer given before the outage has expired by now: the repeats find stale ones only
+                long expired = System.currentTimeMillis() + OUTAGE_CACHE_TTL.toMillis() + 500;
+                waitUntil(ticker, deadline, () -> System.currentTimeMillis() >= expired);
                 repeats = publishRepeats(broker, lines, counter.classifiedIds(), log);
                 long all = expected + repeats;
                 ticker.expected = all;
