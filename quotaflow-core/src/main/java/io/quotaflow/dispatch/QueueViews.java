@@ -115,6 +115,7 @@ final class QueueViews {
                 quota.limitsRequests() ? quota.rpm() : Double.POSITIVE_INFINITY, quota.safetyFactor(),
                 tickets == 0 ? 0 : (double) tokens / tickets, batch.completionTokensPerItem(), batch.maxItems(),
                 pace.latencyMs());
-        return pace.rates(now, AdmittedRate.Ceiling.perMinute(quota.tpm(), quota.rpm(), quota.safetyFactor()), configured);
+        return pace.rates(now, AdmittedRate.Ceiling.perMinute(quota.limitsTokens() ? quota.tpm() : Double.POSITIVE_INFINITY,
+                quota.limitsRequests() ? quota.rpm() : Double.POSITIVE_INFINITY, quota.safetyFactor()), configured);
     }
 }

@@ -46,4 +46,23 @@ class QueueViewsTest {
 
         assertThat(QueueViews.served(byArrival, PendingQueue.Ref::tokens, t -> 1.0)).extracting(PendingQueue.Ref::id).containsExactly("x", "y", "z");
     }
+
+    @Test
+    void shouldMeasureThePaceOfARouteWithoutLimits() {
+        io.quotaflow.config.DispatcherSettings settings = new io.quotaflow.config.DispatcherSettings(io.quotaflow.testing.Fixtures.model(),
+                io.quotaflow.settings.QuotaSettings.ofDefaults().withRpm(io.quotaflow.settings.QuotaSettings.NONE)
+                        .withTpm(io.quotaflow.settings.QuotaSettings.NONE),
+                io.quotaflow.settings.BatchSettings.ofDefaults(), io.quotaflow.settings.RetrySettings.ofDefaults());
+        io.quotaflow.status.Pace pace = new io.quotaflow.status.Pace();
+        for (int i = 0; i <= 10; i++) {
+            pace.admitted(1_000_000L + i * 500L, 2, 200, 400);
+        }
+
+        io.quotaflow.status.Eta.Rates rates = QueueViews.rates(settings, pace, 10, 1_000, 1_005_000);
+
+        assertThat(rates.measured()).isTrue();
+        assertThat(rates.ticketsPerSecond()).as("2 tickets every 0.5 s, no ceiling").isCloseTo(4.0, org.assertj.core.data.Offset.offset(0.5));
+        assertThat(QueueViews.rates(settings, new io.quotaflow.status.Pace(), 10, 1_000, 1_005_000).ticketsPerSecond())
+                .as("nothing measured: no limit binds").isGreaterThan(1_000);
+    }
 }

@@ -91,6 +91,7 @@ class SelfHostedEngineIT {
             assertThat(metrics.value("quotaflow_in_flight_limit", Map.of("route", "default")))
                     .hasValueSatisfying(v -> assertThat(v).isBetween(SATURATION - 2.0, SATURATION * 1.5));
             assertThat(it.sim.stats().http429()).isZero();
+            assertThat(pipeline.metrics().recordErrorCount()).as("no processing error on a route without limits").isZero();
         }
     }
 
