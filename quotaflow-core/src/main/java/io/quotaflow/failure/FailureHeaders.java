@@ -54,15 +54,10 @@ public final class FailureHeaders {
         return new ProducerHeaders(List.copyOf(kept), dropped);
     }
 
-    /** Headers for a record sent to the retry or dead-letter topic. */
+    /** Headers for a record sent to the retry or dead-letter topic: the ticket's ({@link #forHandoff}), then its failure and retry state. */
     public static Headers forItem(WorkItem item, String kind, int status, String message) {
-        RecordHeaders h = new RecordHeaders();
-        item.headers().forEach(p -> h.add(p.key(), p.value()));
-        put(h, DeadLetterHeaders.VERSION, DeadLetterHeaders.SCHEMA_VERSION);
-        put(h, DeadLetterHeaders.ATTEMPT, Integer.toString(item.attempt()));
+        Headers h = forHandoff(item);
         put(h, DeadLetterHeaders.NOT_BEFORE, Long.toString(item.notBefore()));
-        put(h, DeadLetterHeaders.ENQUEUED_AT, Long.toString(item.enqueuedAt()));
-        put(h, DeadLetterHeaders.PUBLISHED_AT, Long.toString(item.publishedAt()));
         if (item.failure() != null) {
             put(h, DeadLetterHeaders.FIRST_FAILURE, Long.toString(item.failure().firstFailure()));
             put(h, DeadLetterHeaders.LAST_FAILURE, Long.toString(item.failure().lastFailure()));
@@ -72,10 +67,6 @@ public final class FailureHeaders {
         put(h, DeadLetterHeaders.ERROR_KIND, kind);
         put(h, DeadLetterHeaders.ERROR_STATUS, Integer.toString(status));
         put(h, DeadLetterHeaders.ERROR_MESSAGE, truncate(message));
-        put(h, DeadLetterHeaders.TENANT, item.tenant());
-        put(h, DeadLetterHeaders.ORIGIN_TOPIC, item.origin().topic());
-        put(h, DeadLetterHeaders.ORIGIN_PARTITION, Integer.toString(item.origin().partition()));
-        put(h, DeadLetterHeaders.ORIGIN_OFFSET, Long.toString(item.origin().offset()));
         put(h, DeadLetterHeaders.REPLAY_COUNT, Integer.toString(item.replayCount()));
         if (item.replayOf() != null) {
             put(h, DeadLetterHeaders.REPLAY_OF, item.replayOf());
@@ -86,23 +77,15 @@ public final class FailureHeaders {
         if (item.maxTokensBoost() > 1) {
             put(h, DeadLetterHeaders.MAX_TOKENS_BOOST, Integer.toString(item.maxTokensBoost()));
         }
-        if (item.reduced()) {
-            putTruncation(h, item.originalSize(), item.originalSha256());
-        }
         if (item.routed().route() != null) {
             put(h, DeadLetterHeaders.ROUTE, item.routed().route());
-        }
-        if (item.routed().fellBack()) {
-            put(h, DeadLetterHeaders.FALLBACK_FROM, item.routed().from());
-            put(h, DeadLetterHeaders.FALLBACK_REASON, item.routed().reason());
         }
         return h;
     }
 
     /**
-     * Headers of a ticket handed to people ({@code tickets.handoff}): the producer's own, then where it came
-     * from and how far it got; the caller adds the {@code qf.handoff.*} pair. No failure headers: a
-     * hand-off is not an error.
+     * A ticket's own headers, as a hand-off ({@code tickets.handoff}) carries them: the producer's, then where it
+     * came from and how far it got (no failure: a hand-off is not an error; the caller adds {@code qf.handoff.*}).
      */
     public static Headers forHandoff(WorkItem item) {
         RecordHeaders h = new RecordHeaders();
