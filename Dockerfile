@@ -6,7 +6,7 @@
 FROM maven:3.9-eclipse-temurin-17 AS build
 WORKDIR /src
 COPY . .
-RUN mvn -B -q -DskipTests -Dcheckstyle.skip package -pl quotaflow-cli,quotaflow-bench -am
+RUN mvn -B -q -DskipTests -Dcheckstyle.skip -Ddev.jar.skip=false package -pl quotaflow-cli,quotaflow-bench -am
 
 FROM eclipse-temurin:17-jre AS runtime
 # curl for the health checks (newer base images no longer ship it)

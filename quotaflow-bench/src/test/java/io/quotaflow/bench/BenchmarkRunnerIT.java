@@ -1,5 +1,6 @@
 package io.quotaflow.bench;
 
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -11,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A tiny benchmark end to end: fresh broker, simulator and pipeline; every ticket accounted for once. */
+@Order(1) // among the slowest IT classes: started first (pom.xml, Failsafe)
 class BenchmarkRunnerIT {
 
     @Test

@@ -1,5 +1,6 @@
 package io.quotaflow.bench;
 
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -11,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The soak scenario in seconds: an even feed, samples with every figure, every ticket once. */
+@Order(1) // among the slowest IT classes: started first (pom.xml, Failsafe)
 class SoakBenchmarkIT {
 
     @Test

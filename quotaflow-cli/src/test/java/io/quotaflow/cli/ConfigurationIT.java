@@ -11,6 +11,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -29,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * not see each other's tickets or results.
  */
 @ExtendWith(KafkaBrokerExtension.class)
+@ResourceLock(RecordingReporter.LOCK)
 class ConfigurationIT {
 
     private static final String REPORTER = RecordingReporter.class.getName();

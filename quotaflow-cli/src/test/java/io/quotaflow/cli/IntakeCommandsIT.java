@@ -15,6 +15,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 import java.io.ByteArrayInputStream;
 import java.io.PrintWriter;
@@ -36,6 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code topics.prefix}, checked against what a consumer reads at the positions they printed.
  */
 @ExtendWith(KafkaBrokerExtension.class)
+@ResourceLock(RecordingReporter.LOCK)
 class IntakeCommandsIT {
 
     private static final Pattern POSITION = Pattern.compile("(\\S+)-(\\d+)@(\\d+)");

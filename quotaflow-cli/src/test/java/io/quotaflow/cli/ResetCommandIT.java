@@ -18,6 +18,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -45,6 +46,7 @@ import static org.awaitility.Awaitility.await;
  * application's whose id extends this one), keeps the input offsets, deletes local state, and finds nothing
  * to do the second time; a pipeline started afterwards classifies again.
  */
+@Order(1) // among the slowest IT classes: started first (pom.xml, Failsafe)
 @ExtendWith(KafkaBrokerExtension.class)
 class ResetCommandIT {
 

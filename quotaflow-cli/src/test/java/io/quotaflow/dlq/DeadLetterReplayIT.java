@@ -28,6 +28,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import picocli.CommandLine;
@@ -60,6 +61,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * prefix of its own and timestamps in a time window of its own (days in the past), filters its
  * replays on that window and counts only its own keys.
  */
+@Order(1) // among the slowest IT classes: started first (pom.xml, Failsafe)
 @ExtendWith(KafkaBrokerExtension.class)
 class DeadLetterReplayIT {
 

@@ -39,6 +39,11 @@ class DockerfileTest {
         assertThat(OpsFiles.text("quotaflow-cli/pom.xml")).contains("<outputFile>${project.build.directory}/quotaflow.jar</outputFile>");
         assertThat(OpsFiles.text("quotaflow-bench/pom.xml")).contains("<outputFile>${project.build.directory}/quotaflow-dev.jar</outputFile>");
         assertThat(instructions("COPY")).contains("COPY --from=build /src/quotaflow-bench/target/quotaflow-dev.jar /opt/quotaflow/quotaflow.jar");
+        // mvn verify leaves the developer jar out (dev.jar.skip); the image and the launcher ask for it
+        assertThat(OpsFiles.text("pom.xml")).contains("<dev.jar.skip>true</dev.jar.skip>");
+        assertThat(instructions("RUN").stream().filter(r -> r.contains("mvn ")))
+                .singleElement().asString().contains("-Ddev.jar.skip=false", "quotaflow-bench");
+        assertThat(OpsFiles.text("quotaflow")).contains("-Ddev.jar.skip=false");
     }
 
     @Test

@@ -7,8 +7,13 @@ package io.quotaflow.quota;
  * two snapshots the provider refilled and charged the calls that reached it, so the second
  * {@code remaining} is the first plus the refill minus the calls sent between the two admissions (if
  * taken at admission) or between the two receipts (if taken at the answer). Each pair adds how far
- * each prediction missed; once {@value #MIN_PAIRS} pairs are in and one explanation misses less than
- * half as much as the other over the last {@value #WINDOW}, that is the provider's timing. A full
+ * each prediction missed, and how far a third one missed: headers taken halfway between admission
+ * and answer, which is what a provider whose moment varies from call to call looks like on average.
+ * Once {@value #MIN_PAIRS} pairs are in and one end explains the last {@value #WINDOW} with less than
+ * half the miss of both the other end and the middle, that is the provider's timing. Without the
+ * middle, a provider taking its headers anywhere in between (each end missing about as much as the
+ * other) would now and then pass for one end on a few pairs; believing that of a provider that is not
+ * admission-timed over-credits refill, which is a 429. A full
  * bucket (refill lost) makes both predictions miss, so it delays the decision rather than turning it;
  * a pair with a level of 0 (possibly a bucket in debt reported as empty) is skipped.
  *
@@ -33,6 +38,7 @@ public final class HeaderTiming {
     static final double DECISIVE = 0.5;
 
     private final double[] admissionMisses = new double[WINDOW];
+    private final double[] middleMisses = new double[WINDOW];
     private final double[] answerMisses = new double[WINDOW];
     private long pairs;
     private boolean hasLast;
@@ -66,8 +72,11 @@ public final class HeaderTiming {
             long observed = answer.remaining() - lastRemaining;
             double atAdmission = change(lastSentNanos, answer.sentNanos(), admitted, ratePerSecond);
             double atAnswer = change(lastReceivedNanos, answer.receivedNanos(), admitted, ratePerSecond);
+            double atMiddle = change(middle(lastSentNanos, lastReceivedNanos), middle(answer.sentNanos(), answer.receivedNanos()),
+                    admitted, ratePerSecond);
             int slot = (int) (pairs++ % WINDOW);
             admissionMisses[slot] = Math.abs(observed - atAdmission);
+            middleMisses[slot] = Math.abs(observed - atMiddle);
             answerMisses[slot] = Math.abs(observed - atAnswer);
             moment = decide();
         }
@@ -76,6 +85,10 @@ public final class HeaderTiming {
         lastSentNanos = answer.sentNanos();
         lastReceivedNanos = answer.receivedNanos();
         return moment;
+    }
+
+    private static long middle(long sentNanos, long receivedNanos) {
+        return sentNanos + (receivedNanos - sentNanos) / 2;
     }
 
     /** How the level changes between snapshots taken at {@code from} and {@code to}: refill, minus the calls sent between. */
@@ -92,15 +105,17 @@ public final class HeaderTiming {
         }
         int n = (int) Math.min(pairs, WINDOW);
         double admission = 0;
+        double middle = 0;
         double answer = 0;
         for (int i = 0; i < n; i++) {
             admission += admissionMisses[i];
+            middle += middleMisses[i];
             answer += answerMisses[i];
         }
-        if (admission <= DECISIVE * answer) {
+        if (admission <= DECISIVE * Math.min(answer, middle)) {
             return Moment.ADMISSION;
         }
-        if (answer <= DECISIVE * admission) {
+        if (answer <= DECISIVE * Math.min(admission, middle)) {
             return Moment.ANSWER;
         }
         return Moment.UNKNOWN;

@@ -20,6 +20,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -47,6 +48,7 @@ import static org.awaitility.Awaitility.await;
  * {@code read_committed}). Each test applies the topics under a {@code topics.prefix} of its own
  * and replays with the default group, which lives under that prefix.
  */
+@Order(10) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
 @ExtendWith(KafkaBrokerExtension.class)
 class ReplayFencingIT {
 

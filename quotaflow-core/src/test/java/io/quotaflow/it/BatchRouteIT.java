@@ -22,6 +22,7 @@ import io.quotaflow.settings.TopicNames;
 import io.quotaflow.simulator.Faults;
 import io.quotaflow.simulator.SimulatorStats;
 import io.quotaflow.testkit.KafkaBrokerExtension;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -51,6 +52,7 @@ import static org.awaitility.Awaitility.await;
  * job, and each ticket is classified once, at the batch price; a job that expires sends what it did not
  * get to to the route's online fallback.
  */
+@Order(3) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
 class BatchRouteIT {
 
     private static final String KEY = "sk-it-batch";

@@ -19,6 +19,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -48,6 +49,7 @@ import static org.awaitility.Awaitility.await;
  * intake are handed to people on {@code tickets.handoff} before their deadline; {@code GET /tickets/{id}} says
  * {@code handed-off}; after the route is back, and after a restart, none of them is ever classified.
  */
+@Order(6) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
 class DeadlineHandoffIT {
 
     @RegisterExtension

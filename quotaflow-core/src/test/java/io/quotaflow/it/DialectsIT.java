@@ -24,9 +24,12 @@ import io.quotaflow.simulator.SimulatorConfig;
 import io.quotaflow.testkit.EmbeddedKafkaBroker;
 import io.quotaflow.testkit.KafkaBrokerExtension;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import java.net.URI;
 import java.nio.file.Files;
@@ -47,7 +50,9 @@ import static org.awaitility.Awaitility.await;
  * {@code RetryInfo.retryDelay} is waited out, and its per-day quota ends the route's day (its waiting
  * tickets fall back, all but the one kept as the probe).
  */
+@Order(1) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
 @ExtendWith(KafkaBrokerExtension.class)
+@Execution(ExecutionMode.CONCURRENT) // each test has its own simulator, topics and application id
 class DialectsIT {
 
     private static final String KEY = "sk-it-dialect-0123456789";

@@ -7,6 +7,7 @@ import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.simulator.SimulatorStats;
 import io.quotaflow.publish.TicketPublisher;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
@@ -29,6 +30,7 @@ import static org.awaitility.Awaitility.await;
  * Three instances with one application id share one quota: the scope's calls are made by the one
  * task that owns its partition. Closing that instance mid-run moves the task; the quota still holds.
  */
+@Order(8) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
 class MultiInstanceIT {
 
     private static final int TICKETS = 400;

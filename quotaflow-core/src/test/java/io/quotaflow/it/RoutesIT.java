@@ -23,12 +23,14 @@ import io.quotaflow.routing.ModelClients;
 import io.quotaflow.model.OpenAiChatClient;
 import io.quotaflow.publish.TicketPublisher;
 import io.quotaflow.records.Json;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import java.io.ByteArrayInputStream;
 import java.net.URI;
@@ -48,31 +50,33 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** Two providers, each its own simulator: fallback while one is down, and a long-context route (docs/design.md, "Routes"). */
+@Order(2) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
 @ExtendWith(KafkaBrokerExtension.class)
+@Execution(ExecutionMode.CONCURRENT) // each test has its own simulators, topics and application ids
 class RoutesIT {
 
-    private static EmbeddedKafkaBroker broker;
-    private static TopicNames topics;
-    private static ProviderSimulator primarySim;
-    private static ProviderSimulator backupSim;
+    private EmbeddedKafkaBroker broker;
+    private TopicNames topics;
+    private ProviderSimulator primarySim;
+    private ProviderSimulator backupSim;
 
-    /** Topics of its own per test on the shared broker: each pipeline reads its input topics from the start. */
+    /** Topics and simulators of its own per test on the shared broker: each pipeline reads its input topics from the start. */
     @BeforeEach
     void applyTopics() {
         broker = KafkaBrokerExtension.broker();
         topics = ItSupport.applyTopics(broker, KafkaBrokerExtension.uniqueName("RoutesIT") + ".");
     }
 
-    @BeforeAll
-    static void start() {
+    @BeforeEach
+    void start() {
         primarySim = ProviderSimulator.start(SimulatorConfig.builder().port(0).rpm(600).tpm(200_000).burstSeconds(5)
                 .apiKeys(Set.of("sk-it-primary")).baseLatencyMs(30).contextTokens(8_192).build());
         backupSim = ProviderSimulator.start(SimulatorConfig.builder().port(0).rpm(600).tpm(400_000).burstSeconds(5)
                 .apiKeys(Set.of("sk-it-backup")).baseLatencyMs(30).contextTokens(200_000).build());
     }
 
-    @AfterAll
-    static void stop() {
+    @AfterEach
+    void stop() {
         primarySim.close();
         backupSim.close();
     }
@@ -84,7 +88,7 @@ class RoutesIT {
                 null, null, 0, 0);
     }
 
-    private static QuotaflowConfig config(String applicationId, RetrySettings retry, RouteSettings... routes) throws Exception {
+    private QuotaflowConfig config(String applicationId, RetrySettings retry, RouteSettings... routes) throws Exception {
         Map<String, RouteSettings> byName = new LinkedHashMap<>();
         for (RouteSettings r : routes) {
             byName.put(r.name(), r);
@@ -96,7 +100,7 @@ class RoutesIT {
                 Files.createTempDirectory("qf-" + applicationId), -1, Map.of(), settings);
     }
 
-    private static Set<String> publish(String prefix, int n, int bigEvery) {
+    private Set<String> publish(String prefix, int n, int bigEvery) {
         StringBuilder lines = new StringBuilder();
         Set<String> ids = new LinkedHashSet<>();
         for (int i = 0; i < n; i++) {

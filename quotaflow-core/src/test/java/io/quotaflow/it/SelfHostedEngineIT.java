@@ -9,6 +9,7 @@ import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.simulator.EngineCall;
 import io.quotaflow.simulator.EngineMode;
 import io.quotaflow.testkit.PrometheusText;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -33,6 +34,7 @@ import static org.awaitility.Awaitility.await;
  * (8 calls per unloaded latency) while the median call stays close to an unloaded one, and no
  * overload refusal once it has found it.
  */
+@Order(5) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
 class SelfHostedEngineIT {
 
     private static final int SATURATION = 8;

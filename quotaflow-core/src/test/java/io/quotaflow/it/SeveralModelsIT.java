@@ -9,6 +9,7 @@ import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.config.AssumedPrices;
 import io.quotaflow.simulator.ModelStats;
 import io.quotaflow.simulator.ModelSpec;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -31,6 +32,7 @@ import static org.awaitility.Awaitility.await;
  * it back still ends with every ticket classified exactly once; and {@code quotaflow_cost_usd_total}
  * equals the simulator's usage of that model at the route's prices.
  */
+@Order(4) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
 class SeveralModelsIT {
 
     private static final String OTHER = "gpt-4o";

@@ -12,6 +12,7 @@ import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.simulator.Faults;
 import io.quotaflow.testkit.KafkaBrokerExtension;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -30,6 +31,7 @@ import static org.awaitility.Awaitility.await;
  * beyond a class's depth are dead-lettered as {@code shed}; once the route serves, a paced replay brings each
  * back and it is classified exactly once.
  */
+@Order(9) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
 class ShedReplayIT {
 
     @RegisterExtension

@@ -8,6 +8,7 @@ import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.settings.TenantSettings;
 import io.quotaflow.records.Json;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -28,6 +29,7 @@ import static org.awaitility.Awaitility.await;
  * interactive ones) may have 60 tickets a minute; of its 80, the rest wait, held, while the other
  * tenants' tickets go; then every ticket is classified once, none rejected or dead-lettered.
  */
+@Order(7) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
 class TenantCapIT {
 
     @RegisterExtension

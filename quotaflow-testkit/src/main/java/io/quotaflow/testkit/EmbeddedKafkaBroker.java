@@ -227,8 +227,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         p.put("group.initial.rebalance.delay.ms", "0");
         p.put("log.cleaner.dedupe.buffer.size", String.valueOf(2 * 1024 * 1024));
         p.put("log.cleaner.threads", "1");
-        p.put("num.network.threads", "2");
-        p.put("num.io.threads", "2");
+        p.put("num.network.threads", "3");
+        p.put("num.io.threads", "8");
         p.put("background.threads", "2");
         p.put("num.replica.fetchers", "1");
         p.put("num.recovery.threads.per.data.dir", "1");

@@ -12,9 +12,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * A Kafka {@link MetricsReporter} that only records which clients were configured with it: set
  * {@code kafka.metric.reporters} to this class and every client that received the pass-through
  * properties announces its kind ({@code kafka.producer}, {@code kafka.consumer},
- * {@code kafka.admin.client}, {@code kafka.streams}) and client id here.
+ * {@code kafka.admin.client}, {@code kafka.streams}) and client id here. What it records is one
+ * list per JVM: a test class that clears and reads it takes {@code @ResourceLock(RecordingReporter.LOCK)},
+ * so that IT classes running at once do not clear each other's records.
  */
 public final class RecordingReporter implements MetricsReporter {
+
+    /** The JUnit resource lock of the tests that read this reporter. */
+    public static final String LOCK = "io.quotaflow.testkit.RecordingReporter";
 
     /** One client that got the property. */
     public record Seen(String namespace, String clientId) {
