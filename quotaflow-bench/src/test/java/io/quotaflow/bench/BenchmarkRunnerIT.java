@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A tiny benchmark end to end: fresh broker, simulator and pipeline; every ticket accounted for once. */
-@Order(1) // among the slowest IT classes: started first (pom.xml, Failsafe)
+@Order(17) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
 class BenchmarkRunnerIT {
 
     @Test

@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The soak scenario in seconds: an even feed, samples with every figure, every ticket once. */
-@Order(1) // among the slowest IT classes: started first (pom.xml, Failsafe)
+@Order(8) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
 class SoakBenchmarkIT {
 
     @Test

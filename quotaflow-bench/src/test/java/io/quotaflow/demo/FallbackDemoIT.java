@@ -1,5 +1,6 @@
 package io.quotaflow.demo;
 
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -12,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code demo --scenario fallback}, small: it runs, and its report shows what the scenario promises. */
+@Order(16) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
 class FallbackDemoIT {
 
     @Test
@@ -21,10 +23,11 @@ class FallbackDemoIT {
         FallbackReport report = FallbackDemo.run(new DemoRun.Options(200, 1_200, 400_000, 5, Duration.ofMinutes(3),
                 Duration.ofSeconds(5)), line -> { }, new PrintStream(log, true, StandardCharsets.UTF_8));
 
-        assertThat(report.clean()).as(report.render()).isTrue();
+        String rendered = report.render();
+        assertThat(report.clean()).as(rendered).isTrue();
         assertThat(report.duplicates()).isZero();
-        assertThat(report.byRoute().getOrDefault("backup", 0L)).isPositive();
-        assertThat(report.byRoute().getOrDefault("primary", 0L)).isPositive();
+        assertThat(report.byRoute().getOrDefault("backup", 0L)).as(rendered).isPositive();
+        assertThat(report.byRoute().getOrDefault("primary", 0L)).as(rendered).isPositive();
         assertThat(report.byRoute()).containsEntry("long", 1L);
         assertThat(report.fallbacks()).containsKey("primary -> long (context)");
         assertThat(report.fallbacks().keySet()).anyMatch(k -> k.startsWith("primary -> backup"));

@@ -1,5 +1,7 @@
 package io.quotaflow.artifact;
 
+import io.quotaflow.testkit.RepositoryFiles;
+
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +33,7 @@ class ProductionJarIT {
 
     @BeforeAll
     static void readTheJar() throws IOException {
-        Path jar = Path.of(System.getProperty("project.build.directory", "target"), "quotaflow.jar");
+        Path jar = RepositoryFiles.path("quotaflow-cli/target/quotaflow.jar");
         assertThat(jar).as("mvn package builds the production jar first").exists();
         try (JarFile file = new JarFile(jar.toFile())) {
             entries = file.stream().map(ZipEntry::getName).toList();
@@ -78,7 +80,7 @@ class ProductionJarIT {
 
     @Test
     void shouldLogOnItsOwnProductionSettings() throws IOException {
-        Path jar = Path.of(System.getProperty("project.build.directory", "target"), "quotaflow.jar");
+        Path jar = RepositoryFiles.path("quotaflow-cli/target/quotaflow.jar");
         try (JarFile file = new JarFile(jar.toFile())) {
             String logging = new String(file.getInputStream(file.getEntry("logback.xml")).readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
             assertThat(logging).as("a real deployment's broker reconnect warnings stay visible")

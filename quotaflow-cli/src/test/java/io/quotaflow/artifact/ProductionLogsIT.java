@@ -8,6 +8,8 @@ import io.quotaflow.settings.TopicNames;
 import io.quotaflow.simulator.ProviderSimulator;
 import io.quotaflow.simulator.SimulatorConfig;
 import io.quotaflow.testkit.KafkaBrokerExtension;
+import io.quotaflow.testkit.RepositoryFiles;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -40,6 +42,7 @@ import static org.awaitility.Awaitility.await;
  * simulator, the HTTP endpoints asked (HEAD included) and a SIGTERM print no WARN or ERROR line, every
  * line starts with an ISO-8601 date and time; with {@code log.format=json} every line is one JSON object.
  */
+@Order(11) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
 @ExtendWith(KafkaBrokerExtension.class)
 class ProductionLogsIT {
 
@@ -53,7 +56,7 @@ class ProductionLogsIT {
     /** The jar under test: the one this build made, or {@code -Dquotaflow.logs.jar=FILE} (to count another build's lines). */
     private static Path jar() {
         String other = System.getProperty("quotaflow.logs.jar");
-        Path jar = other != null ? Path.of(other) : Path.of(System.getProperty("project.build.directory", "target"), "quotaflow.jar");
+        Path jar = other != null ? Path.of(other) : RepositoryFiles.path("quotaflow-cli/target/quotaflow.jar");
         assertThat(jar).as("mvn package builds the production jar first").exists();
         return jar;
     }

@@ -8,6 +8,7 @@ import io.quotaflow.testkit.KafkaBrokerExtension;
 import io.quotaflow.testkit.RecordingReporter;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * every client kind of every command, and two {@code topics.prefix} deployments on one cluster do
  * not see each other's tickets or results.
  */
+@Order(14) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
 @ExtendWith(KafkaBrokerExtension.class)
 @ResourceLock(RecordingReporter.LOCK)
 class ConfigurationIT {

@@ -46,7 +46,7 @@ import static org.awaitility.Awaitility.await;
  * application's whose id extends this one), keeps the input offsets, deletes local state, and finds nothing
  * to do the second time; a pipeline started afterwards classifies again.
  */
-@Order(1) // among the slowest IT classes: started first (pom.xml, Failsafe)
+@Order(10) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
 @ExtendWith(KafkaBrokerExtension.class)
 class ResetCommandIT {
 

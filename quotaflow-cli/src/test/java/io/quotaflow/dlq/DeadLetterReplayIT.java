@@ -61,7 +61,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * prefix of its own and timestamps in a time window of its own (days in the past), filters its
  * replays on that window and counts only its own keys.
  */
-@Order(1) // among the slowest IT classes: started first (pom.xml, Failsafe)
+@Order(12) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
 @ExtendWith(KafkaBrokerExtension.class)
 class DeadLetterReplayIT {
 

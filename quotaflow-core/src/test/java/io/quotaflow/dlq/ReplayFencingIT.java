@@ -48,7 +48,7 @@ import static org.awaitility.Awaitility.await;
  * {@code read_committed}). Each test applies the topics under a {@code topics.prefix} of its own
  * and replays with the default group, which lives under that prefix.
  */
-@Order(10) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
+@Order(13) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
 @ExtendWith(KafkaBrokerExtension.class)
 class ReplayFencingIT {
 

@@ -52,7 +52,7 @@ import static org.awaitility.Awaitility.await;
  * job, and each ticket is classified once, at the batch price; a job that expires sends what it did not
  * get to to the route's online fallback.
  */
-@Order(3) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
+@Order(2) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
 class BatchRouteIT {
 
     private static final String KEY = "sk-it-batch";

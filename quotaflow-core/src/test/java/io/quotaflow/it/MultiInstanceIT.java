@@ -30,7 +30,7 @@ import static org.awaitility.Awaitility.await;
  * Three instances with one application id share one quota: the scope's calls are made by the one
  * task that owns its partition. Closing that instance mid-run moves the task; the quota still holds.
  */
-@Order(8) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
+@Order(15) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
 class MultiInstanceIT {
 
     private static final int TICKETS = 400;

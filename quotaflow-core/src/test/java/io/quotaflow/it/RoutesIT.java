@@ -50,7 +50,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** Two providers, each its own simulator: fallback while one is down, and a long-context route (docs/design.md, "Routes"). */
-@Order(2) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
+@Order(1) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
 @ExtendWith(KafkaBrokerExtension.class)
 @Execution(ExecutionMode.CONCURRENT) // each test has its own simulators, topics and application ids
 class RoutesIT {

@@ -32,7 +32,7 @@ import static org.awaitility.Awaitility.await;
  * it back still ends with every ticket classified exactly once; and {@code quotaflow_cost_usd_total}
  * equals the simulator's usage of that model at the route's prices.
  */
-@Order(4) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
+@Order(3) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
 class SeveralModelsIT {
 
     private static final String OTHER = "gpt-4o";

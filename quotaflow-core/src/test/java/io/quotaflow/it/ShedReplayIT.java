@@ -31,7 +31,7 @@ import static org.awaitility.Awaitility.await;
  * beyond a class's depth are dead-lettered as {@code shed}; once the route serves, a paced replay brings each
  * back and it is classified exactly once.
  */
-@Order(9) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
+@Order(18) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
 class ShedReplayIT {
 
     @RegisterExtension

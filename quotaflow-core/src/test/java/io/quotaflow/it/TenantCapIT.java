@@ -29,7 +29,7 @@ import static org.awaitility.Awaitility.await;
  * interactive ones) may have 60 tickets a minute; of its 80, the rest wait, held, while the other
  * tenants' tickets go; then every ticket is classified once, none rejected or dead-lettered.
  */
-@Order(7) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
+@Order(9) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
 class TenantCapIT {
 
     @RegisterExtension
