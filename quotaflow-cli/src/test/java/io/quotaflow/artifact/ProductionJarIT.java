@@ -52,6 +52,14 @@ class ProductionJarIT {
     }
 
     @Test
+    void shouldCarryRocksDbForThePlatformsItRunsOnOnly() {
+        List<String> natives = entries.stream().filter(e -> e.startsWith("librocksdbjni-")).toList();
+        assertThat(natives).containsExactlyInAnyOrder("librocksdbjni-linux64.so", "librocksdbjni-linux64-musl.so",
+                "librocksdbjni-linux-aarch64.so", "librocksdbjni-linux-aarch64-musl.so", "librocksdbjni-osx-x86_64.jnilib",
+                "librocksdbjni-osx-arm64.jnilib", "librocksdbjni-win64.dll");
+    }
+
+    @Test
     void shouldCarryNoKafkaBrokerAndNoScala() {
         // kafka-clients and kafka-streams put their version files under kafka/; the broker's (Scala) classes live there too
         assertThat(entries.stream().filter(e -> e.startsWith("kafka/") && !e.equals("kafka/")))

@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Azure: its 429s wait {@code retry-after-ms} on the deployment URL.
  */
-@Order(19) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
+@Order(8) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
 class AzureDialectIT extends DialectItBase {
 
     @Test
