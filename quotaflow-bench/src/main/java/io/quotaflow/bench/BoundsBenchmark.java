@@ -101,6 +101,7 @@ public final class BoundsBenchmark {
         out.append(String.format(Locale.ROOT, "answered %,d of %,d: nothing lost: %s (%d), no duplicates: %s (%d); "
                         + "left in qf-pending %d, in qf-overflow %d%n", f.answered(), options.tickets(), f.lost() == 0 ? "yes" : "NO",
                 f.lost(), f.duplicates() == 0 ? "yes" : "NO", f.duplicates(), f.pendingLeft(), f.overflowLeft()));
+        clean &= topology(settings, out);
         progress.accept("side by side: the status view, a proposal and a tenant joining, before and after bounds");
         int n = options.tickets();
         out.append(String.format(Locale.ROOT, "%nbefore and after bounds, one queue of %,d tickets all in memory (µs):%n%n", n));
@@ -112,6 +113,40 @@ public final class BoundsBenchmark {
             }
         }
         return new Result(out.toString(), clean);
+    }
+
+    /** The same outage through the whole topology ({@link TopologyBoundsRun}); whether nothing was lost or answered twice. */
+    private boolean topology(DispatcherSettings settings, StringBuilder out) {
+        progress.accept("the same outage through the whole topology (TopologyTestDriver, RocksDB on disk)");
+        Path dir = tempDir();
+        TopologyBoundsRun.Figures f;
+        try {
+            f = TopologyBoundsRun.run(settings, options.tickets(), TENANTS, dir, progress);
+        } finally {
+            deleteQuietly(dir);
+        }
+        long bound = (long) settings.maxPending() * BYTES_PER_TICKET;
+        out.append(String.format(Locale.ROOT, "%nthe whole topology (intake, dispatch repartition, dispatcher; TopologyTestDriver, RocksDB "
+                + "stores on disk, no broker), the route halted on 401 while the tickets arrive, one 50 ms step of wall-clock time "
+                + "every %,d tickets:%n%n", TopologyBoundsRun.TICKETS_PER_TICK));
+        out.append("| waiting | in memory | spilled to disk | heap after GC (MiB) | above the start (MiB) |\n|---:|---:|---:|---:|---:|\n");
+        long peak = 0;
+        for (long[] h : f.heap()) {
+            peak = Math.max(peak, h[1]);
+            out.append(String.format(Locale.ROOT, "| %,d | %,d | %,d | %,d | %,d |%n", h[0], h[3], h[2], h[1] >> 20,
+                    Math.max(0, h[1] - f.baseline()) >> 20));
+        }
+        out.append(String.format(Locale.ROOT, "%nheap at the start %,d MiB; most above it %,d MiB, against the queue's bound of %,d MiB%n",
+                f.baseline() >> 20, Math.max(0, peak - f.baseline()) >> 20, bound >> 20));
+        out.append(String.format(Locale.ROOT, "%n| per 50 ms step (µs) | count | p50 | p99 | max |%n|---|---:|---:|---:|---:|%n"));
+        out.append(row("while tickets arrive (every punctuator due: proposal, snapshot, sweeps)", f.tickNs()));
+        out.append(row("provider back (probe, then the drain)", f.drainTickNs()));
+        boolean clean = f.lost() == 0 && f.duplicates() == 0 && f.deadLetters() == 0;
+        out.append(String.format(Locale.ROOT, "%nat most %,d spilled at once; %,d calls refused while halted (the probes); accepted in %.1f s, "
+                + "drained in %.1f s; answered %,d of %,d: nothing lost: %s (%d), no duplicates: %s (%d), dead letters %d%n",
+                f.maxSpilled(), f.probes(), f.publishSeconds(), f.drainSeconds(), f.answered(), options.tickets(),
+                f.lost() == 0 ? "yes" : "NO", f.lost(), f.duplicates() == 0 ? "yes" : "NO", f.duplicates(), f.deadLetters()));
+        return clean;
     }
 
     private static String row(String what, List<Long> ns) {

@@ -146,7 +146,7 @@ class RoutesIT {
     @Test
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
     void shouldClassifyEveryTicketOnceWhileThePrimaryIsDownForMostOfTheRun() throws Exception {
-        RetrySettings retry = RetrySettings.ofDefaults().withMaxAge(Duration.ofMinutes(10)).withCircuitOpenWait(Duration.ofSeconds(20));
+        RetrySettings retry = RetrySettings.ofDefaults().withMaxAge(Duration.ofMinutes(10)).withCircuitOpenWait(Duration.ofSeconds(5));
         primarySim.setFaults(Faults.builder().p503(1.0).build());
         long primary429 = primarySim.stats().requestsWithStatus(429);
         long backup429 = backupSim.stats().requestsWithStatus(429);
