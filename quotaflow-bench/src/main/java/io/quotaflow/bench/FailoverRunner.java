@@ -465,7 +465,9 @@ public final class FailoverRunner {
             FailoverFigures figures = FailoverFigures.compute(timelines, quotas, killMs, victimLabel, List.copyOf(owners));
             Set<String> accounted = new HashSet<>(counter.classifiedIds());
             accounted.addAll(counter.deadLetters().keySet());
-            long lost = tickets.stream().filter(t -> !accounted.contains(t.id())).count();
+            // results are keyed tenant:id; a dead letter keeps the key it was published under
+            long lost = tickets.stream().filter(t -> !accounted.contains(io.quotaflow.records.TicketKey.key(t.tenant(), t.id()))
+                    && !accounted.contains(t.id())).count();
             notes.add("1-min load average " + loadAtStart + " at the start, " + loadAverage() + " at the end (2 cores)");
             return new FailoverResult(variant.name(), variant.description(), settings(), tickets.size(), victimLabel,
                     figures.victimScopes().stream().map(FailoverRunner::route).toList(), figures,

@@ -139,8 +139,11 @@ public final class TenantShareRunner {
             while (plan.untilAllDone() ? counter.classified() + counter.deadLettered() < all : !window.closed()) {
                 counter.poll(Duration.ofMillis(100));
                 long now = System.currentTimeMillis();
-                long a = counter.classifiedIds().stream().filter(id -> id.startsWith(plan.nameA() + "-")).count();
-                long b = counter.classifiedIds().stream().filter(id -> id.startsWith(plan.nameB() + "-")).count();
+                // results are keyed tenant:id
+                long a = counter.classifiedIds().stream().filter(key -> io.quotaflow.records.TicketKey.parse(key).tenant().equals(plan.nameA()))
+                        .count();
+                long b = counter.classifiedIds().stream().filter(key -> io.quotaflow.records.TicketKey.parse(key).tenant().equals(plan.nameB()))
+                        .count();
                 double tokensA = pipeline.metrics().tenantTokens(plan.nameA());
                 double tokensB = pipeline.metrics().tenantTokens(plan.nameB());
                 window.add(new ShareWindow.Sample(now - start, tokensA, tokensB, a, b, waiting(pipeline, plan.nameA()),
