@@ -82,15 +82,7 @@ public final class BoundsBenchmark {
         out.append(String.format(Locale.ROOT, "%n(n) bounds: %,d bulk tickets of %,d tenants waiting while the provider is down; "
                 + "queue.max-pending %,d (%,d MiB at %d B a ticket); max heap %,d MiB%n%n", options.tickets(), TENANTS,
                 settings.maxPending(), bound >> 20, BYTES_PER_TICKET, Runtime.getRuntime().maxMemory() >> 20));
-        out.append("| waiting | in memory | spilled to disk | heap after GC (MiB) | above the start (MiB) |\n|---:|---:|---:|---:|---:|\n");
-        long peak = 0;
-        for (long[] h : f.heap()) {
-            peak = Math.max(peak, h[1]);
-            out.append(String.format(Locale.ROOT, "| %,d | %,d | %,d | %,d | %,d |%n", h[0], h[3], h[2], h[1] >> 20,
-                    Math.max(0, h[1] - f.baseline()) >> 20));
-        }
-        out.append(String.format(Locale.ROOT, "%nheap at the start %,d MiB; most above it %,d MiB, against the queue's bound of %,d MiB%n",
-                f.baseline() >> 20, Math.max(0, peak - f.baseline()) >> 20, bound >> 20));
+        heapTable(out, f.heap(), f.baseline(), bound);
         out.append(String.format(Locale.ROOT, "%n| per tick (µs) | count | p50 | p99 | max |%n|---|---:|---:|---:|---:|%n"));
         out.append(row("status snapshot, every 500 ms (view + tenants + ages)", f.snapshotNs()));
         out.append(row("batch proposal, every 50 ms", f.proposalNs()));
@@ -129,15 +121,7 @@ public final class BoundsBenchmark {
         out.append(String.format(Locale.ROOT, "%nthe whole topology (intake, dispatch repartition, dispatcher; TopologyTestDriver, RocksDB "
                 + "stores on disk, no broker), the route halted on 401 while the tickets arrive, one 50 ms step of wall-clock time "
                 + "every %,d tickets:%n%n", TopologyBoundsRun.TICKETS_PER_TICK));
-        out.append("| waiting | in memory | spilled to disk | heap after GC (MiB) | above the start (MiB) |\n|---:|---:|---:|---:|---:|\n");
-        long peak = 0;
-        for (long[] h : f.heap()) {
-            peak = Math.max(peak, h[1]);
-            out.append(String.format(Locale.ROOT, "| %,d | %,d | %,d | %,d | %,d |%n", h[0], h[3], h[2], h[1] >> 20,
-                    Math.max(0, h[1] - f.baseline()) >> 20));
-        }
-        out.append(String.format(Locale.ROOT, "%nheap at the start %,d MiB; most above it %,d MiB, against the queue's bound of %,d MiB%n",
-                f.baseline() >> 20, Math.max(0, peak - f.baseline()) >> 20, bound >> 20));
+        heapTable(out, f.heap(), f.baseline(), bound);
         out.append(String.format(Locale.ROOT, "%n| per 50 ms step (µs) | count | p50 | p99 | max |%n|---|---:|---:|---:|---:|%n"));
         out.append(row("while tickets arrive (every punctuator due: proposal, snapshot, sweeps)", f.tickNs()));
         out.append(row("provider back (probe, then the drain)", f.drainTickNs()));
@@ -147,6 +131,19 @@ public final class BoundsBenchmark {
                 f.maxSpilled(), f.probes(), f.publishSeconds(), f.drainSeconds(), f.answered(), options.tickets(),
                 f.lost() == 0 ? "yes" : "NO", f.lost(), f.duplicates() == 0 ? "yes" : "NO", f.duplicates(), f.deadLetters()));
         return clean;
+    }
+
+    /** The heap as the backlog grew (rows of waiting, heap after GC, spilled, in memory), against the queue's bound. */
+    private static void heapTable(StringBuilder out, List<long[]> heap, long baseline, long bound) {
+        out.append("| waiting | in memory | spilled to disk | heap after GC (MiB) | above the start (MiB) |\n|---:|---:|---:|---:|---:|\n");
+        long peak = 0;
+        for (long[] h : heap) {
+            peak = Math.max(peak, h[1]);
+            out.append(String.format(Locale.ROOT, "| %,d | %,d | %,d | %,d | %,d |%n", h[0], h[3], h[2], h[1] >> 20,
+                    Math.max(0, h[1] - baseline) >> 20));
+        }
+        out.append(String.format(Locale.ROOT, "%nheap at the start %,d MiB; most above it %,d MiB, against the queue's bound of %,d MiB%n",
+                baseline >> 20, Math.max(0, peak - baseline) >> 20, bound >> 20));
     }
 
     private static String row(String what, List<Long> ns) {

@@ -465,7 +465,7 @@ public final class FailoverRunner {
             FailoverFigures figures = FailoverFigures.compute(timelines, quotas, killMs, victimLabel, List.copyOf(owners));
             Set<String> accounted = new HashSet<>(counter.classifiedIds());
             accounted.addAll(counter.deadLetters().keySet());
-            // results are keyed tenant:id; a dead letter keeps the key it was published under
+            // results and dead letters are keyed as TicketKey says; one the intake refused keeps the key it was published under
             long lost = tickets.stream().filter(t -> !accounted.contains(io.quotaflow.records.TicketKey.key(t.tenant(), t.id()))
                     && !accounted.contains(t.id())).count();
             notes.add("1-min load average " + loadAtStart + " at the start, " + loadAverage() + " at the end (2 cores)");

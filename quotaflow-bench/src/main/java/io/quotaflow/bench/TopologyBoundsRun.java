@@ -1,6 +1,7 @@
 package io.quotaflow.bench;
 
 import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.dispatch.BoundsRun;
 import io.quotaflow.dispatch.DispatcherListener;
 import io.quotaflow.dispatch.DispatcherSnapshot;
 import io.quotaflow.model.ModelClient;
@@ -22,8 +23,6 @@ import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -68,7 +67,8 @@ final class TopologyBoundsRun {
 
     /** The provider: 401 while down (the route halts), labels every ticket once up. */
     private static final class Provider implements ModelClient {
-        volatile boolean up;
+        // the driver calls it on the thread that runs the whole topology, as the run itself
+        boolean up;
         long refused;
 
         @Override
@@ -106,13 +106,12 @@ final class TopologyBoundsRun {
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         long[] nowMs = {START.toEpochMilli()};
         Time time = new DriverTime(nowMs);
-        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         try (TopologyTestDriver driver = new TopologyTestDriver(QuotaflowTopology.build(settings, ModelClients.of(provider),
                 new SplittableRandom(7), listener, props, time), props, START)) {
             TestInputTopic<String, byte[]> bulk = driver.createInputTopic(Priority.BULK.topic(), new StringSerializer(),
                     new ByteArraySerializer(), START, Duration.ZERO);
             Outputs outputs = new Outputs(driver);
-            long baseline = heapAfterGc(memory);
+            long baseline = BoundsRun.heapAfterGc();
             List<long[]> heap = new ArrayList<>();
             List<Long> tickNs = new ArrayList<>();
             int maxSpilled = 0;
@@ -128,13 +127,13 @@ final class TopologyBoundsRun {
                     outputs.drain();
                     maxSpilled = Math.max(maxSpilled, spilled(last));
                 }
-                if (Checkpoints.at(i + 1, tickets)) {
+                if (checkpoint(i + 1, tickets)) {
                     // half a second more, so that every scope's snapshot counts the tickets just taken in
                     for (int k = 0; k < 10; k++) {
                         tickNs.add(step(driver, nowMs));
                     }
                     outputs.drain();
-                    long used = heapAfterGc(memory);
+                    long used = BoundsRun.heapAfterGc();
                     int spilled = spilled(last);
                     maxSpilled = Math.max(maxSpilled, spilled);
                     int pending = last.values().stream().flatMap(s -> s.pending().values().stream()).mapToInt(Integer::intValue).sum();
@@ -172,16 +171,9 @@ final class TopologyBoundsRun {
         return last.values().stream().flatMap(s -> s.spilled().values().stream()).mapToInt(Integer::intValue).sum();
     }
 
-    private static long heapAfterGc(MemoryMXBean memory) {
-        System.gc();
-        return memory.getHeapMemoryUsage().getUsed();
-    }
-
     /** Where to sample the heap: 50 000, 100 000, then every 250 000, and the last. */
-    private static final class Checkpoints {
-        static boolean at(int n, int total) {
-            return n == total || n == 50_000 || n == 100_000 || n % 250_000 == 0;
-        }
+    private static boolean checkpoint(int n, int total) {
+        return n == total || n == 50_000 || n == 100_000 || n % 250_000 == 0;
     }
 
     /** Reads and drops what the driver kept of each topic written; counts results by ticket. */

@@ -62,13 +62,9 @@ class RoutesIT {
 
     /** Topics and simulators of its own per test on the shared broker: each pipeline reads its input topics from the start. */
     @BeforeEach
-    void applyTopics() {
+    void start() {
         broker = KafkaBrokerExtension.broker();
         topics = ItSupport.applyTopics(broker, KafkaBrokerExtension.uniqueName("RoutesIT") + ".");
-    }
-
-    @BeforeEach
-    void start() {
         primarySim = ProviderSimulator.start(SimulatorConfig.builder().port(0).rpm(600).tpm(200_000).burstSeconds(5)
                 .apiKeys(Set.of("sk-it-primary")).baseLatencyMs(30).contextTokens(8_192).build());
         backupSim = ProviderSimulator.start(SimulatorConfig.builder().port(0).rpm(600).tpm(400_000).burstSeconds(5)
