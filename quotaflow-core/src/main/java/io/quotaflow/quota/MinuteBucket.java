@@ -13,6 +13,10 @@ import java.util.List;
  */
 final class MinuteBucket {
 
+    /** The most of a bucket's capacity the reserve, with what lowerings added, holds back from bulk work. */
+    static final double MAX_FLOOR_SHARE = 0.5;
+    static final long RESERVE_EXTRA_HALF_LIFE_NANOS = 60_000_000_000L;
+
     private final QuotaDimension dimension;
     private final long limit;
     private final QuotaSettings settings;
@@ -20,6 +24,13 @@ final class MinuteBucket {
     private final ContinuousBucket bucket;
     /** The most the provider reported remaining since the last 429: its bucket holds at least that. */
     private long providerHeld;
+    /**
+     * What bulk work leaves unspent above the reserve because re-seeds lately lowered the level
+     * below it ({@link #follow}): a decaying sum, so the reserve holds through the next lowering of
+     * the same size.
+     */
+    private double reserveExtra;
+    private long reserveExtraAtNanos;
 
     MinuteBucket(QuotaDimension dimension, long limitPerMinute, QuotaSettings settings, long nowNanos) {
         this.dimension = dimension;
@@ -50,10 +61,51 @@ final class MinuteBucket {
         if (priority == Priority.INTERACTIVE) {
             return 0;
         }
+        double reserve = reserve(burstScale);
+        return reserve + Math.min(reserveExtra, Math.max(0, bucket.capacity() * MAX_FLOOR_SHARE - reserve));
+    }
+
+    /** The reserve without what lowerings added to it: a fraction of the local burst. */
+    private double reserve(double burstScale) {
         return Math.min(bucket.capacity(), Math.max(1.0, baseCapacity * burstScale)) * settings.reserveFraction();
     }
 
+    /**
+     * A re-seed lowered the level to {@code level} while interactive work is about: whatever of the
+     * reserve it took, bulk leaves unspent from now on, on top of the reserve. The provider's headers
+     * are a snapshot whose uncounted calls are subtracted with a margin (see
+     * {@link QuotaLimiter#reseed(RateLimitInfo, long, long, long)}), so a lowering regularly takes
+     * the level a call or two below what the provider holds, and with it the reserve: an interactive
+     * ticket then waited for the refill, up to 0.8 s in the benchmark's (x), until the next answer
+     * raised the level again. The sum halves every {@link #RESERVE_EXTRA_HALF_LIFE_NANOS} so that a
+     * burst of lowerings is forgotten once they stop.
+     */
+    private void lowered(double before, double level, double burstScale, long nowNanos) {
+        decayReserveExtra(nowNanos);
+        // how much deeper into the reserve this lowering went: one excursion, lowered by several
+        // answers in a row, counts once, at its deepest
+        double reserve = reserve(burstScale);
+        double taken = Math.max(0, reserve - level) - Math.max(0, reserve - before);
+        if (taken > 0) {
+            reserveExtra = Math.min(bucket.capacity() * MAX_FLOOR_SHARE, reserveExtra + taken);
+        }
+    }
+
+    private void decayReserveExtra(long nowNanos) {
+        if (reserveExtra > 0 && nowNanos > reserveExtraAtNanos) {
+            reserveExtra *= Math.pow(0.5, (double) (nowNanos - reserveExtraAtNanos) / RESERVE_EXTRA_HALF_LIFE_NANOS);
+        }
+        reserveExtraAtNanos = Math.max(reserveExtraAtNanos, nowNanos);
+    }
+
+    /** What lowerings added to the reserve, now (see {@link #floor}). */
+    double reserveExtra(long nowNanos) {
+        decayReserveExtra(nowNanos);
+        return reserveExtra;
+    }
+
     boolean canTake(Charge charge, Priority priority, double burstScale, long nowNanos) {
+        decayReserveExtra(nowNanos);
         return bucket.canTake(dimension.of(charge), floor(priority, burstScale), nowNanos);
     }
 
@@ -66,6 +118,7 @@ final class MinuteBucket {
     }
 
     long nanosUntil(Charge charge, Priority priority, double burstScale, long nowNanos) {
+        decayReserveExtra(nowNanos);
         return bucket.nanosUntil(dimension.of(charge), floor(priority, burstScale), nowNanos);
     }
 
@@ -110,14 +163,17 @@ final class MinuteBucket {
      * calls it may not have counted then), never above the lowering's level, within a capacity that
      * grows to what the provider was seen to hold, never above its limit × the safety factor.
      */
-    void follow(Report report, long laterLowering, List<AdmissionLog.Snapshot> raises, boolean mayRaise, double burstScale,
-                long nowNanos) {
+    void follow(Report report, long laterLowering, List<AdmissionLog.Snapshot> raises, boolean mayRaise, boolean interactiveAbout,
+                double burstScale, long nowNanos) {
         // refill at our own (safety-scaled) rate: the answer left the provider a little before we
         // measured, so its full rate would over-count that moment
         double ratePerNano = report.limit() * settings.safetyFactor() / 60.0 / 1e9;
         long remaining = report.remaining();
         double lower = remaining + ratePerNano * Math.max(0, nowNanos - report.atNanos()) - laterLowering;
         if (lower < bucket.available(nowNanos)) {
+            if (interactiveAbout) {
+                lowered(bucket.available(nowNanos), lower, burstScale, nowNanos);
+            }
             bucket.clampTo(lower, nowNanos);
             return;
         }

@@ -42,6 +42,7 @@ public final class QuotaLimiter {
 
     static final double MIN_BURST_SCALE = 0.25;
     static final long CLEAN_PERIOD_NANOS = Duration.ofSeconds(60).toNanos();
+    static final long INTERACTIVE_ABOUT_NANOS = Duration.ofMinutes(5).toNanos();
     private static final long NANOS_PER_MILLI = 1_000_000L;
 
     private final QuotaSettings settings;
@@ -62,6 +63,7 @@ public final class QuotaLimiter {
     private double burstScale = 1.0;
     private long lastRateLimitNanos;
     private long lastGrowthNanos;
+    private long lastInteractiveNanos = Long.MIN_VALUE;
 
     /**
      * @param daily     the route's daily limits ({@link DailyLimits#NONE}: none)
@@ -117,7 +119,19 @@ public final class QuotaLimiter {
             daily.take(charge, millis(nowNanos));
         }
         admissions.add(nowNanos, charge);
+        if (priority == Priority.INTERACTIVE) {
+            lastInteractiveNanos = nowNanos;
+        }
         return true;
+    }
+
+    /**
+     * Whether interactive work was admitted within {@link #INTERACTIVE_ABOUT_NANOS}: only then do
+     * lowerings that take the reserve make bulk leave more of it ({@link MinuteBucket#floor}); a run
+     * without interactive tickets holds back no more than the reserve.
+     */
+    private boolean interactiveAbout(long nowNanos) {
+        return lastInteractiveNanos != Long.MIN_VALUE && nowNanos - lastInteractiveNanos <= INTERACTIVE_ABOUT_NANOS;
     }
 
     private static long millis(long nanos) {
@@ -319,7 +333,7 @@ public final class QuotaLimiter {
             OptionalLong remaining = info.remaining(d);
             if (remaining.isPresent()) {
                 b.follow(new MinuteBucket.Report(remaining.getAsLong(), info.limit(d).orElse(b.limit()), sentAtNanos),
-                        d.of(later.lower()), later.raise(), mayRaise, burstScale, nowNanos);
+                        d.of(later.lower()), later.raise(), mayRaise, interactiveAbout(nowNanos), burstScale, nowNanos);
             }
         }
     }

@@ -3,12 +3,15 @@ package io.quotaflow.quota;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.records.Priority;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 class QuotaLimiterTest {
 
@@ -249,6 +252,46 @@ class QuotaLimiterTest {
 
         assertThat(limiter.availableTokens(answer)).as("not 1 000 - 3 000 for the slow calls out").isEqualTo(1_000.0);
         assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(1_000), answer)).as("the reserve holds").isTrue();
+    }
+
+    /**
+     * A re-seed takes the level into the reserve while interactive work is about (the headers'
+     * snapshot is subtracted with a margin, so this happens under load): from then on bulk leaves
+     * what the lowering took on top of the reserve, so that the next such lowering leaves interactive
+     * work its reserve; what it leaves halves every minute. Without interactive work nothing changes.
+     */
+    @ParameterizedTest(name = "interactive work about: {0}")
+    @ValueSource(booleans = {true, false})
+    void shouldMakeBulkLeaveWhatALoweringTookOfTheReserveWhileInteractiveWorkIsAbout(boolean interactive) {
+        // 120k TPM at safety 1: 2 000 tokens/s, 4 s of burst (8 000), an eighth of it (1 000) reserved
+        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(120_000).withSafetyFactor(1.0)
+                .withBurstSeconds(4).withReserveFraction(0.125);
+        QuotaLimiter limiter = TestLimiters.of(settings).startingAt(0);
+        long t = 4 * SECOND;
+        Priority small = interactive ? Priority.INTERACTIVE : Priority.BULK;
+        assertThat(limiter.tryAcquire(small, Charge.unsplit(100), t)).isTrue();
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(6_100), t)).isTrue();
+        long bulk = limiter.lastAdmission();
+        assertThat(limiter.tryAcquire(small, Charge.unsplit(800), t)).isTrue();
+        assertThat(limiter.availableTokens(t)).as("bulk's floor").isEqualTo(1_000.0);
+        // the provider had nothing left when it admitted the bulk call; the call after it and the one sent
+        // with it may not be counted yet: 1 900 taken from the reserve
+        limiter.reseed(tokens120k(0), bulk, t, t);
+        limiter.answered(bulk, t);
+        assertThat(limiter.availableTokens(t)).isEqualTo(-900.0);
+
+        // two seconds later the bucket holds 3 100; bulk may spend it down to the reserve, plus what was taken
+        long later = t + 2 * SECOND;
+        double extra = interactive ? 1_900 * Math.pow(0.5, 2 / 60.0) : 0;
+        long bulkRoom = (long) Math.floor(3_100 - 1_000 - extra);
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(bulkRoom + 2), later)).isFalse();
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(bulkRoom - 1), later)).isTrue();
+        assertThat(limiter.availableTokens(later)).isCloseTo(1_000 + extra, within(2.0));
+
+        // a minute on, what the lowering took is half forgotten
+        long minute = later + 60 * SECOND;
+        assertThat(limiter.nanosUntilAdmissible(Priority.BULK, Charge.unsplit(1), minute)).isZero();
+        assertThat(limiter.maxRegularCost(Priority.BULK)).isCloseTo((long) (8_000 - 1_000 - extra / 2), within(1L));
     }
 
     @Test
