@@ -96,10 +96,10 @@ public final class Pipeline implements AutoCloseable {
         late.watch(streams);
     }
 
-    /** The topics the stream threads read: the input topics, retry, and the dispatch topic. */
+    /** The topics the stream threads read: the input topics, retry, and the two dispatch topics. */
     static java.util.List<String> consumedTopics(QuotaflowConfig config) {
         java.util.List<String> topics = new java.util.ArrayList<>(config.topics().inputs());
-        topics.add(DispatcherProcessor.dispatchTopic(config.applicationId()));
+        topics.addAll(DispatcherProcessor.dispatchTopics(config.applicationId()));
         return topics;
     }
 
@@ -169,7 +169,7 @@ public final class Pipeline implements AutoCloseable {
 
     private static Pipeline start(QuotaflowConfig config, ModelClients clients, RouteStateBoard board) {
         try {
-            DispatchTopicCheck.verify(config.bootstrapServers(), config.kafka(), DispatcherProcessor.dispatchTopic(config.applicationId()),
+            DispatchTopicCheck.verify(config.bootstrapServers(), config.kafka(), DispatcherProcessor.dispatchTopics(config.applicationId()),
                     config.dispatcher().dispatchPartitions(), config.dispatcher().routing().scopes().size());
         } catch (RuntimeException e) {
             clients.close();
@@ -224,6 +224,15 @@ public final class Pipeline implements AutoCloseable {
         // intake reads four topics per task; ordering across them does not matter (the dispatcher
         // orders by priority), so never hold a task back waiting for data on its other partitions
         p.putIfAbsent(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "-1");
+        // interactive tickets are dated an hour early on their lane, so that a task takes them before
+        // the other tickets waiting on the dispatch topic (topology.DispatchLanes); quotaflow's, not a setting
+        p.put(StreamsConfig.DEFAULT_TIMESTAMP_EXTRACTOR_CLASS_CONFIG, io.quotaflow.topology.DispatchLanes.Timestamps.class.getName());
+        // a stream thread takes in everything it polled before it polls again: 1,000 records (Kafka
+        // Streams' default) are seconds of work on a cold JVM, during which an interactive ticket that
+        // arrived meanwhile is not fetched, however early its lane dates it
+        p.putIfAbsent(StreamsConfig.mainConsumerPrefix(org.apache.kafka.clients.consumer.ConsumerConfig.MAX_POLL_RECORDS_CONFIG), "100");
+        p.putIfAbsent(StreamsConfig.mainConsumerPrefix(org.apache.kafka.clients.consumer.ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG),
+                "65536");
         // answers arrive on HTTP threads and are drained by the punctuator: do not sit in poll()
         // for the default 100 ms while completions wait
         p.putIfAbsent(StreamsConfig.POLL_MS_CONFIG, "20");

@@ -38,28 +38,35 @@ public final class DispatchTopicCheck {
     }
 
     /**
-     * Checks {@code topic} on the cluster at {@code bootstrapServers}.
+     * Checks {@code topics} (the dispatch topic and the interactive lane) on the cluster at
+     * {@code bootstrapServers}.
      *
-     * @throws ConfigError the topic exists with another partition count
+     * @throws ConfigError a topic exists with another partition count
      */
-    public static void verify(String bootstrapServers, Map<String, ?> kafka, String topic, int configured, int scopes) {
+    public static void verify(String bootstrapServers, Map<String, ?> kafka, List<String> topics, int configured, int scopes) {
         if (configured < scopes) {
             LOG.warn("{} is {} for {} quota scopes: scopes share dispatch tasks (each scope still has one owner); raise it to "
                     + "give each scope a task of its own (docs/operations.md, \"Dispatch partitions\")", KEY, configured, scopes);
         }
-        OptionalInt existing;
         try (Admin admin = KafkaClients.admin(bootstrapServers, kafka)) {
-            existing = partitions(admin, topic, TIMEOUT);
-        } catch (KafkaException | TimeoutException | ExecutionException e) {
-            LOG.warn("cannot check the partitions of {} ({}); Kafka Streams checks them itself", topic, e.getMessage());
-            return;
+            for (String topic : topics) {
+                OptionalInt existing;
+                try {
+                    existing = partitions(admin, topic, TIMEOUT);
+                } catch (KafkaException | TimeoutException | ExecutionException e) {
+                    LOG.warn("cannot check the partitions of {} ({}); Kafka Streams checks them itself", topic, e.getMessage());
+                    return;
+                }
+                mismatch(topic, existing, configured).ifPresent(message -> {
+                    throw new ConfigError(message);
+                });
+            }
+        } catch (KafkaException e) {
+            LOG.warn("cannot check the partitions of {} ({}); Kafka Streams checks them itself", topics, e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while checking " + topic, e);
+            throw new IllegalStateException("interrupted while checking " + topics, e);
         }
-        mismatch(topic, existing, configured).ifPresent(message -> {
-            throw new ConfigError(message);
-        });
     }
 
     /** The partitions of {@code topic}, empty when it does not exist. */

@@ -7,6 +7,7 @@ import io.quotaflow.model.OpenAiChatClient;
 import io.quotaflow.cache.Coalescer;
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.quota.EpochNanoClock;
+import io.quotaflow.records.Priority;
 import io.quotaflow.routing.RouteSettings;
 import io.quotaflow.routing.Routing;
 import io.quotaflow.routing.ModelClients;
@@ -55,11 +56,32 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
     /** Name of the repartition topic that routes each ticket to the task owning its quota scope. */
     public static final String REPARTITION = "dispatch";
     /**
+     * Name of the interactive lane: the repartition topic that carries interactive tickets to the same
+     * tasks, partitioned the same way, so that they do not wait behind a backlog of other tickets
+     * still to be read from the dispatch topic (docs/design.md, "Interactive lane").
+     */
+    public static final String INTERACTIVE_REPARTITION = "dispatch-interactive";
+    /**
      * The dispatch repartition topic of application {@code applicationId}, as Kafka Streams names it:
      * {@code <application.id>-dispatch-repartition}. Its partition count is {@code dispatch.partitions}.
      */
     public static String dispatchTopic(String applicationId) {
         return applicationId + "-" + REPARTITION + "-repartition";
+    }
+
+    /** The interactive lane of application {@code applicationId}: {@code <application.id>-dispatch-interactive-repartition}. */
+    public static String interactiveTopic(String applicationId) {
+        return applicationId + "-" + INTERACTIVE_REPARTITION + "-repartition";
+    }
+
+    /** Both dispatch topics of application {@code applicationId}: the dispatch topic, then the interactive lane. */
+    public static List<String> dispatchTopics(String applicationId) {
+        return List.of(dispatchTopic(applicationId), interactiveTopic(applicationId));
+    }
+
+    /** The dispatch topic a ticket of {@code priority} travels: the interactive lane for interactive tickets. */
+    public static String dispatchTopic(String applicationId, Priority priority) {
+        return priority == Priority.INTERACTIVE ? interactiveTopic(applicationId) : dispatchTopic(applicationId);
     }
 
     /** Header of a cancel (tombstone) on the dispatch repartition topic: the cancelled ticket's id. */
@@ -228,12 +250,25 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
             return;
         }
         Publication newer = heard.get(item.key());
-        if (newer != null && newer.supersedes(item, record.key())) {
-            // a newer publication of this ticket went to another route: this copy is stale
+        if (newer != null && (newer.supersedes(item, record.key()) || newer.overtook(item, record.key()))) {
+            // a newer publication of this ticket went to another route, or came to this one first on
+            // the interactive lane: this copy is stale
             listener.republished(record.key(), "superseded");
             return;
         }
         unit.accept(item, context.currentSystemTimeMs());
+        if (item.attempt() == 0 && item.priority() == Priority.INTERACTIVE) {
+            // it came on the interactive lane: an older publication still on the dispatch topic is dropped when it arrives
+            hear(Publication.of(item, record.key()));
+        }
+    }
+
+    /** Remembers {@code p} as the newest publication of its ticket heard of, unless a newer one was. */
+    private void hear(Publication p) {
+        Publication before = heard.get(p.key());
+        if (before == null || p.supersedes(before.at(), before.sha256(), before.scope())) {
+            heard.put(p.key(), p);
+        }
     }
 
     /** A null value: a cancel, or the notice of a publication sent to another scope. */
@@ -250,10 +285,7 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
         Optional<Publication> publication = Publication.read(record.headers());
         if (publication.isPresent()) {
             Publication p = publication.get();
-            Publication before = heard.get(p.key());
-            if (before == null || p.supersedes(before.at(), before.sha256(), before.scope())) {
-                heard.put(p.key(), p);
-            }
+            hear(p);
             scope.supersede(p, context.currentSystemTimeMs());
         }
     }

@@ -41,7 +41,7 @@ final class RouteMover {
     private final DispatcherListener listener;
     private final ProcessorContext<String, Outbound> context;
     private final BinarySerde<WorkItem> serde = new BinarySerde<>(WorkItem.class);
-    private final String topic;
+    private final String applicationId;
     private final TicketStatuses statuses;
 
     RouteMover(Routing routing, RouteChooser chooser, RouteStates states, DispatcherListener listener,
@@ -53,7 +53,7 @@ final class RouteMover {
         this.states = states;
         this.listener = listener;
         this.context = context;
-        this.topic = DispatcherProcessor.dispatchTopic(context.applicationId());
+        this.applicationId = context.applicationId();
     }
 
     void publishState(Collection<RouteSettings> routes, boolean canServe) {
@@ -168,7 +168,9 @@ final class RouteMover {
         log.moved(from.name(), to.name(), reason, 1, now);
     }
 
+    /** Writes {@code item} to the dispatch topic of its class (an interactive ticket takes the interactive lane), for {@code to}'s scope. */
     private void forward(WorkItem item, RouteSettings to) {
+        String topic = DispatcherProcessor.dispatchTopic(applicationId, item.priority());
         byte[] bytes = serde.serializer().serialize(topic, item);
         context.forward(new Record<>(to.scope(), new Outbound(Outbound.Target.MOVE, bytes, topic), context.currentSystemTimeMs(),
                 new RecordHeaders()));

@@ -75,10 +75,12 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
     }
 
     @Override
-    public void process(Record<String, byte[]> record) {
+    public void process(Record<String, byte[]> lane) {
         long now = context.currentSystemTimeMs();
         Optional<RecordMetadata> meta = context.recordMetadata();
         String topic = meta.map(RecordMetadata::topic).orElse("unknown");
+        // the interactive input topic's records come dated an hour early, to go first (DispatchLanes)
+        Record<String, byte[]> record = lane.withTimestamp(DispatchLanes.publishedTime(topic, lane.timestamp()));
         WorkItem.Origin here = new WorkItem.Origin(topic, meta.map(RecordMetadata::partition).orElse(-1),
                 meta.map(RecordMetadata::offset).orElse(-1L));
         boolean fromRetry = settings.topics().retry().equals(topic);

@@ -35,7 +35,7 @@ import io.quotaflow.dispatch.RetryMarker;
  * <pre>
  * tickets.{interactive,standard,bulk,retry} → intake ─bad/too large→ tickets.dlq
  *                                               │ re-key by quota scope
- *                                               ▼ (repartition "dispatch")
+ *                                               ▼ (repartition "dispatch", interactive tickets "dispatch-interactive")
  *                                           dispatcher → tickets.classified | tickets.retry | tickets.dlq | tickets.handoff
  * </pre>
  */
@@ -91,13 +91,24 @@ public final class QuotaflowTopology {
                 .mapValues(v -> ((IntakeResult.Rejected) v).original(), Named.as("rejected-bytes"))
                 .to(topics.dlq(), Topics.DLQ.produced());
 
-        // a cancel travels as a null value with its id in a header, to every scope's dispatcher
-        KStream<String, Outbound> outbound = intake.get("intake-accepted")
+        // interactive tickets take a lane of their own to the same tasks (DispatchLanes): they do not
+        // wait behind a backlog of other tickets still to be read from the dispatch topic
+        Map<String, KStream<String, IntakeResult>> lanes = intake.get("intake-accepted").split(Named.as("lane-"))
+                .branch((key, value) -> DispatchLanes.interactive(value), Branched.as("interactive"))
+                .defaultBranch(Branched.as("dispatch"));
+        // a cancel travels as a null value with its id in a header, to every scope's dispatcher, on the
+        // dispatch topic: behind any ticket of the scope published before it
+        KStream<String, WorkItem> dispatch = lanes.get("lane-dispatch")
                 .mapValues(v -> v instanceof IntakeResult.Accepted a ? a.item() : null, Named.as("accepted-item"))
                 // the count is quotaflow's (dispatch.partitions): derived from the inputs, it would change
                 // when an input topic gains partitions, and Streams refuses the existing topic from then on
                 .repartition(Repartitioned.with(Serdes.String(), workItemSerde).withName(DispatcherProcessor.REPARTITION)
-                        .withNumberOfPartitions(settings.dispatchPartitions()).withStreamPartitioner(partitioner))
+                        .withNumberOfPartitions(settings.dispatchPartitions()).withStreamPartitioner(partitioner));
+        KStream<String, WorkItem> interactive = lanes.get("lane-interactive")
+                .mapValues(v -> ((IntakeResult.Accepted) v).item(), Named.as("interactive-item"))
+                .repartition(Repartitioned.with(Serdes.String(), workItemSerde).withName(DispatcherProcessor.INTERACTIVE_REPARTITION)
+                        .withNumberOfPartitions(settings.dispatchPartitions()).withStreamPartitioner(partitioner));
+        KStream<String, Outbound> outbound = dispatch.merge(interactive, Named.as("dispatch-lanes"))
                 .process(new DispatcherSupplier(settings, clients, random, listener, time), Named.as("dispatcher"));
 
         Map<String, KStream<String, Outbound>> out = outbound.split(Named.as("out-"))
@@ -120,14 +131,14 @@ public final class QuotaflowTopology {
     }
 
     /**
-     * The Kafka topics Kafka Streams creates for this topology under {@code applicationId}: the dispatch
-     * repartition topic and one changelog per state store. They do not depend on the settings (routes,
+     * The Kafka topics Kafka Streams creates for this topology under {@code applicationId}: the two dispatch
+     * repartition topics and one changelog per state store. They do not depend on the settings (routes,
      * tenants, the cache), so {@code quotaflow reset} names them without the run's configuration;
      * {@code QuotaflowTopologyInternalTopicsTest} holds them against the built topology's description.
      */
     public static java.util.SortedSet<String> internalTopics(String applicationId) {
         java.util.SortedSet<String> names = new java.util.TreeSet<>();
-        names.add(DispatcherProcessor.dispatchTopic(applicationId));
+        names.addAll(DispatcherProcessor.dispatchTopics(applicationId));
         storeBuilders().forEach(store -> names.add(applicationId + "-" + store.name() + "-changelog"));
         return names;
     }

@@ -113,9 +113,12 @@ class InputPartitionsIT {
             assertThat(failedOnce).isNotEmpty();
             assertThat(pipeline.metrics().threadFailureCount()).as("stream thread failures (each one replaced)").isZero();
             assertThat(pipeline.streams().state()).isEqualTo(org.apache.kafka.streams.KafkaStreams.State.RUNNING);
-            TopicDescription dispatch = admin.describeTopics(List.of(dispatchTopic)).allTopicNames().get(30, TimeUnit.SECONDS)
-                    .get(dispatchTopic);
-            assertThat(dispatch.partitions()).as("the dispatch topic keeps dispatch.partitions").hasSize(6);
+            List<String> dispatchTopics = io.quotaflow.dispatch.DispatcherProcessor.dispatchTopics(config.applicationId());
+            assertThat(dispatchTopics).contains(dispatchTopic);
+            Map<String, TopicDescription> dispatch = admin.describeTopics(dispatchTopics).allTopicNames().get(30, TimeUnit.SECONDS);
+            for (String topic : dispatchTopics) {
+                assertThat(dispatch.get(topic).partitions()).as(topic + " keeps dispatch.partitions").hasSize(6);
+            }
             System.out.printf("InputPartitionsIT: new partitions owned %d ms after the raise; %d tickets on every partition "
                     + "classified %d ms after publishing; %d retried once%n", takenMs, after.size(), classifiedMs, failedOnce.size());
         }

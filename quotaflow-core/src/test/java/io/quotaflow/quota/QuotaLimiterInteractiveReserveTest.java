@@ -80,23 +80,51 @@ class QuotaLimiterInteractiveReserveTest {
         "3, 0.15",
     })
     void shouldSendEveryInteractiveTicketAtOnceWhileABulkBacklogUsesTheQuota(long seed, double mismatch) {
-        SplittableRandom random = new SplittableRandom(seed);
-        QuotaLimiter limiter = TestLimiters.of(QuotaSettings.ofDefaults().withRpm(RPM).withTpm(TPM)).startingAt(0);
-        Provider provider = new Provider();
-        PriorityQueue<Event> events = new PriorityQueue<>((x, y) -> x.at != y.at ? Long.compare(x.at, y.at) : Long.compare(x.order, y.order));
-        List<Call> inbox = new ArrayList<>();
-        long backlog = 200_000;
-        long sent = 0;
-        long order = 0;
+        Run run = new Run(seed, mismatch);
+        for (long now = 0; run.sent < Run.BACKLOG || run.out > 0; now += 10 * MS) {
+            run.deliver(now);
+            run.answer(now);
+            run.interactive(now);
+            run.bulk(now);
+        }
+        double feasible = run.provider.tokenCapacity + TPM / 60.0 * (run.lastSend - run.firstSend) / 1e9;
+
+        assertThat(run.provider.refused).as("calls the provider had no room for (429s)").isZero();
+        assertThat(run.waits).as("interactive tickets").hasSizeGreaterThanOrEqualTo(18);
+        assertThat(run.waits).as("ms each interactive ticket waited for the limiter").allSatisfy(w -> assertThat(w).isLessThanOrEqualTo(200));
+        assertThat(run.waits.stream().filter(w -> w > 0).count()).as("interactive tickets that waited at all").isLessThanOrEqualTo(2);
+        // a one-minute backlog: what bulk leaves for interactive work is a larger share of it than of a long run
+        assertThat(run.provider.admitted / feasible).as("whole-run use").isGreaterThanOrEqualTo(0.94);
+    }
+
+    /** One run: the limiter, the provider, the calls in the air, and the interactive tickets' waits. */
+    private static final class Run {
+        static final long BACKLOG = 200_000;
+        final SplittableRandom random;
+        final double mismatch;
+        final QuotaLimiter limiter = TestLimiters.of(QuotaSettings.ofDefaults().withRpm(RPM).withTpm(TPM)).startingAt(0);
+        final Provider provider = new Provider();
+        final PriorityQueue<Event> events = new PriorityQueue<>((x, y) -> x.at != y.at ? Long.compare(x.at, y.at)
+                : Long.compare(x.order, y.order));
+        final List<Call> inbox = new ArrayList<>();
+        final List<Long> waits = new ArrayList<>();
+        long sent;
+        long order;
         long firstSend = -1;
-        long lastSend = 0;
-        int out = 0;
+        long lastSend;
+        int out;
         long nextInteractive = 10_000 * MS;
         long waitingSince = -1;
-        List<Long> waits = new ArrayList<>();
-        // what the answers taught of the provider's count, as CostCalibration does (never below 1)
+        /** What the answers taught of the provider's count, as CostCalibration does (never below 1). */
         double calibration = 1.0;
-        for (long now = 0; sent < backlog || out > 0; now += 10 * MS) {
+
+        Run(long seed, double mismatch) {
+            this.random = new SplittableRandom(seed);
+            this.mismatch = mismatch;
+        }
+
+        /** Calls reach the provider; answers reach us. */
+        void deliver(long now) {
             while (!events.isEmpty() && events.peek().at <= now) {
                 Event e = events.poll();
                 if (e.arrival) {
@@ -105,8 +133,11 @@ class QuotaLimiterInteractiveReserveTest {
                     inbox.add(e.call);
                 }
             }
+        }
+
+        /** The answers, in the order ProviderModel applies one. */
+        void answer(long now) {
             for (Call c : inbox) {
-                // in the order ProviderModel applies an answer
                 limiter.overestimated(c.estimatedPrompt, c.prompt, now);
                 limiter.reseed(c.headers, c.admission, c.receivedAt, now);
                 limiter.answered(c.admission, now);
@@ -115,24 +146,32 @@ class QuotaLimiterInteractiveReserveTest {
                 out--;
             }
             inbox.clear();
-            if (sent < backlog && waitingSince < 0 && now >= nextInteractive) {
+        }
+
+        /** An interactive ticket every 2 to 3 s while the backlog lasts, in one of the planner's extra calls. */
+        void interactive(long now) {
+            if (sent < BACKLOG && waitingSince < 0 && now >= nextInteractive) {
                 waitingSince = now;
                 nextInteractive = now + 2_000 * MS + random.nextInt(1_000) * MS;
             }
-            // the planner's extra calls for interactive work
-            if (waitingSince >= 0 && out < MAX_IN_FLIGHT + 2) {
-                Call c = call(random, 1, mismatch, calibration);
-                if (limiter.tryAcquire(Priority.INTERACTIVE, Charge.call(c.estimatedPrompt, c.completion), now)) {
-                    order = send(limiter, c, now, random, events, order);
-                    out++;
-                    waits.add((now - waitingSince) / MS);
-                    waitingSince = -1;
-                }
+            if (waitingSince < 0 || out >= MAX_IN_FLIGHT + 2) {
+                return;
             }
-            while (sent < backlog && out < MAX_IN_FLIGHT) {
+            Call c = call(random, 1, mismatch, calibration);
+            if (limiter.tryAcquire(Priority.INTERACTIVE, Charge.call(c.estimatedPrompt, c.completion), now)) {
+                order = send(limiter, c, now, random, events, order);
+                out++;
+                waits.add((now - waitingSince) / MS);
+                waitingSince = -1;
+            }
+        }
+
+        /** The backlog, as fast as the limiter allows. */
+        void bulk(long now) {
+            while (sent < BACKLOG && out < MAX_IN_FLIGHT) {
                 Call c = call(random, random.nextInt(10) == 0 ? 1 : 10, mismatch, calibration);
                 if (!limiter.tryAcquire(Priority.BULK, Charge.call(c.estimatedPrompt, c.completion), now)) {
-                    break;
+                    return;
                 }
                 order = send(limiter, c, now, random, events, order);
                 sent += c.estimatedPrompt + c.completion;
@@ -141,14 +180,6 @@ class QuotaLimiterInteractiveReserveTest {
                 lastSend = now;
             }
         }
-        double feasible = provider.tokenCapacity + TPM / 60.0 * (lastSend - firstSend) / 1e9;
-
-        assertThat(provider.refused).as("calls the provider had no room for (429s)").isZero();
-        assertThat(waits).as("interactive tickets").hasSizeGreaterThanOrEqualTo(18);
-        assertThat(waits).as("ms each interactive ticket waited for the limiter").allSatisfy(w -> assertThat(w).isLessThanOrEqualTo(200));
-        assertThat(waits.stream().filter(w -> w > 0).count()).as("interactive tickets that waited at all").isLessThanOrEqualTo(2);
-        // a one-minute backlog: what bulk leaves for interactive work is a larger share of it than of a long run
-        assertThat(provider.admitted / feasible).as("whole-run use").isGreaterThanOrEqualTo(0.94);
     }
 
     /** A call of {@code tickets} tickets whose prompt our tokenizer counts up to {@code mismatch} low, times {@code calibration}. */

@@ -64,6 +64,7 @@ public final class PipelineHarness implements AutoCloseable {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "quotaflow-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        props.put(StreamsConfig.DEFAULT_TIMESTAMP_EXTRACTOR_CLASS_CONFIG, io.quotaflow.topology.DispatchLanes.Timestamps.class.getName());
         driver = new TopologyTestDriver(QuotaflowTopology.build(settings, clients, new SplittableRandom(7), listener, props,
                 new HarnessTime()), props, START);
         for (Priority p : Priority.values()) {
@@ -82,6 +83,11 @@ public final class PipelineHarness implements AutoCloseable {
 
     public void pipe(Priority priority, String key, byte[] value, Headers headers) {
         inputs.get(priority).pipeInput(new TestRecord<>(key, value, headers, now));
+    }
+
+    /** Pipes a record published at {@code publishedAt} (its timestamp), which may be before now. */
+    public void pipeAt(Priority priority, String key, byte[] value, Instant publishedAt) {
+        inputs.get(priority).pipeInput(new TestRecord<>(key, value, new RecordHeaders(), publishedAt));
     }
 
     public void pipeRetry(String key, byte[] value, Headers headers) {

@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Issue 18: the dispatch repartition topic's partition count is quotaflow's ({@code dispatch.partitions}),
  * declared on the topology, so Kafka Streams never derives it from the input topics (which an operator
  * may raise). Read from the topology's internal topic configuration, the one Streams creates and
- * validates the topic with.
+ * validates the topic with. Both dispatch topics: the dispatch topic and the interactive lane.
  */
 class QuotaflowTopologyPartitionsTest {
 
@@ -36,19 +36,39 @@ class QuotaflowTopologyPartitionsTest {
     void shouldDeclareTheDispatchTopicWithTheDefaultCountOfTheBundledInputs() throws Exception {
         Map<String, InternalTopicConfig> repartition = repartitionTopics(Fixtures.settings());
 
-        assertThat(repartition).containsOnlyKeys(DispatcherProcessor.dispatchTopic(APPLICATION_ID));
-        InternalTopicConfig dispatch = repartition.get(DispatcherProcessor.dispatchTopic(APPLICATION_ID));
-        assertThat(dispatch.numberOfPartitions()).contains(DispatcherSettings.DEFAULT_DISPATCH_PARTITIONS).contains(6);
-        assertThat(dispatch.hasEnforcedNumberOfPartitions()).as("fixed, not derived from the inputs").isTrue();
+        assertThat(repartition).containsOnlyKeys(DispatcherProcessor.dispatchTopics(APPLICATION_ID));
+        for (String topic : DispatcherProcessor.dispatchTopics(APPLICATION_ID)) {
+            InternalTopicConfig dispatch = repartition.get(topic);
+            assertThat(dispatch.numberOfPartitions()).as(topic).contains(DispatcherSettings.DEFAULT_DISPATCH_PARTITIONS).contains(6);
+            assertThat(dispatch.hasEnforcedNumberOfPartitions()).as("fixed, not derived from the inputs").isTrue();
+        }
     }
 
     @Test
-    void shouldDeclareTheDispatchTopicWithTheConfiguredCount() throws Exception {
+    void shouldDeclareBothDispatchTopicsWithTheConfiguredCount() throws Exception {
         for (int n : new int[] {1, 4, 12}) {
-            InternalTopicConfig dispatch = repartitionTopics(Fixtures.settings().withDispatchPartitions(n))
-                    .get(DispatcherProcessor.dispatchTopic(APPLICATION_ID));
-            assertThat(dispatch.numberOfPartitions()).as("dispatch.partitions=" + n).isEqualTo(Optional.of(n));
-            assertThat(dispatch.hasEnforcedNumberOfPartitions()).isTrue();
+            Map<String, InternalTopicConfig> repartition = repartitionTopics(Fixtures.settings().withDispatchPartitions(n));
+            for (String topic : DispatcherProcessor.dispatchTopics(APPLICATION_ID)) {
+                InternalTopicConfig dispatch = repartition.get(topic);
+                assertThat(dispatch.numberOfPartitions()).as(topic + " with dispatch.partitions=" + n).isEqualTo(Optional.of(n));
+                assertThat(dispatch.hasEnforcedNumberOfPartitions()).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void shouldReadBothDispatchTopicsInTheDispatchersTasks() throws Exception {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, APPLICATION_ID);
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        Topology topology = QuotaflowTopology.build(Fixtures.settings(), ModelClients.of(FakeModelClient.labellingAll("billing", "low")),
+                new SplittableRandom(1), DispatcherListener.NONE, props, Time.SYSTEM);
+        // one sub-topology reads both lanes, so that a scope's partition of each is one task's
+        String dispatcher = topology.describe().subtopologies().stream()
+                .filter(s -> s.nodes().stream().anyMatch(n -> n.name().equals("dispatcher")))
+                .map(Object::toString).findFirst().orElseThrow();
+        for (String topic : DispatcherProcessor.dispatchTopics(APPLICATION_ID)) {
+            assertThat(dispatcher).contains("topics: [" + topic.substring(APPLICATION_ID.length() + 1) + "]");
         }
     }
 
