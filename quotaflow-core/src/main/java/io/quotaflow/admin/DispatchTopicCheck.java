@@ -50,18 +50,12 @@ public final class DispatchTopicCheck {
         }
         try (Admin admin = KafkaClients.admin(bootstrapServers, kafka)) {
             for (String topic : topics) {
-                OptionalInt existing;
-                try {
-                    existing = partitions(admin, topic, TIMEOUT);
-                } catch (KafkaException | TimeoutException | ExecutionException e) {
-                    LOG.warn("cannot check the partitions of {} ({}); Kafka Streams checks them itself", topic, e.getMessage());
-                    return;
-                }
+                OptionalInt existing = partitions(admin, topic, TIMEOUT);
                 mismatch(topic, existing, configured).ifPresent(message -> {
                     throw new ConfigError(message);
                 });
             }
-        } catch (KafkaException e) {
+        } catch (KafkaException | TimeoutException | ExecutionException e) {
             LOG.warn("cannot check the partitions of {} ({}); Kafka Streams checks them itself", topics, e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

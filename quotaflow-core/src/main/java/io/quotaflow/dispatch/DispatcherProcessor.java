@@ -79,9 +79,14 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
         return List.of(dispatchTopic(applicationId), interactiveTopic(applicationId));
     }
 
-    /** The dispatch topic a ticket of {@code priority} travels: the interactive lane for interactive tickets. */
+    /** Whether a ticket of {@code priority} reaches the dispatcher on the interactive lane: an interactive one. */
+    public static boolean onInteractiveLane(Priority priority) {
+        return priority == Priority.INTERACTIVE;
+    }
+
+    /** The dispatch topic a ticket of {@code priority} travels ({@link #onInteractiveLane}). */
     public static String dispatchTopic(String applicationId, Priority priority) {
-        return priority == Priority.INTERACTIVE ? interactiveTopic(applicationId) : dispatchTopic(applicationId);
+        return onInteractiveLane(priority) ? interactiveTopic(applicationId) : dispatchTopic(applicationId);
     }
 
     /** Header of a cancel (tombstone) on the dispatch repartition topic: the cancelled ticket's id. */
@@ -257,7 +262,7 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
             return;
         }
         unit.accept(item, context.currentSystemTimeMs());
-        if (item.attempt() == 0 && item.priority() == Priority.INTERACTIVE) {
+        if (item.attempt() == 0 && onInteractiveLane(item.priority())) {
             // it came on the interactive lane: an older publication still on the dispatch topic is dropped when it arrives
             hear(Publication.of(item, record.key()));
         }

@@ -98,12 +98,6 @@ final class MinuteBucket {
         reserveExtraAtNanos = Math.max(reserveExtraAtNanos, nowNanos);
     }
 
-    /** What lowerings added to the reserve, now (see {@link #floor}). */
-    double reserveExtra(long nowNanos) {
-        decayReserveExtra(nowNanos);
-        return reserveExtra;
-    }
-
     boolean canTake(Charge charge, Priority priority, double burstScale, long nowNanos) {
         decayReserveExtra(nowNanos);
         return bucket.canTake(dimension.of(charge), floor(priority, burstScale), nowNanos);

@@ -38,7 +38,8 @@ public final class DispatchLanes {
     /** How much earlier than published an interactive ticket is dated on its lane. */
     public static final Duration LEAD = Duration.ofHours(1);
 
-    private static final String LANE_SUFFIX = "-" + DispatcherProcessor.INTERACTIVE_REPARTITION + "-repartition";
+    /** The interactive lane's name without the application id before it. */
+    private static final String LANE_SUFFIX = DispatcherProcessor.interactiveTopic("");
     /** The interactive input topic, whatever {@code topics.prefix} goes before it. */
     private static final String INPUT_SUFFIX = Priority.INTERACTIVE.topic();
     /** Below this a timestamp is left as it is (so that taking the lead back is never ambiguous). */
@@ -49,7 +50,7 @@ public final class DispatchLanes {
 
     /** Whether intake's {@code result} takes the interactive lane: an interactive ticket. */
     static boolean interactive(IntakeResult result) {
-        return result instanceof IntakeResult.Accepted accepted && accepted.item().priority() == Priority.INTERACTIVE;
+        return result instanceof IntakeResult.Accepted accepted && DispatcherProcessor.onInteractiveLane(accepted.item().priority());
     }
 
     /**

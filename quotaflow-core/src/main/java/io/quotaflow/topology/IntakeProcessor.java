@@ -80,7 +80,8 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
         Optional<RecordMetadata> meta = context.recordMetadata();
         String topic = meta.map(RecordMetadata::topic).orElse("unknown");
         // the interactive input topic's records come dated an hour early, to go first (DispatchLanes)
-        Record<String, byte[]> record = lane.withTimestamp(DispatchLanes.publishedTime(topic, lane.timestamp()));
+        Record<String, byte[]> record = DispatchLanes.isLane(topic) ? lane.withTimestamp(DispatchLanes.publishedTime(topic, lane.timestamp()))
+                : lane;
         WorkItem.Origin here = new WorkItem.Origin(topic, meta.map(RecordMetadata::partition).orElse(-1),
                 meta.map(RecordMetadata::offset).orElse(-1L));
         boolean fromRetry = settings.topics().retry().equals(topic);

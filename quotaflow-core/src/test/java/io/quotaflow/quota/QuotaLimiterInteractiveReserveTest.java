@@ -7,8 +7,6 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 
@@ -44,32 +42,6 @@ class QuotaLimiterInteractiveReserveTest {
     private record Event(long at, long order, boolean arrival, Call call) {
     }
 
-    /** The provider's buckets, refilled at the true limits, counting the true prompt. */
-    private static final class Provider {
-        final double tokenCapacity = TPM / 60.0 * BURST_SECONDS;
-        final double requestCapacity = RPM / 60.0 * BURST_SECONDS;
-        double tokens = tokenCapacity;
-        double requests = requestCapacity;
-        long last;
-        long admitted;
-        int refused;
-
-        void arrive(Call call, long at) {
-            double seconds = (at - last) / 1e9;
-            tokens = Math.min(tokenCapacity, tokens + TPM / 60.0 * seconds);
-            requests = Math.min(requestCapacity, requests + RPM / 60.0 * seconds);
-            last = at;
-            long cost = call.prompt + call.completion;
-            if (tokens + 1e-6 < cost || requests + 1e-6 < 1) {
-                refused++;
-            }
-            tokens -= cost;
-            requests -= 1;
-            admitted += cost;
-            call.headers = new RateLimitInfo(OptionalLong.of(RPM), OptionalLong.of(TPM), OptionalLong.of((long) Math.max(0, Math.floor(requests))),
-                    OptionalLong.of((long) Math.max(0, Math.floor(tokens))), Optional.empty(), Optional.empty(), Optional.empty());
-        }
-    }
 
     @ParameterizedTest(name = "seed {0}, prompts counted up to {1} more than estimated")
     @CsvSource({
@@ -87,7 +59,7 @@ class QuotaLimiterInteractiveReserveTest {
             run.interactive(now);
             run.bulk(now);
         }
-        double feasible = run.provider.tokenCapacity + TPM / 60.0 * (run.lastSend - run.firstSend) / 1e9;
+        double feasible = run.provider.feasible(run.firstSend, run.lastSend);
 
         assertThat(run.provider.refused).as("calls the provider had no room for (429s)").isZero();
         assertThat(run.waits).as("interactive tickets").hasSizeGreaterThanOrEqualTo(18);
@@ -103,7 +75,7 @@ class QuotaLimiterInteractiveReserveTest {
         final SplittableRandom random;
         final double mismatch;
         final QuotaLimiter limiter = TestLimiters.of(QuotaSettings.ofDefaults().withRpm(RPM).withTpm(TPM)).startingAt(0);
-        final Provider provider = new Provider();
+        final SnapshotProvider provider = new SnapshotProvider(RPM, TPM, BURST_SECONDS);
         final PriorityQueue<Event> events = new PriorityQueue<>((x, y) -> x.at != y.at ? Long.compare(x.at, y.at)
                 : Long.compare(x.order, y.order));
         final List<Call> inbox = new ArrayList<>();
@@ -128,7 +100,7 @@ class QuotaLimiterInteractiveReserveTest {
             while (!events.isEmpty() && events.peek().at <= now) {
                 Event e = events.poll();
                 if (e.arrival) {
-                    provider.arrive(e.call, e.at);
+                    e.call.headers = provider.arrive(e.call.prompt + e.call.completion, e.at);
                 } else {
                     inbox.add(e.call);
                 }

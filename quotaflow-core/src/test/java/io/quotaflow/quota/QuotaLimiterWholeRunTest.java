@@ -7,8 +7,6 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 
@@ -43,31 +41,6 @@ class QuotaLimiterWholeRunTest {
     private record Event(long at, long order, boolean arrival, Call call) {
     }
 
-    /** The provider's buckets, refilled at the true limits. */
-    private static final class Provider {
-        final double tokenCapacity = TPM / 60.0 * BURST_SECONDS;
-        final double requestCapacity = RPM / 60.0 * BURST_SECONDS;
-        double tokens = tokenCapacity;
-        double requests = requestCapacity;
-        long last;
-        long admitted;
-        int refused;
-
-        void arrive(Call call, long at) {
-            double seconds = (at - last) / 1e9;
-            tokens = Math.min(tokenCapacity, tokens + TPM / 60.0 * seconds);
-            requests = Math.min(requestCapacity, requests + RPM / 60.0 * seconds);
-            last = at;
-            if (tokens + 1e-6 < call.cost || requests + 1e-6 < 1) {
-                refused++;
-            }
-            tokens -= call.cost;
-            requests -= 1;
-            admitted += call.cost;
-            call.headers = new RateLimitInfo(OptionalLong.of(RPM), OptionalLong.of(TPM), OptionalLong.of((long) Math.max(0, Math.floor(requests))),
-                    OptionalLong.of((long) Math.max(0, Math.floor(tokens))), Optional.empty(), Optional.empty(), Optional.empty());
-        }
-    }
 
     @ParameterizedTest(name = "{0}: {1} ms + {2} ms a completion token, seed {3}")
     @CsvSource({
@@ -81,7 +54,7 @@ class QuotaLimiterWholeRunTest {
     void shouldUseTheWholeQuotaOfAProviderWhoseHeadersAreTakenAtAdmission(String shape, long baseMs, long perTokenMs, long seed) {
         SplittableRandom random = new SplittableRandom(seed);
         QuotaLimiter limiter = TestLimiters.of(QuotaSettings.ofDefaults().withRpm(RPM).withTpm(TPM)).startingAt(0);
-        Provider provider = new Provider();
+        SnapshotProvider provider = new SnapshotProvider(RPM, TPM, BURST_SECONDS);
         PriorityQueue<Event> events = new PriorityQueue<>((x, y) -> x.at != y.at ? Long.compare(x.at, y.at) : Long.compare(x.order, y.order));
         List<Call> inbox = new ArrayList<>();
         long backlog = 400_000;
@@ -94,7 +67,7 @@ class QuotaLimiterWholeRunTest {
             while (!events.isEmpty() && events.peek().at <= now) {
                 Event e = events.poll();
                 if (e.arrival) {
-                    provider.arrive(e.call, e.at);
+                    e.call.headers = provider.arrive(e.call.cost, e.at);
                 } else {
                     inbox.add(e.call);
                 }
@@ -124,7 +97,7 @@ class QuotaLimiterWholeRunTest {
                 lastSend = now;
             }
         }
-        double feasible = provider.tokenCapacity + TPM / 60.0 * (lastSend - firstSend) / 1e9;
+        double feasible = provider.feasible(firstSend, lastSend);
 
         assertThat(provider.refused).as("calls the provider had no room for (429s)").isZero();
         assertThat(provider.admitted / feasible).as("%s: whole-run use", shape).isGreaterThanOrEqualTo(0.98);
