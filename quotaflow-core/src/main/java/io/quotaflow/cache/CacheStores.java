@@ -43,8 +43,8 @@ public final class CacheStores {
         return stores(Stores::persistentKeyValueStore);
     }
 
-    /** The same stores over other byte stores (tests: in memory). */
-    static List<StoreBuilder<?>> stores(Function<String, KeyValueBytesStoreSupplier> bytes) {
+    /** The same stores over the byte stores {@code bytes} names ({@code dsl.store.suppliers.class}'s). */
+    public static List<StoreBuilder<?>> stores(Function<String, KeyValueBytesStoreSupplier> bytes) {
         return List.of(
                 builder(bytes.apply(ANSWERS), new BinarySerde<>(CachedAnswer.class)),
                 builder(bytes.apply(EXPIRY), Serdes.String()),

@@ -18,10 +18,15 @@ import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.BuiltInDslStoreSuppliers;
+import org.apache.kafka.streams.state.DslKeyValueParams;
+import org.apache.kafka.streams.state.DslStoreSuppliers;
+import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.Stores;
 
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.random.RandomGenerator;
 import io.quotaflow.dispatch.DispatcherListener;
 import io.quotaflow.dispatch.DispatcherProcessor;
@@ -52,9 +57,12 @@ public final class QuotaflowTopology {
      */
     public static Topology build(DispatcherSettings settings, ModelClients clients, RandomGenerator random,
                                  DispatcherListener listener, java.util.Properties streamsProperties, Time time) {
-        StreamsBuilder builder = new StreamsBuilder(new org.apache.kafka.streams.TopologyConfig(
-                new org.apache.kafka.streams.StreamsConfig(withDefaults(streamsProperties))));
-        build(builder, settings, clients, random, listener, time);
+        org.apache.kafka.streams.StreamsConfig config = new org.apache.kafka.streams.StreamsConfig(withDefaults(streamsProperties));
+        StreamsBuilder builder = new StreamsBuilder(new org.apache.kafka.streams.TopologyConfig(config));
+        // the dispatcher's stores are Processor API stores, which Streams builds as they are given: they follow
+        // dsl.store.suppliers.class like the DSL's own (RocksDB by default; in memory, changelogged, if set so)
+        build(builder, settings, clients, random, listener, time,
+                config.getConfiguredInstance(org.apache.kafka.streams.StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG, DslStoreSuppliers.class));
         return builder.build(streamsProperties);
     }
 
@@ -74,7 +82,7 @@ public final class QuotaflowTopology {
      * route is written back to the dispatch topic by its dispatcher (Target MOVE), partitioned the same way.
      */
     private static void build(StreamsBuilder builder, DispatcherSettings settings, ModelClients clients, RandomGenerator random,
-                              DispatcherListener listener, Time time) {
+                              DispatcherListener listener, Time time, DslStoreSuppliers stores) {
         BinarySerde<WorkItem> workItemSerde = new BinarySerde<>(WorkItem.class);
         ScopePartitioner<WorkItem> partitioner = new ScopePartitioner<>(settings.routing());
 
@@ -109,7 +117,7 @@ public final class QuotaflowTopology {
                 .repartition(Repartitioned.with(Serdes.String(), workItemSerde).withName(DispatcherProcessor.INTERACTIVE_REPARTITION)
                         .withNumberOfPartitions(settings.dispatchPartitions()).withStreamPartitioner(partitioner));
         KStream<String, Outbound> outbound = dispatch.merge(interactive, Named.as("dispatch-lanes"))
-                .process(new DispatcherSupplier(settings, clients, random, listener, time), Named.as("dispatcher"));
+                .process(new DispatcherSupplier(settings, clients, random, listener, time, stores), Named.as("dispatcher"));
 
         Map<String, KStream<String, Outbound>> out = outbound.split(Named.as("out-"))
                 .branch((k, v) -> v.target() == Outbound.Target.CLASSIFIED, Branched.as("classified"))
@@ -139,32 +147,30 @@ public final class QuotaflowTopology {
     public static java.util.SortedSet<String> internalTopics(String applicationId) {
         java.util.SortedSet<String> names = new java.util.TreeSet<>();
         names.addAll(DispatcherProcessor.dispatchTopics(applicationId));
-        storeBuilders().forEach(store -> names.add(applicationId + "-" + store.name() + "-changelog"));
+        storeBuilders(new BuiltInDslStoreSuppliers.RocksDBDslStoreSuppliers()).forEach(store -> names.add(applicationId + "-" + store.name() + "-changelog"));
         return names;
     }
 
-    /** The dispatcher's state stores, all persistent and changelogged. */
-    private static Set<StoreBuilder<?>> storeBuilders() {
+    /** The dispatcher's state stores, all changelogged, over the byte stores of {@code suppliers}. */
+    private static Set<StoreBuilder<?>> storeBuilders(DslStoreSuppliers suppliers) {
+        Function<String, KeyValueBytesStoreSupplier> bytes = name -> suppliers.keyValueStore(new DslKeyValueParams(name, false));
         BinarySerde<WorkItem> items = new BinarySerde<>(WorkItem.class);
-        Set<StoreBuilder<?>> stores = new java.util.HashSet<>(io.quotaflow.cache.CacheStores.stores());
-        stores.add(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(io.quotaflow.status.StatusStore.STATUS), Serdes.String(),
+        Set<StoreBuilder<?>> stores = new java.util.HashSet<>(io.quotaflow.cache.CacheStores.stores(bytes));
+        stores.add(Stores.keyValueStoreBuilder(bytes.apply(io.quotaflow.status.StatusStore.STATUS), Serdes.String(),
                 new BinarySerde<>(io.quotaflow.status.TicketStatus.class)));
-        stores.add(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(io.quotaflow.status.StatusStore.EXPIRY), Serdes.String(),
-                Serdes.String()));
+        stores.add(Stores.keyValueStoreBuilder(bytes.apply(io.quotaflow.status.StatusStore.EXPIRY), Serdes.String(), Serdes.String()));
         stores.addAll(Set.of(
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.PENDING_STORE), Serdes.String(), items),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.DELAYED_STORE), Serdes.String(), items),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.IN_FLIGHT_STORE), Serdes.String(),
+                Stores.keyValueStoreBuilder(bytes.apply(DispatcherProcessor.PENDING_STORE), Serdes.String(), items),
+                Stores.keyValueStoreBuilder(bytes.apply(DispatcherProcessor.DELAYED_STORE), Serdes.String(), items),
+                Stores.keyValueStoreBuilder(bytes.apply(DispatcherProcessor.IN_FLIGHT_STORE), Serdes.String(),
                         new BinarySerde<>(InFlightBatch.class)),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.RETRYING_STORE), Serdes.String(),
+                Stores.keyValueStoreBuilder(bytes.apply(DispatcherProcessor.RETRYING_STORE), Serdes.String(),
                         new BinarySerde<>(RetryMarker.class)),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.CANCELS_STORE), Serdes.String(),
-                        Serdes.Long()),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.OVERFLOW_STORE), Serdes.String(),
-                        Serdes.String()),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.DAILY_STORE), Serdes.String(),
+                Stores.keyValueStoreBuilder(bytes.apply(DispatcherProcessor.CANCELS_STORE), Serdes.String(), Serdes.Long()),
+                Stores.keyValueStoreBuilder(bytes.apply(DispatcherProcessor.OVERFLOW_STORE), Serdes.String(), Serdes.String()),
+                Stores.keyValueStoreBuilder(bytes.apply(DispatcherProcessor.DAILY_STORE), Serdes.String(),
                         new BinarySerde<>(io.quotaflow.quota.DailyUsage.class)),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DispatcherProcessor.BATCH_JOBS_STORE), Serdes.String(),
+                Stores.keyValueStoreBuilder(bytes.apply(DispatcherProcessor.BATCH_JOBS_STORE), Serdes.String(),
                         new BinarySerde<>(io.quotaflow.batch.BatchJob.class))));
         return stores;
     }
@@ -177,11 +183,13 @@ public final class QuotaflowTopology {
         private final RandomGenerator random;
         private final DispatcherListener listener;
         private final Time time;
+        private final DslStoreSuppliers stores;
         private final RouteStates states = new RouteStates();
 
         DispatcherSupplier(DispatcherSettings settings, ModelClients clients, RandomGenerator random, DispatcherListener listener,
-                           Time time) {
+                           Time time, DslStoreSuppliers stores) {
             this.time = time;
+            this.stores = stores;
             this.settings = settings;
             this.clients = clients;
             this.random = random;
@@ -195,7 +203,7 @@ public final class QuotaflowTopology {
 
         @Override
         public Set<StoreBuilder<?>> stores() {
-            return storeBuilders();
+            return storeBuilders(stores);
         }
     }
 }
