@@ -255,17 +255,13 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
             return;
         }
         Publication newer = heard.get(item.key());
-        if (newer != null && (newer.supersedes(item, record.key()) || newer.overtook(item, record.key()))) {
-            // a newer publication of this ticket went to another route, or came to this one first on
-            // the interactive lane: this copy is stale
+        if ((newer != null && newer.supersedes(item, record.key())) || statuses.overtakenOnTheLane(item)) {
+            // a newer publication of this ticket went to another route, or came to this task first on
+            // the interactive lane (its status says so): this copy is stale
             listener.republished(record.key(), "superseded");
             return;
         }
         unit.accept(item, context.currentSystemTimeMs());
-        if (item.attempt() == 0 && onInteractiveLane(item.priority())) {
-            // it came on the interactive lane: an older publication still on the dispatch topic is dropped when it arrives
-            hear(Publication.of(item, record.key()));
-        }
     }
 
     /** Remembers {@code p} as the newest publication of its ticket heard of, unless a newer one was. */

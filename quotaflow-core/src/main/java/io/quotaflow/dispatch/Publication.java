@@ -48,16 +48,6 @@ public record Publication(String key, long at, String scope, String sha256) {
         return !sha256.equals(otherSha) && scope.compareTo(otherScope) > 0;
     }
 
-    /**
-     * Whether this publication, taken in on {@code copyScope} itself, was published after
-     * {@code copy}, which arrives there only now: the interactive lane overtook it (a ticket published
-     * again as interactive while its first publication waited on the dispatch topic). Not the same
-     * publication again (a retry, a move), which has the same time.
-     */
-    boolean overtook(WorkItem copy, String copyScope) {
-        return copyScope.equals(scope) && at > copy.publishedAt();
-    }
-
     /** Whether this publication replaces {@code copy}, held on {@code copyScope}. */
     boolean supersedes(WorkItem copy, String copyScope) {
         return !copyScope.equals(scope) && supersedes(copy.publishedAt(), copy.originalSha256(), copyScope);

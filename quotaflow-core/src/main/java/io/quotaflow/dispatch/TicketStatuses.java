@@ -78,6 +78,19 @@ final class TicketStatuses {
         put(item, TicketState.PENDING, to, now, 0, "fell back from " + routeOf(item) + ": " + reason);
     }
 
+    /**
+     * Whether the status on record is of a later publication of {@code item}'s ticket that came on the
+     * interactive lane: {@code item}, published before it, waited on the dispatch topic while the lane
+     * overtook it, and is stale. Read from the store, so it holds across a restart or a rebalance; it
+     * holds for as long as the status is kept ({@code status.retention} once the ticket is finished).
+     */
+    boolean overtakenOnTheLane(WorkItem item) {
+        return store.get(item.key())
+                .filter(s -> s.publishedAt() > item.publishedAt())
+                .filter(s -> io.quotaflow.records.Priority.parse(s.priority()).map(DispatcherProcessor::onInteractiveLane).orElse(false))
+                .isPresent();
+    }
+
     /** Deletes finished statuses past {@code status.retention} (bounded work); true when more may be due. */
     boolean sweep(long now) {
         return store.sweep(now, SWEEP_MAX) >= SWEEP_MAX;
@@ -89,6 +102,6 @@ final class TicketStatuses {
 
     private void put(WorkItem item, TicketState state, String route, long now, long dueAt, String detail) {
         store.put(item.key(), new TicketStatus(state, route, item.priority().wireName(), item.tenant(), Math.max(0, item.enqueuedAt()),
-                Math.max(0, now), dueAt, detail));
+                Math.max(0, now), dueAt, detail, Math.max(0, item.publishedAt())));
     }
 }

@@ -13,9 +13,10 @@ import java.util.Objects;
  * @param updatedAt  epoch ms of this record (for {@code in-flight}: when its call went out)
  * @param dueAt      for {@code delayed}: epoch ms its retry is due; else 0
  * @param detail     what happened, in words (the dead-letter kind, the fallback), or null
+ * @param publishedAt epoch ms of the publication this is the status of ({@code WorkItem#publishedAt}); 0 if not known
  */
 public record TicketStatus(TicketState state, String route, String priority, String tenant, long enqueuedAt, long updatedAt,
-                           long dueAt, String detail) {
+                           long dueAt, String detail, long publishedAt) {
 
     public TicketStatus {
         Objects.requireNonNull(state, "state");
@@ -27,6 +28,6 @@ public record TicketStatus(TicketState state, String route, String priority, Str
 
     /** The same ticket in {@code next} state at {@code at}, with {@code why}. */
     public TicketStatus to(TicketState next, long at, String why) {
-        return new TicketStatus(next, route, priority, tenant, enqueuedAt, at, 0, why);
+        return new TicketStatus(next, route, priority, tenant, enqueuedAt, at, 0, why, publishedAt);
     }
 }

@@ -31,7 +31,8 @@ import java.time.Duration;
  *
  * <p>Cancels and the notices of publications to other scopes stay on the dispatch topic, behind any
  * ticket published before them. A copy of a ticket that the lane overtook, an older publication
- * still on the dispatch topic, is dropped when it arrives ({@code DispatcherProcessor}).
+ * still on the dispatch topic, is dropped when it arrives: its status records the later publication
+ * ({@code TicketStatuses#overtakenOnTheLane}), which a restart keeps.
  */
 public final class DispatchLanes {
 

@@ -59,7 +59,7 @@ class StatusServerForwardingTest {
     /** An instance that knows {@link #ID} (classified), answering as {@code http} says. */
     private int knowing(HttpSettings http) throws IOException {
         long now = System.currentTimeMillis();
-        Map<String, TicketStatus> statuses = Map.of(ID, new TicketStatus(TicketState.CLASSIFIED, "default", "bulk", "acme", now, now, 0, null));
+        Map<String, TicketStatus> statuses = Map.of(ID, new TicketStatus(TicketState.CLASSIFIED, "default", "bulk", "acme", now, now, 0, null, now));
         TicketService service = new TicketService(new TicketLocator(id -> Optional.ofNullable(statuses.get(id)), metrics.tickets()),
                 new TicketForwarder(List::of), () -> now);
         StatusServer peer = new StatusServer("127.0.0.1", 0, registry, metrics, new StatusServerStallTest.RunningProbe(), service, http);

@@ -119,7 +119,7 @@ class StatusServerTest {
         metrics.queue(new QueueView(SCOPE, List.of("default"), now, new Eta.Rates(100, 10, 1_000, true), List.of(
                 new QueueView.Waiting("A", Priority.INTERACTIVE, 100), new QueueView.Waiting("acme:B", Priority.BULK, 200))));
         Map<String, TicketStatus> statuses = Map.of("acme:B", new TicketStatus(TicketState.PENDING, "default", "bulk", "acme", now, now, 0,
-                null));
+                null, now));
         TicketService tickets = new TicketService(new TicketLocator(id -> Optional.ofNullable(statuses.get(id)), metrics.tickets()),
                 new TicketForwarder(List::of), () -> now);
         try (StatusServer withTickets = new StatusServer("127.0.0.1", 0, registry, metrics, probe, tickets)) {
@@ -200,7 +200,7 @@ class StatusServerTest {
         long now = System.currentTimeMillis();
         List<String> ids = List.of("acme/T-1", "a b+c", "100%", "..", "ü/ß?#&=", "/");
         Map<String, TicketStatus> statuses = new java.util.HashMap<>();
-        ids.forEach(id -> statuses.put(id, new TicketStatus(TicketState.CLASSIFIED, "default", "bulk", "acme", now, now, 0, null)));
+        ids.forEach(id -> statuses.put(id, new TicketStatus(TicketState.CLASSIFIED, "default", "bulk", "acme", now, now, 0, null, now)));
         TicketService tickets = new TicketService(new TicketLocator(id -> Optional.ofNullable(statuses.get(id)), metrics.tickets()),
                 new TicketForwarder(List::of), () -> now);
         try (StatusServer withTickets = new StatusServer("127.0.0.1", 0, registry, metrics, probe, tickets)) {

@@ -12,13 +12,13 @@ import java.time.Duration;
 import java.util.List;
 
 /** The status stores under their real names and serdes (CBOR round trips included), in memory; statuses to put in them. */
-final class StatusFixture {
+public final class StatusFixture {
 
     static final long NOW = 1_700_000_000_000L;
 
     private final MockProcessorContext<Object, Object> context = new MockProcessorContext<>();
 
-    StatusFixture() {
+    public StatusFixture() {
         List<StoreBuilder<?>> builders = List.of(
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(StatusStore.STATUS), Serdes.String(),
                         new BinarySerde<>(TicketStatus.class)),
@@ -30,7 +30,7 @@ final class StatusFixture {
         }
     }
 
-    StatusStore store(Duration retention) {
+    public StatusStore store(Duration retention) {
         return new StatusStore(context.getStateStore(StatusStore.STATUS), context.getStateStore(StatusStore.EXPIRY), retention);
     }
 
@@ -47,6 +47,6 @@ final class StatusFixture {
     }
 
     static TicketStatus status(TicketState state, long at) {
-        return new TicketStatus(state, "default", "bulk", "acme", NOW - 1_000, at, 0, null);
+        return new TicketStatus(state, "default", "bulk", "acme", NOW - 1_000, at, 0, null, NOW - 1_000);
     }
 }

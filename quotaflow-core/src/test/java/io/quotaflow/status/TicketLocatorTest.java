@@ -20,7 +20,7 @@ class TicketLocatorTest {
     private final TicketLocator locator = new TicketLocator(id -> Optional.ofNullable(statuses.get(id)), directory);
 
     private static TicketStatus status(TicketState state, String priority, long at) {
-        return new TicketStatus(state, "default", priority, "default", NOW - 5_000, at, 0, null);
+        return new TicketStatus(state, "default", priority, "default", NOW - 5_000, at, 0, null, NOW - 5_000);
     }
 
     private static String iso(long ms) {
@@ -130,8 +130,8 @@ class TicketLocatorTest {
     @Test
     void shouldPlaceAPendingTicketBeyondTheListByItsTenantsTurn() {
         directory.publish(QueueViewTest.rotating());
-        statuses.put("A-150", new TicketStatus(TicketState.PENDING, "default", "bulk", "a", 150, NOW - 1_000, 0, null));
-        statuses.put("A-late", new TicketStatus(TicketState.PENDING, "default", "bulk", "a", 500, NOW - 1_000, 0, null));
+        statuses.put("A-150", new TicketStatus(TicketState.PENDING, "default", "bulk", "a", 150, NOW - 1_000, 0, null, 150));
+        statuses.put("A-late", new TicketStatus(TicketState.PENDING, "default", "bulk", "a", 500, NOW - 1_000, 0, null, 500));
 
         TicketAnswer placed = locator.answer("A-150", NOW);
         TicketAnswer behind = locator.answer("A-late", NOW);
