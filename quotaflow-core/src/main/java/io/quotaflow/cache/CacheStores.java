@@ -15,9 +15,10 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * The dispatcher's cache stores (docs/design.md, "Cache"): persistent and changelogged, so the
- * cache is shared by every instance through the task that owns the scope, survives restarts and
- * commits exactly-once with the rest of the task. Values are CBOR ({@link BinarySerde}).
+ * The dispatcher's cache stores (docs/design.md, "Cache"): changelogged, and on RocksDB unless
+ * {@code dsl.store.suppliers.class} says otherwise, so the cache is shared by every instance through
+ * the task that owns the scope, survives restarts and commits exactly-once with the rest of the task.
+ * Values are CBOR ({@link BinarySerde}).
  */
 public final class CacheStores {
 
@@ -38,12 +39,10 @@ public final class CacheStores {
     private CacheStores() {
     }
 
-    /** The builders of every cache store, persistent and changelogged (Streams' default), for the dispatcher. */
-    public static List<StoreBuilder<?>> stores() {
-        return stores(Stores::persistentKeyValueStore);
-    }
-
-    /** The same stores over the byte stores {@code bytes} names ({@code dsl.store.suppliers.class}'s). */
+    /**
+     * The builders of every cache store, changelogged, over the byte stores {@code bytes} names: the
+     * topology's {@code dsl.store.suppliers.class} (RocksDB by default; in memory in the topology tests).
+     */
     public static List<StoreBuilder<?>> stores(Function<String, KeyValueBytesStoreSupplier> bytes) {
         return List.of(
                 builder(bytes.apply(ANSWERS), new BinarySerde<>(CachedAnswer.class)),
