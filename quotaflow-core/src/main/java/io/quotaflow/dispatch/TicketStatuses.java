@@ -1,5 +1,6 @@
 package io.quotaflow.dispatch;
 
+import io.quotaflow.records.Priority;
 import io.quotaflow.status.StatusStore;
 import io.quotaflow.status.TicketState;
 import io.quotaflow.status.TicketStatus;
@@ -87,7 +88,7 @@ final class TicketStatuses {
     boolean overtakenOnTheLane(WorkItem item) {
         return store.get(item.key())
                 .filter(s -> s.publishedAt() > item.publishedAt())
-                .filter(s -> io.quotaflow.records.Priority.parse(s.priority()).map(DispatcherProcessor::onInteractiveLane).orElse(false))
+                .filter(s -> Priority.parse(s.priority()).map(DispatcherProcessor::onInteractiveLane).orElse(false))
                 .isPresent();
     }
 
