@@ -78,6 +78,9 @@ public record FailoverVariant(String name, String description, Map<String, Strin
                         + "transactions every second (transaction.abort.timed.out.transaction.cleanup.interval.ms 1000, default "
                         + "10000)", classic(6_000, 1_000, 5_000, 1), "auto",
                         Map.of("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000"), false),
+                new FailoverVariant("static-6s-hb-500ms-txn-5s", "as static-6s-txn-5s, with heartbeats every 500 ms (the "
+                        + "session expires sooner after the last one, and the survivors hear of the rebalance sooner)",
+                        classic(6_000, 500, 5_000, 1), "auto", none, false),
                 new FailoverVariant("static-6s-no-standby", "static membership, session.timeout.ms 6 s, heartbeat 1 s, "
                         + "transaction.timeout.ms 10 s, no standby", classic(6_000, 1_000, 10_000, 0), "auto", none, false),
                 new FailoverVariant("dynamic-6s", "dynamic membership (instance.id=none), session.timeout.ms 6 s, heartbeat 1 s, "

@@ -13,8 +13,9 @@ import java.util.TreeMap;
  * session (same {@code instance.id}) keeps its tasks without a rebalance.
  *
  * <p>Kafka's defaults (45 s, 3 s; Kafka Streams' 10 s transactions) left a dead instance's scopes
- * idle for 47–52 s in the failover benchmark, the defaults below for 9.7–13.5 s (docs/benchmark.md,
- * "Failover"). The price of shorter ones: a restart slower than the session moves the tasks
+ * idle for 47–52 s in the failover benchmark, the defaults below for 9.0–9.7 s (with 1 s heartbeats
+ * 9.7–11.2 s: the session expires sooner after the last heartbeat, and the survivors hear of each
+ * of the cooperative rebalance's rounds sooner; docs/benchmark.md, "Failover"). The price of shorter ones: a restart slower than the session moves the tasks
  * away and, later, back; a stall of the heartbeat thread longer than the session, or of a commit
  * longer than the transaction timeout (a very long GC pause, a host starved of CPU), is taken for a
  * death.
@@ -26,7 +27,7 @@ import java.util.TreeMap;
 public record GroupMembership(int sessionTimeoutMs, int heartbeatIntervalMs, int transactionTimeoutMs) {
 
     public static final int DEFAULT_SESSION_TIMEOUT_MS = 6_000;
-    public static final int DEFAULT_HEARTBEAT_INTERVAL_MS = 1_000;
+    public static final int DEFAULT_HEARTBEAT_INTERVAL_MS = 500;
     public static final int DEFAULT_TRANSACTION_TIMEOUT_MS = 5_000;
 
     public GroupMembership {

@@ -45,7 +45,7 @@ class ConfigLoaderTest {
     void shouldGiveTheGroupASixSecondSessionUnlessAKafkaKeySaysOtherwise() {
         Map<String, String> flags = Map.of("bootstrap.servers", "b:9092", "llm.base-url", "https://x.example/v1");
         QuotaflowConfig defaults = ConfigLoader.load(null, KEY, flags);
-        assertThat(defaults.kafka()).containsEntry("session.timeout.ms", "6000").containsEntry("heartbeat.interval.ms", "1000")
+        assertThat(defaults.kafka()).containsEntry("session.timeout.ms", "6000").containsEntry("heartbeat.interval.ms", "500")
                 .containsEntry("transaction.timeout.ms", "5000");
 
         Map<String, String> env = new java.util.HashMap<>(KEY);

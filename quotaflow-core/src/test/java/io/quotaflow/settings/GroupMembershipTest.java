@@ -10,9 +10,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class GroupMembershipTest {
 
     @Test
-    void shouldAddASixSecondSessionAndOneSecondHeartbeatsByDefault() {
+    void shouldAddASixSecondSessionAndHalfSecondHeartbeatsByDefault() {
         Map<String, String> kafka = GroupMembership.ofDefaults().applyTo(Map.of("security.protocol", "SSL"));
-        assertThat(kafka).containsEntry("session.timeout.ms", "6000").containsEntry("heartbeat.interval.ms", "1000")
+        assertThat(kafka).containsEntry("session.timeout.ms", "6000").containsEntry("heartbeat.interval.ms", "500")
                 .containsEntry("transaction.timeout.ms", "5000").containsEntry("security.protocol", "SSL");
     }
 
