@@ -21,9 +21,9 @@ import java.time.Duration;
  * input: {@link Timestamps} dates an interactive ticket {@link #LEAD} earlier than it was published,
  * so it goes before every other ticket published less than an hour before it. The dispatcher reads
  * a ticket's publication time from the ticket itself ({@code WorkItem.publishedAt}), and writes its
- * own records with the wall-clock time, so nothing else sees the lead; the stores' changelog records
- * written while it takes in an interactive ticket carry it (compacted topics, which do not expire
- * records by time).
+ * own records, its stores' changelog records included, with the wall-clock time, so nothing else
+ * sees the lead, and a broker that refuses old records ({@code log.message.timestamp.before.max.ms})
+ * takes them all (TimestampLimitIT).
  *
  * <p>Intake has the same wait: its task reads a partition of every input topic, the interactive one
  * among them, in timestamp order too, so the interactive input topic is a lane as well, and intake
