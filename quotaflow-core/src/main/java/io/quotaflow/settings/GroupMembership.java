@@ -13,13 +13,13 @@ import java.util.TreeMap;
  * session (same {@code instance.id}) keeps its tasks without a rebalance.
  *
  * <p>Kafka's defaults (45 s, 3 s; Kafka Streams' 10 s transactions) left a dead instance's scopes
- * idle for 47–52 s in the failover benchmark, the defaults below for 9.0–9.7 s (with 1 s heartbeats
- * 9.7–11.2 s: the session expires sooner after the last heartbeat, and the survivors hear of each
- * of the cooperative rebalance's rounds sooner; docs/benchmark.md, "Failover"). The price of
- * shorter ones: a restart slower than the session moves the tasks away and, later, back; a stall
- * of the heartbeat thread longer than the session, or of a commit longer than the transaction
- * timeout (a very long GC pause, a host starved of CPU), is taken for a death. Heartbeats every
- * 500 ms cost one request per consumer each time, against the group coordinator.
+ * idle for 47–52 s in the failover benchmark, the defaults below for 10.0 s on average (9.0–11.9 s;
+ * with 1 s heartbeats 10.5 s, 8.4–13.3 s: the session expires sooner after the last heartbeat, and
+ * the survivors hear of each of the cooperative rebalance's rounds sooner; docs/benchmark.md,
+ * "Failover"). The price of shorter ones: a restart slower than the session moves the tasks away
+ * and, later, back; a stall of the heartbeat thread longer than the session, or of a commit longer
+ * than the transaction timeout (a very long GC pause, a host starved of CPU), is taken for a death.
+ * Heartbeats every 500 ms cost one request per consumer each time, against the group coordinator.
  *
  * @param sessionTimeoutMs     {@code session.timeout.ms}
  * @param heartbeatIntervalMs  {@code heartbeat.interval.ms}
