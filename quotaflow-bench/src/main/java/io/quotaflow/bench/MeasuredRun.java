@@ -167,31 +167,19 @@ final class MeasuredRun {
             if (t == null) {
                 missing++;
             } else {
-                samples.add(Math.max(0, t.classifiedAtMs() - p.getValue()));
+                samples.add(t.sinceMs(p.getValue()));
             }
         }
         ScenarioFigures.Latency latency = ScenarioFigures.Latency.of(samples, missing);
         // where the slowest one's time went: waiting for its call to go out, or the call itself; and which one it was
         String slowest = SlowestTicket.of(timing.publishedAt(), times).map(s -> String.format(Locale.ROOT,
-                " (the %s published of %d: %s before its call went out, %s in the call)", ordinal(s.position()), s.of(),
+                " (the %s published of %d: %s before its call went out, %s in the call)", s.place(), s.of(),
                 seconds(s.beforeCallMs()), seconds(s.callMs()))).orElse("");
         notes.add(String.format(Locale.ROOT, "interactive: %d tickets published one every %d ms into the bulk backlog after the "
                         + "first result; publish to classifiedAt p50 %s, p99 %s, max %s%s%s",
                 samples.size(), Scenario.INTERACTIVE_SPACING_MS, seconds(latency.p50Ms()), seconds(latency.p99Ms()),
                 seconds(latency.maxMs()), slowest, missing > 0 ? ", " + missing + " without a result" : ""));
         return latency;
-    }
-
-    /** 1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, 21st, ... */
-    static String ordinal(int n) {
-        int tens = n % 100;
-        String suffix = tens >= 11 && tens <= 13 ? "th" : switch (n % 10) {
-            case 1 -> "st";
-            case 2 -> "nd";
-            case 3 -> "rd";
-            default -> "th";
-        };
-        return n + suffix;
     }
 
     private static String seconds(long ms) {

@@ -8,6 +8,11 @@ import java.time.format.DateTimeParseException;
 /** What a result JSON says about when it was made: {@code classifiedAt} and the call's {@code latencyMs}. */
 record ResultTimes(long classifiedAtMs, long latencyMs) {
 
+    /** Milliseconds from {@code publishedAtMs} to this result (0 if the clocks say it came first). */
+    long sinceMs(long publishedAtMs) {
+        return Math.max(0, classifiedAtMs - publishedAtMs);
+    }
+
     /** When the call that produced it went out (at the latest). */
     long calledAtMs() {
         return classifiedAtMs - latencyMs;

@@ -16,6 +16,18 @@ import java.util.Optional;
  */
 record SlowestTicket(int position, int of, long totalMs, long callMs) {
 
+    /** Its place in words: 1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, 21st, ... */
+    String place() {
+        int tens = position % 100;
+        String suffix = tens >= 11 && tens <= 13 ? "th" : switch (position % 10) {
+            case 1 -> "st";
+            case 2 -> "nd";
+            case 3 -> "rd";
+            default -> "th";
+        };
+        return position + suffix;
+    }
+
     /** Time before the call went out. */
     long beforeCallMs() {
         return Math.max(0, totalMs - callMs);
@@ -34,7 +46,7 @@ record SlowestTicket(int position, int of, long totalMs, long callMs) {
             if (t == null) {
                 continue;
             }
-            long ms = Math.max(0, t.classifiedAtMs() - p.getValue());
+            long ms = t.sinceMs(p.getValue());
             if (slowest == null || ms > slowest.totalMs()) {
                 slowest = new SlowestTicket(position, publishedAt.size(), ms, t.latencyMs());
             }

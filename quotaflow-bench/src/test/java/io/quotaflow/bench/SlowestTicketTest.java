@@ -1,6 +1,8 @@
 package io.quotaflow.bench;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -46,15 +48,9 @@ class SlowestTicketTest {
         assertThat(odd.beforeCallMs()).isZero();
     }
 
-    @Test
-    void shouldWriteOrdinalsAsEnglishDoes() {
-        assertThat(MeasuredRun.ordinal(1)).isEqualTo("1st");
-        assertThat(MeasuredRun.ordinal(2)).isEqualTo("2nd");
-        assertThat(MeasuredRun.ordinal(3)).isEqualTo("3rd");
-        assertThat(MeasuredRun.ordinal(4)).isEqualTo("4th");
-        assertThat(MeasuredRun.ordinal(11)).isEqualTo("11th");
-        assertThat(MeasuredRun.ordinal(12)).isEqualTo("12th");
-        assertThat(MeasuredRun.ordinal(22)).isEqualTo("22nd");
-        assertThat(MeasuredRun.ordinal(30)).isEqualTo("30th");
+    @ParameterizedTest
+    @CsvSource({"1, 1st", "2, 2nd", "3, 3rd", "4, 4th", "11, 11th", "12, 12th", "13, 13th", "22, 22nd", "30, 30th", "101, 101st"})
+    void shouldWriteItsPlaceAsEnglishDoes(int position, String words) {
+        assertThat(new SlowestTicket(position, 200, 1, 0).place()).isEqualTo(words);
     }
 }
