@@ -137,4 +137,74 @@ class AdmissionLogTest {
                 new AdmissionLog.Snapshot(3 * MS, new Charge(2, 550, 500, 50)));
         assertThat(third).isEqualTo(3);
     }
+
+    /** 10,000 tokens a minute, in tokens a nanosecond. */
+    private static final double RATE = 10_000 / 60.0 / 1e9;
+
+    @Test
+    void shouldNotSubtractCallsWhoseOwnHeadersPlaceThemBefore() {
+        AdmissionLog log = new AdmissionLog();
+        // three calls of 1,000 tokens started in one tick: the provider charged them in that order
+        long first = log.add(0, Charge.call(900, 100));
+        long second = log.add(1 * MS, Charge.call(900, 100));
+        long third = log.add(2 * MS, Charge.call(900, 100));
+        long later = log.add(300 * MS, Charge.call(400, 100));
+        log.reported(first, 8_000);
+        log.answered(first, 400 * MS);
+        log.reported(second, 7_000);
+        log.answered(second, 410 * MS);
+
+        // the third's answer reports 6,000: the first two, charged before it, are counted there; the later call is not
+        assertThat(log.loweringAtAdmission(third, 500 * MS, 6_000, RATE)).isEqualTo(Charge.call(400, 100));
+        // without the evidence every call sent within the transit counts
+        assertThat(log.lowering(third, 500 * MS, true)).isEqualTo(new Charge(3, 2_500, 2_200, 300));
+    }
+
+    @Test
+    void shouldSubtractCallsWhoseHeadersMayComeAfter() {
+        AdmissionLog log = new AdmissionLog();
+        long first = log.add(0, Charge.call(900, 100));
+        long second = log.add(1 * MS, Charge.call(900, 100));
+        long third = log.add(2 * MS, Charge.call(900, 100));
+        // the first overtook nobody (8,000 left); the second reached the provider after the third:
+        // it reports 5,000, what is left of the third's 6,000 once it charged its own 1,000
+        log.reported(first, 8_000);
+        log.answered(first, 400 * MS);
+        log.reported(second, 5_000);
+        log.answered(second, 410 * MS);
+
+        assertThat(log.loweringAtAdmission(third, 500 * MS, 6_000, RATE)).isEqualTo(Charge.call(900, 100));
+    }
+
+    @Test
+    void shouldSubtractCallsStillOutOrWithoutAFigure() {
+        AdmissionLog log = new AdmissionLog();
+        long first = log.add(0, Charge.call(900, 100));
+        long second = log.add(1 * MS, Charge.call(900, 100));
+        long third = log.add(2 * MS, Charge.call(900, 100));
+        // the first is still out; the second's answer said 0 left, which may be a bucket in debt
+        log.reported(second, 0);
+        log.answered(second, 410 * MS);
+
+        assertThat(log.loweringAtAdmission(third, 500 * MS, 6_000, RATE)).isEqualTo(new Charge(2, 2_000, 1_800, 200));
+        // nor does a level of 0 in the answer itself order anything
+        log.reported(first, 9_000);
+        log.answered(first, 420 * MS);
+        assertThat(log.loweringAtAdmission(third, 500 * MS, 0, RATE)).isEqualTo(log.lowering(third, 500 * MS, true));
+    }
+
+    @Test
+    void shouldCreditTheRefillAClaimedLaterCallCouldHaveHad() {
+        AdmissionLog log = new AdmissionLog();
+        long first = log.add(0, Charge.call(900, 100));
+        long third = log.add(2 * MS, Charge.call(900, 100));
+        // answered 3 s later: charged after the third, it could have found 6,000 plus 3 s of refill
+        // (500 tokens, 750 with the margin) and report up to 6,250 after its own 1,000 (500 counted)
+        log.reported(first, 6_600);
+        log.answered(first, 3_000 * MS);
+
+        assertThat(log.loweringAtAdmission(third, 5_000 * MS, 6_000, RATE * 1.5)).isEqualTo(Charge.NONE);
+        log.reported(first, 6_200);
+        assertThat(log.loweringAtAdmission(third, 5_000 * MS, 6_000, RATE * 1.5)).isEqualTo(Charge.call(900, 100));
+    }
 }
