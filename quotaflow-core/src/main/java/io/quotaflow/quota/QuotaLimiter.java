@@ -291,7 +291,8 @@ public final class QuotaLimiter {
      * <p>Once {@link HeaderTiming} has learned that the provider takes its headers when it admits a
      * call (as real providers do), that moment is known: the level follows it both ways, refill
      * credited from 500 ms after its send (or its receipt, when sooner) and only the calls admitted
-     * after it or sent less than 500 ms before it subtracted, as {@link #reseed(RateLimitInfo, long, long)}
+     * after it or sent less than 500 ms before it subtracted (unless their own headers place them before
+     * it: {@link AdmissionLog#loweringAtAdmission}), as {@link #reseed(RateLimitInfo, long, long)}
      * does; the transit stays at its bound there, the margin should the learned moment be wrong. With
      * two-second calls the "anywhere in between" view above sits about two seconds of refill below the
      * provider's, which would keep the provider's starting bucket unclaimed and the limit at the safety factor.

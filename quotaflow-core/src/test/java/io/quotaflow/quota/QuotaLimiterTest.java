@@ -342,6 +342,79 @@ class QuotaLimiterTest {
         assertThat(limiter.headerMoment()).isEqualTo(HeaderTiming.Moment.ADMISSION);
     }
 
+    /**
+     * Two calls started in one tick, answered by a provider whose headers are admission snapshots:
+     * charged in the order sent, the second's answer already counts the first, and the level follows
+     * the provider (less the refill of the first 500 ms, the transit margin) instead of subtracting
+     * the first again; charged the other way round (the first overtaken on the way), the second's
+     * answer does not count the first, and the level stays at or below the provider's (here the pair
+     * of answers also contradicts admission snapshots, and {@link HeaderTiming} forgets the moment;
+     * {@code AdmissionLogTest} holds the ordering rule itself to such a call).
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void shouldOrderCallsOfOneTickByTheirOwnHeaders(boolean inOrder) {
+        long ms = SECOND / 1000;
+        AdmissionTimed provider = new AdmissionTimed();
+        QuotaLimiter limiter = provider.taught();
+        long t = provider.now + 1_000 * ms;
+        double level = provider.level + 2_000 * (t - provider.now) / (double) SECOND;
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(700), t)).isTrue();
+        long first = limiter.lastAdmission();
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(700), t + ms)).isTrue();
+        long second = limiter.lastAdmission();
+        // both reach the provider within 20 ms: no refill to speak of in between
+        double firstLeft = inOrder ? level - 700 : level - 1_400;
+        double secondLeft = inOrder ? level - 1_400 : level - 700;
+        long answers = t + 300 * ms;
+        limiter.reseed(tokens120k((long) firstLeft), first, answers, answers);
+        limiter.answered(first, answers);
+        limiter.reseed(tokens120k((long) secondLeft), second, answers + 10 * ms, answers + 10 * ms);
+        limiter.answered(second, answers + 10 * ms);
+
+        double truth = level - 1_400 + 2_000 * 0.31;
+        assertThat(limiter.availableTokens(answers + 10 * ms)).as("the provider holds %.0f", truth)
+                .isLessThanOrEqualTo(truth);
+        if (inOrder) {
+            assertThat(limiter.headerMoment()).as("still known as admission snapshots").isEqualTo(HeaderTiming.Moment.ADMISSION);
+            // at most the first 500 ms of refill (1 000 tokens) not credited; not the first call's 700 subtracted again too
+            assertThat(limiter.availableTokens(answers + 10 * ms)).isGreaterThan(truth - 1_000);
+        }
+    }
+
+    /** A provider of 2 000 tokens/s whose headers are admission snapshots, and a limiter that learned so. */
+    private static final class AdmissionTimed {
+        double level = 10_000;
+        long now;
+
+        QuotaLimiter taught() {
+            QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(120_000).withSafetyFactor(1.0)
+                    .withBurstSeconds(2).withReserveFraction(0);
+            QuotaLimiter limiter = TestLimiters.of(settings).startingAt(0);
+            long ms = SECOND / 1000;
+            java.util.List<long[]> out = new java.util.ArrayList<>();
+            for (now = 2_000 * ms; now < 20_000 * ms || !out.isEmpty(); now += 250 * ms) {
+                level += 2_000 * 0.25;
+                for (java.util.Iterator<long[]> it = out.iterator(); it.hasNext(); ) {
+                    long[] c = it.next();
+                    if (c[2] <= now) {
+                        limiter.reseed(tokens120k(c[3]), c[0], c[2], now);
+                        limiter.answered(c[0], now);
+                        it.remove();
+                    }
+                }
+                if (now < 20_000 * ms && limiter.tryAcquire(Priority.BULK, Charge.unsplit(500), now)) {
+                    level -= 500;
+                    long latency = out.size() % 2 == 0 ? 2_000 : 500;
+                    out.add(new long[] {limiter.lastAdmission(), now, now + latency * ms, (long) level});
+                }
+            }
+            now -= 250 * ms;
+            assertThat(limiter.headerMoment()).isEqualTo(HeaderTiming.Moment.ADMISSION);
+            return limiter;
+        }
+    }
+
     private static QuotaLimiter twoThousandPerSecond() {
         // 120k TPM at safety 1: 2 000 tokens/s, 2 s of burst (4 000), no reserve
         QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(120_000).withSafetyFactor(1.0)
