@@ -145,9 +145,10 @@ class AdmissionLogTest {
     void shouldNotSubtractCallsWhoseOwnHeadersPlaceThemBefore() {
         AdmissionLog log = new AdmissionLog();
         // three calls of 1,000 tokens started in one tick: the provider charged them in that order
-        long first = log.add(0, Charge.call(900, 100));
-        long second = log.add(1 * MS, Charge.call(900, 100));
-        long third = log.add(2 * MS, Charge.call(900, 100));
+        long[] calls = oneTick(log, 3);
+        long first = calls[0];
+        long second = calls[1];
+        long third = calls[2];
         long later = log.add(300 * MS, Charge.call(400, 100));
         log.reported(first, 8_000);
         log.answered(first, 400 * MS);
@@ -163,9 +164,10 @@ class AdmissionLogTest {
     @Test
     void shouldSubtractCallsWhoseHeadersMayComeAfter() {
         AdmissionLog log = new AdmissionLog();
-        long first = log.add(0, Charge.call(900, 100));
-        long second = log.add(1 * MS, Charge.call(900, 100));
-        long third = log.add(2 * MS, Charge.call(900, 100));
+        long[] calls = oneTick(log, 3);
+        long first = calls[0];
+        long second = calls[1];
+        long third = calls[2];
         // the first overtook nobody (8,000 left); the second reached the provider after the third:
         // it reports 5,000, what is left of the third's 6,000 once it charged its own 1,000
         log.reported(first, 8_000);
@@ -179,9 +181,10 @@ class AdmissionLogTest {
     @Test
     void shouldSubtractCallsStillOutOrWithoutAFigure() {
         AdmissionLog log = new AdmissionLog();
-        long first = log.add(0, Charge.call(900, 100));
-        long second = log.add(1 * MS, Charge.call(900, 100));
-        long third = log.add(2 * MS, Charge.call(900, 100));
+        long[] calls = oneTick(log, 3);
+        long first = calls[0];
+        long second = calls[1];
+        long third = calls[2];
         // the first is still out; the second's answer said 0 left, which may be a bucket in debt
         log.reported(second, 0);
         log.answered(second, 410 * MS);
@@ -206,5 +209,14 @@ class AdmissionLogTest {
         assertThat(log.loweringAtAdmission(third, 5_000 * MS, 6_000, RATE * 1.5)).isEqualTo(Charge.NONE);
         log.reported(first, 6_200);
         assertThat(log.loweringAtAdmission(third, 5_000 * MS, 6_000, RATE * 1.5)).isEqualTo(Charge.call(900, 100));
+    }
+
+    /** {@code n} calls of 1,000 tokens started 1 ms apart from 0: their admissions. */
+    private static long[] oneTick(AdmissionLog log, int n) {
+        long[] admissions = new long[n];
+        for (int i = 0; i < n; i++) {
+            admissions[i] = log.add(i * MS, Charge.call(900, 100));
+        }
+        return admissions;
     }
 }
