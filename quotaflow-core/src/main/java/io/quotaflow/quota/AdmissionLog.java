@@ -176,7 +176,8 @@ final class AdmissionLog {
      * answer reported more was charged before it, so these headers count it. The rate is the
      * provider's refill rate with a margin, {@code cost(i)} is counted at {@link #OWN_COST_SHARE} of
      * our charge (the provider counts the prompt with its own tokenizer), and a level of 0, which may
-     * be a bucket in debt reported as empty, proves nothing. Without this, every call sent within
+     * be a bucket in debt reported as empty, proves nothing; nor does a rate of 0. A call answered
+     * before this one was sent was charged first whatever it reported. Without this, every call sent within
      * the transit bound before another (a batch of calls started in the same tick, the usual case
      * once a limit binds) was subtracted from each other's answers: the level sat about 5,000
      * tokens, three calls, below the provider's (benchmark (a)), and the provider's bucket filled
@@ -187,21 +188,25 @@ final class AdmissionLog {
     Charge loweringAtAdmission(long admission, long transitNanos, long remainingTokens, double ratePerNano) {
         Charge lower = lowering(admission, transitNanos, true);
         int index = indexOf(admission);
-        if (index < 0 || remainingTokens <= 0) {
+        if (index < 0 || remainingTokens <= 0 || !(ratePerNano > 0)) {
             return lower;
         }
         Entry call = entries.get(index);
         for (int i = firstAfter(entries, call.nanos - transitNanos - 1, false); i < index; i++) {
             Entry e = entries.get(i);
-            if (e.answeredNanos != 0 && e.reportedTokens > 0
-                    && e.reportedTokens > remainingTokens + ratePerNano * Math.max(0, e.answeredNanos - call.nanos)
-                    - OWN_COST_SHARE * e.charge.tokens()) {
+            if (e.answeredNanos != 0 && (e.answeredNanos < call.nanos || chargedBefore(e, call, remainingTokens, ratePerNano))) {
                 lower = minus(lower, e.charge);
             }
         }
         return lower;
     }
 
+
+    /** Whether {@code e}'s own answer says the provider charged it before {@code call}, whose answer reported {@code remainingTokens}. */
+    private static boolean chargedBefore(Entry e, Entry call, long remainingTokens, double ratePerNano) {
+        return e.reportedTokens > 0 && e.reportedTokens > remainingTokens + ratePerNano * (e.answeredNanos - call.nanos)
+                - OWN_COST_SHARE * e.charge.tokens();
+    }
 
     /** Every call admitted after {@code sentAtNanos}, the headers taken when that call was admitted. */
     Uncounted after(long sentAtNanos) {

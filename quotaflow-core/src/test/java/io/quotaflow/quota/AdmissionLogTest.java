@@ -211,6 +211,22 @@ class AdmissionLogTest {
         assertThat(log.loweringAtAdmission(third, 5_000 * MS, 6_000, RATE * 1.5)).isEqualTo(Charge.call(900, 100));
     }
 
+    @Test
+    void shouldNotSubtractACallAnsweredBeforeTheOtherWasSent() {
+        AdmissionLog log = new AdmissionLog();
+        long first = log.add(0, Charge.call(900, 100));
+        // answered 200 ms later, reporting less than the next call will: its figure orders nothing,
+        // its answer does (it was charged before the next call was even sent)
+        log.reported(first, 2_000);
+        log.answered(first, 200 * MS);
+        long next = log.add(300 * MS, Charge.call(900, 100));
+
+        assertThat(log.loweringAtAdmission(next, 500 * MS, 3_600, RATE)).isEqualTo(Charge.NONE);
+        assertThat(log.lowering(next, 500 * MS, true)).isEqualTo(Charge.call(900, 100));
+        // without a rate to bound the refill by, nothing is ordered
+        assertThat(log.loweringAtAdmission(next, 500 * MS, 3_600, 0)).isEqualTo(Charge.call(900, 100));
+    }
+
     /** {@code n} calls of 1,000 tokens started 1 ms apart from 0: their admissions. */
     private static long[] oneTick(AdmissionLog log, int n) {
         long[] admissions = new long[n];
