@@ -31,6 +31,12 @@ final class AdmissionLog {
      */
     static final double OWN_COST_SHARE = 0.5;
 
+    /**
+     * The refill rate, over the reported limit's, that ordering two calls by their headers allows the
+     * provider ({@link #loweringAtAdmission}): a margin should it refill faster than it says.
+     */
+    static final double ORDERING_RATE_MARGIN = 1.5;
+
     /** One admission; {@code answeredNanos} 0 while unanswered, {@code expiresNanos} 0 for our own. */
     private static final class Entry {
         final long sequence;
@@ -169,28 +175,28 @@ final class AdmissionLog {
     /**
      * As {@link #lowering lowering(admission, transitNanos, true)}, less the calls sent within the
      * transit before it that the provider's own figures place before it. Its answer reported
-     * {@code remainingTokens} left once the provider had charged it (at {@code a}, no earlier than
-     * its send). A call {@code i} charged after it would have found at most that plus the refill
-     * until its own charge (no later than its answer reached us), and charged its own cost: it would
-     * report at most {@code remainingTokens + rate × (answered(i) − sent) − cost(i)}. A call whose
-     * answer reported more was charged before it, so these headers count it. The rate is the
-     * provider's refill rate with a margin, {@code cost(i)} is counted at {@link #OWN_COST_SHARE} of
-     * our charge (the provider counts the prompt with its own tokenizer), and a level of 0, which may
-     * be a bucket in debt reported as empty, proves nothing; nor does a rate of 0. A call answered
-     * before this one was sent was charged first whatever it reported. Without this, every call sent within
-     * the transit bound before another (a batch of calls started in the same tick, the usual case
-     * once a limit binds) was subtracted from each other's answers: the level sat about 5,000
-     * tokens, three calls, below the provider's (benchmark (a)), and the provider's bucket filled
-     * and wasted its refill while the dispatcher waited.
+     * {@code remainingTokens} left once the provider had charged it (no earlier than its send). A
+     * call {@code i} charged after it would have found at most that plus the refill until its own
+     * charge (no later than its answer reached us), and charged its own cost: it would report at most
+     * {@code remainingTokens + rate × (answered(i) − sent) − cost(i)}. A call whose answer reported
+     * more was charged before it, so these headers count it; so was a call answered before this one
+     * was sent, whatever it reported. The rate is {@code limitPerMinute} × {@link #ORDERING_RATE_MARGIN}
+     * (should the provider refill faster than it says), {@code cost(i)} is counted at
+     * {@link #OWN_COST_SHARE} of our charge (the provider counts the prompt with its own tokenizer),
+     * and a level of 0 (perhaps a bucket in debt reported as empty) or a limit of 0 orders nothing.
+     * Subtracting every call sent within the transit would subtract the calls a tick starts
+     * together from each other's answers, whatever order the provider charged them in: the level
+     * would sit calls below the provider's while its bucket filled and lost its refill.
      *
      * <p>Costs {@link #lowering}'s, plus a pass over the calls sent within the transit before it.
      */
-    Charge loweringAtAdmission(long admission, long transitNanos, long remainingTokens, double ratePerNano) {
-        Charge lower = lowering(admission, transitNanos, true);
+    Charge loweringAtAdmission(long admission, long transitNanos, long remainingTokens, long limitPerMinute) {
         int index = indexOf(admission);
-        if (index < 0 || remainingTokens <= 0 || !(ratePerNano > 0)) {
+        Charge lower = lowering(index, admission, transitNanos, true);
+        if (index < 0 || remainingTokens <= 0 || limitPerMinute <= 0) {
             return lower;
         }
+        double ratePerNano = limitPerMinute * ORDERING_RATE_MARGIN / 60.0 / 1e9;
         Entry call = entries.get(index);
         for (int i = firstAfter(entries, call.nanos - transitNanos - 1, false); i < index; i++) {
             Entry e = entries.get(i);
@@ -200,7 +206,6 @@ final class AdmissionLog {
         }
         return lower;
     }
-
 
     /** Whether {@code e}'s own answer says the provider charged it before {@code call}, whose answer reported {@code remainingTokens}. */
     private static boolean chargedBefore(Entry e, Entry call, long remainingTokens, double ratePerNano) {
@@ -276,7 +281,11 @@ final class AdmissionLog {
      * calls while any count.
      */
     Charge lowering(long admission, long transitNanos, boolean answeredToo) {
-        int index = indexOf(admission);
+        return lowering(indexOf(admission), admission, transitNanos, answeredToo);
+    }
+
+    /** {@link #lowering(long, long, boolean)} for the call at {@code index} of the log (as {@link #indexOf} gives it). */
+    private Charge lowering(int index, long admission, long transitNanos, boolean answeredToo) {
         if (index < 0) {
             if (answeredToo) {
                 return suffix(0);

@@ -42,11 +42,6 @@ public final class QuotaLimiter {
 
     static final double MIN_BURST_SCALE = 0.25;
     static final long CLEAN_PERIOD_NANOS = Duration.ofSeconds(60).toNanos();
-    /**
-     * The refill rate, over the reported limit's, that ordering two calls by their headers allows the
-     * provider ({@link AdmissionLog#loweringAtAdmission}): a margin should it refill faster than it says.
-     */
-    static final double ORDERING_RATE_MARGIN = 1.5;
     static final long INTERACTIVE_ABOUT_NANOS = Duration.ofMinutes(5).toNanos();
     private static final long NANOS_PER_MILLI = 1_000_000L;
 
@@ -320,7 +315,7 @@ public final class QuotaLimiter {
             // bound's margin is what keeps the re-seed below the provider (RacingProviderPropertiesTest finds 429s without it)
             // of those sent within the bound before it, the ones whose own headers place them before it are counted
             Charge uncounted = admissions.loweringAtAdmission(admission, TransitBound.MAX_NANOS, remainingTokens.orElse(0),
-                    info.limitTokens().orElse(settings.tpm()) * ORDERING_RATE_MARGIN / 60.0 / 1e9);
+                    info.limitTokens().orElse(settings.tpm()));
             long at = Math.min(sentAt + TransitBound.MAX_NANOS, receivedNanos);
             reseed(info, at, new AdmissionLog.Uncounted(uncounted, List.of(new AdmissionLog.Snapshot(at, uncounted))), nowNanos);
         } else {
