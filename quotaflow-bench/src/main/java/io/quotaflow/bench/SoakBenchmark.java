@@ -244,7 +244,8 @@ public final class SoakBenchmark {
         Map<String, Long> bytes = storeBytes(stateDir);
         storeMetric(metrics, "cur-size-all-mem-tables").forEach((store, b) -> bytes.merge(store, b, Long::sum));
         return new SoakSample(elapsedMs, published, tally.classified(), tally.deadLettered(), heap, rss(), bytes,
-                storeMetric(metrics, "estimate-num-keys"), threadMetric(metrics, "punctuate-latency-avg", false),
+                storeMetric(metrics, "estimate-num-keys"), largest(metrics, "block-cache-usage"),
+                largest(metrics, "block-cache-capacity"), threadMetric(metrics, "punctuate-latency-avg", false),
                 threadMetric(metrics, "punctuate-latency-max", true), Math.round(queue), stats.totalRequests(), stats.http429());
     }
 
@@ -301,6 +302,20 @@ public final class SoakBenchmark {
         return values;
     }
 
+    /**
+     * The largest value of a store metric over every store of every task: for {@code block-cache-*} that
+     * is the cache they share (each store reports it; a sum would count it once a store).
+     */
+    static long largest(Map<? extends MetricName, ? extends Metric> metrics, String metric) {
+        long largest = 0;
+        for (Map.Entry<? extends MetricName, ? extends Metric> e : metrics.entrySet()) {
+            if (e.getKey().name().equals(metric) && e.getValue().metricValue() instanceof Number n) {
+                largest = Math.max(largest, n.longValue());
+            }
+        }
+        return largest;
+    }
+
     /** A stream-thread metric in milliseconds, the largest (or the sum, for averages of one thread) over the threads; 0 when none. */
     static double threadMetric(Map<? extends MetricName, ? extends Metric> metrics, String metric, boolean max) {
         double value = 0;
@@ -352,13 +367,14 @@ public final class SoakBenchmark {
     }
 
     static String header() {
-        return String.format(Locale.ROOT, "%8s %9s %10s %5s %9s %9s %10s %11s %9s %9s %7s %7s %5s", "minute", "published", "classified",
-                "dlq", "heap MiB", "RSS MiB", "stores MiB", "store keys", "tick avg", "tick max", "queue", "calls", "429s");
+        return String.format(Locale.ROOT, "%8s %9s %10s %5s %9s %9s %10s %11s %11s %9s %9s %7s %7s %5s", "minute", "published",
+                "classified", "dlq", "heap MiB", "RSS MiB", "stores MiB", "store keys", "rocksdb MiB", "tick avg", "tick max", "queue", "calls", "429s");
     }
 
     static String line(SoakSample s) {
-        return String.format(Locale.ROOT, "%8.1f %9d %10d %5d %9.1f %9.1f %10.2f %11d %7.2fms %7.1fms %7d %7d %5d", s.elapsedMs() / 60_000.0,
-                s.published(), s.classified(), s.deadLettered(), s.heapAfterGcBytes() / (double) MIB, s.rssBytes() / (double) MIB,
-                s.totalStoreBytes() / (double) MIB, s.totalStoreKeys(), s.tickAvgMs(), s.tickMaxMs(), s.queueDepth(), s.calls(), s.http429());
+        return String.format(Locale.ROOT, "%8.1f %9d %10d %5d %9.1f %9.1f %10.2f %11d %11.1f %7.2fms %7.1fms %7d %7d %5d",
+                s.elapsedMs() / 60_000.0, s.published(), s.classified(), s.deadLettered(), s.heapAfterGcBytes() / (double) MIB,
+                s.rssBytes() / (double) MIB, s.totalStoreBytes() / (double) MIB, s.totalStoreKeys(), s.blockCacheBytes() / (double) MIB,
+                s.tickAvgMs(), s.tickMaxMs(), s.queueDepth(), s.calls(), s.http429());
     }
 }

@@ -14,6 +14,9 @@ import java.util.Map;
  * @param storeBytes       bytes per state store, every task's: its RocksDB files on disk and its memtables not yet flushed
  *                         ({@code cur-size-all-mem-tables}), so that a flush does not read as growth
  * @param storeKeys        RocksDB's estimate of the keys per state store ({@code estimate-num-keys}); empty when not reported
+ * @param blockCacheBytes  what the stores' block cache holds ({@code block-cache-usage}; the cache every store shares under
+ *                         {@code state.memory-mb}, memtables charged to it included)
+ * @param blockCacheCapacityBytes that cache's capacity ({@code block-cache-capacity}), the largest any store reports
  * @param tickAvgMs        the stream threads' punctuation time, average over Kafka Streams' last sample window
  * @param tickMaxMs        the same, maximum
  * @param queueDepth       tickets waiting to be sent ({@code quotaflow_queue_depth}, every route and priority)
@@ -21,7 +24,8 @@ import java.util.Map;
  * @param http429          429s so far
  */
 public record SoakSample(long elapsedMs, long published, long classified, long deadLettered, long heapAfterGcBytes, long rssBytes,
-                         Map<String, Long> storeBytes, Map<String, Long> storeKeys, double tickAvgMs, double tickMaxMs,
+                         Map<String, Long> storeBytes, Map<String, Long> storeKeys, long blockCacheBytes,
+                         long blockCacheCapacityBytes, double tickAvgMs, double tickMaxMs,
                          long queueDepth, long calls, long http429) {
 
     public SoakSample {

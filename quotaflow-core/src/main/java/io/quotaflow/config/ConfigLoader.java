@@ -241,6 +241,7 @@ public final class ConfigLoader {
         ClusterSettings cluster = p.cluster();
         Map<String, String> kafka = new GroupMembership(p.integer("instance.session-timeout-ms"),
                 p.integer("instance.heartbeat-interval-ms"), p.integer("instance.transaction-timeout-ms")).applyTo(cluster.kafka());
+        kafka = io.quotaflow.state.BoundedRocksDbMemory.applyTo(kafka, p.integer("state.memory-mb"));
         String maxRequest = kafka.getOrDefault("producer.max.request.size", kafka.getOrDefault("max.request.size", "1048576"));
         RecordLimits limits;
         try {

@@ -51,6 +51,9 @@ final class ConfigRules {
                 return rule(ConfigDurations.SHAPE + ", above 0; or none", v -> isMaxWait(v.toString()));
             case "deadline.action":
                 return rule("handoff, shed or keep", v -> v.toString().strip().matches("(?i)handoff|shed|keep"));
+            case "state.memory-mb":
+                return rule("at least " + io.quotaflow.state.BoundedRocksDbMemory.MIN_MEMORY_MB,
+                        v -> (Integer) v >= io.quotaflow.state.BoundedRocksDbMemory.MIN_MEMORY_MB);
             case "queue.max-pending":
                 return rule("at least " + DispatcherSettings.MIN_MAX_PENDING, v -> (Integer) v >= DispatcherSettings.MIN_MAX_PENDING);
             case "quota.max-in-flight":

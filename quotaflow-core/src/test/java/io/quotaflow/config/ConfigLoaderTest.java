@@ -56,6 +56,26 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void shouldBoundTheStoresOffHeapMemoryFromStateMemoryMb() {
+        Map<String, String> flags = Map.of("bootstrap.servers", "b:9092", "llm.base-url", "https://x.example/v1");
+        assertThat(ConfigLoader.load(null, KEY, flags).kafka())
+                .containsEntry("rocksdb.config.setter", "io.quotaflow.state.BoundedRocksDbMemory")
+                .containsEntry("quotaflow.rocksdb.memory.bytes", Long.toString(128L << 20));
+
+        Map<String, String> env = new java.util.HashMap<>(KEY);
+        env.put("QUOTAFLOW_STATE_MEMORY_MB", "512");
+        assertThat(ConfigLoader.load(null, env, flags).kafka()).containsEntry("quotaflow.rocksdb.memory.bytes", Long.toString(512L << 20));
+
+        env.put("QUOTAFLOW_STATE_MEMORY_MB", "8");
+        assertThatThrownBy(() -> ConfigLoader.load(null, env, flags)).hasMessageContaining("state.memory-mb").hasMessageContaining("at least 16");
+
+        env.put("QUOTAFLOW_STATE_MEMORY_MB", "64");
+        env.put("QUOTAFLOW_KAFKA_ROCKSDB_CONFIG_SETTER", "com.acme.Tuned");
+        assertThat(ConfigLoader.load(null, env, flags).kafka()).containsEntry("rocksdb.config.setter", "com.acme.Tuned")
+                .doesNotContainKey("quotaflow.rocksdb.memory.bytes");
+    }
+
+    @Test
     void shouldReadTheKeyFromAFileAndRefuseItAsAProperty(@TempDir Path dir) throws Exception {
         Path keyFile = dir.resolve("key");
         Files.writeString(keyFile, "sk-from-file\n");

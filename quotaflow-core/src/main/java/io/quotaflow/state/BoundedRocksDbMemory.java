@@ -1,0 +1,104 @@
+package io.quotaflow.state;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.state.RocksDBConfigSetter;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.Cache;
+import org.rocksdb.LRUCache;
+import org.rocksdb.Options;
+import org.rocksdb.WriteBufferManager;
+
+/**
+ * Bounds the off-heap memory of every RocksDB store of one instance together ({@code state.memory-mb}):
+ * one block cache shared by all of them, which also holds their index and filter blocks and is charged
+ * for their memtables (a {@link WriteBufferManager} over the same cache). This is the configuration
+ * Kafka Streams' memory-management guide gives for a bound; without it each store takes up to a
+ * 50 MiB block cache of its own and three 16 MiB memtables, so memory grows with the number of
+ * tasks and stores (a dozen stores a task here) rather than with the data, and a store's deletions (an
+ * expired status, a finished ticket) wait in large memtables and level-0 files for a long time before
+ * a compaction drops them.
+ *
+ * <p>A quarter of the bound goes to memtables, each store's at most {@link #MEMTABLE_BYTES} and two at a
+ * time, so that a store written slowly still flushes, and compacts away what it deleted, within
+ * minutes. The cache is not strict: RocksDB may exceed it briefly rather than fail a read or a write.
+ *
+ * <p>The cache and the write buffer manager live as long as the JVM, one per bound: every store of
+ * every Kafka Streams client in the process with the same bound shares them (RocksDB's own objects,
+ * never closed per store).
+ */
+public final class BoundedRocksDbMemory implements RocksDBConfigSetter {
+
+    /** The Streams property this setter reads its bound from (bytes), beside {@code rocksdb.config.setter}. */
+    public static final String MEMORY_BYTES_CONFIG = "quotaflow.rocksdb.memory.bytes";
+    /** {@code state.memory-mb}'s default. */
+    public static final int DEFAULT_MEMORY_MB = 128;
+    /** The least {@code state.memory-mb} may be. */
+    public static final int MIN_MEMORY_MB = 16;
+    static final double MEMTABLE_SHARE = 0.25;
+    static final long MEMTABLE_BYTES = 4L << 20;
+    static final int MEMTABLES_PER_STORE = 2;
+    /** Share of the cache kept for index and filter blocks, so that data blocks cannot evict them. */
+    static final double HIGH_PRIORITY_SHARE = 0.1;
+
+    private record Shared(Cache cache, WriteBufferManager writeBuffers) { }
+
+    private static final Map<Long, Shared> SHARED = new ConcurrentHashMap<>();
+
+    /**
+     * {@code kafka} with this setter and its bound added where it does not name a setter itself (a
+     * {@code kafka.rocksdb.config.setter} wins, and then the bound is not added).
+     */
+    public static Map<String, String> applyTo(Map<String, String> kafka, int memoryMb) {
+        if (memoryMb < MIN_MEMORY_MB) {
+            throw new IllegalArgumentException("state.memory-mb must be at least " + MIN_MEMORY_MB + ", got " + memoryMb);
+        }
+        Map<String, String> out = new TreeMap<>(kafka);
+        if (!out.containsKey(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG)) {
+            out.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class.getName());
+            out.put(MEMORY_BYTES_CONFIG, Long.toString((long) memoryMb << 20));
+        }
+        return out;
+    }
+
+    @Override
+    public void setConfig(String storeName, Options options, Map<String, Object> configs) {
+        long bytes = bytes(configs.get(MEMORY_BYTES_CONFIG));
+        Shared shared = SHARED.computeIfAbsent(bytes, b -> {
+            Cache cache = new LRUCache(b, -1, false, HIGH_PRIORITY_SHARE);
+            return new Shared(cache, new WriteBufferManager((long) (b * MEMTABLE_SHARE), cache));
+        });
+        BlockBasedTableConfig table = (BlockBasedTableConfig) options.tableFormatConfig();
+        table.setBlockCache(shared.cache());
+        table.setCacheIndexAndFilterBlocks(true);
+        table.setCacheIndexAndFilterBlocksWithHighPriority(true);
+        table.setPinTopLevelIndexAndFilter(true);
+        options.setWriteBufferManager(shared.writeBuffers());
+        options.setWriteBufferSize(Math.min(MEMTABLE_BYTES, (long) (bytes * MEMTABLE_SHARE) / MEMTABLES_PER_STORE));
+        options.setMaxWriteBufferNumber(MEMTABLES_PER_STORE);
+        options.setTableFormatConfig(table);
+    }
+
+    @Override
+    public void close(String storeName, Options options) {
+        // the cache and the write buffer manager are shared by every store: never closed with one
+    }
+
+    static long bytes(Object configured) {
+        if (configured == null) {
+            return (long) DEFAULT_MEMORY_MB << 20;
+        }
+        long bytes;
+        try {
+            bytes = Long.parseLong(configured.toString().strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(MEMORY_BYTES_CONFIG + " must be a number of bytes, got '" + configured + "'", e);
+        }
+        if (bytes < (long) MIN_MEMORY_MB << 20) {
+            throw new IllegalArgumentException(MEMORY_BYTES_CONFIG + " must be at least " + ((long) MIN_MEMORY_MB << 20) + ", got " + bytes);
+        }
+        return bytes;
+    }
+}

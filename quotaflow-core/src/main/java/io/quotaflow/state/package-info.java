@@ -1,0 +1,5 @@
+/**
+ * The instance's local state on disk: how much off-heap memory its RocksDB stores may take
+ * together ({@link io.quotaflow.state.BoundedRocksDbMemory}, docs/design.md, "Bounds").
+ */
+package io.quotaflow.state;
