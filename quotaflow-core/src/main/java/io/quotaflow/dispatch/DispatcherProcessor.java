@@ -15,7 +15,9 @@ import io.quotaflow.routing.RouteChooser;
 import io.quotaflow.routing.RouteStates;
 import io.quotaflow.status.StatusStore;
 import io.quotaflow.ticket.WorkItem;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -26,6 +28,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -103,8 +106,9 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
      * ({@code <scope>|<class>|<arrival>|<key>} → key; the tickets stay in {@link #PENDING_STORE}).
      */
     public static final String OVERFLOW_STORE = "qf-overflow";
-    /** Each scope's usage of its daily limits today (scope → {@code DailyUsage}). */
-    public static final String DAILY_STORE = "qf-daily";
+    /** What each scope's next owner takes over: its last admission and its daily usage (scope → {@code ScopeUsage}). */
+    public static final String USAGE_STORE = "qf-usage";
+    private static final long KAFKA_SESSION_TIMEOUT_MS = 45_000;
     /** The batch jobs the provider accepted for batch routes, until each of their calls is answered (batch id → {@code BatchJob}). */
     public static final String BATCH_JOBS_STORE = "qf-batch-jobs";
 
@@ -169,6 +173,7 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
         this.mover = new RouteMover(routing, new RouteChooser(routing, settings.batch()), states, listener, context, statuses);
         Coalescer coalescer = CacheStores.coalescer(context, routing.cacheTtl(), routing.cacheStaleTtl());
         KeyValueStore<String, String> overflow = context.getStateStore(OVERFLOW_STORE);
+        Duration quietBound = sessionTimeout(context.appConfigs());
         for (String scope : routing.scopes()) {
             DispatcherSettings own = settings.forScope(scope);
             RouteSettings first = routing.routesOf(scope).get(0);
@@ -176,14 +181,39 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
                     context, new DispatchLedger(pending, delayed, context.getStateStore(IN_FLIGHT_STORE),
                     context.getStateStore(RETRYING_STORE), context.getStateStore(CANCELS_STORE),
                     new PendingQueue(own.tenants(), own.batch().completionTokensPerItem()), overflow, scope, own.maxPending()),
-                    mover, coalescer, context.getStateStore(DAILY_STORE), limiterClock, statuses, batchCaller(scope, first, own));
-            unit.restore(item -> scope.equals(scopeOf(item)), context.currentSystemTimeMs());
+                    mover, coalescer, context.getStateStore(USAGE_STORE), limiterClock, statuses, batchCaller(scope, first, own));
+            unit.restore(item -> scope.equals(scopeOf(item)), quietBound, context.currentSystemTimeMs());
             units.put(scope, unit);
         }
         rerouteOrphans(pending);
         rerouteOrphans(delayed);
         dropOrphanOverflow(overflow, routing);
         this.punctuator = context.schedule(settings.batch().punctuateInterval(), PunctuationType.WALL_CLOCK_TIME, this::punctuate);
+    }
+
+    /**
+     * How long ago, at least, a previous owner that died sent the calls it never committed: its
+     * group session, after which its tasks moved ({@code session.timeout.ms} as the main consumer
+     * has it, Kafka's 45 s when unset). Zero (credit nothing) under the streams rebalance protocol,
+     * whose session the broker sets.
+     */
+    public static Duration sessionTimeout(Map<String, Object> configs) {
+        // Kafka's own default of session.timeout.ms, which ConsumerConfig does not export
+        if ("streams".equalsIgnoreCase(String.valueOf(configs.get("group.protocol")).strip())) {
+            return Duration.ZERO;
+        }
+        Object value = configs.get(StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG));
+        if (value == null) {
+            value = configs.get(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG));
+        }
+        if (value == null) {
+            value = configs.get(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG);
+        }
+        try {
+            return Duration.ofMillis(value == null ? KAFKA_SESSION_TIMEOUT_MS : Long.parseLong(value.toString().strip()));
+        } catch (NumberFormatException e) {
+            return Duration.ZERO;
+        }
     }
 
     /** The Batch API calls of {@code route}'s scope when it is a batch route; null for an online one. */

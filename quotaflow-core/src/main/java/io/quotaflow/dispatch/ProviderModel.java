@@ -11,7 +11,7 @@ import io.quotaflow.quota.Charge;
 import io.quotaflow.quota.CompletionBudget;
 import io.quotaflow.quota.ContextWindow;
 import io.quotaflow.quota.CostCalibration;
-import io.quotaflow.quota.DailyUsage;
+import io.quotaflow.quota.ScopeUsage;
 import io.quotaflow.quota.InFlightLimit;
 import io.quotaflow.quota.LatencyLimit;
 import io.quotaflow.quota.QuotaDimension;
@@ -265,12 +265,15 @@ final class ProviderModel implements DispatchView.Limiter {
     }
 
     /**
-     * The previous owner's calls found in flight at restore: they count as not yet charged by the
-     * provider until the request timeout has passed (see {@link QuotaLimiter#inherit}).
+     * Takes over from the scope's previous owner: its calls found in flight at restore count as not
+     * yet charged by the provider until the request timeout has passed ({@link QuotaLimiter#inherit});
+     * its usage record ({@code previous}, null for none) carries the day's usage on and credits the
+     * refill since its last admission, over at most {@code quietBound} ({@link QuotaLimiter#takeOver}).
      */
-    void inherit(int calls, long tokens) {
+    void takeOver(ScopeUsage previous, java.time.Duration quietBound, int calls, long tokens) {
         long now = clock.getAsLong();
         limiter.inherit(calls, tokens, now, now + settings.model().timeout().toNanos());
+        limiter.takeOver(previous, quietBound.toNanos(), calls, tokens, now);
     }
 
     /** A 429: the whole scope pauses for {@code duration}. */
@@ -301,14 +304,9 @@ final class ProviderModel implements DispatchView.Limiter {
         return Double.isInfinite(value) ? 0 : value;
     }
 
-    /** What the scope spent of its daily limits today, for a store (null without daily limits). */
-    DailyUsage dailyUsage() {
-        return limiter.dailyUsage(clock.getAsLong());
-    }
-
-    /** Takes over what a previous owner spent of today's daily limits (from that store). */
-    void restoreDaily(DailyUsage usage) {
-        limiter.restoreDaily(usage, clock.getAsLong());
+    /** What the scope's next owner takes over from this one, for a store ({@link QuotaLimiter#usage}). */
+    ScopeUsage usage() {
+        return limiter.usage(clock.getAsLong());
     }
 
     /** Forgets the calls out (the task closes: their answers will not be read). */

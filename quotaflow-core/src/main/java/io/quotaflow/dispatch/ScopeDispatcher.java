@@ -12,7 +12,7 @@ import io.quotaflow.model.ModelClient;
 import io.quotaflow.model.ModelOutcome;
 import io.quotaflow.model.ModelRequest;
 import io.quotaflow.model.PromptBuilder;
-import io.quotaflow.quota.DailyUsage;
+import io.quotaflow.quota.ScopeUsage;
 import io.quotaflow.routing.FallbackReason;
 import io.quotaflow.status.Pace;
 import io.quotaflow.ticket.WorkItem;
@@ -71,10 +71,9 @@ final class ScopeDispatcher {
     private final DeadlineSweep deadlines;
     private final Pace pace = new Pace();
     private final Set<String> probes = new HashSet<>();
-    /** Whether the scope has daily limits: then its day's usage is kept in {@code daily} for the next owner. */
-    private final boolean dailyLimited;
-    private final KeyValueStore<String, DailyUsage> daily;
-    private DailyUsage dailyWritten;
+    /** What the scope's next owner takes over ({@link ScopeUsage}), kept as it changes. */
+    private final KeyValueStore<String, ScopeUsage> usage;
+    private ScopeUsage usageWritten;
     private long nextSnapshot;
     /** The last cache sweep found a full batch due: the next tick sweeps again instead of waiting a second. */
     private boolean cacheBehind;
@@ -83,18 +82,17 @@ final class ScopeDispatcher {
 
     ScopeDispatcher(String scope, DispatcherSettings settings, ModelClient client, RandomGenerator random, DispatcherListener listener,
                     ProcessorContext<String, Outbound> context, DispatchLedger ledger, RouteMover mover, Coalescer coalescer,
-                    KeyValueStore<String, DailyUsage> daily, LongSupplier clock, TicketStatuses statuses) {
-        this(scope, settings, client, random, listener, context, ledger, mover, coalescer, daily, clock, statuses, null);
+                    KeyValueStore<String, ScopeUsage> usage, LongSupplier clock, TicketStatuses statuses) {
+        this(scope, settings, client, random, listener, context, ledger, mover, coalescer, usage, clock, statuses, null);
     }
 
     /** A scope whose calls go through {@code batch} (a batch route's), or to {@code client} when it is null. */
     ScopeDispatcher(String scope, DispatcherSettings settings, ModelClient client, RandomGenerator random, DispatcherListener listener,
                     ProcessorContext<String, Outbound> context, DispatchLedger ledger, RouteMover mover, Coalescer coalescer,
-                    KeyValueStore<String, DailyUsage> daily, LongSupplier clock, TicketStatuses statuses, BatchCaller batch) {
+                    KeyValueStore<String, ScopeUsage> usage, LongSupplier clock, TicketStatuses statuses, BatchCaller batch) {
         this.batch = batch;
         this.statuses = statuses;
-        this.daily = daily;
-        this.dailyLimited = settings.routing().routesOf(scope).get(0).daily().configured();
+        this.usage = usage;
         this.scope = scope;
         this.settings = settings;
         this.listener = listener;
@@ -131,8 +129,11 @@ final class ScopeDispatcher {
         return names.size() == 1 ? "route " + names.get(0) : "routes " + String.join(", ", names) + " (scope " + scope + ")";
     }
 
-    /** Rebuilds this scope's share of the stores ({@code mine}: its tickets). */
-    void restore(java.util.function.Predicate<WorkItem> mine, long now) {
+    /**
+     * Rebuilds this scope's share of the stores ({@code mine}: its tickets), taking over from its previous
+     * owner, whose unknown calls went out at least {@code quietBound} ago ({@link ProviderModel#takeOver}).
+     */
+    void restore(java.util.function.Predicate<WorkItem> mine, java.time.Duration quietBound, long now) {
         Set<String> jobCalls = batch == null ? Set.of() : batch.restore(now);
         DispatchLedger.Restored r = ledger.restore(mine, jobCalls::contains);
         for (WorkItem cancelled : r.cancelled()) {
@@ -141,14 +142,8 @@ final class ScopeDispatcher {
             listener.cancelled(scope, cancelled.key());
             statuses.cancelled(cancelled.key(), now);
         }
-        provider.inherit(r.calls(), r.callTokens());
-        if (dailyLimited) {
-            DailyUsage spent = daily.get(scope);
-            if (spent != null) {
-                provider.restoreDaily(spent);
-                dailyWritten = spent;
-            }
-        }
+        usageWritten = usage.get(scope);
+        provider.takeOver(usageWritten, quietBound, r.calls(), r.callTokens());
         if (r.any()) {
             active = true;
             LOG.info("{}: restored {} pending ({} from {} interrupted calls), {} delayed, {} calls in batch jobs", who, r.pending(),
@@ -260,7 +255,7 @@ final class ScopeDispatcher {
         ledger.promoteDue(now);
         ledger.refill();
         dispatch(now);
-        keepDailyUsage();
+        keepUsage();
         if (cacheBehind) {
             cacheBehind = gate.sweep(now);
         }
@@ -347,15 +342,15 @@ final class ScopeDispatcher {
         return blocked().isEmpty();
     }
 
-    /** Writes the day's usage when it changed, so the scope's next owner does not start the day at zero. */
-    private void keepDailyUsage() {
-        if (!dailyLimited) {
-            return;
-        }
-        DailyUsage now = provider.dailyUsage();
-        if (!now.equals(dailyWritten)) {
-            daily.put(scope, now);
-            dailyWritten = now;
+    /**
+     * Writes what the scope's next owner takes over when it changed (a tick that admitted a call, a day's
+     * usage), in the same transaction as the tick's calls in the ledger.
+     */
+    private void keepUsage() {
+        ScopeUsage now = provider.usage();
+        if (now.lastAdmittedMs() > 0 && !now.equals(usageWritten)) {
+            usage.put(scope, now);
+            usageWritten = now;
         }
     }
 

@@ -121,6 +121,17 @@ final class MinuteBucket {
         return (long) Math.floor(bucket.capacity() - floor(priority, burstScale));
     }
 
+    /**
+     * Raises the level by {@code nanos} of refill at the limit × the safety factor, less {@code spent}
+     * units, never above capacity ({@link QuotaLimiter#takeOver}).
+     */
+    void credit(long nanos, double spent, long nowNanos) {
+        double refill = limit * settings.safetyFactor() / 60.0 * (nanos / 1e9) - spent;
+        if (refill > 0) {
+            bucket.raiseTo(bucket.available(nowNanos) + refill, nowNanos);
+        }
+    }
+
     void empty(long nowNanos) {
         bucket.clampTo(0, nowNanos);
     }

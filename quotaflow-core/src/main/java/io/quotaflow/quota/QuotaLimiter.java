@@ -21,8 +21,9 @@ import java.util.OptionalLong;
  * per-minute bucket only down to a reserve, so interactive work never waits for a refill that bulk
  * work used up. A cooldown (after a 429) stops all admission.
  *
- * <p>The per-minute buckets start empty: a new owner of the scope (a restart, a task moved to another
- * instance) cannot know what the previous owner spent, so it earns its burst at the refill rate.
+ * <p>The per-minute buckets start empty, and a new owner of the scope (a restart, a task moved to
+ * another instance) credits only the refill it can prove ({@link #takeOver}): since the previous
+ * owner's last recorded admission, at most the group's session timeout.
  *
  * <p>It listens to the provider: {@link #reseed} moves the local view to what the provider's
  * {@code remaining} headers imply, down and (outside a minute after a 429) up: a provider whose
@@ -64,6 +65,8 @@ public final class QuotaLimiter {
     private long lastRateLimitNanos;
     private long lastGrowthNanos;
     private long lastInteractiveNanos = Long.MIN_VALUE;
+    /** When the last call was admitted, epoch nanoseconds; 0 before the first. */
+    private long lastAdmittedNanos;
 
     /**
      * @param daily     the route's daily limits ({@link DailyLimits#NONE}: none)
@@ -119,6 +122,7 @@ public final class QuotaLimiter {
             daily.take(charge, millis(nowNanos));
         }
         admissions.add(nowNanos, charge);
+        lastAdmittedNanos = nowNanos;
         if (priority == Priority.INTERACTIVE) {
             lastInteractiveNanos = nowNanos;
         }
@@ -414,16 +418,43 @@ public final class QuotaLimiter {
         return out;
     }
 
-    /** What was spent of the daily limits in the budget day now running (null without daily limits). */
-    public DailyUsage dailyUsage(long nowNanos) {
-        return daily == null ? null : daily.usage(millis(nowNanos));
+    /**
+     * What the scope's next owner takes over: when this one last admitted a call (or what it took over,
+     * before its own first), and the day's usage with daily limits.
+     */
+    public ScopeUsage usage(long nowNanos) {
+        return new ScopeUsage(millis(lastAdmittedNanos), daily == null ? null : daily.usage(millis(nowNanos)));
     }
 
-    /** Takes over what a previous owner spent today (ignored without daily limits or from another day). */
-    public void restoreDaily(DailyUsage usage, long nowNanos) {
-        if (daily != null && usage != null) {
-            daily.restore(usage, millis(nowNanos));
+    /**
+     * Takes over from the scope's previous owner ({@code previous}; null: none recorded), whose last
+     * {@code calls} calls of {@code tokens} were found still out ({@link #inherit}).
+     *
+     * <p>The day's usage carries on. The per-minute buckets, empty so far, are credited with the refill
+     * the provider certainly gave since the previous owner's last admission, over at most
+     * {@code quietBoundNanos}, less the calls still out (charged as if after it), never above
+     * capacity. Why that refill is certain: the record is committed with the admissions it covers, so a
+     * call the new owner does not know of was sent after the last commit, by an owner that then died
+     * without committing again (a clean close or a moved task commits first); its tasks move only once
+     * its session has expired, so such a call went out at least a session timeout ago. Give the
+     * session timeout as {@code quietBoundNanos}. Without a record (a scope that never admitted
+     * anything here) nothing is credited: another client may have used the key a moment ago.
+     */
+    public void takeOver(ScopeUsage previous, long quietBoundNanos, int calls, long tokens, long nowNanos) {
+        if (previous == null) {
+            return;
         }
+        if (daily != null && previous.day() != null) {
+            daily.restore(previous.day(), millis(nowNanos));
+        }
+        if (previous.lastAdmittedMs() <= 0 || quietBoundNanos <= 0) {
+            return;
+        }
+        long quietNanos = Math.min(Math.max(0, nowNanos - previous.lastAdmittedMs() * NANOS_PER_MILLI), quietBoundNanos);
+        for (MinuteBucket b : buckets) {
+            b.credit(quietNanos, b.dimension() == QuotaDimension.REQUESTS ? calls : tokens, nowNanos);
+        }
+        lastAdmittedNanos = Math.max(lastAdmittedNanos, previous.lastAdmittedMs() * NANOS_PER_MILLI);
     }
 
     public double burstScale() {

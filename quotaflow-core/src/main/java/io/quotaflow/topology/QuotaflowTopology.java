@@ -168,8 +168,8 @@ public final class QuotaflowTopology {
                         new BinarySerde<>(RetryMarker.class)),
                 Stores.keyValueStoreBuilder(bytes.apply(DispatcherProcessor.CANCELS_STORE), Serdes.String(), Serdes.Long()),
                 Stores.keyValueStoreBuilder(bytes.apply(DispatcherProcessor.OVERFLOW_STORE), Serdes.String(), Serdes.String()),
-                Stores.keyValueStoreBuilder(bytes.apply(DispatcherProcessor.DAILY_STORE), Serdes.String(),
-                        new BinarySerde<>(io.quotaflow.quota.DailyUsage.class)),
+                Stores.keyValueStoreBuilder(bytes.apply(DispatcherProcessor.USAGE_STORE), Serdes.String(),
+                        new BinarySerde<>(io.quotaflow.quota.ScopeUsage.class)),
                 Stores.keyValueStoreBuilder(bytes.apply(DispatcherProcessor.BATCH_JOBS_STORE), Serdes.String(),
                         new BinarySerde<>(io.quotaflow.batch.BatchJob.class))));
         return stores;

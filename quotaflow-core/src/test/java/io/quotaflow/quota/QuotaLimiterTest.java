@@ -396,6 +396,70 @@ class QuotaLimiterTest {
         }
     }
 
+    @Test
+    void shouldCreditANewOwnerTheRefillSinceThePreviousOwnersLastAdmissionUpToTheSession() {
+        long now = 100 * SECOND;
+        long sixSeconds = 6 * SECOND;
+        // the previous owner admitted its last call 1 s ago: 1 s of refill, 2 000 tokens, is certain
+        QuotaLimiter recent = twoThousandPerSecondFrom(now);
+        recent.takeOver(new ScopeUsage(99_000, null), sixSeconds, 0, 0, now);
+        assertThat(recent.tryAcquire(Priority.BULK, Charge.unsplit(1_900), now)).isTrue();
+        assertThat(recent.tryAcquire(Priority.BULK, Charge.unsplit(200), now)).isFalse();
+
+        // 30 s ago, but a call it never committed may have gone out as late as a session (6 s) ago:
+        // 12 000 tokens, capped at the 4 000 the bucket holds
+        QuotaLimiter longAgo = twoThousandPerSecondFrom(now);
+        longAgo.takeOver(new ScopeUsage(70_000, null), sixSeconds, 0, 0, now);
+        assertThat(longAgo.tryAcquire(Priority.BULK, Charge.unsplit(4_000), now)).isTrue();
+        assertThat(longAgo.tryAcquire(Priority.BULK, Charge.unsplit(100), now)).isFalse();
+
+        // with a 1 s session only 1 s of refill is certain, however long ago the last recorded call
+        QuotaLimiter shortSession = twoThousandPerSecondFrom(now);
+        shortSession.takeOver(new ScopeUsage(70_000, null), SECOND, 0, 0, now);
+        assertThat(shortSession.tryAcquire(Priority.BULK, Charge.unsplit(1_900), now)).isTrue();
+        assertThat(shortSession.tryAcquire(Priority.BULK, Charge.unsplit(200), now)).isFalse();
+
+        // its calls still out count as charged after it: 2 s of refill less 3 000 tokens
+        QuotaLimiter inFlight = twoThousandPerSecondFrom(now);
+        inFlight.takeOver(new ScopeUsage(98_000, null), sixSeconds, 3, 3_000, now);
+        assertThat(inFlight.tryAcquire(Priority.BULK, Charge.unsplit(900), now)).isTrue();
+        assertThat(inFlight.tryAcquire(Priority.BULK, Charge.unsplit(200), now)).isFalse();
+    }
+
+    @Test
+    void shouldCreditNothingWithoutARecordOrASessionToBoundIt() {
+        long now = 100 * SECOND;
+        QuotaLimiter none = twoThousandPerSecondFrom(now);
+        none.takeOver(null, 6 * SECOND, 0, 0, now);
+        assertThat(none.tryAcquire(Priority.BULK, Charge.unsplit(100), now)).as("no record: another client may have used the key").isFalse();
+
+        QuotaLimiter streamsProtocol = twoThousandPerSecondFrom(now);
+        streamsProtocol.takeOver(new ScopeUsage(70_000, null), 0, 0, 0, now);
+        assertThat(streamsProtocol.tryAcquire(Priority.BULK, Charge.unsplit(100), now)).isFalse();
+
+        QuotaLimiter never = twoThousandPerSecondFrom(now);
+        never.takeOver(new ScopeUsage(0, null), 6 * SECOND, 0, 0, now);
+        assertThat(never.tryAcquire(Priority.BULK, Charge.unsplit(100), now)).isFalse();
+    }
+
+    @Test
+    void shouldRecordItsLastAdmissionForTheNextOwner() {
+        long now = 100 * SECOND;
+        QuotaLimiter limiter = twoThousandPerSecondFrom(now);
+        assertThat(limiter.usage(now).lastAdmittedMs()).isZero();
+        limiter.takeOver(new ScopeUsage(97_000, null), 6 * SECOND, 0, 0, now);
+        assertThat(limiter.usage(now).lastAdmittedMs()).as("what it took over, until its own first call").isEqualTo(97_000);
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(1_000), now + SECOND / 2)).isTrue();
+        assertThat(limiter.usage(now + SECOND).lastAdmittedMs()).isEqualTo(100_500);
+        assertThat(limiter.usage(now).day()).as("no daily limits").isNull();
+    }
+
+    private static QuotaLimiter twoThousandPerSecondFrom(long nowNanos) {
+        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(120_000).withSafetyFactor(1.0)
+                .withBurstSeconds(2).withReserveFraction(0);
+        return TestLimiters.of(settings).startingAt(nowNanos);
+    }
+
     private static QuotaLimiter twoThousandPerSecond() {
         // 120k TPM at safety 1: 2 000 tokens/s, 2 s of burst (4 000), no reserve
         QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(120_000).withSafetyFactor(1.0)
