@@ -64,6 +64,8 @@ public record FailoverVariant(String name, String description, Map<String, Strin
                         + "10 s, 1 standby (Kafka's defaults: the settings before this scenario)", classic(45_000, 3_000, 10_000, 1),
                         "auto", none, false),
                 new FailoverVariant("defaults", "quotaflow's defaults as they are now (nothing set)", none, "auto", none, false),
+                new FailoverVariant("defaults-no-credit", "quotaflow's defaults with instance.takeover-credit=off: the new owner "
+                        + "of a moved scope earns its burst from empty", Map.of("quotaflow.takeover.credit", "off"), "auto", none, false),
                 new FailoverVariant("static-10s", "static membership, session.timeout.ms 10 s, heartbeat 1 s, transaction.timeout.ms "
                         + "10 s, 1 standby", classic(10_000, 1_000, 10_000, 1), "auto", none, false),
                 new FailoverVariant("static-6s", "static membership, session.timeout.ms 6 s, heartbeat 1 s, transaction.timeout.ms "

@@ -128,6 +128,10 @@ public final class ConfigKeys {
                 null, "how long a transaction may stay open (Kafka's `transaction.timeout.ms`; Kafka Streams' own default "
                 + "is 10000): a dead instance's open transaction holds its tasks' changelogs, and so their new owner, until "
                 + "the broker aborts it; a `kafka.transaction.timeout.ms` wins");
+        t.add("instance.takeover-credit", Type.STRING, "on", null, "`on`: a new owner of a quota scope (a restart, a task "
+                + "moved from a dead instance) starts with the refill the provider certainly gave since the scope's last "
+                + "recorded call, over at most the session timeout; `off`: it earns its burst from empty, as it does without "
+                + "a record (docs/design.md, \"Limiter\")");
         t.add("records.max-value-bytes", Type.INT, Integer.toString(l.maxValueBytes()), null, "largest value written "
                 + "as it is: a larger input travels as its reduced ticket and is dead-lettered truncated; with "
                 + "`records.max-header-bytes` and 24 KiB of overhead it must fit the producer's `max.request.size`");

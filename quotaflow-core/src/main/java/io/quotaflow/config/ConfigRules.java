@@ -51,6 +51,8 @@ final class ConfigRules {
                 return rule(ConfigDurations.SHAPE + ", above 0; or none", v -> isMaxWait(v.toString()));
             case "deadline.action":
                 return rule("handoff, shed or keep", v -> v.toString().strip().matches("(?i)handoff|shed|keep"));
+            case "instance.takeover-credit":
+                return rule("on or off", v -> v.toString().strip().matches("(?i)on|off"));
             case "state.memory-mb":
                 return rule("at least " + io.quotaflow.state.BoundedRocksDbMemory.MIN_MEMORY_MB,
                         v -> (Integer) v >= io.quotaflow.state.BoundedRocksDbMemory.MIN_MEMORY_MB);

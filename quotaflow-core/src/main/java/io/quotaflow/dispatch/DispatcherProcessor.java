@@ -109,6 +109,8 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
     /** What each scope's next owner takes over: its last admission and its daily usage (scope → {@code ScopeUsage}). */
     public static final String USAGE_STORE = "qf-usage";
     private static final long KAFKA_SESSION_TIMEOUT_MS = 45_000;
+    /** The Streams property {@code instance.takeover-credit=off} sets: a new owner credits nothing ({@link #sessionTimeout}). */
+    public static final String TAKEOVER_CREDIT_CONFIG = "quotaflow.takeover.credit";
     /** The batch jobs the provider accepted for batch routes, until each of their calls is answered (batch id → {@code BatchJob}). */
     public static final String BATCH_JOBS_STORE = "qf-batch-jobs";
 
@@ -195,11 +197,12 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
      * How long ago, at least, a previous owner that died sent the calls it never committed: its
      * group session, after which its tasks moved ({@code session.timeout.ms} as the main consumer
      * has it, Kafka's 45 s when unset). Zero (credit nothing) under the streams rebalance protocol,
-     * whose session the broker sets.
+     * whose session the broker sets, and with {@code instance.takeover-credit=off}.
      */
     public static Duration sessionTimeout(Map<String, Object> configs) {
         // Kafka's own default of session.timeout.ms, which ConsumerConfig does not export
-        if ("streams".equalsIgnoreCase(String.valueOf(configs.get("group.protocol")).strip())) {
+        if ("streams".equalsIgnoreCase(String.valueOf(configs.get("group.protocol")).strip())
+                || "off".equalsIgnoreCase(String.valueOf(configs.get(TAKEOVER_CREDIT_CONFIG)).strip())) {
             return Duration.ZERO;
         }
         Object value = configs.get(StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG));

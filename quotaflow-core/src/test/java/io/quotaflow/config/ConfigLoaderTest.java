@@ -76,6 +76,18 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void shouldTurnTheTakeoverCreditOffOnlyWhenAsked() {
+        Map<String, String> flags = Map.of("bootstrap.servers", "b:9092", "llm.base-url", "https://x.example/v1");
+        assertThat(ConfigLoader.load(null, KEY, flags).kafka()).doesNotContainKey("quotaflow.takeover.credit");
+        Map<String, String> env = new java.util.HashMap<>(KEY);
+        env.put("QUOTAFLOW_INSTANCE_TAKEOVER_CREDIT", "OFF");
+        assertThat(ConfigLoader.load(null, env, flags).kafka()).containsEntry("quotaflow.takeover.credit", "off");
+        env.put("QUOTAFLOW_INSTANCE_TAKEOVER_CREDIT", "maybe");
+        assertThatThrownBy(() -> ConfigLoader.load(null, env, flags)).hasMessageContaining("instance.takeover-credit")
+                .hasMessageContaining("on or off");
+    }
+
+    @Test
     void shouldReadTheKeyFromAFileAndRefuseItAsAProperty(@TempDir Path dir) throws Exception {
         Path keyFile = dir.resolve("key");
         Files.writeString(keyFile, "sk-from-file\n");

@@ -56,5 +56,7 @@ class ScopeUsageTopologyTest {
         assertThat(DispatcherProcessor.sessionTimeout(java.util.Map.of("group.protocol", "streams", "session.timeout.ms", "6000")))
                 .as("the broker sets the session").isZero();
         assertThat(DispatcherProcessor.sessionTimeout(java.util.Map.of("session.timeout.ms", "soon"))).isZero();
+        assertThat(DispatcherProcessor.sessionTimeout(java.util.Map.of("session.timeout.ms", "6000",
+                DispatcherProcessor.TAKEOVER_CREDIT_CONFIG, "off"))).as("instance.takeover-credit=off").isZero();
     }
 }
