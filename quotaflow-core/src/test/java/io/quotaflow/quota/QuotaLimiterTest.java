@@ -454,6 +454,7 @@ class QuotaLimiterTest {
         assertThat(limiter.usage(now).day()).as("no daily limits").isNull();
     }
 
+    /** 120k TPM at safety 1: 2 000 tokens/s, 2 s of burst (4 000), no reserve. */
     private static QuotaLimiter twoThousandPerSecondFrom(long nowNanos) {
         QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(120_000).withSafetyFactor(1.0)
                 .withBurstSeconds(2).withReserveFraction(0);
@@ -461,10 +462,7 @@ class QuotaLimiterTest {
     }
 
     private static QuotaLimiter twoThousandPerSecond() {
-        // 120k TPM at safety 1: 2 000 tokens/s, 2 s of burst (4 000), no reserve
-        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(120_000).withSafetyFactor(1.0)
-                .withBurstSeconds(2).withReserveFraction(0);
-        return TestLimiters.of(settings).startingAt(0);
+        return twoThousandPerSecondFrom(0);
     }
 
     private static RateLimitInfo tokens120k(long remaining) {
