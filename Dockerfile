@@ -17,7 +17,7 @@ RUN apt-get update \
     && mkdir -p /var/lib/quotaflow && chown quotaflow /var/lib/quotaflow
 USER quotaflow
 ENV QUOTAFLOW_STATE_DIR=/var/lib/quotaflow
-# the heap follows the container's memory limit (70 % of it; the rest is RocksDB, metaspace,
+# the heap follows the container's memory limit (70 % of it; the rest is RocksDB (state.memory-mb, 128 MiB), metaspace,
 # threads and buffers), and an OutOfMemoryError ends the JVM so that the container restarts;
 # set JAVA_TOOL_OPTIONS to change them (docs/operations.md, "Kubernetes")
 ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=70 -XX:+ExitOnOutOfMemoryError"
