@@ -108,6 +108,7 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
     public static final String OVERFLOW_STORE = "qf-overflow";
     /** What each scope's next owner takes over: its last admission and its daily usage (scope → {@code ScopeUsage}). */
     public static final String USAGE_STORE = "qf-usage";
+    /** Kafka's own default of {@code session.timeout.ms}, which {@code ConsumerConfig} does not export. */
     private static final long KAFKA_SESSION_TIMEOUT_MS = 45_000;
     /** The Streams property {@code instance.takeover-credit=off} sets: a new owner credits nothing ({@link #sessionTimeout}). */
     public static final String TAKEOVER_CREDIT_CONFIG = "quotaflow.takeover.credit";
@@ -200,7 +201,6 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
      * whose session the broker sets, and with {@code instance.takeover-credit=off}.
      */
     public static Duration sessionTimeout(Map<String, Object> configs) {
-        // Kafka's own default of session.timeout.ms, which ConsumerConfig does not export
         if ("streams".equalsIgnoreCase(String.valueOf(configs.get("group.protocol")).strip())
                 || "off".equalsIgnoreCase(String.valueOf(configs.get(TAKEOVER_CREDIT_CONFIG)).strip())) {
             return Duration.ZERO;
