@@ -208,7 +208,7 @@ public final class Pipeline implements AutoCloseable {
         p.putAll(io.quotaflow.settings.GroupMembership.ofDefaults().applyTo(config.kafka()));
         // the RocksDB stores share one bounded block cache and memtable budget (docs/design.md, "Bounds");
         // a configuration from the loader carries state.memory-mb's, one built in code the default
-        p.putAll(io.quotaflow.state.BoundedRocksDbMemory.applyTo(config.kafka(), io.quotaflow.state.BoundedRocksDbMemory.DEFAULT_MEMORY_MB));
+        p.putAll(io.quotaflow.state.BoundedRocksDb.applyTo(config.kafka(), io.quotaflow.state.BoundedRocksDb.DEFAULT_MEMORY_MB));
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         p.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir().toString());

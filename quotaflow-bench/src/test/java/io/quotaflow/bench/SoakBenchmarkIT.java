@@ -1,6 +1,6 @@
 package io.quotaflow.bench;
 
-import io.quotaflow.state.BoundedRocksDbMemory;
+import io.quotaflow.state.BoundedRocksDb;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -38,8 +38,8 @@ class SoakBenchmarkIT {
         assertThat(last.storeBytes()).isNotEmpty();
         assertThat(last.totalStoreBytes()).isPositive();
         assertThat(last.calls()).isPositive();
-        // every store shares one block cache of state.memory-mb's default (io.quotaflow.state.BoundedRocksDbMemory)
-        assertThat(last.blockCacheCapacityBytes()).isEqualTo((long) BoundedRocksDbMemory.DEFAULT_MEMORY_MB << 20);
+        // every store shares one block cache of state.memory-mb's default (io.quotaflow.state.BoundedRocksDb)
+        assertThat(last.blockCacheCapacityBytes()).isEqualTo((long) BoundedRocksDb.DEFAULT_MEMORY_MB << 20);
         assertThat(last.blockCacheBytes()).isPositive().isLessThanOrEqualTo(last.blockCacheCapacityBytes());
         assertThat(r.verdicts()).extracting(SoakVerdict::series).containsExactly("heap after GC", "state stores");
         assertThat(r.verdicts()).allMatch(SoakVerdict::measured);

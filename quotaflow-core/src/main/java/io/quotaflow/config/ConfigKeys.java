@@ -73,7 +73,7 @@ public final class ConfigKeys {
                 + "sharing it share work and quota (default: `<topics.prefix>quotaflow`)");
         t.add("state.dir", Type.STRING, "~/.quotaflow/state", "--state-dir", "local state (RocksDB stores, restored "
                 + "from changelogs)");
-        t.add("state.memory-mb", Type.INT, Integer.toString(io.quotaflow.state.BoundedRocksDbMemory.DEFAULT_MEMORY_MB), null,
+        t.add("state.memory-mb", Type.INT, Integer.toString(io.quotaflow.state.BoundedRocksDb.DEFAULT_MEMORY_MB), null,
                 "off-heap memory of all the instance's RocksDB stores together (one shared block cache, index and filter "
                 + "blocks and memtables included; a quarter for memtables); without a bound each store takes up to 98 MiB "
                 + "of its own; a `kafka.rocksdb.config.setter` replaces it (docs/design.md, \"Bounds\")");

@@ -241,7 +241,7 @@ public final class ConfigLoader {
         ClusterSettings cluster = p.cluster();
         Map<String, String> kafka = new GroupMembership(p.integer("instance.session-timeout-ms"),
                 p.integer("instance.heartbeat-interval-ms"), p.integer("instance.transaction-timeout-ms")).applyTo(cluster.kafka());
-        kafka = io.quotaflow.state.BoundedRocksDbMemory.applyTo(kafka, p.integer("state.memory-mb"));
+        kafka = io.quotaflow.state.BoundedRocksDb.applyTo(kafka, p.integer("state.memory-mb"));
         if (p.string("instance.takeover-credit").strip().equalsIgnoreCase("off")) {
             kafka.put(io.quotaflow.dispatch.DispatcherProcessor.TAKEOVER_CREDIT_CONFIG, "off");
         }

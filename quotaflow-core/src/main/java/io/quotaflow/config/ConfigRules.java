@@ -54,8 +54,8 @@ final class ConfigRules {
             case "instance.takeover-credit":
                 return rule("on or off", v -> v.toString().strip().matches("(?i)on|off"));
             case "state.memory-mb":
-                return rule("at least " + io.quotaflow.state.BoundedRocksDbMemory.MIN_MEMORY_MB,
-                        v -> (Integer) v >= io.quotaflow.state.BoundedRocksDbMemory.MIN_MEMORY_MB);
+                return rule("at least " + io.quotaflow.state.BoundedRocksDb.MIN_MEMORY_MB,
+                        v -> (Integer) v >= io.quotaflow.state.BoundedRocksDb.MIN_MEMORY_MB);
             case "queue.max-pending":
                 return rule("at least " + DispatcherSettings.MIN_MAX_PENDING, v -> (Integer) v >= DispatcherSettings.MIN_MAX_PENDING);
             case "quota.max-in-flight":

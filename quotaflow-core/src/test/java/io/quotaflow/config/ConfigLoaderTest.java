@@ -59,7 +59,7 @@ class ConfigLoaderTest {
     void shouldBoundTheStoresOffHeapMemoryFromStateMemoryMb() {
         Map<String, String> flags = Map.of("bootstrap.servers", "b:9092", "llm.base-url", "https://x.example/v1");
         assertThat(ConfigLoader.load(null, KEY, flags).kafka())
-                .containsEntry("rocksdb.config.setter", "io.quotaflow.state.BoundedRocksDbMemory")
+                .containsEntry("rocksdb.config.setter", "io.quotaflow.state.BoundedRocksDb")
                 .containsEntry("quotaflow.rocksdb.memory.bytes", Long.toString(128L << 20));
 
         Map<String, String> env = new java.util.HashMap<>(KEY);

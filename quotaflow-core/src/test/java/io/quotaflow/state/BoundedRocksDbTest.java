@@ -9,15 +9,15 @@ import org.rocksdb.Options;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class BoundedRocksDbMemoryTest {
+class BoundedRocksDbTest {
 
     private static final long MIB = 1L << 20;
 
     @Test
     void shouldShareOneWriteBufferManagerAndCacheIndexBlocksAcrossStores() {
-        Map<String, Object> configs = Map.of(BoundedRocksDbMemory.MEMORY_BYTES_CONFIG, Long.toString(128 * MIB));
+        Map<String, Object> configs = Map.of(BoundedRocksDb.MEMORY_BYTES_CONFIG, Long.toString(128 * MIB));
         try (Options a = options(); Options b = options()) {
-            BoundedRocksDbMemory setter = new BoundedRocksDbMemory();
+            BoundedRocksDb setter = new BoundedRocksDb();
             setter.setConfig("qf-pending", a, configs);
             setter.setConfig("qf-status", b, configs);
 
@@ -28,15 +28,17 @@ class BoundedRocksDbMemoryTest {
             assertThat(table.pinTopLevelIndexAndFilter()).isTrue();
             assertThat(a.writeBufferSize()).isEqualTo(4 * MIB);
             assertThat(a.maxWriteBufferNumber()).isEqualTo(2);
+            assertThat(a.compactionOptionsUniversal().maxSizeAmplificationPercent()).isEqualTo(50);
+            setter.close("qf-pending", a);
         }
     }
 
     @Test
     void shouldGiveSmallerMemtablesUnderASmallBoundAndSeparateSharingPerBound() {
         try (Options small = options(); Options large = options()) {
-            BoundedRocksDbMemory setter = new BoundedRocksDbMemory();
-            setter.setConfig("qf-pending", small, Map.of(BoundedRocksDbMemory.MEMORY_BYTES_CONFIG, Long.toString(16 * MIB)));
-            setter.setConfig("qf-pending", large, Map.of(BoundedRocksDbMemory.MEMORY_BYTES_CONFIG, Long.toString(512 * MIB)));
+            BoundedRocksDb setter = new BoundedRocksDb();
+            setter.setConfig("qf-pending", small, Map.of(BoundedRocksDb.MEMORY_BYTES_CONFIG, Long.toString(16 * MIB)));
+            setter.setConfig("qf-pending", large, Map.of(BoundedRocksDb.MEMORY_BYTES_CONFIG, Long.toString(512 * MIB)));
 
             // a quarter of 16 MiB for memtables, two a store
             assertThat(small.writeBufferSize()).isEqualTo(2 * MIB);
@@ -47,30 +49,30 @@ class BoundedRocksDbMemoryTest {
 
     @Test
     void shouldUseTheDefaultBoundWhenNoneIsGiven() {
-        assertThat(BoundedRocksDbMemory.bytes(null)).isEqualTo(BoundedRocksDbMemory.DEFAULT_MEMORY_MB * MIB);
-        assertThat(BoundedRocksDbMemory.bytes(" 33554432 ")).isEqualTo(32 * MIB);
+        assertThat(BoundedRocksDb.bytes(null)).isEqualTo(BoundedRocksDb.DEFAULT_MEMORY_MB * MIB);
+        assertThat(BoundedRocksDb.bytes(" 33554432 ")).isEqualTo(32 * MIB);
     }
 
     @Test
     void shouldRefuseABoundTooSmallOrNotANumber() {
-        assertThatThrownBy(() -> BoundedRocksDbMemory.bytes(Long.toString(MIB))).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining(BoundedRocksDbMemory.MEMORY_BYTES_CONFIG).hasMessageContaining("at least");
-        assertThatThrownBy(() -> BoundedRocksDbMemory.bytes("lots")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> BoundedRocksDb.bytes(Long.toString(MIB))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(BoundedRocksDb.MEMORY_BYTES_CONFIG).hasMessageContaining("at least");
+        assertThatThrownBy(() -> BoundedRocksDb.bytes("lots")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'lots'");
-        assertThatThrownBy(() -> BoundedRocksDbMemory.applyTo(Map.of(), 8)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> BoundedRocksDb.applyTo(Map.of(), 8)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("state.memory-mb must be at least 16");
     }
 
     @Test
     void shouldAddItselfUnlessTheUserNamesASetter() {
-        Map<String, String> added = BoundedRocksDbMemory.applyTo(Map.of("acks", "all"), 64);
-        assertThat(added).containsEntry(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class.getName())
-                .containsEntry(BoundedRocksDbMemory.MEMORY_BYTES_CONFIG, Long.toString(64 * MIB)).containsEntry("acks", "all");
+        Map<String, String> added = BoundedRocksDb.applyTo(Map.of("acks", "all"), 64);
+        assertThat(added).containsEntry(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDb.class.getName())
+                .containsEntry(BoundedRocksDb.MEMORY_BYTES_CONFIG, Long.toString(64 * MIB)).containsEntry("acks", "all");
         // applied twice (the loader, then the pipeline's default): the first bound stays
-        assertThat(BoundedRocksDbMemory.applyTo(added, BoundedRocksDbMemory.DEFAULT_MEMORY_MB)).isEqualTo(added);
+        assertThat(BoundedRocksDb.applyTo(added, BoundedRocksDb.DEFAULT_MEMORY_MB)).isEqualTo(added);
 
         Map<String, String> own = Map.of(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, "com.acme.Tuned");
-        assertThat(BoundedRocksDbMemory.applyTo(own, 64)).isEqualTo(own);
+        assertThat(BoundedRocksDb.applyTo(own, 64)).isEqualTo(own);
     }
 
     private static Options options() {

@@ -7,12 +7,15 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.state.RocksDBConfigSetter;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.Cache;
+import org.rocksdb.CompactionOptionsUniversal;
 import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
 import org.rocksdb.WriteBufferManager;
 
 /**
- * Bounds the off-heap memory of every RocksDB store of one instance together ({@code state.memory-mb}):
+ * Bounds what the RocksDB stores take: memory, together, and disk, each store.
+ *
+ * <p><b>Memory.</b> The off-heap memory of every RocksDB store of one instance together ({@code state.memory-mb}):
  * one block cache shared by all of them, which also holds their index and filter blocks and is charged
  * for their memtables (a {@link WriteBufferManager} over the same cache). This is the configuration
  * Kafka Streams' memory-management guide gives for a bound; without it each store takes up to a
@@ -28,8 +31,17 @@ import org.rocksdb.WriteBufferManager;
  * <p>The cache and the write buffer manager live as long as the JVM, one per bound: every store of
  * every Kafka Streams client in the process with the same bound shares them (RocksDB's own objects,
  * never closed per store).
+ *
+ * <p><b>Disk.</b> Kafka Streams' stores use universal compaction, which lets the runs written after
+ * a store's oldest one grow to twice its size ({@code max_size_amplification_percent} 200) before
+ * it merges them all. A store whose entries expire (statuses, cache answers and their expiry
+ * indexes) then holds up to three times its live data on disk, and climbs towards that for the
+ * better part of an hour before the first full merge (the soak benchmark). {@value #MAX_SIZE_AMPLIFICATION_PERCENT}
+ * keeps it within one and a half times, at the price of merging a store more often: one that only
+ * grows (a backlog in an outage) is rewritten each time it has grown by half, a logarithmic number
+ * of times.
  */
-public final class BoundedRocksDbMemory implements RocksDBConfigSetter {
+public final class BoundedRocksDb implements RocksDBConfigSetter {
 
     /** The Streams property this setter reads its bound from (bytes), beside {@code rocksdb.config.setter}. */
     public static final String MEMORY_BYTES_CONFIG = "quotaflow.rocksdb.memory.bytes";
@@ -42,10 +54,14 @@ public final class BoundedRocksDbMemory implements RocksDBConfigSetter {
     static final int MEMTABLES_PER_STORE = 2;
     /** Share of the cache kept for index and filter blocks, so that data blocks cannot evict them. */
     static final double HIGH_PRIORITY_SHARE = 0.1;
+    static final int MAX_SIZE_AMPLIFICATION_PERCENT = 50;
 
     private record Shared(Cache cache, WriteBufferManager writeBuffers) { }
 
     private static final Map<Long, Shared> SHARED = new ConcurrentHashMap<>();
+
+    /** This store's universal-compaction options (Kafka Streams makes a setter per store), closed with it. */
+    private CompactionOptionsUniversal compaction;
 
     /**
      * {@code kafka} with this setter and its bound added where it does not name a setter itself (a
@@ -57,7 +73,7 @@ public final class BoundedRocksDbMemory implements RocksDBConfigSetter {
         }
         Map<String, String> out = new TreeMap<>(kafka);
         if (!out.containsKey(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG)) {
-            out.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class.getName());
+            out.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDb.class.getName());
             out.put(MEMORY_BYTES_CONFIG, Long.toString((long) memoryMb << 20));
         }
         return out;
@@ -79,11 +95,18 @@ public final class BoundedRocksDbMemory implements RocksDBConfigSetter {
         options.setWriteBufferSize(Math.min(MEMTABLE_BYTES, (long) (bytes * MEMTABLE_SHARE) / MEMTABLES_PER_STORE));
         options.setMaxWriteBufferNumber(MEMTABLES_PER_STORE);
         options.setTableFormatConfig(table);
+        compaction = new CompactionOptionsUniversal();
+        compaction.setMaxSizeAmplificationPercent(MAX_SIZE_AMPLIFICATION_PERCENT);
+        options.setCompactionOptionsUniversal(compaction);
     }
 
     @Override
     public void close(String storeName, Options options) {
         // the cache and the write buffer manager are shared by every store: never closed with one
+        if (compaction != null) {
+            compaction.close();
+            compaction = null;
+        }
     }
 
     static long bytes(Object configured) {
