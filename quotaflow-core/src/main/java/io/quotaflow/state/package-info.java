@@ -1,5 +1,6 @@
 /**
- * The instance's local state on disk: how much off-heap memory its RocksDB stores may take
- * together ({@link io.quotaflow.state.BoundedRocksDb}, docs/design.md, "Bounds").
+ * The instance's local state: how much off-heap memory its RocksDB stores may take together, and
+ * how much disk each may hold beyond its live data ({@link io.quotaflow.state.BoundedRocksDb},
+ * docs/design.md, "Bounds").
  */
 package io.quotaflow.state;
