@@ -22,6 +22,7 @@ import io.quotaflow.routing.RouteSettings;
 import io.quotaflow.routing.ModelClients;
 import io.quotaflow.topology.QuotaflowTopology;
 import org.apache.kafka.common.utils.Time;
+import io.quotaflow.admin.TimedOutTransactions;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -57,6 +58,9 @@ public final class Pipeline implements AutoCloseable {
     private final StatusServer status;
     private final RouteStateBoard routeStates;
     private volatile StartCheck startCheck;
+    /** Ends a dead instance's timed-out transactions while this one rebalances ({@link TimedOutTransactions}). */
+    private final java.util.concurrent.ScheduledExecutorService transactionWatch;
+    private final org.apache.kafka.clients.admin.Admin transactionAdmin;
 
     private Pipeline(QuotaflowConfig config, ModelClients clients, RouteStateBoard routeStates) {
         this.clients = clients;
@@ -94,6 +98,36 @@ public final class Pipeline implements AutoCloseable {
         });
         clientMetrics.watch(streams::metrics);
         late.watch(streams);
+        this.transactionAdmin = io.quotaflow.admin.KafkaClients.admin(config.bootstrapServers(), config.kafka());
+        this.transactionWatch = watchTransactions(new TimedOutTransactions(transactionAdmin, config.applicationId(),
+                TRANSACTION_WATCH_CALL_TIMEOUT), streams);
+    }
+
+    private static final java.time.Duration TRANSACTION_WATCH_CALL_TIMEOUT = java.time.Duration.ofSeconds(5);
+
+    /**
+     * Once a second while this instance rebalances (an instance died, or joined), ends the transactions
+     * a dead instance left open past their timeout, so the standbys taking its tasks over restore at
+     * once rather than at the coordinator's next scan; on a daemon thread of its own, never a stream thread.
+     */
+    private static java.util.concurrent.ScheduledExecutorService watchTransactions(TimedOutTransactions transactions, KafkaStreams streams) {
+        var watch = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "quotaflow-transaction-watch");
+            t.setDaemon(true);
+            return t;
+        });
+        watch.scheduleWithFixedDelay(() -> {
+            try {
+                if (streams.state() == KafkaStreams.State.REBALANCING) {
+                    transactions.abortTimedOut(System.currentTimeMillis());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                LOG.debug("transaction watch", e);
+            }
+        }, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
+        return watch;
     }
 
     /** The topics the stream threads read: the input topics, retry, and the two dispatch topics. */
@@ -287,6 +321,8 @@ public final class Pipeline implements AutoCloseable {
     }
 
     public void close(Duration timeout) {
+        transactionWatch.shutdownNow();
+        transactionAdmin.close(Duration.ofSeconds(5));
         // leave the group at once, so the quota scope's task moves now rather than after the session timeout
         streams.close(CloseOptions.timeout(timeout).withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
         processMetrics.close();

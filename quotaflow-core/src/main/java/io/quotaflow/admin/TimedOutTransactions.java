@@ -1,0 +1,85 @@
+package io.quotaflow.admin;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListTransactionsOptions;
+import org.apache.kafka.clients.admin.TransactionDescription;
+import org.apache.kafka.clients.admin.TransactionListing;
+import org.apache.kafka.clients.admin.TransactionState;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
+
+/**
+ * Ends the transactions a dead instance of this application left open as soon as they have timed
+ * out, instead of at the transaction coordinator's next scan for timed-out transactions (every
+ * 10 s by default, {@code transaction.abort.timed.out.transaction.cleanup.interval.ms}, a broker
+ * setting). Under exactly-once the open transaction holds the dead instance's changelogs, so the
+ * standby that takes its tasks over cannot finish restoring, and its quota scopes stay idle, until
+ * the transaction is gone: 9 to 15 s after a kill, depending on where the scan fell (docs/benchmark.md,
+ * "Failover").
+ *
+ * <p>What it ends is what the coordinator would abort anyway, only earlier: transactions of this
+ * application's Kafka Streams producers ({@code <application.id>-<process UUID>-<thread>}; not a
+ * {@code dlq replay}'s) still ongoing {@link #MARGIN} past their own timeout. A live producer's transaction lasts a commit interval; one past its timeout
+ * is already lost to it. It ends them with {@link Admin#fenceProducers} (the coordinator aborts the
+ * transaction and bumps the producer's epoch), which needs the rights the application's producers
+ * already have (write on their transactional ids) plus describe; a cluster that refuses is left to
+ * its own scan.
+ */
+public final class TimedOutTransactions {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TimedOutTransactions.class);
+    /** How far past its own timeout a transaction must be: clock skew between here and the coordinator. */
+    static final Duration MARGIN = Duration.ofSeconds(1);
+
+    private final Admin admin;
+    /** Kafka Streams' exactly-once producers: {@code <application.id>-<process UUID>-<thread index>}. */
+    private final Pattern streamsProducer;
+    private final Duration callTimeout;
+
+    public TimedOutTransactions(Admin admin, String applicationId, Duration callTimeout) {
+        this.admin = admin;
+        this.streamsProducer = Pattern.compile(Pattern.quote(applicationId) + "-[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}-[0-9]+");
+        this.callTimeout = callTimeout;
+    }
+
+    /**
+     * Ends this application's transactions that are past their timeout at {@code nowMs}; returns the
+     * transactional ids it fenced. Blocks for up to three admin calls: never on a stream thread.
+     */
+    public List<String> abortTimedOut(long nowMs) throws InterruptedException {
+        try {
+            List<String> ours = admin.listTransactions(new ListTransactionsOptions().filterStates(List.of(TransactionState.ONGOING)))
+                    .all().get(callTimeout.toMillis(), TimeUnit.MILLISECONDS).stream()
+                    .map(TransactionListing::transactionalId).filter(id -> streamsProducer.matcher(id).matches()).toList();
+            if (ours.isEmpty()) {
+                return List.of();
+            }
+            List<String> due = timedOut(admin.describeTransactions(ours).all().get(callTimeout.toMillis(), TimeUnit.MILLISECONDS), nowMs);
+            if (!due.isEmpty()) {
+                admin.fenceProducers(due).all().get(callTimeout.toMillis(), TimeUnit.MILLISECONDS);
+                LOG.info("ended {} transaction(s) left open past their timeout by an instance that is gone: {}", due.size(), due);
+            }
+            return due;
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.debug("could not look for timed-out transactions (the coordinator's own scan will end them)", e);
+            return List.of();
+        }
+    }
+
+    /** The ids of {@code described} still ongoing {@link #MARGIN} past their own timeout at {@code nowMs}. */
+    static List<String> timedOut(Map<String, TransactionDescription> described, long nowMs) {
+        return described.entrySet().stream()
+                .filter(e -> e.getValue().state() == TransactionState.ONGOING)
+                .filter(e -> e.getValue().transactionStartTimeMs().isPresent()
+                        && e.getValue().transactionStartTimeMs().getAsLong() + e.getValue().transactionTimeoutMs() + MARGIN.toMillis() <= nowMs)
+                .map(Map.Entry::getKey).sorted().toList();
+    }
+}
