@@ -97,20 +97,33 @@ public final class Pipeline implements AutoCloseable {
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
         clientMetrics.watch(streams::metrics);
-        late.watch(streams);
+        late.watch(streams, state -> {
+            if (state == KafkaStreams.State.REBALANCING) {
+                rebalancedAtMs = System.currentTimeMillis();
+            }
+        });
         this.transactionAdmin = io.quotaflow.admin.KafkaClients.admin(config.bootstrapServers(), config.kafka());
         this.transactionWatch = watchTransactions(new TimedOutTransactions(transactionAdmin, config.applicationId(),
-                TRANSACTION_WATCH_CALL_TIMEOUT), streams);
+                TRANSACTION_WATCH_CALL_TIMEOUT));
     }
 
     private static final java.time.Duration TRANSACTION_WATCH_CALL_TIMEOUT = java.time.Duration.ofSeconds(5);
+    /**
+     * How long after a rebalance began the watch keeps looking: the moved tasks restore (in Kafka
+     * Streams' state updater, while the application may already say RUNNING) until the dead
+     * instance's transaction has ended, at most its timeout after the rebalance.
+     */
+    private static final long TRANSACTION_WATCH_AFTER_REBALANCE_MS = 30_000;
+    /** When this instance last went REBALANCING (epoch ms; 0: never). */
+    private volatile long rebalancedAtMs;
 
     /**
-     * Once a second while this instance rebalances (an instance died, or joined), ends the transactions
-     * a dead instance left open past their timeout, so the standbys taking its tasks over restore at
-     * once rather than at the coordinator's next scan; on a daemon thread of its own, never a stream thread.
+     * Once a second within {@link #TRANSACTION_WATCH_AFTER_REBALANCE_MS} of a rebalance (an instance died,
+     * or joined), ends the transactions a dead instance left open past their timeout, so the standbys
+     * taking its tasks over restore at once rather than at the coordinator's next scan; on a daemon
+     * thread of its own, never a stream thread.
      */
-    private static java.util.concurrent.ScheduledExecutorService watchTransactions(TimedOutTransactions transactions, KafkaStreams streams) {
+    private java.util.concurrent.ScheduledExecutorService watchTransactions(TimedOutTransactions transactions) {
         var watch = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "quotaflow-transaction-watch");
             t.setDaemon(true);
@@ -118,8 +131,9 @@ public final class Pipeline implements AutoCloseable {
         });
         watch.scheduleWithFixedDelay(() -> {
             try {
-                if (streams.state() == KafkaStreams.State.REBALANCING) {
-                    transactions.abortTimedOut(System.currentTimeMillis());
+                long now = System.currentTimeMillis();
+                if (rebalancedAtMs > 0 && now - rebalancedAtMs <= TRANSACTION_WATCH_AFTER_REBALANCE_MS) {
+                    transactions.abortTimedOut(now);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -147,8 +161,8 @@ public final class Pipeline implements AutoCloseable {
         private volatile StreamsProbe probe;
         private volatile KafkaStreams streams;
 
-        void watch(KafkaStreams value) {
-            this.probe = StreamsProbe.watching(value);
+        void watch(KafkaStreams value, java.util.function.Consumer<KafkaStreams.State> onChange) {
+            this.probe = StreamsProbe.watching(value, onChange);
             this.streams = value;
         }
 

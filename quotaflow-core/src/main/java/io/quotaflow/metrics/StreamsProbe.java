@@ -22,8 +22,14 @@ public interface StreamsProbe {
      * {@link KafkaStreams#start()}.
      */
     static StreamsProbe watching(KafkaStreams streams) {
+        return watching(streams, state -> { });
+    }
+
+    /** As {@link #watching(KafkaStreams)}, telling {@code onChange} each new state too (on the thread that changed it). */
+    static StreamsProbe watching(KafkaStreams streams, java.util.function.Consumer<KafkaStreams.State> onChange) {
         boolean[] running = {false};
         streams.setStateListener((now, before) -> {
+            onChange.accept(now);
             if (now == KafkaStreams.State.RUNNING) {
                 synchronized (running) {
                     running[0] = true;
