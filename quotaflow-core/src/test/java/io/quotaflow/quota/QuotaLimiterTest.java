@@ -398,32 +398,28 @@ class QuotaLimiterTest {
 
     @Test
     void shouldCreditANewOwnerTheRefillSinceThePreviousOwnersLastAdmissionUpToTheSession() {
-        long now = 100 * SECOND;
         long sixSeconds = 6 * SECOND;
         // the previous owner admitted its last call 1 s ago: 1 s of refill, 2 000 tokens, is certain
-        QuotaLimiter recent = twoThousandPerSecondFrom(now);
-        recent.takeOver(new ScopeUsage(99_000, null), sixSeconds, 0, 0, now);
-        assertThat(recent.tryAcquire(Priority.BULK, Charge.unsplit(1_900), now)).isTrue();
-        assertThat(recent.tryAcquire(Priority.BULK, Charge.unsplit(200), now)).isFalse();
-
+        assertAdmitsThenRefuses(takenOver(99_000, sixSeconds, 0, 0), 1_900, 200);
         // 30 s ago, but a call it never committed may have gone out as late as a session (6 s) ago:
         // 12 000 tokens, capped at the 4 000 the bucket holds
-        QuotaLimiter longAgo = twoThousandPerSecondFrom(now);
-        longAgo.takeOver(new ScopeUsage(70_000, null), sixSeconds, 0, 0, now);
-        assertThat(longAgo.tryAcquire(Priority.BULK, Charge.unsplit(4_000), now)).isTrue();
-        assertThat(longAgo.tryAcquire(Priority.BULK, Charge.unsplit(100), now)).isFalse();
-
+        assertAdmitsThenRefuses(takenOver(70_000, sixSeconds, 0, 0), 4_000, 100);
         // with a 1 s session only 1 s of refill is certain, however long ago the last recorded call
-        QuotaLimiter shortSession = twoThousandPerSecondFrom(now);
-        shortSession.takeOver(new ScopeUsage(70_000, null), SECOND, 0, 0, now);
-        assertThat(shortSession.tryAcquire(Priority.BULK, Charge.unsplit(1_900), now)).isTrue();
-        assertThat(shortSession.tryAcquire(Priority.BULK, Charge.unsplit(200), now)).isFalse();
-
+        assertAdmitsThenRefuses(takenOver(70_000, SECOND, 0, 0), 1_900, 200);
         // its calls still out count as charged after it: 2 s of refill less 3 000 tokens
-        QuotaLimiter inFlight = twoThousandPerSecondFrom(now);
-        inFlight.takeOver(new ScopeUsage(98_000, null), sixSeconds, 3, 3_000, now);
-        assertThat(inFlight.tryAcquire(Priority.BULK, Charge.unsplit(900), now)).isTrue();
-        assertThat(inFlight.tryAcquire(Priority.BULK, Charge.unsplit(200), now)).isFalse();
+        assertAdmitsThenRefuses(takenOver(98_000, sixSeconds, 3, 3_000), 900, 200);
+    }
+
+    /** A limiter at 100 s that took over from an owner whose last call was at {@code lastAdmittedMs}. */
+    private static QuotaLimiter takenOver(long lastAdmittedMs, long boundNanos, int calls, long tokens) {
+        QuotaLimiter limiter = twoThousandPerSecondFrom(100 * SECOND);
+        limiter.takeOver(new ScopeUsage(lastAdmittedMs, null), boundNanos, calls, tokens, 100 * SECOND);
+        return limiter;
+    }
+
+    private static void assertAdmitsThenRefuses(QuotaLimiter limiter, long fits, long more) {
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(fits), 100 * SECOND)).as("%d tokens at once", fits).isTrue();
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(more), 100 * SECOND)).as("%d more", more).isFalse();
     }
 
     @Test
