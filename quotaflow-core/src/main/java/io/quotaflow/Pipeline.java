@@ -58,9 +58,8 @@ public final class Pipeline implements AutoCloseable {
     private final StatusServer status;
     private final RouteStateBoard routeStates;
     private volatile StartCheck startCheck;
-    /** Ends a dead instance's timed-out transactions while this one rebalances ({@link TimedOutTransactions}). */
-    private final java.util.concurrent.ScheduledExecutorService transactionWatch;
-    private final org.apache.kafka.clients.admin.Admin transactionAdmin;
+    /** Ends a dead instance's timed-out transactions after this one's rebalances ({@link TimedOutTransactions}). */
+    private final TimedOutTransactions.Watch transactionWatch;
 
     private Pipeline(QuotaflowConfig config, ModelClients clients, RouteStateBoard routeStates) {
         this.clients = clients;
@@ -97,51 +96,8 @@ public final class Pipeline implements AutoCloseable {
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
         clientMetrics.watch(streams::metrics);
-        late.watch(streams, state -> {
-            if (state == KafkaStreams.State.REBALANCING) {
-                rebalancedAtMs = System.currentTimeMillis();
-            }
-        });
-        this.transactionAdmin = io.quotaflow.admin.KafkaClients.admin(config.bootstrapServers(), config.kafka());
-        this.transactionWatch = watchTransactions(new TimedOutTransactions(transactionAdmin, config.applicationId(),
-                TRANSACTION_WATCH_CALL_TIMEOUT));
-    }
-
-    private static final java.time.Duration TRANSACTION_WATCH_CALL_TIMEOUT = java.time.Duration.ofSeconds(5);
-    /**
-     * How long after a rebalance began the watch keeps looking: the moved tasks restore (in Kafka
-     * Streams' state updater, while the application may already say RUNNING) until the dead
-     * instance's transaction has ended, at most its timeout after the rebalance.
-     */
-    private static final long TRANSACTION_WATCH_AFTER_REBALANCE_MS = 30_000;
-    /** When this instance last went REBALANCING (epoch ms; 0: never). */
-    private volatile long rebalancedAtMs;
-
-    /**
-     * Once a second within {@link #TRANSACTION_WATCH_AFTER_REBALANCE_MS} of a rebalance (an instance died,
-     * or joined), ends the transactions a dead instance left open past their timeout, so the standbys
-     * taking its tasks over restore at once rather than at the coordinator's next scan; on a daemon
-     * thread of its own, never a stream thread.
-     */
-    private java.util.concurrent.ScheduledExecutorService watchTransactions(TimedOutTransactions transactions) {
-        var watch = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "quotaflow-transaction-watch");
-            t.setDaemon(true);
-            return t;
-        });
-        watch.scheduleWithFixedDelay(() -> {
-            try {
-                long now = System.currentTimeMillis();
-                if (rebalancedAtMs > 0 && now - rebalancedAtMs <= TRANSACTION_WATCH_AFTER_REBALANCE_MS) {
-                    transactions.abortTimedOut(now);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (RuntimeException e) {
-                LOG.debug("transaction watch", e);
-            }
-        }, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
-        return watch;
+        this.transactionWatch = TimedOutTransactions.watch(config.bootstrapServers(), config.kafka(), config.applicationId());
+        late.watch(streams, transactionWatch::stateChanged);
     }
 
     /** The topics the stream threads read: the input topics, retry, and the two dispatch topics. */
@@ -335,8 +291,7 @@ public final class Pipeline implements AutoCloseable {
     }
 
     public void close(Duration timeout) {
-        transactionWatch.shutdownNow();
-        transactionAdmin.close(Duration.ofSeconds(5));
+        transactionWatch.close();
         // leave the group at once, so the quota scope's task moves now rather than after the session timeout
         streams.close(CloseOptions.timeout(timeout).withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
         processMetrics.close();

@@ -22,7 +22,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.io.PrintWriter;
 import java.io.StringReader;
 import java.io.StringWriter;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -54,12 +53,8 @@ class StatusCommandIT {
     void shouldFindAnInstanceThroughTheClusterAndPrintTheTicketsStatus() throws Exception {
         String prefix = KafkaBrokerExtension.uniqueName("status") + ".";
         String app = KafkaBrokerExtension.uniqueName("status-app");
-        int port;
-        try (ServerSocket free = new ServerSocket(0)) {
-            port = free.getLocalPort();
-        }
         Map<String, String> env = new HashMap<>(Map.of("QUOTAFLOW_BOOTSTRAP_SERVERS", KafkaBrokerExtension.bootstrapServers(),
-                "QUOTAFLOW_TOPICS_PREFIX", prefix, "QUOTAFLOW_HTTP_PORT", Integer.toString(port)));
+                "QUOTAFLOW_TOPICS_PREFIX", prefix));
         assertThat(run(env, "topics", "apply").code()).isZero();
         try (ProviderSimulator sim = ProviderSimulator.start(SimulatorConfig.builder().port(0).rpm(600).tpm(200_000)
                 .apiKeys(Set.of("sk-it-status-cli")).build())) {
@@ -67,8 +62,10 @@ class StatusCommandIT {
                     Secret.of("sk-it-status-cli")), QuotaSettings.ofDefaults().withRpm(600).withTpm(200_000), BatchSettings.ofDefaults(),
                     RetrySettings.ofDefaults()).withTopics(new TopicNames(prefix));
             QuotaflowConfig config = new QuotaflowConfig(KafkaBrokerExtension.bootstrapServers(), app, Files.createTempDirectory("qf-st"),
-                    port, Map.of("num.standby.replicas", "0"), settings).withHttp("127.0.0.1", port);
+                    0, Map.of("num.standby.replicas", "0"), settings).withHttp("127.0.0.1", 0);
+            // the server binds a free port itself: a port picked beforehand may be taken by another test meanwhile
             try (Pipeline pipeline = Pipeline.start(config)) {
+                env.put("QUOTAFLOW_HTTP_PORT", Integer.toString(pipeline.httpPort()));
                 assertThat(pipeline.awaitRunning(Duration.ofSeconds(90))).isTrue();
                 try (TicketPublisher publisher = new TicketPublisher(KafkaBrokerExtension.bootstrapServers(), Map.of(),
                         new TopicNames(prefix))) {

@@ -5,6 +5,7 @@ import org.apache.kafka.clients.admin.ListTransactionsOptions;
 import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionListing;
 import org.apache.kafka.clients.admin.TransactionState;
+import org.apache.kafka.streams.KafkaStreams;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,6 +13,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
@@ -71,6 +74,68 @@ public final class TimedOutTransactions {
         } catch (ExecutionException | TimeoutException e) {
             LOG.debug("could not look for timed-out transactions (the coordinator's own scan will end them)", e);
             return List.of();
+        }
+    }
+
+    /**
+     * Starts a watch for the application {@code applicationId}: once a second within
+     * {@link Watch#AFTER_REBALANCE} of a rebalance (an instance died, or joined; told by
+     * {@link Watch#stateChanged}), ends what {@link #abortTimedOut} finds, on a daemon thread of its
+     * own, never a stream thread.
+     */
+    public static Watch watch(String bootstrapServers, Map<String, String> kafka, String applicationId) {
+        return new Watch(KafkaClients.admin(bootstrapServers, kafka), applicationId);
+    }
+
+    /** A running watch ({@link #watch}); closing it stops it and its admin client. */
+    public static final class Watch implements AutoCloseable {
+
+        /**
+         * How long after a rebalance began the watch keeps looking: the moved tasks restore (in Kafka
+         * Streams' state updater, while the application may already say RUNNING) until the dead
+         * instance's transaction has ended, at most its timeout after the rebalance.
+         */
+        static final Duration AFTER_REBALANCE = Duration.ofSeconds(30);
+        private static final Duration CALL_TIMEOUT = Duration.ofSeconds(5);
+
+        private final Admin admin;
+        private final ScheduledExecutorService executor;
+        /** When the application last went REBALANCING (epoch ms; 0: never). */
+        private volatile long rebalancedAtMs;
+
+        private Watch(Admin admin, String applicationId) {
+            this.admin = admin;
+            TimedOutTransactions transactions = new TimedOutTransactions(admin, applicationId, CALL_TIMEOUT);
+            this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "quotaflow-transaction-watch");
+                t.setDaemon(true);
+                return t;
+            });
+            executor.scheduleWithFixedDelay(() -> {
+                long now = System.currentTimeMillis();
+                if (rebalancedAtMs > 0 && now - rebalancedAtMs <= AFTER_REBALANCE.toMillis()) {
+                    try {
+                        transactions.abortTimedOut(now);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    } catch (RuntimeException e) {
+                        LOG.debug("transaction watch", e);
+                    }
+                }
+            }, 1, 1, TimeUnit.SECONDS);
+        }
+
+        /** The application's state listener: a rebalance opens the watch for {@link #AFTER_REBALANCE}. */
+        public void stateChanged(KafkaStreams.State state) {
+            if (state == KafkaStreams.State.REBALANCING) {
+                rebalancedAtMs = System.currentTimeMillis();
+            }
+        }
+
+        @Override
+        public void close() {
+            executor.shutdownNow();
+            admin.close(Duration.ofSeconds(5));
         }
     }
 

@@ -243,7 +243,7 @@ public final class ConfigLoader {
                 p.integer("instance.heartbeat-interval-ms"), p.integer("instance.transaction-timeout-ms")).applyTo(cluster.kafka());
         kafka = io.quotaflow.state.BoundedRocksDb.applyTo(kafka, p.integer("state.memory-mb"));
         if (p.string("instance.takeover-credit").strip().equalsIgnoreCase("off")) {
-            kafka.put(io.quotaflow.dispatch.DispatcherProcessor.TAKEOVER_CREDIT_CONFIG, "off");
+            kafka.put(GroupMembership.TAKEOVER_CREDIT_CONFIG, "off");
         }
         String maxRequest = kafka.getOrDefault("producer.max.request.size", kafka.getOrDefault("max.request.size", "1048576"));
         RecordLimits limits;

@@ -15,9 +15,7 @@ import io.quotaflow.routing.RouteChooser;
 import io.quotaflow.routing.RouteStates;
 import io.quotaflow.status.StatusStore;
 import io.quotaflow.ticket.WorkItem;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.utils.Time;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -108,10 +106,6 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
     public static final String OVERFLOW_STORE = "qf-overflow";
     /** What each scope's next owner takes over: its last admission and its daily usage (scope → {@code ScopeUsage}). */
     public static final String USAGE_STORE = "qf-usage";
-    /** Kafka's own default of {@code session.timeout.ms}, which {@code ConsumerConfig} does not export. */
-    private static final long KAFKA_SESSION_TIMEOUT_MS = 45_000;
-    /** The Streams property {@code instance.takeover-credit=off} sets: a new owner credits nothing ({@link #sessionTimeout}). */
-    public static final String TAKEOVER_CREDIT_CONFIG = "quotaflow.takeover.credit";
     /** The batch jobs the provider accepted for batch routes, until each of their calls is answered (batch id → {@code BatchJob}). */
     public static final String BATCH_JOBS_STORE = "qf-batch-jobs";
 
@@ -176,7 +170,7 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
         this.mover = new RouteMover(routing, new RouteChooser(routing, settings.batch()), states, listener, context, statuses);
         Coalescer coalescer = CacheStores.coalescer(context, routing.cacheTtl(), routing.cacheStaleTtl());
         KeyValueStore<String, String> overflow = context.getStateStore(OVERFLOW_STORE);
-        Duration quietBound = sessionTimeout(context.appConfigs());
+        Duration quietBound = io.quotaflow.settings.GroupMembership.takeoverBound(context.appConfigs());
         for (String scope : routing.scopes()) {
             DispatcherSettings own = settings.forScope(scope);
             RouteSettings first = routing.routesOf(scope).get(0);
@@ -192,31 +186,6 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
         rerouteOrphans(delayed);
         dropOrphanOverflow(overflow, routing);
         this.punctuator = context.schedule(settings.batch().punctuateInterval(), PunctuationType.WALL_CLOCK_TIME, this::punctuate);
-    }
-
-    /**
-     * How long ago, at least, a previous owner that died sent the calls it never committed: its
-     * group session, after which its tasks moved ({@code session.timeout.ms} as the main consumer
-     * has it, Kafka's 45 s when unset). Zero (credit nothing) under the streams rebalance protocol,
-     * whose session the broker sets, and with {@code instance.takeover-credit=off}.
-     */
-    public static Duration sessionTimeout(Map<String, Object> configs) {
-        if ("streams".equalsIgnoreCase(String.valueOf(configs.get("group.protocol")).strip())
-                || "off".equalsIgnoreCase(String.valueOf(configs.get(TAKEOVER_CREDIT_CONFIG)).strip())) {
-            return Duration.ZERO;
-        }
-        Object value = configs.get(StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG));
-        if (value == null) {
-            value = configs.get(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG));
-        }
-        if (value == null) {
-            value = configs.get(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG);
-        }
-        try {
-            return Duration.ofMillis(value == null ? KAFKA_SESSION_TIMEOUT_MS : Long.parseLong(value.toString().strip()));
-        } catch (NumberFormatException e) {
-            return Duration.ZERO;
-        }
     }
 
     /** The Batch API calls of {@code route}'s scope when it is a batch route; null for an online one. */

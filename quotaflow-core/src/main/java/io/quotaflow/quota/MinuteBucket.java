@@ -20,6 +20,8 @@ final class MinuteBucket {
     private final QuotaDimension dimension;
     private final long limit;
     private final QuotaSettings settings;
+    /** The refill: the limit × the safety factor, per second. */
+    private final double ratePerSecond;
     private final double baseCapacity;
     private final ContinuousBucket bucket;
     /** The most the provider reported remaining since the last 429: its bucket holds at least that. */
@@ -36,10 +38,10 @@ final class MinuteBucket {
         this.dimension = dimension;
         this.limit = limitPerMinute;
         this.settings = settings;
-        double rate = limitPerMinute * settings.safetyFactor();
+        this.ratePerSecond = limitPerMinute * settings.safetyFactor() / 60.0;
         // at least one unit of capacity, or a low limit could never admit anything
-        this.baseCapacity = Math.max(1.0, rate * settings.burstSeconds() / 60.0);
-        this.bucket = new ContinuousBucket(rate / 60.0, baseCapacity, 0, nowNanos);
+        this.baseCapacity = Math.max(1.0, ratePerSecond * settings.burstSeconds());
+        this.bucket = new ContinuousBucket(ratePerSecond, baseCapacity, 0, nowNanos);
     }
 
     QuotaDimension dimension() {
@@ -126,7 +128,7 @@ final class MinuteBucket {
      * units, never above capacity ({@link QuotaLimiter#takeOver}).
      */
     void credit(long nanos, double spent, long nowNanos) {
-        double refill = limit * settings.safetyFactor() / 60.0 * (nanos / 1e9) - spent;
+        double refill = ratePerSecond * (nanos / 1e9) - spent;
         if (refill > 0) {
             bucket.raiseTo(bucket.available(nowNanos) + refill, nowNanos);
         }

@@ -1,5 +1,6 @@
 package io.quotaflow.settings;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -38,6 +39,42 @@ public record GroupMembership(int sessionTimeoutMs, int heartbeatIntervalMs, int
         QuotaSettings.require(transactionTimeoutMs >= 1_000, "instance.transaction-timeout-ms must be >= 1000");
     }
 
+    /** The Streams property {@code instance.takeover-credit=off} sets: a new owner credits nothing ({@link #takeoverBound}). */
+    public static final String TAKEOVER_CREDIT_CONFIG = "quotaflow.takeover.credit";
+    /** Kafka's own default of {@code session.timeout.ms}, which {@code ConsumerConfig} does not export. */
+    private static final long KAFKA_SESSION_TIMEOUT_MS = 45_000;
+    private static final String SESSION_TIMEOUT = "session.timeout.ms";
+
+    /**
+     * From a Streams application's configs: how long ago, at least, a previous owner of a task that
+     * died sent the calls it never committed, which is its group session, after which its tasks moved
+     * ({@code session.timeout.ms} as the main consumer has it, Kafka's 45 s when unset). Zero (credit
+     * nothing) under the streams rebalance protocol, whose session the broker sets, and with
+     * {@code instance.takeover-credit=off} (docs/design.md, "Limiter").
+     */
+    public static Duration takeoverBound(Map<String, ?> configs) {
+        if (isStreamsProtocol(configs.get("group.protocol"))
+                || "off".equalsIgnoreCase(String.valueOf(configs.get(TAKEOVER_CREDIT_CONFIG)).strip())) {
+            return Duration.ZERO;
+        }
+        Object value = configs.get("main.consumer." + SESSION_TIMEOUT);
+        if (value == null) {
+            value = configs.get("consumer." + SESSION_TIMEOUT);
+        }
+        if (value == null) {
+            value = configs.get(SESSION_TIMEOUT);
+        }
+        try {
+            return Duration.ofMillis(value == null ? KAFKA_SESSION_TIMEOUT_MS : Long.parseLong(value.toString().strip()));
+        } catch (NumberFormatException e) {
+            return Duration.ZERO;
+        }
+    }
+
+    private static boolean isStreamsProtocol(Object protocol) {
+        return "streams".equalsIgnoreCase(String.valueOf(protocol).strip());
+    }
+
     public static GroupMembership ofDefaults() {
         return new GroupMembership(DEFAULT_SESSION_TIMEOUT_MS, DEFAULT_HEARTBEAT_INTERVAL_MS, DEFAULT_TRANSACTION_TIMEOUT_MS);
     }
@@ -51,10 +88,10 @@ public record GroupMembership(int sessionTimeoutMs, int heartbeatIntervalMs, int
     public Map<String, String> applyTo(Map<String, String> kafka) {
         Map<String, String> out = new TreeMap<>(kafka);
         out.putIfAbsent("transaction.timeout.ms", Integer.toString(transactionTimeoutMs));
-        if ("streams".equalsIgnoreCase(String.valueOf(kafka.get("group.protocol")).strip())) {
+        if (isStreamsProtocol(kafka.get("group.protocol"))) {
             return out;
         }
-        out.putIfAbsent("session.timeout.ms", Integer.toString(sessionTimeoutMs));
+        out.putIfAbsent(SESSION_TIMEOUT, Integer.toString(sessionTimeoutMs));
         out.putIfAbsent("heartbeat.interval.ms", Integer.toString(heartbeatIntervalMs));
         return out;
     }

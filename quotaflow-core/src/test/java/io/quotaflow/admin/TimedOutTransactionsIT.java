@@ -34,8 +34,7 @@ class TimedOutTransactionsIT {
     @Test
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void shouldEndOnlyThisApplicationsTransactionsPastTheirTimeout() throws Exception {
-        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(0, null,
-                Map.of("transaction.abort.timed.out.transaction.cleanup.interval.ms", "3600000"));
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(0, null, EmbeddedKafkaBroker.SLOW_TRANSACTION_SCAN);
              Admin admin = KafkaClients.admin(broker.bootstrapServers(), Map.of())) {
             admin.createTopics(List.of(new NewTopic("changelog", 1, (short) 1), new NewTopic("replayed", 1, (short) 1))).all()
                     .get(30, TimeUnit.SECONDS);

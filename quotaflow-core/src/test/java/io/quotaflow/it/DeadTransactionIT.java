@@ -40,8 +40,7 @@ class DeadTransactionIT {
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void shouldEndADeadInstancesTimedOutTransactionWhileRebalancing() throws Exception {
-        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(0, null,
-                Map.of("transaction.abort.timed.out.transaction.cleanup.interval.ms", "3600000"));
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(0, null, EmbeddedKafkaBroker.SLOW_TRANSACTION_SCAN);
              ProviderSimulator sim = ProviderSimulator.start(SimulatorConfig.builder().port(0).apiKeys(Set.of(KEY)).build());
              Admin admin = io.quotaflow.admin.KafkaClients.admin(broker.bootstrapServers(), Map.of())) {
             TopicNames topics = ItSupport.applyTopics(broker, "dt.");

@@ -2,6 +2,7 @@ package io.quotaflow.settings;
 
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -36,5 +37,20 @@ class GroupMembershipTest {
         assertThatThrownBy(() -> new GroupMembership(0, 1, 5_000)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new GroupMembership(6_000, 1_000, 500)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("instance.transaction-timeout-ms");
+    }
+
+    @Test
+    void shouldBoundTheCreditByTheGroupsSessionTimeout() {
+        assertThat(GroupMembership.takeoverBound(Map.of("session.timeout.ms", "6000"))).isEqualTo(Duration.ofSeconds(6));
+        assertThat(GroupMembership.takeoverBound(Map.of("session.timeout.ms", "6000",
+                "main.consumer.session.timeout.ms", "10000"))).as("the main consumer's wins").isEqualTo(Duration.ofSeconds(10));
+        assertThat(GroupMembership.takeoverBound(Map.of("consumer.session.timeout.ms", 8000)))
+                .isEqualTo(Duration.ofSeconds(8));
+        assertThat(GroupMembership.takeoverBound(Map.of())).as("Kafka's default").isEqualTo(Duration.ofSeconds(45));
+        assertThat(GroupMembership.takeoverBound(Map.of("group.protocol", "streams", "session.timeout.ms", "6000")))
+                .as("the broker sets the session").isZero();
+        assertThat(GroupMembership.takeoverBound(Map.of("session.timeout.ms", "soon"))).isZero();
+        assertThat(GroupMembership.takeoverBound(Map.of("session.timeout.ms", "6000",
+                GroupMembership.TAKEOVER_CREDIT_CONFIG, "off"))).as("instance.takeover-credit=off").isZero();
     }
 }

@@ -44,19 +44,4 @@ class ScopeUsageTopologyTest {
                     .isLessThanOrEqualTo(h.now().toEpochMilli());
         }
     }
-
-    @Test
-    void shouldBoundTheCreditByTheGroupsSessionTimeout() {
-        assertThat(DispatcherProcessor.sessionTimeout(java.util.Map.of("session.timeout.ms", "6000"))).isEqualTo(Duration.ofSeconds(6));
-        assertThat(DispatcherProcessor.sessionTimeout(java.util.Map.of("session.timeout.ms", "6000",
-                "main.consumer.session.timeout.ms", "10000"))).as("the main consumer's wins").isEqualTo(Duration.ofSeconds(10));
-        assertThat(DispatcherProcessor.sessionTimeout(java.util.Map.of("consumer.session.timeout.ms", 8000)))
-                .isEqualTo(Duration.ofSeconds(8));
-        assertThat(DispatcherProcessor.sessionTimeout(java.util.Map.of())).as("Kafka's default").isEqualTo(Duration.ofSeconds(45));
-        assertThat(DispatcherProcessor.sessionTimeout(java.util.Map.of("group.protocol", "streams", "session.timeout.ms", "6000")))
-                .as("the broker sets the session").isZero();
-        assertThat(DispatcherProcessor.sessionTimeout(java.util.Map.of("session.timeout.ms", "soon"))).isZero();
-        assertThat(DispatcherProcessor.sessionTimeout(java.util.Map.of("session.timeout.ms", "6000",
-                DispatcherProcessor.TAKEOVER_CREDIT_CONFIG, "off"))).as("instance.takeover-credit=off").isZero();
-    }
 }

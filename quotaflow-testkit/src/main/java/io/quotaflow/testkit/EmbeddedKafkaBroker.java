@@ -51,6 +51,12 @@ import kafka.server.KafkaRaftServer;
  * Kafka treats its sub-directories as partition logs.
  */
 public final class EmbeddedKafkaBroker implements AutoCloseable {
+    /**
+     * Broker settings under which the transaction coordinator's own scan for timed-out transactions
+     * waits an hour (its default is 10 s): a test sees what the clients end, not what the scan ends.
+     */
+    public static final Map<String, String> SLOW_TRANSACTION_SCAN =
+            Map.of("transaction.abort.timed.out.transaction.cleanup.interval.ms", "3600000");
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafkaBroker.class);
 
