@@ -39,7 +39,7 @@ import java.util.concurrent.TimeUnit;
  * The failover scenario: three {@code quotaflow run} instances (child processes, so that one can
  * really be SIGKILLed: no LeaveGroup, no commit, calls left in the air) share six quota scopes,
  * six routes each with its own provider simulator in this JVM (one key, {@value #RPM} RPM,
- * {@value #TPM} TPM, 5 s burst each), on an in-process broker. The tickets are spread evenly over
+ * {@link Options#tpm} TPM, {@value #DEFAULT_TPM} by default, 5 s burst each), on an in-process broker. The tickets are spread evenly over
  * six tenants, one routed to each scope, and published at once. Once {@value #KILL_AT_SHARE} of
  * them are accounted for, the instance owning the most dispatcher tasks is SIGKILLed; it stays dead, or
  * (a {@code +restart} variant) is started again at once with the same state directory and so the
@@ -57,9 +57,14 @@ public final class FailoverRunner {
     public static final int SCOPES = 6;
     public static final int INSTANCES = 3;
     public static final long RPM = 1_000;
-    public static final long TPM = 150_000;
+    /**
+     * Each scope's tokens per minute: low enough that the quotas, not the three instances sharing this
+     * machine's cores, bind (every scope has tickets waiting when the instance is killed), so that the
+     * seconds until a scope admits again measure the failover and not the wait for its next ticket.
+     */
+    public static final long DEFAULT_TPM = 60_000;
     public static final double BURST_SECONDS = 5;
-    /** About 40 s of work per scope at {@value #TPM} TPM. */
+    /** About 100 s of work per scope at {@value #DEFAULT_TPM} TPM. */
     public static final int DEFAULT_TICKETS = 2_400;
     /** The kill comes once this share of the tickets is accounted for: the group has settled and every scope is busy. */
     public static final double KILL_AT_SHARE = 0.3;
@@ -73,9 +78,13 @@ public final class FailoverRunner {
      * @param timeout          give up on a run after this long (first publish to the last ticket)
      * @param progressInterval how often {@link Listener#progress} is called
      * @param childJvmArgs     JVM options of the instances
+     * @param tpm              each scope's tokens per minute (its simulator's limit and its route's {@code tpm})
      */
-    public record Options(long seed, int tickets, Duration timeout, Duration progressInterval, List<String> childJvmArgs) {
+    public record Options(long seed, int tickets, Duration timeout, Duration progressInterval, List<String> childJvmArgs, long tpm) {
         public Options {
+            if (tpm < 1_000) {
+                throw new IllegalArgumentException("tpm must be >= 1000: " + tpm);
+            }
             Objects.requireNonNull(timeout, "timeout");
             Objects.requireNonNull(progressInterval, "progressInterval");
             childJvmArgs = List.copyOf(childJvmArgs);
@@ -85,19 +94,23 @@ public final class FailoverRunner {
         }
 
         public static Options defaults(long seed) {
-            return new Options(seed, DEFAULT_TICKETS, Duration.ofMinutes(15), Duration.ofSeconds(5), List.of("-Xmx512m"));
+            return new Options(seed, DEFAULT_TICKETS, Duration.ofMinutes(15), Duration.ofSeconds(5), List.of("-Xmx512m"), DEFAULT_TPM);
         }
 
         public Options withTickets(int value) {
-            return new Options(seed, value, timeout, progressInterval, childJvmArgs);
+            return new Options(seed, value, timeout, progressInterval, childJvmArgs, tpm);
         }
 
         public Options withTimeout(Duration value) {
-            return new Options(seed, tickets, value, progressInterval, childJvmArgs);
+            return new Options(seed, tickets, value, progressInterval, childJvmArgs, tpm);
         }
 
         public Options withProgressInterval(Duration value) {
-            return new Options(seed, tickets, timeout, value, childJvmArgs);
+            return new Options(seed, tickets, timeout, value, childJvmArgs, tpm);
+        }
+
+        public Options withTpm(long value) {
+            return new Options(seed, tickets, timeout, progressInterval, childJvmArgs, value);
         }
     }
 
@@ -147,7 +160,7 @@ public final class FailoverRunner {
     }
 
     /** The properties file of one instance: six routes, one per simulator, a tenant routed to each, and the variant's settings. */
-    static String instanceConfig(String bootstrap, List<String> baseUrls, int instance, FailoverVariant variant) {
+    static String instanceConfig(String bootstrap, List<String> baseUrls, long tpm, int instance, FailoverVariant variant) {
         StringBuilder sb = new StringBuilder();
         sb.append("bootstrap.servers=").append(bootstrap).append('\n');
         sb.append("application.id=").append(APPLICATION_ID).append('\n');
@@ -161,7 +174,7 @@ public final class FailoverRunner {
         for (int i = 0; i < baseUrls.size(); i++) {
             sb.append("route.").append(route(i)).append(".base-url=").append(baseUrls.get(i)).append('\n');
             sb.append("route.").append(route(i)).append(".rpm=").append(RPM).append('\n');
-            sb.append("route.").append(route(i)).append(".tpm=").append(TPM).append('\n');
+            sb.append("route.").append(route(i)).append(".tpm=").append(tpm).append('\n');
             sb.append("routing.tenant.").append(tenant(i)).append('=').append(route(i)).append('\n');
         }
         sb.append("kafka.client.id=").append(label(instance)).append('\n');
@@ -190,12 +203,12 @@ public final class FailoverRunner {
                 String apiKey = "sk-failover-" + UUID.randomUUID();
                 List<String> baseUrls = new ArrayList<>();
                 for (int i = 0; i < SCOPES; i++) {
-                    ProviderSimulator sim = ProviderSimulator.start(SimulatorConfig.builder().port(0).rpm(RPM).tpm(TPM)
+                    ProviderSimulator sim = ProviderSimulator.start(SimulatorConfig.builder().port(0).rpm(RPM).tpm(options.tpm())
                             .burstSeconds(BURST_SECONDS).seed(options.seed() + i).apiKeys(Set.of(apiKey)).build());
                     sims.add(sim);
                     baseUrls.add("http://127.0.0.1:" + sim.port() + "/v1");
                 }
-                listener.phase(variant, SCOPES + " provider simulators (" + RPM + " RPM, " + TPM + " TPM, burst 5 s each); starting "
+                listener.phase(variant, SCOPES + " provider simulators (" + RPM + " RPM, " + options.tpm() + " TPM, burst 5 s each); starting "
                         + INSTANCES + " instances: " + variant.description());
                 Run run = new Run(variant, root, broker.bootstrapServers(), baseUrls, apiKey, children);
                 FailoverResult result = run.execute(sims, loadAtStart);
@@ -273,7 +286,7 @@ public final class FailoverRunner {
             int avoid = -1;
             for (int i = 0; i < INSTANCES; i++) {
                 Path config = Files.createDirectories(root.resolve("config")).resolve(label(i) + ".properties");
-                Files.writeString(config, instanceConfig(bootstrap, baseUrls, i, variant), StandardCharsets.UTF_8);
+                Files.writeString(config, instanceConfig(bootstrap, baseUrls, options.tpm(), i, variant), StandardCharsets.UTF_8);
                 int port = ChaosChildren.freePort(avoid);
                 avoid = port;
                 httpPorts.add(port);

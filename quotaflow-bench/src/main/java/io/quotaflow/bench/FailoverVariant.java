@@ -66,6 +66,10 @@ public record FailoverVariant(String name, String description, Map<String, Strin
                 new FailoverVariant("defaults", "quotaflow's defaults as they are now (nothing set)", none, "auto", none, false),
                 new FailoverVariant("defaults-no-credit", "quotaflow's defaults with instance.takeover-credit=off: the new owner "
                         + "of a moved scope earns its burst from empty", Map.of("quotaflow.takeover.credit", "off"), "auto", none, false),
+                new FailoverVariant("defaults-lag-100", "quotaflow's defaults with acceptable.recovery.lag 100 (Kafka Streams' "
+                        + "default 10000 counts an instance without a task's state as caught up while its changelogs are short, so "
+                        + "a moved task may land where it restores from scratch instead of on its standby)",
+                        Map.of("acceptable.recovery.lag", "100"), "auto", none, false),
                 new FailoverVariant("static-10s", "static membership, session.timeout.ms 10 s, heartbeat 1 s, transaction.timeout.ms "
                         + "10 s, 1 standby", classic(10_000, 1_000, 10_000, 1), "auto", none, false),
                 new FailoverVariant("static-6s", "static membership, session.timeout.ms 6 s, heartbeat 1 s, transaction.timeout.ms "

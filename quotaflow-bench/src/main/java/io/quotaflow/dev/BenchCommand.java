@@ -102,10 +102,10 @@ import io.quotaflow.cli.ProgressLine;
                 "",
                 "  failover  (only alone: --scenario failover)  three instances (child",
                 "         processes) share six quota scopes (six simulators, 1 000 RPM,",
-                "         150k TPM each, 2 400 tickets); at 30 %% of the tickets the one",
-                "         owning the most scopes is SIGKILLed, for good or (+restart)",
-                "         restarted at once. Prints the seconds until each of its scopes",
-                "         admits a call again (target 10 s), the six quotas' use over the",
+                "         60k TPM each (--failover-tpm), 2 400 tickets); at 30 %% of the",
+                "         tickets the one owning the most scopes is SIGKILLed, for good or",
+                "         (+restart) restarted at once. Prints the seconds until each of its",
+                "         scopes admits a call again (target 10 s), the six quotas' use over the",
                 "         run, before and after the kill, the ratio to the first variant,",
                 "         429s, lost and duplicated. --failover-variants picks the settings",
                 "         measured (default: before,defaults,before+restart,defaults+restart;",
@@ -180,11 +180,17 @@ public final class BenchCommand implements Callable<Integer> {
     Path json;
 
     @Option(names = "--failover-variants", paramLabel = "LIST",
-            description = "With --scenario failover: the settings measured, comma-separated (before, defaults, static-10s, "
+            description = "With --scenario failover: the settings measured, comma-separated (before, defaults, defaults-no-credit, "
+                    + "defaults-lag-100, static-10s, "
                     + "static-6s, static-6s-txn-5s, static-6s-txn-5s-sticky, static-6s-txn-5s-broker-1s, static-6s-hb-500ms-txn-5s, static-6s-no-standby, "
                     + "dynamic-6s, streams, streams-6s, each optionally +restart; all = every "
                     + "one; default: " + FailoverVariant.DEFAULT_SELECTION + "). The first is the baseline of the ratios.")
     String failoverVariants;
+
+    @Option(names = "--failover-tpm", paramLabel = "N",
+            description = "With --scenario failover: each scope's tokens per minute (default: " + FailoverRunner.DEFAULT_TPM
+                    + ", low enough that the quotas bind, not the instances' share of the cores).")
+    Long failoverTpm;
 
     @Option(names = "--warmup", paramLabel = "on|off", defaultValue = "on",
             description = "(i): after the cold run (the first in the JVM), warm up and measure the warm rate; off = the "
@@ -344,8 +350,8 @@ public final class BenchCommand implements Callable<Integer> {
         if (SOAK.equals(scenarios.strip().toLowerCase(Locale.ROOT))) {
             return soak(out, line);
         }
-        if (failoverVariants != null) {
-            throw new IllegalArgumentException("--failover-variants goes with --scenario failover only");
+        if (failoverVariants != null || failoverTpm != null) {
+            throw new IllegalArgumentException("--failover-variants and --failover-tpm go with --scenario failover only");
         }
         return null;
     }
@@ -442,6 +448,9 @@ public final class BenchCommand implements Callable<Integer> {
                 .withProgressInterval(Duration.ofMillis(ProgressLine.isTerminal() ? 250 : 5_000));
         if (tickets != null) {
             options = options.withTickets(tickets);
+        }
+        if (failoverTpm != null) {
+            options = options.withTpm(failoverTpm);
         }
         FailoverRunner runner = new FailoverRunner(options, new FailoverRunner.Listener() {
             @Override

@@ -21,9 +21,9 @@ class FailoverRunnerTest {
     @Test
     void shouldConfigureSixRoutesATenantEachAndTheVariantsKafkaSettings() {
         FailoverVariant v = FailoverVariant.select("static-6s").get(0);
-        String config = FailoverRunner.instanceConfig("localhost:9092", List.of("http://127.0.0.1:1/v1", "http://127.0.0.1:2/v1"), 1, v);
+        String config = FailoverRunner.instanceConfig("localhost:9092", List.of("http://127.0.0.1:1/v1", "http://127.0.0.1:2/v1"), 40_000, 1, v);
         assertThat(config).contains("bootstrap.servers=localhost:9092\n", "application.id=failover\n", "routes=s0,s1\n",
-                "route.s1.base-url=http://127.0.0.1:2/v1\n", "route.s0.tpm=" + FailoverRunner.TPM + "\n", "routing.tenant.t1=s1\n",
+                "route.s1.base-url=http://127.0.0.1:2/v1\n", "route.s0.tpm=40000\n", "routing.tenant.t1=s1\n",
                 "kafka.client.id=fo-2\n", "kafka.session.timeout.ms=6000\n", "kafka.heartbeat.interval.ms=1000\n",
                 "instance.id=auto\n");
     }

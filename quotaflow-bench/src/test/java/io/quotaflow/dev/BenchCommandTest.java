@@ -51,4 +51,16 @@ class BenchCommandTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("fast");
         assertThat(DevRun.quotaflow("bench", "--help").out()).contains("--eta-providers");
     }
+
+    @Test
+    void shouldTakeTheFailoverQuotaWithTheFailoverScenarioOnly() {
+        DevRun run = DevRun.quotaflow("bench", "--scenario", "g", "--failover-tpm", "150000");
+        assertThat(run.exitCode()).isNotZero();
+        assertThat(run.err()).contains("--failover-tpm go with --scenario failover only");
+        assertThat(DevRun.quotaflow("bench", "--help").out()).contains("--failover-tpm");
+        io.quotaflow.bench.FailoverRunner.Options options = io.quotaflow.bench.FailoverRunner.Options.defaults(1);
+        assertThat(options.tpm()).isEqualTo(io.quotaflow.bench.FailoverRunner.DEFAULT_TPM);
+        assertThat(options.withTpm(150_000).withTickets(60).tpm()).isEqualTo(150_000);
+        assertThatThrownBy(() -> options.withTpm(10)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tpm");
+    }
 }
