@@ -16,7 +16,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.IOException;
 import java.io.StringReader;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -61,10 +60,13 @@ class ProductionLogsIT {
         return jar;
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
+    /** The started line's address ({@code RunCommand.startedLine}): the port the run bound itself (http.port 0). */
+    private static final Pattern SERVES = Pattern.compile("http://127\\.0\\.0\\.1:(\\d+) serves /health/live");
+
+    /** The port the run says it serves on, once it has said so; empty before. */
+    private static java.util.OptionalInt boundPort(Path stderr) throws IOException {
+        java.util.regex.Matcher m = SERVES.matcher(read(stderr));
+        return m.find() ? java.util.OptionalInt.of(Integer.parseInt(m.group(1))) : java.util.OptionalInt.empty();
     }
 
     private static Process start(Map<String, String> env, Path stdout, Path stderr, List<String> args) throws IOException {
@@ -86,7 +88,6 @@ class ProductionLogsIT {
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
     void shouldLogNoWarningOrErrorDuringAHealthyRun() throws Exception {
         String prefix = KafkaBrokerExtension.uniqueName("logs") + ".";
-        int port = freePort();
         // not under the OS's temporary directory (Kafka Streams warns about a state.dir there, rightly; see start)
         Path dir = Files.createTempDirectory(Files.createDirectories(Path.of(System.getProperty("project.build.directory", "target"),
                 "production-logs")), "run");
@@ -102,15 +103,20 @@ class ProductionLogsIT {
             Process run = start(Map.of("QUOTAFLOW_LLM_API_KEY", API_KEY), dir.resolve("stdout.log"), stderr, List.of("run",
                     "--bootstrap-servers", KafkaBrokerExtension.bootstrapServers(), "--topics-prefix", prefix,
                     "--application-id", prefix + "app", "--state-dir", dir.resolve("state").toString(),
-                    "--http-port", Integer.toString(port), "--http-bind", "127.0.0.1", "--llm-base-url", sim.baseUrl(),
+                    "--http-port", "0", "--http-bind", "127.0.0.1", "--llm-base-url", sim.baseUrl(),
                     "--rpm", "600", "--tpm", "200000"));
             try {
                 HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-                URI root = URI.create("http://127.0.0.1:" + port);
+                // the run binds a free port itself (a port picked here first could be taken by a parallel test meanwhile)
+                java.util.concurrent.atomic.AtomicReference<URI> served = new java.util.concurrent.atomic.AtomicReference<>();
                 await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
                     assertThat(run.isAlive()).as("the pipeline runs; its log:%n%s", read(stderr)).isTrue();
-                    assertThat(ready(http, root)).isTrue();
+                    java.util.OptionalInt port = boundPort(stderr);
+                    assertThat(port).as("the started line names the port").isPresent();
+                    served.set(URI.create("http://127.0.0.1:" + port.getAsInt()));
+                    assertThat(ready(http, served.get())).isTrue();
                 });
+                URI root = served.get();
                 // what a probe, a scrape and an operator ask, HEAD included
                 assertThat(status(http, "HEAD", root.resolve("/health/live"))).isEqualTo(200);
                 assertThat(status(http, "GET", root.resolve("/metrics"))).isEqualTo(200);
@@ -134,7 +140,7 @@ class ProductionLogsIT {
     @Test
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void shouldStartEveryTextLogLineWithItsDateTimeAndOffset() throws Exception {
-        Path dir = Files.createTempDirectory("qf-logs-text");
+        Path dir = io.quotaflow.testkit.TestDirs.temporary("qf-logs-text");
         Path stderr = dir.resolve("stderr.log");
         String prefix = KafkaBrokerExtension.uniqueName("logs-text") + ".";
         Process apply = start(Map.of(), dir.resolve("stdout.log"), stderr, List.of("--verbose", "topics", "apply",
@@ -151,7 +157,7 @@ class ProductionLogsIT {
     @Test
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void shouldWriteOneJsonObjectPerLineWithLogFormatJson() throws Exception {
-        Path dir = Files.createTempDirectory("qf-logs-json");
+        Path dir = io.quotaflow.testkit.TestDirs.temporary("qf-logs-json");
         Path stderr = dir.resolve("stderr.log");
         String prefix = KafkaBrokerExtension.uniqueName("logs-json") + ".";
         // --verbose: the Kafka clients' INFO lines (their configuration, multi-line) make a log worth parsing

@@ -13,7 +13,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.ServerSocket;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -71,9 +70,12 @@ class CheckCommandIT {
 
     @Test
     void shouldFailInOneLineNamingConnectionRefusedOnADeadPort() throws IOException {
-        String dead = "http://127.0.0.1:" + freePort() + "/v1";
-
-        CommandRun r = check(KEY, dead, "gpt-4o-mini");
+        CommandRun r;
+        String dead;
+        try (io.quotaflow.testkit.DeadPort port = io.quotaflow.testkit.DeadPort.open()) {
+            dead = port.url("/v1");
+            r = check(KEY, dead, "gpt-4o-mini");
+        }
 
         assertThat(r.exitCode()).isEqualTo(ExitCodes.FAILURE);
         assertThat(failures(r)).containsExactly("FAIL route default: reachable: " + dead + "/models: connection refused");
@@ -139,11 +141,5 @@ class CheckCommandIT {
 
     private static List<String> failures(CommandRun r) {
         return lines(r).stream().filter(l -> l.startsWith("FAIL")).toList();
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

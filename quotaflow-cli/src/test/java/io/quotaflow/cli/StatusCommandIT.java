@@ -23,7 +23,6 @@ import java.io.PrintWriter;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.net.URI;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -61,7 +60,7 @@ class StatusCommandIT {
             DispatcherSettings settings = new DispatcherSettings(ModelSettings.of(URI.create(sim.baseUrl()), "gpt-4o-mini",
                     Secret.of("sk-it-status-cli")), QuotaSettings.ofDefaults().withRpm(600).withTpm(200_000), BatchSettings.ofDefaults(),
                     RetrySettings.ofDefaults()).withTopics(new TopicNames(prefix));
-            QuotaflowConfig config = new QuotaflowConfig(KafkaBrokerExtension.bootstrapServers(), app, Files.createTempDirectory("qf-st"),
+            QuotaflowConfig config = new QuotaflowConfig(KafkaBrokerExtension.bootstrapServers(), app, io.quotaflow.testkit.TestDirs.temporary("qf-st"),
                     0, Map.of("num.standby.replicas", "0"), settings).withHttp("127.0.0.1", 0);
             // the server binds a free port itself: a port picked beforehand may be taken by another test meanwhile
             try (Pipeline pipeline = Pipeline.start(config)) {

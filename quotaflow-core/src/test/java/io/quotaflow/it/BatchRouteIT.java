@@ -30,7 +30,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -109,7 +108,7 @@ class BatchRouteIT {
     void shouldClassifyEachBulkTicketOnceAtTheBatchPriceAcrossARestartMidBatch() throws Exception {
         it.sim.setBatches(6_000, -1);
         int jobsBefore = it.sim.batchJobs();
-        QuotaflowConfig config = config("quotaflow-batch", Files.createTempDirectory("qf-batch"), it.topics());
+        QuotaflowConfig config = config("quotaflow-batch", io.quotaflow.testkit.TestDirs.temporary("qf-batch"), it.topics());
         SimulatorStats before = it.sim.stats();
         Set<String> ids;
         try (OutcomeCounter counter = it.counter()) {
@@ -161,7 +160,7 @@ class BatchRouteIT {
         it.sim.setBatches(1_000, 2);
         // topics of its own: the other test's tickets are not this pipeline's
         TopicNames topics = ItSupport.applyTopics(it.broker, KafkaBrokerExtension.uniqueName("BatchExpiryIT") + ".");
-        QuotaflowConfig config = config("quotaflow-batch-expiry", Files.createTempDirectory("qf-batch-expiry"), topics);
+        QuotaflowConfig config = config("quotaflow-batch-expiry", io.quotaflow.testkit.TestDirs.temporary("qf-batch-expiry"), topics);
         try (OutcomeCounter counter = new OutcomeCounter(it.bootstrapServers(), Map.of(), topics);
              Pipeline pipeline = Pipeline.start(config)) {
             Set<String> ids = publishBulk(topics, "E", 200);
@@ -200,7 +199,7 @@ class BatchRouteIT {
         TopicNames topics = ItSupport.applyTopics(it.broker, KafkaBrokerExtension.uniqueName("BatchRetryIT") + ".");
         RetrySettings retry = RetrySettings.ofDefaults().withBase(Duration.ofMillis(200)).withCap(Duration.ofSeconds(1))
                 .withCircuitOpenWait(Duration.ofSeconds(1));
-        QuotaflowConfig config = config("quotaflow-batch-retry", Files.createTempDirectory("qf-batch-retry"), topics, retry);
+        QuotaflowConfig config = config("quotaflow-batch-retry", io.quotaflow.testkit.TestDirs.temporary("qf-batch-retry"), topics, retry);
         try (OutcomeCounter counter = new OutcomeCounter(it.bootstrapServers(), Map.of(), topics);
              Pipeline pipeline = Pipeline.start(config)) {
             Set<String> ids = publishBulk(topics, "R", 300);

@@ -24,7 +24,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -94,7 +93,7 @@ class CacheIT {
         Routing routing = new Routing(single.routing().routes(), single.routing().defaultRoute(), Map.of(), Map.of(), Map.of(),
                 Duration.ofHours(24));
         QuotaflowConfig config = new QuotaflowConfig(base.bootstrapServers(), base.applicationId(),
-                Files.createTempDirectory("qf-cache"), -1, Map.of(), DispatcherSettings.of(routing, BatchSettings.ofDefaults(),
+                io.quotaflow.testkit.TestDirs.temporary("qf-cache"), -1, Map.of(), DispatcherSettings.of(routing, BatchSettings.ofDefaults(),
                 RetrySettings.ofDefaults(), RecordLimits.ofDefaults(), it.topics()));
         Counting counting = new Counting(new OpenAiChatClient(single.model()));
         try (Pipeline pipeline = Pipeline.start(config, ModelClients.of(counting));

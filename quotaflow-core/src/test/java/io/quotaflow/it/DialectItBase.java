@@ -24,7 +24,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.net.URI;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -75,7 +74,7 @@ abstract class DialectItBase {
         DispatcherSettings settings = DispatcherSettings.of(routing, BatchSettings.ofDefaults().withMaxItems(2), retry,
                 RecordLimits.ofDefaults(), topics);
         return new QuotaflowConfig(broker.bootstrapServers(), topics.prefix() + applicationId,
-                Files.createTempDirectory("qf-" + applicationId), -1, Map.of(), settings);
+                io.quotaflow.testkit.TestDirs.temporary("qf-" + applicationId), -1, Map.of(), settings);
     }
 
     void awaitAll(OutcomeCounter counter, Set<String> ids) {

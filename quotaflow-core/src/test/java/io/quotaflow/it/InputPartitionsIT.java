@@ -164,7 +164,7 @@ class InputPartitionsIT {
 
     /** The bundled declarations with {@link #RAISED}'s partition counts, in a directory of their own. */
     private static Path editedTopics() throws Exception {
-        Path dir = Files.createTempDirectory("qf-topics");
+        Path dir = io.quotaflow.testkit.TestDirs.temporary("qf-topics");
         for (TopicSpec spec : TopicSpec.loadBundled()) {
             TopicSpec edited = new TopicSpec(spec.name(), RAISED.getOrDefault(spec.name(), spec.partitions()),
                     spec.replicationFactor(), spec.configs());

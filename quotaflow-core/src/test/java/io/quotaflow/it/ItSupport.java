@@ -30,7 +30,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -186,7 +185,7 @@ final class ItSupport implements BeforeAllCallback, AfterAllCallback {
     static QuotaflowConfig config(EmbeddedKafkaBroker broker, ProviderSimulator sim, String key, TopicNames topics,
                                   String applicationId, QuotaSettings quota, RetrySettings retry) {
         try {
-            return new QuotaflowConfig(broker.bootstrapServers(), applicationId, Files.createTempDirectory("qf-" + applicationId), -1,
+            return new QuotaflowConfig(broker.bootstrapServers(), applicationId, io.quotaflow.testkit.TestDirs.temporary("qf-" + applicationId), -1,
                     Map.of(), new DispatcherSettings(ModelSettings.of(URI.create(sim.baseUrl()), "gpt-4o-mini", Secret.of(key)),
                     quota, BatchSettings.ofDefaults(), retry).withTopics(topics).withDispatchPartitions(IT_PARTITIONS));
         } catch (IOException e) {

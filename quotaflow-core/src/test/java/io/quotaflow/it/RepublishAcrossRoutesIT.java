@@ -29,7 +29,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -92,7 +91,7 @@ class RepublishAcrossRoutesIT {
         DispatcherSettings settings = DispatcherSettings.of(routing, BatchSettings.ofDefaults(), retry, RecordLimits.ofDefaults(),
                 it.topics());
         String app = it.topics().prefix() + "quotaflow-republish";
-        QuotaflowConfig config = new QuotaflowConfig(it.bootstrapServers(), app, Files.createTempDirectory("qf-republish"), -1,
+        QuotaflowConfig config = new QuotaflowConfig(it.bootstrapServers(), app, io.quotaflow.testkit.TestDirs.temporary("qf-republish"), -1,
                 Map.of(), settings);
         Switchable modelA = new Switchable();
         Switchable modelB = new Switchable();

@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -44,7 +43,7 @@ class RollingRestartIT {
                 RetrySettings.ofDefaults());
         List<QuotaflowConfig> configs = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
-            configs.add(new QuotaflowConfig(base.bootstrapServers(), base.applicationId(), Files.createTempDirectory("qf-rolling-" + i),
+            configs.add(new QuotaflowConfig(base.bootstrapServers(), base.applicationId(), io.quotaflow.testkit.TestDirs.temporary("qf-rolling-" + i),
                     -1, Map.of(), base.dispatcher(), "rolling-" + i));
         }
         List<Pipeline> instances = new ArrayList<>();

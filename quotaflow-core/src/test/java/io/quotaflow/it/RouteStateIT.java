@@ -14,13 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -47,9 +44,14 @@ class RouteStateIT {
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void shouldShowTheRouteUnreachableInStatusAndInTicketStatusWithoutAnEta() throws Exception {
-        URI dead = URI.create("http://127.0.0.1:" + freePort() + "/v1");
+        try (io.quotaflow.testkit.DeadPort port = io.quotaflow.testkit.DeadPort.open()) {
+            deadRoute(URI.create(port.url("/v1")));
+        }
+    }
+
+    private void deadRoute(URI dead) throws Exception {
         QuotaflowConfig config = new QuotaflowConfig(it.bootstrapServers(), it.topics().prefix() + "quotaflow-dead",
-                Files.createTempDirectory("qf-dead"), 0, Map.of(),
+                io.quotaflow.testkit.TestDirs.temporary("qf-dead"), 0, Map.of(),
                 new DispatcherSettings(ModelSettings.of(dead, "gpt-4o-mini", Secret.of(it.key)), QuotaSettings.ofDefaults().withRpm(600)
                         .withTpm(200_000), BatchSettings.ofDefaults(), RetrySettings.ofDefaults())
                         .withTopics(it.topics()).withDispatchPartitions(ItSupport.IT_PARTITIONS)).withHttp("127.0.0.1", 0);
@@ -89,11 +91,5 @@ class RouteStateIT {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         return Json.MAPPER.readTree(r.body());
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

@@ -35,7 +35,6 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -93,7 +92,7 @@ class RoutesIT {
         DispatcherSettings settings = DispatcherSettings.of(routing, BatchSettings.ofDefaults(), retry, RecordLimits.ofDefaults(),
                 topics);
         return new QuotaflowConfig(broker.bootstrapServers(), topics.prefix() + applicationId,
-                Files.createTempDirectory("qf-" + applicationId), -1, Map.of(), settings);
+                io.quotaflow.testkit.TestDirs.temporary("qf-" + applicationId), -1, Map.of(), settings);
     }
 
     private Set<String> publish(String prefix, int n, int bigEvery) {

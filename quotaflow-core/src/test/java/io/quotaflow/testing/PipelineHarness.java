@@ -56,7 +56,7 @@ public final class PipelineHarness implements AutoCloseable {
     /** A pipeline whose routes each call their own client. */
     public PipelineHarness(DispatcherSettings settings, io.quotaflow.routing.ModelClients clients, DispatcherListener listener) {
         try {
-            stateDir = Files.createTempDirectory("qf-ttd");
+            stateDir = io.quotaflow.testkit.TestDirs.temporary("qf-ttd");
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

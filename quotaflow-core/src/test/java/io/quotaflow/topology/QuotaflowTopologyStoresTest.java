@@ -13,7 +13,6 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.state.BuiltInDslStoreSuppliers;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
 import java.util.List;
 import java.util.Properties;
 import java.util.SplittableRandom;
@@ -48,7 +47,7 @@ class QuotaflowTopologyStoresTest {
     private static TopologyTestDriver driver(Properties props) throws Exception {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "acme-qf");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("qf-stores").toString());
+        props.put(StreamsConfig.STATE_DIR_CONFIG, io.quotaflow.testkit.TestDirs.temporary("qf-stores").toString());
         return new TopologyTestDriver(QuotaflowTopology.build(Fixtures.settings(), ModelClients.of(FakeModelClient.labellingAll("billing", "low")),
                 new SplittableRandom(1), DispatcherListener.NONE, props, Time.SYSTEM), props);
     }
