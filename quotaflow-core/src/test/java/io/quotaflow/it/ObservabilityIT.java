@@ -74,6 +74,10 @@ class ObservabilityIT {
                 counter.poll(Duration.ofMillis(100));
                 return counter.classifiedIds().containsAll(ids);
             });
+            // Kafka's client metrics are read at most once a second (ClientMetrics.REFRESH_MS): a scrape within a
+            // second of the last one shows that read, from before the tickets, so wait for a newer one
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(250))
+                    .until(() -> scrape(port).value("kafka_stream_processed_records_total", Map.of()).orElse(0.0) > 0);
             PrometheusText after = scrape(port);
             assertThat(after.sum("quotaflow_ticket_latency_seconds_count", Map.of("route", "default"))).isEqualTo(30.0);
             assertThat(after.sum("quotaflow_ticket_wait_seconds_count", Map.of("route", "default"))).isEqualTo(30.0);
