@@ -39,7 +39,8 @@ import java.util.concurrent.TimeUnit;
  * The failover scenario: three {@code quotaflow run} instances (child processes, so that one can
  * really be SIGKILLed: no LeaveGroup, no commit, calls left in the air) share six quota scopes,
  * six routes each with its own provider simulator in this JVM (one key, {@value #RPM} RPM,
- * {@link Options#tpm} TPM, {@value #DEFAULT_TPM} by default, 5 s burst each), on an in-process broker. The tickets are spread evenly over
+ * {@link Options#tpm} TPM, {@value #DEFAULT_TPM} by default, a bucket of {@link Options#burstSeconds}, 5 s by default,
+ * each), on an in-process broker. The tickets are spread evenly over
  * six tenants, one routed to each scope, and published at once. Once {@value #KILL_AT_SHARE} of
  * them are accounted for, the instance owning the most dispatcher tasks is SIGKILLed; it stays dead, or
  * (a {@code +restart} variant) is started again at once with the same state directory and so the
@@ -63,7 +64,7 @@ public final class FailoverRunner {
      * seconds until a scope admits again measure the failover and not the wait for its next ticket.
      */
     public static final long DEFAULT_TPM = 60_000;
-    public static final double BURST_SECONDS = 5;
+    public static final double DEFAULT_BURST_SECONDS = 5;
     /** About 100 s of work per scope at {@value #DEFAULT_TPM} TPM. */
     public static final int DEFAULT_TICKETS = 2_400;
     /** The kill comes once this share of the tickets is accounted for: the group has settled and every scope is busy. */
@@ -79,11 +80,16 @@ public final class FailoverRunner {
      * @param progressInterval how often {@link Listener#progress} is called
      * @param childJvmArgs     JVM options of the instances
      * @param tpm              each scope's tokens per minute (its simulator's limit and its route's {@code tpm})
+     * @param burstSeconds     how many seconds of its limit each simulator's bucket holds (60: a full-minute bucket)
      */
-    public record Options(long seed, int tickets, Duration timeout, Duration progressInterval, List<String> childJvmArgs, long tpm) {
+    public record Options(long seed, int tickets, Duration timeout, Duration progressInterval, List<String> childJvmArgs, long tpm,
+                          double burstSeconds) {
         public Options {
             if (tpm < 1_000) {
                 throw new IllegalArgumentException("tpm must be >= 1000: " + tpm);
+            }
+            if (!(burstSeconds > 0 && burstSeconds <= 60)) {
+                throw new IllegalArgumentException("burstSeconds must be in (0, 60]: " + burstSeconds);
             }
             Objects.requireNonNull(timeout, "timeout");
             Objects.requireNonNull(progressInterval, "progressInterval");
@@ -94,23 +100,28 @@ public final class FailoverRunner {
         }
 
         public static Options defaults(long seed) {
-            return new Options(seed, DEFAULT_TICKETS, Duration.ofMinutes(15), Duration.ofSeconds(5), List.of("-Xmx512m"), DEFAULT_TPM);
+            return new Options(seed, DEFAULT_TICKETS, Duration.ofMinutes(15), Duration.ofSeconds(5), List.of("-Xmx512m"), DEFAULT_TPM,
+                    DEFAULT_BURST_SECONDS);
         }
 
         public Options withTickets(int value) {
-            return new Options(seed, value, timeout, progressInterval, childJvmArgs, tpm);
+            return new Options(seed, value, timeout, progressInterval, childJvmArgs, tpm, burstSeconds);
         }
 
         public Options withTimeout(Duration value) {
-            return new Options(seed, tickets, value, progressInterval, childJvmArgs, tpm);
+            return new Options(seed, tickets, value, progressInterval, childJvmArgs, tpm, burstSeconds);
         }
 
         public Options withProgressInterval(Duration value) {
-            return new Options(seed, tickets, timeout, value, childJvmArgs, tpm);
+            return new Options(seed, tickets, timeout, value, childJvmArgs, tpm, burstSeconds);
         }
 
         public Options withTpm(long value) {
-            return new Options(seed, tickets, timeout, progressInterval, childJvmArgs, value);
+            return new Options(seed, tickets, timeout, progressInterval, childJvmArgs, value, burstSeconds);
+        }
+
+        public Options withBurstSeconds(double value) {
+            return new Options(seed, tickets, timeout, progressInterval, childJvmArgs, tpm, value);
         }
     }
 
@@ -204,11 +215,11 @@ public final class FailoverRunner {
                 List<String> baseUrls = new ArrayList<>();
                 for (int i = 0; i < SCOPES; i++) {
                     ProviderSimulator sim = ProviderSimulator.start(SimulatorConfig.builder().port(0).rpm(RPM).tpm(options.tpm())
-                            .burstSeconds(BURST_SECONDS).seed(options.seed() + i).apiKeys(Set.of(apiKey)).build());
+                            .burstSeconds(options.burstSeconds()).seed(options.seed() + i).apiKeys(Set.of(apiKey)).build());
                     sims.add(sim);
                     baseUrls.add("http://127.0.0.1:" + sim.port() + "/v1");
                 }
-                listener.phase(variant, SCOPES + " provider simulators (" + RPM + " RPM, " + options.tpm() + " TPM, burst 5 s each); starting "
+                listener.phase(variant, SCOPES + " provider simulators (" + RPM + " RPM, " + options.tpm() + " TPM, burst " + options.burstSeconds() + " s each); starting "
                         + INSTANCES + " instances: " + variant.description());
                 Run run = new Run(variant, root, broker.bootstrapServers(), baseUrls, apiKey, children);
                 FailoverResult result = run.execute(sims, loadAtStart);

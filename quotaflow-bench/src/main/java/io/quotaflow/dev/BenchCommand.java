@@ -102,8 +102,9 @@ import io.quotaflow.cli.ProgressLine;
                 "",
                 "  failover  (only alone: --scenario failover)  three instances (child",
                 "         processes) share six quota scopes (six simulators, 1 000 RPM,",
-                "         60k TPM each (--failover-tpm), 2 400 tickets); at 30 %% of the",
-                "         tickets the one owning the most scopes is SIGKILLed, for good or",
+                "         60k TPM each (--failover-tpm), 5 s buckets (--failover-burst),",
+                "         2 400 tickets); at 30 %% of the tickets the one owning the most",
+                "         scopes is SIGKILLed, for good or",
                 "         (+restart) restarted at once. Prints the seconds until each of its",
                 "         scopes admits a call again (target 10 s), the six quotas' use over the",
                 "         run, before and after the kill, the ratio to the first variant,",
@@ -191,6 +192,11 @@ public final class BenchCommand implements Callable<Integer> {
             description = "With --scenario failover: each scope's tokens per minute (default: " + FailoverRunner.DEFAULT_TPM
                     + ", low enough that the quotas bind, not the instances' share of the cores).")
     Long failoverTpm;
+
+    @Option(names = "--failover-burst", paramLabel = "SECONDS",
+            description = "With --scenario failover: how many seconds of its limit each simulator's bucket holds (default: "
+                    + FailoverRunner.DEFAULT_BURST_SECONDS + "; 60 is a full-minute bucket).")
+    Double failoverBurst;
 
     @Option(names = "--warmup", paramLabel = "on|off", defaultValue = "on",
             description = "(i): after the cold run (the first in the JVM), warm up and measure the warm rate; off = the "
@@ -350,8 +356,8 @@ public final class BenchCommand implements Callable<Integer> {
         if (SOAK.equals(scenarios.strip().toLowerCase(Locale.ROOT))) {
             return soak(out, line);
         }
-        if (failoverVariants != null || failoverTpm != null) {
-            throw new IllegalArgumentException("--failover-variants and --failover-tpm go with --scenario failover only");
+        if (failoverVariants != null || failoverTpm != null || failoverBurst != null) {
+            throw new IllegalArgumentException("--failover-variants, --failover-tpm and --failover-burst go with --scenario failover only");
         }
         return null;
     }
@@ -451,6 +457,9 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (failoverTpm != null) {
             options = options.withTpm(failoverTpm);
+        }
+        if (failoverBurst != null) {
+            options = options.withBurstSeconds(failoverBurst);
         }
         FailoverRunner runner = new FailoverRunner(options, new FailoverRunner.Listener() {
             @Override

@@ -56,11 +56,13 @@ class BenchCommandTest {
     void shouldTakeTheFailoverQuotaWithTheFailoverScenarioOnly() {
         DevRun run = DevRun.quotaflow("bench", "--scenario", "g", "--failover-tpm", "150000");
         assertThat(run.exitCode()).isNotZero();
-        assertThat(run.err()).contains("--failover-tpm go with --scenario failover only");
-        assertThat(DevRun.quotaflow("bench", "--help").out()).contains("--failover-tpm");
+        assertThat(run.err()).contains("--failover-burst go with --scenario failover only");
+        assertThat(DevRun.quotaflow("bench", "--help").out()).contains("--failover-tpm", "--failover-burst");
         io.quotaflow.bench.FailoverRunner.Options options = io.quotaflow.bench.FailoverRunner.Options.defaults(1);
         assertThat(options.tpm()).isEqualTo(io.quotaflow.bench.FailoverRunner.DEFAULT_TPM);
         assertThat(options.withTpm(150_000).withTickets(60).tpm()).isEqualTo(150_000);
         assertThatThrownBy(() -> options.withTpm(10)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tpm");
+        assertThat(options.withBurstSeconds(60).burstSeconds()).isEqualTo(60);
+        assertThatThrownBy(() -> options.withBurstSeconds(61)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("burst");
     }
 }

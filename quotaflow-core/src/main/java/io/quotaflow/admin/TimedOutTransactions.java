@@ -25,8 +25,8 @@ import java.util.regex.Pattern;
  * 10 s by default, {@code transaction.abort.timed.out.transaction.cleanup.interval.ms}, a broker
  * setting). Under exactly-once the open transaction holds the dead instance's changelogs, so the
  * standby that takes its tasks over cannot finish restoring, and its quota scopes stay idle, until
- * the transaction is gone: 9 to 15 s after a kill, depending on where the scan fell (docs/benchmark.md,
- * "Failover").
+ * the transaction is gone: its timeout after it began ({@code instance.transaction-timeout-ms}, 5 s),
+ * and then up to one scan interval more.
  *
  * <p>What it ends is what the coordinator would abort anyway, only earlier: transactions of this
  * application's Kafka Streams producers ({@code <application.id>-<process UUID>-<thread>}; not a

@@ -1,16 +1,14 @@
 package io.quotaflow.admin;
 
 import io.quotaflow.testkit.EmbeddedKafkaBroker;
+import io.quotaflow.testkit.OpenTransaction;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -67,13 +65,7 @@ class TimedOutTransactionsIT {
 
     private static KafkaProducer<String, String> openTransaction(EmbeddedKafkaBroker broker, String transactionalId, int timeoutMs,
                                                                 TopicPartition partition) throws Exception {
-        KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId, ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, timeoutMs),
-                new StringSerializer(), new StringSerializer());
-        producer.initTransactions();
-        producer.beginTransaction();
-        producer.send(new ProducerRecord<>(partition.topic(), partition.partition(), "k", transactionalId)).get(30, TimeUnit.SECONDS);
-        return producer;
+        return OpenTransaction.open(broker.bootstrapServers(), transactionalId, timeoutMs, partition);
     }
 
     private static long offset(Admin admin, TopicPartition partition, IsolationLevel isolation) throws Exception {

@@ -11,9 +11,6 @@ import io.quotaflow.testkit.EmbeddedKafkaBroker;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -47,12 +44,8 @@ class DeadTransactionIT {
             QuotaflowConfig config = ItSupport.config(broker, sim, KEY, topics, "dt.quotaflow-dead-txn", QuotaSettings.ofDefaults(),
                     RetrySettings.ofDefaults());
             String dead = config.applicationId() + "-" + UUID.randomUUID() + "-1";
-            try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                    broker.bootstrapServers(), ProducerConfig.TRANSACTIONAL_ID_CONFIG, dead, ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 1_000),
-                    new StringSerializer(), new StringSerializer())) {
-                producer.initTransactions();
-                producer.beginTransaction();
-                producer.send(new ProducerRecord<>(topics.classified(), "k", "v")).get(30, TimeUnit.SECONDS);
+            try (KafkaProducer<String, String> producer = io.quotaflow.testkit.OpenTransaction.open(broker.bootstrapServers(), dead, 1_000,
+                    new org.apache.kafka.common.TopicPartition(topics.classified(), 0))) {
                 try (Pipeline pipeline = Pipeline.start(config)) {
                     await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).untilAsserted(() ->
                             assertThat(admin.describeTransactions(List.of(dead)).all().get(10, TimeUnit.SECONDS).get(dead).state())
