@@ -219,8 +219,8 @@ public final class FailoverRunner {
                     sims.add(sim);
                     baseUrls.add("http://127.0.0.1:" + sim.port() + "/v1");
                 }
-                listener.phase(variant, SCOPES + " provider simulators (" + RPM + " RPM, " + options.tpm() + " TPM, burst " + options.burstSeconds() + " s each); starting "
-                        + INSTANCES + " instances: " + variant.description());
+                listener.phase(variant, SCOPES + " provider simulators (" + RPM + " RPM, " + options.tpm() + " TPM, burst "
+                        + options.burstSeconds() + " s each); starting " + INSTANCES + " instances: " + variant.description());
                 Run run = new Run(variant, root, broker.bootstrapServers(), baseUrls, apiKey, children);
                 FailoverResult result = run.execute(sims, loadAtStart);
                 passed = result.clean();

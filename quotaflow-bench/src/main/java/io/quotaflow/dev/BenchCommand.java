@@ -356,7 +356,7 @@ public final class BenchCommand implements Callable<Integer> {
         if (SOAK.equals(scenarios.strip().toLowerCase(Locale.ROOT))) {
             return soak(out, line);
         }
-        if (failoverVariants != null || failoverTpm != null || failoverBurst != null) {
+        if (failoverOptionsGiven()) {
             throw new IllegalArgumentException("--failover-variants, --failover-tpm and --failover-burst go with --scenario failover only");
         }
         return null;
@@ -445,6 +445,11 @@ public final class BenchCommand implements Callable<Integer> {
             case "m" -> Duration.ofMinutes(n);
             default -> Duration.ofHours(n);
         };
+    }
+
+    /** Whether an option of the failover scenario alone was given. */
+    private boolean failoverOptionsGiven() {
+        return failoverVariants != null || failoverTpm != null || failoverBurst != null;
     }
 
     /** The failover scenario: each variant on fresh infrastructure, the first one the baseline of the ratios. */
