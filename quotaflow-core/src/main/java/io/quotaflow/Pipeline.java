@@ -181,8 +181,28 @@ public final class Pipeline implements AutoCloseable {
         }
         warnPlaintext(config);
         Pipeline pipeline = new Pipeline(config, clients, board);
+        preloadEncodings(config);
         pipeline.streams.start();
         return pipeline;
+    }
+
+    /**
+     * Loads the routes' token encodings on a thread of their own while the streams join their group:
+     * jtokkit reads an encoding's vocabulary (200,000 ranks for o200k_base) on first use, which would
+     * otherwise be the first ticket's, on the stream thread (a second or more in a fresh JVM).
+     */
+    private static void preloadEncodings(QuotaflowConfig config) {
+        java.util.Set<String> encodings = new java.util.TreeSet<>();
+        config.dispatcher().routing().routes().values().forEach(r -> encodings.add(r.model().encoding()));
+        Thread preload = new Thread(() -> encodings.forEach(e -> {
+            try {
+                io.quotaflow.wire.TokenCounter.forEncoding(e).count("Hello, world");
+            } catch (RuntimeException ex) {
+                LOG.debug("token encoding {} not preloaded: {}", e, ex.toString()); // its first use says why
+            }
+        }), "quotaflow-encodings-preload");
+        preload.setDaemon(true);
+        preload.start();
     }
 
     /** Once per route at start: an {@code http://} base URL to another host sends the API key in the clear. */

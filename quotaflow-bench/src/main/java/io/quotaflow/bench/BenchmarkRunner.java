@@ -21,7 +21,6 @@ import io.quotaflow.publish.TicketPublisher;
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.records.Priority;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.streams.KafkaStreams;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -161,9 +160,11 @@ public final class BenchmarkRunner {
 
     /**
      * (i): first a cold run, the first pipeline run in this JVM (the broker, the simulator and the
-     * pipeline all start cold, as after a deployment); then, unless {@link Options#warmUp()} is off,
-     * throw-away runs (own broker, own tickets) until the JIT has settled, and the measured warm run
-     * on the same tickets. Both rates are printed side by side: the cold one in a note.
+     * pipeline all start cold); then, unless {@link Options#warmUp()} is off, throw-away runs (own
+     * broker, own tickets) until the JIT has settled, the measured warm run on the same tickets, and
+     * last the same tickets through {@code quotaflow run} in a fresh JVM of its own while the broker and
+     * the simulator here are warm: a deployment's first minute. The three rates are printed side by
+     * side: the cold and the fresh-JVM ones in notes.
      */
     private ScenarioResult runOverhead(Scenario scenario, List<GeneratedTicket> tickets) {
         int before = PIPELINE_RUNS.get();
@@ -186,7 +187,22 @@ public final class BenchmarkRunner {
         for (String note : cold.notes()) {
             result = result.withNote("cold run: " + note);
         }
+        listener.phase(scenario, "fresh pipeline JVM: " + tickets.size() + " tickets (measured) through `quotaflow run` started in a JVM "
+                + "of its own, the broker and the simulator warm here");
+        ScenarioResult fresh = runPipeline(scenario, tickets, true);
+        String freshNote = WarmUp.describeFreshJvm(fresh.figures().ticketsPerSecond(), fresh.figures().drainTicketsPerSecond(),
+                tickets.size());
+        listener.phase(scenario, freshNote);
+        result = result.withNote(freshNote);
+        for (String note : fresh.notes()) {
+            result = result.withNote("fresh pipeline JVM: " + note);
+        }
         return result;
+    }
+
+    /** {@code scenario}'s pipeline run with each instance in a fresh JVM of its own, as (i)'s last run (no baseline). */
+    ScenarioResult runInOwnJvm(Scenario scenario) {
+        return runPipeline(scenario, tickets(scenario, options.seed()), true);
     }
 
     /** The scenario's tickets: its count (plus the interactive ones of (j)), with its share of huge tickets. */
@@ -203,7 +219,17 @@ public final class BenchmarkRunner {
     }
 
     private ScenarioResult runPipeline(Scenario scenario, List<GeneratedTicket> tickets) {
-        PIPELINE_RUNS.incrementAndGet();
+        return runPipeline(scenario, tickets, false);
+    }
+
+    /**
+     * One run on a fresh broker and simulator; {@code ownJvm}: each instance is {@code quotaflow run}
+     * in a fresh JVM of its own ({@link BenchInstance.OwnJvm}) rather than a {@link Pipeline} here.
+     */
+    private ScenarioResult runPipeline(Scenario scenario, List<GeneratedTicket> tickets, boolean ownJvm) {
+        if (!ownJvm) {
+            PIPELINE_RUNS.incrementAndGet();
+        }
         String apiKey = "sk-bench-" + UUID.randomUUID();
         List<Path> stateDirs = new ArrayList<>();
         listener.phase(scenario, "starting Kafka broker (KRaft, in-process)");
@@ -216,30 +242,23 @@ public final class BenchmarkRunner {
                 String shape = scenario.shape().describe();
                 listener.phase(scenario, "provider simulator at " + sim.baseUrl() + " (" + scenario.rpm() + " RPM, "
                         + scenario.tpm() + " TPM, burst " + fmt(scenario.simBurstSeconds()) + " s" + (shape.isEmpty() ? "" : "; " + shape)
-                        + "); starting " + scenario.instances() + " pipeline instance(s)");
-                List<Pipeline> pipelines = new ArrayList<>();
+                        + "); starting " + scenario.instances() + " pipeline instance(s)" + (ownJvm ? ", each in a JVM of its own" : ""));
+                List<BenchInstance> pipelines = new ArrayList<>();
                 try {
                     for (int i = 0; i < scenario.instances(); i++) {
                         Path dir = Files.createTempDirectory("quotaflow-bench-state-");
                         stateDirs.add(dir);
-                        pipelines.add(Pipeline.start(config(scenario, broker.bootstrapServers(), dir, sim.baseUrl(),
-                                simConfig.model(), apiKey)));
+                        pipelines.add(startInstance(scenario, ownJvm, i, dir, broker.bootstrapServers(), sim.baseUrl(), simConfig.model(),
+                                apiKey));
                     }
-                    for (Pipeline p : pipelines) {
+                    for (BenchInstance p : pipelines) {
                         if (!p.awaitRunning(Duration.ofSeconds(90))) {
-                            throw new IllegalStateException("a pipeline instance did not start: " + p.streams().state());
+                            throw new IllegalStateException("a pipeline instance did not start within 90 s: " + p);
                         }
                     }
                     return publishAndMeasure(scenario, tickets, broker, sim, pipelines);
                 } finally {
-                    listener.phase(scenario, "stopping");
-                    for (Pipeline p : pipelines) {
-                        try {
-                            p.close(Duration.ofSeconds(20));
-                        } catch (RuntimeException e) {
-                            listener.phase(scenario, "closing a pipeline failed: " + e);
-                        }
-                    }
+                    closeAll(scenario, pipelines);
                 }
             }
         } catch (IOException e) {
@@ -249,6 +268,26 @@ public final class BenchmarkRunner {
             throw new IllegalStateException("interrupted", e);
         } finally {
             stateDirs.forEach(TempDirs::deleteQuietly);
+        }
+    }
+
+    /** Instance {@code i} of a run: a {@link Pipeline} here, or {@code quotaflow run} in a JVM of its own with its state under {@code dir}. */
+    private static BenchInstance startInstance(Scenario scenario, boolean ownJvm, int i, Path dir, String bootstrap, String baseUrl,
+                                               String model, String apiKey) {
+        return ownJvm
+                ? BenchInstance.OwnJvm.start("instance-" + i, BenchInstance.OwnJvm.properties(ownJvmSettings(scenario, bootstrap, baseUrl,
+                        model)), apiKey, dir.resolve("state"), dir.resolve("run"))
+                : new BenchInstance.InProcess(Pipeline.start(config(scenario, bootstrap, dir, baseUrl, model, apiKey)));
+    }
+
+    private void closeAll(Scenario scenario, List<BenchInstance> pipelines) {
+        listener.phase(scenario, "stopping");
+        for (BenchInstance p : pipelines) {
+            try {
+                p.close();
+            } catch (RuntimeException e) {
+                listener.phase(scenario, "closing a pipeline failed: " + e);
+            }
         }
     }
 
@@ -278,14 +317,30 @@ public final class BenchmarkRunner {
                         BatchSettings.ofDefaults(), RetrySettings.ofDefaults()), ResultTable.ASSUMED_PRICES));
     }
 
+    /** {@link #config}'s settings as the properties of {@code quotaflow run} (the API key goes in its environment). */
+    static Map<String, String> ownJvmSettings(Scenario scenario, String bootstrap, String baseUrl, String model) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("bootstrap.servers", bootstrap);
+        settings.put("application.id", APPLICATION_ID);
+        settings.put("llm.base-url", baseUrl);
+        settings.put("llm.model", model);
+        settings.put("quota.rpm", Long.toString(scenario.rpm()));
+        settings.put("quota.tpm", Long.toString(scenario.tpm()));
+        if (scenario.instances() == 1) {
+            settings.put("kafka.num.standby.replicas", "0");
+        }
+        return settings;
+    }
+
     private ScenarioResult publishAndMeasure(Scenario scenario, List<GeneratedTicket> tickets, EmbeddedKafkaBroker broker,
-                                             ProviderSimulator sim, List<Pipeline> pipelines) throws InterruptedException {
+                                             ProviderSimulator sim, List<BenchInstance> pipelines) throws InterruptedException {
         boolean interactive = scenario.kind() == Scenario.Kind.INTERACTIVE;
         // (j): the bulk backlog first, then the interactive tickets one by one
         int backlog = interactive ? scenario.tickets() : tickets.size();
         List<GeneratedTicket> later = tickets.subList(backlog, tickets.size());
         listener.phase(scenario, "publishing " + backlog + " tickets" + (interactive ? " to " + Priority.BULK.topic() : ""));
         CpuUse cpuAtStart = CpuUse.now();
+        List<Duration> ownCpuAtStart = pipelines.stream().map(BenchInstance::ownCpu).toList();
         long start = System.currentTimeMillis();
         try (TicketPublisher publisher = new TicketPublisher(broker.bootstrapServers(), Map.of())) {
             publish(publisher, tickets.subList(0, backlog), interactive ? Optional.of(Priority.BULK) : Optional.empty());
@@ -319,10 +374,12 @@ public final class BenchmarkRunner {
                     }
                 }
                 Map<CpuUse.Group, Long> cpu = CpuUse.now().since(cpuAtStart, APPLICATION_ID);
+                long ownCpuNanos = ownCpuSince(pipelines, ownCpuAtStart);
                 progress(scenario, lastAnswer - start, expected, counter, sim.stats());
                 awaitLateDuplicates(counter);
-                return withCpu(scenario, MeasuredRun.of(scenario, tickets, counter, sim.stats(),
-                        new RunTiming(start, lastPublish, lastAnswer, feed.publishedAt())), cpu, expected);
+                return withOwnCpu(withCpu(scenario, MeasuredRun.of(scenario, tickets, counter, sim.stats(),
+                        new RunTiming(start, lastPublish, lastAnswer, feed.publishedAt())), cpu, expected), ownCpuNanos, expected,
+                        lastAnswer - start);
             }
         }
     }
@@ -331,6 +388,13 @@ public final class BenchmarkRunner {
     private static ScenarioResult withCpu(Scenario scenario, ScenarioResult result, Map<CpuUse.Group, Long> cpu, long tickets) {
         return scenario.kind() == Scenario.Kind.OVERHEAD
                 ? result.withNote(CpuUse.describe(cpu, tickets, Runtime.getRuntime().availableProcessors())) : result;
+    }
+
+    /** A run whose instances had JVMs of their own: their CPU, as a note ({@code nanos} -1: they ran in this JVM, no note). */
+    private static ScenarioResult withOwnCpu(ScenarioResult result, long nanos, long tickets, long wallMs) {
+        return nanos < 0 ? result : result.withNote(String.format(java.util.Locale.ROOT,
+                "the pipeline's own JVM: CPU %,d µs a ticket (%.2f cores over the run)", nanos / 1_000 / Math.max(1, tickets),
+                nanos / 1e6 / Math.max(1, wallMs)));
     }
 
     private void progress(Scenario scenario, long elapsedMs, long expected, OutcomeCounter counter, SimulatorStats s) {
@@ -346,15 +410,26 @@ public final class BenchmarkRunner {
         }
     }
 
-    private static void requireRunning(List<Pipeline> pipelines, long done, long expected) {
-        for (Pipeline p : pipelines) {
-            KafkaStreams.State state = p.streams().state();
-            if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING
-                    || state == KafkaStreams.State.PENDING_ERROR) {
-                throw new IllegalStateException("a pipeline instance stopped (" + state + ") with " + done + " of "
+    private static void requireRunning(List<BenchInstance> pipelines, long done, long expected) {
+        for (BenchInstance p : pipelines) {
+            String stopped = p.stopped();
+            if (stopped != null) {
+                throw new IllegalStateException("a pipeline instance stopped (" + stopped + ") with " + done + " of "
                         + expected + " tickets accounted for");
             }
         }
+    }
+
+    /** CPU the instances in JVMs of their own used since {@code atStart}, in ns; -1 when they run in this JVM. */
+    private static long ownCpuSince(List<BenchInstance> pipelines, List<Duration> atStart) {
+        long nanos = -1;
+        for (int i = 0; i < pipelines.size(); i++) {
+            Duration now = pipelines.get(i).ownCpu();
+            if (now != null && atStart.get(i) != null) {
+                nanos = Math.max(nanos, 0) + now.minus(atStart.get(i)).toNanos();
+            }
+        }
+        return nanos;
     }
 
     /**

@@ -51,6 +51,13 @@ final class WarmUp {
                 + "last publish)", tickets, runsBefore(runsBefore), rate(ticketsPerSecond), rate(drain));
     }
 
+    /** The note on the run through {@code quotaflow run} in a fresh JVM of its own, the broker and the simulator warm. */
+    static String describeFreshJvm(Double ticketsPerSecond, Double drain, int tickets) {
+        return String.format(Locale.ROOT, "fresh pipeline JVM: %,d tickets through `quotaflow run` in a JVM of its own, started for "
+                + "them (the broker and the simulator warm): %s tickets/s from first publish to last result (%s after the last publish)",
+                tickets, rate(ticketsPerSecond), rate(drain));
+    }
+
     /** Whether a run is the first of its JVM. */
     static String runsBefore(int runs) {
         return runs == 0 ? "the first pipeline run in a fresh JVM"

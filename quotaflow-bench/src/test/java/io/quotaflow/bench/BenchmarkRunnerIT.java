@@ -46,4 +46,30 @@ class BenchmarkRunnerIT {
         assertThat(r.steadyState().shortRun()).isTrue();
         assertThat(phases).anyMatch(p -> p.startsWith("publishing 150 tickets"));
     }
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void shouldRunThePipelineInAJvmOfItsOwn() {
+        Scenario smoke = new Scenario("s", "smoke", "high limits, 120 tickets", 120, 10_000, 10_000_000, 5, 1, Binding.TPM, false);
+        List<String> phases = new ArrayList<>();
+        BenchmarkRunner runner = new BenchmarkRunner(
+                BenchmarkRunner.Options.defaults(12).withTimeout(Duration.ofSeconds(120)).withProgressInterval(Duration.ofSeconds(1))
+                        .withSimulator(b -> b.baseLatencyMs(20).perCompletionTokenMs(0)),
+                new BenchmarkRunner.Listener() {
+                    @Override
+                    public void phase(Scenario scenario, String message) {
+                        phases.add(message);
+                    }
+                });
+
+        ScenarioResult r = runner.runInOwnJvm(smoke);
+
+        assertThat(r.classified()).isEqualTo(120);
+        assertThat(r.duplicates()).isZero();
+        assertThat(r.http429()).isZero();
+        assertThat(r.clean()).isTrue();
+        assertThat(phases).anyMatch(p -> p.endsWith("pipeline instance(s), each in a JVM of its own"));
+        // the child's CPU is its own process's, read from outside it
+        assertThat(r.notes()).anyMatch(n -> n.startsWith("the pipeline's own JVM: CPU ") && !n.startsWith("the pipeline's own JVM: CPU 0 µs"));
+    }
 }

@@ -52,4 +52,11 @@ class WarmUpTest {
         assertThat(WarmUp.describeCold(null, null, 20_000, 2)).isEqualTo("cold: 20,000 tickets, after 2 pipeline runs in this JVM "
                 + "(not a fresh JVM: run --scenario i alone): – tickets/s from first publish to last result (– after the last publish)");
     }
+
+    @Test
+    void shouldSayTheFreshJvmRunHadAJvmOfItsOwn() {
+        assertThat(WarmUp.describeFreshJvm(2_345.6, 2_500.0, 20_000)).isEqualTo("fresh pipeline JVM: 20,000 tickets through `quotaflow run` "
+                + "in a JVM of its own, started for them (the broker and the simulator warm): 2,346 tickets/s from first publish to last "
+                + "result (2,500 after the last publish)");
+    }
 }

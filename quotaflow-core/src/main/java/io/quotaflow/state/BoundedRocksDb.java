@@ -27,6 +27,11 @@ import org.rocksdb.WriteBufferManager;
  * <p>A quarter of the bound goes to memtables, each store's at most {@link #MEMTABLE_BYTES} and two at a
  * time, so that a store written slowly still flushes, and compacts away what it deleted, within
  * minutes. The cache is not strict: RocksDB may exceed it briefly rather than fail a read or a write.
+ * Most of quotaflow's stores hold a few MiB of live data (a scope's ledger, statuses and cache
+ * entries kept for their retention), so a memtable of Kafka Streams' 16 MiB, or even 4 MiB, is more
+ * than the store it buffers: a store's size then saws by the memtable's size however steady its
+ * data (the soak benchmark's stores swung between 30 and 50 MiB with 4 MiB memtables, and stayed
+ * within 5 % of 16 MiB with 1 MiB ones).
  *
  * <p>The cache and the write buffer manager live as long as the JVM, one per bound: every store of
  * every Kafka Streams client in the process with the same bound shares them (RocksDB's own objects,
@@ -34,12 +39,14 @@ import org.rocksdb.WriteBufferManager;
  *
  * <p><b>Disk.</b> Kafka Streams' stores use universal compaction, which lets the runs written after
  * a store's oldest one grow to twice its size ({@code max_size_amplification_percent} 200) before
- * it merges them all. A store whose entries expire (statuses, cache answers and their expiry
- * indexes) then holds up to three times its live data on disk, and climbs towards that for the
- * better part of an hour before the first full merge (the soak benchmark). {@value #MAX_SIZE_AMPLIFICATION_PERCENT}
- * keeps it within one and a half times, at the price of merging a store more often: one that only
- * grows (a backlog in an outage) is rewritten each time it has grown by half, a logarithmic number
- * of times.
+ * it merges them all, and considers a merge only once four runs are on disk. A store whose entries
+ * expire (statuses, cache answers and their expiry indexes) then holds up to three times its live
+ * data on disk, and climbs towards that for the better part of an hour before the first full merge
+ * (the soak benchmark). Here a merge is considered from {@value #COMPACTION_TRIGGER} runs on and the
+ * newer runs may reach {@value #MAX_SIZE_AMPLIFICATION_PERCENT} % of the oldest, so that a store
+ * stays within about 1.2 times its live data plus a memtable or two; the price is merging a small
+ * store more often, and a store that only grows (a backlog in an outage) is rewritten each time it
+ * has grown by a fifth, a logarithmic number of times.
  */
 public final class BoundedRocksDb implements RocksDBConfigSetter {
 
@@ -50,11 +57,13 @@ public final class BoundedRocksDb implements RocksDBConfigSetter {
     /** The least {@code state.memory-mb} may be. */
     public static final int MIN_MEMORY_MB = 16;
     static final double MEMTABLE_SHARE = 0.25;
-    static final long MEMTABLE_BYTES = 4L << 20;
+    static final long MEMTABLE_BYTES = 1L << 20;
     static final int MEMTABLES_PER_STORE = 2;
     /** Share of the cache kept for index and filter blocks, so that data blocks cannot evict them. */
     static final double HIGH_PRIORITY_SHARE = 0.1;
-    static final int MAX_SIZE_AMPLIFICATION_PERCENT = 50;
+    static final int MAX_SIZE_AMPLIFICATION_PERCENT = 20;
+    /** Sorted runs on disk from which universal compaction considers a merge (RocksDB's default is 4). */
+    static final int COMPACTION_TRIGGER = 2;
 
     private record Shared(Cache cache, WriteBufferManager writeBuffers) { }
 
@@ -92,8 +101,10 @@ public final class BoundedRocksDb implements RocksDBConfigSetter {
         table.setCacheIndexAndFilterBlocksWithHighPriority(true);
         table.setPinTopLevelIndexAndFilter(true);
         options.setWriteBufferManager(shared.writeBuffers());
-        options.setWriteBufferSize(Math.min(MEMTABLE_BYTES, (long) (bytes * MEMTABLE_SHARE) / MEMTABLES_PER_STORE));
+        // even the least bound (16 MiB) leaves 2 MiB a memtable of its quarter, more than MEMTABLE_BYTES
+        options.setWriteBufferSize(MEMTABLE_BYTES);
         options.setMaxWriteBufferNumber(MEMTABLES_PER_STORE);
+        options.setLevel0FileNumCompactionTrigger(COMPACTION_TRIGGER);
         options.setTableFormatConfig(table);
         compaction = new CompactionOptionsUniversal();
         compaction.setMaxSizeAmplificationPercent(MAX_SIZE_AMPLIFICATION_PERCENT);

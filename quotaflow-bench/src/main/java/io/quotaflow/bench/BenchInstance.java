@@ -1,0 +1,136 @@
+package io.quotaflow.bench;
+
+import io.quotaflow.Pipeline;
+import org.apache.kafka.streams.KafkaStreams;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One pipeline instance of a benchmark run: a {@link Pipeline} in this JVM, or {@code quotaflow run}
+ * in a fresh JVM of its own ({@link OwnJvm}), which is how a deployment starts one: its code cold,
+ * the broker and the provider already running.
+ */
+sealed interface BenchInstance extends AutoCloseable {
+
+    /** Waits until its streams are RUNNING; false when they were not within {@code timeout}. */
+    boolean awaitRunning(Duration timeout) throws InterruptedException;
+
+    /** Why it is no longer running (a Kafka Streams error state, an exited process), or null while it runs. */
+    String stopped();
+
+    /** CPU time its own process has used so far, or null when it shares this JVM ({@link CpuUse} has its threads). */
+    Duration ownCpu();
+
+    @Override
+    void close();
+
+    /** A pipeline in this JVM. */
+    record InProcess(Pipeline pipeline) implements BenchInstance {
+
+        @Override
+        public boolean awaitRunning(Duration timeout) throws InterruptedException {
+            return pipeline.awaitRunning(timeout);
+        }
+
+        @Override
+        public String stopped() {
+            KafkaStreams.State state = pipeline.streams().state();
+            return state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING
+                    || state == KafkaStreams.State.PENDING_ERROR ? state.name() : null;
+        }
+
+        @Override
+        public Duration ownCpu() {
+            return null;
+        }
+
+        @Override
+        public void close() {
+            pipeline.close(Duration.ofSeconds(20));
+        }
+    }
+
+    /**
+     * {@code quotaflow run} in a child JVM (this JVM's java binary and class path, {@code -Xmx768m}),
+     * configured by a properties file, its API key in {@code QUOTAFLOW_LLM_API_KEY} and its
+     * {@code /status} on a loopback port: the benchmark reads its Kafka Streams state there.
+     */
+    final class OwnJvm implements BenchInstance {
+
+        static final List<String> JVM_ARGS = List.of("-Xmx768m");
+        private final ChildProcess process;
+        private final int httpPort;
+        private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+        private OwnJvm(ChildProcess process, int httpPort) {
+            this.process = process;
+            this.httpPort = httpPort;
+        }
+
+        /** Writes {@code properties} beside the state directory's log and starts the instance. */
+        static OwnJvm start(String name, String properties, String apiKey, Path stateDir, Path workDir) {
+            try {
+                Path config = Files.createDirectories(workDir).resolve(name + ".properties");
+                Files.writeString(config, properties, StandardCharsets.UTF_8);
+                int port = ChaosChildren.freePort(-1);
+                ChildProcess child = ChildProcess.start(name, ChildProcess.command(JVM_ARGS, List.of("run", "--config", config.toString(),
+                        "--state-dir", stateDir.toString(), "--http-port", Integer.toString(port))),
+                        Map.of(FailoverRunner.API_KEY_ENV, apiKey), workDir.resolve(name + ".log"));
+                return new OwnJvm(child, port);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot start " + name + ": " + e.getMessage(), e);
+            }
+        }
+
+        /** The properties of one instance: {@code settings} (bootstrap, application id, model, quota, ...) and a local HTTP port. */
+        static String properties(Map<String, String> settings) {
+            StringBuilder sb = new StringBuilder("http.bind=127.0.0.1\n");
+            new java.util.TreeMap<>(settings).forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
+            return sb.toString();
+        }
+
+        @Override
+        public boolean awaitRunning(Duration timeout) throws InterruptedException {
+            long deadline = System.currentTimeMillis() + timeout.toMillis();
+            while (!"RUNNING".equals(ChaosChildren.streamsState(http, httpPort))) {
+                if (stopped() != null) {
+                    throw new IllegalStateException(stopped() + "; " + process.log() + ":\n" + process.lastLines(30));
+                }
+                if (System.currentTimeMillis() > deadline) {
+                    return false;
+                }
+                Thread.sleep(100);
+            }
+            return true;
+        }
+
+        @Override
+        public String stopped() {
+            Integer exit = process.exitCode();
+            return exit == null ? null : process.name() + " exited with code " + exit;
+        }
+
+        @Override
+        public Duration ownCpu() {
+            return ProcessHandle.of(process.pid()).flatMap(h -> h.info().totalCpuDuration()).orElse(Duration.ZERO);
+        }
+
+        @Override
+        public void close() {
+            process.stop(Duration.ofSeconds(20));
+        }
+
+        @Override
+        public String toString() {
+            return process.name() + " (pid " + process.pid() + ", log " + process.log() + ")";
+        }
+    }
+}
