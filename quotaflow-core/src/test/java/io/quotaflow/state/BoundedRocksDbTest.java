@@ -26,7 +26,7 @@ class BoundedRocksDbTest {
             assertThat(table.cacheIndexAndFilterBlocks()).isTrue();
             assertThat(table.cacheIndexAndFilterBlocksWithHighPriority()).isTrue();
             assertThat(table.pinTopLevelIndexAndFilter()).isTrue();
-            assertThat(a.writeBufferSize()).isEqualTo(MIB);
+            assertThat(a.writeBufferSize()).isEqualTo(MIB / 2);
             assertThat(a.maxWriteBufferNumber()).isEqualTo(2);
             assertThat(a.level0FileNumCompactionTrigger()).isEqualTo(2);
             assertThat(a.compactionOptionsUniversal().maxSizeAmplificationPercent()).isEqualTo(20);
@@ -35,15 +35,15 @@ class BoundedRocksDbTest {
     }
 
     @Test
-    void shouldGiveEachBoundItsOwnSharedCacheAndMemtablesOfOneMib() {
+    void shouldGiveEachBoundItsOwnSharedCacheAndMemtablesOfHalfAMib() {
         try (Options small = options(); Options large = options()) {
             BoundedRocksDb setter = new BoundedRocksDb();
             setter.setConfig("qf-pending", small, Map.of(BoundedRocksDb.MEMORY_BYTES_CONFIG, Long.toString(16 * MIB)));
             setter.setConfig("qf-pending", large, Map.of(BoundedRocksDb.MEMORY_BYTES_CONFIG, Long.toString(512 * MIB)));
 
-            // a quarter of the least bound (16 MiB) for memtables is 2 MiB a memtable, two a store: more than a store's 1 MiB
-            assertThat(small.writeBufferSize()).isEqualTo(MIB);
-            assertThat(large.writeBufferSize()).isEqualTo(MIB);
+            // a quarter of the least bound (16 MiB) for memtables is 2 MiB a memtable, two a store: more than a store's 512 KiB
+            assertThat(small.writeBufferSize()).isEqualTo(MIB / 2);
+            assertThat(large.writeBufferSize()).isEqualTo(MIB / 2);
             assertThat(small.writeBufferManager()).isNotSameAs(large.writeBufferManager());
         }
     }
