@@ -69,10 +69,14 @@ sealed interface BenchInstance extends AutoCloseable {
         private final ChildProcess process;
         private final int httpPort;
         private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        /** Kills the child when this JVM ends first (an interrupted benchmark), so that no pipeline outlives its broker. */
+        private final Thread reaper;
 
         private OwnJvm(ChildProcess process, int httpPort) {
             this.process = process;
             this.httpPort = httpPort;
+            this.reaper = new Thread(process::destroyNow, "quotaflow-bench-reaper-" + process.name());
+            Runtime.getRuntime().addShutdownHook(reaper);
         }
 
         /** Writes {@code properties} beside the state directory's log and starts the instance. */
@@ -126,6 +130,11 @@ sealed interface BenchInstance extends AutoCloseable {
         @Override
         public void close() {
             process.stop(Duration.ofSeconds(20));
+            try {
+                Runtime.getRuntime().removeShutdownHook(reaper);
+            } catch (IllegalStateException e) {
+                // this JVM is shutting down already: the hook runs, and the child is gone anyway
+            }
         }
 
         @Override

@@ -20,17 +20,8 @@ class BenchmarkRunnerIT {
     void shouldAccountForEveryTicketOnceWithoutA429() {
         Scenario smoke = new Scenario("s", "smoke", "high limits, 150 tickets", 150, 10_000, 10_000_000, 5, 1, Binding.TPM, false);
         List<String> phases = new ArrayList<>();
-        BenchmarkRunner runner = new BenchmarkRunner(
-                BenchmarkRunner.Options.defaults(11).withTimeout(Duration.ofSeconds(90)).withProgressInterval(Duration.ofSeconds(1))
-                        .withSimulator(b -> b.baseLatencyMs(20).perCompletionTokenMs(0)),
-                new BenchmarkRunner.Listener() {
-                    @Override
-                    public void phase(Scenario scenario, String message) {
-                        phases.add(message);
-                    }
-                });
 
-        ScenarioResult r = runner.run(smoke);
+        ScenarioResult r = runner(11, Duration.ofSeconds(90), phases).run(smoke);
 
         assertThat(r.tickets()).isEqualTo(150);
         assertThat(r.classified() + r.deadLettered()).isEqualTo(150);
@@ -52,17 +43,8 @@ class BenchmarkRunnerIT {
     void shouldRunThePipelineInAJvmOfItsOwn() {
         Scenario smoke = new Scenario("s", "smoke", "high limits, 120 tickets", 120, 10_000, 10_000_000, 5, 1, Binding.TPM, false);
         List<String> phases = new ArrayList<>();
-        BenchmarkRunner runner = new BenchmarkRunner(
-                BenchmarkRunner.Options.defaults(12).withTimeout(Duration.ofSeconds(120)).withProgressInterval(Duration.ofSeconds(1))
-                        .withSimulator(b -> b.baseLatencyMs(20).perCompletionTokenMs(0)),
-                new BenchmarkRunner.Listener() {
-                    @Override
-                    public void phase(Scenario scenario, String message) {
-                        phases.add(message);
-                    }
-                });
 
-        ScenarioResult r = runner.runInOwnJvm(smoke);
+        ScenarioResult r = runner(12, Duration.ofSeconds(120), phases).runInOwnJvm(smoke);
 
         assertThat(r.classified()).isEqualTo(120);
         assertThat(r.duplicates()).isZero();
@@ -71,5 +53,17 @@ class BenchmarkRunnerIT {
         assertThat(phases).anyMatch(p -> p.endsWith("pipeline instance(s), each in a JVM of its own"));
         // the child's CPU is its own process's, read from outside it
         assertThat(r.notes()).anyMatch(n -> n.startsWith("the pipeline's own JVM: CPU ") && !n.startsWith("the pipeline's own JVM: CPU 0 µs"));
+    }
+
+    /** A runner on a 20 ms simulator, its phase lines collected in {@code phases}. */
+    private static BenchmarkRunner runner(long seed, Duration timeout, List<String> phases) {
+        return new BenchmarkRunner(BenchmarkRunner.Options.defaults(seed).withTimeout(timeout).withProgressInterval(Duration.ofSeconds(1))
+                .withSimulator(b -> b.baseLatencyMs(20).perCompletionTokenMs(0)),
+                new BenchmarkRunner.Listener() {
+                    @Override
+                    public void phase(Scenario scenario, String message) {
+                        phases.add(message);
+                    }
+                });
     }
 }
