@@ -189,7 +189,14 @@ public final class BenchmarkRunner {
         }
         listener.phase(scenario, "fresh pipeline JVM: " + tickets.size() + " tickets (measured) through `quotaflow run` started in a JVM "
                 + "of its own, the broker and the simulator warm here");
-        ScenarioResult fresh = runPipeline(scenario, tickets, true);
+        ScenarioResult fresh;
+        try {
+            fresh = runPipeline(scenario, tickets, true);
+        } catch (RuntimeException e) {
+            // the cold and warm figures stand on their own, as a failed baseline leaves a scenario's
+            listener.phase(scenario, "fresh pipeline JVM failed: " + e.getMessage());
+            return result.withNote("fresh pipeline JVM failed: " + e.getMessage());
+        }
         String freshNote = WarmUp.describeFreshJvm(fresh.figures().ticketsPerSecond(), fresh.figures().drainTicketsPerSecond(),
                 tickets.size());
         listener.phase(scenario, freshNote);
