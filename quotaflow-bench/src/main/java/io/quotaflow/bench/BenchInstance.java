@@ -105,8 +105,9 @@ sealed interface BenchInstance extends AutoCloseable {
         public boolean awaitRunning(Duration timeout) throws InterruptedException {
             long deadline = System.currentTimeMillis() + timeout.toMillis();
             while (!"RUNNING".equals(ChaosChildren.streamsState(http, httpPort))) {
-                if (stopped() != null) {
-                    throw new IllegalStateException(stopped() + "; " + process.log() + ":\n" + process.lastLines(30));
+                String stopped = stopped();
+                if (stopped != null) {
+                    throw new IllegalStateException(stopped);
                 }
                 if (System.currentTimeMillis() > deadline) {
                     return false;
@@ -116,10 +117,11 @@ sealed interface BenchInstance extends AutoCloseable {
             return true;
         }
 
+        /** Its exit, with the end of its log (the log goes with the run's state directory). */
         @Override
         public String stopped() {
             Integer exit = process.exitCode();
-            return exit == null ? null : process.name() + " exited with code " + exit;
+            return exit == null ? null : process.name() + " exited with code " + exit + "; the end of its log:\n" + process.lastLines(30);
         }
 
         @Override
