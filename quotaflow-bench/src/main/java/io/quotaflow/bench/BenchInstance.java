@@ -103,18 +103,7 @@ sealed interface BenchInstance extends AutoCloseable {
 
         @Override
         public boolean awaitRunning(Duration timeout) throws InterruptedException {
-            long deadline = System.currentTimeMillis() + timeout.toMillis();
-            while (!"RUNNING".equals(ChaosChildren.streamsState(http, httpPort))) {
-                String stopped = stopped();
-                if (stopped != null) {
-                    throw new IllegalStateException(stopped);
-                }
-                if (System.currentTimeMillis() > deadline) {
-                    return false;
-                }
-                Thread.sleep(100);
-            }
-            return true;
+            return ChaosChildren.awaitRunning(http, httpPort, process, System.currentTimeMillis() + timeout.toMillis());
         }
 
         /** Its exit, with the end of its log (the log goes with the run's state directory). */

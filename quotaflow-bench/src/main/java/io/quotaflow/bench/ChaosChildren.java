@@ -206,6 +206,25 @@ final class ChaosChildren {
         return state == null ? "unreachable" : state;
     }
 
+    /**
+     * Waits until {@code child}'s streams report RUNNING on its {@code /status} at {@code port}: true
+     * then, false at {@code deadlineMs}; an {@link IllegalStateException} with the end of its log when
+     * it exits first.
+     */
+    static boolean awaitRunning(HttpClient http, int port, ChildProcess child, long deadlineMs) throws InterruptedException {
+        while (!"RUNNING".equals(streamsState(http, port))) {
+            if (!child.alive()) {
+                throw new IllegalStateException(child.name() + " exited with code " + child.exitCode() + "; " + child.log() + ":\n"
+                        + child.lastLines(30));
+            }
+            if (System.currentTimeMillis() > deadlineMs) {
+                return false;
+            }
+            Thread.sleep(100);
+        }
+        return true;
+    }
+
     /** The {@code streams} field of {@code GET /status}, or null when the server does not answer. */
     static String streamsState(HttpClient http, int port) {
         try {

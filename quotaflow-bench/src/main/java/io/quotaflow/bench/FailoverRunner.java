@@ -352,16 +352,9 @@ public final class FailoverRunner {
         }
 
         private void awaitRunning(int i, long deadline) throws InterruptedException {
-            while (!"RUNNING".equals(ChaosChildren.streamsState(http, httpPorts.get(i)))) {
-                ChildProcess c = instances.get(i);
-                if (!c.alive()) {
-                    throw new IllegalStateException(c.name() + " exited with code " + c.exitCode() + "; " + c.log() + ":\n"
-                            + c.lastLines(30));
-                }
-                if (System.currentTimeMillis() > deadline) {
-                    throw new IllegalStateException(c.name() + " was not RUNNING in time; see " + c.log());
-                }
-                Thread.sleep(200);
+            ChildProcess c = instances.get(i);
+            if (!ChaosChildren.awaitRunning(http, httpPorts.get(i), c, deadline)) {
+                throw new IllegalStateException(c.name() + " was not RUNNING in time; see " + c.log());
             }
         }
 

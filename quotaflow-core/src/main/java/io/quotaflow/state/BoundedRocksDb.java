@@ -30,8 +30,7 @@ import org.rocksdb.WriteBufferManager;
  * Most of quotaflow's stores hold a few MiB of live data (a scope's ledger, statuses and cache
  * entries kept for their retention), so a memtable of Kafka Streams' 16 MiB, or even 4 MiB, is more
  * than the store it buffers: a store's size then saws by the memtable's size however steady its
- * data. In the soak benchmark the stores swung between 30 and 50 MiB with 4 MiB memtables, between
- * 14 and 18 MiB with 1 MiB ones, and between 12.8 and 14.7 MiB with 512 KiB.
+ * data (docs/benchmark.md, "Soak", measures {@value #MEMTABLE_BYTES} bytes against larger memtables).
  *
  * <p>The cache and the write buffer manager live as long as the JVM, one per bound: every store of
  * every Kafka Streams client in the process with the same bound shares them (RocksDB's own objects,
