@@ -89,7 +89,8 @@ public final class Pipeline implements AutoCloseable {
         if (status != null) {
             properties.put(StreamsConfig.APPLICATION_SERVER_CONFIG, advertisedHost(config) + ":" + status.port());
         }
-        this.streams = new KafkaStreams(topology, properties);
+        // dispatchers read their backlog before intake takes in more (topology.IntakeHold)
+        this.streams = new KafkaStreams(topology, properties, new io.quotaflow.topology.HoldingClientSupplier(intakeHold(config)));
         this.streams.setUncaughtExceptionHandler(e -> {
             LOG.error("stream thread failed; replacing it", e);
             metrics.streamThreadFailed(e, System.currentTimeMillis());
@@ -264,6 +265,12 @@ public final class Pipeline implements AutoCloseable {
         // for the default 100 ms while completions wait
         p.putIfAbsent(StreamsConfig.POLL_MS_CONFIG, "20");
         return p;
+    }
+
+    /** The hold on intake of {@code config}: the dispatch topics are read first, the interactive input always. */
+    static io.quotaflow.topology.IntakeHold intakeHold(QuotaflowConfig config) {
+        return new io.quotaflow.topology.IntakeHold(new java.util.HashSet<>(DispatcherProcessor.dispatchTopics(config.applicationId())),
+                java.util.Set.of(config.topics().input(io.quotaflow.records.Priority.INTERACTIVE)), config.intakeHoldLag());
     }
 
     /** Waits until the application is RUNNING; false on timeout or failure. */

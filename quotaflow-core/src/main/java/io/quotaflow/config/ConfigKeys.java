@@ -286,6 +286,10 @@ public final class ConfigKeys {
                 + "tickets per quota scope indexed in memory (about 250 bytes of heap each); beyond it they wait on disk "
                 + "(the `qf-overflow` store, changelogged) and come back in order as the queue drains, so the heap stays "
                 + "bounded whatever the backlog (docs/design.md, \"Bounds\")");
+        t.add("intake.hold-dispatch-lag", Type.INT, Long.toString(QuotaflowConfig.DEFAULT_INTAKE_HOLD_LAG), null,
+                "records a stream thread's dispatch partitions may lag before it stops taking in new tickets (the "
+                + "interactive topic excepted) until its dispatchers have caught up, so that calls start while a backlog is "
+                + "still taken in; 0: never hold (docs/design.md, \"Dispatch first\")");
         t.add("dispatch.partitions", Type.INT, Integer.toString(DispatcherSettings.DEFAULT_DISPATCH_PARTITIONS), null,
                 "partitions of the internal dispatch topics (`<application.id>-dispatch-repartition` and its interactive "
                 + "lane): fixed here, not by the input topics, so raising an input topic's partitions never stalls the "

@@ -267,7 +267,8 @@ public final class ConfigLoader {
                 kafka, dispatcher, kafka.getOrDefault("group.instance.id", instanceId))
                 .withHttpBind(p.string("http.bind"))
                 .withHttpSettings(HttpSettingsReader.read(p))
-                .withMetrics(new MetricsSettings(MetricsSettings.KafkaMetrics.parse(p.string("metrics.kafka"))));
+                .withMetrics(new MetricsSettings(MetricsSettings.KafkaMetrics.parse(p.string("metrics.kafka"))))
+                .withIntakeHoldLag(p.integer("intake.hold-dispatch-lag"));
     }
 
     /** {@code deadline.<priority>}, {@code deadline.action} and {@code queue.max-wait.<priority>}. */

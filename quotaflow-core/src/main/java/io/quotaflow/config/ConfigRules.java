@@ -53,6 +53,8 @@ final class ConfigRules {
                 return rule("handoff, shed or keep", v -> v.toString().strip().matches("(?i)handoff|shed|keep"));
             case "instance.takeover-credit":
                 return rule("on or off", v -> v.toString().strip().matches("(?i)on|off"));
+            case "intake.hold-dispatch-lag":
+                return rule("an integer, at least 0", v -> (Integer) v >= 0);
             case "state.memory-mb":
                 return rule("at least " + io.quotaflow.state.BoundedRocksDb.MIN_MEMORY_MB,
                         v -> (Integer) v >= io.quotaflow.state.BoundedRocksDb.MIN_MEMORY_MB);

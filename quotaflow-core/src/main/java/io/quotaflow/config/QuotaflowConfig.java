@@ -22,13 +22,26 @@ import io.quotaflow.settings.TopicNames;
  * @param httpBind         address the HTTP endpoints listen on ({@code http.bind}; {@value #DEFAULT_HTTP_BIND}: every interface)
  * @param http             token, TLS and timeouts of the HTTP endpoints ({@code http.auth-token-file}, {@code http.tls.*})
  * @param metrics          what {@code /metrics} serves besides quotaflow's and the JVM's families ({@code metrics.kafka})
+ * @param intakeHoldLag    records a stream thread's dispatch partitions may lag before it holds its other inputs
+ *                         ({@code intake.hold-dispatch-lag}; 0: never; docs/design.md, "Dispatch first")
  */
 public record QuotaflowConfig(String bootstrapServers, String applicationId, Path stateDir, int httpPort,
                               Map<String, String> kafka, DispatcherSettings dispatcher, String instanceId, String httpBind,
-                              HttpSettings http, MetricsSettings metrics) {
+                              HttpSettings http, MetricsSettings metrics, long intakeHoldLag) {
 
     /** Every interface: what a container or a pod needs; {@code 127.0.0.1} keeps the endpoints local. */
     public static final String DEFAULT_HTTP_BIND = "0.0.0.0";
+
+    /** {@code intake.hold-dispatch-lag}'s default. */
+    public static final long DEFAULT_INTAKE_HOLD_LAG = 500;
+
+    /** A configuration with the default intake hold. */
+    public QuotaflowConfig(String bootstrapServers, String applicationId, Path stateDir, int httpPort,
+                           Map<String, String> kafka, DispatcherSettings dispatcher, String instanceId, String httpBind,
+                           HttpSettings http, MetricsSettings metrics) {
+        this(bootstrapServers, applicationId, stateDir, httpPort, kafka, dispatcher, instanceId, httpBind, http, metrics,
+                DEFAULT_INTAKE_HOLD_LAG);
+    }
 
     /** A configuration with the default metrics (no Kafka client metrics). */
     public QuotaflowConfig(String bootstrapServers, String applicationId, Path stateDir, int httpPort,
@@ -67,6 +80,7 @@ public record QuotaflowConfig(String bootstrapServers, String applicationId, Pat
                 "http.bind must be a host name or an IP address, got '" + httpBind + "'");
         Objects.requireNonNull(http, "http");
         Objects.requireNonNull(metrics, "metrics");
+        QuotaSettings.require(intakeHoldLag >= 0, "intake.hold-dispatch-lag must be at least 0");
     }
 
     /** This configuration with the HTTP endpoints on {@code bind}. */
@@ -76,17 +90,25 @@ public record QuotaflowConfig(String bootstrapServers, String applicationId, Pat
 
     /** This configuration with the HTTP endpoints on {@code bind}:{@code port}. */
     public QuotaflowConfig withHttp(String bind, int port) {
-        return new QuotaflowConfig(bootstrapServers, applicationId, stateDir, port, kafka, dispatcher, instanceId, bind, http, metrics);
+        return new QuotaflowConfig(bootstrapServers, applicationId, stateDir, port, kafka, dispatcher, instanceId, bind, http, metrics, intakeHoldLag);
     }
 
     /** This configuration with the HTTP endpoints guarded and timed by {@code settings}. */
     public QuotaflowConfig withHttpSettings(HttpSettings settings) {
-        return new QuotaflowConfig(bootstrapServers, applicationId, stateDir, httpPort, kafka, dispatcher, instanceId, httpBind, settings, metrics);
+        return new QuotaflowConfig(bootstrapServers, applicationId, stateDir, httpPort, kafka, dispatcher, instanceId, httpBind, settings, metrics,
+                intakeHoldLag);
     }
 
     /** This configuration with {@code settings} for {@code /metrics} ({@code metrics.kafka}). */
     public QuotaflowConfig withMetrics(MetricsSettings settings) {
-        return new QuotaflowConfig(bootstrapServers, applicationId, stateDir, httpPort, kafka, dispatcher, instanceId, httpBind, http, settings);
+        return new QuotaflowConfig(bootstrapServers, applicationId, stateDir, httpPort, kafka, dispatcher, instanceId, httpBind, http, settings,
+                intakeHoldLag);
+    }
+
+    /** This configuration with {@code records} for {@code intake.hold-dispatch-lag}. */
+    public QuotaflowConfig withIntakeHoldLag(long records) {
+        return new QuotaflowConfig(bootstrapServers, applicationId, stateDir, httpPort, kafka, dispatcher, instanceId, httpBind, http, metrics,
+                records);
     }
 
     /** The topic names under {@code topics.prefix}. */
