@@ -90,7 +90,8 @@ public final class Pipeline implements AutoCloseable {
             properties.put(StreamsConfig.APPLICATION_SERVER_CONFIG, advertisedHost(config) + ":" + status.port());
         }
         // dispatchers read their backlog before intake takes in more (topology.IntakeHold)
-        this.streams = new KafkaStreams(topology, properties, new io.quotaflow.topology.HoldingClientSupplier(intakeHold(config)));
+        this.streams = new KafkaStreams(topology, properties, new io.quotaflow.topology.HoldingClientSupplier(intakeHold(config),
+                metrics::intakeHeld));
         this.streams.setUncaughtExceptionHandler(e -> {
             LOG.error("stream thread failed; replacing it", e);
             metrics.streamThreadFailed(e, System.currentTimeMillis());

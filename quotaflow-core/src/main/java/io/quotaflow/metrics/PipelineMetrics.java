@@ -60,6 +60,7 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
     private final AtomicLong recordErrors = new AtomicLong();
     private final AtomicLong threadFailures = new AtomicLong();
     private final Counter threadFailureCounter;
+    private final Counter intakeHolds;
     private final Counter cancelledCounter;
     private final Counter cancelRequests;
     private volatile long lastThreadFailureMs = Long.MIN_VALUE;
@@ -92,6 +93,9 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
                 .register(registry);
         threadFailureCounter = Counter.builder("quotaflow.stream.thread.failures")
                 .description("stream threads that died (each is replaced)").register(registry);
+        intakeHolds = Counter.builder("quotaflow.intake.holds")
+                .description("times a stream thread held its input topics while its dispatchers caught up (intake.hold-dispatch-lag)")
+                .register(registry);
         for (String stage : List.of("deserialization", "processing", "production")) {
             recordErrorCounter(stage);
         }
@@ -195,6 +199,16 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
         deadLettered.incrementAndGet();
         deadLetters(StreamErrorHandlers.INTERNAL_ERROR).increment();
         recordErrorCounter(stage).increment();
+    }
+
+    /** A stream thread held its input topics while its dispatchers caught up (a stream thread's call). */
+    public void intakeHeld() {
+        intakeHolds.increment();
+    }
+
+    /** How many times a stream thread held its input topics. */
+    public long intakeHoldCount() {
+        return (long) intakeHolds.count();
     }
 
     /** A stream thread died (it is replaced): the instance reports not ready for a while. */

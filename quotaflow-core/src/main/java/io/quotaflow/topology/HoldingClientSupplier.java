@@ -19,9 +19,12 @@ import java.util.Map;
 public final class HoldingClientSupplier implements KafkaClientSupplier {
 
     private final IntakeHold hold;
+    private final Runnable onHold;
 
-    public HoldingClientSupplier(IntakeHold hold) {
+    /** Clients whose main consumers hold as {@code hold} says, calling {@code onHold} (on a stream thread) as each hold begins. */
+    public HoldingClientSupplier(IntakeHold hold, Runnable onHold) {
         this.hold = hold;
+        this.onHold = onHold;
     }
 
     @Override
@@ -36,7 +39,7 @@ public final class HoldingClientSupplier implements KafkaClientSupplier {
 
     @Override
     public Consumer<byte[], byte[]> getConsumer(Map<String, Object> config) {
-        return HoldingConsumer.wrap(plain(config), hold);
+        return HoldingConsumer.wrap(plain(config), hold, onHold);
     }
 
     @Override

@@ -26,24 +26,29 @@ final class HoldingConsumer implements InvocationHandler {
 
     private final Consumer<byte[], byte[]> consumer;
     private final IntakeHold hold;
+    private final Runnable onHold;
     /** What Kafka Streams paused and has not resumed. */
     private final Set<TopicPartition> pausedByStreams = new HashSet<>();
     /** What the hold paused. */
     private final Set<TopicPartition> held = new HashSet<>();
 
-    private HoldingConsumer(Consumer<byte[], byte[]> consumer, IntakeHold hold) {
+    private HoldingConsumer(Consumer<byte[], byte[]> consumer, IntakeHold hold, Runnable onHold) {
         this.consumer = consumer;
         this.hold = hold;
+        this.onHold = onHold;
     }
 
-    /** {@code consumer} with {@code hold} applied before every poll; {@code consumer} itself when the hold is off. */
+    /**
+     * {@code consumer} with {@code hold} applied before every poll, calling {@code onHold} each time a
+     * hold begins; {@code consumer} itself when the hold is off.
+     */
     @SuppressWarnings("unchecked")
-    static Consumer<byte[], byte[]> wrap(Consumer<byte[], byte[]> consumer, IntakeHold hold) {
+    static Consumer<byte[], byte[]> wrap(Consumer<byte[], byte[]> consumer, IntakeHold hold, Runnable onHold) {
         if (!hold.enabled()) {
             return consumer;
         }
         return (Consumer<byte[], byte[]>) Proxy.newProxyInstance(HoldingConsumer.class.getClassLoader(),
-                new Class<?>[] {Consumer.class}, new HoldingConsumer(consumer, hold));
+                new Class<?>[] {Consumer.class}, new HoldingConsumer(consumer, hold, onHold));
     }
 
     @Override
@@ -108,6 +113,9 @@ final class HoldingConsumer implements InvocationHandler {
         resume.removeAll(now);
         resume.removeAll(pausedByStreams);
         if (!pause.isEmpty()) {
+            if (held.isEmpty()) {
+                onHold.run();
+            }
             consumer.pause(pause);
         }
         if (!resume.isEmpty()) {

@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -26,7 +27,8 @@ class HoldingConsumerTest {
     private static final IntakeHold HOLD = new IntakeHold(Set.of(DISPATCH.topic()), Set.of(INTERACTIVE.topic()), 500);
 
     private final MockConsumer<byte[], byte[]> mock = new MockConsumer<>("earliest");
-    private final Consumer<byte[], byte[]> consumer = HoldingConsumer.wrap(mock, HOLD);
+    private final AtomicInteger holds = new AtomicInteger();
+    private final Consumer<byte[], byte[]> consumer = HoldingConsumer.wrap(mock, HOLD, holds::incrementAndGet);
 
     @BeforeEach
     void assign() {
@@ -60,10 +62,15 @@ class HoldingConsumerTest {
         assertEquals(List.of(INTERACTIVE.topic()), polledTopics(), "the interactive input is never held");
         assertEquals(Set.of(BULK), mock.paused());
         assertEquals(Set.of(), consumer.paused(), "Kafka Streams sees only its own pauses");
+        polledTopics();
+        assertEquals(1, holds.get(), "one hold, however many polls it lasts");
 
         dispatchLag(500);
         assertEquals(List.of(BULK.topic()), polledTopics());
         assertEquals(Set.of(), mock.paused());
+        dispatchLag(501);
+        polledTopics();
+        assertEquals(2, holds.get());
     }
 
     @Test
@@ -124,6 +131,6 @@ class HoldingConsumerTest {
 
     @Test
     void shouldBeTheConsumerItselfWhenTheHoldIsOff() {
-        assertSame(mock, HoldingConsumer.wrap(mock, new IntakeHold(Set.of(DISPATCH.topic()), Set.of(), 0)));
+        assertSame(mock, HoldingConsumer.wrap(mock, new IntakeHold(Set.of(DISPATCH.topic()), Set.of(), 0), holds::incrementAndGet));
     }
 }
