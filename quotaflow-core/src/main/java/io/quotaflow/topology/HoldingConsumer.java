@@ -101,11 +101,18 @@ final class HoldingConsumer implements InvocationHandler {
         return paused;
     }
 
-    /** Pauses what the hold names now and resumes what it let go (a revoked partition's pause went with it). */
+    /**
+     * Pauses what the hold names now and resumes what it let go. A rebalance drops the pause of a
+     * partition revoked (and perhaps assigned again since): only what the consumer still has paused
+     * counts as paused, by either.
+     */
     private void apply() {
         Set<TopicPartition> assigned = consumer.assignment();
+        Set<TopicPartition> pausedNow = consumer.paused();
         pausedByStreams.retainAll(assigned);
+        pausedByStreams.retainAll(pausedNow);
         held.retainAll(assigned);
+        held.retainAll(pausedNow);
         Set<TopicPartition> now = hold.held(assigned, pausedByStreams, consumer::currentLag);
         Set<TopicPartition> pause = new HashSet<>(now);
         pause.removeAll(held);

@@ -130,6 +130,17 @@ class HoldingConsumerTest {
     }
 
     @Test
+    void shouldPauseAgainAHeldPartitionWhosePauseARebalanceDropped() {
+        dispatchLag(2_000);
+        consumer.poll(Duration.ZERO);
+        mock.resume(List.of(BULK)); // as a rebalance that revoked and assigned it again would
+        ticket(BULK, 0);
+
+        assertEquals(List.of(), polledTopics(), "still held");
+        assertEquals(Set.of(BULK), mock.paused());
+    }
+
+    @Test
     void shouldBeTheConsumerItselfWhenTheHoldIsOff() {
         assertSame(mock, HoldingConsumer.wrap(mock, new IntakeHold(Set.of(DISPATCH.topic()), Set.of(), 0), holds::incrementAndGet));
     }
