@@ -13,7 +13,7 @@ import java.util.List;
  */
 final class MinuteBucket {
 
-    /** The most of the local burst the reserve, with what lowerings added, holds back from bulk work. */
+    /** The most of a bucket's capacity the reserve, with what lowerings added, holds back from bulk work. */
     static final double MAX_FLOOR_SHARE = 0.5;
     static final long RESERVE_EXTRA_HALF_LIFE_NANOS = 60_000_000_000L;
 
@@ -64,22 +64,12 @@ final class MinuteBucket {
             return 0;
         }
         double reserve = reserve(burstScale);
-        return reserve + Math.min(reserveExtra, Math.max(0, localBurst(burstScale) * MAX_FLOOR_SHARE - reserve));
+        return reserve + Math.min(reserveExtra, Math.max(0, bucket.capacity() * MAX_FLOOR_SHARE - reserve));
     }
 
     /** The reserve without what lowerings added to it: a fraction of the local burst. */
     private double reserve(double burstScale) {
-        return localBurst(burstScale) * settings.reserveFraction();
-    }
-
-    /**
-     * The local burst ({@code quota.burst-seconds} of refill), not a capacity raised to what the
-     * provider holds: what bulk holds back for interactive work, the reserve and what lowerings add
-     * to it, is a share of this, since a share of a provider's start burst or full minute held back
-     * would be left unspent at the end of every backlog.
-     */
-    private double localBurst(double burstScale) {
-        return Math.min(bucket.capacity(), Math.max(1.0, baseCapacity * burstScale));
+        return Math.min(bucket.capacity(), Math.max(1.0, baseCapacity * burstScale)) * settings.reserveFraction();
     }
 
     /**
@@ -99,7 +89,7 @@ final class MinuteBucket {
         double reserve = reserve(burstScale);
         double taken = Math.max(0, reserve - level) - Math.max(0, reserve - before);
         if (taken > 0) {
-            reserveExtra = Math.min(localBurst(burstScale) * MAX_FLOOR_SHARE, reserveExtra + taken);
+            reserveExtra = Math.min(bucket.capacity() * MAX_FLOOR_SHARE, reserveExtra + taken);
         }
     }
 

@@ -294,44 +294,6 @@ class QuotaLimiterTest {
         assertThat(limiter.maxRegularCost(Priority.BULK)).isCloseTo((long) (8_000 - 1_000 - extra / 2), within(1L));
     }
 
-    /**
-     * What bulk leaves for interactive work is a share of the local burst, not of a capacity raised
-     * to what the provider holds: a provider's start burst or full minute held back would be left
-     * unspent at the end of every backlog (docs/benchmark.md, (h): an 82,000-token floor of a 16,000
-     * reserve before this bound).
-     */
-    @Test
-    void shouldHoldBackAtMostHalfTheLocalBurstWhenTheCapacityFollowsTheProvider() {
-        // 120k TPM at safety 1: 2 000 tokens/s, 4 s of burst (8 000), an eighth of it (1 000) reserved
-        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(120_000).withSafetyFactor(1.0)
-                .withBurstSeconds(4).withReserveFraction(0.125);
-        QuotaLimiter limiter = TestLimiters.of(settings).startingAt(0);
-        long t = 4 * SECOND;
-        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(100), t)).isTrue();
-        long first = limiter.lastAdmission();
-        // the provider holds a start burst of 60 000: the capacity follows it
-        limiter.reseed(tokens120k(60_000), first, t, t);
-        limiter.answered(first, t);
-        long raised = limiter.maxRegularCost(Priority.BULK);
-        assertThat(raised).as("bulk's largest call once the capacity follows the provider").isGreaterThan(8_000);
-
-        // a bulk call of 40 000 and three of 5 000 after it; the provider had nothing left when it admitted
-        // the first, and may not count the three yet: a lowering 15 000 into debt
-        long later = t + SECOND;
-        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(40_000), later)).isTrue();
-        long bulk = limiter.lastAdmission();
-        for (int i = 0; i < 3; i++) {
-            assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(5_000), later)).isTrue();
-        }
-        limiter.reseed(tokens120k(0), bulk, later, later);
-        limiter.answered(bulk, later);
-
-        assertThat(limiter.availableTokens(later)).as("the level after the lowering").isLessThan(-10_000.0);
-        long heldBack = raised - limiter.maxRegularCost(Priority.BULK);
-        assertThat(heldBack).as("what bulk leaves on top of the reserve: some, at most half the local burst less the reserve")
-                .isPositive().isLessThanOrEqualTo(3_000);
-    }
-
     @Test
     void shouldGiveBackWhatTheProviderCountedLessThanEstimatedButNeverTakeMore() {
         QuotaLimiter limiter = twoThousandPerSecond();
