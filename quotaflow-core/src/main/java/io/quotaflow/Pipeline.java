@@ -89,7 +89,11 @@ public final class Pipeline implements AutoCloseable {
         if (status != null) {
             properties.put(StreamsConfig.APPLICATION_SERVER_CONFIG, advertisedHost(config) + ":" + status.port());
         }
-        // dispatchers read their backlog before intake takes in more (topology.IntakeHold)
+        // dispatchers read their backlog before intake takes in more (topology.IntakeHold); under the
+        // streams rebalance protocol Kafka Streams makes its main consumer itself, so the hold cannot apply
+        if (config.intakeHoldLag() > 0 && io.quotaflow.settings.GroupMembership.isStreamsProtocol(config.kafka().get("group.protocol"))) {
+            LOG.info("intake.hold-dispatch-lag does not apply under group.protocol=streams: Kafka Streams makes its main consumer itself");
+        }
         this.streams = new KafkaStreams(topology, properties, new io.quotaflow.topology.HoldingClientSupplier(intakeHold(config),
                 metrics::intakeHeld));
         this.streams.setUncaughtExceptionHandler(e -> {

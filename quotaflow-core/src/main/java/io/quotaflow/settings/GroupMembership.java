@@ -71,7 +71,8 @@ public record GroupMembership(int sessionTimeoutMs, int heartbeatIntervalMs, int
         }
     }
 
-    private static boolean isStreamsProtocol(Object protocol) {
+    /** Whether {@code protocol} (a {@code group.protocol} value, or null) is the streams rebalance protocol (KIP-1071). */
+    public static boolean isStreamsProtocol(Object protocol) {
         return "streams".equalsIgnoreCase(String.valueOf(protocol).strip());
     }
 
