@@ -22,7 +22,12 @@ import java.util.concurrent.TimeUnit;
  */
 final class ChildProcess {
 
-    static final String MAIN_CLASS = "io.quotaflow.cli.QuotaflowCommand";
+    /**
+     * The developer distribution's entry point ({@code io.quotaflow.dev}, which depends on this
+     * package, hence a name): every production command ({@code run}) and {@code broker}, which the
+     * production entry point ({@code io.quotaflow.cli.QuotaflowCommand}) does not carry.
+     */
+    static final String MAIN_CLASS = "io.quotaflow.dev.QuotaflowDevCommand";
 
     private final String name;
     private final Process process;

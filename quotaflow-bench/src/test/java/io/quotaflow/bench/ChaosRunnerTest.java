@@ -30,4 +30,15 @@ class ChaosRunnerTest {
         assertThat(Path.of(cmd.get(3).split(java.io.File.pathSeparator)[0]).isAbsolute()).isTrue();
         assertThat(cmd.subList(4, cmd.size())).containsExactly(ChildProcess.MAIN_CLASS, "broker", "--port", "9092");
     }
+
+    /** The chaos run's broker child is {@code broker} of the developer entry point; the production one has no such command. */
+    @Test
+    void shouldStartAChildThatKnowsBothRunAndBroker() throws Exception {
+        for (String command : List.of("broker", "run")) {
+            Process p = new ProcessBuilder(ChildProcess.command(List.of(), List.of(command, "--help"))).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(p.waitFor()).as(command + " --help:\n" + out).isZero();
+            assertThat(out).contains("Usage: quotaflow " + command);
+        }
+    }
 }
