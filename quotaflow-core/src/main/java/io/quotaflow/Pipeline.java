@@ -274,7 +274,7 @@ public final class Pipeline implements AutoCloseable {
 
     /** The hold on intake of {@code config}: the dispatch topics are read first, the interactive input always. */
     static io.quotaflow.topology.IntakeHold intakeHold(QuotaflowConfig config) {
-        return new io.quotaflow.topology.IntakeHold(new java.util.HashSet<>(DispatcherProcessor.dispatchTopics(config.applicationId())),
+        return new io.quotaflow.topology.IntakeHold(java.util.Set.copyOf(DispatcherProcessor.dispatchTopics(config.applicationId())),
                 java.util.Set.of(config.topics().input(io.quotaflow.records.Priority.INTERACTIVE)), config.intakeHoldLag());
     }
 

@@ -108,12 +108,18 @@ final class HoldingConsumer implements InvocationHandler {
      */
     private void apply() {
         Set<TopicPartition> assigned = consumer.assignment();
-        Set<TopicPartition> pausedNow = consumer.paused();
-        pausedByStreams.retainAll(assigned);
-        pausedByStreams.retainAll(pausedNow);
-        held.retainAll(assigned);
-        held.retainAll(pausedNow);
+        if (!held.isEmpty() || !pausedByStreams.isEmpty()) {
+            Set<TopicPartition> pausedNow = consumer.paused();
+            pausedByStreams.retainAll(assigned);
+            pausedByStreams.retainAll(pausedNow);
+            held.retainAll(assigned);
+            held.retainAll(pausedNow);
+        }
         Set<TopicPartition> now = hold.held(assigned, pausedByStreams, consumer::currentLag);
+        if (now.equals(held)) {
+            // before nearly every poll: nothing held and nothing to hold, or the same hold goes on
+            return;
+        }
         Set<TopicPartition> pause = new HashSet<>(now);
         pause.removeAll(held);
         Set<TopicPartition> resume = new HashSet<>(held);
