@@ -32,6 +32,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -353,8 +354,10 @@ public final class BenchmarkRunner {
             publish(publisher, tickets.subList(0, backlog), interactive ? Optional.of(Priority.BULK) : Optional.empty());
             long lastPublish = System.currentTimeMillis();
             long expected = tickets.size();
-            listener.phase(scenario, "published in " + (lastPublish - start) + " ms; classifying" + InteractiveFeed.describe(later));
+            listener.phase(scenario, "published in " + (lastPublish - start) + " ms; classifying"
+                    + InteractiveFeed.describe(later, scenario.interactiveFrom()));
             InteractiveFeed feed = new InteractiveFeed(later, publisher);
+            long feedFrom = Math.max(1, (long) Math.ceil(backlog * scenario.interactiveFrom()));
             try (OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of())) {
                 long deadline = start + options.timeout().toMillis();
                 long nextTick = start;
@@ -362,7 +365,7 @@ public final class BenchmarkRunner {
                 while (true) {
                     counter.poll(Duration.ofMillis(100));
                     long now = System.currentTimeMillis();
-                    if (feed.publishIfDue(now, counter.classified() > 0)) {
+                    if (feed.publishIfDue(now, counter.classified() >= feedFrom)) {
                         lastPublish = System.currentTimeMillis();
                     }
                     long done = (long) counter.classified() + counter.deadLettered();
@@ -441,7 +444,8 @@ public final class BenchmarkRunner {
 
     /**
      * (j) The interactive tickets, published one at a time into the bulk backlog: the first once a
-     * result has been seen, then one every {@link Scenario#INTERACTIVE_SPACING_MS}.
+     * result has been seen ((t): once its share of the backlog is classified), then one every
+     * {@link Scenario#INTERACTIVE_SPACING_MS}.
      */
     private static final class InteractiveFeed {
         private final List<GeneratedTicket> tickets;
@@ -474,8 +478,9 @@ public final class BenchmarkRunner {
         }
 
         /** What the phase line says about the feed: nothing when there are no interactive tickets. */
-        static String describe(List<GeneratedTicket> tickets) {
-            return tickets.isEmpty() ? "" : "; " + tickets.size() + " interactive tickets follow the first result, one every "
+        static String describe(List<GeneratedTicket> tickets, double from) {
+            String start = from > 0 ? String.format(Locale.ROOT, "follow %.0f %% of the backlog's results", from * 100) : "follow the first result";
+            return tickets.isEmpty() ? "" : "; " + tickets.size() + " interactive tickets " + start + ", one every "
                     + Scenario.INTERACTIVE_SPACING_MS + " ms";
         }
 

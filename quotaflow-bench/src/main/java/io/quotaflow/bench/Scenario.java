@@ -30,9 +30,12 @@ import java.util.Set;
  * @param baselineTickets how many of the tickets (a prefix) the {@link BaselineRunner} classifies on a fresh
  *                        simulator of the same shape after the pipeline's run; 0 = no baseline,
  *                        {@link #ALL} = every ticket
+ * @param interactiveFrom for {@link Kind#INTERACTIVE}: the share of the bulk backlog classified before the first
+ *                        interactive ticket is published; 0 = once the first result is out
  */
 public record Scenario(String key, String name, String description, int tickets, long rpm, long tpm, double simBurstSeconds,
-                       int instances, Binding binding, boolean estimateOnly, Kind kind, ScenarioShape shape, int baselineTickets) {
+                       int instances, Binding binding, boolean estimateOnly, Kind kind, ScenarioShape shape, int baselineTickets,
+                       double interactiveFrom) {
 
     /** What a scenario measures. */
     public enum Kind {
@@ -63,6 +66,8 @@ public record Scenario(String key, String name, String description, int tickets,
     public static final int HIGH_TIER_BASELINE_TICKETS = 2_000;
     /** (i): enough for a run of 20 s or more at several thousand tickets a second. */
     public static final int OVERHEAD_TICKETS = 50_000;
+    /** (t): the share of the backlog, in percent, classified before its interactive tickets start. */
+    public static final int TAIL_FROM_PERCENT = 92;
     /** (j): interactive tickets published into the bulk backlog, one every {@link #INTERACTIVE_SPACING_MS}. */
     public static final int INTERACTIVE_TICKETS = 30;
     public static final long INTERACTIVE_SPACING_MS = 1_000;
@@ -86,10 +91,16 @@ public record Scenario(String key, String name, String description, int tickets,
         }
         boolean noProvider = kind == Kind.DLQ_REPLAY;
         if ((!noProvider && (rpm < 1 || tpm < 1)) || !(simBurstSeconds > 0 && simBurstSeconds <= 60) || instances < 1
-                || baselineTickets < 0) {
+                || baselineTickets < 0 || !(interactiveFrom >= 0 && interactiveFrom < 1)) {
             throw new IllegalArgumentException("invalid scenario " + name + ": rpm=" + rpm + " tpm=" + tpm + " burst="
-                    + simBurstSeconds + " instances=" + instances + " baselineTickets=" + baselineTickets);
+                    + simBurstSeconds + " instances=" + instances + " baselineTickets=" + baselineTickets + " interactiveFrom=" + interactiveFrom);
         }
+    }
+
+    /** A scenario whose interactive tickets, if any, start once the first result is out. */
+    public Scenario(String key, String name, String description, int tickets, long rpm, long tpm, double simBurstSeconds,
+                    int instances, Binding binding, boolean estimateOnly, Kind kind, ScenarioShape shape, int baselineTickets) {
+        this(key, name, description, tickets, rpm, tpm, simBurstSeconds, instances, binding, estimateOnly, kind, shape, baselineTickets, 0);
     }
 
     /** A pipeline scenario with the default shape and no baseline (the original ten fields). */
@@ -210,6 +221,18 @@ public record Scenario(String key, String name, String description, int tickets,
     }
 
     /**
+     * (t) (x) with its interactive tickets at the backlog's end: the first once {@value #TAIL_FROM_PERCENT} % of
+     * the bulk backlog is classified, then one every {@value #INTERACTIVE_SPACING_MS} ms, through the backlog's
+     * last calls (which may spend what lowerings added to the interactive reserve) and the idle seconds after
+     * them; not in {@code all}.
+     */
+    public static Scenario slowProviderInteractiveTail(int tickets) {
+        return new Scenario("t", "interactive-tail", "as (x); " + INTERACTIVE_TICKETS + " interactive from " + TAIL_FROM_PERCENT
+                + " % of the backlog on", tickets, 500, 200_000, 5, 1, Binding.TPM, false, Kind.INTERACTIVE, SLOW_PROVIDER, 0,
+                TAIL_FROM_PERCENT / 100.0);
+    }
+
+    /**
      * (k) {@code dlq replay}: {@code tickets} small dead letters (kind retries-exhausted, quotaflow's
      * failure headers) in {@code tickets.dlq} of a fresh broker, replayed without a rate limit
      * ({@code --rate 0}), then {@value #REPLAY_DEFAULT_RATE_RECORDS} of them again at the default rate.
@@ -252,7 +275,8 @@ public record Scenario(String key, String name, String description, int tickets,
     /** Scenarios that can be selected by name but are not in {@code all}. */
     public static List<Scenario> extras(Integer tickets) {
         int n = tickets == null ? DEFAULT_TICKETS : tickets;
-        return List.of(chaos(tickets == null ? CHAOS_DEFAULT_TICKETS : tickets), slowProvider(n), slowProviderInteractive(n));
+        return List.of(chaos(tickets == null ? CHAOS_DEFAULT_TICKETS : tickets), slowProvider(n), slowProviderInteractive(n),
+                slowProviderInteractiveTail(n));
     }
 
     /**
@@ -314,19 +338,25 @@ public record Scenario(String key, String name, String description, int tickets,
     /** The same scenario with another ticket count. */
     public Scenario withTickets(int n) {
         return new Scenario(key, name, description, n, rpm, tpm, simBurstSeconds, instances, binding, estimateOnly, kind, shape,
-                baselineTickets);
+                baselineTickets, interactiveFrom);
     }
 
     /** The same scenario with another baseline ({@code 0} = none, {@link #ALL} = every ticket). */
     public Scenario withBaselineTickets(int n) {
         return new Scenario(key, name, description, tickets, rpm, tpm, simBurstSeconds, instances, binding, estimateOnly, kind, shape,
-                n);
+                n, interactiveFrom);
+    }
+
+    /** The same scenario with its interactive tickets from {@code share} of the backlog's results on (0: the first result). */
+    public Scenario withInteractiveFrom(double share) {
+        return new Scenario(key, name, description, tickets, rpm, tpm, simBurstSeconds, instances, binding, estimateOnly, kind, shape,
+                baselineTickets, share);
     }
 
     /** The same scenario with another shape. */
     public Scenario withShape(ScenarioShape value) {
         return new Scenario(key, name, description, tickets, rpm, tpm, simBurstSeconds, instances, binding, estimateOnly, kind,
-                value, baselineTickets);
+                value, baselineTickets, interactiveFrom);
     }
 
     /** The binding limit's value per minute. */

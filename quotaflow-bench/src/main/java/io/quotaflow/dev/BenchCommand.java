@@ -90,6 +90,8 @@ import io.quotaflow.cli.ProgressLine;
                 "     TPM, burst 5 s, cl100k_base counting, 8 192-token context, ~2 s",
                 "     calls, rate-limit headers taken when a call is admitted",
                 "  x  slow-provider-interactive  (only when named)  j on w's provider",
+                "  t  interactive-tail  (only when named)  x with its interactive tickets",
+                "     from 92 %% of the backlog's results on: through its last calls",
                 "",
                 "  chaos  (only when named; not part of all)  600 RPM, 300k TPM, 2 000",
                 "         tickets by default. Broker and pipeline run as child processes;",

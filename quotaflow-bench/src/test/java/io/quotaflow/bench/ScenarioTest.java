@@ -127,7 +127,7 @@ class ScenarioTest {
 
     @Test
     void shouldSelectTheSlowProviderScenariosOnlyWhenNamed() {
-        assertThat(Scenario.select("all", null)).extracting(Scenario::key).doesNotContain("w", "x");
+        assertThat(Scenario.select("all", null)).extracting(Scenario::key).doesNotContain("w", "x", "t");
         Scenario w = Scenario.select("slow-provider", null).get(0);
         assertThat(List.of(w.rpm(), w.tpm())).containsExactly(500L, 200_000L);
         assertThat(w.shape().contextTokens()).isEqualTo(8_192);
@@ -136,14 +136,25 @@ class ScenarioTest {
             assertThat(s.kind()).isEqualTo(Scenario.Kind.INTERACTIVE);
             assertThat(s.tickets()).isEqualTo(300);
             assertThat(s.shape()).isEqualTo(Scenario.SLOW_PROVIDER);
+            assertThat(s.interactiveFrom()).as("after the first result").isZero();
         });
+        assertThat(Scenario.select("interactive-tail", 300)).singleElement().satisfies(s -> {
+            assertThat(s.key()).isEqualTo("t");
+            assertThat(s.kind()).isEqualTo(Scenario.Kind.INTERACTIVE);
+            assertThat(s.shape()).isEqualTo(Scenario.SLOW_PROVIDER);
+            assertThat(s.interactiveFrom()).isEqualTo(0.92);
+            assertThat(s.withTickets(10).withShape(Scenario.SLOW_PROVIDER).withBaselineTickets(0).interactiveFrom()).as("kept by the copies")
+                    .isEqualTo(0.92);
+        });
+        assertThatThrownBy(() -> Scenario.select("x", 10).get(0).withBaselineTickets(0).withInteractiveFrom(1.0))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void shouldRejectAnUnknownScenario() {
         assertThatThrownBy(() -> Scenario.select("a,z", null)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("\"z\"").hasMessageContaining("tpm-binds").hasMessageContaining("chaos, w (slow-provider)")
-                .hasMessageContaining("x (slow-provider-interactive) or all");
+                .hasMessageContaining("x (slow-provider-interactive), t (interactive-tail) or all");
         assertThatThrownBy(() -> Scenario.select(" , ", null)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Scenario.tpmBinds(0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Scenario.tpmBinds(10).withBaselineTickets(-1)).isInstanceOf(IllegalArgumentException.class);

@@ -49,9 +49,14 @@ record BatchLimiter(DispatchView.Limiter provider, BatchCaller caller) implement
         return provider.window();
     }
 
-    /** Now while the enqueued-token limit has room for {@code charge}; else a second (a job must finish first). */
     @Override
-    public long nanosUntilAdmissible(Priority priority, Charge charge) {
+    public Charge estimate(Backlog backlog) {
+        return provider.estimate(backlog);
+    }
+
+    /** Now while the enqueued-token limit has room for {@code charge} (whatever waits after it); else a second (a job must finish first). */
+    @Override
+    public long nanosUntilAdmissible(Priority priority, Charge charge, Charge after) {
         return caller.room(charge.tokens()) ? 0 : TimeUnit.SECONDS.toNanos(1);
     }
 }

@@ -758,6 +758,19 @@ final class DispatchLedger implements DispatchView.Queue {
     }
 
     @Override
+    public Backlog backlog() {
+        int tickets = 0;
+        long tokens = 0;
+        for (Priority p : Priority.values()) {
+            if (p != Priority.INTERACTIVE) {
+                tickets += queue.size(p) + spilled[p.ordinal()];
+                tokens += queue.tokens(p) + spilledTokens[p.ordinal()];
+            }
+        }
+        return new Backlog(tickets, tokens);
+    }
+
+    @Override
     public boolean backlogged() {
         return anySpilled();
     }

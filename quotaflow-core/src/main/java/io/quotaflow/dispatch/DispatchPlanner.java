@@ -21,7 +21,8 @@ import java.util.Optional;
  * cap); whether a batch that is not full may linger (a probe never does); the limiter on the estimate
  * (while the buckets refill, the usual state when a limit binds, this is where the loop stops, before
  * loading, parsing and pricing anything); the tickets still held; the context window (split, or too
- * large alone); and the limiter on the exact price.
+ * large alone); and the limiter on the exact price. The limiter hears, with each price, what the work
+ * still waiting behind the batch would cost ({@link Backlog}).
  */
 final class DispatchPlanner {
 
@@ -77,7 +78,9 @@ final class DispatchPlanner {
             return new DispatchStep.Linger(proposal);
         }
         Charge estimate = limiter.estimate(proposal);
-        if (limiter.nanosUntilAdmissible(priority, estimate) > 0) {
+        // what still waits behind this batch: the last calls of a backlog may spend what lowerings added to the reserve
+        Charge after = priority == Priority.INTERACTIVE ? Charge.NONE : limiter.estimate(view.queue().backlog().after(proposal));
+        if (limiter.nanosUntilAdmissible(priority, estimate, after) > 0) {
             return new DispatchStep.Wait(proposal, estimate);
         }
         List<WorkItem> items = view.queue().load(proposal);
@@ -89,10 +92,10 @@ final class DispatchPlanner {
         if (!window.fits(priced.charge().tokens())) {
             return tooLarge(proposal, items, priced.charge(), window);
         }
-        if (limiter.nanosUntilAdmissible(priority, priced.charge()) > 0) {
+        if (limiter.nanosUntilAdmissible(priority, priced.charge(), after) > 0) {
             return new DispatchStep.Wait(proposal, priced.charge());
         }
-        return new DispatchStep.Start(proposal, items, priced.prompt(), priced.charge(), probe);
+        return new DispatchStep.Start(proposal, items, priced.prompt(), priced.charge(), after, probe);
     }
 
     /** A batch over the context window: split in half; a ticket alone cannot be sent. */

@@ -99,9 +99,10 @@ sealed interface DispatchStep {
     /**
      * A call goes now: {@code items} as {@code prompt}, charged {@code charge}.
      *
+     * @param after what the work still waiting behind it would be charged (the limiter admits it on both)
      * @param probe the circuit lets this one call through to probe the provider
      */
-    record Start(PendingQueue.Proposal proposal, List<WorkItem> items, ChatPrompt prompt, Charge charge, boolean probe)
+    record Start(PendingQueue.Proposal proposal, List<WorkItem> items, ChatPrompt prompt, Charge charge, Charge after, boolean probe)
             implements DispatchStep {
 
         public Start {

@@ -34,6 +34,9 @@ record DispatchView(Queue queue, Limiter limiter, Circuit circuit) {
         /** Calls out now. */
         int callsInFlight();
 
+        /** What waits below the interactive class, in memory and spilled. */
+        Backlog backlog();
+
         /** Whether tickets wait beyond the in-memory queue (spilled to disk): a batch then never lingers for more. */
         default boolean backlogged() {
             return false;
@@ -61,8 +64,14 @@ record DispatchView(Queue queue, Limiter limiter, Circuit circuit) {
         /** The model's context window. */
         ContextWindow window();
 
-        /** Nanoseconds until a call charged {@code charge} at {@code priority} could be admitted; 0 if now. */
-        long nanosUntilAdmissible(Priority priority, Charge charge);
+        /** What the calls that would carry {@code backlog} would be charged in all, at least ({@link Charge#NONE} for none). */
+        Charge estimate(Backlog backlog);
+
+        /**
+         * Nanoseconds until a call charged {@code charge} at {@code priority}, with work charged
+         * {@code after} still waiting behind it, could be admitted; 0 if now.
+         */
+        long nanosUntilAdmissible(Priority priority, Charge charge, Charge after);
     }
 
     /**

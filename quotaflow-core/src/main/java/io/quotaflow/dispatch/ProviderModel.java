@@ -136,9 +136,33 @@ final class ProviderModel implements DispatchView.Limiter {
         return Charge.call(calibration.apply(prompts.fixedTokens() + proposal.tokens() - 2L * n), budget.maxTokensFor(n, 1));
     }
 
+    /**
+     * What the calls carrying {@code backlog} would be charged at least: full batches of
+     * {@code batch.max-items} (a cap on prompt tokens can make them smaller, and so more), each with
+     * the prompt's fixed part and the learned {@code max_tokens}, calibrated as {@link #estimate(PendingQueue.Proposal)}.
+     */
     @Override
+    public Charge estimate(Backlog backlog) {
+        if (backlog.tickets() == 0) {
+            return Charge.NONE;
+        }
+        int perCall = settings.batch().maxItems();
+        long full = backlog.tickets() / perCall;
+        int rest = (int) (backlog.tickets() % perCall);
+        long calls = full + (rest > 0 ? 1 : 0);
+        long prompt = calibration.apply(prompts.fixedTokens() * calls + backlog.promptTokens());
+        long completion = full * budget.maxTokensFor(perCall, 1) + (rest > 0 ? budget.maxTokensFor(rest, 1) : 0);
+        return new Charge(calls, prompt + completion, prompt, completion);
+    }
+
+    @Override
+    public long nanosUntilAdmissible(Priority priority, Charge charge, Charge after) {
+        return limiter.nanosUntilAdmissible(priority, charge, after, clock.getAsLong());
+    }
+
+    /** Nanoseconds until a call charged {@code charge} could be admitted, with nothing known of what waits behind it. */
     public long nanosUntilAdmissible(Priority priority, Charge charge) {
-        return limiter.nanosUntilAdmissible(priority, charge, clock.getAsLong());
+        return nanosUntilAdmissible(priority, charge, QuotaLimiter.UNKNOWN_AFTER);
     }
 
     /** Milliseconds until a call charged {@code charge} could be admitted. */
@@ -175,10 +199,10 @@ final class ProviderModel implements DispatchView.Limiter {
         return window;
     }
 
-    /** Admits call {@code batchId} charged {@code charge}, if the limiter allows it now. */
-    boolean admit(String batchId, Priority priority, Charge charge) {
+    /** Admits call {@code batchId} charged {@code charge}, with work charged {@code after} waiting behind it, if the limiter allows it now. */
+    boolean admit(String batchId, Priority priority, Charge charge, Charge after) {
         long now = clock.getAsLong();
-        if (!limiter.tryAcquire(priority, charge, now)) {
+        if (!limiter.tryAcquire(priority, charge, after, now)) {
             return false;
         }
         admissions.put(batchId, new Admission(limiter.lastAdmission(), now, charge, admissions.size() + 1));

@@ -407,7 +407,7 @@ final class ScopeDispatcher {
         List<WorkItem> items = start.items();
         ChatPrompt prompt = start.prompt();
         String batchId = UUID.randomUUID().toString();
-        if (batch != null ? !batch.room(start.charge().tokens()) : !provider.admit(batchId, proposal.priority(), start.charge())) {
+        if (batch != null ? !batch.room(start.charge().tokens()) : !provider.admit(batchId, proposal.priority(), start.charge(), start.after())) {
             return false;
         }
         ledger.dispatched(proposal, InFlightBatch.of(batchId, proposal.priority(), items, now, prompt.promptTokens(),

@@ -60,11 +60,24 @@ final class MinuteBucket {
      * the provider's starting level left unused over a whole run.
      */
     double floor(Priority priority, double burstScale) {
+        return floor(priority, burstScale, Long.MAX_VALUE);
+    }
+
+    /**
+     * The floor for a call after which {@code after} units of work of classes below interactive still
+     * wait: what lowerings added to the reserve is held back only from work that waits after it. The
+     * extra exists so that the reserve holds through the next lowering, which delays every bulk call by
+     * its refill; on the last calls of a backlog that delay is the run's end, for certain, against an
+     * interactive ticket that may come meanwhile and wait at most for the margin's refill, so those
+     * calls spend the extra and leave the reserve itself (docs/design.md, "Limiter").
+     */
+    double floor(Priority priority, double burstScale, long after) {
         if (priority == Priority.INTERACTIVE) {
             return 0;
         }
         double reserve = reserve(burstScale);
-        return reserve + Math.min(reserveExtra, Math.max(0, bucket.capacity() * MAX_FLOOR_SHARE - reserve));
+        double extra = Math.min(reserveExtra, Math.max(0, bucket.capacity() * MAX_FLOOR_SHARE - reserve));
+        return reserve + Math.min(extra, Math.max(0, after));
     }
 
     /** The reserve without what lowerings added to it: a fraction of the local burst. */
@@ -100,9 +113,10 @@ final class MinuteBucket {
         reserveExtraAtNanos = Math.max(reserveExtraAtNanos, nowNanos);
     }
 
-    boolean canTake(Charge charge, Priority priority, double burstScale, long nowNanos) {
+    /** Whether {@code charge} fits above the floor of {@code priority} with {@code after} waiting behind it. */
+    boolean canTake(Charge charge, Charge after, Priority priority, double burstScale, long nowNanos) {
         decayReserveExtra(nowNanos);
-        return bucket.canTake(dimension.of(charge), floor(priority, burstScale), nowNanos);
+        return bucket.canTake(dimension.of(charge), floor(priority, burstScale, dimension.of(after)), nowNanos);
     }
 
     void take(Charge charge, long nowNanos) {
@@ -113,9 +127,9 @@ final class MinuteBucket {
         bucket.giveBack(dimension.of(charge), nowNanos);
     }
 
-    long nanosUntil(Charge charge, Priority priority, double burstScale, long nowNanos) {
+    long nanosUntil(Charge charge, Charge after, Priority priority, double burstScale, long nowNanos) {
         decayReserveExtra(nowNanos);
-        return bucket.nanosUntil(dimension.of(charge), floor(priority, burstScale), nowNanos);
+        return bucket.nanosUntil(dimension.of(charge), floor(priority, burstScale, dimension.of(after)), nowNanos);
     }
 
     /** The largest cost {@code priority} can take without waiting for a completely full bucket. */

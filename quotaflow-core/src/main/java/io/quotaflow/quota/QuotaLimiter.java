@@ -103,14 +103,29 @@ public final class QuotaLimiter {
         return settings;
     }
 
+    /**
+     * What waits behind a call when the caller does not say: without limit, so bulk work leaves the
+     * whole floor, the reserve and what lowerings added to it.
+     */
+    public static final Charge UNKNOWN_AFTER = new Charge(Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE);
+
     /** Whether a call charged {@code charge} may start now at {@code priority}: every budget allows it; takes it if so. */
     public boolean tryAcquire(Priority priority, Charge charge, long nowNanos) {
+        return tryAcquire(priority, charge, UNKNOWN_AFTER, nowNanos);
+    }
+
+    /**
+     * As {@link #tryAcquire(Priority, Charge, long)}, for a call behind which work of classes below
+     * interactive charged {@code after} in all still waits: the last calls of a backlog may spend what
+     * lowerings added to the reserve, never the reserve itself ({@link MinuteBucket#floor(Priority, double, long)}).
+     */
+    public boolean tryAcquire(Priority priority, Charge charge, Charge after, long nowNanos) {
         maintain(nowNanos);
         if (nowNanos < cooldownUntilNanos) {
             return false;
         }
         for (MinuteBucket b : buckets) {
-            if (!b.canTake(charge, priority, burstScale, nowNanos)) {
+            if (!b.canTake(charge, after, priority, burstScale, nowNanos)) {
                 return false;
             }
         }
@@ -174,9 +189,17 @@ public final class QuotaLimiter {
      * reset included); 0 if it could be now. Asking changes nothing: see {@link #heldBack}.
      */
     public long nanosUntilAdmissible(Priority priority, Charge charge, long nowNanos) {
+        return nanosUntilAdmissible(priority, charge, UNKNOWN_AFTER, nowNanos);
+    }
+
+    /**
+     * As {@link #nanosUntilAdmissible(Priority, Charge, long)}, with {@code after} waiting behind the call (see
+     * {@link #tryAcquire(Priority, Charge, Charge, long)}).
+     */
+    public long nanosUntilAdmissible(Priority priority, Charge charge, Charge after, long nowNanos) {
         long wait = cooldownUntilNanos - nowNanos;
         for (MinuteBucket b : buckets) {
-            wait = Math.max(wait, b.nanosUntil(charge, priority, burstScale, nowNanos));
+            wait = Math.max(wait, b.nanosUntil(charge, after, priority, burstScale, nowNanos));
         }
         if (daily != null) {
             wait = Math.max(wait, daily.millisUntil(charge, millis(nowNanos)) * NANOS_PER_MILLI);

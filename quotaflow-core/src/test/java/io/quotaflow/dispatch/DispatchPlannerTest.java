@@ -204,6 +204,43 @@ class DispatchPlannerTest {
     }
 
     @Test
+    void shouldTellTheLimiterWhatWaitsBehindABatch() {
+        WorkItem[] bulk = new WorkItem[13];
+        for (int i = 0; i < bulk.length; i++) {
+            bulk[i] = ticket("b" + i, Priority.BULK, 100, 0);
+        }
+        ViewBuilder withStandard = view().waiting(bulk).waiting(ticket("s1", Priority.STANDARD, 70, 0));
+        ViewBuilder bulkOnly = view().waiting(bulk);
+
+        DispatchStep.Start standard = started(planner.next(withStandard.build(), NOW));
+        DispatchStep.Start first = started(planner.next(bulkOnly.build(), NOW));
+
+        assertThat(standard.items()).extracting(WorkItem::id).containsExactly("s1");
+        assertThat(standard.after()).as("every bulk ticket waits behind the standard one (a call each, as the test's limiter prices)")
+                .isEqualTo(behind(13, 1_300));
+        assertThat(withStandard.askedAfter()).as("both the estimate and the price are asked with it").containsExactly(behind(13, 1_300),
+                behind(13, 1_300));
+        assertThat(first.items()).hasSize(10);
+        assertThat(first.after()).as("three bulk tickets wait behind a full batch").isEqualTo(behind(3, 300));
+    }
+
+    private static Charge behind(int tickets, long promptTokens) {
+        return new Charge(tickets, (long) (FIXED_TOKENS + MAX_TOKENS_PER_ITEM) * tickets + promptTokens,
+                (long) FIXED_TOKENS * tickets + promptTokens, (long) MAX_TOKENS_PER_ITEM * tickets);
+    }
+
+    @Test
+    void shouldTellTheLimiterNothingWaitsBehindTheLastBatchOrAnInteractiveOne() {
+        DispatchStep.Start last = started(planner.next(view().waiting(ticket("b1", Priority.BULK, 100, 0)).build(), NOW + 5_000));
+        DispatchStep.Start interactive = started(planner.next(view().waiting(ticket("b1", Priority.BULK, 100, 0),
+                ticket("i1", Priority.INTERACTIVE, 100, NOW)).build(), NOW));
+
+        assertThat(last.after()).isEqualTo(Charge.NONE);
+        assertThat(interactive.proposal().priority()).isEqualTo(Priority.INTERACTIVE);
+        assertThat(interactive.after()).as("interactive work has no floor to spend").isEqualTo(Charge.NONE);
+    }
+
+    @Test
     void shouldChangeNothingItIsShown() {
         DispatchView v = view().waiting(ticket("i1", Priority.INTERACTIVE, 100, NOW), ticket("s1", Priority.STANDARD, 100, NOW)).build();
 

@@ -40,6 +40,8 @@ final class ViewBuilder {
     private boolean contextLearned;
     private int promptTokenCap = 6_000;
     private long offset;
+    /** What the planner said waits behind each charge it asked the limiter about, in order. */
+    private final List<Charge> asked = new ArrayList<>();
 
     private ViewBuilder() {
     }
@@ -110,6 +112,11 @@ final class ViewBuilder {
         return this;
     }
 
+    /** What waited behind each call the planner asked the limiter about, in the order asked. */
+    List<Charge> askedAfter() {
+        return asked;
+    }
+
     DispatchView build() {
         ContextWindow window = new ContextWindow(contextLearned ? 2 * contextTokens : contextTokens);
         if (contextLearned) {
@@ -135,6 +142,11 @@ final class ViewBuilder {
         @Override
         public int callsInFlight() {
             return callsInFlight;
+        }
+
+        @Override
+        public Backlog backlog() {
+            return new Backlog(queue.size(Priority.STANDARD) + queue.size(Priority.BULK), queue.tokens(Priority.STANDARD) + queue.tokens(Priority.BULK));
         }
     }
 
@@ -179,8 +191,16 @@ final class ViewBuilder {
             return window;
         }
 
+        /** One call per ticket: the fixed part, its tokens and its completion budget. */
         @Override
-        public long nanosUntilAdmissible(Priority priority, Charge charge) {
+        public Charge estimate(Backlog backlog) {
+            return new Charge(backlog.tickets(), (long) (FIXED_TOKENS + MAX_TOKENS_PER_ITEM) * backlog.tickets() + backlog.promptTokens(),
+                    (long) FIXED_TOKENS * backlog.tickets() + backlog.promptTokens(), (long) MAX_TOKENS_PER_ITEM * backlog.tickets());
+        }
+
+        @Override
+        public long nanosUntilAdmissible(Priority priority, Charge charge, Charge after) {
+            asked.add(after);
             return charge.tokens() <= room ? 0 : 1_000_000_000L;
         }
     }

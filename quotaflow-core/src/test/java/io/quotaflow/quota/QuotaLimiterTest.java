@@ -294,6 +294,41 @@ class QuotaLimiterTest {
         assertThat(limiter.maxRegularCost(Priority.BULK)).isCloseTo((long) (8_000 - 1_000 - extra / 2), within(1L));
     }
 
+    /**
+     * The same lowering with interactive work about: bulk leaves what it took on top of the reserve
+     * only as far as more work waits behind the call; the last calls of a backlog may spend it, never
+     * the reserve itself, and a caller that does not say what waits leaves all of it.
+     */
+    @Test
+    void shouldLetTheLastCallsOfABacklogSpendWhatALoweringAddedButNeverTheReserve() {
+        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(120_000).withSafetyFactor(1.0)
+                .withBurstSeconds(4).withReserveFraction(0.125);
+        QuotaLimiter limiter = TestLimiters.of(settings).startingAt(0);
+        long t = 4 * SECOND;
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(100), t)).isTrue();
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(6_100), t)).isTrue();
+        long bulk = limiter.lastAdmission();
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(800), t)).isTrue();
+        limiter.reseed(tokens120k(0), bulk, t, t);
+        limiter.answered(bulk, t);
+        assertThat(limiter.availableTokens(t)).isEqualTo(-900.0);
+        long later = t + 2 * SECOND;
+        // 3 100 in the bucket, 1 000 of it the reserve: 2 100 above it, 1 900 × 0.5^(2/60) of that what the lowering took
+        Charge call = Charge.unsplit(1_500);
+
+        assertThat(limiter.nanosUntilAdmissible(Priority.BULK, call, later)).as("nothing said of what waits: the whole floor").isPositive();
+        assertThat(limiter.nanosUntilAdmissible(Priority.BULK, call, Charge.unsplit(1_000), later))
+                .as("1 000 waits behind it: bulk leaves that much of the extra").isPositive();
+        assertThat(limiter.nanosUntilAdmissible(Priority.BULK, call, Charge.unsplit(600), later)).isZero();
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(2_101), Charge.NONE, later))
+                .as("the last call of a backlog never takes the reserve").isFalse();
+        assertThat(limiter.tryAcquire(Priority.BULK, call, Charge.NONE, later)).as("the last call spends the extra").isTrue();
+        assertThat(limiter.availableTokens(later)).isEqualTo(1_600.0);
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(601), Charge.NONE, later)).isFalse();
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(600), Charge.NONE, later)).isTrue();
+        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(1_000), later)).as("the reserve is left").isTrue();
+    }
+
     @Test
     void shouldGiveBackWhatTheProviderCountedLessThanEstimatedButNeverTakeMore() {
         QuotaLimiter limiter = twoThousandPerSecond();

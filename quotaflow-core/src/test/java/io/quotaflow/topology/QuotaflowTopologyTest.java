@@ -24,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.stream.IntStream;
 import io.quotaflow.dispatch.DispatcherListener;
 
@@ -247,6 +248,51 @@ class QuotaflowTopologyTest {
             assertThat(client.requests().subList(before, client.requests().size()))
                     .as("dispatched within two ticks of arriving, from the reserve")
                     .anySatisfy(r -> assertThat(r.items()).extracting(ModelItem::id).contains("vip:I-1"));
+        }
+    }
+
+    /**
+     * An interactive call's headers say the provider had nothing left: a lowering into the reserve
+     * while interactive work is about, so bulk leaves what it took on top of the reserve. A backlog's
+     * last batch may spend that; the same batch with more bulk behind it waits for it (about 1 s here).
+     */
+    @Test
+    void shouldLetTheLastBatchOfABacklogSpendWhatALoweringAddedToTheReserve() {
+        long last = firstBulkCallMs(0);
+        long withMore = firstBulkCallMs(30);
+
+        assertThat(last).as("the backlog's last batch").isLessThan(withMore - 500);
+    }
+
+    /** Milliseconds from a bulk backlog's arrival to its first call, with {@code behind} tickets behind its first full batch. */
+    private static long firstBulkCallMs(int behind) {
+        // 120k TPM at 0.98: 1 960 tokens/s, a bucket of 4 s, a quarter of it the reserve
+        DispatcherSettings settings = new DispatcherSettings(Fixtures.model(),
+                QuotaSettings.ofDefaults().withRpm(6_000).withTpm(120_000).withBurstSeconds(4), BatchSettings.ofDefaults(),
+                Fixtures.settings().retry());
+        RateLimitInfo empty = new RateLimitInfo(OptionalLong.of(6_000), OptionalLong.of(120_000), OptionalLong.of(5_000), OptionalLong.of(0),
+                Optional.empty(), Optional.empty(), Optional.empty());
+        FakeModelClient client = new FakeModelClient(r -> {
+            ModelOutcome.Answered a = (ModelOutcome.Answered) FakeModelClient.answer(r, "other", "low");
+            boolean interactive = r.items().stream().anyMatch(i -> i.id().endsWith("I-1"));
+            return new ModelOutcome.Answered(a.labels(), a.invalid(), a.finishReason(), a.promptTokens(), a.completionTokens(),
+                    interactive ? empty : RateLimitInfo.EMPTY, a.latencyMs());
+        });
+        try (PipelineHarness h = new PipelineHarness(settings, client)) {
+            h.advance(Duration.ofSeconds(5));
+            h.pipe(Priority.INTERACTIVE, "I-1", Fixtures.ticket("I-1", "vip", "our checkout is down"));
+            h.advance(Duration.ofMillis(100));
+            assertThat(client.requests()).as("the interactive call, from a full bucket").hasSize(1);
+            IntStream.range(0, 10 + behind).forEach(i -> h.pipe(Priority.BULK, "B-" + i, Fixtures.ticket("B-" + i, "t", "an export failed")));
+            for (int step = 0; step < 200; step++) {
+                h.advance(Duration.ofMillis(50));
+                if (client.requests().size() > 1) {
+                    assertThat(client.requests().get(0).items()).extracting(ModelItem::id).containsExactly("vip:I-1");
+                    assertThat(client.requests().get(1).items()).hasSize(10);
+                    return 50L * (step + 1);
+                }
+            }
+            throw new AssertionError("no bulk call within 10 s");
         }
     }
 
