@@ -1,5 +1,7 @@
 package io.quotaflow.dispatch;
 
+import io.quotaflow.records.Priority;
+
 /**
  * The work of one scope that waits below the interactive class: its tickets in memory and spilled
  * to disk, and their estimated prompt tokens. Tickets still on an input topic, or waiting out a retry
@@ -11,8 +13,6 @@ package io.quotaflow.dispatch;
  */
 record Backlog(int tickets, long promptTokens) {
 
-    static final Backlog NONE = new Backlog(0, 0);
-
     Backlog {
         if (tickets < 0 || promptTokens < 0) {
             throw new IllegalArgumentException("a backlog holds no negative counts: " + tickets + " tickets, " + promptTokens + " tokens");
@@ -21,7 +21,7 @@ record Backlog(int tickets, long promptTokens) {
 
     /** What still waits once {@code proposal} is out (an interactive proposal is not part of it). */
     Backlog after(PendingQueue.Proposal proposal) {
-        if (proposal.priority() == io.quotaflow.records.Priority.INTERACTIVE) {
+        if (proposal.priority() == Priority.INTERACTIVE) {
             return this;
         }
         return new Backlog(Math.max(0, tickets - proposal.refs().size()), Math.max(0, promptTokens - proposal.tokens()));

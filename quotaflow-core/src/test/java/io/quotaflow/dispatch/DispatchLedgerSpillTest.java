@@ -124,6 +124,20 @@ class DispatchLedgerSpillTest {
     }
 
     @Test
+    void shouldCountTheBacklogBelowInteractiveInMemoryAndSpilled() {
+        for (int i = 1; i <= 4; i++) {
+            ledger.accept(item("B-" + i, Priority.BULK, "b", i), i);
+        }
+        ledger.accept(standard("S-1", 5), 5);
+        ledger.accept(item("I-1", Priority.INTERACTIVE, "i", 10), 10);
+        assertThat(ledger.spilledTotal()).as("three in memory, three on disk").isEqualTo(3);
+
+        assertThat(ledger.backlog()).as("ten estimated tokens a ticket, interactive left out").isEqualTo(new Backlog(5, 50));
+        assertThat(drain(ledger)).hasSize(6);
+        assertThat(ledger.backlog()).isEqualTo(new Backlog(0, 0));
+    }
+
+    @Test
     void shouldCancelUpdateAndRepublishASpilledTicket() {
         for (int i = 1; i <= 6; i++) {
             ledger.accept(standard("T-" + i, i), i);
