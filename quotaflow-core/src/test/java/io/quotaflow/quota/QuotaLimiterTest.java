@@ -263,22 +263,8 @@ class QuotaLimiterTest {
     @ParameterizedTest(name = "interactive work about: {0}")
     @ValueSource(booleans = {true, false})
     void shouldMakeBulkLeaveWhatALoweringTookOfTheReserveWhileInteractiveWorkIsAbout(boolean interactive) {
-        // 120k TPM at safety 1: 2 000 tokens/s, 4 s of burst (8 000), an eighth of it (1 000) reserved
-        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(120_000).withSafetyFactor(1.0)
-                .withBurstSeconds(4).withReserveFraction(0.125);
-        QuotaLimiter limiter = TestLimiters.of(settings).startingAt(0);
+        QuotaLimiter limiter = loweredIntoTheReserve(interactive ? Priority.INTERACTIVE : Priority.BULK);
         long t = 4 * SECOND;
-        Priority small = interactive ? Priority.INTERACTIVE : Priority.BULK;
-        assertThat(limiter.tryAcquire(small, Charge.unsplit(100), t)).isTrue();
-        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(6_100), t)).isTrue();
-        long bulk = limiter.lastAdmission();
-        assertThat(limiter.tryAcquire(small, Charge.unsplit(800), t)).isTrue();
-        assertThat(limiter.availableTokens(t)).as("bulk's floor").isEqualTo(1_000.0);
-        // the provider had nothing left when it admitted the bulk call; the call after it and the one sent
-        // with it may not be counted yet: 1 900 taken from the reserve
-        limiter.reseed(tokens120k(0), bulk, t, t);
-        limiter.answered(bulk, t);
-        assertThat(limiter.availableTokens(t)).isEqualTo(-900.0);
 
         // two seconds later the bucket holds 3 100; bulk may spend it down to the reserve, plus what was taken
         long later = t + 2 * SECOND;
@@ -301,17 +287,8 @@ class QuotaLimiterTest {
      */
     @Test
     void shouldLetTheLastCallsOfABacklogSpendWhatALoweringAddedButNeverTheReserve() {
-        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(120_000).withSafetyFactor(1.0)
-                .withBurstSeconds(4).withReserveFraction(0.125);
-        QuotaLimiter limiter = TestLimiters.of(settings).startingAt(0);
+        QuotaLimiter limiter = loweredIntoTheReserve(Priority.INTERACTIVE);
         long t = 4 * SECOND;
-        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(100), t)).isTrue();
-        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(6_100), t)).isTrue();
-        long bulk = limiter.lastAdmission();
-        assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(800), t)).isTrue();
-        limiter.reseed(tokens120k(0), bulk, t, t);
-        limiter.answered(bulk, t);
-        assertThat(limiter.availableTokens(t)).isEqualTo(-900.0);
         long later = t + 2 * SECOND;
         // 3 100 in the bucket, 1 000 of it the reserve: 2 100 above it, 1 900 × 0.5^(2/60) of that what the lowering took
         Charge call = Charge.unsplit(1_500);
@@ -327,6 +304,29 @@ class QuotaLimiterTest {
         assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(601), Charge.NONE, later)).isFalse();
         assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(600), Charge.NONE, later)).isTrue();
         assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(1_000), later)).as("the reserve is left").isTrue();
+    }
+
+    /**
+     * A limiter of 120k TPM at safety 1 (2 000 tokens/s, 4 s of burst: 8 000, an eighth of it, 1 000,
+     * reserved) whose level a re-seed at 4 s lowered 1 900 into the reserve, to -900, with calls of
+     * {@code small} on either side of a bulk call.
+     */
+    private static QuotaLimiter loweredIntoTheReserve(Priority small) {
+        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(120_000).withSafetyFactor(1.0)
+                .withBurstSeconds(4).withReserveFraction(0.125);
+        QuotaLimiter limiter = TestLimiters.of(settings).startingAt(0);
+        long t = 4 * SECOND;
+        assertThat(limiter.tryAcquire(small, Charge.unsplit(100), t)).isTrue();
+        assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(6_100), t)).isTrue();
+        long bulk = limiter.lastAdmission();
+        assertThat(limiter.tryAcquire(small, Charge.unsplit(800), t)).isTrue();
+        assertThat(limiter.availableTokens(t)).as("bulk's floor").isEqualTo(1_000.0);
+        // the provider had nothing left when it admitted the bulk call; the call after it and the one sent
+        // with it may not be counted yet: 1 900 taken from the reserve
+        limiter.reseed(tokens120k(0), bulk, t, t);
+        limiter.answered(bulk, t);
+        assertThat(limiter.availableTokens(t)).isEqualTo(-900.0);
+        return limiter;
     }
 
     @Test
