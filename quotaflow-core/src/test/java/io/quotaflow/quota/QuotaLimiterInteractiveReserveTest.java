@@ -78,6 +78,36 @@ class QuotaLimiterInteractiveReserveTest {
         assertThat((run.provider.admitted - run.afterBacklog) / feasible).as("whole-run use").isGreaterThanOrEqualTo(told ? 0.97 : 0.94);
     }
 
+    /**
+     * Bulk work trickling in at {@code share} of the limit instead of a backlog, each call telling the
+     * limiter what else has arrived and waits: the queue stays short, so bulk holds back little of what
+     * lowerings added to the reserve all along. Interactive tickets must still go at once. Bulk here
+     * mostly waits for its tickets rather than for capacity: with no reserve at all, only the case at
+     * 1.1 of the limit fails.
+     */
+    @ParameterizedTest(name = "seed {0}, bulk arriving at {1} of the limit")
+    @CsvSource({
+        "1, 1.0",
+        "3, 1.05",
+        "1, 1.1",
+        "2, 1.2",
+    })
+    void shouldSendEveryInteractiveTicketAtOnceWhileBulkTricklesInAtTheLimit(long seed, double share) {
+        Run run = new Run(seed, 0.15, true);
+        run.trickle = TPM / 60.0 * share / 1e9;
+        for (long now = 0; run.sent < Run.BACKLOG || run.out > 0 || now < run.lastSend + Run.AFTER_BACKLOG; now += 10 * MS) {
+            run.deliver(now);
+            run.answer(now);
+            run.interactive(now);
+            run.bulk(now);
+        }
+
+        assertThat(run.provider.refused).as("calls the provider had no room for (429s)").isZero();
+        assertThat(run.waits).as("interactive tickets").hasSizeGreaterThanOrEqualTo(18);
+        assertThat(run.waits).as("ms each interactive ticket waited for the limiter").allSatisfy(w -> assertThat(w).isLessThanOrEqualTo(200));
+        assertThat(run.waits.stream().filter(w -> w > 0).count()).as("interactive tickets that waited at all").isLessThanOrEqualTo(2);
+    }
+
     /** One run: the limiter, the provider, the calls in the air, and the interactive tickets' waits. */
     private static final class Run {
         static final long BACKLOG = 200_000;
@@ -101,6 +131,10 @@ class QuotaLimiterInteractiveReserveTest {
         long nextInteractive = 10_000 * MS;
         /** What the provider admitted of the interactive calls sent once the backlog was out. */
         long afterBacklog;
+        /** Bulk tokens arriving per nanosecond; 0: the whole backlog waits from the start. */
+        double trickle;
+        /** The next bulk call, drawn and waiting for its tickets to arrive or for room. */
+        Call nextBulk;
         long waitingSince = -1;
         /** What the answers taught of the provider's count, as CostCalibration does (never below 1). */
         double calibration = 1.0;
@@ -160,13 +194,22 @@ class QuotaLimiterInteractiveReserveTest {
 
         /** The backlog, as fast as the limiter allows. */
         void bulk(long now) {
+            long arrived = trickle > 0 ? Math.min(BACKLOG, (long) (trickle * now)) : BACKLOG;
             while (sent < BACKLOG && out < MAX_IN_FLIGHT) {
-                Call c = call(random, random.nextInt(10) == 0 ? 1 : 10, mismatch, calibration);
-                long behind = Math.max(0, BACKLOG - sent - c.estimatedPrompt - c.completion);
+                if (nextBulk == null) {
+                    nextBulk = call(random, random.nextInt(10) == 0 ? 1 : 10, mismatch, calibration);
+                }
+                Call c = nextBulk;
+                long behind = arrived - sent - c.estimatedPrompt - c.completion;
+                if (behind < 0 && arrived < BACKLOG) {
+                    return;
+                }
+                behind = Math.max(0, behind);
                 Charge after = told ? new Charge((behind + 1_499) / 1_500, behind, behind, 0) : QuotaLimiter.UNKNOWN_AFTER;
                 if (!limiter.tryAcquire(Priority.BULK, Charge.call(c.estimatedPrompt, c.completion), after, now)) {
                     return;
                 }
+                nextBulk = null;
                 order = send(limiter, c, now, random, events, order);
                 sent += c.estimatedPrompt + c.completion;
                 out++;
