@@ -54,7 +54,12 @@ class GeminiDialectIT extends DialectItBase {
             });
             ItSupport.awaitQuiet(Duration.ofSeconds(3), counter);
             long perDay = gemini.stats().http429() - limited;
-            assertThat(perDay).as("the day ends at the first per-day 429s (the calls out then), nothing is sent after").isBetween(1L, 7L);
+            // as many as the calls out when the first came back: each carries a ticket at least, and on a loaded machine a
+            // tick may send every one of them at once (eight calls once, in a full verify)
+            assertThat(perDay).as("the day ends at the first per-day 429s (the calls out then)").isBetween(1L, (long) moved.size());
+            ItSupport.awaitQuiet(Duration.ofSeconds(3), counter);
+            assertThat(gemini.stats().inFlight()).as("no call out").isZero();
+            assertThat(gemini.stats().http429() - limited).as("nothing is sent once the day ended").isEqualTo(perDay);
             assertThat(moved.stream().filter(counter.classifiedIds()::contains).count()).isEqualTo(moved.size() - 1);
             assertThat(counter.duplicates()).isZero();
             assertThat(counter.deadLettered()).as("the one left waits for the reset, it is not lost").isZero();
