@@ -79,7 +79,7 @@ final class DispatchPlanner {
         }
         Charge estimate = limiter.estimate(proposal);
         // what still waits behind this batch: the last calls of a backlog may spend what lowerings added to the reserve
-        Charge after = priority == Priority.INTERACTIVE ? Charge.NONE : limiter.estimate(view.queue().backlog().after(proposal));
+        Charge after = limiter.behind(proposal, view.queue().backlog());
         if (limiter.nanosUntilAdmissible(priority, estimate, after) > 0) {
             return new DispatchStep.Wait(proposal, estimate);
         }

@@ -72,6 +72,14 @@ record DispatchView(Queue queue, Limiter limiter, Circuit circuit) {
          * {@code after} still waiting behind it, could be admitted; 0 if now.
          */
         long nanosUntilAdmissible(Priority priority, Charge charge, Charge after);
+
+        /**
+         * What still waits in {@code backlog} once {@code proposal} is out, priced: what the limiter is
+         * told sits behind the call ({@link Charge#NONE} behind an interactive one, whose floor is 0).
+         */
+        default Charge behind(PendingQueue.Proposal proposal, Backlog backlog) {
+            return proposal.priority() == Priority.INTERACTIVE ? Charge.NONE : estimate(backlog.after(proposal));
+        }
     }
 
     /**

@@ -165,11 +165,6 @@ final class ProviderModel implements DispatchView.Limiter {
         return nanosUntilAdmissible(priority, charge, QuotaLimiter.UNKNOWN_AFTER);
     }
 
-    /** Milliseconds until a call charged {@code charge} could be admitted. */
-    long waitMs(Priority priority, Charge charge) {
-        return nanosUntilAdmissible(priority, charge) / 1_000_000;
-    }
-
     /** A call charged {@code charge} waits for room (see {@link QuotaLimiter#heldBack}). */
     void heldBack(Charge charge) {
         limiter.heldBack(charge, clock.getAsLong());

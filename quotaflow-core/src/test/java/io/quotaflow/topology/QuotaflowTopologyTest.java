@@ -258,14 +258,31 @@ class QuotaflowTopologyTest {
      */
     @Test
     void shouldLetTheLastBatchOfABacklogSpendWhatALoweringAddedToTheReserve() {
-        long last = firstBulkCallMs(0);
-        long withMore = firstBulkCallMs(30);
+        long last = firstBulkCall(0).calledMs();
+        long withMore = firstBulkCall(30).calledMs();
 
         assertThat(last).as("the backlog's last batch").isLessThan(withMore - 500);
     }
 
-    /** Milliseconds from a bulk backlog's arrival to its first call, with {@code behind} tickets behind its first full batch. */
-    private static long firstBulkCallMs(int behind) {
+    @Test
+    void shouldEstimateTheNextCallsWaitAsTheDispatcherWillAskIt() {
+        for (int behind : new int[] {0, 30}) {
+            BulkCall call = firstBulkCall(behind);
+            // the harness steps 50 ms at a time, so the call goes on the first step at or after the predicted moment
+            assertThat(call.predictedMs()).as("when the first snapshot said the call would go, %d tickets behind", behind)
+                    .isBetween(call.calledMs() - 100, call.calledMs());
+        }
+    }
+
+    /**
+     * When a bulk backlog's first call went, and when the first snapshot after its arrival said it
+     * would go (its time plus its {@code estimatedWaitMs}), both in ms from the arrival.
+     */
+    private record BulkCall(long calledMs, long predictedMs) {
+    }
+
+    /** A bulk backlog's first call, with {@code behind} tickets behind its first full batch. */
+    private static BulkCall firstBulkCall(int behind) {
         // 120k TPM at 0.98: 1 960 tokens/s, a bucket of 4 s, a quarter of it the reserve
         DispatcherSettings settings = new DispatcherSettings(Fixtures.model(),
                 QuotaSettings.ofDefaults().withRpm(6_000).withTpm(120_000).withBurstSeconds(4), BatchSettings.ofDefaults(),
@@ -278,18 +295,29 @@ class QuotaflowTopologyTest {
             return new ModelOutcome.Answered(a.labels(), a.invalid(), a.finishReason(), a.promptTokens(), a.completionTokens(),
                     interactive ? empty : RateLimitInfo.EMPTY, a.latencyMs());
         });
-        try (PipelineHarness h = new PipelineHarness(settings, client)) {
+        List<Long> predicted = new java.util.ArrayList<>();
+        DispatcherListener listener = new DispatcherListener() {
+            @Override
+            public void state(io.quotaflow.dispatch.DispatcherSnapshot snapshot) {
+                if (snapshot.pending().getOrDefault(Priority.BULK, 0) > 0) {
+                    predicted.add(snapshot.at() + snapshot.estimatedWaitMs());
+                }
+            }
+        };
+        try (PipelineHarness h = new PipelineHarness(settings, client, listener)) {
             h.advance(Duration.ofSeconds(5));
             h.pipe(Priority.INTERACTIVE, "I-1", Fixtures.ticket("I-1", "vip", "our checkout is down"));
             h.advance(Duration.ofMillis(100));
             assertThat(client.requests()).as("the interactive call, from a full bucket").hasSize(1);
             IntStream.range(0, 10 + behind).forEach(i -> h.pipe(Priority.BULK, "B-" + i, Fixtures.ticket("B-" + i, "t", "an export failed")));
+            long arrived = h.now().toEpochMilli();
             for (int step = 0; step < 200; step++) {
                 h.advance(Duration.ofMillis(50));
                 if (client.requests().size() > 1) {
                     assertThat(client.requests().get(0).items()).extracting(ModelItem::id).containsExactly("vip:I-1");
                     assertThat(client.requests().get(1).items()).hasSize(10);
-                    return 50L * (step + 1);
+                    assertThat(predicted).as("snapshots with the backlog waiting").isNotEmpty();
+                    return new BulkCall(50L * (step + 1), predicted.get(0) - arrived);
                 }
             }
             throw new AssertionError("no bulk call within 10 s");
