@@ -65,7 +65,9 @@ sealed interface BenchInstance extends AutoCloseable {
      */
     final class OwnJvm implements BenchInstance {
 
-        static final List<String> JVM_ARGS = List.of("-Xmx768m");
+        /** Extra JVM options for the pipeline's own JVM (whitespace-separated, after {@code -Xmx768m}): JIT and GC flags to compare. */
+        static final String JVM_OPTS_ENV = "QUOTAFLOW_BENCH_PIPELINE_JVM_OPTS";
+        static final List<String> JVM_ARGS = jvmArgs(System.getenv(JVM_OPTS_ENV));
         private final ChildProcess process;
         private final int httpPort;
         private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -77,6 +79,14 @@ sealed interface BenchInstance extends AutoCloseable {
             this.httpPort = httpPort;
             this.reaper = new Thread(process::destroyNow, "quotaflow-bench-reaper-" + process.name());
             Runtime.getRuntime().addShutdownHook(reaper);
+        }
+
+        static List<String> jvmArgs(String extra) {
+            List<String> args = new java.util.ArrayList<>(List.of("-Xmx768m"));
+            if (extra != null && !extra.isBlank()) {
+                args.addAll(List.of(extra.strip().split("\\s+")));
+            }
+            return List.copyOf(args);
         }
 
         /** Writes {@code properties} beside the state directory's log and starts the instance. */

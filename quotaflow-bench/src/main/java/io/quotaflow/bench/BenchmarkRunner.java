@@ -199,7 +199,7 @@ public final class BenchmarkRunner {
             return result.withNote("fresh pipeline JVM failed: " + e.getMessage());
         }
         String freshNote = WarmUp.describeFreshJvm(fresh.figures().ticketsPerSecond(), fresh.figures().drainTicketsPerSecond(),
-                tickets.size());
+                tickets.size(), BenchInstance.OwnJvm.JVM_ARGS);
         listener.phase(scenario, freshNote);
         result = result.withNote(freshNote);
         for (String note : fresh.notes()) {

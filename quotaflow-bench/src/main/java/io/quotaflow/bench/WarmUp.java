@@ -52,10 +52,10 @@ final class WarmUp {
     }
 
     /** The note on the run through {@code quotaflow run} in a fresh JVM of its own, the broker and the simulator warm. */
-    static String describeFreshJvm(Double ticketsPerSecond, Double drain, int tickets) {
-        return String.format(Locale.ROOT, "fresh pipeline JVM: %,d tickets through `quotaflow run` in a JVM of its own, started for "
+    static String describeFreshJvm(Double ticketsPerSecond, Double drain, int tickets, List<String> jvmArgs) {
+        return String.format(Locale.ROOT, "fresh pipeline JVM: %,d tickets through `quotaflow run` in a JVM of its own (%s), started for "
                 + "them (the broker and the simulator warm): %s tickets/s from first publish to last result (%s after the last publish)",
-                tickets, rate(ticketsPerSecond), rate(drain));
+                tickets, String.join(" ", jvmArgs), rate(ticketsPerSecond), rate(drain));
     }
 
     /** Whether a run is the first of its JVM. */

@@ -55,8 +55,16 @@ class WarmUpTest {
 
     @Test
     void shouldSayTheFreshJvmRunHadAJvmOfItsOwn() {
-        assertThat(WarmUp.describeFreshJvm(2_345.6, 2_500.0, 20_000)).isEqualTo("fresh pipeline JVM: 20,000 tickets through `quotaflow run` "
-                + "in a JVM of its own, started for them (the broker and the simulator warm): 2,346 tickets/s from first publish to last "
+        assertThat(WarmUp.describeFreshJvm(2_345.6, 2_500.0, 20_000, List.of("-Xmx768m", "-XX:+UseSerialGC")))
+                .isEqualTo("fresh pipeline JVM: 20,000 tickets through `quotaflow run` in a JVM of its own (-Xmx768m -XX:+UseSerialGC), started for them (the broker and the simulator warm): 2,346 tickets/s from first publish to last "
                 + "result (2,500 after the last publish)");
+    }
+
+    @Test
+    void shouldPassTheExtraPipelineJvmOptionsAfterTheHeapLimit() {
+        assertThat(BenchInstance.OwnJvm.jvmArgs(null)).containsExactly("-Xmx768m");
+        assertThat(BenchInstance.OwnJvm.jvmArgs("  ")).containsExactly("-Xmx768m");
+        assertThat(BenchInstance.OwnJvm.jvmArgs(" -XX:TieredStopAtLevel=1 \t-XX:+UseSerialGC "))
+                .containsExactly("-Xmx768m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
     }
 }
