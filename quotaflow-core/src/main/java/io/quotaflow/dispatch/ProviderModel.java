@@ -160,11 +160,6 @@ final class ProviderModel implements DispatchView.Limiter {
         return limiter.nanosUntilAdmissible(priority, charge, after, clock.getAsLong());
     }
 
-    /** Nanoseconds until a call charged {@code charge} could be admitted, with nothing known of what waits behind it. */
-    public long nanosUntilAdmissible(Priority priority, Charge charge) {
-        return nanosUntilAdmissible(priority, charge, QuotaLimiter.UNKNOWN_AFTER);
-    }
-
     /** A call charged {@code charge} waits for room (see {@link QuotaLimiter#heldBack}). */
     void heldBack(Charge charge) {
         limiter.heldBack(charge, clock.getAsLong());
