@@ -77,8 +77,6 @@ final class ChildProcess {
     /** Spawns {@code command} with {@code env} added to this process's environment, output to {@code log} (created or truncated). */
     static ChildProcess start(String name, List<String> command, Map<String, String> env, Path log) {
         ProcessBuilder pb = new ProcessBuilder(command);
-        // the bench's own setting: `quotaflow run` refuses QUOTAFLOW_ variables it does not know
-        pb.environment().remove(BenchInstance.OwnJvm.JVM_OPTS_ENV);
         pb.environment().putAll(env);
         pb.redirectErrorStream(true);
         pb.redirectOutput(log.toFile());

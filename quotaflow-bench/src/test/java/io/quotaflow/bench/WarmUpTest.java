@@ -67,4 +67,11 @@ class WarmUpTest {
         assertThat(BenchInstance.OwnJvm.jvmArgs(" -XX:TieredStopAtLevel=1 \t-XX:+UseSerialGC "))
                 .containsExactly("-Xmx768m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
     }
+
+    @Test
+    void shouldLetQuotaflowRunStartWithThePipelineJvmOptionsSet() {
+        // a shell that set it for a benchmark also starts `quotaflow run` (the bench's children inherit it)
+        assertThat(io.quotaflow.config.ConfigKeys.unknownVariable(java.util.Map.of(BenchInstance.OwnJvm.JVM_OPTS_ENV, "-XX:+UseSerialGC")))
+                .isEmpty();
+    }
 }

@@ -41,7 +41,8 @@ public final class ConfigKeys {
     public static final Set<String> OTHER_VARIABLES = Set.of(
             "QUOTAFLOW_LLM_API_KEY",   // the pipeline's API key (never a property)
             "QUOTAFLOW_SIM_API_KEYS",  // the keys the simulator accepts (quotaflow sim)
-            "QUOTAFLOW_JAVA_OPTS");    // JVM options, read by the ./quotaflow launcher
+            "QUOTAFLOW_JAVA_OPTS",     // JVM options, read by the ./quotaflow launcher
+            "QUOTAFLOW_BENCH_PIPELINE_JVM_OPTS"); // JVM options of (i)'s fresh pipeline JVM (quotaflow bench)
 
     /** The definition: every key, typed, with its default and validator. */
     public static final ConfigDef DEFINITION;
