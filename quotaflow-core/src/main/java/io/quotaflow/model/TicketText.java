@@ -60,6 +60,9 @@ public final class TicketText {
                     + "|(trace|debug|info|warn|warning|error|fatal)\\b|at [\\w$.<>]+\\(|caused by:|\\.\\.\\. \\d+ more)",
             Pattern.CASE_INSENSITIVE);
     private static final Pattern SPACES = Pattern.compile("[ \\t\\u00A0\\u2000-\\u200B\\u3000]+");
+    private static final Pattern LINE_BREAK = Pattern.compile("\\R");
+    /** Longest line {@link #SENT_FROM} can match, in chars: its longest opening ("enviado desde mi ") and 40 code points of up to two chars. */
+    private static final int SENT_FROM_MAX = 17 + 2 * 40;
 
     private TicketText() {
     }
@@ -69,9 +72,12 @@ public final class TicketText {
         if (text == null || text.isEmpty()) {
             return text;
         }
-        List<String> lines = new ArrayList<>();
-        for (String raw : text.split("\\R", -1)) {
-            lines.add(SPACES.matcher(raw).replaceAll(" ").strip());
+        // runs on the stream thread for every ticket a prompt carries: one compiled line break, and the
+        // spaces collapsed by hand, so that a line that needs nothing allocates nothing
+        String[] raw = LINE_BREAK.split(text, -1);
+        List<String> lines = new ArrayList<>(raw.length);
+        for (String line : raw) {
+            lines.add(collapseSpaces(line));
         }
         List<String> kept = withoutQuotes(lines);
         kept = withoutSignature(kept);
@@ -97,10 +103,10 @@ public final class TicketText {
         List<String> out = new ArrayList<>(lines.size());
         boolean afterHeader = false;
         for (String line : lines) {
-            if (SENT_FROM.matcher(line).matches()) {
+            if (line.length() <= SENT_FROM_MAX && SENT_FROM.matcher(line).matches()) {
                 continue;
             }
-            if (line.startsWith(">") || QUOTE_HEADER.matcher(line).matches()) {
+            if (line.startsWith(">") || mayBeQuoteHeader(line) && QUOTE_HEADER.matcher(line).matches()) {
                 afterHeader = !line.startsWith(">");
                 continue;
             }
@@ -190,6 +196,55 @@ public final class TicketText {
     }
 
     private static boolean isLog(String line) {
-        return !line.isEmpty() && LOG_LINE.matcher(line).lookingAt();
+        return !line.isEmpty() && mayBeLog(line.charAt(0)) && LOG_LINE.matcher(line).lookingAt();
+    }
+
+    /** Whether a line opening with {@code c} may be a {@link #LOG_LINE}: a bracket, a digit, or the first letter of one of its words. */
+    private static boolean mayBeLog(char c) {
+        return c == '[' || c == '.' || Character.isDigit(c) || "tdiwefacTDIWEFAC".indexOf(c) >= 0;
+    }
+
+    /** Whether a stripped line may be a {@link #QUOTE_HEADER}: those end in ":" or "--". */
+    private static boolean mayBeQuoteHeader(String line) {
+        char last = line.isEmpty() ? ' ' : line.charAt(line.length() - 1);
+        return last == ':' || last == '-';
+    }
+
+    /** Whether {@code c} is one of {@link #SPACES}. */
+    private static boolean isSpace(char c) {
+        return c == ' ' || c == '\t' || c == '\u00A0' || c >= '\u2000' && c <= '\u200B' || c == '\u3000';
+    }
+
+    /**
+     * {@code line} with each run of {@link #SPACES} made one space, then stripped: what
+     * {@code SPACES.matcher(line).replaceAll(" ").strip()} gives, without a matcher, and without a copy
+     * when there is nothing to collapse.
+     */
+    static String collapseSpaces(String line) {
+        int n = line.length();
+        StringBuilder out = null;
+        int i = 0;
+        while (i < n) {
+            char c = line.charAt(i);
+            if (!isSpace(c)) {
+                if (out != null) {
+                    out.append(c);
+                }
+                i++;
+                continue;
+            }
+            int end = i + 1;
+            while (end < n && isSpace(line.charAt(end))) {
+                end++;
+            }
+            if (out == null && (c != ' ' || end - i > 1)) {
+                out = new StringBuilder(n).append(line, 0, i);
+            }
+            if (out != null) {
+                out.append(' ');
+            }
+            i = end;
+        }
+        return (out == null ? line : out.toString()).strip();
     }
 }

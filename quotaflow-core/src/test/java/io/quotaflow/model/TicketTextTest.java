@@ -2,6 +2,8 @@ package io.quotaflow.model;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 class TicketTextTest {
@@ -127,5 +129,49 @@ class TicketTextTest {
         assertThat(TicketText.lean("Hi,")).isEqualTo("Hi,");
         assertThat(TicketText.lean(null)).isNull();
         assertThat(TicketText.lean("")).isEmpty();
+    }
+
+    @Test
+    void shouldCollapseSpacesAsTheRegularExpressionDoes() {
+        java.util.regex.Pattern spaces = java.util.regex.Pattern.compile("[ \\t\\u00A0\\u2000-\\u200B\\u3000]+");
+        String[] parts = {"a", "bc", " ", "  ", "\t", "\u00A0", "\u2001", "\u200B", "\u200C", "\u3000", "\u000B", "\uD83D\uDCF1", "é"};
+        java.util.Random random = new java.util.Random(42);
+        for (int n = 0; n < 20_000; n++) {
+            StringBuilder line = new StringBuilder();
+            for (int k = random.nextInt(12); k > 0; k--) {
+                line.append(parts[random.nextInt(parts.length)]);
+            }
+            String s = line.toString();
+            assertThat(TicketText.collapseSpaces(s)).as("[%s]", s).isEqualTo(spaces.matcher(s).replaceAll(" ").strip());
+        }
+        String clean = "nothing to collapse here";
+        assertThat(TicketText.collapseSpaces(clean)).isSameAs(clean);
+    }
+
+    @Test
+    void shouldLeaveOutASentFromLineOfFortyWideCharacters() {
+        String phone = "\uD83D\uDCF1".repeat(40);
+        assertThat(TicketText.lean("The app crashes on login.\nSent from my " + phone)).isEqualTo("The app crashes on login.");
+        assertThat(TicketText.lean("The app crashes on login.\nSent from my " + phone + "!"))
+                .isEqualTo("The app crashes on login.\nSent from my " + phone + "!");
+    }
+
+    @Test
+    void shouldCutLogRunsWhateverTheirLinesOpenWith() {
+        for (String opening : List.of("[2026-01-02 10:00:01] step", "2026-01-02 step", "10:00:01 step", "ERROR step", "warn step",
+                "at io.quotaflow.Step(Step.java:1)", "Caused by: step", "... 3 more", "Trace step", "Debug step", "Info step", "Fatal step")) {
+            String run = String.join("\n", java.util.Collections.nCopies(10, opening));
+            assertThat(TicketText.lean("It fails:\n" + run + "\nPlease help.")).as(opening)
+                    .contains("[5 similar lines left out]").startsWith("It fails:").endsWith("Please help.");
+        }
+        assertThat(TicketText.lean("It fails:\n" + String.join("\n", java.util.Collections.nCopies(10, "step failed"))))
+                .as("not a log line").doesNotContain("left out");
+    }
+
+    @Test
+    void shouldLeaveOutQuoteHeadersEndingInAColonOrDashes() {
+        assertThat(TicketText.lean("Still broken.\n\nOn Mon, 3 Mar 2026, Support <s@example.com> wrote:\n> try again")).isEqualTo("Still broken.");
+        assertThat(TicketText.lean("Still broken.\n-----Original Message-----\nFrom: Support\nSent: Monday\nplease try again"))
+                .isEqualTo("Still broken.\nplease try again");
     }
 }
