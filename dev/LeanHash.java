@@ -5,35 +5,52 @@
  *
  *   java -cp quotaflow-bench/target/quotaflow-dev.jar dev/LeanHash.java
  */
-import io.quotaflow.bench.*;
+import io.quotaflow.bench.GeneratedTicket;
+import io.quotaflow.bench.TicketGenerator;
 import io.quotaflow.model.TicketText;
-import java.security.MessageDigest;
+
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.List;
+
 public class LeanHash {
-    public static void main(String[] a) throws Exception {
-        MessageDigest md = MessageDigest.getInstance("SHA-256");
-        int n = 0;
+
+    private static final int TICKETS = 20_000;
+    private static final int WARM_UP_ROUNDS = 5;
+    private static final int TIMED_ROUNDS = 10;
+
+    public static void main(String[] args) throws Exception {
+        MessageDigest digest = MessageDigest.getInstance("SHA-256");
+        int hashed = 0;
         for (long seed : new long[] {42, 7, 1234}) {
-            for (GeneratedTicket t : new TicketGenerator(seed).generate(20000)) {
-                md.update(String.valueOf(TicketText.lean(t.subject())).getBytes(StandardCharsets.UTF_8));
-                md.update((byte) 0);
-                md.update(String.valueOf(TicketText.lean(t.body())).getBytes(StandardCharsets.UTF_8));
-                md.update((byte) 1);
-                n++;
+            for (GeneratedTicket t : new TicketGenerator(seed).generate(TICKETS)) {
+                digest.update(String.valueOf(TicketText.lean(t.subject())).getBytes(StandardCharsets.UTF_8));
+                digest.update((byte) 0);
+                digest.update(String.valueOf(TicketText.lean(t.body())).getBytes(StandardCharsets.UTF_8));
+                digest.update((byte) 1);
+                hashed++;
             }
         }
-        StringBuilder sb = new StringBuilder();
-        for (byte b : md.digest()) sb.append(String.format("%02x", b));
-        long t0 = System.nanoTime();
-        java.util.List<GeneratedTicket> ts = new TicketGenerator(99).generate(20000);
-        for (int r = 0; r < 5; r++) for (GeneratedTicket t : ts) TicketText.lean(t.body());
-        long t1 = System.nanoTime();
-        for (int r = 0; r < 10; r++) for (GeneratedTicket t : ts) TicketText.lean(t.body());
-        long t2 = System.nanoTime();
-        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
-        long b0 = mx.getCurrentThreadAllocatedBytes();
-        for (GeneratedTicket t : ts) TicketText.lean(t.body());
-        long b1 = mx.getCurrentThreadAllocatedBytes();
-        System.out.println(n + " tickets " + sb + " ; warm lean " + (t2 - t1) / 200000 + " ns a body, " + (b1 - b0) / 20000 + " bytes a body");
+        List<GeneratedTicket> tickets = new TicketGenerator(99).generate(TICKETS);
+        leanBodies(tickets, WARM_UP_ROUNDS);
+        long start = System.nanoTime();
+        leanBodies(tickets, TIMED_ROUNDS);
+        long nanosABody = (System.nanoTime() - start) / ((long) TIMED_ROUNDS * TICKETS);
+        var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        leanBodies(tickets, 1);
+        long bytesABody = (threads.getCurrentThreadAllocatedBytes() - before) / TICKETS;
+        System.out.printf("%d tickets %s ; warm lean %d ns a body, %d bytes a body%n",
+                hashed, HexFormat.of().formatHex(digest.digest()), nanosABody, bytesABody);
+    }
+
+    private static void leanBodies(List<GeneratedTicket> tickets, int rounds) {
+        for (int r = 0; r < rounds; r++) {
+            for (GeneratedTicket t : tickets) {
+                TicketText.lean(t.body());
+            }
+        }
     }
 }

@@ -59,15 +59,12 @@ sealed interface BenchInstance extends AutoCloseable {
     }
 
     /**
-     * {@code quotaflow run} in a child JVM (this JVM's java binary and class path, {@code -Xmx768m}),
+     * {@code quotaflow run} in a child JVM (this JVM's java binary and class path, the given JVM options),
      * configured by a properties file, its API key in {@code QUOTAFLOW_LLM_API_KEY} and its
      * {@code /status} on a loopback port: the benchmark reads its Kafka Streams state there.
      */
     final class OwnJvm implements BenchInstance {
 
-        /** Extra JVM options for the pipeline's own JVM (whitespace-separated, after {@code -Xmx768m}): JIT and GC flags to compare. */
-        static final String JVM_OPTS_ENV = "QUOTAFLOW_BENCH_PIPELINE_JVM_OPTS";
-        static final List<String> JVM_ARGS = jvmArgs(System.getenv(JVM_OPTS_ENV));
         private final ChildProcess process;
         private final int httpPort;
         private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -81,21 +78,13 @@ sealed interface BenchInstance extends AutoCloseable {
             Runtime.getRuntime().addShutdownHook(reaper);
         }
 
-        static List<String> jvmArgs(String extra) {
-            List<String> args = new java.util.ArrayList<>(List.of("-Xmx768m"));
-            if (extra != null && !extra.isBlank()) {
-                args.addAll(List.of(extra.strip().split("\\s+")));
-            }
-            return List.copyOf(args);
-        }
-
         /** Writes {@code properties} beside the state directory's log and starts the instance. */
-        static OwnJvm start(String name, String properties, String apiKey, Path stateDir, Path workDir) {
+        static OwnJvm start(String name, List<String> jvmArgs, String properties, String apiKey, Path stateDir, Path workDir) {
             try {
                 Path config = Files.createDirectories(workDir).resolve(name + ".properties");
                 Files.writeString(config, properties, StandardCharsets.UTF_8);
                 int port = ChaosChildren.freePort(-1);
-                ChildProcess child = ChildProcess.start(name, ChildProcess.command(JVM_ARGS, List.of("run", "--config", config.toString(),
+                ChildProcess child = ChildProcess.start(name, ChildProcess.command(jvmArgs, List.of("run", "--config", config.toString(),
                         "--state-dir", stateDir.toString(), "--http-port", Integer.toString(port))),
                         Map.of(FailoverRunner.API_KEY_ENV, apiKey), workDir.resolve(name + ".log"));
                 return new OwnJvm(child, port);

@@ -63,23 +63,29 @@ public final class BenchmarkRunner {
      * @param progressInterval how often {@link Listener#progress} is called
      * @param simulator        tweaks applied to each scenario's simulator configuration (latency, ...)
      * @param warmUp           (i): after its cold run, warm up and measure again ({@link WarmUp}); false: the cold run only
+     * @param pipelineJvmArgs  JVM options of a pipeline in a JVM of its own ((i)'s fresh pipeline JVM), as the chaos and
+     *                         failover runners' {@code childJvmArgs}
      */
     public record Options(long seed, Duration timeout, Duration progressInterval,
-                          java.util.function.UnaryOperator<SimulatorConfig.Builder> simulator, boolean warmUp) {
+                          java.util.function.UnaryOperator<SimulatorConfig.Builder> simulator, boolean warmUp, List<String> pipelineJvmArgs) {
+
+        /** The heap of a pipeline in a JVM of its own, before any {@link #withPipelineJvmOptions extra options}. */
+        static final List<String> PIPELINE_JVM_ARGS = List.of("-Xmx768m");
 
         public Options {
             Objects.requireNonNull(timeout, "timeout");
             Objects.requireNonNull(progressInterval, "progressInterval");
             simulator = simulator == null ? b -> b : simulator;
+            pipelineJvmArgs = List.copyOf(pipelineJvmArgs);
         }
 
         public Options(long seed, Duration timeout, Duration progressInterval,
                        java.util.function.UnaryOperator<SimulatorConfig.Builder> simulator) {
-            this(seed, timeout, progressInterval, simulator, true);
+            this(seed, timeout, progressInterval, simulator, true, PIPELINE_JVM_ARGS);
         }
 
         public Options withWarmUp(boolean value) {
-            return new Options(seed, timeout, progressInterval, simulator, value);
+            return new Options(seed, timeout, progressInterval, simulator, value, pipelineJvmArgs);
         }
 
         public static Options defaults(long seed) {
@@ -87,15 +93,24 @@ public final class BenchmarkRunner {
         }
 
         public Options withTimeout(Duration value) {
-            return new Options(seed, value, progressInterval, simulator, warmUp);
+            return new Options(seed, value, progressInterval, simulator, warmUp, pipelineJvmArgs);
         }
 
         public Options withProgressInterval(Duration value) {
-            return new Options(seed, timeout, value, simulator, warmUp);
+            return new Options(seed, timeout, value, simulator, warmUp, pipelineJvmArgs);
         }
 
         public Options withSimulator(java.util.function.UnaryOperator<SimulatorConfig.Builder> value) {
-            return new Options(seed, timeout, progressInterval, value, warmUp);
+            return new Options(seed, timeout, progressInterval, value, warmUp, pipelineJvmArgs);
+        }
+
+        /** {@link #PIPELINE_JVM_ARGS} and then {@code extra} (whitespace-separated; null or blank: none). */
+        public Options withPipelineJvmOptions(String extra) {
+            List<String> args = new ArrayList<>(PIPELINE_JVM_ARGS);
+            if (extra != null && !extra.isBlank()) {
+                args.addAll(List.of(extra.strip().split("\\s+")));
+            }
+            return new Options(seed, timeout, progressInterval, simulator, warmUp, args);
         }
     }
 
@@ -199,7 +214,7 @@ public final class BenchmarkRunner {
             return result.withNote("fresh pipeline JVM failed: " + e.getMessage());
         }
         String freshNote = WarmUp.describeFreshJvm(fresh.figures().ticketsPerSecond(), fresh.figures().drainTicketsPerSecond(),
-                tickets.size(), BenchInstance.OwnJvm.JVM_ARGS);
+                tickets.size(), options.pipelineJvmArgs());
         listener.phase(scenario, freshNote);
         result = result.withNote(freshNote);
         for (String note : fresh.notes()) {
@@ -280,11 +295,11 @@ public final class BenchmarkRunner {
     }
 
     /** Instance {@code i} of a run: a {@link Pipeline} here, or {@code quotaflow run} in a JVM of its own with its state under {@code dir}. */
-    private static BenchInstance startInstance(Scenario scenario, boolean ownJvm, int i, Path dir, String bootstrap, String baseUrl,
-                                               String model, String apiKey) {
+    private BenchInstance startInstance(Scenario scenario, boolean ownJvm, int i, Path dir, String bootstrap, String baseUrl,
+                                        String model, String apiKey) {
         return ownJvm
-                ? BenchInstance.OwnJvm.start("instance-" + i, BenchInstance.OwnJvm.properties(ownJvmSettings(scenario, bootstrap, baseUrl,
-                        model)), apiKey, dir.resolve("state"), dir.resolve("run"))
+                ? BenchInstance.OwnJvm.start("instance-" + i, options.pipelineJvmArgs(), BenchInstance.OwnJvm.properties(ownJvmSettings(scenario,
+                        bootstrap, baseUrl, model)), apiKey, dir.resolve("state"), dir.resolve("run"))
                 : new BenchInstance.InProcess(Pipeline.start(config(scenario, bootstrap, dir, baseUrl, model, apiKey)));
     }
 

@@ -147,6 +147,9 @@ import io.quotaflow.cli.ProgressLine;
                 "2:usage error (bad option, unknown scenario)"})
 public final class BenchCommand implements Callable<Integer> {
 
+    /** Extra JVM options of (i)'s fresh pipeline JVM (whitespace-separated, after its heap limit): JIT and GC flags to compare. */
+    public static final String PIPELINE_JVM_OPTS_ENV = "QUOTAFLOW_BENCH_PIPELINE_JVM_OPTS";
+
     /** The names of bench (l), which runs alone. */
     static final java.util.Set<String> TENANT_SHARES = java.util.Set.of("l", "tenant-shares");
     static final java.util.Set<String> BOUNDS = java.util.Set.of("n", "bounds");
@@ -255,7 +258,8 @@ public final class BenchCommand implements Callable<Integer> {
         List<Scenario> selected = withBaseline(Scenario.select(scenarios, tickets), baseline);
         BenchmarkRunner runner = new BenchmarkRunner(
                 BenchmarkRunner.Options.defaults(seed).withTimeout(Duration.ofMinutes(timeoutMinutes))
-                        .withProgressInterval(Duration.ofMillis(terminal ? 250 : 5_000)).withWarmUp(warmUp()),
+                        .withProgressInterval(Duration.ofMillis(terminal ? 250 : 5_000)).withWarmUp(warmUp())
+                        .withPipelineJvmOptions(System.getenv(PIPELINE_JVM_OPTS_ENV)),
                 new BenchmarkRunner.Listener() {
                     @Override
                     public void phase(Scenario scenario, String message) {

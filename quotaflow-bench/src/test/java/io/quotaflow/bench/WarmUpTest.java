@@ -2,6 +2,7 @@ package io.quotaflow.bench;
 
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -62,16 +63,20 @@ class WarmUpTest {
 
     @Test
     void shouldPassTheExtraPipelineJvmOptionsAfterTheHeapLimit() {
-        assertThat(BenchInstance.OwnJvm.jvmArgs(null)).containsExactly("-Xmx768m");
-        assertThat(BenchInstance.OwnJvm.jvmArgs("  ")).containsExactly("-Xmx768m");
-        assertThat(BenchInstance.OwnJvm.jvmArgs(" -XX:TieredStopAtLevel=1 \t-XX:+UseSerialGC "))
-                .containsExactly("-Xmx768m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+        BenchmarkRunner.Options defaults = BenchmarkRunner.Options.defaults(1);
+        assertThat(defaults.pipelineJvmArgs()).containsExactly("-Xmx768m");
+        assertThat(defaults.withPipelineJvmOptions(null).pipelineJvmArgs()).containsExactly("-Xmx768m");
+        assertThat(defaults.withPipelineJvmOptions("  ").pipelineJvmArgs()).containsExactly("-Xmx768m");
+        BenchmarkRunner.Options extra = defaults.withPipelineJvmOptions(" -XX:TieredStopAtLevel=1 \t-XX:+UseSerialGC ");
+        assertThat(extra.pipelineJvmArgs()).containsExactly("-Xmx768m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+        assertThat(extra.withWarmUp(false).withTimeout(Duration.ofMinutes(1)).withProgressInterval(Duration.ofSeconds(1)).withSimulator(b -> b)
+                .pipelineJvmArgs()).as("kept by every copy").isEqualTo(extra.pipelineJvmArgs());
     }
 
     @Test
     void shouldLetQuotaflowRunStartWithThePipelineJvmOptionsSet() {
         // a shell that set it for a benchmark also starts `quotaflow run` (the bench's children inherit it)
-        assertThat(io.quotaflow.config.ConfigKeys.unknownVariable(java.util.Map.of(BenchInstance.OwnJvm.JVM_OPTS_ENV, "-XX:+UseSerialGC")))
-                .isEmpty();
+        assertThat(io.quotaflow.config.ConfigKeys.unknownVariable(java.util.Map.of(io.quotaflow.dev.BenchCommand.PIPELINE_JVM_OPTS_ENV,
+                "-XX:+UseSerialGC"))).isEmpty();
     }
 }

@@ -38,9 +38,9 @@ final class SnapshotTaker {
             oldest.ifPresent(t -> ages.put(p, Math.max(0, now - t)));
         }
         // the next call's wait as the dispatcher will ask it, told what waits behind the call
-        Backlog backlog = ledger.backlog();
         long wait = queue.propose(settings.batch().maxItems(), provider::promptTokenCap, settings.limits().maxBatchBytes(), now)
-                .map(next -> provider.nanosUntilAdmissible(next.priority(), provider.estimate(next), provider.behind(next, backlog)) / 1_000_000)
+                .map(next -> provider.nanosUntilAdmissible(next.priority(), provider.estimate(next), provider.behind(next, ledger.backlog()))
+                        / 1_000_000)
                 .orElse(0L);
         ProviderModel.View v = provider.view();
         String state = health.halted() ? "HALTED: " + health.haltReason()

@@ -59,10 +59,8 @@ public final class TicketText {
             "^(\\[?\\d{4}[-/.]\\d{1,2}[-/.]\\d{1,2}|\\[?\\d{1,2}[-/.]\\d{1,2}[-/.]\\d{2,4}\\b|\\[?\\d{1,2}:\\d{2}(:\\d{2})?\\b"
                     + "|(trace|debug|info|warn|warning|error|fatal)\\b|at [\\w$.<>]+\\(|caused by:|\\.\\.\\. \\d+ more)",
             Pattern.CASE_INSENSITIVE);
-    private static final Pattern SPACES = Pattern.compile("[ \\t\\u00A0\\u2000-\\u200B\\u3000]+");
     private static final Pattern LINE_BREAK = Pattern.compile("\\R");
-    /** Longest line {@link #SENT_FROM} can match, in chars: its longest opening ("enviado desde mi ") and 40 code points of up to two chars. */
-    private static final int SENT_FROM_MAX = 17 + 2 * 40;
+    private static final Pattern WHITESPACE = Pattern.compile("\\s+");
 
     private TicketText() {
     }
@@ -72,8 +70,6 @@ public final class TicketText {
         if (text == null || text.isEmpty()) {
             return text;
         }
-        // runs on the stream thread for every ticket a prompt carries: one compiled line break, and the
-        // spaces collapsed by hand, so that a line that needs nothing allocates nothing
         String[] raw = LINE_BREAK.split(text, -1);
         List<String> lines = new ArrayList<>(raw.length);
         for (String line : raw) {
@@ -93,7 +89,7 @@ public final class TicketText {
             }
         }
         if (out.length() == 0) {
-            return SPACES.matcher(text.replaceAll("\\s+", " ")).replaceAll(" ").strip();
+            return collapseSpaces(WHITESPACE.matcher(text).replaceAll(" "));
         }
         return out.toString();
     }
@@ -103,10 +99,10 @@ public final class TicketText {
         List<String> out = new ArrayList<>(lines.size());
         boolean afterHeader = false;
         for (String line : lines) {
-            if (line.length() <= SENT_FROM_MAX && SENT_FROM.matcher(line).matches()) {
+            if (SENT_FROM.matcher(line).matches()) {
                 continue;
             }
-            if (line.startsWith(">") || mayBeQuoteHeader(line) && QUOTE_HEADER.matcher(line).matches()) {
+            if (line.startsWith(">") || QUOTE_HEADER.matcher(line).matches()) {
                 afterHeader = !line.startsWith(">");
                 continue;
             }
@@ -196,29 +192,18 @@ public final class TicketText {
     }
 
     private static boolean isLog(String line) {
-        return !line.isEmpty() && mayBeLog(line.charAt(0)) && LOG_LINE.matcher(line).lookingAt();
+        return !line.isEmpty() && LOG_LINE.matcher(line).lookingAt();
     }
 
-    /** Whether a line opening with {@code c} may be a {@link #LOG_LINE}: a bracket, a digit, or the first letter of one of its words. */
-    private static boolean mayBeLog(char c) {
-        return c == '[' || c == '.' || Character.isDigit(c) || "tdiwefacTDIWEFAC".indexOf(c) >= 0;
-    }
-
-    /** Whether a stripped line may be a {@link #QUOTE_HEADER}: those end in ":" or "--". */
-    private static boolean mayBeQuoteHeader(String line) {
-        char last = line.isEmpty() ? ' ' : line.charAt(line.length() - 1);
-        return last == ':' || last == '-';
-    }
-
-    /** Whether {@code c} is one of {@link #SPACES}. */
+    /** Whether {@code c} is a space {@link #lean} collapses: a space, a tab, a no-break space, U+2000 to U+200B, or U+3000. */
     private static boolean isSpace(char c) {
         return c == ' ' || c == '\t' || c == '\u00A0' || c >= '\u2000' && c <= '\u200B' || c == '\u3000';
     }
 
     /**
-     * {@code line} with each run of {@link #SPACES} made one space, then stripped: what
-     * {@code SPACES.matcher(line).replaceAll(" ").strip()} gives, without a matcher, and without a copy
-     * when there is nothing to collapse.
+     * {@code line} with each run of {@link #isSpace spaces} made one space, then stripped; by hand
+     * rather than with a regular expression, since it runs on the stream thread for every line of
+     * every ticket a prompt carries: no matcher, and no copy when there is nothing to collapse.
      */
     static String collapseSpaces(String line) {
         int n = line.length();
