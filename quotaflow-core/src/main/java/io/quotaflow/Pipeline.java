@@ -180,7 +180,7 @@ public final class Pipeline implements AutoCloseable {
     private static Pipeline start(QuotaflowConfig config, ModelClients clients, RouteStateBoard board) {
         try {
             DispatchTopicCheck.verify(config.bootstrapServers(), config.kafka(), DispatcherProcessor.dispatchTopics(config.applicationId()),
-                    config.dispatcher().dispatchPartitions(), config.dispatcher().routing().scopes().size());
+                    config.dispatcher().dispatchPartitions(), config.dispatcher().routing().scopes());
         } catch (RuntimeException e) {
             clients.close();
             throw e;

@@ -106,7 +106,9 @@ final class TopologyBoundsRun {
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         long[] nowMs = {START.toEpochMilli()};
         Time time = new DriverTime(nowMs);
-        try (TopologyTestDriver driver = new TopologyTestDriver(QuotaflowTopology.build(settings, ModelClients.of(provider),
+        try (TopologyTestDriver driver = new TopologyTestDriver(QuotaflowTopology.build(
+                // the driver runs one task on partition 0: one dispatch partition, which owns every scope
+                settings.withDispatchPartitions(1), ModelClients.of(provider),
                 new SplittableRandom(7), listener, props, time), props, START)) {
             TestInputTopic<String, byte[]> bulk = driver.createInputTopic(Priority.BULK.topic(), new StringSerializer(),
                     new ByteArraySerializer(), START, Duration.ZERO);

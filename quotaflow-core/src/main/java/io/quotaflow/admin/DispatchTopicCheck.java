@@ -43,10 +43,12 @@ public final class DispatchTopicCheck {
      *
      * @throws ConfigError a topic exists with another partition count
      */
-    public static void verify(String bootstrapServers, Map<String, ?> kafka, List<String> topics, int configured, int scopes) {
-        if (configured < scopes) {
-            LOG.warn("{} is {} for {} quota scopes: scopes share dispatch tasks (each scope still has one owner); raise it to "
-                    + "give each scope a task of its own (docs/operations.md, \"Dispatch partitions\")", KEY, configured, scopes);
+    public static void verify(String bootstrapServers, Map<String, ?> kafka, List<String> topics, int configured, List<String> scopes) {
+        long partitionsUsed = scopes.stream().mapToInt(s -> io.quotaflow.routing.QuotaScope.dispatchPartition(s, configured)).distinct().count();
+        if (partitionsUsed < scopes.size()) {
+            LOG.warn("{} quota scopes hash to {} of the {} dispatch partitions ({}={}): scopes that share one share its task (each "
+                    + "still has exactly one owner and a limiter of its own); see docs/operations.md, \"Dispatch partitions\"",
+                    scopes.size(), partitionsUsed, configured, KEY, configured);
         }
         try (Admin admin = KafkaClients.admin(bootstrapServers, kafka)) {
             for (String topic : topics) {

@@ -9,6 +9,7 @@ import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.quota.EpochNanoClock;
 import io.quotaflow.records.Priority;
 import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.routing.QuotaScope;
 import io.quotaflow.routing.Routing;
 import io.quotaflow.routing.ModelClients;
 import io.quotaflow.routing.RouteChooser;
@@ -90,6 +91,14 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
         return onInteractiveLane(priority) ? interactiveTopic(applicationId) : dispatchTopic(applicationId);
     }
 
+    /**
+     * The key of a record for every dispatch partition (a cancel): the dispatch topics' partitioner sends it to
+     * all of them, so it reaches each scope's owner whatever scopes the writer's configuration knows.
+     */
+    public static final String EVERY_PARTITION = "*";
+    /** Header of a ticket handed to its scope's owner by a task that held it without owning the scope ({@link ScopeHandover}). */
+    public static final String HANDOVER_HEADER = "qf.handover";
+
     /** Header of a cancel (tombstone) on the dispatch repartition topic: the cancelled ticket's id. */
     public static final String CANCEL_HEADER = "qf.cancel";
 
@@ -142,8 +151,11 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
 
     private ProcessorContext<String, Outbound> context;
     private RouteMover mover;
+    private Coalescer coalescer;
     private TicketStatuses statuses;
     private Cancellable punctuator;
+    /** This task's dispatch partition: it owns the scopes that hash to it ({@link QuotaScope#dispatchPartition}). */
+    private int partition;
     private long nextSweep;
     /** The last status sweep found a full batch due: the next tick sweeps again (bounded per tick, not per second). */
     private boolean statusesBehind;
@@ -168,24 +180,73 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
         this.statuses = new TicketStatuses(new StatusStore(context.getStateStore(StatusStore.STATUS),
                 context.getStateStore(StatusStore.EXPIRY), settings.statusRetention()), routing.defaultRoute());
         this.mover = new RouteMover(routing, new RouteChooser(routing, settings.batch()), states, listener, context, statuses);
-        Coalescer coalescer = CacheStores.coalescer(context, routing.cacheTtl(), routing.cacheStaleTtl());
-        KeyValueStore<String, String> overflow = context.getStateStore(OVERFLOW_STORE);
-        Duration quietBound = io.quotaflow.settings.GroupMembership.takeoverBound(context.appConfigs());
+        this.coalescer = CacheStores.coalescer(context, routing.cacheTtl(), routing.cacheStaleTtl());
+        this.partition = context.taskId().partition();
+        handOverForeign(pending, delayed, context.currentSystemTimeMs());
         for (String scope : routing.scopes()) {
-            DispatcherSettings own = settings.forScope(scope);
-            RouteSettings first = routing.routesOf(scope).get(0);
-            ScopeDispatcher unit = new ScopeDispatcher(scope, own, first.batchMode() ? null : clients.forRoute(first), random, listener,
-                    context, new DispatchLedger(pending, delayed, context.getStateStore(IN_FLIGHT_STORE),
-                    context.getStateStore(RETRYING_STORE), context.getStateStore(CANCELS_STORE),
-                    new PendingQueue(own.tenants(), own.batch().completionTokensPerItem()), overflow, scope, own.maxPending()),
-                    mover, coalescer, context.getStateStore(USAGE_STORE), limiterClock, statuses, batchCaller(scope, first, own));
-            unit.restore(item -> scope.equals(scopeOf(item)), quietBound, context.currentSystemTimeMs());
-            units.put(scope, unit);
+            if (owns(scope)) {
+                unit(scope).restore(item -> scope.equals(scopeOf(item)), quietBound(), context.currentSystemTimeMs());
+            }
         }
         rerouteOrphans(pending);
         rerouteOrphans(delayed);
-        dropOrphanOverflow(overflow, routing);
+        dropOrphanOverflow(context.getStateStore(OVERFLOW_STORE), routing.scopes().stream().filter(this::owns).toList());
         this.punctuator = context.schedule(settings.batch().punctuateInterval(), PunctuationType.WALL_CLOCK_TIME, this::punctuate);
+    }
+
+    /** Whether this task owns {@code scope}: it hashes to this task's dispatch partition among {@code dispatch.partitions}. */
+    private boolean owns(String scope) {
+        return QuotaScope.dispatchPartition(scope, settings.dispatchPartitions()) == partition;
+    }
+
+    private Duration quietBound() {
+        return io.quotaflow.settings.GroupMembership.takeoverBound(context.appConfigs());
+    }
+
+    /** The dispatcher of configured {@code scope}, made on first use. */
+    private ScopeDispatcher unit(String scope) {
+        ScopeDispatcher existing = units.get(scope);
+        if (existing != null) {
+            return existing;
+        }
+        Routing routing = settings.routing();
+        DispatcherSettings own = settings.forScope(scope);
+        RouteSettings first = routing.routesOf(scope).get(0);
+        ScopeDispatcher unit = new ScopeDispatcher(scope, own, first.batchMode() ? null : clients.forRoute(first), random, listener,
+                context, new DispatchLedger(context.getStateStore(PENDING_STORE), context.getStateStore(DELAYED_STORE),
+                context.getStateStore(IN_FLIGHT_STORE), context.getStateStore(RETRYING_STORE), context.getStateStore(CANCELS_STORE),
+                new PendingQueue(own.tenants(), own.batch().completionTokensPerItem()), context.getStateStore(OVERFLOW_STORE), scope,
+                own.maxPending()), mover, coalescer, context.getStateStore(USAGE_STORE), limiterClock, statuses,
+                batchCaller(scope, first, own));
+        units.put(scope, unit);
+        return unit;
+    }
+
+    /** Hands what the stores hold of configured scopes another partition owns to their owners ({@link ScopeHandover}). */
+    private void handOverForeign(KeyValueStore<String, WorkItem> pending, KeyValueStore<String, WorkItem> delayed, long now) {
+        List<String> configured = settings.routing().scopes();
+        java.util.Set<String> foreign = ScopeHandover.foreign(configured, this::owns);
+        if (foreign.isEmpty()) {
+            return;
+        }
+        ScopeHandover.Result r = new ScopeHandover(this::scopeOf, foreign::contains, new ScopeHandover.Sink() {
+            @Override
+            public void handOver(WorkItem item, String scope) {
+                mover.handOver(item, scope);
+            }
+
+            @Override
+            public void cancelled(WorkItem item) {
+                listener.cancelled(scopeOf(item), item.key());
+                statuses.cancelled(item.key(), now);
+            }
+        }).apply(new ScopeHandover.Stores(pending, delayed, context.getStateStore(IN_FLIGHT_STORE), context.getStateStore(CANCELS_STORE),
+                context.getStateStore(USAGE_STORE), context.getStateStore(BATCH_JOBS_STORE)), foreign);
+        if (r.any()) {
+            LOG.info("dispatch partition {}: handed {} tickets of quota scopes other partitions own to their owners ({} cancelled while "
+                    + "their call was out ended here; {} calls and {} batch jobs forgotten)", partition, r.tickets(), r.cancelled(),
+                    r.calls(), r.jobs());
+        }
     }
 
     /** The Batch API calls of {@code route}'s scope when it is a batch route; null for an online one. */
@@ -226,9 +287,9 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
     }
 
     /** Overflow entries of a scope this configuration no longer has: their tickets were re-routed above. */
-    private static void dropOrphanOverflow(KeyValueStore<String, String> overflow, Routing routing) {
+    private static void dropOrphanOverflow(KeyValueStore<String, String> overflow, List<String> owned) {
         java.util.Set<String> prefixes = new java.util.HashSet<>();
-        routing.scopes().forEach(s -> prefixes.add(DispatchLedger.scopePrefix(s)));
+        owned.forEach(s -> prefixes.add(DispatchLedger.scopePrefix(s)));
         List<String> orphans = new ArrayList<>();
         try (KeyValueIterator<String, String> it = overflow.all()) {
             it.forEachRemaining(kv -> {
@@ -253,8 +314,18 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
         }
         ScopeDispatcher unit = units.get(record.key());
         if (unit == null) {
-            mover.reroute(item);
-            return;
+            if (settings.routing().routesOf(record.key()).isEmpty()) {
+                mover.reroute(item);
+                return;
+            }
+            if (!owns(record.key()) && record.headers().lastHeader(HANDOVER_HEADER) == null) {
+                // written by a writer that partitioned otherwise (a version before stable ownership): to the owner, once
+                mover.handOver(item, record.key());
+                return;
+            }
+            // a handed-over ticket that still lands here (the topic's partition count disagrees with dispatch.partitions,
+            // which the start-up check refuses): served here rather than passed round for ever
+            unit = unit(record.key());
         }
         Publication newer = heard.get(item.key());
         if ((newer != null && newer.supersedes(item, record.key())) || statuses.overtakenOnTheLane(item)) {
@@ -276,13 +347,17 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
 
     /** A null value: a cancel, or the notice of a publication sent to another scope. */
     private void notice(Record<String, WorkItem> record) {
-        ScopeDispatcher scope = units.get(record.key());
-        if (scope == null) {
-            return;
-        }
         org.apache.kafka.common.header.Header cancel = record.headers().lastHeader(CANCEL_HEADER);
         if (cancel != null) {
-            scope.cancel(new String(cancel.value(), java.nio.charset.StandardCharsets.UTF_8), context.currentSystemTimeMs());
+            // to every partition (EVERY_PARTITION), or to one scope (a writer before stable ownership): each unit here looks
+            String id = new String(cancel.value(), java.nio.charset.StandardCharsets.UTF_8);
+            for (ScopeDispatcher unit : units.values()) {
+                unit.cancel(id, context.currentSystemTimeMs());
+            }
+            return;
+        }
+        ScopeDispatcher scope = units.get(record.key());
+        if (scope == null) {
             return;
         }
         Optional<Publication> publication = Publication.read(record.headers());

@@ -159,6 +159,17 @@ final class RouteMover {
         forward(item.withRouted(WorkItem.Routed.to(to.name())), to);
     }
 
+    /**
+     * Hands {@code item}, held here for {@code scope} whose dispatch partition is another one, to that
+     * scope's owner: unchanged, keyed by the scope, marked {@link DispatcherProcessor#HANDOVER_HEADER} so
+     * that it is handed over once at most.
+     */
+    void handOver(WorkItem item, String scope) {
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(DispatcherProcessor.HANDOVER_HEADER, new byte[] {1});
+        forward(item, scope, headers);
+    }
+
     private void move(WorkItem item, RouteSettings from, RouteSettings to, FallbackReason reason, long now) {
         int tokens = from.model().encoding().equals(to.model().encoding()) ? item.tokens()
                 : chooser.tokens(to, ModelItem.ofTicketJson(item));
@@ -170,9 +181,12 @@ final class RouteMover {
 
     /** Writes {@code item} to the dispatch topic of its class (an interactive ticket takes the interactive lane), for {@code to}'s scope. */
     private void forward(WorkItem item, RouteSettings to) {
+        forward(item, to.scope(), new RecordHeaders());
+    }
+
+    private void forward(WorkItem item, String scope, RecordHeaders headers) {
         String topic = DispatcherProcessor.dispatchTopic(applicationId, item.priority());
         byte[] bytes = serde.serializer().serialize(topic, item);
-        context.forward(new Record<>(to.scope(), new Outbound(Outbound.Target.MOVE, bytes, topic), context.currentSystemTimeMs(),
-                new RecordHeaders()));
+        context.forward(new Record<>(scope, new Outbound(Outbound.Target.MOVE, bytes, topic), context.currentSystemTimeMs(), headers));
     }
 }

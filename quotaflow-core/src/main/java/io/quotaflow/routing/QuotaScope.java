@@ -37,6 +37,22 @@ public final class QuotaScope {
         return scheme + "://" + user + host + (port < 0 ? "" : ":" + port) + path;
     }
 
+    /**
+     * The dispatch partition that owns {@code scope} among {@code partitions}: a hash of the scope's name
+     * (itself a hash of base URL, key and model), so that it depends on nothing but the scope and the
+     * partition count. Adding, removing or reordering routes, or two instances on two configurations
+     * during a roll-out, never moves a scope (docs/design.md, "Scope ownership"). Two scopes may share a
+     * partition; each still has exactly one owner.
+     */
+    public static int dispatchPartition(String scope, int partitions) {
+        if (partitions < 1) {
+            throw new IllegalArgumentException("partitions must be at least 1, got " + partitions);
+        }
+        // murmur2, as Kafka's own key partitioning: stable across JVMs and versions, unlike String.hashCode's contract
+        return org.apache.kafka.common.utils.Utils.toPositive(
+                org.apache.kafka.common.utils.Utils.murmur2(scope.getBytes(StandardCharsets.UTF_8))) % partitions;
+    }
+
     public static String of(ModelSettings model) {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");

@@ -137,7 +137,7 @@ public record Routing(Map<String, RouteSettings> routes, String defaultRoute, Ma
         return routes.get(name);
     }
 
-    /** Every quota scope, in the order its first route is configured: scope {@code i} is owned by dispatch partition {@code i}. */
+    /** Every quota scope, in the order its first route is configured (its dispatch partition is {@link QuotaScope#dispatchPartition}). */
     public List<String> scopes() {
         List<String> out = new ArrayList<>();
         for (RouteSettings r : routes.values()) {
@@ -146,11 +146,6 @@ public record Routing(Map<String, RouteSettings> routes, String defaultRoute, Ma
             }
         }
         return out;
-    }
-
-    /** The index of {@code scope} in {@link #scopes()}, or -1. */
-    public int scopeIndex(String scope) {
-        return scopes().indexOf(scope);
     }
 
     /** The routes of one scope, in configuration order. */

@@ -171,7 +171,7 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
     /**
      * A tombstone: the producer cancels the ticket its key names ({@link TicketKey}: {@code tenant:id}, or
      * the id alone for the default tenant; docs/design.md, "Cancellation").
-     * It goes to every scope's dispatcher, as a null value carrying the id in {@value #CANCEL_HEADER}.
+     * It goes to every dispatch partition, as a null value carrying the id in {@value #CANCEL_HEADER}.
      * A tombstone without a key, or on the retry topic (quotaflow never writes one there), is ignored.
      */
     private void cancel(Record<String, byte[]> record, boolean fromRetry) {
@@ -186,11 +186,11 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
             return;
         }
         listener.cancelRequested();
-        for (String scope : settings.routing().scopes()) {
-            RecordHeaders headers = new RecordHeaders();
-            headers.add(DispatcherProcessor.CANCEL_HEADER, key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            context.forward(new Record<String, IntakeResult>(scope, new IntakeResult.Cancel(key), record.timestamp(), headers));
-        }
+        // one record to every dispatch partition: it reaches each scope's owner, also a scope this configuration lacks
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(DispatcherProcessor.CANCEL_HEADER, key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        context.forward(new Record<String, IntakeResult>(DispatcherProcessor.EVERY_PARTITION, new IntakeResult.Cancel(key),
+                record.timestamp(), headers));
     }
 
     private void reject(Record<String, byte[]> record, byte[] original, WorkItem.Origin origin,

@@ -77,14 +77,15 @@ public final class QuotaflowTopology {
 
     /**
      * The topology over {@code builder}, a model client per quota scope from {@code clients}.
-     * Scope {@code i} of {@link io.quotaflow.routing.Routing#scopes()} goes to dispatch partition
-     * {@code i} (modulo {@code dispatch.partitions}), so each scope has one owner task; a ticket that changes
+     * Each quota scope goes to the dispatch partition its name hashes to
+     * ({@link io.quotaflow.routing.QuotaScope#dispatchPartition}), so each scope has one owner task whatever the
+     * configuration that wrote it; a ticket that changes
      * route is written back to the dispatch topic by its dispatcher (Target MOVE), partitioned the same way.
      */
     private static void build(StreamsBuilder builder, DispatcherSettings settings, ModelClients clients, RandomGenerator random,
                               DispatcherListener listener, Time time, DslStoreSuppliers stores) {
         BinarySerde<WorkItem> workItemSerde = new BinarySerde<>(WorkItem.class);
-        ScopePartitioner<WorkItem> partitioner = new ScopePartitioner<>(settings.routing());
+        ScopePartitioner<WorkItem> partitioner = new ScopePartitioner<>();
 
         TopicNames topics = settings.topics();
         KStream<String, byte[]> input = builder.stream(topics.inputs(), Topics.INTERACTIVE.consumed());
@@ -127,7 +128,7 @@ public final class QuotaflowTopology {
                 .defaultBranch(Branched.as("dead-letter"));
         // the value is the ticket in the dispatch topic's own format; the topic is named by the dispatcher
         out.get("out-move").to((k, v, context) -> v.topic(), Produced.with(Serdes.String(), Outbound.valueSerde())
-                .withStreamPartitioner(new ScopePartitioner<>(settings.routing())).withName("moved"));
+                .withStreamPartitioner(new ScopePartitioner<>()).withName("moved"));
         out.get("out-classified").mapValues(Outbound::value, Named.as("classified-bytes"))
                 .to(topics.classified(), Topics.CLASSIFIED.produced());
         out.get("out-retry").mapValues(Outbound::value, Named.as("retry-bytes"))

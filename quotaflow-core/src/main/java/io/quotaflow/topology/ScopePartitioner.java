@@ -1,32 +1,33 @@
 package io.quotaflow.topology;
 
-import io.quotaflow.routing.Routing;
+import io.quotaflow.dispatch.DispatcherProcessor;
+import io.quotaflow.routing.QuotaScope;
 import org.apache.kafka.streams.processor.StreamPartitioner;
 
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
- * Puts quota scope {@code i} of {@link Routing#scopes()} on dispatch partition {@code i} (modulo
- * the partition count): with at least as many partitions as scopes, each scope has a task of its
- * own, and different scopes spread across tasks and instances. A key that is no configured scope
- * (a record written under another configuration) takes the default partitioning; its dispatcher
- * re-routes it.
+ * Puts each quota scope on the dispatch partition its name hashes to ({@link QuotaScope#dispatchPartition}),
+ * whatever the configuration of the instance that writes it: adding, removing or reordering routes moves no
+ * scope, and two instances on two configurations during a roll-out agree on every scope's owner. A record
+ * keyed {@link DispatcherProcessor#EVERY_PARTITION} (a cancel) goes to every partition, so that it reaches a
+ * scope this instance's configuration does not know.
  */
 final class ScopePartitioner<V> implements StreamPartitioner<String, V> {
-
-    private final List<String> scopes;
-
-    ScopePartitioner(Routing routing) {
-        this.scopes = routing.scopes();
-    }
 
     @Override
     public Optional<Set<Integer>> partitions(String topic, String key, V value, org.apache.kafka.common.header.Headers headers,
                                              int numPartitions) {
-        int index = scopes.indexOf(key);
-        return index < 0 ? Optional.empty() : Optional.of(Set.of(index % numPartitions));
+        if (key == null) {
+            return Optional.empty();
+        }
+        if (DispatcherProcessor.EVERY_PARTITION.equals(key)) {
+            return Optional.of(IntStream.range(0, numPartitions).boxed().collect(Collectors.toUnmodifiableSet()));
+        }
+        return Optional.of(Set.of(QuotaScope.dispatchPartition(key, numPartitions)));
     }
 
     /** The headers-less form Streams no longer calls; the same answer. */

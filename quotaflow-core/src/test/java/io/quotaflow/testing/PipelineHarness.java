@@ -69,7 +69,8 @@ public final class PipelineHarness implements AutoCloseable {
         // runs in about a third of the time (QuotaflowTopologyStoresTest holds the production default, RocksDB)
         props.put(StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG,
                 org.apache.kafka.streams.state.BuiltInDslStoreSuppliers.InMemoryDslStoreSuppliers.class);
-        driver = new TopologyTestDriver(QuotaflowTopology.build(settings, clients, new SplittableRandom(7), listener, props,
+        // the driver runs one task on partition 0 of every topic: one dispatch partition, which owns every scope
+        driver = new TopologyTestDriver(QuotaflowTopology.build(settings.withDispatchPartitions(1), clients, new SplittableRandom(7), listener, props,
                 new HarnessTime()), props, START);
         for (Priority p : Priority.values()) {
             inputs.put(p, driver.createInputTopic(p.topic(), new StringSerializer(), new ByteArraySerializer(), START, Duration.ZERO));

@@ -48,7 +48,7 @@ class QuotaflowTopologyStoresTest {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "acme-qf");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, io.quotaflow.testkit.TestDirs.temporary("qf-stores").toString());
-        return new TopologyTestDriver(QuotaflowTopology.build(Fixtures.settings(), ModelClients.of(FakeModelClient.labellingAll("billing", "low")),
+        return new TopologyTestDriver(QuotaflowTopology.build(Fixtures.settings().withDispatchPartitions(1), ModelClients.of(FakeModelClient.labellingAll("billing", "low")),
                 new SplittableRandom(1), DispatcherListener.NONE, props, Time.SYSTEM), props);
     }
 }
