@@ -174,9 +174,7 @@ final class ChatCompletions {
             maxTokens = (int) Math.min(maxTokens, contextLimit - promptTokens);
         }
 
-        Fault drawn = Fault.draw(current, random);
-        // a batch line's answer is written into the output file: nothing to stall
-        Fault fault = drawn == Fault.STALL_BODY && limiter == null ? Fault.NONE : drawn;
+        Fault fault = drawFor(current, limiter);
         Reply failure = failure(fault);
         if (failure != null) {
             return failure;
@@ -185,6 +183,17 @@ final class ChatCompletions {
         long cost = (long) promptTokens + maxTokens;
         Reply reply = engine != null ? engineRun(request, model, fault, promptTokens, maxTokens, cost)
                 : limited(request, model, fault, limiter, promptTokens, maxTokens, cost);
+        return stalled(fault, reply);
+    }
+
+    /** One fault draw; a batch line ({@code limiter} null) is answered into the output file: nothing to stall. */
+    private Fault drawFor(Faults current, KeyLimiter limiter) {
+        Fault drawn = Fault.draw(current, random);
+        return drawn == Fault.STALL_BODY && limiter == null ? Fault.NONE : drawn;
+    }
+
+    /** {@code reply} sent half then stalled when the draw says so and it is an answer. */
+    private static Reply stalled(Fault fault, Reply reply) {
         return fault == Fault.STALL_BODY && reply instanceof Reply.Later later ? new Reply.Stalled(later) : reply;
     }
 
