@@ -69,7 +69,7 @@ import io.quotaflow.cli.ReadsEnvironment;
                 "Fault injection: the --p* probabilities are exclusive (one draw per request picks at most one "
                         + "fault, so they add up to at most 1) and deterministic for a given --seed and a "
                         + "sequential client. 5xx answers, hangs, outages and --fail-auth never debit the rate "
-                        + "limits; malformed and missing-item answers are admitted 200s and do. Faults can be "
+                        + "limits; malformed, missing-item and stalled answers are admitted 200s and do. Faults can be "
                         + "changed while running: GET /admin/faults shows them as JSON, POST /admin/faults with "
                         + "such a JSON body replaces them (fields left out are off), e.g.",
                 "  curl -d '{\"failAuth\":true}' http://localhost:8089/admin/faults",
@@ -219,6 +219,12 @@ public final class SimCommand implements Callable<Integer>, ReadsEnvironment {
                     + "client's timeout must fire (no rate-limit debit).")
     double pHang;
 
+    @Option(names = "--p-stall-body", paramLabel = "P", defaultValue = "0",
+            description = "Probability of a 200 whose headers and first half of the body are sent, then nothing: the "
+                    + "connection is held and dropped after 120 s, so the client's whole-call deadline must fire "
+                    + "(admitted: debits the rate limits).")
+    double pStallBody;
+
     @Option(names = "--outage", paramLabel = "[MODEL@]START:END",
             description = "Outage window in seconds after the simulator starts, e.g. 60:90, or of one model only, "
                     + "e.g. gpt-4o-mini@60:90; repeatable. During an outage every request (for that model) gets 503 "
@@ -355,7 +361,7 @@ public final class SimCommand implements Callable<Integer>, ReadsEnvironment {
     /** The fault flags; an invalid outage throws {@link IllegalArgumentException}, the probabilities are checked by {@code build()}. */
     private Faults.Builder faults() {
         Faults.Builder faults = Faults.builder()
-                .p500(p500).p503(p503).p529(p529).pMalformed(pMalformed).pMissingItem(pMissingItem).pHang(pHang)
+                .p500(p500).p503(p503).p529(p529).pMalformed(pMalformed).pMissingItem(pMissingItem).pHang(pHang).pStallBody(pStallBody)
                 .failAuth(failAuth);
         outages.forEach(outage -> faults.outage(Outage.parse(outage)));
         return faults;

@@ -146,10 +146,10 @@ class SimCommandTest {
     @Test
     void shouldMapTheFaultOptions() {
         SimulatorConfig config = parse("--p500", "0.1", "--p503", "0.05", "--p529", "0.02", "--p-malformed", "0.03",
-                "--p-missing-item", "0.04", "--p-hang", "0.01", "--outage", "30:90", "--outage", "120:150.5",
+                "--p-missing-item", "0.04", "--p-hang", "0.01", "--p-stall-body", "0.05", "--outage", "30:90", "--outage", "120:150.5",
                 "--fail-auth").toConfig(Map.of());
         assertThat(config.faults()).isEqualTo(Faults.builder().p500(0.1).p503(0.05).p529(0.02)
-                .pMalformed(0.03).pMissingItem(0.04).pHang(0.01).outageSeconds(30, 90)
+                .pMalformed(0.03).pMissingItem(0.04).pHang(0.01).pStallBody(0.05).outageSeconds(30, 90)
                 .outage(java.time.Duration.ofSeconds(120), java.time.Duration.ofMillis(150_500)).failAuth(true).build());
         assertThat(parse().toConfig(Map.of()).faults().any()).isFalse();
     }
@@ -173,7 +173,7 @@ class SimCommandTest {
         cl.setOut(new PrintWriter(help));
         assertThat(cl.execute("--help")).isZero();
         assertThat(help.toString()).contains("--p500", "--p503", "--p529", "--p-malformed", "--p-missing-item",
-                "--p-hang", "START:END", "--fail-auth", "/admin/faults");
+                "--p-hang", "--p-stall-body", "START:END", "--fail-auth", "/admin/faults");
     }
 
     @Test

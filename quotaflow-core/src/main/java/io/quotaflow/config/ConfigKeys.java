@@ -146,7 +146,7 @@ public final class ConfigKeys {
         t.add("llm.model", Type.STRING, "gpt-4o-mini", "--llm-model", "model name");
         t.add("llm.api-key-file", Type.STRING, null, "--llm-api-key-file", "file holding the API key; else "
                 + "`QUOTAFLOW_LLM_API_KEY`");
-        t.add("llm.timeout-ms", Type.LONG, "60000", null, "per-call timeout");
+        t.add("llm.timeout-ms", Type.LONG, "60000", null, "whole-call deadline: connect, headers and body");
         t.add("llm.context-tokens", Type.INT, "128000", null, "context window to start with (then learned from the "
                 + "provider's 400s); a ticket that cannot fit alone is dead-lettered `too-large`");
         t.add("llm.encoding", Type.STRING, null, null, "jtokkit encoding (default by model: `o200k_base` for "
@@ -210,7 +210,7 @@ public final class ConfigKeys {
         t.template(n + "tpm", Type.STRING, "quota.tpm", "the route's tokens per minute, or `none`");
         t.template(n + "context-tokens", Type.INT, "llm.context-tokens", "the route's context window to start with");
         t.template(n + "encoding", Type.STRING, "llm.encoding", "the route's jtokkit encoding");
-        t.template(n + "timeout-ms", Type.LONG, "llm.timeout-ms", "the route's per-call timeout");
+        t.template(n + "timeout-ms", Type.LONG, "llm.timeout-ms", "the route's whole-call deadline");
         t.template(n + "dialect", Type.STRING, "llm.dialect", "the route's dialect: `openai`, `azure`, `anthropic` or `gemini`");
         t.template(n + "api-version", Type.STRING, "llm.api-version", "the route's Azure `api-version`");
         t.template(n + "deployment", Type.STRING, "llm.deployment", "the route's Azure deployment (default: its model)");

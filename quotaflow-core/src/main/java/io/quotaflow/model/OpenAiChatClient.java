@@ -1,5 +1,8 @@
 package io.quotaflow.model;
 
+import io.quotaflow.http.AnswerTooLargeException;
+import io.quotaflow.http.BoundedBodies;
+import io.quotaflow.http.BoundedCall;
 import io.quotaflow.quota.RateLimitInfo;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -34,10 +37,21 @@ import java.util.concurrent.atomic.AtomicInteger;
  * exceptions, {@code Location}) goes through {@link io.quotaflow.settings.Secret#redact}: the key in any
  * case, masked or in part, and anything else shaped like a key. Redirects are not followed: a 3xx
  * means a wrong base URL and halts the route.
+ *
+ * <p>Every call is bounded ({@link BoundedCall}): connecting, the headers and the whole body within the
+ * route's timeout ({@code llm.timeout}), an answer of at most {@link #MAX_ANSWER_BYTES}. A call past its
+ * deadline is a {@link ModelOutcome.FailureKind#TIMEOUT} and its connection is closed; an answer past the cap
+ * a {@link ModelOutcome.FailureKind#TRANSIENT} failure that names the cap, never the answer.
  */
 public final class OpenAiChatClient implements ModelClient {
 
     static final int MAX_MESSAGE = 300;
+
+    /**
+     * The most bytes a chat answer may hold (4 MiB): far above any answer of a batch of tickets (a
+     * completion of 16,000 tokens is under 100 KB), low enough that a runaway body cannot fill the heap.
+     */
+    public static final long MAX_ANSWER_BYTES = 4L * 1024 * 1024;
 
     private final ModelSettings settings;
     private final ProviderDialect dialect;
@@ -87,7 +101,7 @@ public final class OpenAiChatClient implements ModelClient {
         long start = System.nanoTime();
         CompletableFuture<HttpResponse<String>> sent;
         try {
-            sent = http.sendAsync(httpRequest, HttpResponse.BodyHandlers.ofString());
+            sent = BoundedCall.send(http, httpRequest, BoundedBodies.ofString(MAX_ANSWER_BYTES), settings.timeout());
         } catch (RuntimeException e) {
             return CompletableFuture.completedFuture(transportFailure(e, 0));
         }
@@ -155,6 +169,12 @@ public final class OpenAiChatClient implements ModelClient {
 
     private ModelOutcome transportFailure(Throwable error, long latencyMs) {
         Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        if (cause instanceof AnswerTooLargeException big) {
+            // the provider answered, too much: retried like a 5xx; the body is never kept
+            return new ModelOutcome.Failed(ModelOutcome.FailureKind.TRANSIENT, big.status(),
+                    "answer not read: larger than " + big.limit() + " bytes (HTTP " + big.status() + ")", Optional.empty(),
+                    RateLimitInfo.EMPTY, latencyMs);
+        }
         String transport = TransportCause.of(cause);
         ModelOutcome.FailureKind kind = cause instanceof HttpTimeoutException ? ModelOutcome.FailureKind.TIMEOUT
                 : ModelOutcome.FailureKind.TRANSIENT;

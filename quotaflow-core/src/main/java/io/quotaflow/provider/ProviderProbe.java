@@ -1,5 +1,8 @@
 package io.quotaflow.provider;
 
+import io.quotaflow.http.AnswerTooLargeException;
+import io.quotaflow.http.BoundedBodies;
+import io.quotaflow.http.BoundedCall;
 import io.quotaflow.model.ProviderDialect;
 import io.quotaflow.model.TransportCause;
 import io.quotaflow.records.Json;
@@ -23,11 +26,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  * then, when asked, one 1-token chat completion ({@code max_tokens} 1: the model answers, the
  * rate-limit headers and the limits they announce). Redirects are not followed (the key is never sent
  * elsewhere); every text kept from the provider is redacted. The verdicts are {@link RouteCheck}'s.
+ * Each request is bounded as a whole ({@link BoundedCall}: connecting, headers and body within the
+ * check's timeout, the connection closed past it) and its answer to {@link #MAX_ANSWER_BYTES}.
  */
 public final class ProviderProbe implements AutoCloseable {
 
     /** How long each request of a check may take, connecting included. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+
+    /**
+     * The most bytes one answer of a check may hold (16 MiB): a provider's {@code /models} list is the
+     * largest (hundreds of KB at an aggregator), a 1-token completion is under 1 KB.
+     */
+    public static final long MAX_ANSWER_BYTES = 16L * 1024 * 1024;
 
     /** What a check sends as the user's message (with {@code max_tokens} 1, a call of about ten tokens). */
     static final String PING = "Reply with OK.";
@@ -106,15 +117,21 @@ public final class ProviderProbe implements AutoCloseable {
         String where = Redactor.url(request.uri());
         CompletableFuture<HttpResponse<String>> sent;
         try {
-            sent = http.sendAsync(request, HttpResponse.BodyHandlers.ofString());
+            sent = BoundedCall.send(http, request, BoundedBodies.ofString(MAX_ANSWER_BYTES), timeout);
         } catch (RuntimeException e) {
             return CompletableFuture.completedFuture(Exchange.failed(where, TransportCause.of(e), 0));
         }
         return sent.handle((response, error) -> {
             long ms = (System.nanoTime() - start) / 1_000_000;
             return error == null ? new Exchange(where, response.statusCode(), response.headers(), response.body(), null, ms)
-                    : Exchange.failed(where, TransportCause.of(error), ms);
+                    : Exchange.failed(where, cause(error), ms);
         });
+    }
+
+    private static String cause(Throwable error) {
+        Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null ? error.getCause() : error;
+        return cause instanceof AnswerTooLargeException big ? "answer not read: larger than " + big.limit() + " bytes (HTTP "
+                + big.status() + ")" : TransportCause.of(cause);
     }
 
     /**

@@ -15,7 +15,7 @@ import java.util.List;
  * @param baseUrl       API root including its version, e.g. {@code https://api.openai.com/v1}
  * @param model         model name sent in each request
  * @param apiKey        bearer key (never printed)
- * @param timeout       per-call timeout
+ * @param timeout       whole-call deadline of a call (connect, headers and body)
  * @param encoding      jtokkit encoding name used to count prompt tokens
  * @param contextTokens the model's context window; a ticket that cannot fit alone is {@code too-large}
  * @param categories    closed set of categories

@@ -287,4 +287,52 @@ class OpenAiChatClientTest {
         assertThat(client.interpret(429, headers(Map.of()), "{\"error\":{\"message\":\"Too many requests\"}}", request, 3))
                 .isInstanceOf(ModelOutcome.RateLimited.class);
     }
+
+    @Test
+    void shouldEndACallWhoseBodyStallsAfterItsHeadersAsATimeoutWithinTheDeadline() throws Exception {
+        String answer = answer("{\"results\":[{\"id\":\"1\",\"category\":\"billing\",\"urgency\":\"high\"}]}");
+        byte[] half = answer.substring(0, answer.length() / 2).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        try (io.quotaflow.http.RawHttpServer server = new io.quotaflow.http.RawHttpServer(out -> {
+            out.write(io.quotaflow.http.RawHttpServer.okHeaders(answer.length()));
+            out.write(half);
+            out.flush();
+        });
+             OpenAiChatClient stalled = new OpenAiChatClient(io.quotaflow.settings.ModelSettings.of(server.uri("/v1"), "gpt-4o-mini",
+                     io.quotaflow.settings.Secret.of(CANARY)).withTimeout(Duration.ofMillis(500)))) {
+            long start = System.nanoTime();
+            ModelOutcome outcome = stalled.classify(request).toCompletableFuture().get(10, java.util.concurrent.TimeUnit.SECONDS);
+            long tookMs = (System.nanoTime() - start) / 1_000_000;
+
+            assertThat(outcome).isInstanceOfSatisfying(ModelOutcome.Failed.class, f -> {
+                assertThat(f.kind()).isEqualTo(ModelOutcome.FailureKind.TIMEOUT);
+                assertThat(f.status()).isZero();
+                assertThat(f.transport()).isEqualTo(TransportCause.TIMEOUT);
+                assertThat(f.message()).isEqualTo("timeout after 500 ms");
+            });
+            assertThat(tookMs).isBetween(400L, 3_000L);
+            assertThat(server.awaitClosedByClient(5_000)).as("the stalled connection is closed").isTrue();
+        }
+    }
+
+    @Test
+    void shouldFailAnAnswerOverTheCapAsTransientNamingOnlyTheCap() throws Exception {
+        byte[] chunk = ("\"" + CANARY + "\",").repeat(2_000).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        try (io.quotaflow.http.RawHttpServer server = new io.quotaflow.http.RawHttpServer(out -> {
+            out.write(io.quotaflow.http.RawHttpServer.okHeaders(1L << 40));
+            for (long sent = 0; sent <= 2 * OpenAiChatClient.MAX_ANSWER_BYTES; sent += chunk.length) {
+                out.write(chunk);
+            }
+        });
+             OpenAiChatClient keyed = clientWithKey(server.uri("/v1"))) {
+            ModelOutcome outcome = keyed.classify(request).toCompletableFuture().get(20, java.util.concurrent.TimeUnit.SECONDS);
+
+            assertThat(outcome).isInstanceOfSatisfying(ModelOutcome.Failed.class, f -> {
+                assertThat(f.kind()).isEqualTo(ModelOutcome.FailureKind.TRANSIENT);
+                assertThat(f.status()).isEqualTo(200);
+                assertThat(f.message()).isEqualTo("answer not read: larger than 4194304 bytes (HTTP 200)");
+                assertNoCanary(f.message());
+            });
+            assertThat(server.awaitClosedByClient(5_000)).isTrue();
+        }
+    }
 }

@@ -19,7 +19,7 @@ import java.util.function.Supplier;
  * the default model's), the request checks (400, 404 for a model not served), the model being down
  * (its own outage window: 503; {@link ProviderSimulator#setDown(String, int)}: the chosen status),
  * the model's context window (400), one fault draw (500, 503, 529, hang), the key's buckets on that
- * model (429), then the answer after a simulated latency. Every answer after authentication but
+ * model (429), then the answer after a simulated latency (or, for a stall-body fault, half of it). Every answer after authentication but
  * before the model is known to be down carries the key's rate-limit headers for the model asked for
  * (the default model's when the body names no served model). Nothing here reads a clock other than
  * the injected {@link SimClock}, and nothing touches HTTP.
@@ -150,7 +150,7 @@ final class ChatCompletions {
         if (reply instanceof Reply.Now) {
             return ((Reply.Now) reply).status();
         }
-        return reply instanceof Reply.Later ? 200 : 0;
+        return reply instanceof Reply.Later || reply instanceof Reply.Stalled ? 200 : 0;
     }
 
     /** An authenticated, valid request; {@code limiter} null: a batch line, outside the key's buckets. */
@@ -174,15 +174,27 @@ final class ChatCompletions {
             maxTokens = (int) Math.min(maxTokens, contextLimit - promptTokens);
         }
 
-        Fault fault = Fault.draw(current, random);
+        Fault fault = drawFor(current, limiter);
         Reply failure = failure(fault);
         if (failure != null) {
             return failure;
         }
 
         long cost = (long) promptTokens + maxTokens;
-        return engine != null ? engineRun(request, model, fault, promptTokens, maxTokens, cost)
+        Reply reply = engine != null ? engineRun(request, model, fault, promptTokens, maxTokens, cost)
                 : limited(request, model, fault, limiter, promptTokens, maxTokens, cost);
+        return stalled(fault, reply);
+    }
+
+    /** One fault draw; a batch line ({@code limiter} null) is answered into the output file: nothing to stall. */
+    private Fault drawFor(Faults current, KeyLimiter limiter) {
+        Fault drawn = Fault.draw(current, random);
+        return drawn == Fault.STALL_BODY && limiter == null ? Fault.NONE : drawn;
+    }
+
+    /** {@code reply} sent half then stalled when the draw says so and it is an answer. */
+    private static Reply stalled(Fault fault, Reply reply) {
+        return fault == Fault.STALL_BODY && reply instanceof Reply.Later later ? new Reply.Stalled(later) : reply;
     }
 
     /** A rate-limited provider's answer: the key's buckets admit the call (or refuse it with a 429). */

@@ -10,7 +10,8 @@ enum Fault {
     HTTP_529("529"),
     HANG("hang"),
     MALFORMED("malformed"),
-    MISSING_ITEM("missing-item");
+    MISSING_ITEM("missing-item"),
+    STALL_BODY("stall-body");
 
     private final String statsName;
 
@@ -53,6 +54,10 @@ enum Fault {
             return MALFORMED;
         }
         edge += f.pMissingItem();
-        return u < edge ? MISSING_ITEM : NONE;
+        if (u < edge) {
+            return MISSING_ITEM;
+        }
+        edge += f.pStallBody();
+        return u < edge ? STALL_BODY : NONE;
     }
 }

@@ -9,7 +9,7 @@ import java.util.Optional;
 
 /**
  * Fault injection (the flags {@code --p500 --p503 --p529 --p-malformed --p-missing-item
- * --p-hang --outage START:END --fail-auth}), also switchable at run time with
+ * --p-hang --p-stall-body --outage START:END --fail-auth}), also switchable at run time with
  * {@link ProviderSimulator#setFaults(Faults)} or {@code POST /admin/faults}.
  *
  * <p>The probabilities apply to every chat-completion request that passed authentication and
@@ -17,7 +17,7 @@ import java.util.Optional;
  * picks at most one fault, so their sum must not exceed 1. HTTP 500, 503, 529 and hangs are
  * drawn before the rate limits and never debit them; a malformed or missing-item answer is a
  * 200 that was admitted, so it debits them like any other 200 (and, when the buckets are short,
- * the request gets its 429 instead).
+ * the request gets its 429 instead). A stalled body is an admitted 200 as well.
  *
  * @param p500         probability of an HTTP 500 {@code server_error}
  * @param p503         probability of an HTTP 503 "The server is overloaded or not ready yet."
@@ -26,6 +26,9 @@ import java.util.Optional;
  * @param pMissingItem probability of a 200 whose results omit one ticket id of the batch
  * @param pHang        probability of never answering (the connection is closed after
  *                     {@link ProviderSimulator#HANG}; the client's timeout must fire first)
+ * @param pStallBody   probability of a 200 whose headers and first half of the body are sent, and then nothing:
+ *                     the connection is held open and closed after {@link ProviderSimulator#HANG} (the
+ *                     client's whole-call deadline must fire first); never drawn for a batch line
  * @param outages      windows, relative to the simulator's start, during which every
  *                     chat-completion request (or, for a window naming a model, every request for
  *                     that model) gets 503 (without debiting the rate limits)
@@ -38,10 +41,11 @@ public record Faults(
         double pMalformed,
         double pMissingItem,
         double pHang,
+        double pStallBody,
         List<Outage> outages,
         boolean failAuth) {
 
-    private static final Faults NONE = new Faults(0, 0, 0, 0, 0, 0, List.of(), false);
+    private static final Faults NONE = new Faults(0, 0, 0, 0, 0, 0, 0, List.of(), false);
     /** Tolerance of the sum-of-probabilities check (decimal flags such as 0.1 + 0.2 + 0.7). */
     private static final double SUM_EPSILON = 1e-9;
 
@@ -52,10 +56,11 @@ public record Faults(
         probability("pMalformed", pMalformed);
         probability("pMissingItem", pMissingItem);
         probability("pHang", pHang);
-        double sum = p500 + p503 + p529 + pMalformed + pMissingItem + pHang;
+        probability("pStallBody", pStallBody);
+        double sum = p500 + p503 + p529 + pMalformed + pMissingItem + pHang + pStallBody;
         if (sum > 1 + SUM_EPSILON) {
             throw new IllegalArgumentException("fault probabilities are exclusive and must add up to at most 1: "
-                    + "p500 + p503 + p529 + pMalformed + pMissingItem + pHang = " + sum);
+                    + "p500 + p503 + p529 + pMalformed + pMissingItem + pHang + pStallBody = " + sum);
         }
         outages = List.copyOf(Objects.requireNonNull(outages, "outages"));
     }
@@ -73,7 +78,7 @@ public record Faults(
     /** A builder pre-filled with these faults. */
     public Builder toBuilder() {
         return new Builder().p500(p500).p503(p503).p529(p529).pMalformed(pMalformed)
-                .pMissingItem(pMissingItem).pHang(pHang).outages(outages).failAuth(failAuth);
+                .pMissingItem(pMissingItem).pHang(pHang).pStallBody(pStallBody).outages(outages).failAuth(failAuth);
     }
 
     /** Whether any fault is configured. */
@@ -83,7 +88,7 @@ public record Faults(
 
     /** The sum of the probabilities: the chance that a request draws some fault. */
     public double probabilitySum() {
-        return p500 + p503 + p529 + pMalformed + pMissingItem + pHang;
+        return p500 + p503 + p529 + pMalformed + pMissingItem + pHang + pStallBody;
     }
 
     /**
@@ -121,6 +126,7 @@ public record Faults(
         add(parts, "p-malformed", pMalformed);
         add(parts, "p-missing-item", pMissingItem);
         add(parts, "p-hang", pHang);
+        add(parts, "p-stall-body", pStallBody);
         outages.forEach(o -> parts.add("outage=" + o));
         if (failAuth) {
             parts.add("fail-auth");
@@ -148,6 +154,7 @@ public record Faults(
         private double pMalformed;
         private double pMissingItem;
         private double pHang;
+        private double pStallBody;
         private final List<Outage> outages = new ArrayList<>();
         private boolean failAuth;
 
@@ -181,6 +188,11 @@ public record Faults(
 
         public Builder pHang(double p) {
             this.pHang = p;
+            return this;
+        }
+
+        public Builder pStallBody(double p) {
+            this.pStallBody = p;
             return this;
         }
 
@@ -220,7 +232,7 @@ public record Faults(
         }
 
         public Faults build() {
-            return new Faults(p500, p503, p529, pMalformed, pMissingItem, pHang, outages, failAuth);
+            return new Faults(p500, p503, p529, pMalformed, pMissingItem, pHang, pStallBody, outages, failAuth);
         }
     }
 }

@@ -14,7 +14,7 @@ import java.util.List;
 final class FaultsJson {
 
     static final List<String> FIELDS =
-            List.of("p500", "p503", "p529", "pMalformed", "pMissingItem", "pHang", "outages", "failAuth");
+            List.of("p500", "p503", "p529", "pMalformed", "pMissingItem", "pHang", "pStallBody", "outages", "failAuth");
 
     private FaultsJson() {
     }
@@ -27,6 +27,7 @@ final class FaultsJson {
         json.put("pMalformed", f.pMalformed());
         json.put("pMissingItem", f.pMissingItem());
         json.put("pHang", f.pHang());
+        json.put("pStallBody", f.pStallBody());
         ArrayNode outages = json.putArray("outages");
         f.outages().forEach(o -> outages.add(o.toString()));
         json.put("failAuth", f.failAuth());
@@ -52,7 +53,7 @@ final class FaultsJson {
         Faults.Builder b = Faults.builder()
                 .p500(probability(json, "p500")).p503(probability(json, "p503")).p529(probability(json, "p529"))
                 .pMalformed(probability(json, "pMalformed")).pMissingItem(probability(json, "pMissingItem"))
-                .pHang(probability(json, "pHang"));
+                .pHang(probability(json, "pHang")).pStallBody(probability(json, "pStallBody"));
         JsonNode outages = json.get("outages");
         if (outages != null && !outages.isNull()) {
             if (!outages.isArray()) {

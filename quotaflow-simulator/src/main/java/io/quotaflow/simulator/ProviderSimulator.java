@@ -75,10 +75,11 @@ import java.util.function.LongSupplier;
  *   <li>after authentication and validation, one draw of the seeded random source picks at most
  *       one of: 500 {@code server_error}, 503, 529 {@code overloaded_error}, a hang (the connection
  *       is parked on a timer and closed after {@link #HANG} without an answer, holding no thread),
- *       a malformed 200 (content that is not JSON) or a 200 missing one ticket id.</li>
+ *       a malformed 200 (content that is not JSON), a 200 missing one ticket id, or a stalled 200 (its
+ *       headers and half its body sent, the connection then held and closed after {@link #HANG}).</li>
  * </ol>
  * The failures (outage, 401, 5xx, hang) never debit the rate limits; the malformed and
- * missing-item 200s were admitted and debit them like any 200 (a short bucket gives its 429
+ * missing-item (and stalled) 200s were admitted and debit them like any 200 (a short bucket gives its 429
  * instead). Draws are deterministic per {@link SimulatorConfig#seed()} for a sequential client.
  *
  * <p>Tokens are counted with the simulator's own {@link SimulatorConfig#tokenizer()}, which may

@@ -9,7 +9,7 @@ import java.util.function.Supplier;
  * What an endpoint decided to answer, as a value: the HTTP edge ({@link ReplySender}) sends it now,
  * after a simulated latency, or never.
  */
-sealed interface Reply permits Reply.Now, Reply.Later, Reply.Hang {
+sealed interface Reply permits Reply.Now, Reply.Later, Reply.Stalled, Reply.Hang {
 
     /**
      * A JSON answer sent at once.
@@ -59,6 +59,13 @@ sealed interface Reply permits Reply.Now, Reply.Later, Reply.Hang {
             now.putAll(atAnswer.get());
             return now;
         }
+    }
+
+    /**
+     * The {@code answer}'s headers and the first half of its body, sent after its latency, and then nothing: the
+     * connection is held open and closed after {@link ProviderSimulator#HANG}, holding no thread meanwhile.
+     */
+    record Stalled(Later answer) implements Reply {
     }
 
     /** No answer at all: the connection is held for {@link ProviderSimulator#HANG} and then closed. */

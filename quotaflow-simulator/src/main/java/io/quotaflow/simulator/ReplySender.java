@@ -77,6 +77,12 @@ final class ReplySender {
                 later.finish();
                 send(exchange, 200, later.headersNow(), later.body(), true);
             }, later.delayMs(), later::finish);
+        } else if (reply instanceof Reply.Stalled stalled) {
+            Reply.Later later = stalled.answer();
+            schedule(exchange, () -> {
+                later.finish();
+                sendHalf(exchange, later.headersNow(), later.body());
+            }, later.delayMs(), later::finish);
         } else {
             // Never answers: the connection is closed after HANG, and no handler thread waits for it.
             schedule(exchange, exchange::close, ProviderSimulator.HANG.toMillis(), () -> { });
@@ -95,6 +101,40 @@ final class ReplySender {
             stats.inFlight(-1);
             dropped.run();
             exchange.close();
+        }
+    }
+
+    /**
+     * Sends a 200's headers (announcing the whole body's length) and the first half of the body, then holds the
+     * exchange: it is closed after {@link ProviderSimulator#HANG} (short of its length: the connection drops), and
+     * no thread waits for it meanwhile.
+     */
+    private void sendHalf(HttpExchange exchange, Map<String, String> decidedHeaders, byte[] decidedBody) {
+        SimDialect.Shaped shaped = dialect.shape(200, decidedHeaders, decidedBody, epochMs.getAsLong());
+        byte[] body = shaped.body();
+        stats.answered(shaped.status());
+        try {
+            shaped.headers().forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
+            exchange.getResponseHeaders().set("content-type", "application/json");
+            exchange.getResponseHeaders().set("x-request-id", "req-sim-" + Long.toHexString(random.nextLong()));
+            exchange.sendResponseHeaders(shaped.status(), body.length);
+            OutputStream out = exchange.getResponseBody();
+            out.write(body, 0, body.length / 2);
+            out.flush();
+        } catch (IOException e) {
+            LOG.debug("Provider simulator: could not send half an answer to {} (client gone?): {}", exchange.getRequestURI(),
+                    e.toString());
+            exchange.close();
+            return;
+        }
+        schedule(exchange, () -> closeQuietly(exchange), ProviderSimulator.HANG.toMillis(), () -> { });
+    }
+
+    private static void closeQuietly(HttpExchange exchange) {
+        try {
+            exchange.close();
+        } catch (RuntimeException e) {
+            LOG.debug("Provider simulator: closing a stalled answer: {}", e.toString());
         }
     }
 

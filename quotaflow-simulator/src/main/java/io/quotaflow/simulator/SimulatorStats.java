@@ -40,7 +40,8 @@ import java.util.TreeMap;
  * @param completionTokens sum of {@code usage.completion_tokens} of admitted requests
  * @param tokensAdmitted   sum of admission costs (prompt tokens + max_tokens): what the TPM bucket was charged
  * @param faultsInjected   injected faults by kind: {@code "500"}, {@code "503"}, {@code "529"}, {@code "hang"},
- *                         {@code "malformed"}, {@code "missing-item"}, {@code "outage"} (a 503 during an
+ *                         {@code "malformed"}, {@code "missing-item"}, {@code "stall-body"} (a 200 of which
+ *                         half the body was sent, counted in {@code requestsByStatus}), {@code "outage"} (a 503 during an
  *                         outage window) and {@code "auth"} (a 401 of {@code failAuth}); the answers
  *                         themselves also count in {@code requestsByStatus}, except hangs, which get none
  * @param perSecond        admissions per wall-clock second, oldest first, seconds without admissions omitted

@@ -207,6 +207,51 @@ class ProviderSimulatorFaultsTest {
     }
 
     @Test
+    void shouldSendTheHeadersAndHalfTheBodyThenStallWithoutHoldingAServerThread() throws Exception {
+        start(generous().faults(Faults.builder().pStallBody(1).build()));
+        URI uri = URI.create(sim.baseUrl());
+        byte[] request = chatBody("T-1").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
+        try (java.net.Socket socket = new java.net.Socket(uri.getHost(), uri.getPort())) {
+            socket.getOutputStream().write(("POST " + uri.getPath() + "/chat/completions HTTP/1.1\r\nHost: sim\r\n"
+                    + "Authorization: Bearer " + KEY + "\r\nContent-Type: application/json\r\nContent-Length: " + request.length
+                    + "\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            socket.getOutputStream().write(request);
+            socket.setSoTimeout(5_000);
+            java.io.InputStream in = socket.getInputStream();
+            String head = readHead(in);
+            assertThat(head).startsWith("HTTP/1.1 200").containsIgnoringCase("x-ratelimit-remaining-requests");
+            int length = Integer.parseInt(head.replaceAll("(?is).*content-length: *(\\d+).*", "$1"));
+            byte[] half = in.readNBytes(length / 2);
+            assertThat(new String(half, java.nio.charset.StandardCharsets.UTF_8)).startsWith("{").contains("chat.completion");
+
+            socket.setSoTimeout(700);
+            assertThatThrownBy(in::read).as("nothing after half the body").isInstanceOf(java.net.SocketTimeoutException.class);
+
+            // the stalled answer holds no handler thread: another request answers at once
+            sim.setFaults(Faults.none());
+            assertThat(chat(Duration.ofSeconds(2), "T-2").statusCode()).isEqualTo(200);
+            SimulatorStats stats = sim.stats();
+            assertThat(stats.faultsInjected("stall-body")).isEqualTo(1);
+            assertThat(stats.requestsAdmitted()).as("a stalled answer was admitted").isEqualTo(2);
+            assertThat(stats.requestsWithStatus(200)).isEqualTo(2);
+            assertThat(stats.inFlight()).as("the stalled exchange is held").isEqualTo(1);
+        }
+    }
+
+    private static String readHead(java.io.InputStream in) throws java.io.IOException {
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                throw new java.io.EOFException("closed in the headers: " + head);
+            }
+            head.append((char) b);
+        }
+        return head.toString();
+    }
+
+    @Test
     void shouldAnswer503DuringAnOutageWindowWithoutDebitingTheBuckets() throws Exception {
         // one request of capacity refilled in one second: a debit at 4 s would leave it half empty at 4.5 s
         start(SimulatorConfig.builder().rpm(60).tpm(1_000_000).burstSeconds(1)
@@ -270,7 +315,7 @@ class ProviderSimulatorFaultsTest {
     void shouldRoundTripFaultsThroughTheAdminEndpointAndRejectInvalidBodies() throws Exception {
         start(generous());
         Faults faults = Faults.builder().p500(0.1).p503(0.05).p529(0.05).pMalformed(0.02).pMissingItem(0.03)
-                .pHang(0.01).outageSeconds(60, 90).outage(Duration.ofMillis(1_500), Duration.ofMillis(2_250)).build();
+                .pHang(0.01).pStallBody(0.04).outageSeconds(60, 90).outage(Duration.ofMillis(1_500), Duration.ofMillis(2_250)).build();
 
         HttpResponse<String> set = admin("POST", "/admin/faults", mapper.writeValueAsString(FaultsJson.toJson(faults)));
         assertThat(set.statusCode()).isEqualTo(200);

@@ -82,7 +82,7 @@ class SimulatorConfigTest {
         assertThatThrownBy(() -> SimulatorConfig.builder().model(" ").build()).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> SimulatorConfig.builder().latencyJitter(1.5).build()).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> SimulatorConfig.builder().baseLatencyMs(-1).build()).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new Faults(1.5, 0, 0, 0, 0, 0, List.of(), false))
+        assertThatThrownBy(() -> new Faults(1.5, 0, 0, 0, 0, 0, 0, List.of(), false))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new Outage(Duration.ofSeconds(10), Duration.ofSeconds(5)))
                 .isInstanceOf(IllegalArgumentException.class);
@@ -97,15 +97,15 @@ class SimulatorConfigTest {
     @Test
     void shouldBuildFaultsAndKeepThemThroughToBuilder() {
         Faults f = Faults.builder().p500(0.1).p503(0.2).p529(0.05).pMalformed(0.01)
-                .pMissingItem(0.02).pHang(0.03).outageSeconds(30, 90).failAuth(true).build();
-        assertThat(f).isEqualTo(new Faults(0.1, 0.2, 0.05, 0.01, 0.02, 0.03,
+                .pMissingItem(0.02).pHang(0.03).pStallBody(0.04).outageSeconds(30, 90).failAuth(true).build();
+        assertThat(f).isEqualTo(new Faults(0.1, 0.2, 0.05, 0.01, 0.02, 0.03, 0.04,
                 List.of(new Outage(Duration.ofSeconds(30), Duration.ofSeconds(90))), true));
         assertThat(f.toBuilder().build()).isEqualTo(f);
         assertThat(f.toBuilder().failAuth(false).build().failAuth()).isFalse();
         assertThat(f.any()).isTrue();
-        assertThat(f.probabilitySum()).isCloseTo(0.41, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(f.probabilitySum()).isCloseTo(0.45, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(f.describe()).isEqualTo("p500=0.1, p503=0.2, p529=0.05, p-malformed=0.01, p-missing-item=0.02, "
-                + "p-hang=0.03, outage=30:90, fail-auth");
+                + "p-hang=0.03, p-stall-body=0.04, outage=30:90, fail-auth");
         assertThat(Faults.builder().build()).isEqualTo(Faults.none());
         assertThat(Faults.none().describe()).isEqualTo("none");
         SimulatorConfig c = SimulatorConfig.builder().faults(f).build();
