@@ -87,7 +87,9 @@ class ApplicationResetTest {
 
     @Test
     void shouldCountTheMembersOfAStreamsGroupWhichTheConsumerGroupViewDoesNotShow() throws Exception {
-        FakeGroups groups = new FakeGroups(KafkaFuture.completedFuture(streams(GroupState.STABLE, 2)), dead());
+        // what a Kafka 4.4 broker answers for a running streams group
+        FakeGroups groups = new FakeGroups(KafkaFuture.completedFuture(streams(GroupState.STABLE, 2)),
+                failed(new GroupIdNotFoundException("Group qf is not a consumer group.")));
 
         Group group = new ApplicationReset(groups.admin(), Duration.ofSeconds(1)).group("qf");
 
@@ -96,7 +98,8 @@ class ApplicationResetTest {
 
     @Test
     void shouldTakeAnEmptyStreamsGroupAsExistingWithoutMembers() throws Exception {
-        FakeGroups groups = new FakeGroups(KafkaFuture.completedFuture(streams(GroupState.EMPTY, 0)), dead());
+        FakeGroups groups = new FakeGroups(KafkaFuture.completedFuture(streams(GroupState.EMPTY, 0)),
+                failed(new GroupIdNotFoundException("Group qf is not a consumer group.")));
 
         Group group = new ApplicationReset(groups.admin(), Duration.ofSeconds(1)).group("qf");
 
