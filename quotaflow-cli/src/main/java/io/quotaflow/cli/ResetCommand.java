@@ -32,25 +32,27 @@ import java.util.concurrent.TimeoutException;
         descriptionHeading = "%nDescription:%n",
         description = {
             "Deletes the topics Kafka Streams made for this application id (the dispatch repartition topic and "
-                    + "the changelogs of its stores) and the consumer group's offsets on them, moves the group's input "
+                    + "the changelogs of its stores) and the group's committed offsets on them, moves the group's input "
                     + "offsets if --input-offsets says so, and deletes this machine's <state.dir>/<application.id>. "
                     + "Run it on every machine (or pod volume) that kept local state.",
             "",
-            "Every instance of the application id must be stopped: the reset refuses while its consumer group has a "
-                    + "member. Only the topics quotaflow's topology makes are deleted, never another topic that merely "
-                    + "starts with the application id. The input, result, retry and dead-letter topics are kept.",
+            "Every instance of the application id must be stopped: the reset refuses while its group has a member, "
+                    + "under every group protocol (a consumer group, or a streams group under group.protocol=streams). "
+                    + "--dry-run works while instances run: it prints the plan and that they run, and deletes nothing. "
+                    + "Only the topics quotaflow's topology makes are deleted, never another topic that merely starts "
+                    + "with the application id. The input, result, retry and dead-letter topics are kept.",
             "",
             "What is lost: tickets taken from the input topics but not answered yet (waiting, delayed or in "
                     + "flight) live only in the internal topics. Drain first (docs/operations.md, \"Reset\"). The "
                     + "result cache, finished tickets' status and each route's daily usage start empty.",
             "",
-            "Without --yes it only prints what it would do (as --dry-run does) and exits 2. Running it again "
-                    + "finds nothing to do."
+            "Without --yes it only prints what it would do (as --dry-run does) and exits 2; while an instance "
+                    + "runs it refuses (exit 1). Running it again finds nothing to do."
         },
         optionListHeading = "%nOptions:%n",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
-            "0:reset done, nothing to do, or a dry run printed",
+            "0:reset done, nothing to do, or a dry run printed (also while instances run)",
             "1:an instance is still running, or the cluster refused or did not answer",
             "2:usage error, or --yes missing"
         },
@@ -115,21 +117,26 @@ public final class ResetCommand implements Callable<Integer> {
         try (Admin admin = KafkaClients.admin(values.cluster().bootstrapServers(), values.cluster().kafka())) {
             ApplicationReset reset = new ApplicationReset(admin, TIMEOUT);
             ApplicationReset.Plan plan = reset.plan(request);
+            if (plan.group().note() != null) {
+                err.println("note: " + plan.group().note());
+            }
+            if (dryRun) {
+                print(out, id, plan);
+                if (plan.groupActive()) {
+                    out.println(plan.running() + ": a reset with --yes refuses until every instance is stopped");
+                }
+                return ExitCodes.OK;
+            }
             if (plan.groupActive()) {
-                err.printf(Locale.ROOT, "reset refused: consumer group %s has %d member(s) (%s); stop every instance of it first%n",
-                        id, plan.activeMembers(), plan.groupState());
+                err.printf(Locale.ROOT, "reset refused: %s; stop every instance of it first%n", plan.running());
                 return ExitCodes.FAILURE;
             }
             if (plan.nothingToDo()) {
-                out.println("nothing to reset for application id " + id);
+                print(out, id, plan);
                 return ExitCodes.OK;
             }
-            if (dryRun || !yes) {
-                out.println("reset of application id " + id + " would:");
-                plan.lines().forEach(line -> out.println("  " + line));
-                if (dryRun) {
-                    return ExitCodes.OK;
-                }
+            if (!yes) {
+                print(out, id, plan);
                 err.println("nothing done: add --yes to reset (or --dry-run to only print this)");
                 return ExitCodes.USAGE;
             }
@@ -149,6 +156,15 @@ public final class ResetCommand implements Callable<Integer> {
             out.flush();
             err.flush();
         }
+    }
+
+    private static void print(PrintWriter out, String id, ApplicationReset.Plan plan) {
+        if (plan.nothingToDo()) {
+            out.println("nothing to reset for application id " + id);
+            return;
+        }
+        out.println("reset of application id " + id + " would:");
+        plan.lines().forEach(line -> out.println("  " + line));
     }
 
     /** {@code keep|earliest|latest}, any case. */

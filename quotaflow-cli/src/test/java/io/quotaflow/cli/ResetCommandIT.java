@@ -44,7 +44,7 @@ import static org.awaitility.Awaitility.await;
  * {@code quotaflow reset} against a real broker, after a real pipeline made its internal topics: it refuses
  * while an instance runs, prints without {@code --yes}, deletes exactly the topics Streams made (not another
  * application's whose id extends this one), keeps the input offsets, deletes local state, and finds nothing
- * to do the second time; a pipeline started afterwards classifies again.
+ * to do the second time; a pipeline started afterwards classifies again. Under the streams rebalance protocol too.
  */
 @Order(10) // among the slowest IT classes: started first, the slowest first (pom.xml, Failsafe)
 @ExtendWith(KafkaBrokerExtension.class)
@@ -117,6 +117,66 @@ class ResetCommandIT {
         }
     }
 
+    /**
+     * Under {@code group.protocol=streams} (KIP-1071) the application's group is a streams group, which the consumer-group
+     * view does not show as running: the reset still refuses while an instance runs, the changelogs stay and the instance
+     * classifies what is published afterwards; a dry run works while it runs and deletes nothing; once it has stopped
+     * (the streams group empty) the reset goes ahead.
+     */
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void shouldRefuseWhileAStreamsProtocolInstanceRunsAndResetOnceItStopped(@TempDir Path stateDir) throws Exception {
+        String prefix = KafkaBrokerExtension.uniqueName("reset-streams") + ".";
+        String app = KafkaBrokerExtension.uniqueName("reset-streams-app");
+        Map<String, String> env = new HashMap<>(Map.of("QUOTAFLOW_BOOTSTRAP_SERVERS", KafkaBrokerExtension.bootstrapServers(),
+                "QUOTAFLOW_TOPICS_PREFIX", prefix, "QUOTAFLOW_APPLICATION_ID", app, "QUOTAFLOW_STATE_DIR", stateDir.toString()));
+        assertThat(run(env, "topics", "apply").exitCode()).isZero();
+        Admin admin = KafkaBrokerExtension.admin();
+
+        try (ProviderSimulator sim = ProviderSimulator.start(SimulatorConfig.builder().port(0).rpm(600).tpm(200_000)
+                .apiKeys(Set.of("sk-it-reset")).build())) {
+            QuotaflowConfig config = config(sim, prefix, app, stateDir, Map.of("num.standby.replicas", "0", "group.protocol", "streams"));
+            try (Pipeline pipeline = Pipeline.start(config)) {
+                assertThat(pipeline.awaitRunning(Duration.ofSeconds(90))).isTrue();
+                publish(prefix, "S-1");
+                awaitClassified(env, 1, "S-1");
+                assertThat(admin.describeStreamsGroups(List.of(app)).all().get(30, TimeUnit.SECONDS).get(app).members())
+                        .as("the instance is a member of a streams group").isNotEmpty();
+                TreeSet<String> made = internalTopicsPresent(admin, app);
+                assertThat(made).as("the run made its changelogs").isNotEmpty();
+
+                CommandRun dry = run(env, "reset", "--dry-run");
+                assertThat(dry.exitCode()).as(dry.out() + dry.err()).isZero();
+                assertThat(dry.out()).contains("delete topic " + app + "-dispatch-repartition",
+                        "streams group " + app + " has 1 member(s)", "a reset with --yes refuses until every instance is stopped");
+
+                CommandRun refused = run(env, "reset", "--yes");
+                assertThat(refused.exitCode()).as(refused.out() + refused.err()).isEqualTo(ExitCodes.FAILURE);
+                assertThat(refused.err()).contains("reset refused: streams group " + app + " has 1 member(s)", "stop every instance");
+                assertThat(refused.out()).isEmpty();
+                CommandRun unconfirmed = run(env, "reset");
+                assertThat(unconfirmed.exitCode()).as(unconfirmed.out() + unconfirmed.err()).isEqualTo(ExitCodes.FAILURE);
+
+                assertThat(internalTopicsPresent(admin, app)).as("neither the dry run nor the refused resets deleted anything")
+                        .isEqualTo(made);
+                assertThat(stateDir.resolve(app)).isDirectory();
+                publish(prefix, "S-2");
+                awaitClassified(env, 2, "S-2");
+                assertThat(pipeline.awaitRunning(Duration.ofSeconds(1))).as("the instance keeps running").isTrue();
+            }
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->
+                    assertThat(admin.describeStreamsGroups(List.of(app)).all().get(30, TimeUnit.SECONDS).get(app).members())
+                            .as("the stopped instance left the group").isEmpty());
+
+            CommandRun reset = run(env, "reset", "--yes");
+            assertThat(reset.exitCode()).as(reset.out() + reset.err()).isZero();
+            assertThat(reset.out()).contains("deleted the committed offsets of group " + app);
+            assertThat(internalTopicsPresent(admin, app)).isEmpty();
+            assertThat(stateDir.resolve(app)).doesNotExist();
+            assertThat(run(env, "reset", "--dry-run").out()).isEqualTo("nothing to reset for application id " + app + "\n");
+        }
+    }
+
     @Test
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void shouldMoveInputOffsetsToTheEndWhenAsked(@TempDir Path stateDir) throws Exception {
@@ -161,6 +221,10 @@ class ResetCommandIT {
     }
 
     private static QuotaflowConfig config(ProviderSimulator sim, String prefix, String app, Path stateDir) {
+        return config(sim, prefix, app, stateDir, Map.of("num.standby.replicas", "0"));
+    }
+
+    private static QuotaflowConfig config(ProviderSimulator sim, String prefix, String app, Path stateDir, Map<String, String> kafka) {
         DispatcherSettings settings = new DispatcherSettings(ModelSettings.of(URI.create(sim.baseUrl()), "gpt-4o-mini",
                 Secret.of("sk-it-reset")), QuotaSettings.ofDefaults().withRpm(600).withTpm(200_000), BatchSettings.ofDefaults(),
                 RetrySettings.ofDefaults()).withTopics(new TopicNames(prefix));
@@ -170,8 +234,7 @@ class ResetCommandIT {
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-        return new QuotaflowConfig(KafkaBrokerExtension.bootstrapServers(), app, stateDir, port, Map.of("num.standby.replicas", "0"),
-                settings).withHttp("127.0.0.1", port);
+        return new QuotaflowConfig(KafkaBrokerExtension.bootstrapServers(), app, stateDir, port, kafka, settings).withHttp("127.0.0.1", port);
     }
 
     private static void publish(String prefix, String id) throws Exception {

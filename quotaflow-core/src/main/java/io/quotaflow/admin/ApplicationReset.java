@@ -4,12 +4,14 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.StreamsGroupDescription;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -43,7 +45,9 @@ import java.util.concurrent.TimeoutException;
  * its input offsets kept or moved, and this machine's local state deleted.
  *
  * <p>{@link #plan} only reads; {@link #execute} does what a plan says, after checking again that no
- * instance has joined the group. Only the topics the topology itself makes are deleted (named by
+ * instance has joined the group. "No instance runs" holds under every group protocol: the group is
+ * described as a consumer group (the classic and the consumer protocol) and as a streams group
+ * ({@code group.protocol=streams}, KIP-1071), and a member of either stops the reset. Only the topics the topology itself makes are deleted (named by
  * {@code QuotaflowTopology.internalTopics}), never a topic merely starting with the application id
  * (another deployment's id may extend ours: {@code quotaflow} and {@code quotaflow-eu}). Running it twice
  * is safe: the second run finds nothing to do.
@@ -96,19 +100,44 @@ public final class ApplicationReset {
     }
 
     /**
+     * The application's group as the coordinator describes it.
+     *
+     * @param kind    {@code consumer group} (classic or consumer protocol), {@code streams group}, or {@code group} when none exists
+     * @param members its members: running instances (a reset needs none)
+     * @param state   its state as the coordinator says it ({@code none} when it does not exist)
+     * @param note    what could not be checked, or null
+     */
+    public record Group(String kind, int members, String state, String note) {
+        public Group {
+            Objects.requireNonNull(kind, "kind");
+            Objects.requireNonNull(state, "state");
+        }
+
+        /** No group of that id exists (under any protocol). */
+        public static Group none(String note) {
+            return new Group("group", 0, "none", note);
+        }
+
+        /** Whether a group of that id exists, so that it may hold committed offsets. */
+        public boolean exists() {
+            return !"none".equals(state) && !GroupState.DEAD.toString().equals(state);
+        }
+    }
+
+    /**
      * What a reset would do now.
      *
      * @param request        what was asked
-     * @param activeMembers  the group's members (a reset needs none)
-     * @param groupState     the group's state as the coordinator says it
+     * @param group          the application's group (a reset needs it without members)
      * @param topics         the internal topics that exist and will be deleted
      * @param committed      the group's committed offsets on those topics (removed first)
      * @param moves          input offsets that move (kept in topic and partition order)
      * @param localState     whether the local state directory exists
      */
-    public record Plan(Request request, int activeMembers, String groupState, SortedSet<String> topics,
+    public record Plan(Request request, Group group, SortedSet<String> topics,
                        Set<TopicPartition> committed, Map<TopicPartition, OffsetMove> moves, boolean localState) {
         public Plan {
+            Objects.requireNonNull(group, "group");
             topics = new TreeSet<>(topics);
             committed = Set.copyOf(committed);
             SortedMap<TopicPartition, OffsetMove> sorted = new TreeMap<>(PARTITION_ORDER);
@@ -123,7 +152,12 @@ public final class ApplicationReset {
 
         /** True when an instance is still in the group (a reset would pull its state from under it). */
         public boolean groupActive() {
-            return activeMembers > 0;
+            return group.members() > 0;
+        }
+
+        /** The line that says why a reset refuses now (while {@link #groupActive}). */
+        public String running() {
+            return group.kind() + " " + request.applicationId() + " has " + group.members() + " member(s) (" + group.state() + ")";
         }
 
         /** One line per action, as the dry run prints them. */
@@ -154,23 +188,20 @@ public final class ApplicationReset {
     /** What {@code request} would do on the cluster and this machine now; changes nothing. */
     public Plan plan(Request request) throws ExecutionException, InterruptedException, TimeoutException {
         String group = request.applicationId();
-        ConsumerGroupDescription description = group(group);
-        int members = description == null ? 0 : description.members().size();
-        String state = description == null ? "none" : description.groupState().toString();
+        Group described = group(group);
 
         Set<String> existing = await(admin.listTopics().names());
         SortedSet<String> topics = new TreeSet<>(request.internalTopics());
         topics.retainAll(existing);
 
-        Map<TopicPartition, OffsetAndMetadata> offsets = description == null || description.groupState() == GroupState.DEAD
-                ? Map.of() : committedOffsets(group);
+        Map<TopicPartition, OffsetAndMetadata> offsets = described.exists() ? committedOffsets(group) : Map.of();
         Set<TopicPartition> committed = new HashSet<>();
         offsets.keySet().stream().filter(tp -> request.internalTopics().contains(tp.topic())).forEach(committed::add);
 
         SortedMap<TopicPartition, OffsetMove> moves = request.inputOffsets() == InputOffsets.KEEP
                 ? new TreeMap<>(PARTITION_ORDER) : moves(request, offsets, existing);
         boolean local = request.localState() != null && Files.isDirectory(request.localState());
-        return new Plan(request, members, state, topics, committed, moves, local);
+        return new Plan(request, described, topics, committed, moves, local);
     }
 
     /**
@@ -181,9 +212,9 @@ public final class ApplicationReset {
      */
     public List<String> execute(Plan plan) throws ExecutionException, InterruptedException, TimeoutException {
         String group = plan.request().applicationId();
-        ConsumerGroupDescription now = group(group);
-        if (now != null && !now.members().isEmpty()) {
-            throw new IllegalStateException("group " + group + " has " + now.members().size() + " member(s) now: stop every instance first");
+        Group now = group(group);
+        if (now.members() > 0) {
+            throw new IllegalStateException(now.kind() + " " + group + " has " + now.members() + " member(s) now: stop every instance first");
         }
         List<String> done = new ArrayList<>();
         if (!plan.committed().isEmpty()) {
@@ -241,9 +272,41 @@ public final class ApplicationReset {
         return moves;
     }
 
-    private ConsumerGroupDescription group(String group) throws ExecutionException, InterruptedException, TimeoutException {
+    /**
+     * The group {@code group} under whichever protocol it runs. A streams group (KIP-1071) is not a consumer group:
+     * {@code describeConsumerGroups} does not show its members, so it is described as a streams group too. A
+     * cluster that does not answer {@code describeStreamsGroups} (UnsupportedVersionException: brokers before
+     * Kafka 4.0, or with streams groups not enabled) cannot run a streams group either (its members join with the
+     * same protocol's requests), so the consumer-group view is complete there; the plan's note says so.
+     */
+    Group group(String group) throws ExecutionException, InterruptedException, TimeoutException {
+        Group streams;
+        String note = null;
         try {
-            return await(admin.describeConsumerGroups(List.of(group)).describedGroups().get(group));
+            StreamsGroupDescription d = await(admin.describeStreamsGroups(List.of(group)).describedGroups().get(group));
+            streams = new Group("streams group", d.members().size(), d.groupState().toString(), null);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof GroupIdNotFoundException) {
+                streams = null; // none, or a group of another type
+            } else if (e.getCause() instanceof UnsupportedVersionException) {
+                streams = null;
+                note = "the cluster does not describe streams groups (" + e.getCause().getMessage()
+                        + "): checked as a consumer group only";
+            } else {
+                throw e;
+            }
+        }
+        if (streams != null && (streams.members() > 0 || streams.exists())) {
+            return streams;
+        }
+        Group consumer = consumerGroup(group, note);
+        return consumer != null ? consumer : Group.none(note);
+    }
+
+    private Group consumerGroup(String group, String note) throws ExecutionException, InterruptedException, TimeoutException {
+        try {
+            ConsumerGroupDescription d = await(admin.describeConsumerGroups(List.of(group)).describedGroups().get(group));
+            return new Group("consumer group", d.members().size(), d.groupState().toString(), note);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof GroupIdNotFoundException) {
                 return null;
