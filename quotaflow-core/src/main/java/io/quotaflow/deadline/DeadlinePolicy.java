@@ -142,22 +142,10 @@ public final class DeadlinePolicy {
     }
 
     private Verdict deadline(Waiting w, Eta.Estimate eta, Route route, long now) {
-        if (w.deadline() <= 0) {
+        if (!misses(w, eta, route)) {
             return null;
         }
-        long spare = route.halted() ? plus(MARGIN_MS, settings.haltGrace().toMillis()) : MARGIN_MS;
-        boolean misses = eta == null || plus(eta.doneAt(), spare) > w.deadline();
-        if (!misses) {
-            return null;
-        }
-        HandoffReason reason;
-        if (w.deadline() <= now) {
-            reason = HandoffReason.PASSED;
-        } else if (route.halted() || route.unknown() || route.resumesAt() > now) {
-            reason = HandoffReason.UNAVAILABLE;
-        } else {
-            reason = HandoffReason.ETA;
-        }
+        HandoffReason reason = reason(w, route, now);
         long etaAt = eta == null ? 0 : eta.doneAt();
         if (w.canFallBack()) {
             return new Verdict(w.id(), Kind.FALL_BACK, reason, etaAt, w.deadline());
@@ -167,6 +155,22 @@ public final class DeadlinePolicy {
             case SHED -> new Verdict(w.id(), Kind.SHED, reason, etaAt, w.deadline());
             case KEEP -> null;
         };
+    }
+
+    /** Whether {@code w} has a deadline that {@code eta} (null: none) misses, with the margin (and, halted, the grace) to spare. */
+    private boolean misses(Waiting w, Eta.Estimate eta, Route route) {
+        if (w.deadline() <= 0) {
+            return false;
+        }
+        long spare = route.halted() ? plus(MARGIN_MS, settings.haltGrace().toMillis()) : MARGIN_MS;
+        return eta == null || plus(eta.doneAt(), spare) > w.deadline();
+    }
+
+    private static HandoffReason reason(Waiting w, Route route, long now) {
+        if (w.deadline() <= now) {
+            return HandoffReason.PASSED;
+        }
+        return route.halted() || route.unknown() || route.resumesAt() > now ? HandoffReason.UNAVAILABLE : HandoffReason.ETA;
     }
 
     private Verdict maxWait(Waiting w, Eta.Estimate eta, long now) {
