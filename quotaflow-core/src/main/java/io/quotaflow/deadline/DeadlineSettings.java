@@ -24,10 +24,10 @@ import java.util.Objects;
 public record DeadlineSettings(Map<Priority, Duration> defaults, DeadlineAction action, Map<Priority, Duration> maxWait,
                                Duration haltGrace) {
 
-    /** {@code deadline.halt-grace} unless set: 30 s, the time a support desk gets at least for a ticket handed off late in a halt. */
+    /** {@code deadline.halt-grace} unless set: 30 s, the least time people get for a ticket handed off after a refused probe. */
     public static final Duration DEFAULT_HALT_GRACE = Duration.ofSeconds(30);
 
-    /** The longest {@code deadline.halt-grace}: a day (longer hands off every ticket of any halt, as no grace would). */
+    /** The longest {@code deadline.halt-grace}: a day (a bound, so that a slip such as {@code 30d} is refused at load). */
     public static final Duration MAX_HALT_GRACE = Duration.ofDays(1);
 
     /** No default deadlines, hand-off for tickets that carry one, no waiting limit, the default halt grace. */
