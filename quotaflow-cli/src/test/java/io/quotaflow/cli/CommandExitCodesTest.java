@@ -121,4 +121,21 @@ class CommandExitCodesTest {
         assertThat(r.err()).contains("the LLM API key is missing");
         assertThat(r.out()).as("a configuration error comes before any check").isEmpty();
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"check", "run"})
+    void shouldExitWithTwoOnABatchRouteWhoseDialectIsNotOpenAi(String command, @org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        Path file = Files.writeString(dir.resolve("q.properties"), String.join("\n", "bootstrap.servers=" + NOWHERE, "routes=bulk",
+                "route.bulk.base-url=https://api.anthropic.com/v1", "route.bulk.model=claude-haiku-4-5", "route.bulk.dialect=anthropic",
+                "route.bulk.mode=batch", ""));
+
+        CommandRun r = run(env("QUOTAFLOW_LLM_API_KEY", "sk-test-key-0001"), command, "--config", file.toString());
+
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("route bulk: mode=batch needs the openai dialect, and its dialect is anthropic",
+                "route.bulk.mode='batch' from " + file);
+        assertThat(r.err()).doesNotContain("sk-test-key-0001");
+        assertThat(r.out()).as("a configuration error comes before any check").isEmpty();
+    }
 }

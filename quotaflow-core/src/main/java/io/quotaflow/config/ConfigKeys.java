@@ -283,6 +283,9 @@ public final class ConfigKeys {
         t.add("deadline.action", Type.STRING, "handoff", null, "what happens to a ticket whose ETA passes its deadline when no "
                 + "fallback route can take it: `handoff` (to `tickets.handoff`, the human queue), `shed` (dead-lettered as "
                 + "`shed`), `keep` (it waits and is answered late)");
+        t.add("deadline.halt-grace", Type.STRING, "30s", null, "while a route is halted, a ticket with a deadline waits for "
+                + "the next halt probe when its ETA from that probe's answer, plus this, is within its deadline; the others "
+                + "leave as `deadline.action` says (`30s`, `2m`, ...; 0 to 1d)");
         t.add("queue.max-pending", Type.INT, Integer.toString(DispatcherSettings.DEFAULT_MAX_PENDING), null, "waiting "
                 + "tickets per quota scope indexed in memory (about 250 bytes of heap each); beyond it they wait on disk "
                 + "(the `qf-overflow` store, changelogged) and come back in order as the queue drains, so the heap stays "

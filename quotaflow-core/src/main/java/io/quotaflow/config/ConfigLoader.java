@@ -271,10 +271,11 @@ public final class ConfigLoader {
                 .withIntakeHoldLag(p.integer("intake.hold-dispatch-lag"));
     }
 
-    /** {@code deadline.<priority>}, {@code deadline.action} and {@code queue.max-wait.<priority>}. */
+    /** {@code deadline.<priority>}, {@code deadline.action}, {@code deadline.halt-grace} and {@code queue.max-wait.<priority>}. */
     private static io.quotaflow.deadline.DeadlineSettings deadlines(ConfigValues p) {
         return new io.quotaflow.deadline.DeadlineSettings(durations(p, "deadline."),
-                io.quotaflow.deadline.DeadlineAction.parse(p.string("deadline.action")), durations(p, "queue.max-wait."));
+                io.quotaflow.deadline.DeadlineAction.parse(p.string("deadline.action")), durations(p, "queue.max-wait."),
+                ConfigDurations.require("deadline.halt-grace", p.string("deadline.halt-grace")));
     }
 
     /** {@code <prefix><priority>} for each class that sets one (none: absent). */

@@ -51,6 +51,9 @@ final class ConfigRules {
                 return rule(ConfigDurations.SHAPE + ", above 0; or none", v -> isMaxWait(v.toString()));
             case "deadline.action":
                 return rule("handoff, shed or keep", v -> v.toString().strip().matches("(?i)handoff|shed|keep"));
+            case "deadline.halt-grace":
+                return rule(ConfigDurations.SHAPE + ", from 0 to 1d", v -> ConfigDurations.parse(v.toString())
+                        .filter(d -> d.compareTo(io.quotaflow.deadline.DeadlineSettings.MAX_HALT_GRACE) <= 0).isPresent());
             case "instance.takeover-credit":
                 return rule("on or off", v -> v.toString().strip().matches("(?i)on|off"));
             case "intake.hold-dispatch-lag":

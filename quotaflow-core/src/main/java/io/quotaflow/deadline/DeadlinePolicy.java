@@ -16,9 +16,14 @@ import java.util.Objects;
  * <p>A ticket's ETA is the one {@code GET /tickets/{id}} gives ({@link Eta#of}): what waits ahead of it
  * admitted at the route's pace from when the route can serve, and one call latency. A ticket whose ETA
  * passes its deadline, with {@link #MARGIN_MS} to spare (the sweep runs once a second), goes to a fallback
- * route that can take it, else is handed off, shed or kept as {@link DeadlineAction} says. A route that
- * cannot serve and does not know when it will (halted) meets no deadline: its tickets with one leave at
- * once. A ticket that leaves no longer waits ahead of those behind it.
+ * route that can take it, else is handed off, shed or kept as {@link DeadlineAction} says. A halted route
+ * ({@link Route#halted}) can serve again at the earliest once its next halt probe is answered (the probe's
+ * due time plus one call latency): its ETAs count from then, and a ticket leaves unless its ETA plus
+ * {@link DeadlineSettings#haltGrace()} is within its deadline, so one that waits for a probe the provider
+ * refuses still leaves with at least the grace to spare. A route that does not know when it serves again
+ * ({@link Long#MAX_VALUE}) meets no deadline: its tickets with one leave at once. A ticket that leaves no
+ * longer waits ahead of those behind it. All arithmetic on times saturates: a deadline or a resume time
+ * far in the future never overflows.
  *
  * <p>A ticket expected to start more than its class's {@code queue.max-wait} after intake is shed
  * (while the route does not know when it serves again: once it has waited that long).
@@ -53,16 +58,36 @@ public final class DeadlinePolicy {
      * The route now.
      *
      * @param rates     its pace
-     * @param resumesAt when it can serve again (epoch ms; 0 or the past: now; {@link Long#MAX_VALUE}: not known)
+     * @param resumesAt when it can serve again (epoch ms; 0 or the past: now; {@link Long#MAX_VALUE}: not known);
+     *                  of a halted route, when its next halt probe may go out
+     * @param halted    whether it is halted: it serves again only if the probe due at {@code resumesAt} is accepted,
+     *                  one call latency later
      */
-    public record Route(Eta.Rates rates, long resumesAt) {
+    public record Route(Eta.Rates rates, long resumesAt, boolean halted) {
 
         public Route {
             Objects.requireNonNull(rates, "rates");
         }
 
+        /** A route that is not halted: it serves from {@code resumesAt}. */
+        public Route(Eta.Rates rates, long resumesAt) {
+            this(rates, resumesAt, false);
+        }
+
+        /** A halted route whose next halt probe may go out at {@code probeAt} (epoch ms; now while one is in flight). */
+        public static Route halted(Eta.Rates rates, long probeAt) {
+            return new Route(rates, probeAt, true);
+        }
+
+        /** Whether it cannot say when it serves again: not known, or after the latest deadline ({@link Deadlines#LATEST}). */
         boolean unknown() {
-            return resumesAt == Long.MAX_VALUE;
+            return resumesAt == Long.MAX_VALUE || servesFrom(0) > Deadlines.LATEST.toEpochMilli();
+        }
+
+        /** When it could serve again at the earliest: {@code resumesAt}, after a halt probe's answer. */
+        long servesFrom(long now) {
+            long from = Math.max(now, resumesAt);
+            return halted ? plus(from, rates.latencyMs()) : from;
         }
     }
 
@@ -102,7 +127,7 @@ public final class DeadlinePolicy {
         for (Waiting w : waiting) {
             long ahead = Math.max(0, w.ticketsAhead() - leftTickets);
             long tokensAhead = Math.max(0, w.tokensAhead() - leftTokens);
-            Eta.Estimate eta = route.unknown() ? null : Eta.of(Math.max(now, route.resumesAt()), tokensAhead, ahead, route.rates(), 0);
+            Eta.Estimate eta = route.unknown() ? null : Eta.of(route.servesFrom(now), tokensAhead, ahead, route.rates(), 0);
             Verdict v = deadline(w, eta, route, now);
             if (v == null) {
                 v = maxWait(w, eta, now);
@@ -117,21 +142,10 @@ public final class DeadlinePolicy {
     }
 
     private Verdict deadline(Waiting w, Eta.Estimate eta, Route route, long now) {
-        if (w.deadline() <= 0) {
+        if (!misses(w, eta, route)) {
             return null;
         }
-        boolean misses = eta == null || eta.doneAt() + MARGIN_MS > w.deadline();
-        if (!misses) {
-            return null;
-        }
-        HandoffReason reason;
-        if (w.deadline() <= now) {
-            reason = HandoffReason.PASSED;
-        } else if (route.unknown() || route.resumesAt() > now) {
-            reason = HandoffReason.UNAVAILABLE;
-        } else {
-            reason = HandoffReason.ETA;
-        }
+        HandoffReason reason = reason(w, route, now);
         long etaAt = eta == null ? 0 : eta.doneAt();
         if (w.canFallBack()) {
             return new Verdict(w.id(), Kind.FALL_BACK, reason, etaAt, w.deadline());
@@ -141,6 +155,22 @@ public final class DeadlinePolicy {
             case SHED -> new Verdict(w.id(), Kind.SHED, reason, etaAt, w.deadline());
             case KEEP -> null;
         };
+    }
+
+    /** Whether {@code w} has a deadline that {@code eta} (null: none) misses, with the margin (and, halted, the grace) to spare. */
+    private boolean misses(Waiting w, Eta.Estimate eta, Route route) {
+        if (w.deadline() <= 0) {
+            return false;
+        }
+        long spare = route.halted() ? plus(MARGIN_MS, settings.haltGrace().toMillis()) : MARGIN_MS;
+        return eta == null || plus(eta.doneAt(), spare) > w.deadline();
+    }
+
+    private static HandoffReason reason(Waiting w, Route route, long now) {
+        if (w.deadline() <= now) {
+            return HandoffReason.PASSED;
+        }
+        return route.halted() || route.unknown() || route.resumesAt() > now ? HandoffReason.UNAVAILABLE : HandoffReason.ETA;
     }
 
     private Verdict maxWait(Waiting w, Eta.Estimate eta, long now) {
@@ -158,7 +188,11 @@ public final class DeadlinePolicy {
      * {@code latencyMs} later, would end within {@link #MARGIN_MS} of it or after.
      */
     public static boolean retryMisses(long deadline, long dueAt, long latencyMs) {
-        return deadline > 0 && dueAt + Math.max(0, latencyMs) + MARGIN_MS > deadline;
+        return deadline > 0 && plus(plus(dueAt, Math.max(0, latencyMs)), MARGIN_MS) > deadline;
+    }
+
+    private static long plus(long a, long b) {
+        return Deadlines.plus(a, b);
     }
 
     public DeadlineSettings settings() {

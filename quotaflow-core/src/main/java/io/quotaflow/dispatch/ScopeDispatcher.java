@@ -293,8 +293,10 @@ final class ScopeDispatcher {
         for (io.quotaflow.records.Priority p : io.quotaflow.records.Priority.values()) {
             tokens += queue.tokens(p);
         }
-        DeadlinePolicy.Route route = new DeadlinePolicy.Route(QueueViews.rates(settings, pace, tickets, tokens, now),
-                blocked().map(b -> resumesAt(b, now)).orElse(now));
+        io.quotaflow.status.Eta.Rates rates = QueueViews.rates(settings, pace, tickets, tokens, now);
+        // halted: it serves again once its next probe is accepted (the policy adds the probe's latency and deadline.halt-grace)
+        DeadlinePolicy.Route route = health.halted() ? DeadlinePolicy.Route.halted(rates, health.nextHaltProbeAt(now))
+                : new DeadlinePolicy.Route(rates, blocked().map(b -> resumesAt(b, now)).orElse(now));
         List<DeadlinePolicy.Verdict> verdicts = deadlines.decide(queue, route, ref -> mover.canFallBack(this, ref), now);
         if (verdicts.isEmpty()) {
             return;
@@ -321,7 +323,7 @@ final class ScopeDispatcher {
         }
     }
 
-    /** When a scope blocked for {@code why} serves again: an open circuit's wait, the day's reset, never while halted. */
+    /** When a scope blocked for {@code why} serves again: an open circuit's wait, the day's reset (a halt: its next probe, above). */
     private long resumesAt(FallbackReason why, long now) {
         return switch (why) {
             case CIRCUIT_OPEN -> health.resumesAt(now);

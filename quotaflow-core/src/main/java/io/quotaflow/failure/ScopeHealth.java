@@ -268,6 +268,15 @@ public final class ScopeHealth {
         return breaker.getState() == CircuitBreaker.State.OPEN ? Math.max(nowMs, openUntil) : nowMs;
     }
 
+    /**
+     * While halted, when the next halt probe may go out (epoch ms): {@code nowMs} while one is in flight (its
+     * answer may end the halt at any moment), else its due time; the scope serves again at the earliest when
+     * that probe is accepted. {@code nowMs} when not halted.
+     */
+    public long nextHaltProbeAt(long nowMs) {
+        return halted && !haltProbeInFlight ? Math.max(nowMs, nextHaltProbeAt) : nowMs;
+    }
+
     public String circuitState() {
         return breaker.getState().name();
     }

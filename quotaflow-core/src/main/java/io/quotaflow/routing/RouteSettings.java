@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Objects;
 import io.quotaflow.settings.BatchApiSettings;
 import io.quotaflow.settings.DailyLimits;
+import io.quotaflow.settings.Dialect;
 import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.settings.Prices;
 import io.quotaflow.settings.QuotaSettings;
@@ -50,6 +51,11 @@ public record RouteSettings(String name, ModelSettings model, QuotaSettings quot
         QuotaSettings.require(inputTpm >= 0, "route." + name + ".input-tpm must be >= 0 (0: none)");
         QuotaSettings.require(outputTpm >= 0, "route." + name + ".output-tpm must be >= 0 (0: none)");
         batchApi = batchApi == null ? BatchApiSettings.ONLINE : batchApi;
+        // the Batch API client speaks only OpenAI's paths (/files, /batches) and bearer auth: refused at load, not at the first job
+        QuotaSettings.require(!batchApi.enabled() || model.dialect() == Dialect.OPENAI, "route " + name + ": mode=batch needs the "
+                + "openai dialect, and its dialect is " + model.dialect().wire() + " (the Batch API client speaks only OpenAI's "
+                + "/files and /batches paths with bearer auth); set route." + name + ".mode=online, or route." + name
+                + ".dialect=openai for an OpenAI Batch API endpoint");
     }
 
     /** This route with {@code value} as its Batch API settings. */

@@ -78,6 +78,21 @@ class BatchRouteConfigTest {
                 RoutesFixture.keys(), Map.of())).hasMessageContaining("route.bulk.batch.max-requests");
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"azure", "anthropic", "gemini"})
+    void shouldRefuseAtLoadABatchRouteWhoseDialectIsNotOpenAi(String dialect, @TempDir Path dir) {
+        assertThatThrownBy(() -> RoutesFixture.routing(RoutesFixture.file(dir, BATCH_ROUTES + "route.bulk.dialect=" + dialect + "\n"),
+                RoutesFixture.keys(), Map.of())).isInstanceOf(ConfigError.class)
+                .hasMessageContaining("route bulk: mode=batch needs the openai dialect, and its dialect is " + dialect)
+                .hasMessageContaining("route.bulk.mode='batch' from").hasMessageContaining("route.bulk.dialect='" + dialect + "' from");
+        Routing online = RoutesFixture.routing(RoutesFixture.file(dir, BATCH_ROUTES.replace("route.bulk.mode=batch", "route.bulk.mode=online")
+                + "route.bulk.dialect=" + dialect + "\n"), RoutesFixture.keys(), Map.of());
+        assertThat(online.route("bulk").orElseThrow().model().dialect().wire()).as("online: any dialect").isEqualTo(dialect);
+        Routing openai = RoutesFixture.routing(RoutesFixture.file(dir, BATCH_ROUTES + "route.bulk.dialect=openai\n"),
+                RoutesFixture.keys(), Map.of());
+        assertThat(openai.route("bulk").orElseThrow().batchMode()).isTrue();
+    }
+
     @Test
     void shouldReadTheModeFromTheEnvironment() {
         Map<String, String> env = RoutesFixture.keys();

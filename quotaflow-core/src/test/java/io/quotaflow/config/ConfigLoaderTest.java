@@ -195,4 +195,18 @@ class ConfigLoaderTest {
                     .as(bad).isInstanceOf(ConfigError.class).hasMessageContaining("dispatch.partitions");
         }
     }
+
+    @Test
+    void shouldReadTheHaltGraceFromItsKeyOrVariableAndRefuseOneOutsideZeroToADay() {
+        assertThat(ConfigLoader.load(null, KEY, BASE).dispatcher().deadlines().haltGrace()).as("default")
+                .isEqualTo(java.time.Duration.ofSeconds(30));
+        Map<String, String> env = new java.util.HashMap<>(KEY);
+        env.put("QUOTAFLOW_DEADLINE_HALT_GRACE", "2m");
+        assertThat(ConfigLoader.load(null, env, BASE).dispatcher().deadlines().haltGrace()).isEqualTo(java.time.Duration.ofMinutes(2));
+        assertThat(ConfigLoader.load(null, KEY, flags("deadline.halt-grace", "0")).dispatcher().deadlines().haltGrace()).isZero();
+        for (String bad : new String[] {"-1s", "2d", "soon", "86400001"}) {
+            assertThatThrownBy(() -> ConfigLoader.load(null, KEY, flags("deadline.halt-grace", bad)))
+                    .as(bad).isInstanceOf(ConfigError.class).hasMessageContaining("deadline.halt-grace").hasMessageContaining("0 to 1d");
+        }
+    }
 }

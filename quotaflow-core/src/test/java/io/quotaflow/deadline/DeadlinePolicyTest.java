@@ -81,6 +81,73 @@ class DeadlinePolicyTest {
                 .singleElement().extracting(DeadlinePolicy.Verdict::reason).isEqualTo(HandoffReason.UNAVAILABLE);
     }
 
+    /** Probe due in 30 s, answered 1 s later; ticket i then starts i s after that and is done 1 s later. */
+    private static final long PROBE_AT = NOW + 30_000;
+
+    @Test
+    void shouldLetTicketsWithDeadlinesHoursAwayWaitForTheHaltProbe() {
+        DeadlinePolicy p = policy(DeadlineAction.HANDOFF);
+
+        assertThat(p.decide(NOW, queue(3, NOW + 3 * 3_600_000, false), DeadlinePolicy.Route.halted(PACE, PROBE_AT)))
+                .as("a probe due in 30 s serves them hours early").isEmpty();
+        assertThat(p.decide(NOW, queue(3, NOW + 3 * 3_600_000, false), DeadlinePolicy.Route.halted(PACE, NOW)))
+                .as("a probe in flight").isEmpty();
+    }
+
+    @Test
+    void shouldHandOffWhileHaltedOnlyTheTicketsTheProbeCannotServeInTimeWithTheGrace() {
+        // T-i is done at PROBE_AT + 1 s (the probe's answer) + i s + 1 s; it stays while that + 1 s + 30 s grace <= deadline
+        List<DeadlinePolicy.Verdict> v = policy(DeadlineAction.HANDOFF).decide(NOW, queue(4, NOW + 64_000, false),
+                DeadlinePolicy.Route.halted(PACE, PROBE_AT));
+
+        assertThat(v).extracting(DeadlinePolicy.Verdict::id).containsExactly("T-2", "T-3");
+        assertThat(v).allSatisfy(x -> {
+            assertThat(x.kind()).isEqualTo(DeadlinePolicy.Kind.HAND_OFF);
+            assertThat(x.reason()).isEqualTo(HandoffReason.UNAVAILABLE);
+        });
+        assertThat(v.get(0).etaAt()).as("its ETA if the probe is accepted").isEqualTo(PROBE_AT + 1_000 + 2_000 + 1_000);
+    }
+
+    @Test
+    void shouldKeepWhileHaltedATicketExactlyAtTheProbePlusTheGraceAndNotOneMillisecondLess() {
+        DeadlinePolicy thirty = policy(DeadlineAction.HANDOFF);
+        DeadlinePolicy none = new DeadlinePolicy(DeadlineSettings.DEFAULTS.withHaltGrace(Duration.ZERO));
+        DeadlinePolicy.Route halted = DeadlinePolicy.Route.halted(PACE, PROBE_AT);
+        long doneAt = PROBE_AT + 1_000 + 1_000;
+
+        assertThat(thirty.decide(NOW, queue(1, doneAt + 1_000 + 30_000, false), halted)).isEmpty();
+        assertThat(thirty.decide(NOW, queue(1, doneAt + 1_000 + 30_000 - 1, false), halted)).singleElement()
+                .extracting(DeadlinePolicy.Verdict::reason).isEqualTo(HandoffReason.UNAVAILABLE);
+        assertThat(none.decide(NOW, queue(1, doneAt + 1_000, false), halted)).as("no grace: the margin only").isEmpty();
+        assertThat(none.decide(NOW, queue(1, doneAt + 1_000 - 1, false), halted)).hasSize(1);
+        assertThat(thirty.decide(NOW, queue(1, doneAt + 1_000, false), new DeadlinePolicy.Route(PACE, PROBE_AT)))
+                .as("an open circuit that ends then is no halt: no grace").isEmpty();
+    }
+
+    @Test
+    void shouldNotOverflowOnResumeTimesAndDeadlinesFarAhead() {
+        long latest = Deadlines.LATEST.toEpochMilli();
+
+        assertThat(policy(DeadlineAction.HANDOFF).decide(NOW, queue(1, latest, false),
+                DeadlinePolicy.Route.halted(PACE, Long.MAX_VALUE - 10))).singleElement().satisfies(x -> {
+                    assertThat(x.reason()).isEqualTo(HandoffReason.UNAVAILABLE);
+                    assertThat(x.etaAt()).as("beyond any deadline: not known").isZero();
+                });
+        assertThat(policy(DeadlineAction.HANDOFF).decide(NOW, queue(1, latest, false), DeadlinePolicy.Route.halted(PACE, PROBE_AT)))
+                .as("the latest deadline waits").isEmpty();
+        assertThat(DeadlinePolicy.retryMisses(latest, Long.MAX_VALUE - 10, Long.MAX_VALUE)).as("saturates, never wraps").isTrue();
+    }
+
+    @Test
+    void shouldRefuseAHaltGraceOutsideZeroToADay() {
+        assertThat(DeadlineSettings.DEFAULTS.haltGrace()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(DeadlineSettings.DEFAULTS.withHaltGrace(Duration.ofDays(1)).haltGrace()).isEqualTo(Duration.ofDays(1));
+        assertThatThrownBy(() -> DeadlineSettings.DEFAULTS.withHaltGrace(Duration.ofMillis(-1)))
+                .hasMessageContaining("deadline.halt-grace must be a duration from 0 to 1d");
+        assertThatThrownBy(() -> DeadlineSettings.DEFAULTS.withHaltGrace(Duration.ofDays(1).plusMillis(1)))
+                .hasMessageContaining("deadline.halt-grace");
+    }
+
     @Test
     void shouldPreferAFallbackAndOtherwiseDoAsTheActionSays() {
         DeadlinePolicy.Route down = new DeadlinePolicy.Route(PACE, Long.MAX_VALUE);
@@ -123,6 +190,32 @@ class DeadlinePolicyTest {
             assertThatThrownBy(() -> Deadlines.of(t, Priority.BULK, NOW, settings)).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("ISO-8601 instant with an offset");
         }
+    }
+
+    @Test
+    void shouldRefuseADeadlineOutsideTheYears1970To9999AsBadInput() throws Exception {
+        DeadlineSettings settings = DeadlineSettings.DEFAULTS;
+        for (String bad : List.of("+300000000-01-01T00:00:00Z", "+10000-01-01T00:00:00Z", "1969-12-31T23:59:59Z",
+                "-000001-01-01T00:00:00Z", "+999999999-12-31T23:59:59+18:00")) {
+            JsonNode t = Json.MAPPER.readTree("{\"id\":\"1\",\"deadline\":\"" + bad + "\"}");
+            assertThatThrownBy(() -> Deadlines.of(t, Priority.BULK, NOW, settings)).as(bad).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("deadline must lie between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z")
+                    .hasMessageContaining(bad.substring(0, 10));
+        }
+        JsonNode latest = Json.MAPPER.readTree("{\"id\":\"1\",\"deadline\":\"9999-12-31T23:59:59.999Z\"}");
+        JsonNode earliest = Json.MAPPER.readTree("{\"id\":\"1\",\"deadline\":\"1970-01-01T00:00:00Z\"}");
+        assertThat(Deadlines.of(latest, Priority.BULK, NOW, settings)).isEqualTo(Deadlines.LATEST.toEpochMilli());
+        assertThat(Deadlines.of(earliest, Priority.BULK, NOW, settings)).as("passed, and still a deadline").isEqualTo(1);
+    }
+
+    @Test
+    void shouldCapAClassDefaultThatWouldOverflowAtTheLatestDeadline() throws Exception {
+        DeadlineSettings settings = DeadlineSettings.DEFAULTS.withDefaults(Map.of(Priority.BULK, Duration.ofSeconds(Long.MAX_VALUE / 2),
+                Priority.STANDARD, Duration.ofDays(365L * 9000)));
+        JsonNode none = Json.MAPPER.readTree("{\"id\":\"1\"}");
+
+        assertThat(Deadlines.of(none, Priority.BULK, NOW, settings)).isEqualTo(Deadlines.LATEST.toEpochMilli());
+        assertThat(Deadlines.of(none, Priority.STANDARD, Long.MAX_VALUE - 5, settings)).isEqualTo(Deadlines.LATEST.toEpochMilli());
     }
 
     @Test

@@ -30,6 +30,23 @@ class ScopeHealthTest {
     }
 
     @Test
+    void shouldSayWhenAHaltedScopesNextProbeMayGo() {
+        ScopeHealth health = new ScopeHealth("s", RetrySettings.ofDefaults().withHaltProbeInterval(Duration.ofSeconds(10)), (a, b) -> { });
+        assertThat(health.nextHaltProbeAt(50)).as("not halted: now").isEqualTo(50);
+        assertThat(health.tryStart(0)).isTrue();
+        health.halt(100, "HTTP 401: invalid_api_key");
+        assertThat(health.nextHaltProbeAt(5_000)).isEqualTo(10_100);
+        assertThat(health.nextHaltProbeAt(12_000)).as("due: now").isEqualTo(12_000);
+        assertThat(health.tryStart(12_000)).isTrue();
+        assertThat(health.nextHaltProbeAt(12_500)).as("in flight: its answer may come now").isEqualTo(12_500);
+        health.failed(13_000, 1_000, "connection reset");
+        assertThat(health.nextHaltProbeAt(13_000)).as("a probe that failed: the next one").isEqualTo(22_000);
+        assertThat(health.tryStart(22_000)).isTrue();
+        health.halt(22_400, "HTTP 401: invalid_api_key");
+        assertThat(health.nextHaltProbeAt(22_400)).as("refused again: one interval on").isEqualTo(32_400);
+    }
+
+    @Test
     void shouldOpenTheCircuitAfterMostlyFailingCallsAndCloseAfterAGoodProbe() {
         List<String> transitions = new ArrayList<>();
         ScopeHealth health = new ScopeHealth("s", RetrySettings.ofDefaults().withCircuitOpenWait(Duration.ofSeconds(5)),

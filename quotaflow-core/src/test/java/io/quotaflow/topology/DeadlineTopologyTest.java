@@ -83,7 +83,8 @@ class DeadlineTopologyTest {
             assertThat(handed).allSatisfy(r -> {
                 assertThat(r.getRecordTime()).as("before its deadline").isBefore(deadline);
                 assertThat(header(r, HandoffHeaders.REASON)).isEqualTo("unavailable");
-                assertThat(header(r, HandoffHeaders.ETA)).as("a halted route has no ETA").isEqualTo("unknown");
+                assertThat(Instant.parse(header(r, HandoffHeaders.ETA))).as("done once the probe at 30 s is accepted: too late")
+                        .isAfter(deadline);
                 assertThat(header(r, HandoffHeaders.DEADLINE)).isEqualTo(deadline.toString());
                 assertThat(header(r, HandoffHeaders.ROUTE)).isEqualTo("default");
                 assertThat(header(r, DeadLetterHeaders.ORIGIN_TOPIC)).isEqualTo("tickets.interactive");
@@ -98,6 +99,63 @@ class DeadlineTopologyTest {
                     .containsExactlyInAnyOrder("PROBE", "S-1");
             assertThat(h.handoffs()).isEmpty();
             assertThat(h.deadLetters()).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldLetTicketsWithFarDeadlinesWaitForTheHaltProbeAndHandOffOnlyThoseItCannotServeInTime() {
+        // halted at 0 s, the next probe at 30 s (retry.halt-probe-ms), deadline.halt-grace 30 s
+        AtomicBoolean keyFixed = new AtomicBoolean();
+        FakeModelClient client = new FakeModelClient(r -> keyFixed.get() ? FakeModelClient.answer(r, "account", "high") : REFUSED.apply(r));
+        try (PipelineHarness h = new PipelineHarness(Fixtures.settings(), client)) {
+            Instant start = h.now();
+            h.pipe(Priority.BULK, "PROBE", Fixtures.ticket("PROBE"));
+            h.advance(Duration.ofSeconds(2));
+            Instant near = start.plusSeconds(20);
+            Instant withinGrace = start.plusSeconds(45);
+            h.pipe(Priority.STANDARD, "NEAR", ticket("NEAR", "\"" + near + "\""));
+            h.pipe(Priority.STANDARD, "GRACE", ticket("GRACE", "\"" + withinGrace + "\""));
+            h.pipe(Priority.STANDARD, "MID", ticket("MID", "\"" + start.plusSeconds(90) + "\""));
+            h.pipe(Priority.STANDARD, "FAR", ticket("FAR", "\"" + start.plus(Duration.ofHours(2)) + "\""));
+            h.advance(Duration.ofSeconds(3));
+
+            List<TestRecord<String, byte[]>> handed = h.handoffs();
+            assertThat(handed).extracting(TestRecord::key).as("before the probe, or after it but within the grace")
+                    .containsExactlyInAnyOrder("NEAR", "GRACE");
+            assertThat(handed).allSatisfy(r -> {
+                assertThat(header(r, HandoffHeaders.REASON)).isEqualTo("unavailable");
+                assertThat(Instant.parse(header(r, HandoffHeaders.ETA))).as("done once the probe at 30 s is accepted")
+                        .isAfterOrEqualTo(start.plusSeconds(30)).isBefore(start.plusSeconds(45));
+            });
+            assertThat(status(h, "MID").state()).isEqualTo(TicketState.PENDING);
+            assertThat(status(h, "FAR").state()).isEqualTo(TicketState.PENDING);
+
+            keyFixed.set(true);
+            h.advance(Duration.ofSeconds(35));
+            assertThat(h.classified()).extracting(TestRecord::key).as("the probe at 30 s is accepted: the others are served")
+                    .containsExactlyInAnyOrder("PROBE", "MID", "FAR");
+            assertThat(h.now()).as("MID within its deadline").isBefore(start.plusSeconds(90));
+            assertThat(h.handoffs()).isEmpty();
+            assertThat(h.deadLetters()).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldDeadLetterAsBadInputADeadlineBeyondTheYear9999AndWriteNothingElse() {
+        try (PipelineHarness h = new PipelineHarness(Fixtures.settings(), FakeModelClient.labellingAll("billing", "low"))) {
+            h.pipe(Priority.STANDARD, "FAR", ticket("FAR", "\"+300000000-01-01T00:00:00Z\""));
+            h.advance(Duration.ofSeconds(3));
+
+            assertThat(h.deadLetters()).singleElement().satisfies(r -> {
+                assertThat(r.key()).isEqualTo("FAR");
+                assertThat(header(r, DeadLetterHeaders.ERROR_KIND)).isEqualTo("bad-input");
+                assertThat(header(r, DeadLetterHeaders.ERROR_MESSAGE)).contains("deadline must lie between 1970-01-01T00:00:00Z and "
+                        + "9999-12-31T23:59:59.999Z", "+300000000");
+                assertThat(r.value()).as("the original bytes").isEqualTo(ticket("FAR", "\"+300000000-01-01T00:00:00Z\""));
+            });
+            assertThat(h.classified()).isEmpty();
+            assertThat(h.handoffs()).isEmpty();
+            assertThat(h.retries()).isEmpty();
         }
     }
 
