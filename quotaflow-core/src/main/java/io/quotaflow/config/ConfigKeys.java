@@ -297,7 +297,8 @@ public final class ConfigKeys {
         t.add("dispatch.partitions", Type.INT, Integer.toString(DispatcherSettings.DEFAULT_DISPATCH_PARTITIONS), null,
                 "partitions of the internal dispatch topics (`<application.id>-dispatch-repartition` and its interactive "
                 + "lane): fixed here, not by the input topics, so raising an input topic's partitions never stalls the "
-                + "pipeline; at least the number of quota scopes gives each scope a task of its own; must match the existing "
+                + "pipeline; each scope is owned by the partition its identity hashes to (more partitions make sharing a task "
+                + "rarer); must match the existing "
                 + "topic (changing it: docs/operations.md, \"Dispatch partitions\")");
         DEFINITION = t.def;
         DEFAULTS = Collections.unmodifiableMap(t.defaults);
