@@ -144,7 +144,12 @@ import io.quotaflow.cli.ProgressLine;
         exitCodeList = {
                 "0:every scenario ran clean",
                 "1:a scenario saw a 429 or a duplicate, lost a ticket, or failed",
-                "2:usage error (bad option, unknown scenario)"})
+                "2:usage error (bad option, unknown scenario)"},
+        footerHeading = "%nExamples:%n",
+        footer = {
+                "  ./quotaflow bench --scenario a",
+                "  ./quotaflow bench --scenario tpm-binds,two-instances --tickets 2000",
+                "  ./quotaflow bench --scenario chaos"})
 public final class BenchCommand implements Callable<Integer> {
 
     /** Extra JVM options of (i)'s fresh pipeline JVM (whitespace-separated, after its heap limit): JIT and GC flags to compare. */

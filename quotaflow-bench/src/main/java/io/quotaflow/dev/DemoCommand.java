@@ -26,7 +26,12 @@ import io.quotaflow.cli.ExitCodes;
         exitCodeList = {
                 "0:every ticket classified or dead-lettered, zero 429s, zero duplicates",
                 "1:the run failed: a 429, a lost or duplicated ticket, or a timeout",
-                "2:usage error (bad option or --scenario)"})
+                "2:usage error (bad option or --scenario)"},
+        footerHeading = "%nExamples:%n",
+        footer = {
+                "  ./quotaflow demo",
+                "  ./quotaflow demo --scenario outage",
+                "  ./quotaflow demo --scenario fallback --report-json fallback.json"})
 public final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--tickets", description = "How many tickets to publish (default: the bundled ${DEFAULT-VALUE} = all of them; more repeat with new ids).",

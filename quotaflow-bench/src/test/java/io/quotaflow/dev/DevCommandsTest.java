@@ -65,6 +65,16 @@ class DevCommandsTest {
     }
 
     @Test
+    void shouldEndEveryDevelopmentHelpWithExamplesOfThatCommand() {
+        CommandLine tree = QuotaflowCommand.commandLine(QuotaflowDevCommand.commands());
+        for (String name : new String[] {"demo", "bench", "broker", "sim"}) {
+            String usage = tree.getSubcommands().get(name).getUsageMessage();
+            assertThat(usage).as(name).containsPattern("(?m)^Examples?:$").containsPattern("(?m)^  (\\./)?quotaflow " + name + "\\b");
+        }
+        assertThat(tree.getSubcommands().get("demo").getUsageMessage()).contains("./quotaflow demo --scenario outage");
+    }
+
+    @Test
     void shouldDescribeTheBrokerCommandInItsHelp() {
         String usage = new picocli.CommandLine(new BrokerCommand()).getUsageMessage();
 

@@ -26,6 +26,11 @@ import java.util.concurrent.Callable;
         exitCodeList = {
             "0:help shown (each subcommand's help lists its own codes)",
             "2:no subcommand (stats, show or replay), or a bad option"},
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  quotaflow dlq stats --bootstrap-servers localhost:9092",
+            "  quotaflow dlq show --bootstrap-servers kafka:9092 --kind bad-input --max 5",
+            "  quotaflow dlq replay --bootstrap-servers kafka:9092 --since 2h --dry-run"},
         subcommands = {DlqStatsCommand.class, DlqShowCommand.class, DlqReplayCommand.class})
 public final class DlqCommand implements Callable<Integer> {
 

@@ -116,7 +116,7 @@ public final class DlqReplayCommand implements Callable<Integer> {
     List<String> statuses = new ArrayList<>();
 
     @Option(names = "--key", paramLabel = "KEY",
-            description = "Only the dead letter(s) with this exact key (ticket id); repeatable.")
+            description = "Only the dead letter(s) with this exact key (the ticket's key: tenant:id, or the id for the default tenant); repeatable.")
     List<String> keys = new ArrayList<>();
 
     @Option(names = "--dry-run",

@@ -59,8 +59,8 @@ public final class DlqShowCommand implements Callable<Integer> {
     @Mixin
     KafkaConnectionOptions kafka = new KafkaConnectionOptions();
 
-    @Option(names = "--key", paramLabel = "KEY", description = "Only dead letters with this exact key (ticket id); "
-            + "repeatable.")
+    @Option(names = "--key", paramLabel = "KEY", description = "Only dead letters with this exact key (the ticket's key: "
+            + "tenant:id, or the id for the default tenant); repeatable.")
     List<String> keys = new ArrayList<>();
 
     @Option(names = "--offset", paramLabel = "[P:]OFFSET",

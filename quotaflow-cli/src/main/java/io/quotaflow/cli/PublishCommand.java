@@ -29,7 +29,8 @@ import java.time.Duration;
         description = {
             "Reads one ticket JSON object per line and sends each to tickets.interactive, tickets.standard or "
                     + "tickets.bulk: the --priority given, else the ticket's \"priority\" field, else standard. "
-                    + "The record key is the ticket's \"id\"; the value is the line's bytes, unchanged.",
+                    + "The record key is the ticket's key, tenant:id (its \"tenant\" and \"id\" fields; the id "
+                    + "alone for the default tenant); the value is the line's bytes, unchanged.",
             "",
             "A file (or input) whose first character other than white space is '[' is read as one JSON array "
                     + "of tickets instead: each element is published as its own bytes, and the numbers in reports "
@@ -40,8 +41,8 @@ import java.time.Duration;
                     + "An unknown \"priority\" value is reported and the ticket goes to standard.",
             "",
             "Each ticket the broker acknowledged is printed on stdout, one line each: "
-                    + "'accepted T-123 tickets.standard-2@17' (id, topic-partition@offset), or with --json "
-                    + "{\"id\",\"topic\",\"partition\",\"offset\"}. Invalid lines sent anyway are not "
+                    + "'accepted acme:T-123 tickets.standard-2@17' (key, topic-partition@offset), or with --json "
+                    + "{\"key\",\"id\",\"tenant\",\"topic\",\"partition\",\"offset\"}. Invalid lines sent anyway are not "
                     + "printed there.",
             "",
             "The producer is idempotent (acks=all), so retries inside one run never duplicate a ticket. "

@@ -29,12 +29,18 @@ import picocli.CommandLine.Spec;
         descriptionHeading = "%n",
         optionListHeading = "%nOptions:%n",
         description = {
-                "The topics are declared as JSON files (partitions, replication factor,",
+                "The 7 topics are declared as JSON files (partitions, replication factor,",
                 "topic configs), one per topic: tickets.interactive, tickets.standard,",
-                "tickets.bulk, tickets.retry, tickets.classified and tickets.dlq.",
-                "They are bundled in the jar and kept under topics/ in the repository.",
-                "With topics.prefix (--topics-prefix) every name starts with that prefix."},
+                "tickets.bulk, tickets.retry, tickets.classified, tickets.handoff and",
+                "tickets.dlq. They are bundled in the jar and kept under topics/ in the",
+                "repository. With topics.prefix (--topics-prefix) every name starts with",
+                "that prefix."},
         commandListHeading = "%nCommands:%n",
+        footerHeading = "%nExamples:%n",
+        footer = {
+                "  quotaflow topics apply --bootstrap-servers localhost:9092",
+                "  quotaflow topics diff --bootstrap-servers kafka:9092 --topics-prefix team-a.",
+                "  quotaflow topics describe --bootstrap-servers kafka:9092 --topics-dir topics"},
         exitCodeList = {
                 "0:help shown (each subcommand's help lists its own codes)",
                 "2:no subcommand, or a bad option"},
@@ -171,6 +177,9 @@ public class TopicsCommand implements Callable<Integer> {
             optionListHeading = "%nOptions:%n",
             description = {"One line per declared topic: its name (with topics.prefix) and its partitions",
                     "and replication factor on the cluster, or `missing`. Changes nothing."},
+            footerHeading = "%nExamples:%n",
+            footer = {
+                    "  quotaflow topics list --bootstrap-servers localhost:9092"},
             exitCodeListHeading = "%nExit codes:%n",
             exitCodeList = {
                     "0:listed",
@@ -196,6 +205,10 @@ public class TopicsCommand implements Callable<Integer> {
             optionListHeading = "%nOptions:%n",
             description = {"For each declared topic: partitions and replication factor, then each",
                     "declared config with the cluster's value and the declared one. Changes nothing."},
+            footerHeading = "%nExamples:%n",
+            footer = {
+                    "  quotaflow topics describe --bootstrap-servers kafka:9092 \\",
+                    "      --topics-prefix team-a."},
             exitCodeListHeading = "%nExit codes:%n",
             exitCodeList = {
                     "0:described",
@@ -236,6 +249,9 @@ public class TopicsCommand implements Callable<Integer> {
                     "topics.manage=verify refuses to start on), and, marked as notes, more partitions",
                     "or a lower replication factor than declared (never changed by quotaflow).",
                     "Prints `topics match their declarations` when there is nothing to change."},
+            footerHeading = "%nExamples:%n",
+            footer = {
+                    "  quotaflow topics diff --bootstrap-servers kafka:9092 --topics-dir topics"},
             exitCodeListHeading = "%nExit codes:%n",
             exitCodeList = {
                     "0:nothing `topics apply` would change (notes may be printed)",

@@ -71,7 +71,7 @@ class KubernetesManifestsTest {
 
     @Test
     void shouldListEveryFileInItsKustomization() throws IOException {
-        for (String dir : List.of("base", "components/servicemonitor", "overlays/example")) {
+        for (String dir : List.of("base", "components/servicemonitor", "overlays/example", "overlays/kube-prometheus-stack")) {
             JsonNode kustomization = read(Files.readString(DEPLOY.resolve(dir).resolve("kustomization.yaml"))).get(0);
             List<String> listed = new ArrayList<>();
             kustomization.path("resources").forEach(r -> listed.add(r.asText()));
@@ -228,6 +228,7 @@ class KubernetesManifestsTest {
         renders.put("base", DEPLOY.resolve("base"));
         renders.put("overlays/example", DEPLOY.resolve("overlays/example"));
         renders.put("overlays/example with components/servicemonitor", withMonitor);
+        renders.put("overlays/kube-prometheus-stack", DEPLOY.resolve("overlays/kube-prometheus-stack"));
         for (Map.Entry<String, Path> render : renders.entrySet()) {
             String rendered = kubectl(tmp, "kustomize", render.getValue().toString());
             assertThat(rendered).as("kubectl kustomize " + render.getKey()).isNotNull();
@@ -237,6 +238,19 @@ class KubernetesManifestsTest {
             assertThat(problems).as("rendered " + render.getKey()).isEmpty();
             System.out.printf("KubernetesManifestsTest: kubectl kustomize %s: %d objects follow the schemas%n", render.getKey(), objects.size());
         }
+    }
+
+    @Test
+    void shouldLabelTheServiceMonitorForKubePrometheusStackInItsOverlay(@TempDir Path tmp) throws IOException, InterruptedException {
+        assumeTrue(kubectlRenders(tmp), "kubectl 1.21 or later is not on the PATH; kubectl kustomize check skipped");
+        List<JsonNode> objects = read(kubectl(tmp, "kustomize", DEPLOY.resolve("overlays/kube-prometheus-stack").toString()));
+
+        JsonNode monitor = find(objects, "ServiceMonitor");
+        assertThat(monitor.path("metadata").path("labels").path("release").asText())
+                .as("kube-prometheus-stack selects ServiceMonitors by its release's name").isEqualTo("kube-prometheus-stack");
+        assertThat(monitor.path("metadata").path("namespace").asText()).as("beside the Service it scrapes")
+                .isEqualTo(find(objects, "StatefulSet").path("metadata").path("namespace").asText()).isEqualTo("quotaflow");
+        assertThat(objects.stream().filter(o -> o.path("kind").asText().equals("ServiceMonitor"))).hasSize(1);
     }
 
     // --- reading the manifests ---

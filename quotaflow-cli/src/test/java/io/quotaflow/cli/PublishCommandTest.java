@@ -90,6 +90,6 @@ class PublishCommandTest {
 
         assertThat(code).isZero();
         assertThat(out.toString()).contains("--bootstrap-servers", "--file", "--priority", "--send-invalid", "--json",
-                "-X", "accepted T-123 tickets.standard-2@17", "Exit codes").doesNotContain("--version");
+                "-X", "accepted acme:T-123 tickets.standard-2@17", "The record key is the ticket's key, tenant:id", "Exit codes").doesNotContain("--version");
     }
 }

@@ -192,7 +192,7 @@ public final class DeadLetterReplayer {
                 LOG.info("Replaying {} from {} (group {}, filters: {}, dry run: {}, force: {})", options.dlqTopic(),
                         positions, options.groupId(), options.describeFilters(), options.dryRun(), options.force());
                 ReplaySummary summary = loop(consumer, producer, positions, tally, originals, progress, started);
-                LOG.info("Replay of {} ended: {}", options.dlqTopic(), summary);
+                LOG.info("Replay of {} ended: {}", options.dlqTopic(), summary.describe());
                 return summary;
             } finally {
                 if (producer != null) {

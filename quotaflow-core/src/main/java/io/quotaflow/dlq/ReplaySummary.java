@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.StringJoiner;
 
 /**
  * What a {@link DeadLetterReplayer} did (or, for a dry run, would do). Progress callbacks receive
@@ -94,6 +95,35 @@ public record ReplaySummary(
                         + "~%,d left, %,.0f/s", dryRun ? "dry run: " : "replay: ", examined, replayed,
                 dryRun ? "would be replayed" : "replayed", skippedByFilter, skippedNeedsForceTotal(), skippedMaxReplays,
                 remaining, recordsPerSecond());
+    }
+
+    /**
+     * One human line, as {@code publish} sums up its run: {@code replayed 19 dead letters in 1.2 s
+     * (tickets.standard 12, tickets.bulk 7); 30 examined, 10 filtered out, 1 over max replays}, with
+     * the dead letters held back for {@code --force}, those whose origin is gone and why it stopped
+     * early when there are any. For the log line at the end of a replay.
+     */
+    public String describe() {
+        StringBuilder sb = new StringBuilder(dryRun ? "would replay " : "replayed ").append(String.format(Locale.ROOT,
+                "%,d dead letter%s in %.1f s", replayed, replayed == 1 ? "" : "s", elapsed.toMillis() / 1000.0));
+        if (!replayedByTopic.isEmpty()) {
+            StringJoiner topics = new StringJoiner(", ", " (", ")");
+            replayedByTopic.forEach((topic, n) -> topics.add(topic + " " + n));
+            sb.append(topics);
+        }
+        sb.append(String.format(Locale.ROOT, "; %,d examined, %,d filtered out, %,d over max replays",
+                examined, skippedByFilter, skippedMaxReplays));
+        if (skippedNeedsForceTotal() > 0) {
+            sb.append(String.format(Locale.ROOT, ", %,d held back (need --force)", skippedNeedsForceTotal()));
+        }
+        if (skippedOriginalGone > 0) {
+            sb.append(String.format(Locale.ROOT, ", %,d truncated with the origin gone", skippedOriginalGone));
+        }
+        return sb.append(switch (outcome) {
+            case COMPLETED, RUNNING -> "";
+            case MAX_RECORDS -> String.format(Locale.ROOT, "; stopped at --max-records, ~%,d left", remaining);
+            case STOPPED -> String.format(Locale.ROOT, "; stopped on request, ~%,d left", remaining);
+        }).toString();
     }
 
     /** The summary as JSON: every field, {@code elapsedMs} for the duration. */

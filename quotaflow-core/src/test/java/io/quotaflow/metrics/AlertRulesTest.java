@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.quotaflow.settings.MetricsSettings;
+import io.quotaflow.testkit.Markdown;
 import io.quotaflow.testkit.Promtool;
 import io.quotaflow.testkit.RepositoryFiles;
 import org.junit.jupiter.api.Test;
@@ -30,6 +31,8 @@ class AlertRulesTest {
     private static final Path RULES = RepositoryFiles.path("ops/prometheus/alerts.yml");
     private static final Path RULE_TESTS = RepositoryFiles.path("ops/prometheus/alerts.test.yml");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    /** Where every runbook_url points: a section of docs/operations.md as GitHub shows it. */
+    private static final String RUNBOOKS = "https://github.com/quotaflow/quotaflow/blob/main/docs/operations.md#";
 
     private static List<JsonNode> rules() throws Exception {
         List<JsonNode> out = new ArrayList<>();
@@ -62,14 +65,38 @@ class AlertRulesTest {
     @Test
     void shouldCoverThePagesThatMatter() throws Exception {
         assertThat(alerts()).contains("QuotaflowCircuitOpen", "QuotaflowRouteHalted", "QuotaflowDeadLetters", "QuotaflowConsumerLag",
-                "QuotaflowRetryAmplification", "QuotaflowInstanceDown", "QuotaflowAbsent", "QuotaflowInteractiveQueueOld");
+                "QuotaflowRetryAmplification", "QuotaflowInstanceDown", "QuotaflowAbsent", "QuotaflowInteractiveQueueOld", "QuotaflowHandoffs");
         for (JsonNode rule : rules()) {
             String name = rule.path("alert").asText();
             assertThat(rule.path("labels").path("severity").asText()).as(name + " severity").isIn("page", "warning");
-            for (String annotation : List.of("summary", "description", "runbook")) {
+            for (String annotation : List.of("summary", "description", "runbook_url")) {
                 assertThat(rule.path("annotations").path(annotation).asText()).as(name + " " + annotation).isNotBlank();
             }
         }
+    }
+
+    @Test
+    void shouldPointEveryRunbookUrlToItsOwnSectionOfTheOperationsGuide() throws Exception {
+        Set<String> anchors = Markdown.anchors(Files.readString(RepositoryFiles.path("docs/operations.md"), StandardCharsets.UTF_8));
+        Set<String> pointedTo = new TreeSet<>();
+        for (JsonNode rule : rules()) {
+            String name = rule.path("alert").asText();
+            String url = rule.path("annotations").path("runbook_url").asText();
+            assertThat(url).as(name).startsWith(RUNBOOKS);
+            String anchor = url.substring(RUNBOOKS.length());
+            assertThat(anchors).as(name + ": docs/operations.md has a heading for #" + anchor).contains(anchor);
+            assertThat(pointedTo.add(anchor)).as(name + " has a section of its own").isTrue();
+        }
+        assertThat(pointedTo).hasSize(alerts().size()).contains("quotaflowhandoffs");
+    }
+
+    @Test
+    void shouldWaitBeforeEveryAlertFiresAndNeverOnASingleHandOff() throws Exception {
+        for (JsonNode rule : rules()) {
+            assertThat(rule.path("for").asText()).as(rule.path("alert").asText() + " waits before it fires").matches("\\d+m");
+        }
+        JsonNode handoffs = rules().stream().filter(r -> r.path("alert").asText().equals("QuotaflowHandoffs")).findFirst().orElseThrow();
+        assertThat(handoffs.path("expr").asText()).as("a threshold above one hand-off").doesNotEndWith("> 0").matches("(?s).*> [1-9]\\d*\\s*");
     }
 
     @Test
