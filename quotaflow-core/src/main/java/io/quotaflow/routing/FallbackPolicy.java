@@ -12,7 +12,8 @@ import java.util.function.Predicate;
  * Decides which waiting tickets leave their route, and for which fallback (docs/design.md,
  * "Routes"): every waiting ticket while the route is halted (a probe of its own, no ticket, finds it
  * back), and every waiting ticket but one (the probe that finds the route back) while its circuit is
- * open, its day's budget is spent, or a route that probes a halt with a ticket (a batch route) is halted; otherwise those whose expected wait exceeds their priority's
+ * open, its day's budget is spent, or a route that probes a halt with a ticket (a batch route) is
+ * halted; otherwise those whose expected wait exceeds their priority's
  * {@code routing.max-wait}, newest first, so that the route keeps what it can serve in time. A
  * ticket that fell back once stays where it is; a fallback it would not fit, or that is known to be
  * unusable, is skipped; with nowhere to go a ticket waits.
