@@ -158,6 +158,20 @@ final class OutcomeApplier {
         tooLarge.requeued(requeued, now);
     }
 
+    /**
+     * The answer to a halted scope's probe, a call of its own that carries no ticket
+     * ({@link io.quotaflow.model.PromptBuilder#probe}): the health hears it as any call's answer (accepted:
+     * dispatch resumes; refused again: the next probe an interval later; a 429: the key works, the scope
+     * cools down), and a call refused before admission gives its charge back.
+     */
+    void probed(ModelOutcome outcome, Optional<ProviderModel.Admission> admission, long now) {
+        OutcomePolicy.Decision decision = policy.decide(1, List.of(), outcome, now);
+        if (decision.refund()) {
+            admission.ifPresent(a -> provider.refund(a));
+        }
+        hear(decision, outcome, now);
+    }
+
     /** The scope's health hears what the call's outcome means; a 429 pauses the scope. */
     private void hear(OutcomePolicy.Decision decision, ModelOutcome outcome, long now) {
         switch (decision.health()) {

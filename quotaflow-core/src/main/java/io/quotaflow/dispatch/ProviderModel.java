@@ -290,6 +290,11 @@ final class ProviderModel implements DispatchView.Limiter {
         limiter.takeOver(previous, quietBound.toNanos(), calls, tokens, now);
     }
 
+    /** A call the provider refused before admitting it (it charged nothing): its charge goes back to the buckets. */
+    void refund(Admission admission) {
+        limiter.refund(admission.charge(), admission.sentNanos(), clock.getAsLong());
+    }
+
     /** A 429: the whole scope pauses for {@code duration}. */
     void rateLimited(Duration duration) {
         limiter.rateLimited(duration, clock.getAsLong());

@@ -76,7 +76,7 @@ final class RouteMover {
         FallbackReason why = blocked.orElse(null);
         FallbackPolicy.Condition condition = new FallbackPolicy.Condition(why == FallbackReason.HALTED,
                 why == FallbackReason.CIRCUIT_OPEN, why == FallbackReason.OUT_FOR_DAY, quota.tpm() * quota.safetyFactor() / 60_000.0,
-                quota.rpm() * quota.safetyFactor() / 60_000.0, batch.maxItems(), batch.completionTokensPerItem());
+                quota.rpm() * quota.safetyFactor() / 60_000.0, batch.maxItems(), batch.completionTokensPerItem(), unit.probesHaltApart());
         List<FallbackPolicy.Waiting> waiting = new ArrayList<>();
         for (Priority p : Priority.values()) {
             for (PendingQueue.Ref ref : queue.waiting(p)) {

@@ -71,6 +71,8 @@ final class ScopeDispatcher {
     private final DeadlineSweep deadlines;
     private final Pace pace = new Pace();
     private final Set<String> probes = new HashSet<>();
+    /** The halt probe out now (a call of its own, no ticket: {@link #probeHalt}), or null. */
+    private String haltProbe;
     /** What the scope's next owner takes over ({@link ScopeUsage}), kept as it changes. */
     private final KeyValueStore<String, ScopeUsage> usage;
     private ScopeUsage usageWritten;
@@ -254,6 +256,7 @@ final class ScopeDispatcher {
         }
         ledger.promoteDue(now);
         ledger.refill();
+        probeHalt(now);
         dispatch(now);
         keepUsage();
         if (cacheBehind) {
@@ -339,6 +342,11 @@ final class ScopeDispatcher {
                 + settings.deadlines().maxWait().get(item.priority()).toSeconds() + " s; " + when + "): shed";
     }
 
+    /** Whether a halt here is probed with a call of its own ({@link #probeHalt}: an online route), not with a ticket. */
+    boolean probesHaltApart() {
+        return batch == null;
+    }
+
     /** Whether new calls may go out here (not halted, not open, not out for the day). */
     boolean usable() {
         return blocked().isEmpty();
@@ -373,10 +381,35 @@ final class ScopeDispatcher {
         }
     }
 
-    /** This scope as the planner sees it at {@code now}. */
+    /** This scope as the planner sees it at {@code now}: a halted online scope sends no ticket ({@link #probeHalt} probes it). */
     private DispatchView view(long now) {
+        ScopeHealth.Mode mode = batch == null && health.halted() ? ScopeHealth.Mode.BLOCKED : health.mode(now);
         return new DispatchView(ledger, batch == null ? provider : new BatchLimiter(provider, batch),
-                new DispatchView.Circuit(health.mode(now), !probes.isEmpty()));
+                new DispatchView.Circuit(mode, !probes.isEmpty()));
+    }
+
+    /**
+     * While an online scope is halted, its probe is a call of its own when one is due ({@code retry.halt-probe-ms}
+     * after the last refusal): {@code quotaflow check}'s one-token call ({@link PromptBuilder#probe}), admitted by
+     * the limiter like any call and sent without blocking through the route's client (so bounded by its
+     * {@code llm.timeout}), never a ticket: every waiting ticket with a fallback can move, none stays behind to
+     * probe. A batch route's probe is still one of its tickets (its calls go through the Batch API).
+     */
+    private void probeHalt(long now) {
+        if (batch != null || haltProbe != null || !health.halted() || health.mode(now) != ScopeHealth.Mode.PROBE) {
+            return;
+        }
+        ChatPrompt prompt = PromptBuilder.probe(settings.model().model());
+        io.quotaflow.quota.Charge charge = io.quotaflow.quota.Charge.call(prompt.promptTokens(), prompt.maxTokens());
+        String id = "halt-probe-" + UUID.randomUUID();
+        if (!provider.admit(id, io.quotaflow.records.Priority.INTERACTIVE, charge, io.quotaflow.quota.Charge.NONE)) {
+            return;
+        }
+        health.start(now);
+        haltProbe = id;
+        // counted as a call of no ticket: the limiter admitted it, so the utilisation shows it
+        listener.dispatched(scope, io.quotaflow.records.Priority.INTERACTIVE, 0, prompt.promptTokens(), charge.tokens());
+        calls.send(new ModelRequest(id, prompt));
     }
 
     /** Does what {@code step} says; returns whether the loop asks the planner again (a refused admission ends it). */
@@ -431,6 +464,12 @@ final class ScopeDispatcher {
 
     /** One call's answer, on the stream thread. */
     private void completed(String batchId, ModelOutcome outcome, long now) {
+        if (batchId.equals(haltProbe)) {
+            haltProbe = null;
+            listener.completed(scope, outcome, 0);
+            outcomes.probed(outcome, provider.answered(batchId, outcome), now);
+            return;
+        }
         Optional<DispatchLedger.Completed> done = ledger.complete(batchId);
         probes.remove(batchId);
         Optional<ProviderModel.Admission> admission = provider.answered(batchId, outcome);

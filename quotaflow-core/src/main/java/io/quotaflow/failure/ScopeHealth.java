@@ -228,7 +228,7 @@ public final class ScopeHealth {
     public void logHalt(long nowMs, boolean force) {
         if (halted && (force || nowMs - lastHaltLog >= HALT_LOG_INTERVAL.toMillis())) {
             lastHaltLog = nowMs;
-            LOG.error("{}: HALTED for {} s: {}. Dispatch stopped, tickets kept (none dead-lettered), /health/ready DOWN (live stays UP); "
+            LOG.error("{}: HALTED for {} s: {}. Dispatch stopped, tickets kept (none dead-lettered; those with a fallback move to it); "
                             + "fix the key, model or quota — quotaflow probes the provider every {} s and resumes by itself.",
                     who, Math.max(0, (nowMs - haltedSince) / 1000), haltReason, settings.haltProbeInterval().toSeconds());
         }

@@ -11,7 +11,10 @@ import java.util.Set;
 /**
  * The two probes (docs/design.md, Observability). Liveness: the process answers and its stream
  * threads are alive, not failing over and over; a halted route does not make it fail, since a restart cannot fix a revoked
- * key. Readiness: the streams are running and every owned route can work.
+ * key. Readiness: this instance can serve (its streams run, or rebalance after having run, and no stream
+ * thread failed in the last minute). Route health (a halt, an open circuit, a spent day) is shared by every
+ * instance, so it never makes one unready: it is for {@code /status}, the metrics and the alerts, and the
+ * ready probe's body names it ({@code haltedRoutes}, {@code routeStates}) without changing its status.
  */
 final class HealthCheck {
 
@@ -77,6 +80,11 @@ final class HealthCheck {
         return new Report(true, state, halted, List.of());
     }
 
+    /**
+     * Readiness: UP while the streams are {@code RUNNING}, or {@code REBALANCING} after having run, and no
+     * {@code notReadyReason} holds; {@code halted} routes are reported in the body only (every instance shares a
+     * provider's refusal: failing readiness on it would take every instance out of the Service at once).
+     */
     static Report ready(KafkaStreams.State state, boolean wasRunning, String notReadyReason, Map<String, String> halted) {
         List<String> reasons = new java.util.ArrayList<>();
         boolean working = state == KafkaStreams.State.RUNNING || state == KafkaStreams.State.REBALANCING && wasRunning;
@@ -87,7 +95,6 @@ final class HealthCheck {
         if (notReadyReason != null) {
             reasons.add(notReadyReason);
         }
-        halted.forEach((route, why) -> reasons.add("route " + route + " is halted: " + why + "; see /status"));
         return new Report(reasons.isEmpty(), state, halted, reasons);
     }
 }

@@ -170,7 +170,7 @@ public final class StatusServer implements AutoCloseable {
 
     /**
      * As above; {@code /status} shows each route's state on {@code routes} ({@code "routes"}), and the
-     * ready probe's body the routes that cannot serve (its status follows the halted routes only).
+     * ready probe's body the routes that cannot serve (route health never changes its status).
      *
      * @throws IOException the address does not resolve or the port is taken
      */

@@ -28,6 +28,12 @@ public final class PromptBuilder {
      */
     public static final String PROMPT_VERSION = "2";
 
+    /** What a probe call sends as the user's message ({@link #probe}). */
+    public static final String PROBE_TEXT = "Reply with OK.";
+
+    /** The prompt tokens a probe is charged: its message with the chat format's overhead, rounded up. */
+    static final int PROBE_PROMPT_TOKENS = 16;
+
     /** The system message: what the closed sets' names do not say, and the answer's shape for providers that ignore the schema. */
     static final String SYSTEM_PROMPT = """
             Classify each support ticket (any language). Urgency: critical = outage, data loss or security incident; \
@@ -82,6 +88,20 @@ public final class PromptBuilder {
     }
 
     /** A prompt for {@code items}, its tokens counted exactly (every message tokenized). */
+    /**
+     * The one-token call that asks whether a provider takes {@code model}'s calls ({@code quotaflow check}'s,
+     * and a halted route's probe): no ticket, {@code max_tokens} 1, {@value #PROBE_TEXT} as the user's
+     * message; about ten prompt tokens ({@value #PROBE_PROMPT_TOKENS} charged).
+     */
+    public static ChatPrompt probe(String model) {
+        List<ChatMessage> messages = List.of(new ChatMessage("user", PROBE_TEXT));
+        ObjectNode body = Json.MAPPER.createObjectNode();
+        body.put("model", model);
+        body.put("max_tokens", 1);
+        body.putArray("messages").addObject().put("role", "user").put("content", PROBE_TEXT);
+        return new ChatPrompt(List.of(), List.of(), messages, body, PROBE_PROMPT_TOKENS, 1);
+    }
+
     public ChatPrompt build(List<ModelItem> items, int maxTokens) {
         return build(items, maxTokens, -1);
     }

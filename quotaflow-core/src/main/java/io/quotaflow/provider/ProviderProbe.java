@@ -41,7 +41,7 @@ public final class ProviderProbe implements AutoCloseable {
     public static final long MAX_ANSWER_BYTES = 16L * 1024 * 1024;
 
     /** What a check sends as the user's message (with {@code max_tokens} 1, a call of about ten tokens). */
-    static final String PING = "Reply with OK.";
+    static final String PING = io.quotaflow.model.PromptBuilder.PROBE_TEXT;
 
     private final ExecutorService executor;
     private final HttpClient http;
@@ -102,8 +102,8 @@ public final class ProviderProbe implements AutoCloseable {
     }
 
     private HttpRequest chat(RouteSettings route) throws IOException {
-        var body = Json.MAPPER.createObjectNode().put("model", route.model().model()).put("max_tokens", 1);
-        body.putArray("messages").addObject().put("role", "user").put("content", PING);
+        // the same one-token call a halted route probes with (PromptBuilder.probe)
+        var body = io.quotaflow.model.PromptBuilder.probe(route.model().model()).body();
         ProviderDialect dialect = ProviderDialect.of(route.model().dialect());
         HttpRequest.Builder b = HttpRequest.newBuilder(dialect.chatUri(route.model())).timeout(timeout)
                 .header("Content-Type", "application/json").header("Accept", "application/json")

@@ -10,8 +10,10 @@ import java.util.function.Predicate;
 
 /**
  * Decides which waiting tickets leave their route, and for which fallback (docs/design.md,
- * "Routes"): every waiting ticket but one (the probe that finds the route back) while the route is
- * halted, its circuit is open or its day's budget is spent; otherwise those whose expected wait exceeds their priority's
+ * "Routes"): every waiting ticket while the route is halted (a probe of its own, no ticket, finds it
+ * back), and every waiting ticket but one (the probe that finds the route back) while its circuit is
+ * open, its day's budget is spent, or a route that probes a halt with a ticket (a batch route) is
+ * halted; otherwise those whose expected wait exceeds their priority's
  * {@code routing.max-wait}, newest first, so that the route keeps what it can serve in time. A
  * ticket that fell back once stays where it is; a fallback it would not fit, or that is known to be
  * unusable, is skipped; with nowhere to go a ticket waits.
@@ -39,9 +41,21 @@ public final class FallbackPolicy {
      * @param requestsPerMs           calls it admits per millisecond (its RPM, as driven)
      * @param ticketsPerCall          tickets a call carries
      * @param completionTokensPerItem completion budget each ticket adds to a call's cost
+     * @param haltProbedApart         a halt is probed with a call of its own (an online route): no ticket stays behind for it
      */
     public record Condition(boolean halted, boolean circuitOpen, boolean outForDay, double tokensPerMs, double requestsPerMs,
-                            int ticketsPerCall, int completionTokensPerItem) {
+                            int ticketsPerCall, int completionTokensPerItem, boolean haltProbedApart) {
+
+        /** The condition of an online route, whose halt is probed with a call of its own. */
+        public Condition(boolean halted, boolean circuitOpen, boolean outForDay, double tokensPerMs, double requestsPerMs,
+                         int ticketsPerCall, int completionTokensPerItem) {
+            this(halted, circuitOpen, outForDay, tokensPerMs, requestsPerMs, ticketsPerCall, completionTokensPerItem, true);
+        }
+
+        /** Whether one waiting ticket stays, as the probe that finds the route back. */
+        boolean keepsProbe() {
+            return !(halted && haltProbedApart);
+        }
 
         /** Why nothing can be served here at all, if so. */
         Optional<FallbackReason> blocked() {
@@ -80,8 +94,10 @@ public final class FallbackPolicy {
         }
         Optional<FallbackReason> blocked = condition.blocked();
         if (blocked.isPresent()) {
-            // the last (lowest class, newest) stays: the probe that tells when the route is back
-            for (Waiting w : waiting.subList(0, waiting.size() - 1)) {
+            // halted online: all go (the probe is a call of its own); else the last (lowest class, newest) stays,
+            // the probe that tells when the route is back
+            List<Waiting> leaving = condition.keepsProbe() ? waiting.subList(0, waiting.size() - 1) : waiting;
+            for (Waiting w : leaving) {
                 target(route, w, usable).ifPresent(to -> moves.add(new Move(w.id(), to, blocked.get())));
             }
             return moves;

@@ -191,6 +191,96 @@ class RoutesIT {
         }
     }
 
+    /**
+     * ready-under-halt: route a's provider refuses its key (401), its fallback b is healthy. The instance stays
+     * ready at every probe (a halt is route health: /status names it), every ticket is served by b exactly once
+     * (none stays behind as the halt probe: a's probe is a call of its own), and a's probe finds it back once its
+     * provider accepts again.
+     */
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void shouldStayReadyWhileARouteIsHaltedAndServeEveryTicketOnItsFallbackOnce() throws Exception {
+        RetrySettings retry = RetrySettings.ofDefaults().withHaltProbeInterval(Duration.ofSeconds(2));
+        primarySim.setFaults(Faults.builder().failAuth(true).build());
+        long backup429 = backupSim.stats().requestsWithStatus(429);
+        RouteSettings a = route("a", primarySim, "sk-it-primary", 128_000, List.of("b"), null);
+        QuotaflowConfig routed = config("quotaflow-ready-halt", retry, a, route("b", backupSim, "sk-it-backup", 128_000, List.of(), null));
+        QuotaflowConfig served = new QuotaflowConfig(routed.bootstrapServers(), routed.applicationId(), routed.stateDir(), 0, Map.of(),
+                routed.dispatcher());
+        java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        List<Integer> readiness = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        try (Pipeline pipeline = Pipeline.start(served, ModelClients.perScope(r -> new OpenAiChatClient(r.model())));
+             OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of(), topics)) {
+            URI root = URI.create("http://127.0.0.1:" + pipeline.httpPort());
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).until(() -> status(http, root, "/health/ready") == 200);
+            java.util.concurrent.ScheduledExecutorService poller = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+            poller.scheduleAtFixedRate(() -> readiness.add(status(http, root, "/health/ready")), 0, 250, TimeUnit.MILLISECONDS);
+            try {
+                Set<String> ids = publish("HALT", 10, 0);
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> pipeline.metrics().snapshots()
+                        .stream().anyMatch(snap -> snap.scope().equals(a.scope()) && snap.state().startsWith("HALTED")));
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
+                    counter.poll(Duration.ofMillis(100));
+                    return mine(counter, "HALT-").containsAll(ids);
+                });
+                String statusBody = body(http, root, "/status");
+                String readyBody = body(http, root, "/health/ready");
+                // a few more probes while halted: readiness stays 200 and nothing else arrives
+                Thread.sleep(3_000);
+                counter.poll(Duration.ofSeconds(1));
+
+                assertThat(statusBody).as("/status names the halt").contains("HALTED", "401");
+                assertThat(readyBody).contains("\"status\":\"UP\"", "\"haltedRoutes\":{\"a\":");
+                assertThat(mine(counter, "HALT-")).isEqualTo(ids);
+                assertThat(counter.duplicates()).isZero();
+                assertThat(counter.deadLettered()).isZero();
+                assertThat(byRoute(counter, "HALT-")).as("every ticket served by the fallback, none kept back as the probe")
+                        .containsExactly(Map.entry("b", 10L));
+                for (String id : ids) {
+                    JsonNode json = Json.MAPPER.readTree(counter.results().get(id));
+                    assertThat(json.get("fallbackFrom").asText()).isEqualTo("a");
+                    assertThat(json.get("fallbackReason").asText()).isEqualTo("halted");
+                }
+                long refused = primarySim.stats().requestsWithStatus(401);
+                assertThat(refused).as("the call that found the halt, then a probe every 2 s").isGreaterThanOrEqualTo(3);
+
+                primarySim.setFaults(Faults.none());
+                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> pipeline.metrics().snapshots()
+                        .stream().anyMatch(snap -> snap.scope().equals(a.scope()) && snap.state().equals("RUNNING")));
+            } finally {
+                poller.shutdownNow();
+                poller.awaitTermination(5, TimeUnit.SECONDS);
+            }
+            List<Integer> seen = List.copyOf(readiness);
+            assertThat(seen).as("polled every 250 ms throughout").hasSizeGreaterThan(20);
+            assertThat(seen).as("/health/ready at every probe while a was halted").containsOnly(200);
+            assertThat(backupSim.stats().requestsWithStatus(429) - backup429).isZero();
+            System.out.printf("RoutesIT ready-under-halt: /health/ready 200 in %d of %d probes, 10 of 10 tickets served by b once, "
+                    + "%d calls refused 401 by a (its probes), then a resumed%n", seen.stream().filter(c -> c == 200).count(), seen.size(),
+                    primarySim.stats().requestsWithStatus(401));
+        } finally {
+            primarySim.setFaults(Faults.none());
+        }
+    }
+
+    /** The status of {@code GET path}, or -1 when no answer came. */
+    private static int status(java.net.http.HttpClient http, URI root, String path) {
+        try {
+            return http.send(java.net.http.HttpRequest.newBuilder(root.resolve(path)).timeout(Duration.ofSeconds(2)).GET().build(),
+                    java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (java.io.IOException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
+    }
+
+    private static String body(java.net.http.HttpClient http, URI root, String path) throws Exception {
+        return http.send(java.net.http.HttpRequest.newBuilder(root.resolve(path)).timeout(Duration.ofSeconds(5)).GET().build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+    }
+
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void shouldServeTicketsTooLargeForAnEightKPrimaryOnTheLongRouteWithoutARefusedCall() throws Exception {

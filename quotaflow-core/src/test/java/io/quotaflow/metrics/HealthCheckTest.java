@@ -39,10 +39,23 @@ class HealthCheckTest {
     }
 
     @Test
-    void shouldReportAHaltedRouteAsNotReady() {
+    void shouldStayReadyAndNameTheHaltWhileARouteIsHalted() {
         HealthCheck.Report ready = HealthCheck.ready(State.RUNNING, true, null, HALTED);
-        assertThat(ready.status()).isEqualTo(503);
-        assertThat(ready.json()).contains("\"status\":\"DOWN\"", "\"streams\":\"RUNNING\"", "route default is halted: HTTP 401");
+        assertThat(ready.status()).isEqualTo(200);
+        assertThat(ready.json()).contains("\"status\":\"UP\"", "\"streams\":\"RUNNING\"",
+                "\"haltedRoutes\":{\"default\":\"HTTP 401: Incorrect API key provided\"}").doesNotContain("\"reason\"");
+        HealthCheck.Report routine = HealthCheck.ready(State.REBALANCING, true, null, HALTED).withRouteStates(Map.of("default",
+                "halted: HTTP 401"));
+        assertThat(routine.status()).as("a routine rebalance while halted").isEqualTo(200);
+        assertThat(routine.json()).contains("\"routeStates\":{\"default\":\"halted: HTTP 401\"}");
+    }
+
+    @Test
+    void shouldFailReadinessOnTheStreamsNotOnTheRoutes() {
+        HealthCheck.Report starting = HealthCheck.ready(State.REBALANCING, false, null, HALTED);
+        assertThat(starting.status()).isEqualTo(503);
+        assertThat(starting.json()).contains("the streams are starting (REBALANCING)").doesNotContain("is halted");
+        assertThat(HealthCheck.ready(State.ERROR, true, null, HALTED).status()).isEqualTo(503);
     }
 
     @Test

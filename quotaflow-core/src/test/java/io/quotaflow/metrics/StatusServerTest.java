@@ -220,7 +220,7 @@ class StatusServerTest {
     }
 
     @Test
-    void shouldStayLiveAndReportNotReadyWhileARouteIsHalted() throws Exception {
+    void shouldStayLiveAndReadyAndNameTheHaltWhileARouteIsHalted() throws Exception {
         assertThat(request("GET", "/health/ready").statusCode()).isEqualTo(200);
         metrics.state(snapshot("HALTED: HTTP 401: Incorrect API key provided"));
 
@@ -228,13 +228,16 @@ class StatusServerTest {
         assertThat(live.statusCode()).isEqualTo(200);
         assertThat(live.body()).contains("\"status\":\"UP\"", "\"default\"");
         HttpResponse<String> ready = request("GET", "/health/ready");
-        assertThat(ready.statusCode()).isEqualTo(503);
+        assertThat(ready.statusCode()).as("a halt is route health: the instance still serves").isEqualTo(200);
         assertThat(ready.headers().firstValue("Content-Type")).contains("application/json");
-        assertThat(ready.body()).contains("\"status\":\"DOWN\"", "route default is halted: HTTP 401: Incorrect API key provided");
+        assertThat(ready.body()).contains("\"status\":\"UP\"", "\"haltedRoutes\":{\"default\":\"HTTP 401: Incorrect API key provided\"}")
+                .doesNotContain("\"reason\"");
+        assertThat(request("GET", "/health").statusCode()).isEqualTo(200);
         assertThat(request("GET", "/metrics").body()).contains("quotaflow_route_halted{route=\"default\"} 1");
+        assertThat(request("GET", "/status").body()).contains("HALTED: HTTP 401: Incorrect API key provided");
 
-        metrics.state(snapshot("RUNNING"));
-        assertThat(request("GET", "/health/ready").statusCode()).isEqualTo(200);
+        state = KafkaStreams.State.ERROR;
+        assertThat(request("GET", "/health/ready").statusCode()).as("the streams decide readiness").isEqualTo(503);
     }
 
     @Test
@@ -313,7 +316,7 @@ class StatusServerTest {
             assertThat(after.get("routes").get(0).get("canServe").asBoolean()).isFalse();
             assertThat(after.get("scopes").get(0).get("estimatedWaitMs").isNull()).as("no wait of 0 ms, i.e. now").isTrue();
             assertThat(after.get("scopes").get(0).get("tail").get("interactive").get("estimatedDoneAt").isNull()).isTrue();
-            assertThat(ready.get("status").asText()).as("only a halt makes ready DOWN").isEqualTo("UP");
+            assertThat(ready.get("status").asText()).as("route health never makes ready DOWN").isEqualTo("UP");
             assertThat(ready.get("routeStates").get("default").asText()).isEqualTo("unreachable: connection refused");
         }
     }

@@ -43,18 +43,31 @@ class FallbackPolicyTest {
     }
 
     @Test
-    void shouldMoveAllButTheProbeWhileTheRouteIsHalted() {
+    void shouldMoveEveryTicketWhileTheRouteIsHaltedAndProbesWithACallOfItsOwn() {
         Routing routing = routing(Map.of(), primary, second, third);
         List<FallbackPolicy.Waiting> w = waiting(Priority.STANDARD, 5, 100);
         FallbackPolicy.Condition halted = new FallbackPolicy.Condition(true, false, false, 1, 1, 10, 16);
 
         List<FallbackPolicy.Move> moves = policy(routing).decide(primary, halted, w, r -> true);
 
-        assertThat(moves).hasSize(4).allSatisfy(m -> {
+        assertThat(moves).hasSize(5).allSatisfy(m -> {
             assertThat(m.to()).isEqualTo("second");
             assertThat(m.reason()).isEqualTo(FallbackReason.HALTED);
         });
-        assertThat(moves).extracting(FallbackPolicy.Move::id).doesNotContain("standard-4");
+        assertThat(moves).extracting(FallbackPolicy.Move::id).contains("standard-0", "standard-4");
+    }
+
+    @Test
+    void shouldKeepOneTicketAsTheProbeWhenTheHaltIsProbedWithATicketOrTheCircuitIsOpen() {
+        Routing routing = routing(Map.of(), primary, second, third);
+        List<FallbackPolicy.Waiting> w = waiting(Priority.STANDARD, 5, 100);
+        FallbackPolicy.Condition batchHalted = new FallbackPolicy.Condition(true, false, false, 1, 1, 10, 16, false);
+        FallbackPolicy.Condition open = new FallbackPolicy.Condition(false, true, false, 1, 1, 10, 16);
+
+        assertThat(policy(routing).decide(primary, batchHalted, w, r -> true)).extracting(FallbackPolicy.Move::id)
+                .hasSize(4).doesNotContain("standard-4");
+        assertThat(policy(routing).decide(primary, open, w, r -> true)).extracting(FallbackPolicy.Move::id)
+                .hasSize(4).doesNotContain("standard-4");
     }
 
     @Test
@@ -79,7 +92,7 @@ class FallbackPolicyTest {
         List<FallbackPolicy.Move> moves = policy(routing).decide(primary, halted, w, r -> true);
         assertThat(moves).extracting(FallbackPolicy.Move::id, FallbackPolicy.Move::to)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("standard-0", "second"),
-                        org.assertj.core.groups.Tuple.tuple("big", "third"));
+                        org.assertj.core.groups.Tuple.tuple("big", "third"), org.assertj.core.groups.Tuple.tuple("probe", "second"));
 
         assertThat(policy(routing).decide(primary, halted, w, r -> !r.equals("second")))
                 .extracting(FallbackPolicy.Move::to).containsOnly("third");
@@ -90,9 +103,9 @@ class FallbackPolicyTest {
         Routing routing = routing(Map.of(), primary, second, third);
         FallbackPolicy.Condition halted = new FallbackPolicy.Condition(true, false, false, 1, 1, 10, 16);
         List<FallbackPolicy.Waiting> w = List.of(new FallbackPolicy.Waiting("moved", Priority.STANDARD, 10, true),
-                new FallbackPolicy.Waiting("probe", Priority.STANDARD, 10, false));
+                new FallbackPolicy.Waiting("fresh", Priority.STANDARD, 10, false));
 
-        assertThat(policy(routing).decide(primary, halted, w, r -> true)).isEmpty();
+        assertThat(policy(routing).decide(primary, halted, w, r -> true)).extracting(FallbackPolicy.Move::id).containsExactly("fresh");
     }
 
     @Test

@@ -342,15 +342,48 @@ class FailurePathTest {
             assertThat(snapshots.get(snapshots.size() - 1).state()).startsWith("HALTED");
             h.advance(Duration.ofSeconds(3));
             assertThat(client.requests()).as("one probe after the interval").hasSize(2);
-            assertThat(client.requests().get(1).items()).hasSize(1);
+            assertThat(client.requests().get(1).items()).as("the probe is a call of its own").isEmpty();
+            assertThat(client.requests().get(1).prompt().maxTokens()).as("the check's one-token call").isEqualTo(1);
             assertThat(h.deadLetters()).as("older than the maximum age, yet kept").isEmpty();
             assertThat(h.retries()).isEmpty();
 
             client.respondWith(r -> FakeModelClient.answer(r, "account", "high"));
             h.advance(Duration.ofSeconds(12));
+            assertThat(client.requests().get(2).items()).as("the accepted probe, then the tickets").isEmpty();
             assertThat(h.classified()).hasSize(5);
             assertThat(h.deadLetters()).isEmpty();
             assertThat(snapshots.get(snapshots.size() - 1).state()).isEqualTo("RUNNING");
+        }
+    }
+
+    @Test
+    void shouldKeepTheHaltWhileAProbeIsOutOrTimesOutAndProbeAgainWhenDue() {
+        FakeModelClient client = new FakeModelClient(r -> FakeModelClient.failed(ModelOutcome.FailureKind.HALT, 401, "invalid_api_key"));
+        RetrySettings retry = RetrySettings.ofDefaults().withHaltProbeInterval(Duration.ofSeconds(10));
+        try (PipelineHarness h = new PipelineHarness(settings(retry), client)) {
+            h.pipe(Priority.STANDARD, "T-0", Fixtures.ticket("T-0"));
+            h.advance(Duration.ofSeconds(1));
+            client.hold();
+            h.advance(Duration.ofSeconds(10));
+            assertThat(client.requests()).as("the probe went out; the stream thread does not wait for it").hasSize(2);
+            h.advance(Duration.ofSeconds(25));
+            assertThat(client.requests()).as("no second probe while one is out").hasSize(2);
+
+            client.respondWith(r -> FakeModelClient.failed(ModelOutcome.FailureKind.TIMEOUT, 0, "timeout after 60000 ms"));
+            client.completeAll();
+            h.advance(Duration.ofSeconds(1));
+            assertThat(h.retries()).as("a probe carries no ticket: nothing to retry").isEmpty();
+            h.advance(Duration.ofSeconds(1));
+            assertThat(client.requests()).as("the probe's interval had passed: the next one goes").hasSize(3);
+            assertThat(client.requests().get(2).items()).isEmpty();
+
+            client.respondWith(r -> FakeModelClient.answer(r, "account", "high"));
+            client.completeAll();
+            h.advance(Duration.ofSeconds(1));
+            client.completeAll();
+            h.advance(Duration.ofSeconds(1));
+            assertThat(h.classified()).extracting(TestRecord::key).containsExactly("T-0");
+            assertThat(h.deadLetters()).isEmpty();
         }
     }
 

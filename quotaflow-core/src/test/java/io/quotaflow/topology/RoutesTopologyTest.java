@@ -6,6 +6,7 @@ import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.routing.RouteSettings;
 import io.quotaflow.routing.ModelClients;
 import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.model.ModelRequest;
 import io.quotaflow.testing.FakeModelClient;
 import io.quotaflow.testing.Fixtures;
 import io.quotaflow.testing.PipelineHarness;
@@ -61,7 +62,7 @@ class RoutesTopologyTest {
     }
 
     @Test
-    void shouldMoveWaitingTicketsToTheFallbackWhileTheRouteIsHaltedAndComeBackAfter() throws Exception {
+    void shouldMoveEveryWaitingTicketToTheFallbackWhileTheRouteIsHaltedProbeApartAndComeBackAfter() throws Exception {
         DispatcherSettings settings = Fixtures.routed(Map.of(), Fixtures.route("primary", 128_000, List.of("backup"), null),
                 Fixtures.route("backup", 128_000, List.of(), null));
         client("primary").respondWith(r -> FakeModelClient.failed(ModelOutcome.FailureKind.HALT, 401, "invalid api key"));
@@ -72,28 +73,35 @@ class RoutesTopologyTest {
             h.advance(Duration.ofSeconds(3));
             Map<String, JsonNode> first = byId(h.classified());
 
-            assertThat(first).hasSize(4);
+            assertThat(first).as("every ticket moves: none stays behind as the probe").hasSize(5);
             first.values().forEach(json -> {
                 assertThat(json.get("route").asText()).isEqualTo("backup");
                 assertThat(json.get("fallbackFrom").asText()).isEqualTo("primary");
                 assertThat(json.get("fallbackReason").asText()).isEqualTo("halted");
             });
-            assertThat(fallbacks).hasSize(4).allSatisfy(f -> assertThat(f).containsExactly("primary", "backup", "halted"));
+            assertThat(fallbacks).hasSize(5).allSatisfy(f -> assertThat(f).containsExactly("primary", "backup", "halted"));
 
-            // the key works again: the one ticket kept back as the probe is served by its own route
+            // refused probes keep the halt; each is a one-token call of its own, no ticket
+            h.advance(Duration.ofMinutes(2));
+            List<ModelRequest> sent = client("primary").requests();
+            assertThat(sent.get(0).items()).as("the call that found the halt").isNotEmpty();
+            List<ModelRequest> probes = sent.subList(1, sent.size());
+            assertThat(probes).as("a probe every retry.halt-probe-ms").hasSizeBetween(2, 10).allSatisfy(p -> {
+                assertThat(p.items()).isEmpty();
+                assertThat(p.prompt().maxTokens()).isEqualTo(1);
+                assertThat(p.prompt().body().get("max_tokens").asInt()).isEqualTo(1);
+                assertThat(p.prompt().body().get("messages").get(0).get("content").asText()).isEqualTo("Reply with OK.");
+            });
+
+            // the key works again: the next probe is accepted and new tickets use the primary again
             client("primary").respondWith(r -> FakeModelClient.answer(r, "technical", "high"));
-            h.advance(Duration.ofMinutes(6));
-            Map<String, JsonNode> second = byId(h.classified());
-            assertThat(second).hasSize(1);
-            JsonNode probe = second.values().iterator().next();
-            assertThat(probe.get("route").asText()).isEqualTo("primary");
-            assertThat(probe.has("fallbackFrom")).isFalse();
-            assertThat(second.keySet()).doesNotContainAnyElementsOf(first.keySet());
-
-            // new tickets use the primary again
+            h.advance(Duration.ofMinutes(2));
             h.pipe(Priority.INTERACTIVE, "T-new", Fixtures.ticket("T-new"));
             h.advance(Duration.ofSeconds(1));
-            assertThat(byId(h.classified()).get("T-new").get("route").asText()).isEqualTo("primary");
+            Map<String, JsonNode> second = byId(h.classified());
+            assertThat(second).containsOnlyKeys("T-new");
+            assertThat(second.get("T-new").get("route").asText()).isEqualTo("primary");
+            assertThat(second.get("T-new").has("fallbackFrom")).isFalse();
             assertThat(h.deadLetters()).isEmpty();
         }
     }
