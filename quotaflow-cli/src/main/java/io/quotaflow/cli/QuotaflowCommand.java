@@ -60,7 +60,7 @@ public final class QuotaflowCommand implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(execute(args));
+        GracefulStop.exit(execute(args));
     }
 
     /** Runs the command line and returns its exit code (tests call this). */
