@@ -37,8 +37,8 @@ import java.util.concurrent.Callable;
         optionListHeading = "%nOptions:%n",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
-            "0:at least one dead letter was printed",
-            "1:none matched, the topic does not exist or the cluster did not answer",
+            "0:dead letters were printed, or there are none (no filter: prints \"no dead letters in TOPIC\")",
+            "1:a filter matched none, the topic does not exist or the cluster did not answer",
             "2:usage error (bad option or offset, invalid client property)"
         },
         footerHeading = "%nExamples:%n",
@@ -108,6 +108,12 @@ public final class DlqShowCommand implements Callable<Integer> {
             err.println("dlq show: " + PublishCommand.rootMessage(e));
             return ExitCodes.FAILURE;
         }
+        if (found.isEmpty() && unfiltered()) {
+            // an empty dead-letter topic is the healthy answer (a cron job's): not a failure
+            (json ? err : out).println("dlq show: no dead letters in " + query.topic());
+            (json ? err : out).flush();
+            return ExitCodes.OK;
+        }
         if (found.isEmpty()) {
             err.println("dlq show: no dead letter in " + query.topic() + " matched (filters: " + query.describe() + ")");
             return ExitCodes.FAILURE;
@@ -121,6 +127,11 @@ public final class DlqShowCommand implements Callable<Integer> {
         }
         out.flush();
         return ExitCodes.OK;
+    }
+
+    /** Whether no filter (--key, --offset, --kind) narrows the query. */
+    private boolean unfiltered() {
+        return keys.isEmpty() && offsets.isEmpty() && kinds.isEmpty();
     }
 
     DeadLetterQuery query() {
