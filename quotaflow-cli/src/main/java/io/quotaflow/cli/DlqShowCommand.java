@@ -108,16 +108,22 @@ public final class DlqShowCommand implements Callable<Integer> {
             err.println("dlq show: " + PublishCommand.rootMessage(e));
             return ExitCodes.FAILURE;
         }
-        if (found.isEmpty() && unfiltered()) {
-            // an empty dead-letter topic is the healthy answer (a cron job's): not a failure
-            (json ? err : out).println("dlq show: no dead letters in " + query.topic());
-            (json ? err : out).flush();
+        return found.isEmpty() ? none(query, out, err) : print(found, out);
+    }
+
+    /** Nothing found: on an unfiltered query the healthy answer (a cron job's), exit 0; a filter that matched nothing, exit 1. */
+    private int none(DeadLetterQuery query, PrintWriter out, PrintWriter err) {
+        if (unfiltered()) {
+            PrintWriter to = json ? err : out; // --json keeps stdout to JSON lines
+            to.println("dlq show: no dead letters in " + query.topic());
+            to.flush();
             return ExitCodes.OK;
         }
-        if (found.isEmpty()) {
-            err.println("dlq show: no dead letter in " + query.topic() + " matched (filters: " + query.describe() + ")");
-            return ExitCodes.FAILURE;
-        }
+        err.println("dlq show: no dead letter in " + query.topic() + " matched (filters: " + query.describe() + ")");
+        return ExitCodes.FAILURE;
+    }
+
+    private int print(List<DeadLetterView> found, PrintWriter out) {
         for (int i = 0; i < found.size(); i++) {
             if (json) {
                 out.println(found.get(i).toJson().toString());

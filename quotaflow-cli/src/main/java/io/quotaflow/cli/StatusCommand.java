@@ -111,18 +111,11 @@ public final class StatusCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "give --url (one instance) or --http-port (the port of the "
                     + "instances found through --bootstrap-servers), not both");
         }
-        List<URI> roots;
-        if (url != null) {
-            roots = List.of(url);
-        } else {
-            try {
-                roots = discover();
-            } catch (RuntimeException | InterruptedException | java.util.concurrent.ExecutionException
-                     | java.util.concurrent.TimeoutException e) {
-                err.println("status: could not list the instances of the application: " + PublishCommand.rootMessage(e));
-                return ExitCodes.FAILURE;
-            }
+        Optional<List<URI>> found = roots(err);
+        if (found.isEmpty()) {
+            return ExitCodes.FAILURE;
         }
+        List<URI> roots = found.get();
         Answer answer;
         try {
             answer = ask(roots, err);
@@ -148,6 +141,20 @@ public final class StatusCommand implements Callable<Integer> {
             out.flush();
         });
         return ExitCodes.FAILURE;
+    }
+
+    /** The instances to ask: --url, or the members found through the cluster; empty (and said why) when none could be listed. */
+    private Optional<List<URI>> roots(PrintWriter err) {
+        if (url != null) {
+            return Optional.of(List.of(url));
+        }
+        try {
+            return Optional.of(discover());
+        } catch (RuntimeException | InterruptedException | java.util.concurrent.ExecutionException
+                 | java.util.concurrent.TimeoutException e) {
+            err.println("status: could not list the instances of the application: " + PublishCommand.rootMessage(e));
+            return Optional.empty();
+        }
     }
 
     /**
