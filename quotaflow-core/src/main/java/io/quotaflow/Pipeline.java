@@ -322,10 +322,11 @@ public final class Pipeline implements AutoCloseable {
         close(Duration.ofSeconds(30));
     }
 
-    public void close(Duration timeout) {
+    /** Closes everything, the streams within {@code timeout}; whether the streams closed in time. */
+    public boolean close(Duration timeout) {
         transactionWatch.close();
         // leave the group at once, so the quota scope's task moves now rather than after the session timeout
-        streams.close(CloseOptions.timeout(timeout).withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+        boolean closed = streams.close(CloseOptions.timeout(timeout).withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
         processMetrics.close();
         if (startCheck != null) {
             startCheck.close();
@@ -335,5 +336,6 @@ public final class Pipeline implements AutoCloseable {
             status.close();
         }
         registry.close();
+        return closed;
     }
 }

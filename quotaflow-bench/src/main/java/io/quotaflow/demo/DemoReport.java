@@ -80,14 +80,8 @@ public record DemoReport(long tickets, long classified, long deadLettered, long 
     }
 
     public String render() {
-        StringBuilder sb = new StringBuilder();
-        sb.append("quotaflow demo report\n");
-        sb.append(String.format("  tickets published   %,d%n", tickets));
-        sb.append(String.format("  classified          %,d%n", classified));
-        sb.append(String.format("  dead-lettered       %,d %s%n", deadLettered, deadLettersByKind));
-        sb.append(String.format("  duplicates          %,d%n", duplicates));
-        sb.append(String.format("  calls               %,d%n", calls));
-        sb.append(String.format("  HTTP 429            %,d%n", http429));
+        StringBuilder sb = head(scenario, tickets, classified, deadLettered, deadLettersByKind, duplicates,
+                String.format("%,d", calls), String.format("%,d", http429));
         sb.append(String.format("  prompt tokens       %,d%n", promptTokens));
         sb.append(String.format("  completion tokens   %,d%n", completionTokens));
         sb.append(String.format("  tokens admitted     %,d (prompt + max_tokens, what the TPM limit counts)%n", tokensAdmitted));
@@ -106,6 +100,27 @@ public record DemoReport(long tickets, long classified, long deadLettered, long 
             sb.append(String.format(Locale.ROOT, "  cost                $%.4f, $%.7f per classified ticket (assumed prices: %s)%n",
                     costUsd, costPerClassifiedUsd(), prices.describe()));
         }
-        return sb.toString();
+        return sb.append(result(clean())).toString();
+    }
+
+    /**
+     * The lines every scenario's report starts with, in one format: {@code quotaflow demo report (SCENARIO)}, then
+     * tickets published, classified, dead-lettered, duplicates, calls and HTTP 429 ({@link FallbackReport} too).
+     */
+    static StringBuilder head(String scenario, long tickets, long classified, long deadLettered, Map<String, Long> byKind,
+                              long duplicates, String calls, String http429) {
+        StringBuilder sb = new StringBuilder("quotaflow demo report (" + scenario + ")\n");
+        sb.append(String.format("  tickets published   %,d%n", tickets));
+        sb.append(String.format("  classified          %,d%n", classified));
+        sb.append(String.format("  dead-lettered       %,d %s%n", deadLettered, byKind));
+        sb.append(String.format("  duplicates          %,d%n", duplicates));
+        sb.append(String.format("  calls               %s%n", calls));
+        sb.append(String.format("  HTTP 429            %s%n", http429));
+        return sb;
+    }
+
+    /** The line every scenario's report ends with. */
+    static String result(boolean clean) {
+        return clean ? "  result              CLEAN: every ticket accounted for once, no 429\n" : "  result              NOT CLEAN\n";
     }
 }

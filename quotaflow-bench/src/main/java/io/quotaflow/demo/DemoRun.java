@@ -85,6 +85,11 @@ public final class DemoRun {
     static final Duration OUTAGE_CACHE_TTL = Duration.ofSeconds(2);
     /** Tickets the outage scenario sends again (new ids, same text) while the route is down. */
     static final int OUTAGE_REPEATS = 10;
+    /**
+     * Interactive tickets that arrive while the route is down (new ids, new text): the bundled interactive
+     * ones go first and are answered before the outage begins, so these are the ones handed off.
+     */
+    static final int OUTAGE_INTERACTIVE = 5;
 
     /** {@code config} with the outage scenario's deadline and cache: interactive tickets due 10 s after intake, answers fresh 2 s. */
     static QuotaflowConfig outage(QuotaflowConfig config) {
@@ -110,6 +115,21 @@ public final class DemoRun {
                         long tokensAdmitted, String state, long retried) {
             this(elapsedMs, expected, classified, deadLettered, calls, http429, tokensAdmitted, state, retried, "");
         }
+
+        /** The live line: {@link #line} with the retries, tokens admitted, route state and queues as the detail. */
+        public String line() {
+            return DemoRun.line(elapsedMs, classified, expected, deadLettered, calls, http429, String.format(java.util.Locale.ROOT,
+                    "retried %d tok %,d %s", retried, tokensAdmitted, state) + (queues.isEmpty() ? "" : " " + queues));
+        }
+    }
+
+    /**
+     * Every scenario's progress line, one format: {@code 12.5s done 120/521 dlq 2 calls 30 429s 0 DETAIL}, where
+     * {@code of} is every record the scenario publishes (what is published later included).
+     */
+    public static String line(long elapsedMs, long done, long of, long deadLettered, long calls, long http429, String detail) {
+        return String.format(java.util.Locale.ROOT, "%5.1fs done %d/%d dlq %d calls %d 429s %d%s", elapsedMs / 1000.0, done, of,
+                deadLettered, calls, http429, detail.isEmpty() ? "" : " " + detail);
     }
 
     /**
@@ -192,7 +212,9 @@ public final class DemoRun {
         long expected = summary.acknowledged();
         try (OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of())) {
             long deadline = System.currentTimeMillis() + options.timeout().toMillis();
-            Ticker ticker = new Ticker(options, start, expected, counter, sim, pipeline, progress);
+            // the denominator counts what the outage scenario publishes later too, so it does not jump
+            long later = options.scenario() == Scenario.OUTAGE ? OUTAGE_INTERACTIVE + OUTAGE_REPEATS : 0;
+            Ticker ticker = new Ticker(options, start, expected + later, counter, sim, pipeline, progress);
             long replayed = 0;
             long repeats = 0;
             if (options.scenario() == Scenario.OUTAGE) {
@@ -202,11 +224,13 @@ public final class DemoRun {
                 log.printf("%n>>> OUTAGE: the provider now answers 503 to everything; tickets go to tickets.retry, the circuit opens,"
                         + " interactive tickets are handed off before their %d s deadline, the others are dead-lettered after their"
                         + " %d s budget%n", OUTAGE_DEADLINE.toSeconds(), OUTAGE_RETRY.maxAge().toSeconds());
+                long arrived = publishInteractive(broker, lines, log);
+                ticker.expected = expected + arrived + OUTAGE_REPEATS;
                 waitUntil(ticker, deadline, () -> pipeline.metrics().snapshots().stream().anyMatch(s -> "CIRCUIT_OPEN".equals(s.state())));
                 // every answer given before the outage has expired by now: the repeats find stale ones only
                 long expired = System.currentTimeMillis() + OUTAGE_CACHE_TTL.toMillis() + 500;
                 waitUntil(ticker, deadline, () -> System.currentTimeMillis() >= expired);
-                repeats = publishRepeats(broker, lines, counter.classifiedIds(), log);
+                repeats = arrived + publishRepeats(broker, lines, counter.classifiedIds(), log);
                 long all = expected + repeats;
                 ticker.expected = all;
                 waitUntil(ticker, deadline, () -> (long) counter.classified() + counter.deadLettered() + counter.handedOff() >= all);
@@ -261,12 +285,47 @@ public final class DemoRun {
                 // a malformed line of the dataset (sent on purpose): not repeated
             }
         }
+        long sent = publish(broker, repeats.toString());
+        log.printf("%n>>> the route is down; %d tickets classified before are sent again (new ids, same text): their expired"
+                + " cache entries answer them, marked stale%n", sent);
+        return sent;
+    }
+
+    /**
+     * Publishes {@link #OUTAGE_INTERACTIVE} interactive tickets of the dataset under new ids ({@code O-<id>}) and
+     * with new text (no cache entry answers them): arriving while the route is down, they are handed off before
+     * their {@link #OUTAGE_DEADLINE}.
+     */
+    private static long publishInteractive(EmbeddedKafkaBroker broker, byte[] lines, PrintStream log) {
+        StringBuilder arriving = new StringBuilder();
+        int n = 0;
+        for (String line : new String(lines, java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+            if (n < OUTAGE_INTERACTIVE && line.contains("interactive")) {
+                try {
+                    com.fasterxml.jackson.databind.node.ObjectNode t = (com.fasterxml.jackson.databind.node.ObjectNode)
+                            io.quotaflow.records.Json.MAPPER.readTree(line);
+                    if (!"interactive".equals(t.path("priority").asText())) {
+                        continue;
+                    }
+                    t.put("id", "O-" + t.path("id").asText());
+                    t.put("body", t.path("body").asText() + " (Sent again: still waiting.)");
+                    arriving.append(io.quotaflow.records.Json.MAPPER.writeValueAsString(t)).append('\n');
+                    n++;
+                } catch (IOException | ClassCastException e) {
+                    // a malformed line of the dataset (sent on purpose): not sent again
+                }
+            }
+        }
+        long sent = publish(broker, arriving.toString());
+        log.printf(">>> %d interactive tickets arrive during the outage%n", sent);
+        return sent;
+    }
+
+    /** Publishes {@code jsonl} (one ticket a line) and returns how many the broker acknowledged. */
+    private static long publish(EmbeddedKafkaBroker broker, String jsonl) {
         try (TicketPublisher publisher = new TicketPublisher(broker.bootstrapServers(), Map.of())) {
-            PublishSummary sent = publisher.publish(new ByteArrayInputStream(repeats.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)),
-                    Optional.empty(), false, p -> { }, issue -> { });
-            log.printf("%n>>> the route is down; %d tickets classified before are sent again (new ids, same text): their expired"
-                    + " cache entries answer them, marked stale%n", sent.acknowledged());
-            return sent.acknowledged();
+            return publisher.publish(new ByteArrayInputStream(jsonl.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                    Optional.empty(), false, p -> { }, issue -> { }).acknowledged();
         }
     }
 

@@ -135,19 +135,22 @@ public final class FallbackDemo {
         ProviderSimulator backup = sims.get("backup");
         try (OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of())) {
             long deadline = System.currentTimeMillis() + options.timeout().toMillis();
-            Waiter waiter = new Waiter(counter, options, start, first.acknowledged(), sims, progress, deadline);
+            // the denominator is every record the scenario publishes, from the start: the second half and the copies
+            // included (counting only what was published so far made it jump at each publication)
+            long secondHalf = records(java.util.Arrays.copyOfRange(lines, cut, lines.length));
+            Waiter waiter = new Waiter(counter, options, start, first.acknowledged() + secondHalf + COPIES, sims, progress, deadline);
             waiter.until(() -> counter.classified() >= first.acknowledged() / 2);
             primary.setFaults(Faults.builder().p503(1.0).build());
             log.printf("%n>>> the primary is DOWN (503 to everything): its circuit opens and its tickets move to the backup%n");
             PublishSummary second = publish(broker, java.util.Arrays.copyOfRange(lines, cut, lines.length));
             log.println(second.describe());
             long expected = first.acknowledged() + second.acknowledged();
-            waiter.expected = expected;
+            waiter.expected = expected + COPIES;
             waiter.until(() -> counter.classified() >= expected * 3 / 4 && backup.stats().requestsWithStatus(200) > 0);
             primary.setFaults(Faults.none());
             log.printf("%n>>> the primary is BACK: the ticket it kept as its probe closes its circuit, new tickets use it again%n");
             waiter.until(() -> (long) counter.classified() + counter.deadLettered() >= expected);
-            byte[] copies = copies(counter, 20);
+            byte[] copies = copies(counter, COPIES);
             PublishSummary again = publish(broker, copies);
             log.printf("%n>>> published %d copies of tickets the primary answered, under new ids: its cache answers them without a call%n",
                     again.acknowledged());
@@ -191,6 +194,14 @@ public final class FallbackDemo {
 
     /** The bundled tickets and one about 30 k characters long: too large for the primary's 8 k window, not for the long route. */
     /** The offset of the line break nearest the middle of {@code lines} (JSON lines), just after it. */
+    /** Copies of answered tickets published at the end, for the cache to answer. */
+    static final int COPIES = 20;
+
+    /** The records {@code lines} publishes: its non-blank lines (the publisher sends invalid ones too, to be dead-lettered). */
+    static long records(byte[] lines) {
+        return new String(lines, StandardCharsets.UTF_8).lines().filter(l -> !l.isBlank()).count();
+    }
+
     static int halfway(byte[] lines) {
         for (int i = lines.length / 2; i < lines.length; i++) {
             if (lines[i] == '\n') {
@@ -293,10 +304,17 @@ public final class FallbackDemo {
                 return;
             }
             next = now + options.tickerInterval().toMillis();
-            StringBuilder calls = new StringBuilder();
-            sims.forEach((name, s) -> calls.append(' ').append(name).append('=').append(s.stats().totalRequests()));
-            progress.accept(String.format("[%5.1f s] classified %d/%d  dead-lettered %d  calls%s", (now - start) / 1000.0,
-                    counter.classified(), expected, counter.deadLettered(), calls));
+            StringBuilder byRoute = new StringBuilder("by route");
+            long calls = 0;
+            long refused = 0;
+            for (Map.Entry<String, ProviderSimulator> sim : sims.entrySet()) {
+                var stats = sim.getValue().stats();
+                byRoute.append(' ').append(sim.getKey()).append(' ').append(stats.totalRequests());
+                calls += stats.totalRequests();
+                refused += stats.http429();
+            }
+            progress.accept(DemoRun.line(now - start, counter.classified(), expected, counter.deadLettered(), calls, refused,
+                    byRoute.toString()));
         }
     }
 }

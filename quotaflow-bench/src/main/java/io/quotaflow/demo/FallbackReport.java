@@ -42,22 +42,19 @@ public record FallbackReport(long tickets, long classified, long deadLettered, l
     }
 
     public String render() {
-        StringBuilder sb = new StringBuilder("quotaflow demo report (fallback)\n");
-        sb.append(String.format("  tickets published   %,d%n", tickets));
-        sb.append(String.format("  classified          %,d%n", classified));
-        sb.append(String.format("  dead-lettered       %,d %s%n", deadLettered, deadLettersByKind));
-        sb.append(String.format("  duplicates          %,d%n", duplicates));
+        StringBuilder sb = DemoReport.head("fallback", tickets, classified, deadLettered, deadLettersByKind, duplicates,
+                String.format("%,d by route %s", sum(calls), calls), String.format("%,d by route %s", sum(http429), http429));
         sb.append(String.format("  by route            %s%n", byRoute));
         sb.append(String.format("  fallbacks           %s%n", fallbacks.isEmpty() ? "none" : fallbacks));
         sb.append(String.format("  cache hits          %,d%n", cacheHits));
-        sb.append(String.format("  calls by route      %s%n", calls));
-        sb.append(String.format("  429s by route       %s%n", http429));
         sb.append(String.format("  primary refused     %,d calls with 503 while down%n", primaryRefused503));
         sb.append(String.format("  elapsed             %.1f s%n", elapsedMs / 1000.0));
         sb.append(String.format("  cost                $%.4f, $%.7f per classified ticket (assumed prices: $0.15 / $0.60 per Mtok)%n",
                 costUsd, classified == 0 ? 0 : costUsd / classified));
-        sb.append(clean() ? "  result              CLEAN: every ticket accounted for once, no 429\n"
-                : "  result              NOT CLEAN\n");
-        return sb.toString();
+        return sb.append(DemoReport.result(clean())).toString();
+    }
+
+    private static long sum(Map<String, Long> byRoute) {
+        return byRoute.values().stream().mapToLong(Long::longValue).sum();
     }
 }

@@ -50,7 +50,8 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--scenario", paramLabel = "steady|outage|fallback|tenants", defaultValue = "steady",
             description = {"steady (default): the rate limits bind on a healthy provider.",
                     "outage: the provider fails for longer than the retry budget; tickets go to tickets.retry and then",
-                    "to tickets.dlq, the outage ends, the dead letters are replayed, and every valid ticket is classified once.",
+                    "to tickets.dlq, interactive tickets that arrive meanwhile are handed off before their deadline, the",
+                    "outage ends, the dead letters are replayed, and every valid ticket is classified once.",
                     "fallback: three routes (primary with an 8 k window, backup, long); the primary goes down mid-run and its",
                     "tickets move to the backup and back, the long route takes a ticket too large for the primary, and",
                     "copies of answered tickets are served from the cache.",
@@ -83,10 +84,7 @@ public final class DemoCommand implements Callable<Integer> {
                 Duration.ofMillis(tty ? 250 : 5_000), chosen);
         ProgressOut out = new ProgressOut(err, tty);
         // within the terminal's width (80 columns when unknown): a longer line wraps and \r rewrites only its last row
-        DemoReport report = DemoRun.run(options, p -> out.line(String.format(java.util.Locale.ROOT,
-                "%5.1fs done %d/%d dlq %d retried %d calls %d 429s %d tok %,d %s",
-                p.elapsedMs() / 1000.0, p.classified(), p.expected(), p.deadLettered(), p.retried(), p.calls(), p.http429(),
-                p.tokensAdmitted(), p.state()) + (p.queues().isEmpty() ? "" : " " + p.queues())), err);
+        DemoReport report = DemoRun.run(options, p -> out.line(p.line()), err);
         out.end();
         return finish(report.render(), report, report.clean());
     }

@@ -22,7 +22,7 @@ public final class QuotaflowDevCommand {
         if (System.getProperty(LOGBACK_CONFIGURATION) == null) {
             System.setProperty(LOGBACK_CONFIGURATION, "quotaflow-dev-logback.xml");
         }
-        System.exit(execute(args));
+        io.quotaflow.cli.GracefulStop.exit(execute(args));
     }
 
     /** Runs the developer command line and returns its exit code. */

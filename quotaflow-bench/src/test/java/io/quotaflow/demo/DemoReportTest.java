@@ -52,4 +52,40 @@ class DemoReportTest {
         assertThat(outage.clean()).isTrue();
         assertThat(outage.withOutage(40, 30, 200, 7, 6).clean()).as("a ticket with no outcome").isFalse();
     }
+
+    @Test
+    void shouldStartAndEndEveryScenariosReportInOneFormat() {
+        DemoReport steady = report();
+        DemoReport outage = report().withOutage(40, 30, 200, 0, 0);
+        FallbackReport fallback = new FallbackReport(521, 515, 6, 0, Map.of("primary", 400L, "backup", 114L, "long", 1L),
+                Map.of(), 20, Map.of("primary", 90L, "backup", 30L, "long", 1L), Map.of("primary", 0L, "backup", 0L, "long", 0L),
+                12, Map.of("bad-input", 6L), 90_000);
+
+        for (String rendered : java.util.List.of(steady.render(), outage.render(), fallback.render())) {
+            java.util.List<String> labels = rendered.lines().map(l -> l.length() > 22 ? l.substring(0, 22).strip() : l).toList();
+            assertThat(labels.subList(0, 7)).as(rendered).containsExactly(labels.get(0), "tickets published", "classified",
+                    "dead-lettered", "duplicates", "calls", "HTTP 429");
+            assertThat(rendered.lines().findFirst().orElseThrow()).as(rendered).matches("quotaflow demo report \\((steady|outage|fallback)\\)");
+            assertThat(labels.get(labels.size() - 1)).as(rendered).isEqualTo("result");
+        }
+        assertThat(fallback.render()).contains("  calls               121 by route {", "  HTTP 429            0 by route {");
+        assertThat(steady.render()).startsWith("quotaflow demo report (steady)\n").endsWith("  result              CLEAN: every"
+                + " ticket accounted for once, no 429\n");
+    }
+
+    @Test
+    void shouldPrintOneProgressLineFormatForEveryScenario() {
+        String steady = new DemoRun.Progress(12_500, 521, 120, 2, 30, 0, 45_000, "RUNNING", 3).line();
+        String fallback = DemoRun.line(12_500, 120, 521, 2, 30, 0, "by route primary 20 backup 10 long 0");
+
+        assertThat(steady).isEqualTo(" 12.5s done 120/521 dlq 2 calls 30 429s 0 retried 3 tok 45,000 RUNNING");
+        assertThat(fallback).isEqualTo(" 12.5s done 120/521 dlq 2 calls 30 429s 0 by route primary 20 backup 10 long 0");
+    }
+
+    @Test
+    void shouldCountTheRecordsAFallbackPublicationSendsToKeepItsTotalFromTheStart() {
+        byte[] lines = "{\"id\":\"A\"}\nnot json\n\n{\"id\":\"B\"}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
+        assertThat(FallbackDemo.records(lines)).as("the invalid line is sent too, the blank one not").isEqualTo(3);
+    }
 }

@@ -38,6 +38,15 @@ class DevCommandsTest {
         assertThat(r.out()).isEmpty();
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"demo", "bench", "broker", "sim"})
+    void shouldPrintTheVersionWithMinusV(String command) {
+        DevRun r = run(command, "-V");
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).startsWith("quotaflow ").isEqualTo(run("--version").out());
+    }
+
     @Test
     void shouldExitWithTwoOnABadValue() {
         assertThat(run("broker", "--port", "70000").exitCode()).isEqualTo(2);

@@ -37,8 +37,8 @@ import java.util.concurrent.Callable;
         optionListHeading = "%nOptions:%n",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
-            "0:at least one dead letter was printed",
-            "1:none matched, the topic does not exist or the cluster did not answer",
+            "0:dead letters were printed, or there are none (no filter: prints \"no dead letters in TOPIC\")",
+            "1:a filter matched none, the topic does not exist or the cluster did not answer",
             "2:usage error (bad option or offset, invalid client property)"
         },
         footerHeading = "%nExamples:%n",
@@ -108,10 +108,22 @@ public final class DlqShowCommand implements Callable<Integer> {
             err.println("dlq show: " + PublishCommand.rootMessage(e));
             return ExitCodes.FAILURE;
         }
-        if (found.isEmpty()) {
-            err.println("dlq show: no dead letter in " + query.topic() + " matched (filters: " + query.describe() + ")");
-            return ExitCodes.FAILURE;
+        return found.isEmpty() ? none(query, out, err) : print(found, out);
+    }
+
+    /** Nothing found: on an unfiltered query the healthy answer (a cron job's), exit 0; a filter that matched nothing, exit 1. */
+    private int none(DeadLetterQuery query, PrintWriter out, PrintWriter err) {
+        if (unfiltered()) {
+            PrintWriter to = json ? err : out; // --json keeps stdout to JSON lines
+            to.println("dlq show: no dead letters in " + query.topic());
+            to.flush();
+            return ExitCodes.OK;
         }
+        err.println("dlq show: no dead letter in " + query.topic() + " matched (filters: " + query.describe() + ")");
+        return ExitCodes.FAILURE;
+    }
+
+    private int print(List<DeadLetterView> found, PrintWriter out) {
         for (int i = 0; i < found.size(); i++) {
             if (json) {
                 out.println(found.get(i).toJson().toString());
@@ -121,6 +133,11 @@ public final class DlqShowCommand implements Callable<Integer> {
         }
         out.flush();
         return ExitCodes.OK;
+    }
+
+    /** Whether no filter (--key, --offset, --kind) narrows the query. */
+    private boolean unfiltered() {
+        return keys.isEmpty() && offsets.isEmpty() && kinds.isEmpty();
     }
 
     DeadLetterQuery query() {

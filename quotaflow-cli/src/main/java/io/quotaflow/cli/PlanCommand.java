@@ -80,11 +80,13 @@ public final class PlanCommand implements Callable<Integer>, ReadsEnvironment {
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
     boolean help;
 
-    @Option(names = "--rpm", paramLabel = "R", description = "The provider's requests per minute (quota.rpm).")
-    Long rpm;
+    @Option(names = "--rpm", paramLabel = "R|none", description = "The provider's requests per minute (quota.rpm); "
+            + "none: no such limit, as run accepts.")
+    String rpm;
 
-    @Option(names = "--tpm", paramLabel = "T", description = "The provider's tokens per minute (quota.tpm).")
-    Long tpm;
+    @Option(names = "--tpm", paramLabel = "T|none", description = "The provider's tokens per minute (quota.tpm); "
+            + "none: no such limit.")
+    String tpm;
 
     @Option(names = "--tokens-per-request", paramLabel = "N",
             description = "Tokens one request is counted for (prompt + max_tokens); or measure them with --tickets.")
@@ -154,8 +156,8 @@ public final class PlanCommand implements Callable<Integer>, ReadsEnvironment {
         if (sample.isEmpty() && tokensPerRequest == null) {
             throw new ParameterException(spec.commandLine(), "give --tokens-per-request, or --tickets FILE to measure it");
         }
-        OptionalLong r = rpm != null ? OptionalLong.of(rpm) : given(values, "rpm", "quota.rpm");
-        OptionalLong t = tpm != null ? OptionalLong.of(tpm) : given(values, "tpm", "quota.tpm");
+        OptionalLong r = rpm != null ? limit(Optional.of(rpm), "--rpm") : given(values, "rpm", "quota.rpm");
+        OptionalLong t = tpm != null ? limit(Optional.of(tpm), "--tpm") : given(values, "tpm", "quota.tpm");
         double tokens = tokensPerRequest != null ? tokensPerRequest : sample.orElseThrow().tokensPerRequest();
         double perRequest = ticketsPerRequest != null ? ticketsPerRequest : sample.map(TicketSample::ticketsPerRequest).orElse(1.0);
         OptionalLong waiting = backlog == null ? OptionalLong.empty() : OptionalLong.of(backlog);
@@ -170,12 +172,20 @@ public final class PlanCommand implements Callable<Integer>, ReadsEnvironment {
     /** {@code route.NAME.key} when {@code --route} is given and it is set, else {@code global} when given. */
     private OptionalLong given(ConfigValues values, String routeKey, String global) {
         Optional<String> value = routeValue(values, routeKey).or(() -> values.isGiven(global) ? values.get(global) : Optional.empty());
+        return limit(value, global);
+    }
+
+    /** A limit's {@code value}: a positive integer, or {@code none} (the route sets no such limit: a self-hosted engine). */
+    private OptionalLong limit(Optional<String> value, String name) {
         try {
-            // none: the route sets no such limit (a self-hosted engine)
-            return value.filter(v -> !v.strip().equalsIgnoreCase("none")).map(v -> OptionalLong.of(Long.parseLong(v.strip())))
-                    .orElse(OptionalLong.empty());
+            OptionalLong limit = value.filter(v -> !v.strip().equalsIgnoreCase("none"))
+                    .map(v -> OptionalLong.of(Long.parseLong(v.strip()))).orElse(OptionalLong.empty());
+            if (limit.isPresent() && limit.getAsLong() <= 0) {
+                throw new NumberFormatException();
+            }
+            return limit;
         } catch (NumberFormatException e) {
-            throw new ParameterException(spec.commandLine(), global + " must be an integer, got '" + value.orElse("") + "'");
+            throw new ParameterException(spec.commandLine(), name + " must be a positive integer or none, got '" + value.orElse("") + "'");
         }
     }
 
@@ -235,9 +245,9 @@ public final class PlanCommand implements Callable<Integer>, ReadsEnvironment {
                     in.rpm().isPresent() ? String.format(Locale.ROOT, "%,d RPM", in.rpm().getAsLong()) : "no RPM limit",
                     in.tpm().isPresent() ? String.format(Locale.ROOT, "%,d TPM", in.tpm().getAsLong()) : "no TPM limit",
                     in.tokensPerRequest(), seconds(in.latency()), trim(in.safetyFactor())));
-            sb.append(String.format(Locale.ROOT, "ceilings          RPM allows %s requests a minute; TPM allows %s%n",
+            sb.append(String.format(Locale.ROOT, "ceilings          RPM allows %s requests a minute; TPM allows %s requests a minute%n",
                     plan.rpmCeiling().isPresent() ? String.format(Locale.ROOT, "%,.0f", plan.rpmCeiling().getAsDouble()) : "any number of",
-                    plan.tpmCeiling().isPresent() ? String.format(Locale.ROOT, "%,.0f", plan.tpmCeiling().getAsDouble()) : "any number"));
+                    plan.tpmCeiling().isPresent() ? String.format(Locale.ROOT, "%,.0f", plan.tpmCeiling().getAsDouble()) : "any number of"));
             sb.append(String.format(Locale.ROOT, "binding limit     %s%n", plan.binding()));
             sb.append(String.format(Locale.ROOT, "safe rate         %,.0f requests a minute (%.2f a second)%s%n", plan.safeRequestsPerMinute(),
                     plan.safeRequestsPerMinute() / 60, in.ticketsPerRequest() == 1 ? ""

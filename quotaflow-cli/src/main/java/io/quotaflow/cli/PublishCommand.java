@@ -180,8 +180,19 @@ public final class PublishCommand implements Callable<Integer> {
         }
     }
 
+    /** {@code e}'s type in words: {@code HttpConnectTimeoutException} is "http connect timeout". */
+    private static String describe(Throwable e) {
+        if (e instanceof java.net.ConnectException) {
+            return "could not connect";
+        }
+        String name = e.getClass().getSimpleName().replaceAll("(Exception|Error)$", "");
+        return name.replaceAll("([a-z])([A-Z])", "$1 $2").toLowerCase(java.util.Locale.ROOT);
+    }
+
     static String rootMessage(Throwable e) {
-        StringBuilder sb = new StringBuilder(String.valueOf(e.getMessage()));
+        // an exception without a message (an HTTP connect timeout, a refused connection) is named by its type, never "null"
+        StringBuilder sb = new StringBuilder(e.getMessage() == null || e.getMessage().isBlank()
+                ? describe(e) : e.getMessage());
         Throwable cause = e.getCause();
         while (cause != null && cause != cause.getCause()) {
             if (cause.getMessage() != null && !sb.toString().contains(cause.getMessage())) {

@@ -32,7 +32,7 @@ import java.util.Properties;
         exitCodeList = {
                 "0:done, or stopped cleanly on Ctrl+C / SIGTERM",
                 "1:the work failed (cluster, provider, a send, a scenario)",
-                "2:usage or configuration error (each command's help lists its own)"},
+                "2:usage or configuration error, or no command given (each command's help lists its own)"},
         footerHeading = "%nExamples:%n",
         footer = {
                 "  quotaflow topics apply --bootstrap-servers localhost:9092",
@@ -49,18 +49,23 @@ import java.util.Properties;
                 ResetCommand.class,
                 DlqCommand.class,
                 CommandLine.HelpCommand.class})
-public final class QuotaflowCommand implements Runnable {
+public final class QuotaflowCommand implements java.util.concurrent.Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** A bare {@code quotaflow}: no command given is a usage error, as picocli's "missing required subcommand". */
     @Override
-    public void run() {
-        spec.commandLine().usage(System.out);
+    public Integer call() {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("quotaflow: give a command");
+        spec.commandLine().usage(err);
+        err.flush();
+        return ExitCodes.USAGE;
     }
 
     public static void main(String[] args) {
-        System.exit(execute(args));
+        GracefulStop.exit(execute(args));
     }
 
     /** Runs the command line and returns its exit code (tests call this). */
@@ -148,9 +153,24 @@ public final class QuotaflowCommand implements Runnable {
 
     /** picocli's own exit codes (a parse error, an exception out of a command) are {@link ExitCodes}'. */
     private static void namedExitCodes(CommandLine cli) {
+        versionOption(cli.getCommandSpec());
         cli.getCommandSpec().exitCodeOnInvalidInput(ExitCodes.USAGE).exitCodeOnExecutionException(ExitCodes.FAILURE)
                 .exitCodeOnSuccess(ExitCodes.OK).exitCodeOnUsageHelp(ExitCodes.OK).exitCodeOnVersionHelp(ExitCodes.OK);
         cli.getSubcommands().values().forEach(QuotaflowCommand::namedExitCodes);
+    }
+
+    /** {@code -V, --version} on every command (as picocli's standard help options give the root), with the build's version. */
+    private static void versionOption(CommandLine.Model.CommandSpec spec) {
+        if (spec.userObject() instanceof CommandLine.HelpCommand) {
+            return;
+        }
+        if (spec.findOption("--version") == null && spec.findOption("-V") == null) {
+            spec.addOption(CommandLine.Model.OptionSpec.builder("-V", "--version").versionHelp(true)
+                    .description("Print the version and exit.").build());
+        }
+        if (spec.version().length == 0) {
+            spec.versionProvider(new Version());
+        }
     }
 
     /** The version of the build: the filtered {@code io/quotaflow/version.properties}, else the jar manifest. */

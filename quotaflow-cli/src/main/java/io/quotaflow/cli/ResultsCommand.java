@@ -28,18 +28,22 @@ import java.util.concurrent.Callable;
             "",
             "Without --from-beginning only results committed after the start are printed. The command exits "
                     + "after --max results, or after --idle-timeout seconds without a new one, unless --follow "
-                    + "is given. It uses no consumer group and commits no offsets."
+                    + "is given; with --until-end it exits once it has read up to the end offsets of the start "
+                    + "(on a topic that keeps growing the idle timeout never comes). It uses no consumer group and "
+                    + "commits no offsets."
         },
         optionListHeading = "%nOptions:%n",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
-            "0:stopped after --max results, after the idle timeout, or on Ctrl+C",
+            "0:stopped after --max results, after the idle timeout, at the end (--until-end), or on Ctrl+C",
             "1:the topic does not exist or the cluster did not answer",
             "2:usage error"
         },
         footerHeading = "%nExamples:%n",
         footer = {
             "  quotaflow results --bootstrap-servers localhost:9092 --from-beginning",
+            "  quotaflow results --bootstrap-servers localhost:9092 \\",
+            "      --from-beginning --until-end > results.jsonl",
             "  quotaflow results --bootstrap-servers localhost:9092 --follow \\",
             "      | jq -c '{id, category, urgency}'"
         })
@@ -60,6 +64,10 @@ public final class ResultsCommand implements Callable<Integer> {
     @Option(names = "--follow", description = "Keep waiting for new results; never exit on idle (ignores "
             + "--idle-timeout). Stop with --max or Ctrl+C.")
     boolean follow;
+
+    @Option(names = "--until-end", description = "Exit once every partition is read up to the end it had at the start "
+            + "(as kcat -e): with --from-beginning, everything committed so far, even while results keep coming.")
+    boolean untilEnd;
 
     @Option(names = "--max", paramLabel = "N", description = "Exit after N results.")
     Long max;
@@ -96,7 +104,7 @@ public final class ResultsCommand implements Callable<Integer> {
         }
         // Ctrl+C: end the read, flush stdout, close the consumer
         try (GracefulStop stop = GracefulStop.install("results", reader::wakeup, Duration.ofSeconds(10)); reader) {
-            ReadResult result = reader.read(fromBeginning, follow ? Optional.empty() : Optional.of(idle),
+            ReadResult result = reader.read(fromBeginning, untilEnd, follow || untilEnd ? Optional.empty() : Optional.of(idle),
                     max == null ? Long.MAX_VALUE : max,
                     value -> {
                         out.print(value);

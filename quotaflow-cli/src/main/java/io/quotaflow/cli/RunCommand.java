@@ -55,7 +55,7 @@ import java.util.concurrent.Callable;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:stopped cleanly on Ctrl+C or SIGTERM",
-            "1:the cluster did not answer, or the pipeline failed",
+            "1:the cluster did not answer, the pipeline failed, or it did not close within 60 s of the signal",
             "2:usage or configuration error (unknown key, bad value, port in use)"
         },
         footerHeading = "%nExamples:%n",
@@ -127,14 +127,32 @@ public final class RunCommand implements Callable<Integer> {
             return ExitCodes.USAGE;
         }
         Pipeline pipeline = Pipeline.start(config);
-        GracefulStop stop = GracefulStop.install("run", () -> {
-            System.err.println("quotaflow: stopping (committing and closing cleanly)...");
-            pipeline.close(CLOSE_TIMEOUT);
-        }, STOP_WAIT);
+        // the hook only signals and waits; this thread closes, so the exit status is the close's (GracefulStop)
+        GracefulStop stop = GracefulStop.install("run", () -> { }, STOP_WAIT);
         System.err.println(startedLine(config, pipeline.httpPort()));
         stop.awaitStopRequest();
-        stop.close();
-        return ExitCodes.OK;
+        try {
+            return stopped(pipeline::close, java.time.Clock.systemUTC(), spec.commandLine().getErr());
+        } finally {
+            stop.close();
+        }
+    }
+
+    /**
+     * Closes the pipeline with {@code close} (commit, leave the group; whether the streams closed in time) within {@link #CLOSE_TIMEOUT} and says so: a line
+     * before and one after, with how long it took. {@link ExitCodes#OK} when the streams closed in time,
+     * else {@link ExitCodes#FAILURE}.
+     */
+    static int stopped(java.util.function.Predicate<Duration> close, java.time.Clock clock, java.io.PrintWriter err) {
+        err.println("quotaflow: stopping (committing and closing cleanly)...");
+        long started = clock.millis();
+        boolean closed = close.test(CLOSE_TIMEOUT);
+        String took = String.format(Locale.ROOT, "%.1f s", (clock.millis() - started) / 1000.0);
+        err.println(closed ? "quotaflow: stopped (committed and closed in " + took + ")"
+                : "quotaflow: stopped without a clean close (the streams did not close within " + CLOSE_TIMEOUT.toSeconds()
+                        + " s; gave up after " + took + ")");
+        err.flush();
+        return closed ? ExitCodes.OK : ExitCodes.FAILURE;
     }
 
     /** Every source merged with this command's flags, keyed by configuration key. */

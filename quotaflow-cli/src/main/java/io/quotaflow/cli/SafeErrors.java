@@ -143,6 +143,23 @@ final class SafeErrors implements CommandLine.IParameterExceptionHandler {
     }
 
     /** Names the unknown options (cut at {@code =}), never the values after them nor a stray argument. */
+    /** The commands of the developer distribution only ({@code ./quotaflow}: an in-process broker and the simulator). */
+    static final List<String> DEV_COMMANDS = List.of("demo", "bench", "sim", "broker");
+
+    /**
+     * Where a developer command is, when {@code words} start with one this command line lacks (the production
+     * jar): {@code demo, bench, sim and broker are in the developer distribution: ./quotaflow demo ...}.
+     */
+    static java.util.Optional<String> devOnly(List<String> words, CommandLine cmd) {
+        if (words.isEmpty() || cmd.getParent() != null || !DEV_COMMANDS.contains(words.get(0))
+                || cmd.getSubcommands().containsKey(words.get(0))) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of("unknown command '" + words.get(0) + "': demo, bench, sim and broker are in the developer "
+                + "distribution, not in the production jar: ./quotaflow " + words.get(0) + " in a checkout of the repository "
+                + "(README, \"Commands\")");
+    }
+
     private void unmatched(UnmatchedArgumentException ex, String name, PrintWriter err) {
         Set<String> options = new LinkedHashSet<>();
         List<String> words = new ArrayList<>();
@@ -183,6 +200,11 @@ final class SafeErrors implements CommandLine.IParameterExceptionHandler {
             String what = hidden == 1 ? "1 value" : hidden + " values";
             parts.add(parts.isEmpty() ? "unexpected argument (" + what + " not shown: it may be a secret)"
                     : "(" + what + " not shown)");
+        }
+        java.util.Optional<String> devOnly = devOnly(words, ex.getCommandLine());
+        if (devOnly.isPresent()) {
+            err.println(name + ": " + devOnly.get());
+            return;
         }
         err.println(name + ": " + String.join(" ", parts));
         if (keyLike) {

@@ -51,8 +51,9 @@ import java.util.concurrent.TimeUnit;
                     + "state classified (and the result) or dead-lettered (and its kind) is printed, with source "
                     + "topic-partition@offset.",
             "",
-            "With --url the instance is named; otherwise the members of the application's consumer group "
-                    + "(application.id) are found through --bootstrap-servers and asked on http.port in turn (over "
+            "With --url the instance is named; otherwise the members of the application's group "
+                    + "(application.id; a consumer group, or a streams group under kafka.group.protocol=streams) are found "
+                    + "through --bootstrap-servers and asked on --http-port (http.port, default 8080) in turn (over "
                     + "HTTPS when http.tls.* is set).",
             "",
             "With http.auth-token-file set (in --config FILE or QUOTAFLOW_HTTP_AUTH_TOKEN_FILE) its token is sent "
@@ -68,7 +69,8 @@ import java.util.concurrent.TimeUnit;
         footerHeading = "%nExamples:%n",
         footer = {
             "  quotaflow status --url http://localhost:8080 T-1001",
-            "  quotaflow status --bootstrap-servers localhost:9092 T-1001"
+            "  quotaflow status --bootstrap-servers localhost:9092 T-1001",
+            "  quotaflow status --bootstrap-servers localhost:9092 --http-port 9464 T-1001"
         })
 public final class StatusCommand implements Callable<Integer> {
 
@@ -86,6 +88,10 @@ public final class StatusCommand implements Callable<Integer> {
     @Option(names = "--url", paramLabel = "URL", description = "An instance's HTTP root, e.g. http://localhost:8080.")
     URI url;
 
+    @Option(names = "--http-port", paramLabel = "PORT", description = "The port the instances found through "
+            + "--bootstrap-servers serve HTTP on (http.port; default 8080). Not with --url, which names the port itself.")
+    Integer httpPort;
+
     @Option(names = "--application-id", description = "Kafka Streams application id of the instances (default: quotaflow).")
     String applicationId;
 
@@ -101,18 +107,15 @@ public final class StatusCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        List<URI> roots;
-        if (url != null) {
-            roots = List.of(url);
-        } else {
-            try {
-                roots = discover();
-            } catch (RuntimeException | InterruptedException | java.util.concurrent.ExecutionException
-                     | java.util.concurrent.TimeoutException e) {
-                err.println("status: could not list the instances of the application: " + PublishCommand.rootMessage(e));
-                return ExitCodes.FAILURE;
-            }
+        if (url != null && httpPort != null) {
+            throw new ParameterException(spec.commandLine(), "give --url (one instance) or --http-port (the port of the "
+                    + "instances found through --bootstrap-servers), not both");
         }
+        Optional<List<URI>> found = roots(err);
+        if (found.isEmpty()) {
+            return ExitCodes.FAILURE;
+        }
+        List<URI> roots = found.get();
         Answer answer;
         try {
             answer = ask(roots, err);
@@ -138,6 +141,20 @@ public final class StatusCommand implements Callable<Integer> {
             out.flush();
         });
         return ExitCodes.FAILURE;
+    }
+
+    /** The instances to ask: --url, or the members found through the cluster; empty (and said why) when none could be listed. */
+    private Optional<List<URI>> roots(PrintWriter err) {
+        if (url != null) {
+            return Optional.of(List.of(url));
+        }
+        try {
+            return Optional.of(discover());
+        } catch (RuntimeException | InterruptedException | java.util.concurrent.ExecutionException
+                 | java.util.concurrent.TimeoutException e) {
+            err.println("status: could not list the instances of the application: " + PublishCommand.rootMessage(e));
+            return Optional.empty();
+        }
     }
 
     /**
@@ -197,11 +214,26 @@ public final class StatusCommand implements Callable<Integer> {
         return status.toString();
     }
 
-    /** The port the instances are asked on: http.port of the settings, else 8080. */
+    /** The port the instances are asked on: --http-port, else http.port of the settings, else 8080. */
     private int port() {
-        Map<String, String> flags = applicationId == null ? Map.of() : Map.of("application.id", applicationId);
-        int port = kafka.settings(flags).integer("http.port");
+        return port(kafka.settings(flags()));
+    }
+
+    private int port(ConfigValues values) {
+        int port = values.integer("http.port");
         return port > 0 ? port : 8080;
+    }
+
+    /** This command's flags as settings: --application-id and --http-port. */
+    private Map<String, String> flags() {
+        Map<String, String> flags = new java.util.LinkedHashMap<>();
+        if (applicationId != null) {
+            flags.put("application.id", applicationId);
+        }
+        if (httpPort != null) {
+            flags.put("http.port", httpPort.toString());
+        }
+        return flags;
     }
 
     /** An instance's answer: a status it knows, its {@code unknown} status, or none (body null). */
@@ -237,9 +269,8 @@ public final class StatusCommand implements Callable<Integer> {
 
     /** The token and TLS settings of the instances ({@code http.auth-token-file}, {@code http.tls.*}), to ask them with. */
     private HttpSettings httpSettings() {
-        Map<String, String> flags = applicationId == null ? Map.of() : Map.of("application.id", applicationId);
         try {
-            return HttpSettingsReader.read(kafka.settings(flags));
+            return HttpSettingsReader.read(kafka.settings(flags()));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -248,17 +279,19 @@ public final class StatusCommand implements Callable<Integer> {
     /** {@code http(s)://<member host>:<http.port>} of each member of the application's consumer group. */
     private List<URI> discover() throws InterruptedException, java.util.concurrent.ExecutionException,
             java.util.concurrent.TimeoutException {
-        Map<String, String> flags = applicationId == null ? Map.of() : Map.of("application.id", applicationId);
-        ConfigValues values = kafka.settings(flags);
+        ConfigValues values = kafka.settings(flags());
         String group = values.applicationId();
-        int port = values.integer("http.port") > 0 ? values.integer("http.port") : 8080;
+        int port = port(values);
         String scheme = values.get("http.tls.cert-file").isPresent() || values.get("http.tls.keystore-file").isPresent() ? "https" : "http";
         Set<String> hosts = new LinkedHashSet<>();
         try (Admin admin = KafkaClients.admin(kafka.bootstrapServers(), kafka.clientProperties())) {
-            ConsumerGroupDescription d = admin.describeConsumerGroups(List.of(group)).all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-                    .get(group);
-            for (MemberDescription m : d.members()) {
-                hosts.add(m.host().startsWith("/") ? m.host().substring(1) : m.host());
+            hosts.addAll(streamsGroupHosts(admin, group));
+            if (hosts.isEmpty()) {
+                ConsumerGroupDescription d = admin.describeConsumerGroups(List.of(group)).all()
+                        .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).get(group);
+                for (MemberDescription m : d.members()) {
+                    hosts.add(hostOf(m.host()));
+                }
             }
         }
         List<URI> roots = new ArrayList<>();
@@ -266,6 +299,32 @@ public final class StatusCommand implements Callable<Integer> {
             roots.add(URI.create(scheme + "://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port));
         }
         return roots;
+    }
+
+    /**
+     * The hosts of the members of {@code group} as a streams group (kafka.group.protocol=streams, KIP-1071), which
+     * {@code describeConsumerGroups} does not list; none when it is not one, or the cluster has no streams groups
+     * (as {@code ApplicationReset} describes a group).
+     */
+    private static Set<String> streamsGroupHosts(Admin admin, String group) throws InterruptedException,
+            java.util.concurrent.ExecutionException, java.util.concurrent.TimeoutException {
+        Set<String> hosts = new LinkedHashSet<>();
+        try {
+            org.apache.kafka.clients.admin.StreamsGroupDescription d = admin.describeStreamsGroups(List.of(group)).describedGroups()
+                    .get(group).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            d.members().forEach(m -> hosts.add(hostOf(m.clientHost())));
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (!(e.getCause() instanceof org.apache.kafka.common.errors.GroupIdNotFoundException
+                    || e.getCause() instanceof org.apache.kafka.common.errors.UnsupportedVersionException)) {
+                throw e;
+            }
+        }
+        return hosts;
+    }
+
+    /** A member's host as the coordinator reports it ({@code /10.0.0.7}), without the slash. */
+    private static String hostOf(String host) {
+        return host.startsWith("/") ? host.substring(1) : host;
     }
 
     /** {@code tickets/{id}}, percent-encoded, with {@code ?tenant=} when one is given. */

@@ -23,12 +23,14 @@ class CommandExitCodesIT {
     }
 
     @Test
-    void shouldExitWithOneWhenDlqShowMatchesNothingAndZeroOnceItsTopicsExist() {
+    void shouldExitWithOneWhenADlqShowFilterMatchesNothingAndZeroOnAnEmptyDeadLetterTopic() {
         String prefix = KafkaBrokerExtension.uniqueName("exit") + ".";
 
         CommandRun missingTopic = run("dlq", "show", "--topics-prefix", prefix);
         CommandRun apply = run("topics", "apply", "--topics-prefix", prefix);
         CommandRun none = run("dlq", "show", "--topics-prefix", prefix, "--key", "ABC-1");
+        CommandRun empty = run("dlq", "show", "--topics-prefix", prefix);
+        CommandRun emptyJson = run("dlq", "show", "--topics-prefix", prefix, "--json");
         CommandRun stats = run("dlq", "stats", "--topics-prefix", prefix);
         CommandRun badOffset = run("dlq", "show", "--topics-prefix", prefix, "--offset", "x:y");
 
@@ -39,6 +41,11 @@ class CommandExitCodesIT {
         assertThat(none.err()).as("a ticket id is not a secret: shown")
                 .contains("dlq show: no dead letter in " + prefix + "tickets.dlq matched (filters: key in [ABC-1])");
         assertThat(none.out()).isEmpty();
+        assertThat(empty.exitCode()).as("an empty dead-letter topic is no failure: %s", empty.err()).isEqualTo(ExitCodes.OK);
+        assertThat(empty.out()).isEqualTo("dlq show: no dead letters in " + prefix + "tickets.dlq\n");
+        assertThat(emptyJson.exitCode()).as(emptyJson.err()).isEqualTo(ExitCodes.OK);
+        assertThat(emptyJson.out()).as("--json prints JSON lines only").isEmpty();
+        assertThat(emptyJson.err()).contains("no dead letters in " + prefix + "tickets.dlq");
         assertThat(stats.exitCode()).as(stats.err()).isEqualTo(ExitCodes.OK);
         assertThat(badOffset.exitCode()).as(badOffset.err()).isEqualTo(ExitCodes.USAGE);
     }

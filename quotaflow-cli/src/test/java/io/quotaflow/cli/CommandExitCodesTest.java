@@ -138,4 +138,42 @@ class CommandExitCodesTest {
         assertThat(r.err()).doesNotContain("sk-test-key-0001");
         assertThat(r.out()).as("a configuration error comes before any check").isEmpty();
     }
+
+    @Test
+    void shouldPrintTheUsageAndExitWithTwoWhenNoCommandIsGiven() {
+        CommandRun r = run(env());
+
+        assertThat(r.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).startsWith("quotaflow: give a command").contains("Usage: quotaflow").contains("run ").contains("dlq ");
+    }
+
+    @Test
+    void shouldPrintTheVersionWithMinusVOnEveryCommand() {
+        List<String> without = new ArrayList<>();
+        everyCommand(QuotaflowCommand.commandLine(List.of())).filter(c -> !c.getCommandName().equals("help")).forEach(cmd -> {
+            List<String> args = new ArrayList<>(List.of(cmd.getCommandSpec().qualifiedName(" ").split(" ")));
+            args.remove(0); // quotaflow
+            args.add("-V");
+            CommandRun r = run(env(), args.toArray(String[]::new));
+            if (r.exitCode() != 0 || !r.out().startsWith("quotaflow ")) {
+                without.add(cmd.getCommandSpec().qualifiedName() + " -> " + r.exitCode() + " " + r.err());
+            }
+        });
+        assertThat(without).as("commands whose -V does not print the version").isEmpty();
+        assertThat(run(env(), "dlq", "show", "--version").out()).isEqualTo(run(env(), "--version").out());
+    }
+
+    @Test
+    void shouldSayWhereTheDeveloperCommandsAreWhenTheProductionJarIsAskedForOne() {
+        CommandRun demo = run(env(), "demo", "--scenario", "outage");
+        CommandRun typo = run(env(), "rnu");
+
+        assertThat(demo.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(demo.err()).startsWith("quotaflow: unknown command 'demo': demo, bench, sim and broker are in the developer"
+                + " distribution, not in the production jar: ./quotaflow demo in a checkout of the repository")
+                .contains("Try 'quotaflow --help'").doesNotContain("--scenario");
+        assertThat(typo.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(typo.err()).doesNotContain("developer distribution");
+    }
 }

@@ -52,4 +52,28 @@ class GracefulStopTest {
         assertThat(hooks.removed).isEqualTo(hooks.added).hasSize(1);
         assertThat(stopRequests).as("nothing asked the work to stop").hasValue(0);
     }
+
+    @Test
+    void shouldEndTheJvmWithTheCommandsOwnStatusAfterASignal() throws Exception {
+        GracefulStop stop = GracefulStop.install("clean", stopRequests::incrementAndGet, Duration.ofSeconds(30), hooks);
+
+        Thread hook = hooks.signal();
+        stop.awaitStopRequest();
+        hooks.exitStatus = java.util.Optional.of(ExitCodes.OK); // what main hands over: the command's status
+        stop.close();
+        hook.join(TimeUnit.SECONDS.toMillis(5));
+
+        assertThat(hook.isAlive()).isFalse();
+        assertThat(hooks.halted).as("0, not the JVM's 128 + 15").containsExactly(0);
+    }
+
+    @Test
+    void shouldEndTheJvmWithAFailureWhenTheWorkDoesNotFinishInTime() throws Exception {
+        GracefulStop.install("late", stopRequests::incrementAndGet, Duration.ofMillis(100), hooks);
+
+        Thread hook = hooks.signal();
+        hook.join(TimeUnit.SECONDS.toMillis(5));
+
+        assertThat(hooks.halted).containsExactly(ExitCodes.FAILURE);
+    }
 }

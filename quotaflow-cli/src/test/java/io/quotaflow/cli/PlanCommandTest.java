@@ -26,7 +26,7 @@ class PlanCommandTest {
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).isEqualTo("""
                 limits            1,000 RPM, 2,000,000 TPM; 4,000 tokens a request; 3 s a call; safety factor 0.8
-                ceilings          RPM allows 1,000 requests a minute; TPM allows 500
+                ceilings          RPM allows 1,000 requests a minute; TPM allows 500 requests a minute
                 binding limit     TPM
                 safe rate         400 requests a minute (6.67 a second)
                 in flight         20 (Little's law: 6.67 a second x 3 s)
@@ -72,5 +72,18 @@ class PlanCommandTest {
         assertThat(noLimits.err()).contains("give --rpm, --tpm or both");
         assertThat(noFile.exitCode()).isEqualTo(ExitCodes.FAILURE);
         assertThat(noFile.err()).contains("no such file");
+    }
+
+    @Test
+    void shouldTakeNoneForALimitAsRunDoesAndRefuseAnythingElseThatIsNotANumber() {
+        CommandRun none = run(Map.of(), "plan", "--rpm", "none", "--tpm", "30000", "--tokens-per-request", "1000", "--latency-s", "1");
+        CommandRun word = run(Map.of(), "plan", "--rpm", "many", "--tpm", "30000", "--tokens-per-request", "1000", "--latency-s", "1");
+
+        assertThat(none.exitCode()).as(none.err()).isZero();
+        assertThat(none.out()).contains("limits            no RPM limit, 30,000 TPM;")
+                .contains("ceilings          RPM allows any number of requests a minute; TPM allows 30 requests a minute")
+                .contains("binding limit     TPM");
+        assertThat(word.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(word.err()).contains("--rpm must be a positive integer or none, got 'many'");
     }
 }

@@ -80,7 +80,10 @@ class StatusCommandIT {
                     assertThat(answer.get("priority").asText()).isEqualTo("standard");
                     assertThat(answer.get("tenant").asText()).isEqualTo("acme");
                 });
-                Run byKey = run(env, "status", "--application-id", app, "acme:CLI-1");
+                Map<String, String> noPort = new HashMap<>(env);
+                String port = noPort.remove("QUOTAFLOW_HTTP_PORT");
+                Run byKey = run(noPort, "status", "--application-id", app, "--http-port", port, "acme:CLI-1");
+                assertThat(byKey.code()).as("the instances' port as a flag: %s", byKey.err()).isZero();
                 assertThat(Json.MAPPER.readTree(byKey.out()).get("state").asText()).isEqualTo("classified");
                 Run otherTenant = run(env, "status", "--application-id", app, "CLI-1");
                 assertThat(otherTenant.code()).as("the default tenant's CLI-1 is another ticket").isEqualTo(1);

@@ -106,6 +106,18 @@ class StatusCommandTest {
 
         assertThat(r.code()).isEqualTo(1);
         assertThat(r.err()).contains("status: ").contains("no instance answered");
+        assertThat(r.err()).as("a refused connection is named, not printed as null").doesNotContain("null")
+                .contains(url() + "/tickets/T%201: could not connect");
+    }
+
+    @Test
+    void shouldRefuseUrlAndHttpPortTogether() {
+        Run r = run("status", "--url", url(), "--http-port", "9464", "T 1");
+
+        assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("give --url (one instance) or --http-port (the port of the instances found through "
+                + "--bootstrap-servers), not both");
+        assertThat(asked).isEmpty();
     }
 
     @Test

@@ -45,6 +45,8 @@ public final class ResultsReader implements AutoCloseable {
         IDLE_TIMEOUT,
         /** The topic did not exist (or the broker did not answer) within the idle timeout. */
         TOPIC_NOT_FOUND,
+        /** Every partition was read up to the end offset it had when the read started ({@code untilEnd}). */
+        END_REACHED,
         /** {@link #wakeup()} was called. */
         WOKEN_UP
     }
@@ -118,6 +120,18 @@ public final class ResultsReader implements AutoCloseable {
      */
     public ReadResult read(boolean fromBeginning, Optional<Duration> idleTimeout, long max,
                            java.util.function.Consumer<String> sink, Runnable afterBatch) {
+        return read(fromBeginning, false, idleTimeout, max, sink, afterBatch);
+    }
+
+    /**
+     * As {@link #read(boolean, Optional, long, java.util.function.Consumer, Runnable)}; with {@code untilEnd}
+     * it also returns ({@link StopReason#END_REACHED}) once every partition has been read up to the end offset
+     * it had when the read started (for this {@code read_committed} consumer: the last stable offset), as
+     * {@code kcat -e} does: a topic that keeps growing still ends the read. Partitions added later are not
+     * waited for.
+     */
+    public ReadResult read(boolean fromBeginning, boolean untilEnd, Optional<Duration> idleTimeout, long max,
+                           java.util.function.Consumer<String> sink, Runnable afterBatch) {
         Objects.requireNonNull(idleTimeout, "idleTimeout");
         Objects.requireNonNull(sink, "sink");
         if (max < 0) {
@@ -136,10 +150,14 @@ public final class ResultsReader implements AutoCloseable {
             }
             consumer.assign(assigned);
             position(assigned, fromBeginning);
+            Map<TopicPartition, Long> ends = untilEnd ? consumer.endOffsets(assigned) : Map.of();
 
             long lastActivity = System.nanoTime();
             long lastRefresh = lastActivity;
             while (true) {
+                if (untilEnd && reached(ends)) {
+                    return new ReadResult(count, StopReason.END_REACHED);
+                }
                 long now = System.nanoTime();
                 long idleLeft = idleNanos == Long.MAX_VALUE ? Long.MAX_VALUE : idleNanos - (now - lastActivity);
                 if (idleLeft <= 0) {
@@ -171,6 +189,11 @@ public final class ResultsReader implements AutoCloseable {
         } catch (WakeupException e) {
             return new ReadResult(count, StopReason.WOKEN_UP);
         }
+    }
+
+    /** Whether this consumer's position is at or past {@code ends} on every partition. */
+    private boolean reached(Map<TopicPartition, Long> ends) {
+        return ends.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue());
     }
 
     /** Makes a blocked or later {@link #read} return {@link StopReason#WOKEN_UP}. Any thread. */

@@ -145,4 +145,41 @@ class ResultsReaderTest {
                 .containsEntry("security.protocol", "SSL")
                 .doesNotContainKeys("group.id", "value.deserializer");
     }
+
+    @Test
+    void shouldStopAtTheEndOffsetsSeenAtTheStartUntilEndWhileTheTopicKeepsGrowing() {
+        topicWithTwoPartitions();
+        consumer.updateEndOffsets(Map.of(P0, 2L, P1, 1L));
+        consumer.schedulePollTask(() -> {
+            addRecord(P0, 0, "T-1", result("T-1"));
+            addRecord(P1, 0, "T-2", result("T-2"));
+        });
+        consumer.schedulePollTask(() -> {
+            addRecord(P0, 1, "T-3", result("T-3"));
+            // written after the start: the end moves on, the read does not follow it
+            consumer.updateEndOffsets(Map.of(P0, 10L, P1, 10L));
+            addRecord(P0, 2, "T-4", result("T-4"));
+        });
+        for (int i = 0; i < 20; i++) {
+            int n = i;
+            consumer.schedulePollTask(() -> addRecord(P1, 1 + n, "L-" + n, result("L-" + n)));
+        }
+        List<String> seen = new ArrayList<>();
+
+        ReadResult result = new ResultsReader(consumer, TOPIC).read(true, true, Optional.empty(), Long.MAX_VALUE, seen::add, () -> { });
+
+        assertThat(result.reason()).isEqualTo(StopReason.END_REACHED);
+        assertThat(seen).contains(result("T-1"), result("T-2"), result("T-3"));
+        assertThat(seen).as("stops within the records past the start's end: never follows them all").hasSizeLessThan(10);
+    }
+
+    @Test
+    void shouldEndAtOnceUntilEndOnAnEmptyTopic() {
+        topicWithTwoPartitions();
+        consumer.updateEndOffsets(Map.of(P0, 0L, P1, 0L));
+
+        ReadResult result = new ResultsReader(consumer, TOPIC).read(true, true, Optional.empty(), Long.MAX_VALUE, v -> { }, () -> { });
+
+        assertThat(result).isEqualTo(new ReadResult(0, StopReason.END_REACHED));
+    }
 }
