@@ -196,7 +196,7 @@ public final class ConfigKeys {
         t.add("retry.circuit-open-ms", Type.LONG, Long.toString(r.circuitOpenWait().toMillis()), null, "how long the "
                 + "circuit stays open before a half-open probe with one ticket");
         t.add("retry.halt-probe-ms", Type.LONG, Long.toString(r.haltProbeInterval().toMillis()), null, "how often a "
-                + "halted scope probes the provider");
+                + "halted scope probes the provider (a one-token call of its own, no ticket)");
         t.add("routes", Type.LIST, null, null, "route names, comma-separated (lower-case letters, digits, `-`); "
                 + "unset: the single-route options above define one route, `default` (docs/configuration.md, \"Routes\")");
         String n = RouteKeys.ROUTE_PREFIX + RouteKeys.NAME + ".";
