@@ -143,6 +143,8 @@ final class BatchCaller {
     private long enqueued;
     private long nextReconcile = Long.MAX_VALUE;
     private boolean listing;
+    /** This caller holds or held jobs of its scope (restored or submitted): only then does it reconcile and cancel. */
+    private boolean active;
     private volatile boolean closed;
 
     BatchCaller(String scope, String who, BatchApiSettings settings, BatchApi client, BatchLines lines,
@@ -175,7 +177,9 @@ final class BatchCaller {
                 }
             }
         }
-        nextReconcile = now;
+        // only the scope's owner has its jobs in its store: another task's caller of the same scope must never cancel them
+        active = !live.isEmpty();
+        nextReconcile = active ? now : Long.MAX_VALUE;
         if (!live.isEmpty()) {
             LOG.info("{}: {} batch jobs of {} calls resumed ({} not known to be accepted: looked for at the provider)", who, live.size(),
                     calls.size(), intents);
@@ -230,7 +234,7 @@ final class BatchCaller {
                 poll(job);
             }
         }
-        if (!listing && now >= nextReconcile) {
+        if (active && !listing && now >= nextReconcile) {
             reconcile(now);
         }
     }
@@ -317,17 +321,33 @@ final class BatchCaller {
             return;
         }
         if (job.status == BatchStatus.FAILED) {
-            ModelOutcome failed = transientFailure("batch job " + job.job.batchId() + " failed" + (p.info().errors() == null ? ""
-                    : ": " + p.info().errors()));
-            Map<String, ModelOutcome> all = new HashMap<>();
-            job.job.calls().forEach(c -> all.put(c.customId(), failed));
-            finish(job, job.status, all, Set.of(), now, answers);
+            failed(job, p.info().errors(), now, answers);
             return;
         }
         if (job.status == BatchStatus.COMPLETED && p.info().inputTokens() > 0) {
             limit.counted(job.job.tokens(), p.info().inputTokens());
         }
         download(job, p.info(), now);
+    }
+
+    /**
+     * {@code job} failed as a whole (not for the enqueued limit): one failure of the provider, not one a
+     * call. Its first call fails (its tickets spend an attempt, the circuit hears it once, the failure
+     * table retries or dead-letters them); the others wait for the next job, with no attempt spent.
+     */
+    private void failed(Live job, String errors, long now, Answers answers) {
+        ModelOutcome failed = transientFailure("batch job " + job.job.batchId() + " failed" + (errors == null ? "" : ": " + errors));
+        forget(job);
+        LOG.warn("{}: batch job {} failed ({}): its first call fails, its other {} wait for the next job", who, job.job.batchId(),
+                errors == null ? "no reason given" : errors, job.job.calls().size() - 1);
+        List<BatchJob.Call> calls = job.job.calls();
+        for (int i = 0; i < calls.size(); i++) {
+            if (i == 0) {
+                answers.answered(calls.get(i).customId(), failed, now);
+            } else {
+                answers.requeued(calls.get(i).customId(), now);
+            }
+        }
     }
 
     private void missed(Missed m, long now) {
@@ -473,6 +493,7 @@ final class BatchCaller {
         job.submitting = true;
         jobs.put(key, intent);
         live.put(key, job);
+        active = true;
         if (nextReconcile == Long.MAX_VALUE && !listing) {
             nextReconcile = now + RECONCILE_EVERY_POLLS * settings.poll().toMillis();
         }

@@ -517,4 +517,33 @@ class BatchCallerTest {
         assertThat(recorder.answered.get("c3")).as("alone and still refused: the failure table decides")
                 .isInstanceOfSatisfying(ModelOutcome.Failed.class, f -> assertThat(f.message()).contains("enqueued-token limit"));
     }
+
+    @Test
+    void shouldCountAJobThatFailedAsAWholeAsOneFailureAndLetTheOtherCallsWait() {
+        BatchCaller caller = submitted(SETTINGS);
+        api.statuses.put("batch_1", CompletableFuture.completedFuture(new BatchApiClient.Info("batch_1", BatchStatus.FAILED, null, null,
+                "The batch failed: an internal error.", "server_error", null, null, -1)));
+        caller.tick(1_600, recorder);
+        caller.tick(1_601, recorder);
+
+        assertThat(recorder.answered).containsOnlyKeys("c1");
+        assertThat(recorder.answered.get("c1")).isInstanceOfSatisfying(ModelOutcome.Failed.class,
+                f -> assertThat(f.message()).contains("internal error"));
+        assertThat(recorder.requeued).containsExactly("c2");
+        assertThat(caller.enqueuedTokens()).isZero();
+        assertThat(stored()).isEmpty();
+    }
+
+    @Test
+    void shouldNeverListOrCancelInACallerThatHoldsNoJobOfItsScope() {
+        api.held.add(new BatchApiClient.Info("batch_owned_elsewhere", BatchStatus.IN_PROGRESS, null, null, null, null, "key-y",
+                "scope-1-batch", -1));
+        BatchCaller idle = caller(SETTINGS);
+        assertThat(idle.restore(0)).isEmpty();
+        for (long t = 0; t < 60_000; t += 500) {
+            idle.tick(t, recorder);
+        }
+        assertThat(api.lists).isZero();
+        assertThat(api.cancelled).isEmpty();
+    }
 }
