@@ -236,9 +236,9 @@ class BatchRouteIT {
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
     void shouldClassifyEachBulkTicketOnceMostlyByBatchThroughAnEnqueuedLimitFarBelowTheirTotal() throws Exception {
         // the provider's enqueued limit is a fraction of the bulk's tokens and it counts 10 % more than its own tokenizer;
-        // every 6th job fails, every 5th expires after two lines, every 40th output line is broken
-        it.sim.setBatches(BatchBehaviour.DEFAULT.withDelay(1_500).withEnqueuedLimit(15_000, 1.1).withFailEvery(6).withExpiry(2, 5)
-                .withMalformedEvery(40));
+        // every 4th job fails, every 5th expires after two lines, every 15th output line is broken
+        it.sim.setBatches(BatchBehaviour.DEFAULT.withDelay(1_000).withEnqueuedLimit(6_000, 1.1).withFailEvery(4).withExpiry(2, 5)
+                .withMalformedEvery(15));
         TopicNames topics = ItSupport.applyTopics(it.broker, KafkaBrokerExtension.uniqueName("BatchLimitIT") + ".");
         RetrySettings retry = RetrySettings.ofDefaults().withBase(Duration.ofMillis(200)).withCap(Duration.ofSeconds(1))
                 .withCircuitOpenWait(Duration.ofSeconds(1));
@@ -276,7 +276,9 @@ class BatchRouteIT {
             System.out.printf("BatchRouteIT: enqueued limit far below the bulk: %s by route, fallbacks %s, %d jobs, %d refused for the "
                     + "enqueued limit%n", routes, reasons, it.sim.batchJobs() - jobsBefore, refused);
             assertThat(routes.getOrDefault("bulk", 0L)).as("most of the bulk by batch").isGreaterThanOrEqualTo(ids.size() * 6L / 10);
-            assertThat(reasons).as("nothing sent online for the enqueued limit: only what expired").containsOnlyKeys("batch-expired");
+            assertThat(reasons.keySet()).as("nothing sent online for the enqueued limit or a failed job: only what expired")
+                    .isSubsetOf(Set.of("batch-expired"));
+            assertThat(it.sim.batchJobs() - jobsBefore).as("jobs of at most the learned limit").isGreaterThanOrEqualTo(6);
             assertThat(refused).as("refused only while the limit is learned").isBetween(1, 2);
             assertThat(tooMany).as("no 429 online").isZero();
         } finally {
