@@ -2,6 +2,8 @@ package io.quotaflow.batch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quotaflow.http.BoundedBodies;
+import io.quotaflow.http.BoundedCall;
 import io.quotaflow.records.Json;
 import io.quotaflow.settings.ModelSettings;
 
@@ -20,8 +22,6 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * The Batch API over {@link HttpClient#sendAsync}: the caller's thread only enqueues. Submitting a job
@@ -31,13 +31,24 @@ import java.util.stream.Stream;
  * ({@code GET /files/{id}/content}); {@link #list} pages through the provider's jobs ({@code GET
  * /batches}, bounded) and {@link #cancel} cancels one ({@code POST /batches/{id}/cancel}). A refused call completes with a
  * {@link Refused} (its status and body, for {@link BatchLines#failure}); a transport failure with its
- * exception. The key only ever goes in the {@code Authorization} header. The HTTP client is made on
+ * exception. Every request is bounded as a whole ({@link BoundedCall}: connect, headers and body within
+ * the route's {@code timeout}, an upload within 5 minutes at least, a file within 15), and so is every answer
+ * ({@link BoundedBodies}: a JSON answer of at most 4 MiB; a file read line by line, each line at most 4 MiB,
+ * never the whole file in memory); a call past its deadline or cap fails like a timeout, its connection closed. The key only ever goes in the {@code Authorization} header. The HTTP client is made on
  * first use: the dispatchers of every task hold one per batch route, and only the owner's calls.
  */
 public final class BatchApiClient implements BatchApi {
 
     /** How long an upload may take at least: a file of up to 200 MB. */
     private static final Duration UPLOAD_TIMEOUT = Duration.ofMinutes(5);
+    /** How long reading an output or error file may take at least, as a whole (streamed line by line). */
+    static final Duration DOWNLOAD_TIMEOUT = Duration.ofMinutes(15);
+    /** The most bytes of a JSON answer (a job, a page of 100 jobs, a file's description). */
+    static final long ANSWER_CAP = 4L * 1024 * 1024;
+    /** The most bytes of one line of an output or error file (one chat completion's answer). */
+    static final long LINE_CAP = 4L * 1024 * 1024;
+    /** The most bytes of a refusal's body kept to read its reason. */
+    static final long REFUSAL_CAP = 64L * 1024;
 
     /** The {@code metadata} field that names the job's key (its intent in the store). */
     public static final String METADATA_JOB = "quotaflow_job";
@@ -129,13 +140,15 @@ public final class BatchApiClient implements BatchApi {
         if (fileId == null || fileId.isBlank()) {
             return CompletableFuture.completedFuture(null);
         }
-        HttpRequest get = request("/files/" + fileId + "/content", max(settings.timeout(), UPLOAD_TIMEOUT)).GET().build();
-        return client().sendAsync(get, HttpResponse.BodyHandlers.ofLines()).thenAccept(response -> {
-            try (Stream<String> body = response.body()) {
-                if (response.statusCode() / 100 != 2) {
-                    throw new Refused(response.statusCode(), body.limit(64).collect(Collectors.joining("\n")));
-                }
-                body.forEach(raw -> BatchLines.line(raw).ifPresent(each));
+        Duration deadline = max(settings.timeout(), DOWNLOAD_TIMEOUT);
+        HttpRequest get = request("/files/" + fileId + "/content", deadline).GET().build();
+        StringBuilder refusal = new StringBuilder();
+        HttpResponse.BodyHandler<Long> handler = info -> info.statusCode() / 100 == 2
+                ? BoundedBodies.ofLines(LINE_CAP, Long.MAX_VALUE, raw -> BatchLines.line(raw).ifPresent(each)).apply(info)
+                : BoundedBodies.ofLines(REFUSAL_CAP, REFUSAL_CAP, line -> refusal.append(line).append('\n')).apply(info);
+        return BoundedCall.send(client(), get, handler, deadline).thenAccept(response -> {
+            if (response.statusCode() / 100 != 2) {
+                throw new Refused(response.statusCode(), refusal.toString());
             }
         });
     }
@@ -165,8 +178,10 @@ public final class BatchApiClient implements BatchApi {
                 .thenApply(BatchApiClient::info);
     }
 
+    /** {@code request}'s JSON answer, the whole call within the request's timeout, its answer at most {@link #ANSWER_CAP}. */
     private CompletableFuture<JsonNode> send(HttpRequest request) {
-        return client().sendAsync(request, HttpResponse.BodyHandlers.ofString()).thenApply(response -> {
+        Duration deadline = request.timeout().orElse(settings.timeout());
+        return BoundedCall.send(client(), request, BoundedBodies.ofString(ANSWER_CAP), deadline).thenApply(response -> {
             if (response.statusCode() / 100 != 2) {
                 throw new Refused(response.statusCode(), response.body());
             }
