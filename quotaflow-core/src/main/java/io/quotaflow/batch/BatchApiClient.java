@@ -29,13 +29,14 @@ import java.util.function.Consumer;
  * {@code completion_window=24h}, with {@code metadata} naming the job's key and scope); {@link #status}
  * polls it ({@code GET /batches/{id}}); {@link #lines} reads an output or error file line by line
  * ({@code GET /files/{id}/content}); {@link #list} pages through the provider's jobs ({@code GET
- * /batches}, bounded) and {@link #cancel} cancels one ({@code POST /batches/{id}/cancel}). A refused call completes with a
- * {@link Refused} (its status and body, for {@link BatchLines#failure}); a transport failure with its
+ * /batches}, bounded) and {@link #cancel} cancels one ({@code POST /batches/{id}/cancel}). A refused call
+ * completes with a {@link Refused} (its status and body, for {@link BatchLines#failure}); a transport failure with its
  * exception. Every request is bounded as a whole ({@link BoundedCall}: connect, headers and body within
  * the route's {@code timeout}, an upload within 5 minutes at least, a file within 15), and so is every answer
  * ({@link BoundedBodies}: a JSON answer of at most 4 MiB; a file read line by line, each line at most 4 MiB,
- * never the whole file in memory); a call past its deadline or cap fails like a timeout, its connection closed. The key only ever goes in the {@code Authorization} header. The HTTP client is made on
- * first use: the dispatchers of every task hold one per batch route, and only the owner's calls.
+ * never the whole file in memory); a call past its deadline or cap fails like a timeout, its connection closed.
+ * The key only ever goes in the {@code Authorization} header. The HTTP client is made on first use: the
+ * dispatchers of every task hold one per batch route, and only the owner's calls.
  */
 public final class BatchApiClient implements BatchApi {
 

@@ -116,14 +116,8 @@ final class Routes {
                     }
                     return upOrDown(path, ReplySender.readBody(exchange));
                 }
-                if (path.startsWith(BATCHES) && path.endsWith(CANCEL) && path.length() > BATCHES.length() + CANCEL.length()
-                        && method.equals("POST")) {
-                    ReplySender.readBody(exchange);
-                    return batches.cancel(path.substring(BATCHES.length(), path.length() - CANCEL.length()), authorization);
-                }
-                if (path.startsWith(BATCHES) && path.length() > BATCHES.length() && method.equals("GET")) {
-                    ReplySender.readBody(exchange);
-                    return batches.get(path.substring(BATCHES.length()), authorization);
+                if (path.startsWith(BATCHES) && path.length() > BATCHES.length()) {
+                    return batch(exchange, path.substring(BATCHES.length()), method, authorization);
                 }
                 if (path.startsWith(FILES) && path.endsWith(CONTENT) && path.length() > FILES.length() + CONTENT.length()
                         && method.equals("GET")) {
@@ -134,6 +128,19 @@ final class Routes {
                 return OpenAiErrors.error(404, "Unknown request URL: " + method + " " + requestPath
                         + ". Please check the URL for typos.", INVALID_REQUEST, null, "unknown_url", Map.of(), false);
         }
+    }
+
+    /** {@code GET /v1/batches/{id}} and {@code POST /v1/batches/{id}/cancel}; {@code rest}: what follows {@code /v1/batches/}. */
+    private Reply batch(HttpExchange exchange, String rest, String method, String authorization) throws IOException {
+        ReplySender.readBody(exchange);
+        if (rest.endsWith(CANCEL) && rest.length() > CANCEL.length() && method.equals("POST")) {
+            return batches.cancel(rest.substring(0, rest.length() - CANCEL.length()), authorization);
+        }
+        if (method.equals("GET")) {
+            return batches.get(rest, authorization);
+        }
+        return OpenAiErrors.error(404, "Unknown request URL: " + method + " /v1/batches/" + rest + ". Please check the URL for typos.",
+                INVALID_REQUEST, null, "unknown_url", Map.of(), false);
     }
 
     private static Reply ok(byte[] body) {

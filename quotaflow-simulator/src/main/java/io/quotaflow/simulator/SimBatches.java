@@ -293,11 +293,7 @@ final class SimBatches {
 
     private synchronized void advance(Job job) throws IOException {
         long age = epochMs.getAsLong() - job.createdAt;
-        if (terminal(job.status)) {
-            return;
-        }
-        if (job.refused || job.fails && age >= job.delay / 10) {
-            job.status = "failed";
+        if (terminal(job.status) || failed(job, age)) {
             return;
         }
         if (age < job.delay) {
@@ -319,6 +315,15 @@ final class SimBatches {
             files.put(job.errorFileId, errors.toByteArray());
         }
         job.status = job.expireAfter >= 0 && job.expireAfter < lines.length ? "expired" : "completed";
+    }
+
+    /** Whether {@code job}, {@code age} ms old, has failed (for the enqueued limit at once, else after validating); marks it so. */
+    private static boolean failed(Job job, long age) {
+        if (job.refused || job.fails && age >= job.delay / 10) {
+            job.status = "failed";
+            return true;
+        }
+        return false;
     }
 
     /** Line {@code n} of {@code job}: answered into {@code output} (a 200) or {@code errors}, or expired. */
