@@ -86,11 +86,11 @@ public final class BatchLines implements AutoCloseable {
     }
 
     /** One line of an output or error file, if it is one. */
-    static Optional<Line> line(String raw) {
+    public static Optional<Line> line(String raw) {
         JsonNode node;
         try {
-            node = raw.isBlank() ? null : Json.MAPPER.readTree(raw);
-        } catch (IOException e) {
+            node = raw == null || raw.isBlank() ? null : Json.MAPPER.readTree(raw);
+        } catch (IOException | RuntimeException e) {
             node = null;
         }
         String customId = node == null ? null : text(node.get("custom_id"));

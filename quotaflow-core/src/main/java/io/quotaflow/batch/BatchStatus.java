@@ -8,17 +8,19 @@ import java.util.Locale;
  * {@code cancelled}), with what the dispatcher does about each.
  */
 public enum BatchStatus {
-    VALIDATING, FAILED, IN_PROGRESS, FINALIZING, COMPLETED, EXPIRED, CANCELLING, CANCELLED;
+    VALIDATING, FAILED, IN_PROGRESS, FINALIZING, COMPLETED, EXPIRED, CANCELLING, CANCELLED,
+    /** A status this build does not know (or none): not finished, but only within the job's window (BatchCaller). */
+    UNKNOWN;
 
-    /** The status of wire name {@code value}; an unknown one is taken as still running ({@link #IN_PROGRESS}). */
+    /** The status of wire name {@code value}; {@link #UNKNOWN} for one this build does not know. */
     public static BatchStatus of(String value) {
         if (value == null) {
-            return IN_PROGRESS;
+            return UNKNOWN;
         }
         try {
             return valueOf(value.strip().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            return IN_PROGRESS;
+            return UNKNOWN;
         }
     }
 

@@ -234,6 +234,9 @@ public final class ConfigKeys {
                 + "collects calls before it is submitted (at once when full)");
         t.template(n + "batch.poll-ms", Type.LONG, Long.toString(ba.poll().toMillis()), null, "how often a submitted batch "
                 + "job's status is asked for");
+        t.template(n + "batch.expiry-grace-ms", Type.LONG, Long.toString(ba.expiryGrace().toMillis()), null, "how long past its "
+                + "24 h completion window a batch job whose status cannot be read (or is unknown) is waited for before it "
+                + "ends as expired (its tickets to the fallback)");
         t.template(n + "price.batch-factor", Type.DOUBLE, Double.toString(ba.priceFactor()), null, "a batch route's price as "
                 + "a share of its `price.*` (the Batch API's discount)");
         t.template(n + "rpd", Type.LONG, null, "requests per day");

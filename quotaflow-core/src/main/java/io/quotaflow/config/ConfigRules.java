@@ -112,6 +112,7 @@ final class ConfigRules {
             case "route.<name>.batch.poll-ms":
                 return rule("at least 1", v -> (Long) v >= 1);
             case "route.<name>.batch.collect-ms":
+            case "route.<name>.batch.expiry-grace-ms":
                 return rule("at least 0", v -> (Long) v >= 0);
             case "route.<name>.price.batch-factor":
                 return rule("a share in [0, 1]", v -> Double.isFinite((Double) v) && (Double) v >= 0 && (Double) v <= 1);

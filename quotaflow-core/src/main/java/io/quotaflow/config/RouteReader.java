@@ -65,7 +65,8 @@ final class RouteReader {
                 whole(name, "batch.max-file-bytes", d.maxFileBytes()), whole(name, "batch.max-enqueued-tokens", d.maxEnqueuedTokens()),
                 Duration.ofMillis(whole(name, "batch.collect-ms", d.collect().toMillis())),
                 Duration.ofMillis(whole(name, "batch.poll-ms", d.poll().toMillis())),
-                values.get(factor).isPresent() ? values.number(factor) : d.priceFactor());
+                values.get(factor).isPresent() ? values.number(factor) : d.priceFactor(),
+                Duration.ofMillis(whole(name, "batch.expiry-grace-ms", d.expiryGrace().toMillis())));
     }
 
     private long whole(String name, String sub, long otherwise) {

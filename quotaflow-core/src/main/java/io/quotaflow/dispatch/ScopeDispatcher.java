@@ -46,7 +46,7 @@ final class ScopeDispatcher {
     /** /status and the gauges need no more than this; every tick would re-propose a batch for nothing. */
     private static final long SNAPSHOT_INTERVAL_MS = 500;
     /** The Batch API's completion window: a batch route's tickets may be dead-lettered for their age this much later. */
-    static final java.time.Duration BATCH_WINDOW = java.time.Duration.ofHours(24);
+    static final java.time.Duration BATCH_WINDOW = io.quotaflow.settings.BatchApiSettings.COMPLETION_WINDOW;
     /** Calls a batch route collects per tick at most. */
     static final int BATCH_CALLS_PER_TICK = 500;
 
@@ -492,6 +492,11 @@ final class ScopeDispatcher {
      * written for them here, and no attempt is consumed.
      */
     private void unfinished(String callId, long now) {
+        unfinished(callId, true, now);
+    }
+
+    /** As {@link #unfinished(String, long)}; with {@code fallback} false (a job refused for the enqueued limit) every ticket waits here. */
+    private void unfinished(String callId, boolean fallback, long now) {
         Optional<DispatchLedger.Completed> done = ledger.complete(callId);
         probes.remove(callId);
         if (done.isEmpty()) {
@@ -503,7 +508,7 @@ final class ScopeDispatcher {
             if (ledger.cancelledWhileOut(item.key())) {
                 ledger.finish(item);
                 new Endings().cancelled(item, now);
-            } else if (mover.unfinished(item, routeOf(item), now)) {
+            } else if (fallback && mover.unfinished(item, routeOf(item), now)) {
                 ledger.finish(item);
                 gate.left(item, now);
             } else {
@@ -525,6 +530,11 @@ final class ScopeDispatcher {
         @Override
         public void unfinished(String customId, long now) {
             ScopeDispatcher.this.unfinished(customId, now);
+        }
+
+        @Override
+        public void requeued(String customId, long now) {
+            ScopeDispatcher.this.unfinished(customId, false, now);
         }
     }
 

@@ -119,6 +119,7 @@ class BatchLinesTest {
         assertThat(BatchStatus.of("expired").leavesUnfinished()).isTrue();
         assertThat(BatchStatus.of("cancelled").leavesUnfinished()).isTrue();
         assertThat(BatchStatus.of("failed").leavesUnfinished()).isFalse();
-        assertThat(BatchStatus.of("something_new")).as("unknown: still running").isEqualTo(BatchStatus.IN_PROGRESS);
+        assertThat(BatchStatus.of("something_new")).as("unknown: not finished, within the window").isEqualTo(BatchStatus.UNKNOWN);
+        assertThat(BatchStatus.of(null).terminal()).isFalse();
     }
 }

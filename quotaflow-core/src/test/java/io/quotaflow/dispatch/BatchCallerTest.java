@@ -31,6 +31,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -47,14 +48,20 @@ class BatchCallerTest {
         final List<String> submitted = new ArrayList<>();
         final Map<String, CompletableFuture<BatchApiClient.Info>> statuses = new HashMap<>();
         final Map<String, String> files = new HashMap<>();
+        /** The jobs the provider holds, as its list shows them, newest first. */
+        final List<BatchApiClient.Info> held = new ArrayList<>();
+        final List<String> cancelled = new ArrayList<>();
         int polls;
+        int lists;
         CompletableFuture<BatchApiClient.Info> nextSubmit;
 
         @Override
-        public CompletableFuture<BatchApiClient.Info> submit(byte[] jsonl) {
+        public CompletableFuture<BatchApiClient.Info> submit(byte[] jsonl, Map<String, String> metadata) {
             submitted.add(new String(jsonl, StandardCharsets.UTF_8));
-            return nextSubmit != null ? nextSubmit : CompletableFuture.completedFuture(info("batch_" + submitted.size(),
-                    BatchStatus.VALIDATING, null, null));
+            String id = "batch_" + submitted.size();
+            held.add(0, new BatchApiClient.Info(id, BatchStatus.VALIDATING, null, null, null, null,
+                    metadata.get(BatchApiClient.METADATA_JOB), metadata.get(BatchApiClient.METADATA_SCOPE), -1));
+            return nextSubmit != null ? nextSubmit : CompletableFuture.completedFuture(info(id, BatchStatus.VALIDATING, null, null));
         }
 
         @Override
@@ -64,8 +71,22 @@ class BatchCallerTest {
         }
 
         @Override
-        public CompletableFuture<String> content(String fileId) {
-            return CompletableFuture.completedFuture(fileId == null ? "" : files.getOrDefault(fileId, ""));
+        public CompletableFuture<Void> lines(String fileId, Consumer<BatchLines.Line> each) {
+            String content = fileId == null ? "" : files.getOrDefault(fileId, "");
+            content.lines().forEach(raw -> BatchLines.line(raw).ifPresent(each));
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public CompletableFuture<List<BatchApiClient.Info>> list(int maxPages) {
+            lists++;
+            return CompletableFuture.completedFuture(List.copyOf(held));
+        }
+
+        @Override
+        public CompletableFuture<BatchApiClient.Info> cancel(String batchId) {
+            cancelled.add(batchId);
+            return CompletableFuture.completedFuture(info(batchId, BatchStatus.CANCELLING, null, null));
         }
     }
 
@@ -73,6 +94,7 @@ class BatchCallerTest {
     private static final class Recorder implements BatchCaller.Answers {
         final Map<String, ModelOutcome> answered = new LinkedHashMap<>();
         final List<String> unfinished = new ArrayList<>();
+        final List<String> requeued = new ArrayList<>();
         int answers;
 
         @Override
@@ -84,6 +106,11 @@ class BatchCallerTest {
         @Override
         public void unfinished(String customId, long now) {
             unfinished.add(customId);
+        }
+
+        @Override
+        public void requeued(String customId, long now) {
+            requeued.add(customId);
         }
     }
 
@@ -103,6 +130,14 @@ class BatchCallerTest {
 
     private BatchCaller caller(BatchApiSettings settings) {
         return new BatchCaller("scope-1-batch", "route bulk", settings, api, new BatchLines(new OpenAiChatClient(MODEL)), jobs);
+    }
+
+    private List<BatchJob> stored() {
+        List<BatchJob> all = new ArrayList<>();
+        try (var it = jobs.all()) {
+            it.forEachRemaining(kv -> all.add(kv.value));
+        }
+        return all;
     }
 
     private static BatchApiClient.Info info(String id, BatchStatus status, String output, String errors) {
@@ -140,9 +175,13 @@ class BatchCallerTest {
         assertThat(api.submitted).hasSize(1);
         assertThat(api.submitted.get(0).lines().toList()).hasSize(2).allSatisfy(l -> assertThat(l).contains("\"url\":\"/v1/chat/completions\""));
         assertThat(api.submitted.get(0)).contains("\"custom_id\":\"c1\"").contains("\"custom_id\":\"c2\"");
-        assertThat(jobs.approximateNumEntries()).as("kept once the provider accepts it").isZero();
+        assertThat(stored()).as("its intent is kept before the upload").singleElement()
+                .satisfies(j -> assertThat(j.isAccepted()).isFalse());
         caller.tick(1_050, recorder);
-        assertThat(jobs.get("batch_1").calls()).extracting(BatchJob.Call::customId).containsExactly("c1", "c2");
+        assertThat(stored()).singleElement().satisfies(j -> {
+            assertThat(j.batchId()).isEqualTo("batch_1");
+            assertThat(j.calls()).extracting(BatchJob.Call::customId).containsExactly("c1", "c2");
+        });
     }
 
     @Test
@@ -166,7 +205,7 @@ class BatchCallerTest {
                 a -> assertThat(a.labels()).containsEntry("t:a", new ModelOutcome.Label("billing", "high")));
         assertThat(recorder.answered.get("c2")).isInstanceOfSatisfying(ModelOutcome.Failed.class,
                 f -> assertThat(f.kind()).isEqualTo(ModelOutcome.FailureKind.TRANSIENT));
-        assertThat(jobs.get("batch_1")).isNull();
+        assertThat(stored()).isEmpty();
         assertThat(caller.liveJobs()).isZero();
         assertThat(caller.enqueuedTokens()).isZero();
     }
@@ -189,7 +228,7 @@ class BatchCallerTest {
 
         assertThat(api.submitted).as("the job is not submitted again").hasSize(1);
         assertThat(recorder.answered).containsOnlyKeys("c1");
-        assertThat(jobs.get("batch_1")).isNull();
+        assertThat(stored()).isEmpty();
     }
 
     @Test
@@ -208,7 +247,7 @@ class BatchCallerTest {
 
         assertThat(recorder.answered).containsOnlyKeys("c1");
         assertThat(recorder.unfinished).containsExactly("c2");
-        assertThat(jobs.get("batch_1")).isNull();
+        assertThat(stored()).isEmpty();
     }
 
     @Test
@@ -232,7 +271,7 @@ class BatchCallerTest {
         caller.tick(3_601, recorder);
         assertThat(recorder.answered.get("c2")).isInstanceOfSatisfying(ModelOutcome.Failed.class,
                 f -> assertThat(f.message()).contains("invalid model"));
-        assertThat(jobs.get("batch_2")).isNull();
+        assertThat(stored()).isEmpty();
     }
 
     @Test
@@ -272,5 +311,239 @@ class BatchCallerTest {
         caller.tick(2_100, recorder);
         assertThat(api.polls).isEqualTo(polls + 2);
         assertThat(recorder.answers).isZero();
+    }
+
+    private static final long HOUR = 3_600_000L;
+
+    /** Submits {@code c1} and {@code c2} (100 tokens each) at 0 and has the provider accept them as batch_1. */
+    private BatchCaller submitted(BatchApiSettings settings) {
+        BatchCaller caller = caller(settings);
+        caller.send(request("c1", "t:a"), 100, 0);
+        caller.send(request("c2", "t:b"), 100, 0);
+        caller.tick(1_000, recorder);
+        caller.tick(1_001, recorder);
+        return caller;
+    }
+
+    @Test
+    void shouldEndAJobWhoseStatusReturns404ForeverAsExpiredAfterItsWindowAndGrace() {
+        BatchCaller caller = submitted(SETTINGS.withExpiryGrace(Duration.ofHours(1)));
+        api.statuses.put("batch_1", CompletableFuture.failedFuture(new BatchApiClient.Refused(404,
+                "{\"error\":{\"message\":\"No batch found with id 'batch_1'.\"}}")));
+        long deadline = 1_000 + 25 * HOUR;
+        for (long t = 2_000; t < deadline; t += HOUR / 2) {
+            caller.tick(t, recorder);
+            caller.tick(t + 1, recorder);
+        }
+        assertThat(recorder.answers + recorder.unfinished.size()).as("not ended within the window and grace").isZero();
+        assertThat(caller.enqueuedTokens()).isEqualTo(200);
+        assertThat(caller.room(900)).as("its tokens hold the enqueued room meanwhile").isFalse();
+
+        caller.tick(deadline, recorder);
+
+        assertThat(recorder.unfinished).as("its tickets go on, to the fallback or back to wait").containsExactly("c1", "c2");
+        assertThat(recorder.answers).isZero();
+        assertThat(caller.enqueuedTokens()).as("its tokens leave the count").isZero();
+        assertThat(caller.room(900)).isTrue();
+        assertThat(caller.liveJobs()).isZero();
+        assertThat(stored()).isEmpty();
+        assertThat(api.cancelled).as("cancelled at the provider, in case it still runs").containsExactly("batch_1");
+        int polls = api.polls;
+        caller.tick(deadline + HOUR, recorder);
+        assertThat(api.polls).as("not polled any more").isEqualTo(polls);
+    }
+
+    @Test
+    void shouldTakeAnUnknownStatusAsNotFinishedOnlyWithinTheWindow() {
+        BatchCaller caller = submitted(SETTINGS.withExpiryGrace(Duration.ZERO));
+        api.statuses.put("batch_1", CompletableFuture.completedFuture(info("batch_1", BatchStatus.of("paused"), null, null)));
+        caller.tick(2_000, recorder);
+        caller.tick(2_001, recorder);
+        caller.tick(1_000 + 24 * HOUR - 1, recorder);
+        assertThat(recorder.unfinished).isEmpty();
+        assertThat(caller.liveJobs()).isEqualTo(1);
+
+        caller.tick(1_000 + 24 * HOUR + 1, recorder);
+        caller.tick(1_000 + 24 * HOUR + 2, recorder);
+
+        assertThat(recorder.unfinished).containsExactly("c1", "c2");
+        assertThat(caller.enqueuedTokens()).isZero();
+    }
+
+    @Test
+    void shouldAdoptAJobOrphanedBetweenUploadAndStoreWhenTheNextOwnerFindsItByItsKey() {
+        BatchCaller first = caller(SETTINGS);
+        api.nextSubmit = new CompletableFuture<>(); // the provider accepts the job; its answer never reaches this owner
+        first.send(request("c1", "t:a"), 100, 0);
+        first.send(request("c2", "t:b"), 100, 0);
+        first.tick(1_000, recorder);
+        first.close();
+        String key = stored().get(0).key();
+        assertThat(api.held).singleElement().satisfies(j -> assertThat(j.jobKey()).isEqualTo(key));
+        assertThat(api.held.get(0).jobScope()).isEqualTo("scope-1-batch");
+
+        api.nextSubmit = null;
+        BatchCaller second = caller(SETTINGS);
+        assertThat(second.restore(5_000)).as("its calls stay out for the intent").containsExactlyInAnyOrder("c1", "c2");
+        second.tick(5_000, recorder); // lists the provider's jobs
+        second.tick(5_001, recorder); // adopts batch_1 and polls it
+        assertThat(stored()).singleElement().satisfies(j -> assertThat(j.batchId()).isEqualTo("batch_1"));
+        api.statuses.put("batch_1", CompletableFuture.completedFuture(info("batch_1", BatchStatus.COMPLETED, "file-out", null)));
+        api.files.put("file-out", answerLine("c1") + answerLine("c2"));
+        second.tick(6_000, recorder); // the poll of 5,001 applied: next at 6,500
+        second.tick(6_500, recorder); // polled: completed, files read
+        second.tick(6_501, recorder); // applied
+
+        assertThat(api.submitted).as("not submitted twice").hasSize(1);
+        assertThat(api.cancelled).isEmpty();
+        assertThat(recorder.answered).containsOnlyKeys("c1", "c2");
+        assertThat(recorder.answers).isEqualTo(2);
+        assertThat(recorder.requeued).isEmpty();
+        assertThat(stored()).isEmpty();
+    }
+
+    @Test
+    void shouldCancelAJobWhoseKeyNoStoredJobHoldsAndAskAgainTheCallsOfAnIntentTheProviderNeverAccepted() {
+        // the provider holds a running job of this route under a key no stored job has (the intent was not committed)
+        api.held.add(new BatchApiClient.Info("batch_lost", BatchStatus.IN_PROGRESS, null, null, null, null, "key-lost",
+                "scope-1-batch", -1));
+        api.held.add(new BatchApiClient.Info("batch_other", BatchStatus.IN_PROGRESS, null, null, null, null, "key-x",
+                "another-scope", -1));
+        // an intent stored whose upload never reached the provider
+        BatchJob.Call call = new BatchJob.Call("c9", List.of("t:z"), List.of("1"), 100);
+        jobs.put("key-never", BatchJob.intent("key-never", "scope-1-batch", 0, List.of(call)));
+        BatchCaller caller = caller(SETTINGS);
+        assertThat(caller.restore(1_000)).containsExactly("c9");
+        assertThat(caller.enqueuedTokens()).isEqualTo(100);
+
+        caller.tick(1_000, recorder);
+        caller.tick(1_001, recorder);
+
+        assertThat(api.cancelled).as("only this route's job, not another scope's").containsExactly("batch_lost");
+        assertThat(recorder.requeued).containsExactly("c9");
+        assertThat(recorder.answers + recorder.unfinished.size()).isZero();
+        assertThat(caller.enqueuedTokens()).isZero();
+        assertThat(stored()).isEmpty();
+    }
+
+    @Test
+    void shouldKeepEachJobRecordUnderTheRecordLimitBySplittingTheJobAndLoseNoCall() {
+        BatchCaller caller = caller(SETTINGS.withMaxEnqueuedTokens(Long.MAX_VALUE / 4).withMaxFileBytes(Long.MAX_VALUE / 4));
+        String pad = "x".repeat(180);
+        int calls = 600;
+        for (int i = 0; i < calls; i++) {
+            String[] keys = new String[10];
+            for (int k = 0; k < keys.length; k++) {
+                keys[k] = "tenant-" + k + ":" + pad + "-" + i + "-" + k;
+            }
+            caller.send(request("call-" + i, keys), 1_000, 0);
+        }
+        caller.tick(1_000, recorder);
+        caller.tick(1_001, recorder);
+
+        BinarySerde<BatchJob> serde = new BinarySerde<>(BatchJob.class);
+        List<BatchJob> all = stored();
+        long unsplit = serde.serializer().serialize("t", new BatchJob("batch_x", "scope-1-batch", null, 0,
+                all.stream().flatMap(j -> j.calls().stream()).toList(), "k")).length;
+        assertThat(unsplit).as("one job of them all would pass the 1 MiB record limit").isGreaterThan(1024 * 1024);
+        assertThat(all).hasSizeGreaterThan(1);
+        assertThat(all).allSatisfy(j -> {
+            assertThat(j.isAccepted()).isTrue();
+            assertThat((long) serde.serializer().serialize("t", j).length).isLessThan(1024 * 1024)
+                    .isLessThanOrEqualTo(j.recordBytes());
+        });
+        assertThat(all.stream().mapToInt(j -> j.calls().size()).sum()).as("nothing lost").isEqualTo(calls);
+        assertThat(api.submitted).hasSize(all.size());
+        assertThat(caller.enqueuedTokens()).isEqualTo(calls * 1_000L);
+    }
+
+    @Test
+    void shouldLearnTheEnqueuedLimitFromTokenLimitExceededAndWaitWithoutFailingOrFallingBack() {
+        BatchCaller caller = caller(SETTINGS.withMaxEnqueuedTokens(1_000_000));
+        for (int i = 0; i < 10; i++) {
+            caller.send(request("c" + i, "t:" + i), 1_000, 0);
+        }
+        caller.tick(1_000, recorder);
+        caller.tick(1_001, recorder);
+        api.statuses.put("batch_1", CompletableFuture.completedFuture(new BatchApiClient.Info("batch_1", BatchStatus.FAILED, null, null,
+                "Enqueued token limit reached for gpt-4o-mini in organization org-test. Limit: 3,000 enqueued tokens. Please try "
+                        + "again once some in_progress batches have been completed.", "token_limit_exceeded", null, null, -1)));
+        caller.tick(1_600, recorder);
+        caller.tick(1_601, recorder);
+
+        assertThat(recorder.requeued).as("every call waits again").hasSize(10);
+        assertThat(recorder.answers).as("no failure: no attempt spent, no circuit opened").isZero();
+        assertThat(recorder.unfinished).as("no fallback online").isEmpty();
+        assertThat(caller.enqueuedTokens()).isZero();
+        assertThat(caller.enqueuedLimit()).as("3,000 less the margin").isEqualTo(2_700);
+
+        // smaller jobs as room frees: two calls fit, a third does not
+        assertThat(caller.room(1_000)).isTrue();
+        caller.send(request("d1", "t:1"), 1_000, 2_000);
+        assertThat(caller.room(1_000)).isTrue();
+        caller.send(request("d2", "t:2"), 1_000, 2_000);
+        assertThat(caller.room(1_000)).isFalse();
+        caller.tick(3_000, recorder);
+        caller.tick(3_001, recorder);
+        assertThat(api.submitted).hasSize(2);
+        assertThat(api.submitted.get(1).lines().count()).isEqualTo(2);
+
+        // the provider counts 40 % more than we do: its usage calibrates the limit
+        api.statuses.put("batch_2", CompletableFuture.completedFuture(new BatchApiClient.Info("batch_2", BatchStatus.COMPLETED,
+                "file-out", null, null, null, null, null, 2_800)));
+        api.files.put("file-out", answerLine("d1") + answerLine("d2"));
+        caller.tick(3_600, recorder);
+        caller.tick(3_601, recorder);
+        assertThat(recorder.answered).containsOnlyKeys("d1", "d2");
+        assertThat(caller.enqueuedLimit()).isEqualTo((long) (3_000 * 0.9 / 1.4));
+    }
+
+    @Test
+    void shouldRequeueTheCallsOfASubmissionRefusedForTheEnqueuedLimitAndFailALoneCallThatCannotFit() {
+        BatchCaller caller = caller(SETTINGS.withMaxEnqueuedTokens(1_000_000));
+        api.nextSubmit = CompletableFuture.failedFuture(new BatchApiClient.Refused(429, "{\"error\":{\"code\":\"token_limit_exceeded\","
+                + "\"message\":\"The number of enqueued tokens has surpassed the configured limit of 1K for the deployment.\"}}"));
+        caller.send(request("c1", "t:a"), 700, 0);
+        caller.send(request("c2", "t:b"), 700, 0);
+        caller.tick(1_000, recorder);
+        caller.tick(1_001, recorder);
+        assertThat(recorder.requeued).containsExactly("c1", "c2");
+        assertThat(recorder.answers).isZero();
+        assertThat(caller.enqueuedLimit()).isEqualTo(900);
+
+        caller.send(request("c3", "t:c"), 2_000, 2_000);
+        caller.tick(3_000, recorder);
+        caller.tick(3_001, recorder);
+        assertThat(recorder.answered.get("c3")).as("alone and still refused: the failure table decides")
+                .isInstanceOfSatisfying(ModelOutcome.Failed.class, f -> assertThat(f.message()).contains("enqueued-token limit"));
+    }
+
+    @Test
+    void shouldCountAJobThatFailedAsAWholeAsOneFailureAndLetTheOtherCallsWait() {
+        BatchCaller caller = submitted(SETTINGS);
+        api.statuses.put("batch_1", CompletableFuture.completedFuture(new BatchApiClient.Info("batch_1", BatchStatus.FAILED, null, null,
+                "The batch failed: an internal error.", "server_error", null, null, -1)));
+        caller.tick(1_600, recorder);
+        caller.tick(1_601, recorder);
+
+        assertThat(recorder.answered).containsOnlyKeys("c1");
+        assertThat(recorder.answered.get("c1")).isInstanceOfSatisfying(ModelOutcome.Failed.class,
+                f -> assertThat(f.message()).contains("internal error"));
+        assertThat(recorder.requeued).containsExactly("c2");
+        assertThat(caller.enqueuedTokens()).isZero();
+        assertThat(stored()).isEmpty();
+    }
+
+    @Test
+    void shouldNeverListOrCancelInACallerThatHoldsNoJobOfItsScope() {
+        api.held.add(new BatchApiClient.Info("batch_owned_elsewhere", BatchStatus.IN_PROGRESS, null, null, null, null, "key-y",
+                "scope-1-batch", -1));
+        BatchCaller idle = caller(SETTINGS);
+        assertThat(idle.restore(0)).isEmpty();
+        for (long t = 0; t < 60_000; t += 500) {
+            idle.tick(t, recorder);
+        }
+        assertThat(api.lists).isZero();
+        assertThat(api.cancelled).isEmpty();
     }
 }

@@ -19,6 +19,7 @@ import io.quotaflow.settings.RecordLimits;
 import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.settings.Secret;
 import io.quotaflow.settings.TopicNames;
+import io.quotaflow.simulator.BatchBehaviour;
 import io.quotaflow.simulator.Faults;
 import io.quotaflow.simulator.SimulatorStats;
 import io.quotaflow.testkit.KafkaBrokerExtension;
@@ -65,11 +66,15 @@ class BatchRouteIT {
     }
 
     private QuotaflowConfig config(String applicationId, Path stateDir, TopicNames topics, RetrySettings retry) {
+        return config(applicationId, stateDir, topics, retry, BatchApiSettings.batch().withCollect(Duration.ofMillis(1_500))
+                .withPoll(Duration.ofMillis(300)));
+    }
+
+    private QuotaflowConfig config(String applicationId, Path stateDir, TopicNames topics, RetrySettings retry, BatchApiSettings batch) {
         ModelSettings model = ModelSettings.of(URI.create(it.sim.baseUrl()), "gpt-4o-mini", Secret.of(KEY));
         QuotaSettings quota = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(4_000_000);
         RouteSettings online = new RouteSettings("online", model, quota, List.of(), null, LIST, null, 0, 0);
-        RouteSettings bulk = new RouteSettings("bulk", model, quota, List.of("online"), null, LIST, null, 0, 0,
-                BatchApiSettings.batch().withCollect(Duration.ofMillis(1_500)).withPoll(Duration.ofMillis(300)));
+        RouteSettings bulk = new RouteSettings("bulk", model, quota, List.of("online"), null, LIST, null, 0, 0, batch);
         Map<String, RouteSettings> routes = new LinkedHashMap<>();
         routes.put("online", online);
         routes.put("bulk", bulk);
@@ -224,6 +229,60 @@ class BatchRouteIT {
         } finally {
             it.sim.setFaults(Faults.none());
             it.sim.setBatches(2_000, -1);
+        }
+    }
+
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void shouldClassifyEachBulkTicketOnceMostlyByBatchThroughAnEnqueuedLimitFarBelowTheirTotal() throws Exception {
+        // the provider's enqueued limit is a fraction of the bulk's tokens and it counts 10 % more than its own tokenizer;
+        // every 4th job fails, every 5th expires after two lines, every 15th output line is broken
+        it.sim.setBatches(BatchBehaviour.DEFAULT.withDelay(1_000).withEnqueuedLimit(6_000, 1.1).withFailEvery(4).withExpiry(2, 5)
+                .withMalformedEvery(15));
+        TopicNames topics = ItSupport.applyTopics(it.broker, KafkaBrokerExtension.uniqueName("BatchLimitIT") + ".");
+        RetrySettings retry = RetrySettings.ofDefaults().withBase(Duration.ofMillis(200)).withCap(Duration.ofSeconds(1))
+                .withCircuitOpenWait(Duration.ofSeconds(1));
+        // configured far above the provider's limit: quotaflow has to learn it
+        BatchApiSettings batch = BatchApiSettings.batch().withCollect(Duration.ofMillis(800)).withPoll(Duration.ofMillis(200))
+                .withMaxEnqueuedTokens(2_000_000);
+        QuotaflowConfig config = config("quotaflow-batch-limit", io.quotaflow.testkit.TestDirs.temporary("qf-batch-limit"), topics,
+                retry, batch);
+        SimulatorStats before = it.sim.stats();
+        int refusedBefore = it.sim.batchTokenLimitRefusals();
+        int jobsBefore = it.sim.batchJobs();
+        try (OutcomeCounter counter = new OutcomeCounter(it.bootstrapServers(), Map.of(), topics);
+             Pipeline pipeline = Pipeline.start(config)) {
+            Set<String> ids = publishBulk(topics, "L", 600);
+            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200)).until(() -> {
+                counter.poll(Duration.ofMillis(100));
+                return mine(counter, ids).size() == ids.size();
+            });
+            ItSupport.awaitQuiet(Duration.ofSeconds(2), counter);
+
+            assertThat(mine(counter, ids)).isEqualTo(ids);
+            assertThat(counter.duplicates()).isZero();
+            assertThat(counter.deadLettered()).isZero();
+            Map<String, Long> routes = new HashMap<>();
+            Map<String, Long> reasons = new HashMap<>();
+            for (String id : ids) {
+                JsonNode result = Json.MAPPER.readTree(counter.results().get(id));
+                routes.merge(result.get("route").asText(), 1L, Long::sum);
+                if (!result.get("route").asText().equals("bulk")) {
+                    reasons.merge(result.path("fallbackReason").asText(), 1L, Long::sum);
+                }
+            }
+            int refused = it.sim.batchTokenLimitRefusals() - refusedBefore;
+            long tooMany = it.sim.stats().requestsWithStatus(429) - before.requestsWithStatus(429);
+            System.out.printf("BatchRouteIT: enqueued limit far below the bulk: %s by route, fallbacks %s, %d jobs, %d refused for the "
+                    + "enqueued limit%n", routes, reasons, it.sim.batchJobs() - jobsBefore, refused);
+            assertThat(routes.getOrDefault("bulk", 0L)).as("most of the bulk by batch").isGreaterThanOrEqualTo(ids.size() * 6L / 10);
+            assertThat(reasons.keySet()).as("nothing sent online for the enqueued limit or a failed job: only what expired")
+                    .isSubsetOf(Set.of("batch-expired"));
+            assertThat(it.sim.batchJobs() - jobsBefore).as("jobs of at most the learned limit").isGreaterThanOrEqualTo(6);
+            assertThat(refused).as("refused only while the limit is learned").isBetween(1, 2);
+            assertThat(tooMany).as("no 429 online").isZero();
+        } finally {
+            it.sim.setBatches(BatchBehaviour.DEFAULT);
         }
     }
 }

@@ -227,6 +227,16 @@ public final class ProviderSimulator implements AutoCloseable {
         batches.set(delayMs, expireAfter);
     }
 
+    /** How the batch jobs created from now on behave ({@code POST /admin/batches}). */
+    public void setBatches(BatchBehaviour behaviour) {
+        batches.set(behaviour);
+    }
+
+    /** Batch jobs refused so far for the enqueued-token limit ({@code token_limit_exceeded}). */
+    public int batchTokenLimitRefusals() {
+        return batches.tokenLimitRefusals();
+    }
+
     /** The ids of the batch jobs created so far, oldest first. */
     public java.util.List<String> batchJobIds() {
         return batches.ids();

@@ -26,6 +26,7 @@ final class Routes {
     private static final String BATCHES = "/v1/batches/";
     private static final String FILES = "/v1/files/";
     private static final String CONTENT = "/content";
+    private static final String CANCEL = "/cancel";
     private static final String UNKNOWN = "/unknown";
     private static final String DEPLOYMENT_NOT_FOUND = SimDialect.DEPLOYMENT_NOT_FOUND;
 
@@ -69,8 +70,12 @@ final class Routes {
                 return batches.upload(ReplySender.readBody(exchange), exchange.getRequestHeaders().getFirst("Content-Type"),
                         authorization);
             case "/v1/batches":
+                if (method.equals("GET")) {
+                    ReplySender.readBody(exchange);
+                    return batches.list(exchange.getRequestURI().getRawQuery(), authorization);
+                }
                 if (!method.equals("POST")) {
-                    return methodNotAllowed(exchange, "POST");
+                    return methodNotAllowed(exchange, "GET, POST");
                 }
                 return batches.create(ReplySender.readBody(exchange), authorization);
             case "/admin/batches":
@@ -111,9 +116,8 @@ final class Routes {
                     }
                     return upOrDown(path, ReplySender.readBody(exchange));
                 }
-                if (path.startsWith(BATCHES) && path.length() > BATCHES.length() && method.equals("GET")) {
-                    ReplySender.readBody(exchange);
-                    return batches.get(path.substring(BATCHES.length()), authorization);
+                if (path.startsWith(BATCHES) && path.length() > BATCHES.length()) {
+                    return batch(exchange, path.substring(BATCHES.length()), method, authorization);
                 }
                 if (path.startsWith(FILES) && path.endsWith(CONTENT) && path.length() > FILES.length() + CONTENT.length()
                         && method.equals("GET")) {
@@ -124,6 +128,19 @@ final class Routes {
                 return OpenAiErrors.error(404, "Unknown request URL: " + method + " " + requestPath
                         + ". Please check the URL for typos.", INVALID_REQUEST, null, "unknown_url", Map.of(), false);
         }
+    }
+
+    /** {@code GET /v1/batches/{id}} and {@code POST /v1/batches/{id}/cancel}; {@code rest}: what follows {@code /v1/batches/}. */
+    private Reply batch(HttpExchange exchange, String rest, String method, String authorization) throws IOException {
+        ReplySender.readBody(exchange);
+        if (rest.endsWith(CANCEL) && rest.length() > CANCEL.length() && method.equals("POST")) {
+            return batches.cancel(rest.substring(0, rest.length() - CANCEL.length()), authorization);
+        }
+        if (method.equals("GET")) {
+            return batches.get(rest, authorization);
+        }
+        return OpenAiErrors.error(404, "Unknown request URL: " + method + " /v1/batches/" + rest + ". Please check the URL for typos.",
+                INVALID_REQUEST, null, "unknown_url", Map.of(), false);
     }
 
     private static Reply ok(byte[] body) {
@@ -204,7 +221,11 @@ final class Routes {
         return given.canConvertToInt() && given.isIntegralNumber() ? given.intValue() : -1;
     }
 
-    /** {@code POST /admin/batches} {@code {"delayMs":D,"expireAfter":N}}: how the jobs created from now on end. */
+    /**
+     * {@code POST /admin/batches} {@code {"delayMs":D,"expireAfter":N,"expireEvery":E,"failEvery":F,"malformedEvery":M,
+     * "vanishEvery":V,"enqueuedLimit":L,"countFactor":C}}: how the jobs created from now on behave (fields left out: their
+     * defaults, {@link BatchBehaviour#DEFAULT}).
+     */
     private Reply batchBehaviour(byte[] body) throws IOException {
         JsonNode json;
         try {
@@ -213,13 +234,21 @@ final class Routes {
             json = null;
         }
         if (json == null || !json.isObject()) {
-            return OpenAiErrors.error(400, "The body must be {\"delayMs\":D,\"expireAfter\":N}.", INVALID_REQUEST, null, null,
+            return OpenAiErrors.error(400, "The body must be {\"delayMs\":D,\"expireAfter\":N,...}.", INVALID_REQUEST, null, null,
                     Map.of(), false);
         }
-        long delay = json.path("delayMs").asLong(SimBatches.DEFAULT_DELAY_MS);
-        int expire = json.path("expireAfter").asInt(-1);
-        batches.set(delay, expire);
-        return ok(mapper.writeValueAsBytes(mapper.createObjectNode().put("delayMs", delay).put("expireAfter", expire)));
+        BatchBehaviour d = BatchBehaviour.DEFAULT;
+        BatchBehaviour b;
+        try {
+            b = new BatchBehaviour(json.path("delayMs").asLong(d.delayMs()), json.path("expireAfter").asInt(d.expireAfter()),
+                    json.path("expireEvery").asInt(d.expireEvery()), json.path("failEvery").asInt(d.failEvery()),
+                    json.path("malformedEvery").asInt(d.malformedEvery()), json.path("vanishEvery").asInt(d.vanishEvery()),
+                    json.path("enqueuedLimit").asLong(d.enqueuedLimit()), json.path("countFactor").asDouble(d.countFactor()));
+        } catch (IllegalArgumentException e) {
+            return OpenAiErrors.error(400, e.getMessage(), INVALID_REQUEST, null, null, Map.of(), false);
+        }
+        batches.set(b);
+        return ok(mapper.writeValueAsBytes(mapper.valueToTree(b)));
     }
 
     private Reply postFaults(byte[] body) throws IOException {

@@ -21,7 +21,12 @@ import java.util.function.LongSupplier;
  * (outside the key's per-minute buckets: never a 429) and it is {@code completed}: 200 answers in its
  * output file, the others in its error file. With {@link #expireAfter} {@code = n >= 0} a job instead
  * {@code expired} after answering its first {@code n} lines; the rest are in the error file with
- * {@code batch_expired}. Both are set with {@code POST /admin/batches} (docs/simulator.md).
+ * {@code batch_expired}. {@link BatchBehaviour} also makes jobs fail, write broken output lines, vanish
+ * (404 forever) and count against an enqueued-token limit of the simulator's own counting (a job that
+ * would pass it {@code failed} with {@code token_limit_exceeded}, as OpenAI's). A job keeps the
+ * {@code metadata} it was created with; {@code GET /v1/batches} lists the jobs newest first, paged
+ * ({@code limit}, {@code after}); {@code POST /v1/batches/{id}/cancel} cancels one. All set with
+ * {@code POST /admin/batches} (docs/simulator.md).
  */
 final class SimBatches {
 
@@ -36,8 +41,10 @@ final class SimBatches {
     private final Map<String, byte[]> files = new ConcurrentHashMap<>();
     private final Map<String, Job> jobs = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
-    private volatile long delayMs = DEFAULT_DELAY_MS;
-    private volatile int expireAfter = -1;
+    private final AtomicLong created = new AtomicLong();
+    private final AtomicLong outputLines = new AtomicLong();
+    private final java.util.concurrent.atomic.AtomicInteger tokenLimitRefusals = new java.util.concurrent.atomic.AtomicInteger();
+    private volatile BatchBehaviour behaviour = BatchBehaviour.DEFAULT;
 
     /** One job: what it was made of and, once done, its status and files. */
     private static final class Job {
@@ -47,6 +54,12 @@ final class SimBatches {
         final long createdAt;
         final int expireAfter;
         final long delay;
+        final Map<String, String> metadata;
+        final long counted;
+        final boolean fails;
+        final boolean vanishes;
+        final int malformedEvery;
+        volatile boolean refused;
         volatile String status = "validating";
         volatile String outputFileId;
         volatile String errorFileId;
@@ -55,13 +68,24 @@ final class SimBatches {
         volatile int failed;
         volatile boolean read;
 
-        Job(String id, String inputFileId, String authorization, long createdAt, long delay, int expireAfter) {
+        Job(String id, String inputFileId, String authorization, long createdAt, BatchBehaviour b, long n, Map<String, String> metadata,
+            long counted) {
             this.id = id;
             this.inputFileId = inputFileId;
             this.authorization = authorization;
             this.createdAt = createdAt;
-            this.delay = delay;
-            this.expireAfter = expireAfter;
+            this.delay = b.delayMs();
+            this.expireAfter = b.expireAfter() >= 0 && BatchBehaviour.picked(n, b.expireEvery()) ? b.expireAfter() : -1;
+            this.fails = BatchBehaviour.picked(n, b.failEvery());
+            this.vanishes = BatchBehaviour.picked(n, b.vanishEvery());
+            this.malformedEvery = b.malformedEvery();
+            this.metadata = Map.copyOf(metadata);
+            this.counted = counted;
+        }
+
+        /** Whether it holds enqueued tokens at {@code now}: accepted and not yet ended. */
+        boolean enqueued(long now) {
+            return !refused && (status.equals("validating") || status.equals("in_progress")) && now - createdAt < delay;
         }
     }
 
@@ -71,10 +95,23 @@ final class SimBatches {
         this.epochMs = epochMs;
     }
 
-    /** Jobs created from now on take {@code delay} ms and, with {@code expire >= 0}, expire after that many lines. */
+    /** Jobs created from now on take {@code delay} ms and, with {@code expire >= 0}, all expire after that many lines. */
     void set(long delay, int expire) {
-        this.delayMs = Math.max(0, delay);
-        this.expireAfter = expire;
+        this.behaviour = behaviour.withDelay(delay).withExpiry(expire, 1);
+    }
+
+    /** How the jobs created from now on behave. */
+    void set(BatchBehaviour value) {
+        this.behaviour = value;
+    }
+
+    BatchBehaviour behaviour() {
+        return behaviour;
+    }
+
+    /** Jobs refused so far for the enqueued-token limit. */
+    int tokenLimitRefusals() {
+        return tokenLimitRefusals.get();
     }
 
     /** How many jobs were created so far. */
@@ -133,11 +170,98 @@ final class SimBatches {
             return OpenAiErrors.error(400, "endpoint must be /v1/chat/completions and completion_window 24h.", INVALID_REQUEST,
                     "endpoint", null, Map.of(), false);
         }
+        Map<String, String> metadata = new java.util.LinkedHashMap<>();
+        request.path("metadata").fields().forEachRemaining(e -> metadata.put(e.getKey(), e.getValue().asText()));
+        String[] lines = lines(files.get(fileId));
+        BatchBehaviour b = behaviour;
         String id = "batch_sim_" + ids.incrementAndGet();
-        Job job = new Job(id, fileId, authorization, epochMs.getAsLong(), delayMs, expireAfter);
-        job.total = lines(files.get(fileId)).length;
-        jobs.put(id, job);
+        Job job;
+        synchronized (this) {
+            long now = epochMs.getAsLong();
+            job = new Job(id, fileId, authorization, now, b, created.incrementAndGet(), metadata, count(lines, b.countFactor()));
+            long held = jobs.values().stream().filter(j -> j.enqueued(now)).mapToLong(j -> j.counted).sum();
+            job.refused = b.enqueuedLimit() > 0 && held + job.counted > b.enqueuedLimit();
+            job.total = lines.length;
+            jobs.put(id, job);
+        }
+        if (job.refused) {
+            tokenLimitRefusals.incrementAndGet();
+        }
         return ok(describe(job));
+    }
+
+    /** The simulator's own count of a job's tokens: {@code factor} x (each line's messages, as the CHARS tokenizer counts them, + max_tokens). */
+    private long count(String[] lines, double factor) throws IOException {
+        long total = 0;
+        for (String raw : lines) {
+            JsonNode body = mapper.readTree(raw).path("body");
+            long tokens = body.path("max_tokens").asLong(body.path("max_completion_tokens").asLong(0));
+            for (JsonNode message : body.path("messages")) {
+                tokens += 4 + SimTokenizer.charsTokens(message.path("content").asText(""));
+            }
+            total += tokens;
+        }
+        return (long) Math.ceil(total * factor);
+    }
+
+    /** {@code GET /v1/batches?limit=L&after=ID}: the jobs newest first (vanished ones left out), one page. */
+    Reply list(String query, String authorization) throws IOException {
+        if (!authorized(authorization)) {
+            return OpenAiErrors.unauthorized(false);
+        }
+        Map<String, String> params = new java.util.HashMap<>();
+        for (String pair : query == null ? new String[0] : query.split("&")) {
+            int eq = pair.indexOf('=');
+            if (eq > 0) {
+                params.put(pair.substring(0, eq), java.net.URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+            }
+        }
+        int limit = Math.max(1, Math.min(100, parseInt(params.get("limit"), 20)));
+        java.util.List<String> newest = new java.util.ArrayList<>(ids());
+        java.util.Collections.reverse(newest);
+        newest.removeIf(id -> jobs.get(id).vanishes);
+        int from = params.containsKey("after") ? newest.indexOf(params.get("after")) + 1 : 0;
+        java.util.List<String> page = newest.subList(Math.min(from, newest.size()), Math.min(newest.size(), from + limit));
+        ObjectNode answer = mapper.createObjectNode().put("object", "list");
+        com.fasterxml.jackson.databind.node.ArrayNode data = answer.putArray("data");
+        for (String id : page) {
+            Job job = jobs.get(id);
+            advance(job);
+            data.add(describe(job));
+        }
+        answer.put("first_id", page.isEmpty() ? null : page.get(0)).put("last_id", page.isEmpty() ? null : page.get(page.size() - 1));
+        answer.put("has_more", from + page.size() < newest.size());
+        return ok(answer);
+    }
+
+    /** {@code POST /v1/batches/{id}/cancel}: a job not yet ended is cancelled (its lines never run). */
+    Reply cancel(String id, String authorization) throws IOException {
+        if (!authorized(authorization)) {
+            return OpenAiErrors.unauthorized(false);
+        }
+        Job job = jobs.get(id);
+        if (job == null || job.vanishes) {
+            return OpenAiErrors.error(404, "No batch found with id '" + id + "'.", INVALID_REQUEST, null, null, Map.of(), false);
+        }
+        synchronized (this) {
+            advance(job);
+            if (!terminal(job.status)) {
+                job.status = "cancelled";
+            }
+        }
+        return ok(describe(job));
+    }
+
+    private static boolean terminal(String status) {
+        return status.equals("completed") || status.equals("expired") || status.equals("failed") || status.equals("cancelled");
+    }
+
+    private static int parseInt(String value, int otherwise) {
+        try {
+            return value == null ? otherwise : Integer.parseInt(value.strip());
+        } catch (NumberFormatException e) {
+            return otherwise;
+        }
     }
 
     /** {@code GET /v1/batches/{id}}: the job, run to its end when its time has come. */
@@ -146,7 +270,7 @@ final class SimBatches {
             return OpenAiErrors.unauthorized(false);
         }
         Job job = jobs.get(id);
-        if (job == null) {
+        if (job == null || job.vanishes) {
             return OpenAiErrors.error(404, "No batch found with id '" + id + "'.", INVALID_REQUEST, null, null, Map.of(), false);
         }
         advance(job);
@@ -169,7 +293,7 @@ final class SimBatches {
 
     private synchronized void advance(Job job) throws IOException {
         long age = epochMs.getAsLong() - job.createdAt;
-        if (job.status.equals("completed") || job.status.equals("expired")) {
+        if (terminal(job.status) || failed(job, age)) {
             return;
         }
         if (age < job.delay) {
@@ -191,6 +315,15 @@ final class SimBatches {
             files.put(job.errorFileId, errors.toByteArray());
         }
         job.status = job.expireAfter >= 0 && job.expireAfter < lines.length ? "expired" : "completed";
+    }
+
+    /** Whether {@code job}, {@code age} ms old, has failed (for the enqueued limit at once, else after validating); marks it so. */
+    private static boolean failed(Job job, long age) {
+        if (job.refused || job.fails && age >= job.delay / 10) {
+            job.status = "failed";
+            return true;
+        }
+        return false;
     }
 
     /** Line {@code n} of {@code job}: answered into {@code output} (a 200) or {@code errors}, or expired. */
@@ -218,7 +351,13 @@ final class SimBatches {
         }
         out.putObject("response").put("status_code", status).put("request_id", "req_sim_" + n).set("body", mapper.readTree(body));
         out.putNull("error");
-        if (status == 200) {
+        if (status == 200 && BatchBehaviour.picked(outputLines.incrementAndGet(), job.malformedEvery)) {
+            // a line cut short: not JSON
+            byte[] whole = bytes(out);
+            output.write(whole, 0, whole.length / 2);
+            output.write('\n');
+            job.completed++;
+        } else if (status == 200) {
             output.writeBytes(bytes(out));
             job.completed++;
         } else {
@@ -229,12 +368,28 @@ final class SimBatches {
 
     private ObjectNode describe(Job job) {
         ObjectNode node = mapper.createObjectNode().put("id", job.id).put("object", "batch").put("endpoint", "/v1/chat/completions");
-        node.putNull("errors");
+        if (job.status.equals("failed")) {
+            ObjectNode error = node.putObject("errors").put("object", "list").putArray("data").addObject();
+            if (job.refused) {
+                error.put("code", "token_limit_exceeded").put("message", String.format(java.util.Locale.ROOT, "Enqueued token limit "
+                        + "reached for %s in organization %s. Limit: %,d enqueued tokens. Please try again once some in_progress "
+                        + "batches have been completed.", defaultModel, OpenAiErrors.ORGANIZATION, behaviour.enqueuedLimit()));
+            } else {
+                error.put("code", "server_error").put("message", "The batch failed: an internal error.");
+            }
+            error.putNull("param").putNull("line");
+        } else {
+            node.putNull("errors");
+        }
         node.put("input_file_id", job.inputFileId).put("completion_window", "24h").put("status", job.status);
         node.put("output_file_id", job.outputFileId).put("error_file_id", job.errorFileId);
         node.put("created_at", job.createdAt / 1000).put("expires_at", job.createdAt / 1000 + 86_400);
         node.putObject("request_counts").put("total", job.total).put("completed", job.completed).put("failed", job.failed);
-        node.putObject("metadata");
+        ObjectNode metadata = node.putObject("metadata");
+        job.metadata.forEach(metadata::put);
+        if (job.status.equals("completed")) {
+            node.putObject("usage").put("input_tokens", job.counted).put("output_tokens", 0).put("total_tokens", job.counted);
+        }
         return node;
     }
 

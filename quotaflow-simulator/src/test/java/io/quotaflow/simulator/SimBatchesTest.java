@@ -43,6 +43,10 @@ class SimBatchesTest {
     }
 
     private JsonNode submit(String jsonl) throws Exception {
+        return submit(jsonl, "{}");
+    }
+
+    private JsonNode submit(String jsonl, String metadata) throws Exception {
         String boundary = "b-test";
         String multipart = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"purpose\"\r\n\r\nbatch\r\n--" + boundary
                 + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"in.jsonl\"\r\nContent-Type: application/jsonl\r\n\r\n"
@@ -52,7 +56,8 @@ class SimBatchesTest {
                 .POST(HttpRequest.BodyPublishers.ofString(multipart, StandardCharsets.UTF_8)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(file.statusCode()).as(file.body()).isEqualTo(200);
         String create = mapper.createObjectNode().put("input_file_id", mapper.readTree(file.body()).get("id").asText())
-                .put("endpoint", "/v1/chat/completions").put("completion_window", "24h").toString();
+                .put("endpoint", "/v1/chat/completions").put("completion_window", "24h").set("metadata", mapper.readTree(metadata))
+                .toString();
         HttpResponse<String> job = http.send(HttpRequest.newBuilder(URI.create(sim.baseUrl() + "/batches")).header("Authorization", "Bearer " + KEY)
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(create)).build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -107,6 +112,81 @@ class SimBatchesTest {
         assertThat(done.get("request_counts").get("completed").asInt()).isEqualTo(1);
         assertThat(mapper.readTree(errors.strip()).get("custom_id").asText()).isEqualTo("c2");
         assertThat(mapper.readTree(errors.strip()).get("error").get("code").asText()).isEqualTo("batch_expired");
+    }
+
+    private HttpResponse<String> send(String method, String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(sim.baseUrl() + path)).header("Authorization", "Bearer " + KEY)
+                .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void shouldKeepMetadataListJobsNewestFirstPageByPageAndCancelOne() throws Exception {
+        sim.setBatches(BatchBehaviour.DEFAULT.withDelay(60_000));
+        String first = submit(line("c1", "t-1"), "{\"quotaflow_job\":\"k1\",\"quotaflow_scope\":\"s\"}").get("id").asText();
+        String second = submit(line("c2", "t-2"), "{\"quotaflow_job\":\"k2\"}").get("id").asText();
+        String third = submit(line("c3", "t-3")).get("id").asText();
+
+        JsonNode page1 = get("/batches?limit=2");
+        assertThat(page1.get("data")).extracting(j -> j.get("id").asText()).containsExactly(third, second);
+        assertThat(page1.get("has_more").asBoolean()).isTrue();
+        JsonNode page2 = get("/batches?limit=2&after=" + page1.get("last_id").asText());
+        assertThat(page2.get("data")).extracting(j -> j.get("id").asText()).containsExactly(first);
+        assertThat(page2.get("has_more").asBoolean()).isFalse();
+        assertThat(page2.get("data").get(0).get("metadata").get("quotaflow_job").asText()).isEqualTo("k1");
+        assertThat(get("/batches/" + first).get("metadata").get("quotaflow_scope").asText()).isEqualTo("s");
+
+        HttpResponse<String> cancelled = send("POST", "/batches/" + second + "/cancel");
+        assertThat(cancelled.statusCode()).as(cancelled.body()).isEqualTo(200);
+        assertThat(mapper.readTree(cancelled.body()).get("status").asText()).isEqualTo("cancelled");
+        assertThat(get("/batches/" + second).get("status").asText()).isEqualTo("cancelled");
+    }
+
+    @Test
+    void shouldRefuseAJobPastItsEnqueuedLimitWithTokenLimitExceededAndReportItsOwnCount() throws Exception {
+        sim.setBatches(BatchBehaviour.DEFAULT.withDelay(500).withEnqueuedLimit(150, 1.0));
+        JsonNode fits = submit(line("c1", "t-1"));
+        JsonNode over = submit(line("c2", "t-2") + line("c3", "t-3") + line("c4", "t-4"));
+
+        JsonNode refused = get("/batches/" + over.get("id").asText());
+        assertThat(refused.get("status").asText()).isEqualTo("failed");
+        JsonNode error = refused.get("errors").get("data").get(0);
+        assertThat(error.get("code").asText()).isEqualTo("token_limit_exceeded");
+        assertThat(error.get("message").asText()).contains("Enqueued token limit reached").contains("Limit: 150 enqueued tokens");
+        assertThat(sim.batchTokenLimitRefusals()).isEqualTo(1);
+
+        String id = fits.get("id").asText();
+        await().atMost(Duration.ofSeconds(5)).until(() -> get("/batches/" + id).get("status").asText().equals("completed"));
+        assertThat(get("/batches/" + id).get("usage").get("input_tokens").asLong()).as("its own count: messages + max_tokens")
+                .isGreaterThan(40).isLessThanOrEqualTo(150);
+        // once it ended, its tokens are free again
+        assertThat(get("/batches/" + submit(line("c5", "t-5")).get("id").asText()).get("status").asText()).isNotEqualTo("failed");
+    }
+
+    @Test
+    void shouldFailVanishAndBreakOutputLinesAsTold() throws Exception {
+        sim.setBatches(BatchBehaviour.DEFAULT.withDelay(0).withFailEvery(2).withVanishEvery(3).withMalformedEvery(2));
+        String ok = submit(line("c1", "t-1") + line("c2", "t-2")).get("id").asText();
+        String failed = submit(line("c3", "t-3")).get("id").asText();
+        String vanished = submit(line("c4", "t-4")).get("id").asText();
+
+        JsonNode done = get("/batches/" + ok);
+        assertThat(done.get("status").asText()).isEqualTo("completed");
+        List<String> lines = get("/files/" + done.get("output_file_id").asText() + "/content").get("text").asText().lines().toList();
+        assertThat(lines).hasSize(2);
+        assertThat(lines).filteredOn(l -> {
+            try {
+                mapper.readTree(l);
+                return false;
+            } catch (Exception e) {
+                return true;
+            }
+        }).as("every second output line is broken").hasSize(1);
+        JsonNode fail = get("/batches/" + failed);
+        assertThat(fail.get("status").asText()).isEqualTo("failed");
+        assertThat(fail.get("errors").get("data").get(0).get("code").asText()).isEqualTo("server_error");
+        assertThat(send("GET", "/batches/" + vanished).statusCode()).isEqualTo(404);
+        assertThat(send("GET", "/batches/" + vanished).statusCode()).as("forever").isEqualTo(404);
+        assertThat(get("/batches?limit=100").get("data")).extracting(j -> j.get("id").asText()).doesNotContain(vanished);
     }
 
     @Test
