@@ -75,8 +75,10 @@ public final class QuotaLimiter {
      */
     public QuotaLimiter(QuotaSettings settings, DailyLimits daily, int inputTpm, int outputTpm, long nowNanos) {
         this.settings = settings;
-        this.requests = settings.limitsRequests() ? new MinuteBucket(QuotaDimension.REQUESTS, settings.rpm(), settings, nowNanos) : null;
-        this.tokens = settings.limitsTokens() ? new MinuteBucket(QuotaDimension.TOKENS, settings.tpm(), settings, nowNanos) : null;
+        this.requests = settings.limitsRequests()
+                ? new MinuteBucket(QuotaDimension.REQUESTS, settings.rpm(), !settings.rpmOrigin().learnsUp(), settings, nowNanos) : null;
+        this.tokens = settings.limitsTokens()
+                ? new MinuteBucket(QuotaDimension.TOKENS, settings.tpm(), !settings.tpmOrigin().learnsUp(), settings, nowNanos) : null;
         List<MinuteBucket> all = new ArrayList<>();
         if (requests != null) {
             all.add(requests);
@@ -84,12 +86,12 @@ public final class QuotaLimiter {
         if (tokens != null) {
             all.add(tokens);
         }
-        this.input = inputTpm > 0 ? new MinuteBucket(QuotaDimension.INPUT_TOKENS, inputTpm, settings, nowNanos) : null;
+        this.input = inputTpm > 0 ? new MinuteBucket(QuotaDimension.INPUT_TOKENS, inputTpm, true, settings, nowNanos) : null;
         if (input != null) {
             all.add(input);
         }
         if (outputTpm > 0) {
-            all.add(new MinuteBucket(QuotaDimension.OUTPUT_TOKENS, outputTpm, settings, nowNanos));
+            all.add(new MinuteBucket(QuotaDimension.OUTPUT_TOKENS, outputTpm, true, settings, nowNanos));
         }
         this.buckets = Collections.unmodifiableList(all);
         this.dailyLimits = daily;
