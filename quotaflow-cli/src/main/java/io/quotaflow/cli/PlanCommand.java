@@ -5,6 +5,7 @@ import io.quotaflow.capacity.CapacityPlan;
 import io.quotaflow.capacity.TicketSample;
 import io.quotaflow.config.ConfigLoader;
 import io.quotaflow.config.ConfigValues;
+import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.model.ModelItem;
 import io.quotaflow.model.PromptBuilder;
 import io.quotaflow.records.Json;
@@ -172,8 +173,10 @@ public final class PlanCommand implements Callable<Integer>, ReadsEnvironment {
         Optional<String> value = routeValue(values, routeKey).or(() -> values.isGiven(global) ? values.get(global) : Optional.empty());
         try {
             // none: the route sets no such limit (a self-hosted engine)
-            return value.filter(v -> !v.strip().equalsIgnoreCase("none")).map(v -> OptionalLong.of(Long.parseLong(v.strip())))
-                    .orElse(OptionalLong.empty());
+            // auto: the default the run starts from (it then learns from the provider)
+            return value.filter(v -> !v.strip().equalsIgnoreCase("none")).map(v -> OptionalLong.of(v.strip().equalsIgnoreCase("auto")
+                    ? ("rpm".equals(routeKey) ? QuotaSettings.ofDefaults().rpm() : QuotaSettings.ofDefaults().tpm())
+                    : Long.parseLong(v.strip()))).orElse(OptionalLong.empty());
         } catch (NumberFormatException e) {
             throw new ParameterException(spec.commandLine(), global + " must be an integer, got '" + value.orElse("") + "'");
         }

@@ -31,7 +31,9 @@ import java.util.OptionalLong;
  * above its reported limit; one that enforces short slices reports small levels and is never
  * exceeded. A refused call ({@link #refund}) gives its reservation back. Each 429 halves the burst
  * allowance, forgets what was learned of the provider's bucket, and the allowance grows back by an
- * eighth after every clean minute.
+ * eighth after every clean minute. A limit the operator set ({@link io.quotaflow.settings.LimitOrigin#SET})
+ * is a ceiling: the provider's announced limit only lowers it, its bucket keeps the local burst, and
+ * re-seeds raise its level no higher than its own admissions left ({@link MinuteBucket}).
  *
  * <p>A route without a request or token limit ({@code none}: a self-hosted engine) has no bucket
  * for it: that dimension never holds a call back, and reads as infinitely available.
