@@ -186,6 +186,7 @@ public final class Pipeline implements AutoCloseable {
             throw e;
         }
         warnPlaintext(config);
+        config.dispatcher().routing().routes().values().forEach(r -> LOG.info("{}", limitsLine(r)));
         Pipeline pipeline = new Pipeline(config, clients, board);
         preloadEncodings(config);
         pipeline.streams.start();
@@ -209,6 +210,22 @@ public final class Pipeline implements AutoCloseable {
         }), "quotaflow-encodings-preload");
         preload.setDaemon(true);
         preload.start();
+    }
+
+    /**
+     * Once per route at start: {@code route default: 500 RPM (default), 20000 TPM (set); a set limit is a ceiling the
+     * provider's headers may only lower, a default or auto one learns from them} (its name and limits; no key, no URL).
+     */
+    static String limitsLine(io.quotaflow.routing.RouteSettings route) {
+        var q = route.quota();
+        boolean set = q.limitsRequests() && !q.rpmOrigin().learnsUp() || q.limitsTokens() && !q.tpmOrigin().learnsUp();
+        boolean learns = q.limitsRequests() && q.rpmOrigin().learnsUp() || q.limitsTokens() && q.tpmOrigin().learnsUp();
+        String how = set ? "; a set limit is a ceiling the provider's headers may only lower" : "";
+        if (learns) {
+            how += set ? ", a default or auto one learns from them, up or down"
+                    : "; a default or auto limit learns from the provider's headers, up or down";
+        }
+        return "route " + route.name() + ": " + q.describeLimits() + how;
     }
 
     /** Once per route at start: an {@code http://} base URL to another host sends the API key in the clear. */

@@ -5,6 +5,7 @@ import io.quotaflow.capacity.CapacityPlan;
 import io.quotaflow.capacity.TicketSample;
 import io.quotaflow.config.ConfigLoader;
 import io.quotaflow.config.ConfigValues;
+import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.model.ModelItem;
 import io.quotaflow.model.PromptBuilder;
 import io.quotaflow.records.Json;
@@ -178,14 +179,17 @@ public final class PlanCommand implements Callable<Integer>, ReadsEnvironment {
     /** A limit's {@code value}: a positive integer, or {@code none} (the route sets no such limit: a self-hosted engine). */
     private OptionalLong limit(Optional<String> value, String name) {
         try {
-            OptionalLong limit = value.filter(v -> !v.strip().equalsIgnoreCase("none"))
-                    .map(v -> OptionalLong.of(Long.parseLong(v.strip()))).orElse(OptionalLong.empty());
+            // none: the route sets no such limit (a self-hosted engine)
+            // auto: the default the run starts from (it then learns from the provider)
+            OptionalLong limit = value.filter(v -> !v.strip().equalsIgnoreCase("none")).map(v -> OptionalLong.of(v.strip().equalsIgnoreCase("auto")
+                    ? (name.endsWith("rpm") ? QuotaSettings.ofDefaults().rpm() : QuotaSettings.ofDefaults().tpm())
+                    : Long.parseLong(v.strip()))).orElse(OptionalLong.empty());
             if (limit.isPresent() && limit.getAsLong() <= 0) {
                 throw new NumberFormatException();
             }
             return limit;
         } catch (NumberFormatException e) {
-            throw new ParameterException(spec.commandLine(), name + " must be a positive integer or none, got '" + value.orElse("") + "'");
+            throw new ParameterException(spec.commandLine(), name + " must be a positive integer, auto or none, got '" + value.orElse("") + "'");
         }
     }
 

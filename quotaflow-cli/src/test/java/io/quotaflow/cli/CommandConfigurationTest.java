@@ -135,6 +135,6 @@ class CommandConfigurationTest {
                 "QUOTAFLOW_QUOTA_RPM", canary), "run", "--llm-base-url", "http://localhost:1/v1");
 
         assertThat(r.exitCode()).isEqualTo(2);
-        assertThat(r.err()).contains("quota.rpm must be a positive integer, or none").doesNotContain("LEAKCANARY");
+        assertThat(r.err()).contains("quota.rpm must be a positive integer, auto or none").doesNotContain("LEAKCANARY");
     }
 }

@@ -34,6 +34,17 @@ class PlanCommandTest {
     }
 
     @Test
+    void shouldPlanAnAutoLimitFromTheDefaultItStartsAt() throws Exception {
+        CommandRun r = run(Map.of("QUOTAFLOW_QUOTA_RPM", "auto", "QUOTAFLOW_QUOTA_TPM", "30000"), "plan", "--tokens-per-request",
+                "1000", "--latency-s", "2", "--json");
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        JsonNode plan = Json.MAPPER.readTree(r.out());
+        assertThat(plan.get("rpm").asLong()).isEqualTo(500);
+        assertThat(plan.get("binding").asText()).isEqualTo("tpm");
+    }
+
+    @Test
     void shouldMeasureTicketsAndGiveTheDrainTimeAsJson(@TempDir Path dir) throws Exception {
         Path tickets = dir.resolve("t.jsonl");
         StringBuilder lines = new StringBuilder();
@@ -84,6 +95,6 @@ class PlanCommandTest {
                 .contains("ceilings          RPM allows any number of requests a minute; TPM allows 30 requests a minute")
                 .contains("binding limit     TPM");
         assertThat(word.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(word.err()).contains("--rpm must be a positive integer or none, got 'many'");
+        assertThat(word.err()).contains("--rpm must be a positive integer, auto or none, got 'many'");
     }
 }

@@ -162,9 +162,11 @@ public final class ConfigKeys {
         t.add("classify.categories", Type.LIST, String.join(",", ModelSettings.DEFAULT_CATEGORIES), null, "closed set");
         t.add("classify.urgencies", Type.LIST, String.join(",", ModelSettings.DEFAULT_URGENCIES), null, "closed set");
         t.add("quota.rpm", Type.STRING, Integer.toString(q.rpm()), "--rpm", "the provider's requests per minute for this "
-                + "key and model, or `none` (a self-hosted engine: no request limit)");
+                + "key and model: a number is a ceiling (the provider's headers may lower it, never raise it); unset or `auto`, "
+                + "the default is a start learned from the provider's headers; `none`: a self-hosted engine, no request limit "
+                + "(docs/configuration.md, \"Limits: ceilings and learning\")");
         t.add("quota.tpm", Type.STRING, Integer.toString(q.tpm()), "--tpm", "the provider's tokens per minute for this "
-                + "key and model, or `none` (no token limit)");
+                + "key and model: a number (a ceiling), `auto` (learned, as when unset) or `none` (no token limit)");
         t.add("quota.safety-factor", Type.DOUBLE, Double.toString(q.safetyFactor()), null, "fraction of the limits "
                 + "to use");
         t.add("quota.burst-seconds", Type.DOUBLE, Double.toString(q.burstSeconds()), null, "bucket capacity, in "
@@ -205,9 +207,9 @@ public final class ConfigKeys {
         t.template(n + "api-key-env", Type.STRING, null, "name of the variable holding the route's key (e.g. "
                 + "`OPENAI_API_KEY`); else `.api-key-file`; else `QUOTAFLOW_LLM_API_KEY` / `llm.api-key-file`");
         t.template(n + "api-key-file", Type.STRING, null, "file holding the route's key");
-        t.template(n + "rpm", Type.STRING, "quota.rpm", "the route's requests per minute, or `none` (the other "
-                + "`quota.*` knobs apply to every route)");
-        t.template(n + "tpm", Type.STRING, "quota.tpm", "the route's tokens per minute, or `none`");
+        t.template(n + "rpm", Type.STRING, "quota.rpm", "the route's requests per minute: a number (a "
+                + "ceiling), `auto` or `none` (the other `quota.*` knobs apply to every route)");
+        t.template(n + "tpm", Type.STRING, "quota.tpm", "the route's tokens per minute: a number (a ceiling), `auto` or `none`");
         t.template(n + "context-tokens", Type.INT, "llm.context-tokens", "the route's context window to start with");
         t.template(n + "encoding", Type.STRING, "llm.encoding", "the route's jtokkit encoding");
         t.template(n + "timeout-ms", Type.LONG, "llm.timeout-ms", "the route's whole-call deadline");

@@ -87,7 +87,8 @@ final class ConfigRules {
             case "quota.tpm":
             case "route.<name>.rpm":
             case "route.<name>.tpm":
-                return rule("a positive integer, or none", v -> isNone(v.toString()) || v.toString().strip().matches("[1-9][0-9]{0,9}")
+                return rule("a positive integer, auto or none", v -> isNone(v.toString()) || isAuto(v.toString())
+                        || v.toString().strip().matches("[1-9][0-9]{0,9}")
                         && Long.parseLong(v.toString().strip()) <= Integer.MAX_VALUE);
             case "route.<name>.timeout-ms":
                 return rule("at least 1", v -> ((Number) v).longValue() >= 1);
@@ -156,6 +157,26 @@ final class ConfigRules {
     /** A per-minute limit as configured: its number, or {@link io.quotaflow.settings.QuotaSettings#NONE} for {@code none}. */
     static int limit(String v) {
         return isNone(v) ? io.quotaflow.settings.QuotaSettings.NONE : Integer.parseInt(v.strip());
+    }
+
+    /** A per-minute limit ({@code quota.rpm}, {@code route.<name>.tpm}): {@code auto} is {@code whenAuto}, the built-in default. */
+    static int limit(String v, int whenAuto) {
+        return isAuto(v) ? whenAuto : limit(v);
+    }
+
+    /**
+     * Where the per-minute limit read from {@code key} comes from: {@code auto} learns as the default does; any other
+     * value a source gave is a ceiling (docs/configuration.md, "Limits: ceilings and learning").
+     */
+    static io.quotaflow.settings.LimitOrigin limitOrigin(ConfigValues values, String key) {
+        if (isAuto(values.string(key))) {
+            return io.quotaflow.settings.LimitOrigin.AUTO;
+        }
+        return values.isGiven(key) ? io.quotaflow.settings.LimitOrigin.SET : io.quotaflow.settings.LimitOrigin.DEFAULT;
+    }
+
+    static boolean isAuto(String v) {
+        return v.strip().equalsIgnoreCase("auto");
     }
 
     /** {@code routing.max-wait.<p>=none}: that class never falls back for its wait. */

@@ -45,8 +45,11 @@ final class RouteReader {
                 values.integer(source(name, "context-tokens")), values.list("classify.categories"), values.list("classify.urgencies"));
         model = model.withDialect(Dialect.parse(values.string(source(name, "dialect"))), values.get(source(name, "api-version")).orElse(null),
                 values.get(source(name, "deployment")).orElse(null));
-        QuotaSettings quota = baseQuota.withRpm(ConfigRules.limit(values.string(source(name, "rpm"))))
-                .withTpm(ConfigRules.limit(values.string(source(name, "tpm"))));
+        QuotaSettings defaults = QuotaSettings.ofDefaults();
+        String rpm = source(name, "rpm");
+        String tpm = source(name, "tpm");
+        QuotaSettings quota = baseQuota.withRpm(ConfigRules.limit(values.string(rpm), defaults.rpm()), ConfigRules.limitOrigin(values, rpm))
+                .withTpm(ConfigRules.limit(values.string(tpm), defaults.tpm()), ConfigRules.limitOrigin(values, tpm));
         String fallbackKey = RouteKeys.key(name, "fallback");
         List<String> fallback = values.get(fallbackKey).isPresent() ? values.list(fallbackKey) : List.of();
         String contextFallback = values.get(RouteKeys.key(name, "context-fallback")).map(String::strip).orElse(null);

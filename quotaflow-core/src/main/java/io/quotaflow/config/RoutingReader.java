@@ -59,10 +59,13 @@ final class RoutingReader {
     /** {@code quota.*}: the single route's quota, and every route's knobs. */
     static QuotaSettings quota(ConfigValues p) {
         String inFlight = p.string("quota.max-in-flight").strip();
-        return new QuotaSettings(ConfigRules.limit(p.string("quota.rpm")), ConfigRules.limit(p.string("quota.tpm")),
+        QuotaSettings defaults = QuotaSettings.ofDefaults();
+        return new QuotaSettings(ConfigRules.limit(p.string("quota.rpm"), defaults.rpm()),
+                ConfigRules.limit(p.string("quota.tpm"), defaults.tpm()),
                 p.number("quota.safety-factor"), p.number("quota.burst-seconds"),
                 inFlight.equalsIgnoreCase("auto") ? QuotaSettings.AUTO : Integer.parseInt(inFlight),
-                p.number("quota.reserve-fraction"), p.integer("quota.max-in-flight-ceiling"));
+                p.number("quota.reserve-fraction"), p.integer("quota.max-in-flight-ceiling"),
+                ConfigRules.limitOrigin(p, "quota.rpm"), ConfigRules.limitOrigin(p, "quota.tpm"));
     }
 
     /** {@code llm.*} and {@code QUOTAFLOW_LLM_API_KEY} / {@code llm.api-key-file}: the route named {@code default}. */

@@ -99,11 +99,12 @@ final class RouteMeters {
             gauge("quotaflow.queue.oldest.age.seconds", "age of the oldest ticket waiting to be sent, per priority (0 when none)",
                     s -> oldestAgeSeconds(s, p), 0, "priority", p.wireName());
         }
-        String limitHelp = "the provider's limit, per dimension: requests, tokens, input-tokens, output-tokens per minute; "
-                + "requests-per-day, tokens-per-day per day (0: the route sets no such limit)";
-        Gauge.builder("quotaflow.quota.limit", () -> route.rpm()).description(limitHelp).tags("route", route.name(),
+        String limitHelp = "the limit in force, per dimension: requests, tokens, input-tokens, output-tokens per minute "
+                + "(as configured, or as learned from the provider: a set limit only lowered); requests-per-day, tokens-per-day "
+                + "per day (0: the route sets no such limit)";
+        Gauge.builder("quotaflow.quota.limit", () -> limitNow("requests", route.rpm())).description(limitHelp).tags("route", route.name(),
                 "dimension", "requests").register(registry);
-        Gauge.builder("quotaflow.quota.limit", () -> route.tpm()).description(limitHelp).tags("route", route.name(),
+        Gauge.builder("quotaflow.quota.limit", () -> limitNow("tokens", route.tpm())).description(limitHelp).tags("route", route.name(),
                 "dimension", "tokens").register(registry);
         String availableHelp = "what the local bucket holds now, per dimension (per-minute dimensions), or what is left of "
                 + "the day's budget (requests-per-day, tokens-per-day)";
@@ -113,10 +114,10 @@ final class RouteMeters {
             gauge("quotaflow.quota.limit", limitHelp, s -> level(s, dimension, true), 0, "dimension", dimension);
             gauge("quotaflow.quota.available", availableHelp, s -> level(s, dimension, false), 0, "dimension", dimension);
         }
-        String utilizationHelp = "admitted over the last minute divided by the limit, per dimension (requests, tokens)";
-        Gauge.builder("quotaflow.quota.utilization.ratio", () -> ratio(admittedRequests, route.rpm())).description(utilizationHelp)
+        String utilizationHelp = "admitted over the last minute divided by the limit in force, per dimension (requests, tokens)";
+        Gauge.builder("quotaflow.quota.utilization.ratio", () -> ratio(admittedRequests, limitNow("requests", route.rpm()))).description(utilizationHelp)
                 .tags("route", route.name(), "dimension", "requests").register(registry);
-        Gauge.builder("quotaflow.quota.utilization.ratio", () -> ratio(admittedTokens, route.tpm())).description(utilizationHelp)
+        Gauge.builder("quotaflow.quota.utilization.ratio", () -> ratio(admittedTokens, limitNow("tokens", route.tpm()))).description(utilizationHelp)
                 .tags("route", route.name(), "dimension", "tokens").register(registry);
         Gauge.builder("quotaflow.circuit.state", () -> circuit).description("the route's circuit breaker: 0 closed, 1 half-open, 2 open")
                 .tags("route", route.name()).register(registry);
@@ -156,8 +157,19 @@ final class RouteMeters {
         return (age + Math.max(0, clockMs.getAsLong() - s.at())) / 1000.0;
     }
 
-    private double ratio(MinuteWindow window, long limit) {
-        return limit <= 0 ? 0 : window.sum(clockMs.getAsLong()) / (double) limit;
+    /**
+     * The per-minute limit in force for {@code dimension} as the last snapshot has it (the configured one, or as the
+     * provider's headers moved it), else {@code configured}: what admission keeps to, so the limit and utilization agree
+     * with it.
+     */
+    private double limitNow(String dimension, long configured) {
+        DispatcherSnapshot s = last;
+        QuotaLevel level = s == null ? null : s.limits().get(dimension);
+        return level == null ? configured : level.limit();
+    }
+
+    private double ratio(MinuteWindow window, double limit) {
+        return limit <= 0 ? 0 : window.sum(clockMs.getAsLong()) / limit;
     }
 
     void dispatched(Priority priority, int items, long estimatedPromptTokens, long admissionCost) {

@@ -16,7 +16,7 @@ package io.quotaflow.quota;
  */
 public final class ContinuousBucket {
 
-    private final double ratePerNano;
+    private double ratePerNano;
     private double capacity;
     private double available;
     private long lastNanos;
@@ -86,6 +86,15 @@ public final class ContinuousBucket {
     public void raiseTo(double level, long nowNanos) {
         refill(nowNanos);
         available = Math.max(available, Math.min(capacity, level));
+    }
+
+    /** Changes the refill rate from now on (a limit learned from the provider); what accrued so far stays. */
+    public void setRate(double ratePerSecond, long nowNanos) {
+        if (!(ratePerSecond > 0)) {
+            throw new IllegalArgumentException("rate must be positive");
+        }
+        refill(nowNanos);
+        ratePerNano = ratePerSecond / 1e9;
     }
 
     /** Changes the capacity (shrinking the burst after a 429); the level is clamped to it. */

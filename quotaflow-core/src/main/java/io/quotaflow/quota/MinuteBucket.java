@@ -18,12 +18,23 @@ final class MinuteBucket {
     static final long RESERVE_EXTRA_HALF_LIFE_NANOS = 60_000_000_000L;
 
     private final QuotaDimension dimension;
-    private final long limit;
+    /** The limit as configured (or the built-in default). */
+    private final long configured;
+    /** Whether {@link #configured} is a ceiling: the provider's headers may lower the limit, never raise it above that. */
+    private final boolean ceiling;
+    /** The limit in force: the configured one until the provider announces its own ({@link #adopt}). */
+    private long limit;
     private final QuotaSettings settings;
-    /** The refill: the limit × the safety factor, per second. */
-    private final double ratePerSecond;
-    private final double baseCapacity;
+    /** The refill: the limit in force × the safety factor, per second. */
+    private double ratePerSecond;
+    private double baseCapacity;
     private final ContinuousBucket bucket;
+    /**
+     * Under a ceiling, the level our own admissions alone leave (refilled at the limit in force, never
+     * re-seeded from the provider): a raise from the provider's headers never goes above it, since a
+     * provider with more room than the ceiling says nothing of the operator's budget. Null otherwise.
+     */
+    private final ContinuousBucket own;
     /** The most the provider reported remaining since the last 429: its bucket holds at least that. */
     private long providerHeld;
     /**
@@ -34,22 +45,60 @@ final class MinuteBucket {
     private double reserveExtra;
     private long reserveExtraAtNanos;
 
-    MinuteBucket(QuotaDimension dimension, long limitPerMinute, QuotaSettings settings, long nowNanos) {
+    /**
+     * @param ceiling whether {@code limitPerMinute} was set by the operator: then the provider's announced limit may
+     *                lower the limit in force, never raise it above {@code limitPerMinute}, and the capacity stays the
+     *                local burst, so no 60-second window admits more than the limit plus that burst
+     */
+    MinuteBucket(QuotaDimension dimension, long limitPerMinute, boolean ceiling, QuotaSettings settings, long nowNanos) {
         this.dimension = dimension;
+        this.configured = limitPerMinute;
+        this.ceiling = ceiling;
         this.limit = limitPerMinute;
         this.settings = settings;
         this.ratePerSecond = limitPerMinute * settings.safetyFactor() / 60.0;
         // at least one unit of capacity, or a low limit could never admit anything
         this.baseCapacity = Math.max(1.0, ratePerSecond * settings.burstSeconds());
         this.bucket = new ContinuousBucket(ratePerSecond, baseCapacity, 0, nowNanos);
+        this.own = ceiling ? new ContinuousBucket(ratePerSecond, baseCapacity, 0, nowNanos) : null;
     }
 
     QuotaDimension dimension() {
         return dimension;
     }
 
+    /** The limit in force: what the bucket refills at (before the safety factor), as {@code /status} and the metrics show it. */
     long limit() {
         return limit;
+    }
+
+    /**
+     * The provider announced {@code announced} per minute: the limit in force becomes it, or, under a
+     * ceiling, the lower of it and the configured limit. The refill and the local burst follow it; a
+     * ceiling's capacity stays the local burst.
+     */
+    private void adopt(long announced, double burstScale, long nowNanos) {
+        long next = ceiling ? Math.min(configured, announced) : announced;
+        if (next <= 0 || next == limit) {
+            return;
+        }
+        limit = next;
+        ratePerSecond = next * settings.safetyFactor() / 60.0;
+        baseCapacity = Math.max(1.0, ratePerSecond * settings.burstSeconds());
+        double burst = Math.max(1.0, baseCapacity * burstScale);
+        double capacity = ceiling ? burst : Math.max(burst, Math.min(bucket.capacity(), next * settings.safetyFactor()));
+        both(b -> {
+            b.setRate(ratePerSecond, nowNanos);
+            b.setCapacity(capacity, nowNanos);
+        });
+    }
+
+    /** {@code change} applied to the bucket and, under a ceiling, to {@link #own}. */
+    private void both(java.util.function.Consumer<ContinuousBucket> change) {
+        change.accept(bucket);
+        if (own != null) {
+            change.accept(own);
+        }
     }
 
     /**
@@ -120,11 +169,11 @@ final class MinuteBucket {
     }
 
     void take(Charge charge, long nowNanos) {
-        bucket.take(dimension.of(charge), nowNanos);
+        both(b -> b.take(dimension.of(charge), nowNanos));
     }
 
     void giveBack(Charge charge, long nowNanos) {
-        bucket.giveBack(dimension.of(charge), nowNanos);
+        both(b -> b.giveBack(dimension.of(charge), nowNanos));
     }
 
     long nanosUntil(Charge charge, Charge after, Priority priority, double burstScale, long nowNanos) {
@@ -144,16 +193,16 @@ final class MinuteBucket {
     void credit(long nanos, double spent, long nowNanos) {
         double refill = ratePerSecond * (nanos / 1e9) - spent;
         if (refill > 0) {
-            bucket.raiseTo(bucket.available(nowNanos) + refill, nowNanos);
+            both(b -> b.raiseTo(b.available(nowNanos) + refill, nowNanos));
         }
     }
 
     void empty(long nowNanos) {
-        bucket.clampTo(0, nowNanos);
+        both(b -> b.clampTo(0, nowNanos));
     }
 
     void scaleBurst(double burstScale, long nowNanos) {
-        bucket.setCapacity(Math.max(1.0, baseCapacity * burstScale), nowNanos);
+        both(b -> b.setCapacity(Math.max(1.0, baseCapacity * burstScale), nowNanos));
     }
 
     double available(long nowNanos) {
@@ -182,13 +231,16 @@ final class MinuteBucket {
      * provider certainly had for each moment it may have taken the headers at ({@code raises}: its
      * remaining plus refill since that moment, no higher than the most it was seen to hold, minus the
      * calls it may not have counted then), never above the lowering's level, within a capacity that
-     * grows to what the provider was seen to hold, never above its limit × the safety factor.
+     * grows to what the provider was seen to hold, never above its limit × the safety factor. The
+     * report's limit becomes the limit in force first ({@link #adopt}); under a ceiling the capacity
+     * does not grow.
      */
     void follow(Report report, long laterLowering, List<AdmissionLog.Snapshot> raises, boolean mayRaise, boolean interactiveAbout,
                 double burstScale, long nowNanos) {
+        adopt(report.limit(), burstScale, nowNanos);
         // refill at our own (safety-scaled) rate: the answer left the provider a little before we
         // measured, so its full rate would over-count that moment
-        double ratePerNano = report.limit() * settings.safetyFactor() / 60.0 / 1e9;
+        double ratePerNano = limit * settings.safetyFactor() / 60.0 / 1e9;
         long remaining = report.remaining();
         double lower = remaining + ratePerNano * Math.max(0, nowNanos - report.atNanos()) - laterLowering;
         if (lower < bucket.available(nowNanos)) {
@@ -202,9 +254,10 @@ final class MinuteBucket {
             return;
         }
         providerHeld = Math.max(providerHeld, remaining);
-        double ceiling = Math.max(baseCapacity * burstScale, report.limit() * settings.safetyFactor());
+        // a ceiling keeps the local burst: what the provider's bucket holds beyond it is not ours to spend
+        double most = ceiling ? baseCapacity * burstScale : Math.max(baseCapacity * burstScale, limit * settings.safetyFactor());
         // the provider's bucket holds at least what it reported remaining
-        double capacity = Math.min(ceiling, Math.max(bucket.capacity(), remaining * settings.safetyFactor()));
+        double capacity = Math.min(most, Math.max(bucket.capacity(), remaining * settings.safetyFactor()));
         if (capacity > bucket.capacity()) {
             bucket.setCapacity(capacity, nowNanos);
         }
@@ -214,6 +267,9 @@ final class MinuteBucket {
             // refill beyond the most it was seen to hold may have been lost to a full bucket
             double certain = Math.min(then, Math.max(remaining, providerHeld)) - dimension.of(s.uncounted());
             target = Math.min(target, certain);
+        }
+        if (own != null) {
+            target = Math.min(target, own.available(nowNanos));
         }
         bucket.raiseTo(Math.min(target, bucket.capacity()), nowNanos);
     }

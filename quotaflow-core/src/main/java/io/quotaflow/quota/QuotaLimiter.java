@@ -31,7 +31,9 @@ import java.util.OptionalLong;
  * above its reported limit; one that enforces short slices reports small levels and is never
  * exceeded. A refused call ({@link #refund}) gives its reservation back. Each 429 halves the burst
  * allowance, forgets what was learned of the provider's bucket, and the allowance grows back by an
- * eighth after every clean minute.
+ * eighth after every clean minute. A limit the operator set ({@link io.quotaflow.settings.LimitOrigin#SET})
+ * is a ceiling: the provider's announced limit only lowers it, its bucket keeps the local burst, and
+ * re-seeds raise its level no higher than its own admissions left ({@link MinuteBucket}).
  *
  * <p>A route without a request or token limit ({@code none}: a self-hosted engine) has no bucket
  * for it: that dimension never holds a call back, and reads as infinitely available.
@@ -75,8 +77,10 @@ public final class QuotaLimiter {
      */
     public QuotaLimiter(QuotaSettings settings, DailyLimits daily, int inputTpm, int outputTpm, long nowNanos) {
         this.settings = settings;
-        this.requests = settings.limitsRequests() ? new MinuteBucket(QuotaDimension.REQUESTS, settings.rpm(), settings, nowNanos) : null;
-        this.tokens = settings.limitsTokens() ? new MinuteBucket(QuotaDimension.TOKENS, settings.tpm(), settings, nowNanos) : null;
+        this.requests = settings.limitsRequests()
+                ? new MinuteBucket(QuotaDimension.REQUESTS, settings.rpm(), !settings.rpmOrigin().learnsUp(), settings, nowNanos) : null;
+        this.tokens = settings.limitsTokens()
+                ? new MinuteBucket(QuotaDimension.TOKENS, settings.tpm(), !settings.tpmOrigin().learnsUp(), settings, nowNanos) : null;
         List<MinuteBucket> all = new ArrayList<>();
         if (requests != null) {
             all.add(requests);
@@ -84,12 +88,12 @@ public final class QuotaLimiter {
         if (tokens != null) {
             all.add(tokens);
         }
-        this.input = inputTpm > 0 ? new MinuteBucket(QuotaDimension.INPUT_TOKENS, inputTpm, settings, nowNanos) : null;
+        this.input = inputTpm > 0 ? new MinuteBucket(QuotaDimension.INPUT_TOKENS, inputTpm, true, settings, nowNanos) : null;
         if (input != null) {
             all.add(input);
         }
         if (outputTpm > 0) {
-            all.add(new MinuteBucket(QuotaDimension.OUTPUT_TOKENS, outputTpm, settings, nowNanos));
+            all.add(new MinuteBucket(QuotaDimension.OUTPUT_TOKENS, outputTpm, true, settings, nowNanos));
         }
         this.buckets = Collections.unmodifiableList(all);
         this.dailyLimits = daily;

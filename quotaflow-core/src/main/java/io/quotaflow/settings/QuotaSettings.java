@@ -12,9 +12,12 @@ package io.quotaflow.settings;
  *                        token limit also from the calls' latency (the lower wins)
  * @param reserveFraction fraction of each bucket that only interactive work may spend, [0, 1)
  * @param maxInFlightCeiling the most calls {@code auto} may keep outstanding
+ * @param rpmOrigin       where {@code rpm} comes from: a {@link LimitOrigin#SET} limit is a ceiling the provider's
+ *                        headers may only lower; a {@link LimitOrigin#DEFAULT} or {@link LimitOrigin#AUTO} one learns both ways
+ * @param tpmOrigin       the same for {@code tpm}
  */
 public record QuotaSettings(int rpm, int tpm, double safetyFactor, double burstSeconds, int maxInFlight,
-                            double reserveFraction, int maxInFlightCeiling) {
+                            double reserveFraction, int maxInFlightCeiling, LimitOrigin rpmOrigin, LimitOrigin tpmOrigin) {
 
     /** {@code quota.rpm=none} / {@code quota.tpm=none}: the provider sets no such limit. */
     public static final int NONE = 0;
@@ -26,7 +29,16 @@ public record QuotaSettings(int rpm, int tpm, double safetyFactor, double burstS
         this(rpm, tpm, safetyFactor, burstSeconds, maxInFlight, reserveFraction, DEFAULT_IN_FLIGHT_CEILING);
     }
 
+    /** Limits that learn from the provider both ways ({@link LimitOrigin#DEFAULT}). */
+    public QuotaSettings(int rpm, int tpm, double safetyFactor, double burstSeconds, int maxInFlight, double reserveFraction,
+                         int maxInFlightCeiling) {
+        this(rpm, tpm, safetyFactor, burstSeconds, maxInFlight, reserveFraction, maxInFlightCeiling, LimitOrigin.DEFAULT,
+                LimitOrigin.DEFAULT);
+    }
+
     public QuotaSettings {
+        java.util.Objects.requireNonNull(rpmOrigin, "rpmOrigin");
+        java.util.Objects.requireNonNull(tpmOrigin, "tpmOrigin");
         require(maxInFlightCeiling >= 1, "quota.max-in-flight-ceiling must be >= 1");
         require(rpm >= 0, "quota.rpm must be > 0 or none");
         require(tpm >= 0, "quota.tpm must be > 0 or none");
@@ -70,32 +82,53 @@ public record QuotaSettings(int rpm, int tpm, double safetyFactor, double burstS
         return new QuotaSettings(500, 200_000, 0.98, 2.0, AUTO, 0.25, DEFAULT_IN_FLIGHT_CEILING);
     }
 
+    /** This with {@code rpm} {@code value}, of the same origin. */
     public QuotaSettings withRpm(int value) {
-        return new QuotaSettings(value, tpm, safetyFactor, burstSeconds, maxInFlight, reserveFraction, maxInFlightCeiling);
+        return withRpm(value, rpmOrigin);
     }
 
+    /** This with {@code tpm} {@code value}, of the same origin. */
     public QuotaSettings withTpm(int value) {
-        return new QuotaSettings(rpm, value, safetyFactor, burstSeconds, maxInFlight, reserveFraction, maxInFlightCeiling);
+        return withTpm(value, tpmOrigin);
+    }
+
+    public QuotaSettings withRpm(int value, LimitOrigin origin) {
+        return new QuotaSettings(value, tpm, safetyFactor, burstSeconds, maxInFlight, reserveFraction, maxInFlightCeiling, origin,
+                tpmOrigin);
+    }
+
+    public QuotaSettings withTpm(int value, LimitOrigin origin) {
+        return new QuotaSettings(rpm, value, safetyFactor, burstSeconds, maxInFlight, reserveFraction, maxInFlightCeiling, rpmOrigin,
+                origin);
+    }
+
+    /**
+     * {@code 500 RPM (default), 20000 TPM (set)}: each per-minute limit with where it comes from, as
+     * {@code run} names them at start.
+     */
+    public String describeLimits() {
+        return limitText(rpm) + " RPM (" + (limitsRequests() ? rpmOrigin.label() : "no limit") + "), " + limitText(tpm) + " TPM ("
+                + (limitsTokens() ? tpmOrigin.label() : "no limit") + ")";
     }
 
     public QuotaSettings withSafetyFactor(double value) {
-        return new QuotaSettings(rpm, tpm, value, burstSeconds, maxInFlight, reserveFraction, maxInFlightCeiling);
+        return new QuotaSettings(rpm, tpm, value, burstSeconds, maxInFlight, reserveFraction, maxInFlightCeiling, rpmOrigin, tpmOrigin);
     }
 
     public QuotaSettings withBurstSeconds(double value) {
-        return new QuotaSettings(rpm, tpm, safetyFactor, value, maxInFlight, reserveFraction, maxInFlightCeiling);
+        return new QuotaSettings(rpm, tpm, safetyFactor, value, maxInFlight, reserveFraction, maxInFlightCeiling, rpmOrigin, tpmOrigin);
     }
 
     public QuotaSettings withMaxInFlight(int value) {
-        return new QuotaSettings(rpm, tpm, safetyFactor, burstSeconds, value, reserveFraction, maxInFlightCeiling);
+        return new QuotaSettings(rpm, tpm, safetyFactor, burstSeconds, value, reserveFraction, maxInFlightCeiling, rpmOrigin, tpmOrigin);
     }
 
     public QuotaSettings withReserveFraction(double value) {
-        return new QuotaSettings(rpm, tpm, safetyFactor, burstSeconds, maxInFlight, value, maxInFlightCeiling);
+        return new QuotaSettings(rpm, tpm, safetyFactor, burstSeconds, maxInFlight, value, maxInFlightCeiling, rpmOrigin, tpmOrigin);
     }
 
     public QuotaSettings withMaxInFlightCeiling(int value) {
-        return new QuotaSettings(rpm, tpm, safetyFactor, burstSeconds, maxInFlight, reserveFraction, value);
+        return new QuotaSettings(rpm, tpm, safetyFactor, burstSeconds, maxInFlight, reserveFraction, value, rpmOrigin, tpmOrigin);
     }
 
     public static void require(boolean condition, String message) {

@@ -109,7 +109,7 @@ class ConfigLoaderTest {
                 .hasMessageContaining("llm.base-url is required");
         assertThatThrownBy(() -> ConfigLoader.load(null, KEY, Map.of("bootstrap.servers", "b:9092",
                 "llm.base-url", "http://localhost:8089/v1", "quota.rpm", "lots")))
-                .hasMessageContaining("quota.rpm must be a positive integer, or none");
+                .hasMessageContaining("quota.rpm must be a positive integer, auto or none");
         assertThatThrownBy(() -> ConfigLoader.load(null, KEY, Map.of("bootstrap.servers", "b:9092",
                 "llm.base-url", "http://localhost:8089/v1", "quota.safety-factor", "1.5")))
                 .hasMessageContaining("safety-factor");

@@ -84,7 +84,7 @@ class ConfigStrictnessTest {
     void shouldNameTheSourceOfABadValue(@TempDir Path dir) throws Exception {
         Path file = Files.writeString(dir.resolve("q.properties"), "\nquota.rpm=lots\n");
         assertThatThrownBy(() -> ConfigLoader.resolve(file, Map.of(), Map.of()))
-                .hasMessage("quota.rpm must be a positive integer, or none, got 'lots' (" + file + " line 2)");
+                .hasMessage("quota.rpm must be a positive integer, auto or none, got 'lots' (" + file + " line 2)");
         assertThatThrownBy(() -> ConfigLoader.resolve(null, Map.of("QUOTAFLOW_HTTP_PORT", "70000"), Map.of()))
                 .hasMessage("http.port must be a port in [-1, 65535] (0: any free port, -1: off), got '70000' "
                         + "(environment variable QUOTAFLOW_HTTP_PORT)");

@@ -131,7 +131,7 @@ class RouteKeysStrictnessTest {
     void shouldNameTheKeyValueAndSourceOfABadRouteValue(@TempDir Path dir) {
         Map<String, String> env = Map.of("QUOTAFLOW_ROUTES", "primary", "QUOTAFLOW_ROUTE_PRIMARY_RPM", "lots");
         assertThatThrownBy(() -> ConfigLoader.resolve(null, env, Map.of()))
-                .hasMessage("route.primary.rpm must be a positive integer, or none, got 'lots' (environment variable QUOTAFLOW_ROUTE_PRIMARY_RPM)");
+                .hasMessage("route.primary.rpm must be a positive integer, auto or none, got 'lots' (environment variable QUOTAFLOW_ROUTE_PRIMARY_RPM)");
         Path file = RoutesFixture.file(dir, "routes=primary\nroute.primary.context-tokens=512\n");
         assertThatThrownBy(() -> ConfigLoader.resolve(file, Map.of(), Map.of()))
                 .hasMessage("route.primary.context-tokens must be at least 1024, got '512' (" + file + " line 2)");

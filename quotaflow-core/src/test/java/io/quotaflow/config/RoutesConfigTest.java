@@ -13,6 +13,7 @@ import java.util.Map;
 import io.quotaflow.routing.RouteSettings;
 import io.quotaflow.routing.Routing;
 import io.quotaflow.settings.DailyLimits;
+import io.quotaflow.settings.LimitOrigin;
 import io.quotaflow.settings.Prices;
 import io.quotaflow.settings.QuotaSettings;
 
@@ -139,7 +140,8 @@ class RoutesConfigTest {
         assertThat(a.model().timeout()).isEqualTo(Duration.ofSeconds(7));
         assertThat(a.contextTokens()).isEqualTo(32_000);
         assertThat(a.model().encoding()).isEqualTo("cl100k_base");
-        assertThat(a.quota()).isEqualTo(new QuotaSettings(120, 90_000, 0.9, 3, 4, 0.25, QuotaSettings.DEFAULT_IN_FLIGHT_CEILING));
+        assertThat(a.quota()).isEqualTo(new QuotaSettings(120, 90_000, 0.9, 3, 4, 0.25, QuotaSettings.DEFAULT_IN_FLIGHT_CEILING,
+                LimitOrigin.SET, LimitOrigin.SET));
         RouteSettings b = routing.route("b").orElseThrow();
         assertThat(b.model().model()).isEqualTo("other-model");
         assertThat(b.model().timeout()).isEqualTo(Duration.ofSeconds(9));
@@ -263,6 +265,6 @@ class RoutesConfigTest {
         single.put("quota.rpm", "none");
         assertThat(ConfigLoader.load(ConfigLoader.resolve(null, env, single), env).dispatcher().quota().limitsRequests()).isFalse();
         single.put("quota.tpm", "0");
-        assertThatThrownBy(() -> ConfigLoader.resolve(null, env, single)).hasMessageContaining("quota.tpm must be a positive integer, or none");
+        assertThatThrownBy(() -> ConfigLoader.resolve(null, env, single)).hasMessageContaining("quota.tpm must be a positive integer, auto or none");
     }
 }

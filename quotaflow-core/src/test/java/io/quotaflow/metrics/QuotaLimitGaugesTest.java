@@ -69,6 +69,20 @@ class QuotaLimitGaugesTest {
     }
 
     @Test
+    void shouldReportTheLimitInForceAndTheUtilizationAgainstIt() {
+        // configured 200 000 TPM (the route); the limiter keeps to 20 000 (a ceiling, or the provider's lower one)
+        Map<String, QuotaLevel> limits = new LinkedHashMap<>();
+        limits.put("requests", new QuotaLevel(500, 5));
+        limits.put("tokens", new QuotaLevel(20_000, 300));
+        metrics.state(snapshot(limits, null));
+        metrics.dispatched(SCOPE, Priority.STANDARD, 3, 900, 10_000);
+
+        assertThat(gauge("quotaflow_quota_limit", "tokens")).isEqualTo(20_000);
+        assertThat(gauge("quotaflow_quota_utilization_ratio", "tokens")).isEqualTo(0.5);
+        assertThat(gauge("quotaflow_quota_utilization_ratio", "requests")).isEqualTo(1 / 500.0);
+    }
+
+    @Test
     void shouldSayInStatusUntilWhenTheRouteIsOutForTheDay() throws Exception {
         StreamsProbe probe = new StreamsProbe() {
             @Override
