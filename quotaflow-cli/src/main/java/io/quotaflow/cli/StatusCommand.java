@@ -5,6 +5,7 @@ import io.quotaflow.config.ConfigValues;
 import io.quotaflow.config.HttpSettingsReader;
 import io.quotaflow.settings.HttpSettings;
 import io.quotaflow.publish.FinishedTicketLookup;
+import io.quotaflow.status.TicketAnswer;
 import io.quotaflow.status.TicketPaths;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
@@ -189,27 +190,37 @@ public final class StatusCommand implements Callable<Integer> {
         return false;
     }
 
-    /** A status of a finished ticket, from its record in an output topic. */
+    /**
+     * A status of a finished ticket, from its record in an output topic: the shape of an instance's
+     * {@code GET /tickets/{id}} answer ({@link TicketAnswer}: {@code estimatedDoneAt} is when it ended, the
+     * queue's fields null), then where it was found ({@code source}) and what the record says: the
+     * classification ({@code result}), the failure's {@code kind}, or the hand-off's {@code reason} and
+     * {@code deadline}.
+     */
     static String finishedStatus(io.quotaflow.records.TicketKey key, FinishedTicketLookup.Found found) {
-        com.fasterxml.jackson.databind.node.ObjectNode status = io.quotaflow.records.Json.MAPPER.createObjectNode();
-        status.put("id", key.id());
-        status.put("tenant", key.tenant());
         boolean deadLettered = found.headers().containsKey(io.quotaflow.records.DeadLetterHeaders.ERROR_KIND);
         boolean handedOff = found.headers().containsKey(io.quotaflow.records.HandoffHeaders.REASON);
-        status.put("state", handedOff ? "handed-off" : deadLettered ? "dead-lettered" : "classified");
+        com.fasterxml.jackson.databind.JsonNode result = null;
+        if (!handedOff && !deadLettered) {
+            try {
+                result = io.quotaflow.records.Json.MAPPER.readTree(found.value());
+            } catch (IOException e) {
+                result = io.quotaflow.records.Json.MAPPER.getNodeFactory().textNode(new String(found.value(), StandardCharsets.UTF_8));
+            }
+        }
+        String route = result != null && result.hasNonNull("route") ? result.get("route").asText() : null;
+        String state = handedOff ? "handed-off" : deadLettered ? "dead-lettered" : "classified";
+        TicketAnswer answer = new TicketAnswer(key.id(), state, route, null, key.tenant(), null, null, null,
+                java.time.Instant.ofEpochMilli(found.timestamp()).toString());
+        com.fasterxml.jackson.databind.node.ObjectNode status = io.quotaflow.records.Json.MAPPER.valueToTree(answer);
         status.put("source", found.position());
-        status.put("at", java.time.Instant.ofEpochMilli(found.timestamp()).toString());
         if (handedOff) {
             status.put("reason", found.headers().get(io.quotaflow.records.HandoffHeaders.REASON));
             status.put("deadline", found.headers().get(io.quotaflow.records.HandoffHeaders.DEADLINE));
         } else if (deadLettered) {
             status.put("kind", found.headers().get(io.quotaflow.records.DeadLetterHeaders.ERROR_KIND));
         } else {
-            try {
-                status.set("result", io.quotaflow.records.Json.MAPPER.readTree(found.value()));
-            } catch (IOException e) {
-                status.put("result", new String(found.value(), StandardCharsets.UTF_8));
-            }
+            status.set("result", result);
         }
         return status.toString();
     }

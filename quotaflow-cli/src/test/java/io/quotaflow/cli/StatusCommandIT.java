@@ -102,6 +102,13 @@ class StatusCommandIT {
             assertThat(answer.get("tenant").asText()).isEqualTo("acme");
             assertThat(answer.get("source").asText()).startsWith(prefix + "tickets.classified-");
             assertThat(answer.path("result").path("category").asText()).isNotBlank();
+            // one shape: every field of an instance's answer, then where it was found
+            java.util.List<String> fields = new java.util.ArrayList<>();
+            answer.fieldNames().forEachRemaining(fields::add);
+            assertThat(fields).startsWith("id", "state", "route", "routeState", "priority", "tenant", "position", "positionEstimated",
+                    "estimatedStartAt", "estimatedDoneAt");
+            assertThat(answer.get("estimatedDoneAt").asText()).isNotBlank();
+            assertThat(answer.get("route").asText()).isEqualTo(answer.path("result").path("route").asText());
             Run none = run(elsewhere, "status", "--application-id", app, "NOPE");
             assertThat(none.code()).isEqualTo(1);
             assertThat(none.out()).isEmpty();

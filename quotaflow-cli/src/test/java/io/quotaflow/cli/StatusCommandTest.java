@@ -124,4 +124,25 @@ class StatusCommandTest {
     void shouldRequireATicketId() {
         assertThat(run("status", "--url", url()).code()).isEqualTo(2);
     }
+
+    @Test
+    void shouldPrintAFinishedTicketFromTheTopicsInTheShapeOfAnInstancesAnswer() throws Exception {
+        io.quotaflow.records.TicketKey key = io.quotaflow.records.TicketKey.parse("acme:T-7");
+        var dead = new io.quotaflow.publish.FinishedTicketLookup.Found("tickets.dlq", 1, 42, 1_700_000_000_000L,
+                "{\"id\":\"T-7\"}".getBytes(StandardCharsets.UTF_8),
+                java.util.Map.of(io.quotaflow.records.DeadLetterHeaders.ERROR_KIND, "bad-input"));
+        var answer = io.quotaflow.records.Json.MAPPER.readTree(StatusCommand.finishedStatus(key, dead));
+        var instance = io.quotaflow.records.Json.MAPPER.valueToTree(io.quotaflow.status.TicketAnswer.unknown("acme:T-7"));
+        List<String> fields = new java.util.ArrayList<>();
+        answer.fieldNames().forEachRemaining(fields::add);
+        List<String> instanceFields = new java.util.ArrayList<>();
+        instance.fieldNames().forEachRemaining(instanceFields::add);
+        assertThat(fields).startsWith(instanceFields.toArray(String[]::new)).endsWith("source", "kind");
+        assertThat(answer.get("state").asText()).isEqualTo("dead-lettered");
+        assertThat(answer.get("tenant").asText()).isEqualTo("acme");
+        assertThat(answer.get("estimatedDoneAt").asText()).isEqualTo("2023-11-14T22:13:20Z");
+        assertThat(answer.get("source").asText()).isEqualTo("tickets.dlq-1@42");
+        assertThat(answer.get("kind").asText()).isEqualTo("bad-input");
+        assertThat(answer.get("route").isNull()).isTrue();
+    }
 }
