@@ -48,9 +48,9 @@ import java.util.concurrent.TimeUnit;
                     + "ticket's route asks the others.",
             "",
             "A ticket no instance knows (none runs, or its status has expired: status.retention) is looked up in "
-                    + "tickets.classified, then tickets.dlq: the partition its key is on is read, and a status with "
-                    + "state classified (and the result) or dead-lettered (and its kind) is printed, with source "
-                    + "topic-partition@offset.",
+                    + "tickets.classified, then tickets.dlq, then tickets.handoff: the partition its key is on is read, "
+                    + "and a status in the shape of an instance's answer is printed, with source topic-partition@offset "
+                    + "and the result (classified), the kind (dead-lettered) or the reason (handed-off).",
             "",
             "With --url the instance is named; otherwise the members of the application's group "
                     + "(application.id; a consumer group, or a streams group under kafka.group.protocol=streams) are found "
