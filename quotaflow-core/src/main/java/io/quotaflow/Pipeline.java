@@ -47,13 +47,15 @@ import java.util.SplittableRandom;
 public final class Pipeline implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Pipeline.class);
+    /** The instance's one clock: Kafka's adapter over the JVM's clock, handed to everything that reads time. */
+    private static final Time TIME = Time.SYSTEM;
 
     private final KafkaStreams streams;
     private final ModelClients clients;
     private final PipelineMetrics metrics;
     private final PrometheusMeterRegistry registry;
     /** The Kafka clients' metrics the consumer lag gauge (and, when curated, the Kafka families) read; held here, gauges hold it weakly. */
-    private final ClientMetrics clientMetrics = new ClientMetrics(System::currentTimeMillis);
+    private final ClientMetrics clientMetrics = new ClientMetrics(TIME);
     private final ProcessMetrics processMetrics;
     private final StatusServer status;
     private final RouteStateBoard routeStates;
@@ -65,7 +67,7 @@ public final class Pipeline implements AutoCloseable {
         this.clients = clients;
         this.routeStates = routeStates;
         this.registry = MetricsRegistry.create(config.metrics());
-        this.metrics = new PipelineMetrics(registry, MeteredRoute.all(config.dispatcher()), System::currentTimeMillis);
+        this.metrics = new PipelineMetrics(registry, MeteredRoute.all(config.dispatcher()), TIME);
         this.processMetrics = ProcessMetrics.bindTo(registry);
         ConsumerLag.register(registry, consumedTopics(config), clientMetrics);
         if (config.metrics().kafka() == io.quotaflow.settings.MetricsSettings.KafkaMetrics.CURATED) {
@@ -74,7 +76,7 @@ public final class Pipeline implements AutoCloseable {
         Properties properties = streamsProperties(config);
         properties.putAll(io.quotaflow.topology.StreamErrorHandlers.properties(metrics, config.topics()));
         Topology topology = QuotaflowTopology.build(config.dispatcher(), clients,
-                new SplittableRandom(new SecureRandom().nextLong()), metrics, properties, Time.SYSTEM);
+                new SplittableRandom(new SecureRandom().nextLong()), metrics, properties, TIME);
         // the HTTP server binds first: its port is the application.server other instances forward to
         LateProbe late = new LateProbe();
         try {
@@ -98,7 +100,7 @@ public final class Pipeline implements AutoCloseable {
                 metrics::intakeHeld));
         this.streams.setUncaughtExceptionHandler(e -> {
             LOG.error("stream thread failed; replacing it", e);
-            metrics.streamThreadFailed(e, System.currentTimeMillis());
+            metrics.streamThreadFailed(e, TIME.milliseconds());
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
         clientMetrics.watch(streams::metrics);
@@ -297,8 +299,8 @@ public final class Pipeline implements AutoCloseable {
 
     /** Waits until the application is RUNNING; false on timeout or failure. */
     public boolean awaitRunning(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
+        long deadline = TIME.nanoseconds() + timeout.toNanos();
+        while (TIME.nanoseconds() < deadline) {
             KafkaStreams.State s = streams.state();
             if (s == KafkaStreams.State.RUNNING) {
                 return true;

@@ -8,6 +8,7 @@ import io.quotaflow.status.TicketForwarder;
 import io.quotaflow.status.TicketLocator;
 import io.quotaflow.status.TicketService;
 import io.quotaflow.status.TicketStatus;
+import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsMetadata;
@@ -46,7 +47,7 @@ final class TicketQueries {
         TicketLocator locator = new TicketLocator(id -> lookup(streams.get(), id), directory, routes == null ? null : routes::state);
         TicketForwarder forwarder = new TicketForwarder(() -> peers(streams.get(), self),
                 http.identity().map(TlsIdentity::peerContext).orElse(null), http.authToken(), http.forwardTimeout());
-        return new TicketService(locator, forwarder, System::currentTimeMillis);
+        return new TicketService(locator, forwarder, Time.SYSTEM);
     }
 
     static Optional<TicketStatus> lookup(KafkaStreams streams, String id) {

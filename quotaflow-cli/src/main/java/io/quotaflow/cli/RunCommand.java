@@ -132,7 +132,7 @@ public final class RunCommand implements Callable<Integer> {
         System.err.println(startedLine(config, pipeline.httpPort()));
         stop.awaitStopRequest();
         try {
-            return stopped(pipeline::close, java.time.Clock.systemUTC(), spec.commandLine().getErr());
+            return stopped(pipeline::close, org.apache.kafka.common.utils.Time.SYSTEM, spec.commandLine().getErr());
         } finally {
             stop.close();
         }
@@ -143,11 +143,11 @@ public final class RunCommand implements Callable<Integer> {
      * before and one after, with how long it took. {@link ExitCodes#OK} when the streams closed in time,
      * else {@link ExitCodes#FAILURE}.
      */
-    static int stopped(java.util.function.Predicate<Duration> close, java.time.Clock clock, java.io.PrintWriter err) {
+    static int stopped(java.util.function.Predicate<Duration> close, org.apache.kafka.common.utils.Time time, java.io.PrintWriter err) {
         err.println("quotaflow: stopping (committing and closing cleanly)...");
-        long started = clock.millis();
+        long started = time.milliseconds();
         boolean closed = close.test(CLOSE_TIMEOUT);
-        String took = String.format(Locale.ROOT, "%.1f s", (clock.millis() - started) / 1000.0);
+        String took = String.format(Locale.ROOT, "%.1f s", (time.milliseconds() - started) / 1000.0);
         err.println(closed ? "quotaflow: stopped (committed and closed in " + took + ")"
                 : "quotaflow: stopped without a clean close (the streams did not close within " + CLOSE_TIMEOUT.toSeconds()
                         + " s; gave up after " + took + ")");

@@ -161,11 +161,11 @@ class RunCommandTest {
     void shouldSayItStoppedAndHowLongItTookAfterACleanClose() {
         StringWriter err = new StringWriter();
         java.util.List<java.time.Duration> asked = new java.util.ArrayList<>();
-        MutableClock clock = new MutableClock();
+        io.quotaflow.testkit.ManualTime clock = new io.quotaflow.testkit.ManualTime(1_000_000);
 
         int code = RunCommand.stopped(timeout -> {
             asked.add(timeout);
-            clock.advanceMillis(2_345);
+            clock.advanceMs(2_345);
             return true;
         }, clock, new PrintWriter(err, true));
 
@@ -179,44 +179,15 @@ class RunCommandTest {
     @Test
     void shouldExitOneAndSaySoWhenTheStreamsDoNotCloseInTime() {
         StringWriter err = new StringWriter();
-        MutableClock clock = new MutableClock();
+        io.quotaflow.testkit.ManualTime clock = new io.quotaflow.testkit.ManualTime(1_000_000);
 
         int code = RunCommand.stopped(timeout -> {
-            clock.advanceMillis(timeout.toMillis());
+            clock.advanceMs(timeout.toMillis());
             return false;
         }, clock, new PrintWriter(err, true));
 
         assertThat(code).isEqualTo(ExitCodes.FAILURE);
         assertThat(err.toString().lines().reduce((a, b) -> b).orElseThrow())
                 .isEqualTo("quotaflow: stopped without a clean close (the streams did not close within 60 s; gave up after 60.0 s)");
-    }
-
-    /** A clock the test moves. */
-    private static final class MutableClock extends java.time.Clock {
-        private long millis = 1_000_000;
-
-        void advanceMillis(long by) {
-            millis += by;
-        }
-
-        @Override
-        public long millis() {
-            return millis;
-        }
-
-        @Override
-        public java.time.Instant instant() {
-            return java.time.Instant.ofEpochMilli(millis);
-        }
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return java.time.ZoneOffset.UTC;
-        }
-
-        @Override
-        public java.time.Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
     }
 }

@@ -1,5 +1,6 @@
 package io.quotaflow.dlq;
 
+import org.apache.kafka.common.utils.Time;
 import io.quotaflow.records.DeadLetterHeaders;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -378,7 +379,7 @@ class DeadLetterReplayIT {
                         new ByteArrayDeserializer(), new ByteArrayDeserializer()),
                 () -> crashAfter(5, sends, new KafkaProducer<>(DlqClients.producerConfig(bootstrap, Map.of(), "it",
                         crashing.transactionalId()), new ByteArraySerializer(), new ByteArraySerializer())),
-                System::nanoTime);
+                Time.SYSTEM);
         assertThatThrownBy(crashes::run).isInstanceOf(DeadLetterException.class).hasMessageContaining("simulated crash");
         assertThat(sends.get()).isEqualTo(6);
 
@@ -389,7 +390,7 @@ class DeadLetterReplayIT {
                         new ByteArrayDeserializer(), new ByteArrayDeserializer()),
                 () -> new KafkaProducer<>(DlqClients.producerConfig(bootstrap, Map.of(), "it",
                         stopping.transactionalId()), new ByteArraySerializer(), new ByteArraySerializer()),
-                System::nanoTime);
+                Time.SYSTEM);
         ReplaySummary stopped = third.run(progress -> {
             if (progress.replayed() >= 6) {
                 third.requestStop();

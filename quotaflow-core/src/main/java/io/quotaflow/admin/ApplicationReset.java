@@ -1,5 +1,6 @@
 package io.quotaflow.admin;
 
+import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
@@ -179,6 +180,8 @@ public final class ApplicationReset {
 
     private final Admin admin;
     private final Duration timeout;
+    /** Deadlines and elapsed times: Kafka's adapter over the JVM's monotonic clock. */
+    private final Time time = Time.SYSTEM;
 
     public ApplicationReset(Admin admin, Duration timeout) {
         this.admin = Objects.requireNonNull(admin, "admin");
@@ -329,14 +332,14 @@ public final class ApplicationReset {
 
     /** Topic deletion is asynchronous on the brokers: a start right after would find them "marked for deletion". */
     private void awaitGone(Collection<String> topics) throws ExecutionException, InterruptedException, TimeoutException {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = time.nanoseconds() + timeout.toNanos();
         while (true) {
             Set<String> left = new HashSet<>(await(admin.listTopics().names()));
             left.retainAll(topics);
             if (left.isEmpty()) {
                 return;
             }
-            if (System.nanoTime() > deadline) {
+            if (time.nanoseconds() > deadline) {
                 throw new TimeoutException("the cluster still lists " + new TreeSet<>(left) + " after " + timeout.toSeconds() + " s");
             }
             Thread.sleep(200);

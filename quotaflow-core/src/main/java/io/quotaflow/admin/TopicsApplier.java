@@ -1,5 +1,6 @@
 package io.quotaflow.admin;
 
+import org.apache.kafka.common.utils.Time;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -63,6 +64,8 @@ public final class TopicsApplier {
 
     private final List<TopicSpec> specs;
     private final Duration timeout;
+    /** Deadlines and elapsed times: Kafka's adapter over the JVM's monotonic clock. */
+    private final Time time = Time.SYSTEM;
 
     public TopicsApplier(List<TopicSpec> specs) {
         this(specs, DEFAULT_TIMEOUT);
@@ -401,7 +404,7 @@ public final class TopicsApplier {
         if (wanted.isEmpty()) {
             return;
         }
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = time.nanoseconds() + timeout.toNanos();
         while (true) {
             try {
                 Map<String, TopicDescription> seen =
@@ -415,7 +418,7 @@ public final class TopicsApplier {
                     throw e;
                 }
             }
-            if (System.nanoTime() > deadline) {
+            if (time.nanoseconds() > deadline) {
                 throw new KafkaException("topics " + wanted.keySet() + " are not visible after " + timeout);
             }
             pause();
@@ -424,12 +427,12 @@ public final class TopicsApplier {
 
     /** Repeats a describe call while a just-created topic has not reached the broker answering it. */
     private <T> T retryUnknownTopic(Supplier<T> call) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = time.nanoseconds() + timeout.toNanos();
         while (true) {
             try {
                 return call.get();
             } catch (KafkaException e) {
-                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || time.nanoseconds() > deadline) {
                     throw e;
                 }
             }

@@ -1,5 +1,6 @@
 package io.quotaflow.dlq;
 
+import org.apache.kafka.common.utils.Time;
 import io.quotaflow.records.DeadLetterHeaders;
 import io.quotaflow.failure.FailureHeaders;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -19,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
-import java.util.function.LongSupplier;
 
 /**
  * Finds the dead letters a {@link DeadLetterQuery} asks for: reads the dead-letter topic as a
@@ -35,7 +35,7 @@ public final class DeadLetterBrowser implements AutoCloseable {
 
     private final Consumer<byte[], byte[]> consumer;
     private final Duration stallTimeout;
-    private final LongSupplier nanoClock = System::nanoTime;
+    private final Time time = Time.SYSTEM;
 
     /**
      * @throws KafkaException when the client properties are invalid
@@ -94,7 +94,7 @@ public final class DeadLetterBrowser implements AutoCloseable {
 
     private List<DeadLetterView> scan(DeadLetterQuery query, Map<TopicPartition, Long> ends, List<TopicPartition> active) {
         List<DeadLetterView> found = new ArrayList<>();
-        long lastAdvance = nanoClock.getAsLong();
+        long lastAdvance = time.nanoseconds();
         while (!active.isEmpty() && found.size() < query.max()) {
             ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
             for (ConsumerRecord<byte[], byte[]> r : records) {
@@ -107,7 +107,7 @@ public final class DeadLetterBrowser implements AutoCloseable {
             List<TopicPartition> reached = active.stream().filter(tp -> consumer.position(tp) >= ends.get(tp)).toList();
             active.removeAll(reached);
             consumer.pause(reached);
-            long now = nanoClock.getAsLong();
+            long now = time.nanoseconds();
             if (!records.isEmpty() || !reached.isEmpty()) {
                 lastAdvance = now;
             } else if (now - lastAdvance > stallTimeout.toNanos()) {

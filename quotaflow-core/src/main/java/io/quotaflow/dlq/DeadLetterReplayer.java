@@ -1,5 +1,6 @@
 package io.quotaflow.dlq;
 
+import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -29,7 +30,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -112,15 +112,15 @@ public final class DeadLetterReplayer {
 
     /** Clients made elsewhere (mocks in tests); the replayer closes them. The producer is not made for a dry run. */
     DeadLetterReplayer(ReplayOptions options, Supplier<Consumer<byte[], byte[]>> consumerFactory,
-                       Supplier<Producer<byte[], byte[]>> producerFactory, LongSupplier nanoClock) {
-        this(options, consumerFactory, producerFactory, nanoClock, () -> OriginalReader.NONE);
+                       Supplier<Producer<byte[], byte[]>> producerFactory, Time time) {
+        this(options, consumerFactory, producerFactory, time, () -> OriginalReader.NONE);
     }
 
     /** As above, with the reader of truncated dead letters' originals; the pacer sleeps for real. */
     DeadLetterReplayer(ReplayOptions options, Supplier<Consumer<byte[], byte[]>> consumerFactory,
-                       Supplier<Producer<byte[], byte[]>> producerFactory, LongSupplier nanoClock,
+                       Supplier<Producer<byte[], byte[]>> producerFactory, Time time,
                        Supplier<OriginalReader> originalsFactory) {
-        this(options, consumerFactory, producerFactory, ReplayClock.of(nanoClock, ReplayClock.THREAD_SLEEP),
+        this(options, consumerFactory, producerFactory, ReplayClock.of(time, ReplayClock.THREAD_SLEEP),
                 originalsFactory);
     }
 

@@ -1,5 +1,6 @@
 package io.quotaflow.dlq;
 
+import org.apache.kafka.common.utils.Time;
 import io.quotaflow.records.DeadLetterHeaders;
 import io.quotaflow.failure.FailureHeaders;
 import io.quotaflow.topology.Topics;
@@ -23,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.function.LongSupplier;
 
 /**
  * Summarises the dead-letter topic: scans it from the beginning to the end offsets captured at
@@ -44,7 +44,7 @@ public final class DeadLetterStats implements AutoCloseable {
     private final Consumer<byte[], byte[]> consumer;
     private final String topic;
     private final Duration stallTimeout;
-    private final LongSupplier nanoClock = System::nanoTime;
+    private final Time time = Time.SYSTEM;
 
     /** Reads {@code tickets.dlq}. */
     public DeadLetterStats(String bootstrapServers, Map<String, ?> clientProperties) {
@@ -92,7 +92,7 @@ public final class DeadLetterStats implements AutoCloseable {
                 }
             }
             Accumulator acc = new Accumulator();
-            long lastAdvance = nanoClock.getAsLong();
+            long lastAdvance = time.nanoseconds();
             while (!active.isEmpty()) {
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
                 for (TopicPartition tp : records.partitions()) {
@@ -111,7 +111,7 @@ public final class DeadLetterStats implements AutoCloseable {
                 }
                 reached.forEach(active::remove);
                 consumer.pause(reached);
-                long now = nanoClock.getAsLong();
+                long now = time.nanoseconds();
                 if (!records.isEmpty() || !reached.isEmpty()) {
                     lastAdvance = now;
                 } else if (now - lastAdvance > stallTimeout.toNanos()) {

@@ -1,5 +1,6 @@
 package io.quotaflow.dlq;
 
+import org.apache.kafka.common.utils.Time;
 import io.quotaflow.records.DeadLetterHeaders;
 import io.quotaflow.failure.FailureHeaders;
 import io.quotaflow.ticket.WorkItem;
@@ -71,8 +72,8 @@ public interface OriginalReader extends AutoCloseable {
                     return Optional.empty();
                 }
                 consumer.seek(tp, offset);
-                long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-                while (System.nanoTime() < deadline) {
+                long deadline = Time.SYSTEM.nanoseconds() + Duration.ofSeconds(15).toNanos();
+                while (Time.SYSTEM.nanoseconds() < deadline) {
                     for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                         if (r.offset() == offset) {
                             return Optional.ofNullable(r.value());

@@ -1,13 +1,15 @@
 package io.quotaflow.dlq;
 
+import org.apache.kafka.common.utils.Time;
+
 import java.util.Objects;
-import java.util.function.LongSupplier;
 
 /**
- * The replay's one time source: a monotonic nanosecond clock and the way to wait on it, in one
- * object, like the simulator's clock and the limiter's {@code LongSupplier} in the topology.
- * {@link #system()} is {@code System::nanoTime} and {@link Thread#sleep}; a test gives a manual
- * clock whose sleeps move it, so pacing is checked without real waiting.
+ * The replay's one time source: a {@link Time}'s monotonic nanoseconds and the way to wait on them,
+ * in one object. {@link Time#sleep} waits whole milliseconds, and a fast pace waits less, so the
+ * wait is a {@link Sleeper} of nanoseconds. {@link #system()} is {@link Time#SYSTEM} and
+ * {@link Thread#sleep}; a test gives a manual time whose sleeps move it, so pacing is checked
+ * without real waiting.
  */
 final class ReplayClock {
 
@@ -20,27 +22,27 @@ final class ReplayClock {
     /** Real sleeping: {@link Thread#sleep(long, int)}. */
     static final Sleeper THREAD_SLEEP = ReplayClock::threadSleep;
 
-    private final LongSupplier nanos;
+    private final Time time;
     private final Sleeper sleeper;
 
-    private ReplayClock(LongSupplier nanos, Sleeper sleeper) {
-        this.nanos = Objects.requireNonNull(nanos, "nanos");
+    private ReplayClock(Time time, Sleeper sleeper) {
+        this.time = Objects.requireNonNull(time, "time");
         this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
     }
 
-    /** The JVM's monotonic clock and real sleeping. */
+    /** The JVM's monotonic clock ({@link Time#SYSTEM}) and real sleeping. */
     static ReplayClock system() {
-        return of(System::nanoTime, THREAD_SLEEP);
+        return of(Time.SYSTEM, THREAD_SLEEP);
     }
 
-    /** A clock reading {@code nanos} that waits with {@code sleeper}. */
-    static ReplayClock of(LongSupplier nanos, Sleeper sleeper) {
-        return new ReplayClock(nanos, sleeper);
+    /** A clock reading {@code time} that waits with {@code sleeper}. */
+    static ReplayClock of(Time time, Sleeper sleeper) {
+        return new ReplayClock(time, sleeper);
     }
 
     /** Monotonic nanoseconds (arbitrary origin). */
     long nanos() {
-        return nanos.getAsLong();
+        return time.nanoseconds();
     }
 
     /** Waits {@code waitNanos} (a positive number). */

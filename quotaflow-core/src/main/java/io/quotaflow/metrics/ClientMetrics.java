@@ -2,11 +2,11 @@ package io.quotaflow.metrics;
 
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.utils.Time;
 
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -18,13 +18,13 @@ public final class ClientMetrics {
 
     static final long REFRESH_MS = 1_000;
 
-    private final LongSupplier clockMs;
+    private final Time time;
     private volatile Supplier<Map<MetricName, ? extends Metric>> source = Map::of;
     private Map<MetricName, Double> last = Map.of();
     private long lastReadMs = Long.MIN_VALUE;
 
-    public ClientMetrics(LongSupplier clockMs) {
-        this.clockMs = Objects.requireNonNull(clockMs, "clockMs");
+    public ClientMetrics(Time time) {
+        this.time = Objects.requireNonNull(time, "time");
     }
 
     /** Reads {@code metrics} from now on (a Kafka Streams application's {@code metrics()}). */
@@ -37,7 +37,7 @@ public final class ClientMetrics {
 
     /** Every metric with a finite numeric value now (at most a second old). */
     synchronized Map<MetricName, Double> values() {
-        long now = clockMs.getAsLong();
+        long now = time.milliseconds();
         if (lastReadMs != Long.MIN_VALUE && now - lastReadMs < REFRESH_MS) {
             return last;
         }

@@ -11,6 +11,7 @@ import io.quotaflow.dispatch.DispatcherListener;
 import io.quotaflow.dispatch.DispatcherSnapshot;
 import io.quotaflow.topology.StreamErrorHandlers;
 import io.quotaflow.topology.StreamErrorListener;
+import org.apache.kafka.common.utils.Time;
 
 import java.time.Duration;
 import java.util.List;
@@ -18,7 +19,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongSupplier;
 
 /**
  * The dispatcher's meters (docs/design.md, Observability: every family of the contract registered
@@ -45,7 +45,7 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
     private static final String HALTED = "HALTED";
 
     private final MeterRegistry registry;
-    private final LongSupplier clockMs;
+    private final Time time;
     private final Map<String, RouteMeters> routesByScope = new ConcurrentHashMap<>();
     private final List<MeteredRoute> routes;
     private final Map<String, DispatcherSnapshot> snapshots = new ConcurrentHashMap<>();
@@ -68,16 +68,16 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
     private final java.util.ArrayDeque<Long> recentThreadFailures = new java.util.ArrayDeque<>();
     private volatile String lastThreadFailure;
 
-    /** Meters for the given routes, every family registered now; the clock is epoch milliseconds. */
-    public PipelineMetrics(MeterRegistry registry, List<MeteredRoute> routes, LongSupplier clockMs) {
+    /** Meters for the given routes, every family registered now; the clock is {@code time}'s wall clock. */
+    public PipelineMetrics(MeterRegistry registry, List<MeteredRoute> routes, Time time) {
         this.registry = registry;
-        this.clockMs = clockMs;
+        this.time = time;
         this.routes = List.copyOf(routes);
         this.tenants = new TenantMeters(registry);
         for (MeteredRoute route : this.routes) {
             // every route's families are registered; the dispatcher reports by scope, so a scope's
             // events feed the first route that has it (routes sharing a scope share its calls)
-            routesByScope.putIfAbsent(route.scope(), new RouteMeters(registry, route, clockMs));
+            routesByScope.putIfAbsent(route.scope(), new RouteMeters(registry, route, time));
             for (String reason : FALLBACK_REASONS) {
                 fallbacks(route.name(), NO_FALLBACK, reason);
             }
@@ -103,7 +103,12 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
 
     /** Meters for one route, on the real clock. */
     public PipelineMetrics(MeterRegistry registry, MeteredRoute route) {
-        this(registry, List.of(route), System::currentTimeMillis);
+        this(registry, List.of(route), Time.SYSTEM);
+    }
+
+    /** The clock these meters read, which the status endpoints read too. */
+    public Time time() {
+        return time;
     }
 
     private Counter deadLetters(String kind) {
@@ -135,8 +140,8 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
         return routesByScope.computeIfAbsent(scope, s -> {
             MeteredRoute only = routes.get(0);
             return routes.size() == 1
-                    ? new RouteMeters(registry, new MeteredRoute(only.name(), s, only.rpm(), only.tpm(), only.prices()), clockMs)
-                    : new RouteMeters(registry, new MeteredRoute(s, s, 0, 0), clockMs);
+                    ? new RouteMeters(registry, new MeteredRoute(only.name(), s, only.rpm(), only.tpm(), only.prices()), time)
+                    : new RouteMeters(registry, new MeteredRoute(s, s, 0, 0), time);
         });
     }
 

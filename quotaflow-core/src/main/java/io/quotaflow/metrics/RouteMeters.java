@@ -9,11 +9,11 @@ import io.quotaflow.quota.QuotaLevel;
 import io.quotaflow.quota.RateLimitCause;
 import io.quotaflow.records.Priority;
 import io.quotaflow.dispatch.DispatcherSnapshot;
+import org.apache.kafka.common.utils.Time;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.LongSupplier;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -44,7 +44,7 @@ final class RouteMeters {
 
     private final MeterRegistry registry;
     private final MeteredRoute route;
-    private final LongSupplier clockMs;
+    private final Time time;
     private final MinuteWindow admittedRequests = new MinuteWindow();
     private final MinuteWindow admittedTokens = new MinuteWindow();
     private volatile DispatcherSnapshot last;
@@ -54,10 +54,10 @@ final class RouteMeters {
     private final Counter staleHits;
     private final Counter cacheMisses;
 
-    RouteMeters(MeterRegistry registry, MeteredRoute route, LongSupplier clockMs) {
+    RouteMeters(MeterRegistry registry, MeteredRoute route, Time time) {
         this.registry = registry;
         this.route = route;
-        this.clockMs = clockMs;
+        this.time = time;
         registerGauges();
         for (Priority p : Priority.values()) {
             callsStarted(p);
@@ -154,7 +154,7 @@ final class RouteMeters {
             return 0;
         }
         // the snapshot is up to half a second old; a stuck dispatcher must not freeze the age
-        return (age + Math.max(0, clockMs.getAsLong() - s.at())) / 1000.0;
+        return (age + Math.max(0, time.milliseconds() - s.at())) / 1000.0;
     }
 
     /**
@@ -169,7 +169,7 @@ final class RouteMeters {
     }
 
     private double ratio(MinuteWindow window, double limit) {
-        return limit <= 0 ? 0 : window.sum(clockMs.getAsLong()) / limit;
+        return limit <= 0 ? 0 : window.sum(time.milliseconds()) / limit;
     }
 
     void dispatched(Priority priority, int items, long estimatedPromptTokens, long admissionCost) {
@@ -177,7 +177,7 @@ final class RouteMeters {
         callTickets(priority).increment(items);
         tokens("estimated").increment(estimatedPromptTokens);
         tokens("admitted").increment(admissionCost);
-        long now = clockMs.getAsLong();
+        long now = time.milliseconds();
         admittedRequests.add(now, 1);
         admittedTokens.add(now, admissionCost);
     }

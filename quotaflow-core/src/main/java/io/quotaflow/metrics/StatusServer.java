@@ -181,11 +181,11 @@ public final class StatusServer implements AutoCloseable {
         this.tokenDigest = http.token().map(t -> sha256(t.reveal())).orElse(null);
         this.page = new MetricsPage(() -> MetricsText.render(registry), renderer);
         Supplier<Reply> ready = () -> report(HealthCheck.ready(streams.state(), streams.wasRunning(),
-                metrics.notReadyReason(System.currentTimeMillis()), metrics.haltedRoutes()).withRouteStates(unserved(routes)));
+                metrics.notReadyReason(metrics.time().milliseconds()), metrics.haltedRoutes()).withRouteStates(unserved(routes)));
         endpoints.put("/metrics", new Endpoint(Where.METRICS, false, null));
         endpoints.put("/health/live", new Endpoint(Where.PROBE, false,
                 () -> report(HealthCheck.live(streams.state(), streams.aliveThreads(),
-                        metrics.notLiveReason(System.currentTimeMillis()), metrics.haltedRoutes()))));
+                        metrics.notLiveReason(metrics.time().milliseconds()), metrics.haltedRoutes()))));
         endpoints.put("/health/ready", new Endpoint(Where.PROBE, false, ready));
         endpoints.put("/health", new Endpoint(Where.PROBE, false, ready));
         endpoints.put("/status", new Endpoint(Where.WORK, true, () -> new Reply(200, JSON, status(metrics, streams, routes))));
@@ -442,7 +442,7 @@ public final class StatusServer implements AutoCloseable {
         body.put("recordErrors", metrics.recordErrorCount());
         body.put("streamThreadFailures", metrics.threadFailureCount());
         ArrayNode scopes = body.putArray("scopes");
-        long now = System.currentTimeMillis();
+        long now = metrics.time().milliseconds();
         for (DispatcherSnapshot s : metrics.snapshots()) {
             ObjectNode scope = Json.MAPPER.valueToTree(s);
             Optional<QueueView> view = metrics.tickets().views().stream().filter(v -> v.scope().equals(s.scope())).findFirst();

@@ -8,6 +8,7 @@ import io.quotaflow.quota.RateLimitInfo;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.records.Json;
+import org.apache.kafka.common.utils.Time;
 
 import java.io.IOException;
 import java.net.http.HttpClient;
@@ -15,7 +16,6 @@ import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -58,16 +58,16 @@ public final class OpenAiChatClient implements ModelClient {
     private final AnswerValidator validator;
     private final HttpClient http;
     private final ExecutorService executor;
-    private final Clock clock;
+    private final Time time;
 
     public OpenAiChatClient(ModelSettings settings) {
-        this(settings, Clock.systemUTC());
+        this(settings, Time.SYSTEM);
     }
 
-    public OpenAiChatClient(ModelSettings settings, Clock clock) {
+    public OpenAiChatClient(ModelSettings settings, Time time) {
         this.settings = settings;
         this.dialect = ProviderDialect.of(settings.dialect());
-        this.clock = clock;
+        this.time = time;
         this.validator = new AnswerValidator(settings.categories(), settings.urgencies());
         AtomicInteger n = new AtomicInteger();
         this.executor = Executors.newFixedThreadPool(2, r -> {
@@ -98,7 +98,7 @@ public final class OpenAiChatClient implements ModelClient {
             return CompletableFuture.completedFuture(new ModelOutcome.Failed(ModelOutcome.FailureKind.NON_RETRYABLE, 0,
                     truncate("could not encode request: " + e.getMessage()), Optional.empty(), RateLimitInfo.EMPTY, 0));
         }
-        long start = System.nanoTime();
+        long start = time.nanoseconds();
         CompletableFuture<HttpResponse<String>> sent;
         try {
             sent = BoundedCall.send(http, httpRequest, BoundedBodies.ofString(MAX_ANSWER_BYTES), settings.timeout());
@@ -106,7 +106,7 @@ public final class OpenAiChatClient implements ModelClient {
             return CompletableFuture.completedFuture(transportFailure(e, 0));
         }
         return sent.handle((response, error) -> {
-            long latencyMs = (System.nanoTime() - start) / 1_000_000;
+            long latencyMs = (time.nanoseconds() - start) / 1_000_000;
             if (error != null) {
                 return transportFailure(error, latencyMs);
             }
@@ -121,7 +121,7 @@ public final class OpenAiChatClient implements ModelClient {
 
     /** Maps an HTTP answer to an outcome (also a Batch API output line's, whose response is one). */
     public ModelOutcome interpret(int status, HttpHeaders headers, String body, ModelRequest request, long latencyMs) {
-        RateLimitInfo limits = dialect.rateLimits(name -> headers.firstValue(name), clock.instant());
+        RateLimitInfo limits = dialect.rateLimits(name -> headers.firstValue(name), java.time.Instant.ofEpochMilli(time.milliseconds()));
         if (status == 200) {
             return answered(body, request, limits, latencyMs);
         }

@@ -8,6 +8,7 @@ import io.quotaflow.model.TransportCause;
 import io.quotaflow.records.Json;
 import io.quotaflow.routing.RouteSettings;
 import io.quotaflow.settings.Redactor;
+import org.apache.kafka.common.utils.Time;
 
 import java.io.IOException;
 import java.net.http.HttpClient;
@@ -46,13 +47,20 @@ public final class ProviderProbe implements AutoCloseable {
     private final ExecutorService executor;
     private final HttpClient http;
     private final Duration timeout;
+    private final Time time;
 
     public ProviderProbe() {
         this(DEFAULT_TIMEOUT);
     }
 
     public ProviderProbe(Duration timeout) {
+        this(timeout, Time.SYSTEM);
+    }
+
+    /** Checks timed out after {@code timeout}, timed and dated by {@code time}. */
+    public ProviderProbe(Duration timeout, Time time) {
         this.timeout = timeout;
+        this.time = time;
         AtomicInteger n = new AtomicInteger();
         this.executor = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "quotaflow-check-" + n.incrementAndGet());
@@ -69,7 +77,7 @@ public final class ProviderProbe implements AutoCloseable {
      * Never completes exceptionally.
      */
     public CompletableFuture<ProbeReport> check(RouteSettings route, boolean call) {
-        RouteCheck check = new RouteCheck(route, call, java.time.Clock.systemUTC());
+        RouteCheck check = new RouteCheck(route, call, time);
         CompletableFuture<ProbeReport> report = send(models(route)).thenCompose(models -> {
             check.models(models);
             if (!check.wantsCall()) {
@@ -113,7 +121,7 @@ public final class ProviderProbe implements AutoCloseable {
     }
 
     private CompletableFuture<Exchange> send(HttpRequest request) {
-        long start = System.nanoTime();
+        long start = time.nanoseconds();
         String where = Redactor.url(request.uri());
         CompletableFuture<HttpResponse<String>> sent;
         try {
@@ -122,7 +130,7 @@ public final class ProviderProbe implements AutoCloseable {
             return CompletableFuture.completedFuture(Exchange.failed(where, TransportCause.of(e), 0));
         }
         return sent.handle((response, error) -> {
-            long ms = (System.nanoTime() - start) / 1_000_000;
+            long ms = (time.nanoseconds() - start) / 1_000_000;
             return error == null ? new Exchange(where, response.statusCode(), response.headers(), response.body(), null, ms)
                     : Exchange.failed(where, cause(error), ms);
         });

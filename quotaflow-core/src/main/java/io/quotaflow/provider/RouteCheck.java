@@ -7,10 +7,11 @@ import io.quotaflow.records.Json;
 import io.quotaflow.routing.RouteSettings;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.settings.Redactor;
+import org.apache.kafka.common.utils.Time;
 
 import java.io.IOException;
 import java.net.http.HttpHeaders;
-import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -35,7 +36,7 @@ final class RouteCheck {
 
     private final RouteSettings route;
     private final boolean call;
-    private final Clock clock;
+    private final Time time;
     private final String subject;
     private final boolean versioned;
     private final List<ProbeLine> lines = new ArrayList<>();
@@ -52,10 +53,10 @@ final class RouteCheck {
     private HttpHeaders limitHeaders;
     private boolean answered;
 
-    RouteCheck(RouteSettings route, boolean call, Clock clock) {
+    RouteCheck(RouteSettings route, boolean call, Time time) {
         this.route = route;
         this.call = call;
-        this.clock = clock;
+        this.time = time;
         this.subject = "route " + route.name();
         this.versioned = RouteState.hasVersion(route.model().baseUrl());
     }
@@ -243,7 +244,7 @@ final class RouteCheck {
         }
         TreeSet<String> names = new TreeSet<>();
         limitHeaders.map().keySet().stream().map(n -> n.toLowerCase(Locale.ROOT)).filter(RouteCheck::rateLimitHeader).forEach(names::add);
-        RateLimitInfo info = RateLimitHeaders.parse(limitHeaders::firstValue, clock.instant());
+        RateLimitInfo info = RateLimitHeaders.parse(limitHeaders::firstValue, Instant.ofEpochMilli(time.milliseconds()));
         List<String> announced = new ArrayList<>();
         List<String> above = new ArrayList<>();
         info.limitRequests().ifPresent(l -> {

@@ -1,5 +1,6 @@
 package io.quotaflow.provider;
 
+import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -9,7 +10,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.LongSupplier;
 
 /**
  * Each route's {@link RouteState} on this instance: set by the provider check at start and by every
@@ -30,16 +30,16 @@ public final class RouteStateBoard {
     }
 
     private final Map<String, Entry> states = new ConcurrentHashMap<>();
-    private final LongSupplier clock;
+    private final Time time;
 
     /** Every route of {@code routes} unchecked, on the real clock. */
     public RouteStateBoard(Collection<String> routes) {
-        this(routes, System::currentTimeMillis);
+        this(routes, Time.SYSTEM);
     }
 
-    public RouteStateBoard(Collection<String> routes, LongSupplier clock) {
-        this.clock = clock;
-        long now = clock.getAsLong();
+    public RouteStateBoard(Collection<String> routes, Time time) {
+        this.time = time;
+        long now = time.milliseconds();
         routes.forEach(r -> states.put(r, new Entry(RouteState.UNCHECKED, now)));
     }
 
@@ -53,7 +53,7 @@ public final class RouteStateBoard {
      * details, for the log line; no secret); logs when the state changed.
      */
     public void set(String route, RouteState state, String why) {
-        long now = clock.getAsLong();
+        long now = time.milliseconds();
         Entry[] previous = new Entry[1];
         states.compute(route, (name, old) -> {
             previous[0] = old;

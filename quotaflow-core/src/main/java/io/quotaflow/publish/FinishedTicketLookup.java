@@ -1,5 +1,6 @@
 package io.quotaflow.publish;
 
+import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -50,6 +51,8 @@ public final class FinishedTicketLookup implements AutoCloseable {
     }
 
     private final Consumer<String, byte[]> consumer;
+    /** Deadlines and elapsed times: Kafka's adapter over the JVM's monotonic clock. */
+    private final Time time = Time.SYSTEM;
 
     public FinishedTicketLookup(String bootstrapServers, Map<String, ?> clientProperties) {
         Map<String, Object> config = new java.util.HashMap<>(ResultsReader.consumerConfig(bootstrapServers, clientProperties));
@@ -59,7 +62,7 @@ public final class FinishedTicketLookup implements AutoCloseable {
 
     /** The last record keyed {@code key} in {@code topic}, reading for at most {@code timeout}. */
     public Outcome find(String topic, String key, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = time.nanoseconds() + timeout.toNanos();
         List<PartitionInfo> partitions = consumer.partitionsFor(topic, timeout);
         if (partitions == null || partitions.isEmpty()) {
             return new Outcome(Optional.empty(), Missing.NO_TOPIC);
@@ -71,7 +74,7 @@ public final class FinishedTicketLookup implements AutoCloseable {
         long end = consumer.endOffsets(List.of(tp), timeout).get(tp);
         Found last = null;
         while (consumer.position(tp, timeout) < end) {
-            long left = deadline - System.nanoTime();
+            long left = deadline - time.nanoseconds();
             if (left <= 0) {
                 return new Outcome(Optional.ofNullable(last), last == null ? Missing.NOT_READ : null);
             }

@@ -1,5 +1,6 @@
 package io.quotaflow.publish;
 
+import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -57,6 +58,8 @@ public final class ResultsReader implements AutoCloseable {
 
     private final Consumer<String, String> consumer;
     private final String topic;
+    /** Deadlines and elapsed times: Kafka's adapter over the JVM's monotonic clock. */
+    private final Time time = Time.SYSTEM;
 
     /** Reads {@value #DEFAULT_TOPIC}. */
     public ResultsReader(String bootstrapServers, Map<String, ?> clientProperties) {
@@ -143,7 +146,7 @@ public final class ResultsReader implements AutoCloseable {
             if (max == 0) {
                 return new ReadResult(0, StopReason.MAX_RECORDS);
             }
-            long started = System.nanoTime();
+            long started = time.nanoseconds();
             Set<TopicPartition> assigned = waitForPartitions(started, idleNanos);
             if (assigned.isEmpty()) {
                 return new ReadResult(0, StopReason.TOPIC_NOT_FOUND);
@@ -152,13 +155,13 @@ public final class ResultsReader implements AutoCloseable {
             position(assigned, fromBeginning);
             Map<TopicPartition, Long> ends = untilEnd ? consumer.endOffsets(assigned) : Map.of();
 
-            long lastActivity = System.nanoTime();
+            long lastActivity = time.nanoseconds();
             long lastRefresh = lastActivity;
             while (true) {
                 if (untilEnd && reached(ends)) {
                     return new ReadResult(count, StopReason.END_REACHED);
                 }
-                long now = System.nanoTime();
+                long now = time.nanoseconds();
                 long idleLeft = idleNanos == Long.MAX_VALUE ? Long.MAX_VALUE : idleNanos - (now - lastActivity);
                 if (idleLeft <= 0) {
                     return new ReadResult(count, StopReason.IDLE_TIMEOUT);
@@ -183,7 +186,7 @@ public final class ResultsReader implements AutoCloseable {
                 }
                 if (delivered) {
                     afterBatch.run();
-                    lastActivity = System.nanoTime();
+                    lastActivity = time.nanoseconds();
                 }
             }
         } catch (WakeupException e) {
@@ -212,7 +215,7 @@ public final class ResultsReader implements AutoCloseable {
             if (!partitions.isEmpty()) {
                 return partitions;
             }
-            long left = idleNanos == Long.MAX_VALUE ? Long.MAX_VALUE : idleNanos - (System.nanoTime() - started);
+            long left = idleNanos == Long.MAX_VALUE ? Long.MAX_VALUE : idleNanos - (time.nanoseconds() - started);
             if (left <= 0) {
                 return Set.of();
             }

@@ -1,5 +1,6 @@
 package io.quotaflow.publish;
 
+import org.apache.kafka.common.utils.Time;
 import io.quotaflow.settings.TopicNames;
 import io.quotaflow.records.Priority;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -53,6 +54,8 @@ public final class TicketPublisher implements AutoCloseable {
 
     private final Producer<String, byte[]> producer;
     private final TopicNames topics;
+    /** Deadlines and elapsed times: Kafka's adapter over the JVM's monotonic clock. */
+    private final Time time = Time.SYSTEM;
     private volatile boolean stopRequested;
 
     /**
@@ -155,7 +158,7 @@ public final class TicketPublisher implements AutoCloseable {
         Objects.requireNonNull(accepted, "accepted");
         Run run = new Run(issues, accepted);
         TicketLineParser parser = new TicketLineParser(override);
-        long start = System.nanoTime();
+        long start = time.nanoseconds();
         long lastProgressAt = start;
         long lastProgressRecords = 0;
         boolean inputComplete = false;
@@ -197,7 +200,7 @@ public final class TicketPublisher implements AutoCloseable {
                     run.report(new LineIssue(lineNumber, LineIssue.Kind.WARNING, warning, outcome));
                 }
                 send(line, run);
-                long now = System.nanoTime();
+                long now = time.nanoseconds();
                 if (now - lastProgressAt >= PROGRESS_INTERVAL_NANOS
                         || run.sent - lastProgressRecords >= PROGRESS_EVERY_RECORDS) {
                     progress.accept(run.progress(now - start, false));
@@ -211,7 +214,7 @@ public final class TicketPublisher implements AutoCloseable {
             producer.flush();
         }
         run.drainAsyncIssues();
-        long elapsed = System.nanoTime() - start;
+        long elapsed = time.nanoseconds() - start;
         progress.accept(run.progress(elapsed, true));
         if (readFailure != null) {
             throw new UncheckedIOException("reading input failed after line " + run.lines

@@ -1,7 +1,8 @@
 package io.quotaflow.status;
 
+import org.apache.kafka.common.utils.Time;
+
 import java.util.Objects;
-import java.util.function.LongSupplier;
 
 /**
  * {@code GET /tickets/{id}} of one instance: what it knows itself ({@link TicketLocator}), else
@@ -12,16 +13,16 @@ public final class TicketService {
 
     private final TicketLocator locator;
     private final TicketForwarder forwarder;
-    private final LongSupplier clock;
+    private final Time time;
 
-    public TicketService(TicketLocator locator, TicketForwarder forwarder, LongSupplier clock) {
+    public TicketService(TicketLocator locator, TicketForwarder forwarder, Time time) {
         this.locator = Objects.requireNonNull(locator, "locator");
         this.forwarder = Objects.requireNonNull(forwarder, "forwarder");
-        this.clock = Objects.requireNonNull(clock, "clock");
+        this.time = Objects.requireNonNull(time, "time");
     }
 
     public TicketAnswer answer(String id, boolean local) {
-        TicketAnswer mine = locator.answer(id, clock.getAsLong());
+        TicketAnswer mine = locator.answer(id, time.milliseconds());
         if (mine.known() || local) {
             return mine;
         }

@@ -1,5 +1,6 @@
 package io.quotaflow.topology;
 
+import org.apache.kafka.common.utils.Time;
 import io.quotaflow.records.DeadLetterHeaders;
 import io.quotaflow.settings.TopicNames;
 import io.quotaflow.failure.BoundedValue;
@@ -173,7 +174,7 @@ public final class StreamErrorHandlers {
                 out.add(h.key(), h.value());
             }
         }
-        String now = Long.toString(System.currentTimeMillis());
+        String now = Long.toString(Time.SYSTEM.milliseconds());
         put(out, DeadLetterHeaders.VERSION, DeadLetterHeaders.SCHEMA_VERSION);
         put(out, DeadLetterHeaders.ATTEMPT, "0");
         put(out, DeadLetterHeaders.FIRST_FAILURE, now);

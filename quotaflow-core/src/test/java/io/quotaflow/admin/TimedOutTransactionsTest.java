@@ -4,7 +4,7 @@ import io.quotaflow.admin.TimedOutTransactions.Sweep;
 import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
-import org.apache.kafka.common.utils.Time;
+import io.quotaflow.testkit.ManualTime;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -61,10 +61,10 @@ class TimedOutTransactionsTest {
         TimedOutTransactions.Watch watch = new TimedOutTransactions.Watch(new TimedOutTransactions(broker, APP), () -> { }, local, false);
 
         watch.stateChanged(KafkaStreams.State.REBALANCING);
-        local.advance(1_000);
+        local.advanceMs(1_000);
         broker.nowMs += 1_000;
         Sweep first = watch.tick();
-        local.advance(1_000);
+        local.advanceMs(1_000);
         broker.nowMs += 1_000;
         Sweep second = watch.tick();
 
@@ -97,9 +97,9 @@ class TimedOutTransactionsTest {
         watch.stateChanged(KafkaStreams.State.RUNNING);
         assertThat(watch.tick()).isNull();
         watch.stateChanged(KafkaStreams.State.REBALANCING);
-        local.advance(30_000);
+        local.advanceMs(30_000);
         assertThat(watch.tick()).isNotNull();
-        local.advance(1);
+        local.advanceMs(1);
         assertThat(watch.tick()).isNull();
         assertThat(broker.listings).isEqualTo(1);
     }
@@ -153,35 +153,6 @@ class TimedOutTransactionsTest {
         public void fence(Collection<String> ids) {
             fenced.addAll(ids);
             ids.forEach(id -> transactions.put(id, new Txn(TransactionState.COMPLETE_ABORT, -1, transactions.get(id).timeoutMs())));
-        }
-    }
-
-    /** This host's clock, set and moved by hand. */
-    private static final class ManualTime implements Time {
-
-        private long ms;
-
-        ManualTime(long ms) {
-            this.ms = ms;
-        }
-
-        void advance(long by) {
-            ms += by;
-        }
-
-        @Override
-        public long milliseconds() {
-            return ms;
-        }
-
-        @Override
-        public long nanoseconds() {
-            return ms * 1_000_000L;
-        }
-
-        @Override
-        public void sleep(long by) {
-            advance(by);
         }
     }
 }

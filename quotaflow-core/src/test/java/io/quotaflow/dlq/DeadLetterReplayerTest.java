@@ -1,5 +1,7 @@
 package io.quotaflow.dlq;
 
+import io.quotaflow.testkit.ManualTime;
+import org.apache.kafka.common.utils.Time;
 import io.quotaflow.records.DeadLetterHeaders;
 import io.quotaflow.failure.FailureHeaders;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -25,7 +27,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -175,7 +176,7 @@ class DeadLetterReplayerTest {
                 new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
         final TopicPartition p0 = new TopicPartition(DLQ, 0);
         final TopicPartition p1 = new TopicPartition(DLQ, 1);
-        final AtomicLong clock = new AtomicLong();
+        final ManualTime clock = new ManualTime(0);
 
         Mocks(Map<TopicPartition, Long> ends, List<ConsumerRecord<byte[], byte[]>> records) {
             Node node = new Node(0, "localhost", 9092);
@@ -187,7 +188,7 @@ class DeadLetterReplayerTest {
         }
 
         DeadLetterReplayer replayer(ReplayOptions options) {
-            return new DeadLetterReplayer(options, () -> consumer, () -> producer, clock::get);
+            return new DeadLetterReplayer(options, () -> consumer, () -> producer, clock);
         }
     }
 
@@ -231,7 +232,7 @@ class DeadLetterReplayerTest {
         DeadLetterReplayer replayer = new DeadLetterReplayer(ReplayOptions.builder().dryRun(true).build(),
                 () -> m.consumer, () -> {
                     throw new AssertionError("a dry run needs no producer");
-                }, m.clock::get);
+                }, m.clock);
 
         ReplaySummary summary = replayer.run();
 
@@ -388,7 +389,7 @@ class DeadLetterReplayerTest {
         DeadLetterReplayer replayer = new DeadLetterReplayer(ReplayOptions.builder().build(), () -> consumer,
                 () -> {
                     throw new AssertionError("no producer for a missing topic");
-                }, System::nanoTime);
+                }, Time.SYSTEM);
         assertThatThrownBy(replayer::run).isInstanceOf(DeadLetterException.class).hasMessageContaining("does not exist");
     }
 
@@ -400,7 +401,7 @@ class DeadLetterReplayerTest {
         }
         Mocks m = new Mocks(Map.of(new TopicPartition(DLQ, 0), 6L, new TopicPartition(DLQ, 1), 0L), records);
         DeadLetterReplayer replayer = new DeadLetterReplayer(ReplayOptions.builder().ratePerSecond(100).build(),
-                () -> m.consumer, () -> m.producer, System::nanoTime);
+                () -> m.consumer, () -> m.producer, Time.SYSTEM);
 
         long started = System.nanoTime();
         assertThat(replayer.run().replayed()).isEqualTo(6);
@@ -416,9 +417,9 @@ class DeadLetterReplayerTest {
         }
         Mocks m = new Mocks(Map.of(new TopicPartition(DLQ, 0), 6L, new TopicPartition(DLQ, 1), 0L), records);
         List<Long> sleeps = new ArrayList<>();
-        ReplayClock manual = ReplayClock.of(m.clock::get, nanos -> {
+        ReplayClock manual = ReplayClock.of(m.clock, nanos -> {
             sleeps.add(nanos);
-            m.clock.addAndGet(nanos);
+            m.clock.advanceNanos(nanos);
         });
         DeadLetterReplayer replayer = new DeadLetterReplayer(ReplayOptions.builder().ratePerSecond(100).build(),
                 () -> m.consumer, () -> m.producer, manual, () -> OriginalReader.NONE);
@@ -445,7 +446,7 @@ class DeadLetterReplayerTest {
             return reads.size() == 1 ? Optional.of(whole) : Optional.of("{\"other\":1}".getBytes(StandardCharsets.UTF_8));
         };
         DeadLetterReplayer replayer = new DeadLetterReplayer(ReplayOptions.builder().ratePerSecond(0).build(),
-                () -> m.consumer, () -> m.producer, m.clock::get, () -> origin);
+                () -> m.consumer, () -> m.producer, m.clock, () -> origin);
 
         ReplaySummary summary = replayer.run();
 

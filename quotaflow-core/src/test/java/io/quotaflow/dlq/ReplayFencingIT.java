@@ -1,5 +1,6 @@
 package io.quotaflow.dlq;
 
+import org.apache.kafka.common.utils.Time;
 import io.quotaflow.admin.KafkaClients;
 import io.quotaflow.admin.TopicsApplier;
 import io.quotaflow.failure.ErrorKind;
@@ -122,7 +123,7 @@ class ReplayFencingIT {
                 () -> new KafkaConsumer<>(DlqClients.consumerConfig(bootstrap, Map.of(), DeadLetterReplayer.CLIENT_ID,
                         options.groupId(), DeadLetterReplayer.maxPollRecords(options)),
                         new ByteArrayDeserializer(), new ByteArrayDeserializer()),
-                slowProducer, System::nanoTime);
+                slowProducer, Time.SYSTEM);
         ReplaySummary second = runInThread("newer", newer::run).get(RUN_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         Throwable olderOutcome = outcome(first);
 

@@ -1,11 +1,11 @@
 package io.quotaflow.dlq;
 
+import io.quotaflow.testkit.ManualTime;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,11 +14,11 @@ class ReplayPacerTest {
 
     private static final long MS = 1_000_000L;
 
-    private final AtomicLong now = new AtomicLong(5_000 * MS);
+    private final ManualTime now = new ManualTime(5_000);
     private final List<Long> sleeps = new ArrayList<>();
-    private final ReplayClock clock = ReplayClock.of(now::get, nanos -> {
+    private final ReplayClock clock = ReplayClock.of(now, nanos -> {
         sleeps.add(nanos);
-        now.addAndGet(nanos);
+        now.advanceNanos(nanos);
     });
     private final AtomicBoolean stop = new AtomicBoolean();
 
@@ -36,7 +36,7 @@ class ReplayPacerTest {
         }
 
         assertThat(totalSleptNanos()).as("the first record at once, then 99 gaps of 20 ms").isEqualTo(99 * 20 * MS);
-        assertThat(now.get() - 5_000 * MS).isEqualTo(1_980 * MS);
+        assertThat(now.nanoseconds() - 5_000 * MS).isEqualTo(1_980 * MS);
         assertThat(sleeps).allSatisfy(s -> assertThat(s).isPositive().isLessThanOrEqualTo(ReplayPacer.MAX_SLEEP_NANOS));
         assertThat((System.nanoTime() - started) / MS).as("no real sleeping").isLessThan(1_000);
     }
@@ -50,7 +50,7 @@ class ReplayPacerTest {
         }
 
         assertThat(sleeps).isEmpty();
-        assertThat(now.get()).isEqualTo(5_000 * MS);
+        assertThat(now.nanoseconds()).isEqualTo(5_000 * MS);
     }
 
     @Test
@@ -67,7 +67,7 @@ class ReplayPacerTest {
     void shouldNotBurstToCatchUpAfterASlowSpell() throws Exception {
         ReplayPacer pacer = new ReplayPacer(50, clock);
         pacer.acquire(stop);
-        now.addAndGet(1_000 * MS);  // the writes stalled for a second
+        now.advanceNanos(1_000 * MS);  // the writes stalled for a second
 
         pacer.acquire(stop);
         assertThat(sleeps).as("the slot is long past: at once").isEmpty();
@@ -78,9 +78,9 @@ class ReplayPacerTest {
 
     @Test
     void shouldGiveUpWaitingWhenAStopIsRequested() throws Exception {
-        ReplayClock stopping = ReplayClock.of(now::get, nanos -> {
+        ReplayClock stopping = ReplayClock.of(now, nanos -> {
             sleeps.add(nanos);
-            now.addAndGet(nanos);
+            now.advanceNanos(nanos);
             stop.set(true);
         });
         ReplayPacer slow = new ReplayPacer(1, stopping);

@@ -1,5 +1,6 @@
 package io.quotaflow.metrics;
 
+import io.quotaflow.testkit.ManualTime;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.junit.jupiter.api.Test;
@@ -8,7 +9,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -46,8 +46,8 @@ class ClientMetricsTest {
                 Integer.toString(partition));
     }
 
-    private ClientMetrics clients(AtomicLong clock) {
-        ClientMetrics clients = new ClientMetrics(clock::get);
+    private ClientMetrics clients(ManualTime clock) {
+        ClientMetrics clients = new ClientMetrics(clock);
         clients.watch(() -> Map.copyOf(metrics));
         return clients;
     }
@@ -62,7 +62,7 @@ class ClientMetricsTest {
         lag(THREAD_1 + "-restore-consumer", "p.tickets.bulk", 2, 1000);
         lag(THREAD_1 + "-consumer", "p.tickets.standard", 0, Double.NaN);
         lag(THREAD_1 + "-consumer", "p_tickets_retry", 0, 7);
-        ClientMetrics clients = clients(new AtomicLong());
+        ClientMetrics clients = clients(new ManualTime(0));
         assertThat(ConsumerLag.lag(clients.values(), "p.tickets.bulk")).as("restore consumers are not the pipeline's lag").isEqualTo(15);
         assertThat(ConsumerLag.lag(clients.values(), "p.tickets.standard")).isZero();
         assertThat(ConsumerLag.lag(clients.values(), "p.tickets.retry")).as("only the underscored spelling present").isEqualTo(7);
@@ -72,8 +72,8 @@ class ClientMetricsTest {
     @Test
     void shouldReadTheClientsAtMostOnceASecond() {
         AtomicInteger reads = new AtomicInteger();
-        AtomicLong clock = new AtomicLong(1_000);
-        ClientMetrics clients = new ClientMetrics(clock::get);
+        ManualTime clock = new ManualTime(1_000);
+        ClientMetrics clients = new ClientMetrics(clock);
         assertThat(clients.values()).as("nothing to read before the application exists").isEmpty();
         clients.watch(() -> {
             reads.incrementAndGet();
@@ -84,7 +84,7 @@ class ClientMetricsTest {
             assertThat(ConsumerLag.lag(clients.values(), "t")).isEqualTo(3);
         }
         assertThat(reads).hasValue(1);
-        clock.addAndGet(ClientMetrics.REFRESH_MS);
+        clock.advanceMs(ClientMetrics.REFRESH_MS);
         clients.values();
         assertThat(reads).hasValue(2);
     }
@@ -102,7 +102,7 @@ class ClientMetricsTest {
         put("producer-metrics", "record-error-total", 2.0, "client-id", THREAD_1 + "-producer");
         put("producer-metrics", "record-error-total", 1.0, "client-id", THREAD_2 + "-producer");
         put("stream-thread-metrics", "commit-latency-avg", Double.NaN, "thread-id", THREAD_1);
-        Map<MetricName, Double> values = clients(new AtomicLong()).values();
+        Map<MetricName, Double> values = clients(new ManualTime(0)).values();
 
         assertThat(KafkaCuratedMetrics.value(values, curated("kafka.stream.processed.records"), 0)).isEqualTo(150);
         assertThat(KafkaCuratedMetrics.value(values, curated("kafka.stream.commit.latency.max.seconds"), 0)).isCloseTo(0.25, within(1e-9));

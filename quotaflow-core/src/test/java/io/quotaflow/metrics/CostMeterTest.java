@@ -1,5 +1,6 @@
 package io.quotaflow.metrics;
 
+import io.quotaflow.testkit.ManualTime;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quotaflow.settings.BatchSettings;
 import io.quotaflow.config.DispatcherSettings;
@@ -61,7 +62,7 @@ class CostMeterTest {
     void shouldCountEachAnsweredCallsUsageAtItsRoutesPrices() {
         RouteSettings primary = route("primary", "gpt-4o-mini", "sk-a", MINI);
         RouteSettings backup = route("backup", "gpt-4o", "sk-b", new Prices(2.50, 10.00));
-        PipelineMetrics metrics = new PipelineMetrics(registry, MeteredRoute.all(settings(primary, backup)), () -> 0L);
+        PipelineMetrics metrics = new PipelineMetrics(registry, MeteredRoute.all(settings(primary, backup)), new ManualTime(0));
 
         metrics.completed(primary.scope(), answered(2_000_000, 500_000), 10);
         metrics.completed(primary.scope(), answered(1_000, 200), 1);
@@ -78,7 +79,7 @@ class CostMeterTest {
     @Test
     void shouldCountNothingForRefusedCallsOrARouteWithoutPrices() {
         RouteSettings free = route("default", "gpt-4o-mini", "sk-a", Prices.NONE);
-        PipelineMetrics metrics = new PipelineMetrics(registry, MeteredRoute.all(settings(free)), () -> 0L);
+        PipelineMetrics metrics = new PipelineMetrics(registry, MeteredRoute.all(settings(free)), new ManualTime(0));
 
         metrics.completed(free.scope(), answered(10_000, 1_000), 1);
         metrics.completed(free.scope(), new ModelOutcome.RateLimited(Optional.of(Duration.ofSeconds(1)), "Rate limit reached",
@@ -93,7 +94,7 @@ class CostMeterTest {
     void shouldFeedAScopesEventsToItsFirstRouteWhenRoutesShareIt() {
         RouteSettings first = route("first", "gpt-4o-mini", "sk-a", MINI);
         RouteSettings second = route("second", "gpt-4o-mini", "sk-a", new Prices(1, 1));
-        PipelineMetrics metrics = new PipelineMetrics(registry, MeteredRoute.all(settings(first, second)), () -> 0L);
+        PipelineMetrics metrics = new PipelineMetrics(registry, MeteredRoute.all(settings(first, second)), new ManualTime(0));
 
         metrics.completed(first.scope(), answered(1_000_000, 0), 1);
 

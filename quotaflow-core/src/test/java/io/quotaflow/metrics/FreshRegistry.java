@@ -1,5 +1,6 @@
 package io.quotaflow.metrics;
 
+import io.quotaflow.testkit.ManualTime;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.settings.MetricsSettings;
 import io.quotaflow.settings.TopicNames;
@@ -22,7 +23,7 @@ public final class FreshRegistry {
         PrometheusMeterRegistry registry = MetricsRegistry.create(settings);
         new PipelineMetrics(registry, new MeteredRoute("default", "scope-0", 500, 200_000));
         ProcessMetrics.bindTo(registry);
-        ClientMetrics clients = new ClientMetrics(() -> 0);
+        ClientMetrics clients = new ClientMetrics(new ManualTime(0));
         ConsumerLag.register(registry, TopicNames.DEFAULT.inputs(), clients);
         if (settings.kafka() == MetricsSettings.KafkaMetrics.CURATED) {
             KafkaCuratedMetrics.register(registry, clients);

@@ -1,5 +1,6 @@
 package io.quotaflow.metrics;
 
+import io.quotaflow.testkit.ManualTime;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.settings.MetricsSettings;
@@ -20,7 +21,7 @@ class MetricsRegistryTest {
         PrometheusMeterRegistry registry = MetricsRegistry.create(settings);
         new PipelineMetrics(registry, new MeteredRoute("default", "scope-0", 500, 200_000));
         ProcessMetrics.bindTo(registry);
-        ConsumerLag.register(registry, List.of("tickets.interactive", "app-dispatch-repartition"), new ClientMetrics(() -> 0));
+        ConsumerLag.register(registry, List.of("tickets.interactive", "app-dispatch-repartition"), new ClientMetrics(new ManualTime(0)));
         return registry;
     }
 
@@ -64,7 +65,7 @@ class MetricsRegistryTest {
                 Gauge.builder("kafka.consumer.records.lag.max.other", () -> 1).register(registry);
             }
             // the curated counters hold their source weakly, as Micrometer's function counters do: keep it
-            ClientMetrics clients = new ClientMetrics(() -> 0);
+            ClientMetrics clients = new ClientMetrics(new ManualTime(0));
             KafkaCuratedMetrics.register(curated, clients);
             assertThat(PrometheusText.parse(page(off)).families()).noneMatch(f -> f.startsWith("kafka_"));
             PrometheusText text = PrometheusText.parse(page(curated));
@@ -97,7 +98,7 @@ class MetricsRegistryTest {
     void shouldPassPromtoolOnTheWholePageJvmAndProcessIncluded() throws Exception {
         Promtool.assumeInstalled();
         PrometheusMeterRegistry registry = fresh(new MetricsSettings(MetricsSettings.KafkaMetrics.CURATED));
-        ClientMetrics clients = new ClientMetrics(() -> 0);
+        ClientMetrics clients = new ClientMetrics(new ManualTime(0));
         KafkaCuratedMetrics.register(registry, clients);
         {
             String page = page(registry);

@@ -1,5 +1,6 @@
 package io.quotaflow.metrics;
 
+import io.quotaflow.testkit.ManualTime;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.model.ModelOutcome;
@@ -18,7 +19,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,11 +28,11 @@ class PipelineMetricsTest {
     private static final long T0 = Instant.parse("2026-12-01T10:00:00Z").toEpochMilli();
     private static final Map<String, String> ROUTE = Map.of("route", "default");
 
-    private final AtomicLong clock = new AtomicLong(T0);
+    private final ManualTime clock = new ManualTime(T0);
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final ProcessMetrics process = ProcessMetrics.bindTo(registry);
     private final PipelineMetrics metrics = new PipelineMetrics(registry, List.of(new MeteredRoute("default", SCOPE, 500, 200_000)),
-            clock::get);
+            clock);
 
     @AfterEach
     void close() {
@@ -154,20 +154,20 @@ class PipelineMetricsTest {
     @Test
     void shouldReportUtilizationOfTheLastMinute() {
         metrics.dispatched(SCOPE, Priority.STANDARD, 10, 40_000, 50_000);
-        clock.addAndGet(30_000);
+        clock.advanceMs(30_000);
         metrics.dispatched(SCOPE, Priority.STANDARD, 10, 40_000, 50_000);
         assertThat(utilization("tokens")).isEqualTo(0.5);
         assertThat(utilization("requests")).isEqualTo(2 / 500.0);
-        clock.addAndGet(31_000);
+        clock.advanceMs(31_000);
         assertThat(utilization("tokens")).as("the first call is over a minute old").isEqualTo(0.25);
-        clock.addAndGet(60_000);
+        clock.advanceMs(60_000);
         assertThat(utilization("tokens")).isZero();
     }
 
     @Test
     void shouldShowQueuesQuotaCircuitAndHaltFromTheDispatchersState() {
         metrics.state(snapshot("RUNNING", Map.of(Priority.BULK, 7), Map.of(Priority.BULK, 2_000L)));
-        clock.addAndGet(500);
+        clock.advanceMs(500);
         PrometheusText text = scrape();
         Map<String, String> bulk = Map.of("route", "default", "priority", "bulk");
         assertThat(text.value("quotaflow_queue_depth", bulk)).contains(7.0);
@@ -256,7 +256,7 @@ class PipelineMetricsTest {
         for (Priority p : Priority.values()) {
             sizes.put(p, pending.getOrDefault(p, 0));
         }
-        return new DispatcherSnapshot(SCOPE, clock.get(), sizes, ages.isEmpty() ? Map.of() : new EnumMap<>(ages), 1, 2, 12_345, 8,
+        return new DispatcherSnapshot(SCOPE, clock.milliseconds(), sizes, ages.isEmpty() ? Map.of() : new EnumMap<>(ages), 1, 2, 12_345, 8,
                 1_500, 0, state, 1.25, 128_000, 4, 20_000);
     }
 

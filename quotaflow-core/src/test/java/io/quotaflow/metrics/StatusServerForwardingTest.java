@@ -1,5 +1,7 @@
 package io.quotaflow.metrics;
 
+import org.apache.kafka.common.utils.Time;
+import io.quotaflow.testkit.ManualTime;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.settings.HttpSettings;
@@ -61,7 +63,7 @@ class StatusServerForwardingTest {
         long now = System.currentTimeMillis();
         Map<String, TicketStatus> statuses = Map.of(ID, new TicketStatus(TicketState.CLASSIFIED, "default", "bulk", "acme", now, now, 0, null, now));
         TicketService service = new TicketService(new TicketLocator(id -> Optional.ofNullable(statuses.get(id)), metrics.tickets()),
-                new TicketForwarder(List::of), () -> now);
+                new TicketForwarder(List::of), new ManualTime(now));
         StatusServer peer = new StatusServer("127.0.0.1", 0, registry, metrics, new StatusServerStallTest.RunningProbe(), service, http);
         open.add(peer);
         return peer.port();
@@ -97,7 +99,7 @@ class StatusServerForwardingTest {
         TicketForwarder forwarder = new TicketForwarder(() -> addresses, http.identity().map(TlsIdentity::peerContext).orElse(null),
                 http.authToken(), http.forwardTimeout());
         TicketService service = new TicketService(new TicketLocator(id -> Optional.empty(), metrics.tickets()), forwarder,
-                System::currentTimeMillis);
+                Time.SYSTEM);
         StatusServer server = new StatusServer("127.0.0.1", 0, registry, metrics, new StatusServerStallTest.RunningProbe(), service, http);
         open.add(server);
         return server;

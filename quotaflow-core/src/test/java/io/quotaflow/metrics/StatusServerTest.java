@@ -1,5 +1,6 @@
 package io.quotaflow.metrics;
 
+import io.quotaflow.testkit.ManualTime;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -121,7 +122,7 @@ class StatusServerTest {
         Map<String, TicketStatus> statuses = Map.of("acme:B", new TicketStatus(TicketState.PENDING, "default", "bulk", "acme", now, now, 0,
                 null, now));
         TicketService tickets = new TicketService(new TicketLocator(id -> Optional.ofNullable(statuses.get(id)), metrics.tickets()),
-                new TicketForwarder(List::of), () -> now);
+                new TicketForwarder(List::of), new ManualTime(now));
         try (StatusServer withTickets = new StatusServer("127.0.0.1", 0, registry, metrics, probe, tickets)) {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + withTickets.port()
                     + "/tickets/B?tenant=acme")).GET().build(), HttpResponse.BodyHandlers.ofString());
@@ -202,7 +203,7 @@ class StatusServerTest {
         Map<String, TicketStatus> statuses = new java.util.HashMap<>();
         ids.forEach(id -> statuses.put(id, new TicketStatus(TicketState.CLASSIFIED, "default", "bulk", "acme", now, now, 0, null, now)));
         TicketService tickets = new TicketService(new TicketLocator(id -> Optional.ofNullable(statuses.get(id)), metrics.tickets()),
-                new TicketForwarder(List::of), () -> now);
+                new TicketForwarder(List::of), new ManualTime(now));
         try (StatusServer withTickets = new StatusServer("127.0.0.1", 0, registry, metrics, probe, tickets)) {
             for (String id : ids) {
                 HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + withTickets.port()

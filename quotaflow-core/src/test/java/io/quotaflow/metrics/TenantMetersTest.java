@@ -1,5 +1,6 @@
 package io.quotaflow.metrics;
 
+import io.quotaflow.testkit.ManualTime;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.testkit.PrometheusText;
@@ -20,7 +21,7 @@ class TenantMetersTest {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final PipelineMetrics metrics = new PipelineMetrics(registry, List.of(new MeteredRoute("default", SCOPE, 500, 200_000)),
-            () -> 0L);
+            new ManualTime(0));
 
     @AfterEach
     void close() {

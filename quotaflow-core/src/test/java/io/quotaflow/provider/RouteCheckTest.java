@@ -4,13 +4,12 @@ import io.quotaflow.routing.RouteSettings;
 import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.settings.Secret;
+import io.quotaflow.testkit.ManualTime;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
 import java.net.http.HttpHeaders;
-import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 
@@ -21,7 +20,7 @@ class RouteCheckTest {
 
     private static final String KEY = "sk-route-check-secret-0123456789";
     private static final String BASE = "https://api.example.com/v1";
-    private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
+    private static final ManualTime CLOCK = ManualTime.at(Instant.parse("2026-01-01T00:00:00Z"));
 
     private static RouteSettings route(String base, int rpm, int tpm) {
         return RouteSettings.of("default", ModelSettings.of(URI.create(base), "gpt-4o-mini", Secret.of(KEY)),

@@ -1,10 +1,10 @@
 package io.quotaflow.provider;
 
+import io.quotaflow.testkit.ManualTime;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,12 +13,12 @@ class RouteStateBoardTest {
 
     @Test
     void shouldKeepAConnectionErrorUntilACallIsAnswered() {
-        AtomicLong now = new AtomicLong(1_000);
-        RouteStateBoard board = new RouteStateBoard(List.of("a", "b"), now::get);
+        ManualTime now = new ManualTime(1_000);
+        RouteStateBoard board = new RouteStateBoard(List.of("a", "b"), now);
         assertThat(board.allServe()).as("unchecked routes are taken as serving").isTrue();
 
         board.set("a", RouteState.unreachable("connection refused"), "provider check at start");
-        now.set(5_000);
+        now.setMs(5_000);
         board.heard(List.of("a"), Optional.empty(), "a call timed out");
         assertThat(board.state("a").text()).as("a timeout says nothing new").isEqualTo("unreachable: connection refused");
         assertThat(board.entries().get("a").since()).isEqualTo(1_000);
