@@ -1,6 +1,7 @@
 package io.quotaflow.bench;
 
 import io.quotaflow.Pipeline;
+import io.quotaflow.demo.AssumedPrices;
 import io.quotaflow.admin.KafkaClients;
 import io.quotaflow.admin.TopicsApplier;
 import io.quotaflow.settings.BatchSettings;
@@ -10,8 +11,7 @@ import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.settings.Secret;
 import io.quotaflow.testkit.EmbeddedKafkaBroker;
-import io.quotaflow.config.AssumedPrices;
-import io.quotaflow.admin.OutcomeCounter;
+import io.quotaflow.testkit.OutcomeCounter;
 import io.quotaflow.demo.TempDirs;
 import io.quotaflow.simulator.ProviderSimulator;
 import io.quotaflow.simulator.SimulatorConfig;

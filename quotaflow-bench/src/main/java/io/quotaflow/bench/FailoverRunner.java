@@ -1,7 +1,7 @@
 package io.quotaflow.bench;
 
 import io.quotaflow.admin.KafkaClients;
-import io.quotaflow.admin.OutcomeCounter;
+import io.quotaflow.testkit.OutcomeCounter;
 import io.quotaflow.admin.TopicsApplier;
 import io.quotaflow.demo.TempDirs;
 import io.quotaflow.publish.PublishSummary;

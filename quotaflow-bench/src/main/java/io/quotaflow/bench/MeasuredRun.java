@@ -1,7 +1,7 @@
 package io.quotaflow.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quotaflow.admin.OutcomeCounter;
+import io.quotaflow.testkit.OutcomeCounter;
 import io.quotaflow.simulator.SimulatorStats;
 import io.quotaflow.records.Json;
 

@@ -12,7 +12,7 @@ import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.settings.Secret;
 import io.quotaflow.settings.TenantSettings;
 import io.quotaflow.testkit.EmbeddedKafkaBroker;
-import io.quotaflow.admin.OutcomeCounter;
+import io.quotaflow.testkit.OutcomeCounter;
 import io.quotaflow.demo.TempDirs;
 import io.quotaflow.simulator.ProviderSimulator;
 import io.quotaflow.simulator.SimulatorConfig;

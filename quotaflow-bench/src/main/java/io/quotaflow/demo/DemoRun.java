@@ -14,7 +14,6 @@ import io.quotaflow.dlq.DeadLetterReplayer;
 import io.quotaflow.dlq.ReplayOptions;
 import io.quotaflow.dlq.ReplaySummary;
 import io.quotaflow.failure.ErrorKind;
-import io.quotaflow.config.AssumedPrices;
 import io.quotaflow.testkit.DemoDataset;
 import io.quotaflow.testkit.EmbeddedKafkaBroker;
 import io.quotaflow.simulator.ProviderSimulator;
@@ -39,7 +38,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
-import io.quotaflow.admin.OutcomeCounter;
+import io.quotaflow.testkit.OutcomeCounter;
 
 /**
  * Broker + simulator + pipeline in one JVM: publishes the bundled tickets, waits until every one

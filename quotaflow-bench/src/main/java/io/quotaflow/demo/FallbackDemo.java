@@ -43,7 +43,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import io.quotaflow.admin.OutcomeCounter;
+import io.quotaflow.testkit.OutcomeCounter;
 
 /**
  * {@code demo --scenario fallback}: three providers (three simulators) behind three routes. The

@@ -3,6 +3,7 @@ package io.quotaflow.dev;
 import io.quotaflow.cli.QuotaflowCommand;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * The developer distribution's entry point ({@code ./quotaflow}): every production command plus
@@ -10,6 +11,12 @@ import java.util.List;
  * the provider simulator that the production jar does not carry.
  */
 public final class QuotaflowDevCommand {
+
+    /**
+     * The {@code QUOTAFLOW_*} variables this distribution's commands read: registered with the command
+     * line beside the commands, so that the strict configuration loader accepts them here (and only here).
+     */
+    public static final Set<String> VARIABLES = Set.of(SimCommand.API_KEYS_ENV, BenchCommand.PIPELINE_JVM_OPTS_ENV);
 
     /** The system property naming logback's configuration (a class path resource here). */
     static final String LOGBACK_CONFIGURATION = "logback.configurationFile";
@@ -28,7 +35,7 @@ public final class QuotaflowDevCommand {
     /** Runs the developer command line and returns its exit code. */
     public static int execute(String... args) {
         quietInProcessBroker(args);
-        return QuotaflowCommand.execute(commands(), args);
+        return QuotaflowCommand.execute(commands(), VARIABLES, args);
     }
 
     /** The commands of the developer distribution, beside the production ones. */

@@ -293,7 +293,7 @@ public final class SimCommand implements Callable<Integer>, ReadsEnvironment {
     }
 
     @Override
-    public void environment(Map<String, String> env) {
+    public void environment(Map<String, String> env, Set<String> extraVariables) {
         this.environment = Map.copyOf(env);
     }
 
@@ -353,7 +353,7 @@ public final class SimCommand implements Callable<Integer>, ReadsEnvironment {
      * rather than silently ignored. The pipeline's own variables are known, and left alone.
      */
     private void refuseUnknownVariables(Map<String, String> env) {
-        ConfigKeys.unknownVariable(env).ifPresent(message -> {
+        ConfigKeys.unknownVariable(env, QuotaflowDevCommand.VARIABLES).ifPresent(message -> {
             throw new CommandLine.ParameterException(spec.commandLine(), message);
         });
     }

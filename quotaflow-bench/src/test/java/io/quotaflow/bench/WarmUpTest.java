@@ -77,6 +77,6 @@ class WarmUpTest {
     void shouldLetQuotaflowRunStartWithThePipelineJvmOptionsSet() {
         // a shell that set it for a benchmark also starts `quotaflow run` (the bench's children inherit it)
         assertThat(io.quotaflow.config.ConfigKeys.unknownVariable(java.util.Map.of(io.quotaflow.dev.BenchCommand.PIPELINE_JVM_OPTS_ENV,
-                "-XX:+UseSerialGC"))).isEmpty();
+                "-XX:+UseSerialGC"), io.quotaflow.dev.QuotaflowDevCommand.VARIABLES)).isEmpty();
     }
 }

@@ -6,6 +6,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -53,6 +56,26 @@ class DevCommandsTest {
         assertThat(run("sim", "--rpm", "0").exitCode()).isEqualTo(2);
         assertThat(run("bench", "--scenario", "no-such-scenario").exitCode()).isEqualTo(2);
         assertThat(run("demo", "--scenario", "no-such-scenario").exitCode()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldAcceptTheDevelopersVariablesWhereTheProductionCommandLineRefusesThem() {
+        // a typo beside them makes both command lines stop at the settings (exit 2), before any cluster is asked
+        Map<String, String> env = Map.of("QUOTAFLOW_BOOTSTRAP_SERVERS", "127.0.0.1:1", "QUOTAFLOW_QUOTA_RMP", "100",
+                SimCommand.API_KEYS_ENV, "sk-sim", BenchCommand.PIPELINE_JVM_OPTS_ENV, "-XX:+UseSerialGC");
+
+        DevRun dev = DevRun.quotaflow(env, "publish", "--file", "-");
+        StringWriter productionErr = new StringWriter();
+        int production = QuotaflowCommand.execute(new PrintWriter(new StringWriter(), true), new PrintWriter(productionErr, true), env,
+                List.of(), "publish", "--file", "-");
+
+        assertThat(dev.exitCode()).isEqualTo(2);
+        assertThat(dev.err()).contains("unknown environment variable QUOTAFLOW_QUOTA_RMP; did you mean QUOTAFLOW_QUOTA_RPM?")
+                .doesNotContain(SimCommand.API_KEYS_ENV).doesNotContain(BenchCommand.PIPELINE_JVM_OPTS_ENV);
+        assertThat(production).isEqualTo(2);
+        assertThat(productionErr.toString()).contains("unknown environment variable QUOTAFLOW_QUOTA_RMP",
+                "unknown environment variable " + SimCommand.API_KEYS_ENV,
+                "unknown environment variable " + BenchCommand.PIPELINE_JVM_OPTS_ENV);
     }
 
     @Test

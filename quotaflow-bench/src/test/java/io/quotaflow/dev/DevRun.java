@@ -19,7 +19,7 @@ record DevRun(int exitCode, String out, String err) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = QuotaflowCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), env,
-                QuotaflowDevCommand.commands(), args);
+                QuotaflowDevCommand.commands(), QuotaflowDevCommand.VARIABLES, args);
         return new DevRun(code, out.toString(), err.toString());
     }
 }

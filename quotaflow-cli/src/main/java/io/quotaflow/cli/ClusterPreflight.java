@@ -7,6 +7,7 @@ import picocli.CommandLine.ParseResult;
 
 import java.io.PrintWriter;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Before a command runs: hands it (and its mixins) the environment when it reads one
@@ -20,7 +21,7 @@ final class ClusterPreflight {
     }
 
     /** Null to go on with the command, else the exit code to stop with. */
-    static Integer run(ParseResult parseResult, Map<String, String> env) {
+    static Integer run(ParseResult parseResult, Map<String, String> env, Set<String> extraVariables) {
         ParseResult last = parseResult;
         while (true) {
             if (last.isUsageHelpRequested() || last.isVersionHelpRequested()) {
@@ -33,12 +34,12 @@ final class ClusterPreflight {
         }
         CommandSpec spec = last.commandSpec();
         if (spec.userObject() instanceof ReadsEnvironment reader) {
-            reader.environment(env);
+            reader.environment(env, extraVariables);
         }
         KafkaConnectionOptions options = null;
         for (CommandSpec mixin : spec.mixins().values()) {
             if (mixin.userObject() instanceof ReadsEnvironment reader) {
-                reader.environment(env);
+                reader.environment(env, extraVariables);
             }
             if (mixin.userObject() instanceof KafkaConnectionOptions k) {
                 options = k;

@@ -12,6 +12,7 @@ import picocli.CommandLine.Spec;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The options of every command that talks to a cluster ({@code @Mixin}): {@code --config FILE},
@@ -49,11 +50,15 @@ public final class KafkaConnectionOptions implements ReadsEnvironment {
     /** The environment the settings are read from; the command line sets it, tests replace it. */
     Map<String, String> environment = System.getenv();
 
+    /** The variables the distribution's own commands read, accepted beside the keys' ({@link ReadsEnvironment}). */
+    private Set<String> extraVariables = Set.of();
+
     private ConfigValues resolved;
 
     @Override
-    public void environment(Map<String, String> env) {
+    public void environment(Map<String, String> env, Set<String> extraVariables) {
         this.environment = Map.copyOf(env);
+        this.extraVariables = Set.copyOf(extraVariables);
         this.resolved = null;
     }
 
@@ -67,7 +72,7 @@ public final class KafkaConnectionOptions implements ReadsEnvironment {
         flags.put("topics.prefix", topicsPrefix);
         clientProperties.forEach((k, v) -> flags.put("kafka." + k, v));
         try {
-            return ConfigLoader.resolve(configFile, environment, flags);
+            return ConfigLoader.resolve(configFile, environment, flags, extraVariables);
         } catch (IllegalArgumentException e) {
             throw usageError(e);
         }

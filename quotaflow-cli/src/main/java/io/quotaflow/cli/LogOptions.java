@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.Optional;
 
 /**
@@ -70,14 +71,15 @@ final class LogOptions {
      * Before the command runs: {@code log.format} and {@code log.level} from every source of a command
      * that reads settings (the flag still wins). A settings problem is left to the command to report.
      */
-    static void applySettings(ParseResult parseResult, Map<String, String> env, Optional<String> flag, boolean verbose) {
+    static void applySettings(ParseResult parseResult, Map<String, String> env, Set<String> extraVariables, Optional<String> flag,
+            boolean verbose) {
         ParseResult last = parseResult;
         while (last.hasSubcommand()) {
             last = last.subcommand();
         }
         for (CommandSpec mixin : last.commandSpec().mixins().values()) {
             if (mixin.userObject() instanceof KafkaConnectionOptions options) {
-                options.environment(env);
+                options.environment(env, extraVariables);
                 ConfigValues values;
                 try {
                     values = options.settings(Map.of());

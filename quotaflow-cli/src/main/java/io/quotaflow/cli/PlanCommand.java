@@ -35,6 +35,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
@@ -124,9 +125,12 @@ public final class PlanCommand implements Callable<Integer>, ReadsEnvironment {
 
     Map<String, String> environment = System.getenv();
 
+    private Set<String> extraVariables = Set.of();
+
     @Override
-    public void environment(Map<String, String> env) {
+    public void environment(Map<String, String> env, Set<String> extraVariables) {
         this.environment = Map.copyOf(env);
+        this.extraVariables = Set.copyOf(extraVariables);
     }
 
     @Override
@@ -135,7 +139,7 @@ public final class PlanCommand implements Callable<Integer>, ReadsEnvironment {
         PrintWriter err = spec.commandLine().getErr();
         ConfigValues values;
         try {
-            values = ConfigLoader.resolve(configFile, environment, Map.of());
+            values = ConfigLoader.resolve(configFile, environment, Map.of(), extraVariables);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

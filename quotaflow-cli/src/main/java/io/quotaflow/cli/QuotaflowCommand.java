@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 
 /** The {@code quotaflow} command line. {@code main} only wires. */
 @Command(name = "quotaflow",
@@ -78,10 +79,19 @@ public final class QuotaflowCommand implements java.util.concurrent.Callable<Int
      * developer distribution's demo, bench, broker and sim) beside the production commands.
      */
     public static int execute(List<Object> extraCommands, String... args) {
+        return execute(extraCommands, Set.of(), args);
+    }
+
+    /**
+     * As above, with {@code extraVariables}: the {@code QUOTAFLOW_*} variables those commands read
+     * (the simulator's keys, the benchmark's JVM options), accepted by the strict configuration
+     * loader beside the keys' own. The production distribution registers none.
+     */
+    public static int execute(List<Object> extraCommands, Set<String> extraVariables, String... args) {
         // UTF-8 whatever the platform charset: tickets are multilingual
         return execute(new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8), true),
                 new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.err), StandardCharsets.UTF_8), true),
-                System.getenv(), extraCommands, args);
+                System.getenv(), extraCommands, extraVariables, args);
     }
 
     /**
@@ -100,6 +110,12 @@ public final class QuotaflowCommand implements java.util.concurrent.Callable<Int
 
     /** As above, with {@code extraCommands} beside the production commands. */
     public static int execute(PrintWriter out, PrintWriter err, Map<String, String> env, List<Object> extraCommands, String... args) {
+        return execute(out, err, env, extraCommands, Set.of(), args);
+    }
+
+    /** As above, with {@code extraVariables} accepted beside the keys' variables. */
+    public static int execute(PrintWriter out, PrintWriter err, Map<String, String> env, List<Object> extraCommands,
+            Set<String> extraVariables, String... args) {
         boolean verbose = verbose(args);
         Optional<String> logFormat;
         try {
@@ -120,8 +136,8 @@ public final class QuotaflowCommand implements java.util.concurrent.Callable<Int
         cli.setExecutionExceptionHandler(safe::handleExecutionException);
         cli.setExecutionStrategy(parseResult -> {
             SafeErrors.refuseApiKeyProperties(parseResult);
-            LogOptions.applySettings(parseResult, env, logFormat, verbose);
-            Integer early = ClusterPreflight.run(parseResult, env);
+            LogOptions.applySettings(parseResult, env, extraVariables, logFormat, verbose);
+            Integer early = ClusterPreflight.run(parseResult, env, extraVariables);
             return early != null ? early : new CommandLine.RunLast().execute(parseResult);
         });
         return cli.execute(rest);

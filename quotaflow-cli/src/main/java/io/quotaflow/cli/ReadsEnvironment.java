@@ -1,6 +1,7 @@
 package io.quotaflow.cli;
 
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A command (or mixin) that reads {@code QUOTAFLOW_*} variables: the command line hands it the
@@ -8,6 +9,14 @@ import java.util.Map;
  */
 public interface ReadsEnvironment {
 
-    /** Reads the environment from {@code env} instead of the process's. */
-    void environment(Map<String, String> env);
+    /**
+     * Reads the environment from {@code env} instead of the process's, accepting
+     * {@code extraVariables}: the {@code QUOTAFLOW_*} variables the distribution's own commands read.
+     */
+    void environment(Map<String, String> env, Set<String> extraVariables);
+
+    /** Reads the environment from {@code env}, with no extra variables (the production distribution). */
+    default void environment(Map<String, String> env) {
+        environment(env, Set.of());
+    }
 }

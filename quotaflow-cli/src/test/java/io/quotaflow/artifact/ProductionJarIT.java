@@ -87,6 +87,18 @@ class ProductionJarIT {
     }
 
     @Test
+    void shouldCarryNoClassUsedOnlyByTheDeveloperDistribution() {
+        List<String> ours = entries.stream().filter(e -> e.startsWith("io/quotaflow/") && e.endsWith(".class")).toList();
+        assertThat(ours).as("the pipeline's own classes are there to check").contains("io/quotaflow/Pipeline.class")
+                .hasSizeGreaterThan(100);
+        // the demo's and the benchmark's helpers: OutcomeCounter lives in the test kit, AssumedPrices in bench
+        assertThat(ours).noneMatch(e -> e.contains("/OutcomeCounter") || e.contains("/AssumedPrices"))
+                .noneMatch(e -> e.startsWith("io/quotaflow/simulator/") || e.startsWith("io/quotaflow/bench/")
+                        || e.startsWith("io/quotaflow/demo/") || e.startsWith("io/quotaflow/dev/")
+                        || e.startsWith("io/quotaflow/testkit/"));
+    }
+
+    @Test
     void shouldLogOnItsOwnProductionSettings() throws IOException {
         Path jar = RepositoryFiles.path("quotaflow-cli/target/quotaflow.jar");
         try (JarFile file = new JarFile(jar.toFile())) {

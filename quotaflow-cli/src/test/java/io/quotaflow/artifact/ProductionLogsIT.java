@@ -1,7 +1,7 @@
 package io.quotaflow.artifact;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quotaflow.admin.OutcomeCounter;
+import io.quotaflow.testkit.OutcomeCounter;
 import io.quotaflow.publish.TicketPublisher;
 import io.quotaflow.records.Json;
 import io.quotaflow.settings.TopicNames;
@@ -190,7 +190,7 @@ class ProductionLogsIT {
         try (TicketPublisher publisher = new TicketPublisher(KafkaBrokerExtension.bootstrapServers(), Map.of(), topics)) {
             assertThat(publisher.publish(new StringReader(tickets.toString()), Optional.empty(), p -> { }).succeeded()).isTrue();
         }
-        try (OutcomeCounter counter = new OutcomeCounter(KafkaBrokerExtension.bootstrapServers(), Map.of(), topics)) {
+        try (OutcomeCounter counter = new OutcomeCounter(KafkaBrokerExtension.bootstrapServers(), Map.of(), topics.prefix())) {
             await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
                 counter.poll(Duration.ofMillis(200));
                 assertThat(counter.classified()).isEqualTo(TICKETS);

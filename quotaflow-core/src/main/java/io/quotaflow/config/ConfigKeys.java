@@ -37,12 +37,14 @@ public final class ConfigKeys {
     /** Prefix of every variable quotaflow reads. */
     public static final String ENV_PREFIX = "QUOTAFLOW_";
 
-    /** {@code QUOTAFLOW_*} variables that are not configuration keys but are read by design. */
+    /**
+     * {@code QUOTAFLOW_*} variables that are not configuration keys but are read by design. A
+     * distribution with commands of its own registers the variables those commands read beside these
+     * (the {@code extraVariables} of {@link #isKnownVariable(String, Set)} and of the command line).
+     */
     public static final Set<String> OTHER_VARIABLES = Set.of(
             "QUOTAFLOW_LLM_API_KEY",   // the pipeline's API key (never a property)
-            "QUOTAFLOW_SIM_API_KEYS",  // the keys the simulator accepts (quotaflow sim)
-            "QUOTAFLOW_JAVA_OPTS",     // JVM options, read by the ./quotaflow launcher
-            "QUOTAFLOW_BENCH_PIPELINE_JVM_OPTS"); // JVM options of (i)'s fresh pipeline JVM (quotaflow bench)
+            "QUOTAFLOW_JAVA_OPTS");    // JVM options, read by a launcher script
 
     /** The definition: every key, typed, with its default and validator. */
     public static final ConfigDef DEFINITION;
@@ -372,7 +374,12 @@ public final class ConfigKeys {
      * variable, a {@code QUOTAFLOW_KAFKA_*} pass-through, or one of {@link #OTHER_VARIABLES}.
      */
     public static boolean isKnownVariable(String variable) {
-        return !variable.startsWith(ENV_PREFIX) || OTHER_VARIABLES.contains(variable)
+        return isKnownVariable(variable, Set.of());
+    }
+
+    /** As {@link #isKnownVariable(String)}, with {@code extraVariables} (a distribution's own) known too. */
+    public static boolean isKnownVariable(String variable, Set<String> extraVariables) {
+        return !variable.startsWith(ENV_PREFIX) || OTHER_VARIABLES.contains(variable) || extraVariables.contains(variable)
                 || variable.startsWith(ENV_PREFIX + "KAFKA_") || keyOfEnv(variable).isPresent()
                 || RouteKeys.isPatternVariable(variable);
     }
@@ -382,9 +389,14 @@ public final class ConfigKeys {
      * name in {@code env} (in name order) that quotaflow does not know, if any.
      */
     public static Optional<String> unknownVariable(Map<String, String> env) {
-        return env.keySet().stream().filter(n -> !isKnownVariable(n)).sorted().findFirst()
+        return unknownVariable(env, Set.of());
+    }
+
+    /** As {@link #unknownVariable(Map)}, with {@code extraVariables} (a distribution's own) known too. */
+    public static Optional<String> unknownVariable(Map<String, String> env, Set<String> extraVariables) {
+        return env.keySet().stream().filter(n -> !isKnownVariable(n, extraVariables)).sorted().findFirst()
                 .map(n -> "unknown environment variable " + n
-                        + closestVariable(n).map(c -> "; did you mean " + c + "?").orElse(""));
+                        + closestVariable(n, extraVariables).map(c -> "; did you mean " + c + "?").orElse(""));
     }
 
     /** The closest of {@code candidates} to {@code word} when it is close enough to be a typo. */
@@ -409,7 +421,13 @@ public final class ConfigKeys {
 
     /** The closest known variable to {@code variable}. */
     public static Optional<String> closestVariable(String variable) {
+        return closestVariable(variable, Set.of());
+    }
+
+    /** The closest known variable to {@code variable}, {@code extraVariables} included. */
+    public static Optional<String> closestVariable(String variable, Set<String> extraVariables) {
         java.util.List<String> known = new java.util.ArrayList<>(OTHER_VARIABLES);
+        known.addAll(new java.util.TreeSet<>(extraVariables));
         DEFAULTS.keySet().forEach(k -> known.add(envName(k)));
         return closest(variable, known);
     }

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import io.quotaflow.settings.BatchSettings;
 import io.quotaflow.settings.GroupMembership;
@@ -26,7 +27,8 @@ import io.quotaflow.routing.Routing;
  *
  * <p>Strict: a key in the file or a {@code QUOTAFLOW_*} variable that quotaflow does not know stops
  * the start ({@link ConfigError}, exit 2) naming it and the closest known one. The variables of
- * {@link ConfigKeys#OTHER_VARIABLES} are read elsewhere by design and accepted.
+ * {@link ConfigKeys#OTHER_VARIABLES} are read elsewhere by design and accepted, and so are the
+ * variables a distribution registers for its own commands ({@code extraVariables}).
  *
  * <p>Routes (docs/design.md, "Routes configuration"): the {@code route.<name>.*} and
  * {@code routing.tenant.<tenant>} keys and their {@code QUOTAFLOW_ROUTE_*} /
@@ -84,6 +86,11 @@ public final class ConfigLoader {
      * {@code kafka.*} for {@code -X}); a null value is not given.
      */
     public static ConfigValues resolve(Path file, Map<String, String> env, Map<String, String> flags) {
+        return resolve(file, env, flags, Set.of());
+    }
+
+    /** As above, accepting {@code extraVariables}: the variables a distribution's own commands read. */
+    public static ConfigValues resolve(Path file, Map<String, String> env, Map<String, String> flags, Set<String> extraVariables) {
         Map<String, Setting> out = new LinkedHashMap<>();
         ConfigKeys.defaults().forEach((k, v) -> {
             if (v != null) {
@@ -95,7 +102,7 @@ public final class ConfigLoader {
         if (file != null) {
             fromFile(file, out, patterned, unknown);
         }
-        Map<String, String> routeVariables = fromEnvironment(env, out, unknown);
+        Map<String, String> routeVariables = fromEnvironment(env, extraVariables, out, unknown);
         fromFlags(flags, out, patterned, unknown);
         List<String> routes = routeNames(out.get("routes"));
         routeVariables.forEach((name, value) -> {
@@ -164,12 +171,13 @@ public final class ConfigLoader {
      * The {@code QUOTAFLOW_*} variables: keys into {@code out}, unknown names into {@code unknown};
      * returns the route and tenant variables, read once {@code routes} is known.
      */
-    private static Map<String, String> fromEnvironment(Map<String, String> env, Map<String, Setting> out, List<String> unknown) {
+    private static Map<String, String> fromEnvironment(Map<String, String> env, Set<String> extraVariables, Map<String, Setting> out,
+            List<String> unknown) {
         Map<String, String> routeVariables = new TreeMap<>();
         for (Map.Entry<String, String> e : new TreeMap<>(env).entrySet()) {
             String name = e.getKey();
             String value = e.getValue();
-            if (!name.startsWith(ConfigKeys.ENV_PREFIX) || ConfigKeys.OTHER_VARIABLES.contains(name)) {
+            if (!name.startsWith(ConfigKeys.ENV_PREFIX) || ConfigKeys.OTHER_VARIABLES.contains(name) || extraVariables.contains(name)) {
                 continue;
             }
             if (isApiKeyName(name.substring(ConfigKeys.ENV_PREFIX.length()).replace('_', '.'))) {
@@ -194,7 +202,7 @@ public final class ConfigLoader {
                 }
             } else {
                 unknown.add("unknown environment variable " + name
-                        + ConfigKeys.closestVariable(name).map(c -> "; did you mean " + c + "?").orElse(""));
+                        + ConfigKeys.closestVariable(name, extraVariables).map(c -> "; did you mean " + c + "?").orElse(""));
             }
         }
         return routeVariables;

@@ -161,7 +161,7 @@ class ConfigLoaderTest {
         Path keyFile = dir.resolve("key");
         Files.writeString(keyFile, CANARY);
         Map<String, String> env = Map.of("QUOTAFLOW_LLM_API_KEY_FILE", keyFile.toString(),
-                "QUOTAFLOW_KAFKA_SSL_KEYSTORE_PASSWORD", "changeit", "QUOTAFLOW_SIM_API_KEYS", "a,b");
+                "QUOTAFLOW_KAFKA_SSL_KEYSTORE_PASSWORD", "changeit");
         Map<String, String> flags = new java.util.HashMap<>(BASE);
         flags.put("kafka.sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"u\" password=\"p\";");
         flags.put("kafka.ssl.key.password", "k");

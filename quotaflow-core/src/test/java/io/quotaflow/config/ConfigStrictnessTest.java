@@ -56,10 +56,21 @@ class ConfigStrictnessTest {
                 "QUOTAFLOW_JAVA_OPTS", "-Xmx1g", "QUOTAFLOW_LLM_API_KEY_FILE", "/run/secrets/key",
                 "QUOTAFLOW_KAFKA_SASL_MECHANISM", "PLAIN", "PATH", "/usr/bin", "OTHER_QUOTAFLOW_X", "1");
 
-        ConfigValues values = ConfigLoader.resolve(null, env, Map.of());
+        ConfigValues values = ConfigLoader.resolve(null, env, Map.of(), java.util.Set.of("QUOTAFLOW_SIM_API_KEYS"));
 
         assertThat(values.get("llm.api-key-file")).contains("/run/secrets/key");
         assertThat(values.kafka()).containsEntry("sasl.mechanism", "PLAIN");
+    }
+
+    @Test
+    void shouldRefuseADistributionsOwnVariableItDidNotRegister() {
+        Map<String, String> env = Map.of("QUOTAFLOW_SIM_API_KEYS", "a,b", "QUOTAFLOW_BENCH_PIPELINE_JVM_OPTS", "-Xmx1g");
+
+        assertThatThrownBy(() -> ConfigLoader.resolve(null, env, Map.of()))
+                .hasMessageContaining("unknown environment variable QUOTAFLOW_SIM_API_KEYS")
+                .hasMessageContaining("unknown environment variable QUOTAFLOW_BENCH_PIPELINE_JVM_OPTS");
+        org.assertj.core.api.Assertions.assertThatCode(() -> ConfigLoader.resolve(null, env, Map.of(), env.keySet()))
+                .as("registered").doesNotThrowAnyException();
     }
 
     @Test

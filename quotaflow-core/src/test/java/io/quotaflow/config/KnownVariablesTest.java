@@ -3,6 +3,7 @@ package io.quotaflow.config;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,9 +22,20 @@ class KnownVariablesTest {
     @Test
     void shouldNameTheFirstUnknownVariableAndTheClosestKnownOne() {
         assertThat(ConfigKeys.unknownVariable(Map.of("QUOTAFLOW_HTTP_BIND", "127.0.0.1", "HOME", "/root"))).isEmpty();
-        assertThat(ConfigKeys.unknownVariable(Map.of("QUOTAFLOW_SIM_API_KEY", "x", "QUOTAFLOW_ZZZ_NOTHING_LIKE_IT", "y")))
+        assertThat(ConfigKeys.unknownVariable(Map.of("QUOTAFLOW_SIM_API_KEY", "x", "QUOTAFLOW_ZZZ_NOTHING_LIKE_IT", "y"),
+                Set.of("QUOTAFLOW_SIM_API_KEYS")))
                 .hasValue("unknown environment variable QUOTAFLOW_SIM_API_KEY; did you mean QUOTAFLOW_SIM_API_KEYS?");
         assertThat(ConfigKeys.unknownVariable(Map.of("QUOTAFLOW_ZZZ_NOTHING_LIKE_IT", "y")))
                 .hasValue("unknown environment variable QUOTAFLOW_ZZZ_NOTHING_LIKE_IT");
+    }
+
+    @Test
+    void shouldKnowADistributionsOwnVariablesOnlyWhenItRegistersThem() {
+        assertThat(ConfigKeys.OTHER_VARIABLES).as("core names no developer command's variable")
+                .doesNotContain("QUOTAFLOW_SIM_API_KEYS", "QUOTAFLOW_BENCH_PIPELINE_JVM_OPTS");
+        assertThat(ConfigKeys.isKnownVariable("QUOTAFLOW_SIM_API_KEYS")).isFalse();
+        assertThat(ConfigKeys.isKnownVariable("QUOTAFLOW_SIM_API_KEYS", Set.of("QUOTAFLOW_SIM_API_KEYS"))).isTrue();
+        assertThat(ConfigKeys.unknownVariable(Map.of("QUOTAFLOW_SIM_API_KEYS", "a"))).isPresent();
+        assertThat(ConfigKeys.unknownVariable(Map.of("QUOTAFLOW_SIM_API_KEYS", "a"), Set.of("QUOTAFLOW_SIM_API_KEYS"))).isEmpty();
     }
 }

@@ -1,7 +1,7 @@
 package io.quotaflow.it;
 
 import io.quotaflow.Pipeline;
-import io.quotaflow.admin.OutcomeCounter;
+import io.quotaflow.testkit.OutcomeCounter;
 import io.quotaflow.settings.Dialect;
 import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.simulator.ProviderSimulator;
@@ -31,7 +31,7 @@ class AnthropicDialectIT extends DialectItBase {
         RetrySettings retry = RetrySettings.ofDefaults().withMaxAge(Duration.ofSeconds(3)).withHaltProbeInterval(Duration.ofSeconds(2));
         try (ProviderSimulator anthropic = sim(SimDialect.ANTHROPIC, 6_000, 5);
              Pipeline pipeline = Pipeline.start(config("anthropic", retry, route("claude", anthropic, Dialect.ANTHROPIC, List.of())));
-             OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of(), topics)) {
+             OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of(), topics.prefix())) {
             anthropic.setDown(MODEL, 429);
             Set<String> ids = ItSupport.publish(broker, topics, "AN", 30);
 

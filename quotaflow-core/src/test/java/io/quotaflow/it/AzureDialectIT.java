@@ -1,7 +1,7 @@
 package io.quotaflow.it;
 
 import io.quotaflow.Pipeline;
-import io.quotaflow.admin.OutcomeCounter;
+import io.quotaflow.testkit.OutcomeCounter;
 import io.quotaflow.settings.Dialect;
 import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.simulator.ProviderSimulator;
@@ -29,7 +29,7 @@ class AzureDialectIT extends DialectItBase {
         // one call every 5 s after the first: the batches of two meet 429s whose retry-after-ms says so
         try (ProviderSimulator azure = sim(SimDialect.AZURE, 12, 5);
              Pipeline pipeline = Pipeline.start(config("azure", RetrySettings.ofDefaults(), route("azure", azure, Dialect.AZURE, List.of())));
-             OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of(), topics)) {
+             OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of(), topics.prefix())) {
             Set<String> ids = ItSupport.publish(broker, topics, "AZ", 10);
 
             awaitAll(counter, ids);

@@ -2,7 +2,7 @@ package io.quotaflow.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.Pipeline;
-import io.quotaflow.admin.OutcomeCounter;
+import io.quotaflow.testkit.OutcomeCounter;
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.publish.TicketPublisher;
@@ -166,7 +166,7 @@ class BatchRouteIT {
         // topics of its own: the other test's tickets are not this pipeline's
         TopicNames topics = ItSupport.applyTopics(it.broker, KafkaBrokerExtension.uniqueName("BatchExpiryIT") + ".");
         QuotaflowConfig config = config("quotaflow-batch-expiry", io.quotaflow.testkit.TestDirs.temporary("qf-batch-expiry"), topics);
-        try (OutcomeCounter counter = new OutcomeCounter(it.bootstrapServers(), Map.of(), topics);
+        try (OutcomeCounter counter = new OutcomeCounter(it.bootstrapServers(), Map.of(), topics.prefix());
              Pipeline pipeline = Pipeline.start(config)) {
             Set<String> ids = publishBulk(topics, "E", 200);
             await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200)).until(() -> {
@@ -205,7 +205,7 @@ class BatchRouteIT {
         RetrySettings retry = RetrySettings.ofDefaults().withBase(Duration.ofMillis(200)).withCap(Duration.ofSeconds(1))
                 .withCircuitOpenWait(Duration.ofSeconds(1));
         QuotaflowConfig config = config("quotaflow-batch-retry", io.quotaflow.testkit.TestDirs.temporary("qf-batch-retry"), topics, retry);
-        try (OutcomeCounter counter = new OutcomeCounter(it.bootstrapServers(), Map.of(), topics);
+        try (OutcomeCounter counter = new OutcomeCounter(it.bootstrapServers(), Map.of(), topics.prefix());
              Pipeline pipeline = Pipeline.start(config)) {
             Set<String> ids = publishBulk(topics, "R", 300);
             await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200)).until(() -> {
@@ -250,7 +250,7 @@ class BatchRouteIT {
         SimulatorStats before = it.sim.stats();
         int refusedBefore = it.sim.batchTokenLimitRefusals();
         int jobsBefore = it.sim.batchJobs();
-        try (OutcomeCounter counter = new OutcomeCounter(it.bootstrapServers(), Map.of(), topics);
+        try (OutcomeCounter counter = new OutcomeCounter(it.bootstrapServers(), Map.of(), topics.prefix());
              Pipeline pipeline = Pipeline.start(config)) {
             Set<String> ids = publishBulk(topics, "L", 600);
             await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200)).until(() -> {

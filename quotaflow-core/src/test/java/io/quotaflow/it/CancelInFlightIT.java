@@ -2,7 +2,7 @@ package io.quotaflow.it;
 
 import io.quotaflow.Pipeline;
 import io.quotaflow.admin.KafkaClients;
-import io.quotaflow.admin.OutcomeCounter;
+import io.quotaflow.testkit.OutcomeCounter;
 import io.quotaflow.records.Priority;
 import io.quotaflow.routing.ModelClients;
 import io.quotaflow.settings.QuotaSettings;

@@ -1,6 +1,6 @@
 package io.quotaflow.it;
 
-import io.quotaflow.admin.OutcomeCounter;
+import io.quotaflow.testkit.OutcomeCounter;
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.routing.RouteSettings;

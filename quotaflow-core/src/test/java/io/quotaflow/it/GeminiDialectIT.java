@@ -2,7 +2,7 @@ package io.quotaflow.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.Pipeline;
-import io.quotaflow.admin.OutcomeCounter;
+import io.quotaflow.testkit.OutcomeCounter;
 import io.quotaflow.records.Json;
 import io.quotaflow.settings.Dialect;
 import io.quotaflow.settings.RetrySettings;
@@ -36,7 +36,7 @@ class GeminiDialectIT extends DialectItBase {
              ProviderSimulator backup = sim(SimDialect.OPENAI, 6_000, 5);
              Pipeline pipeline = Pipeline.start(config("gemini", RetrySettings.ofDefaults(),
                      route("gemini", gemini, Dialect.GEMINI, List.of("backup")), route("backup", backup, Dialect.OPENAI, List.of())));
-             OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of(), topics)) {
+             OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of(), topics.prefix())) {
             Set<String> paced = ItSupport.publish(broker, topics, "GP", 8);
             awaitAll(counter, paced);
             long calls = gemini.stats().requestsWithStatus(200);

@@ -1,6 +1,6 @@
 package io.quotaflow.it;
 
-import io.quotaflow.admin.OutcomeCounter;
+import io.quotaflow.testkit.OutcomeCounter;
 import io.quotaflow.simulator.Faults;
 import io.quotaflow.Pipeline;
 import io.quotaflow.settings.QuotaSettings;

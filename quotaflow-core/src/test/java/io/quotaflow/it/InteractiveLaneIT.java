@@ -3,7 +3,7 @@ package io.quotaflow.it;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.Pipeline;
 import io.quotaflow.admin.KafkaClients;
-import io.quotaflow.admin.OutcomeCounter;
+import io.quotaflow.testkit.OutcomeCounter;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.model.ModelClient;
 import io.quotaflow.model.ModelItem;

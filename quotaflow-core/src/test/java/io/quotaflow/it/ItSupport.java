@@ -1,6 +1,6 @@
 package io.quotaflow.it;
 
-import io.quotaflow.admin.OutcomeCounter;
+import io.quotaflow.testkit.OutcomeCounter;
 import io.quotaflow.admin.KafkaClients;
 import io.quotaflow.admin.TopicSpec;
 import io.quotaflow.admin.TopicsApplier;
@@ -175,7 +175,7 @@ final class ItSupport implements BeforeAllCallback, AfterAllCallback {
 
     /** Counts the outcomes on this class's topics; the caller closes it. */
     OutcomeCounter counter() {
-        return new OutcomeCounter(bootstrapServers(), Map.of(), topics);
+        return new OutcomeCounter(bootstrapServers(), Map.of(), topics.prefix());
     }
 
     Set<String> publish(String prefix, int n) {

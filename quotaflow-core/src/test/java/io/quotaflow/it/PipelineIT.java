@@ -1,6 +1,6 @@
 package io.quotaflow.it;
 
-import io.quotaflow.admin.OutcomeCounter;
+import io.quotaflow.testkit.OutcomeCounter;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.Pipeline;
 import io.quotaflow.settings.ModelSettings;

@@ -1,7 +1,7 @@
 package io.quotaflow.it;
 
 import io.quotaflow.Pipeline;
-import io.quotaflow.admin.OutcomeCounter;
+import io.quotaflow.testkit.OutcomeCounter;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.settings.RetrySettings;

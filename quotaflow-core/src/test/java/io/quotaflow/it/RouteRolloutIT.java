@@ -3,7 +3,7 @@ package io.quotaflow.it;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.Pipeline;
 import io.quotaflow.admin.KafkaClients;
-import io.quotaflow.admin.OutcomeCounter;
+import io.quotaflow.testkit.OutcomeCounter;
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.model.OpenAiChatClient;
@@ -170,7 +170,7 @@ class RouteRolloutIT {
         int backlog = 120;
         List<String> cancelled = List.of("R-115", "R-116", "R-117", "R-118", "R-119");
         Set<String> republished = ids("R", 100, 110);
-        try (OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of(), topics);
+        try (OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of(), topics.prefix());
              KafkaProducer<String, byte[]> producer = producer()) {
             try (Pipeline before = Pipeline.start(config(app, "rollout-1", p()), ModelClients.perScope(r -> new OpenAiChatClient(r.model())))) {
                 assertThat(before.awaitRunning(Duration.ofSeconds(60))).isTrue();
@@ -215,7 +215,7 @@ class RouteRolloutIT {
         String app = "quotaflow-rollout-mixed";
         List<Pipeline> instances = new ArrayList<>();
         List<String> cancelled = List.of("M-145", "M-146", "M-147", "M-148", "M-149");
-        try (OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of(), topics);
+        try (OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of(), topics.prefix());
              KafkaProducer<String, byte[]> producer = producer()) {
             instances.add(Pipeline.start(config(app, "mixed-old", p()), ModelClients.perScope(r -> new OpenAiChatClient(r.model()))));
             instances.add(Pipeline.start(config(app, "mixed-new", q(), p()), ModelClients.perScope(r -> new OpenAiChatClient(r.model()))));

@@ -1,6 +1,6 @@
 package io.quotaflow.it;
 
-import io.quotaflow.admin.OutcomeCounter;
+import io.quotaflow.testkit.OutcomeCounter;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.Pipeline;
 import io.quotaflow.settings.BatchSettings;
@@ -149,7 +149,7 @@ class RoutesIT {
         try (Pipeline pipeline = Pipeline.start(config("quotaflow-routes-down", retry, primary,
                 route("backup", backupSim, "sk-it-backup", 128_000, List.of(), null)),
                 ModelClients.perScope(r -> new OpenAiChatClient(r.model())));
-             OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of(), topics)) {
+             OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of(), topics.prefix())) {
             Set<String> ids = publish("DOWN", 300, 0);
             await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200)).until(() -> {
                 counter.poll(Duration.ofMillis(100));
@@ -210,7 +210,7 @@ class RoutesIT {
         java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         List<Integer> readiness = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
         try (Pipeline pipeline = Pipeline.start(served, ModelClients.perScope(r -> new OpenAiChatClient(r.model())));
-             OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of(), topics)) {
+             OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of(), topics.prefix())) {
             URI root = URI.create("http://127.0.0.1:" + pipeline.httpPort());
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).until(() -> status(http, root, "/health/ready") == 200);
             java.util.concurrent.ScheduledExecutorService poller = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
@@ -289,7 +289,7 @@ class RoutesIT {
                 route("primary", primarySim, "sk-it-primary", 8_192, List.of(), "long"),
                 route("long", backupSim, "sk-it-backup", 200_000, List.of(), null)),
                 ModelClients.perScope(r -> new OpenAiChatClient(r.model())));
-             OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of(), topics)) {
+             OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of(), topics.prefix())) {
             Set<String> ids = publish("LONG", 200, 20);
             await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200)).until(() -> {
                 counter.poll(Duration.ofMillis(100));

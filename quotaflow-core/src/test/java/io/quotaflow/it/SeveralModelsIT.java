@@ -1,12 +1,14 @@
 package io.quotaflow.it;
 
-import io.quotaflow.admin.OutcomeCounter;
+import io.quotaflow.testkit.OutcomeCounter;
 import io.quotaflow.Pipeline;
 import io.quotaflow.settings.Prices;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.settings.RetrySettings;
-import io.quotaflow.config.AssumedPrices;
+import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.routing.Routing;
 import io.quotaflow.simulator.ModelStats;
 import io.quotaflow.simulator.ModelSpec;
 import org.junit.jupiter.api.Order;
@@ -41,6 +43,20 @@ class SeveralModelsIT {
     static final ItSupport it = ItSupport.of("sk-it-models", 2_000, 1_000_000, 20,
             b -> b.serve(ModelSpec.of(OTHER).withLimits(60, 10_000).withContextTokens(8_192)));
 
+    /**
+     * {@code settings} with {@code prices} on every route without prices of its own: the benchmark's
+     * {@code AssumedPrices}, which lives in quotaflow-bench (out of core's reach and of the production jar).
+     */
+    private static DispatcherSettings priced(DispatcherSettings settings, Prices prices) {
+        Routing routing = settings.routing();
+        java.util.Map<String, RouteSettings> routes = new java.util.LinkedHashMap<>();
+        routing.routes().forEach((name, r) -> routes.put(name, r.prices().configured() ? r
+                : new RouteSettings(r.name(), r.model(), r.quota(), r.fallback(), r.contextFallback(), prices, r.daily(),
+                        r.inputTpm(), r.outputTpm(), r.batchApi())));
+        return settings.withRouting(new Routing(routes, routing.defaultRoute(), routing.byPriority(), routing.byTenant(),
+                routing.maxWait(), routing.cacheTtl(), routing.cacheShared()));
+    }
+
     private int callOther() throws Exception {
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(it.sim.baseUrl() + "/chat/completions"))
                 .header("Authorization", "Bearer " + it.key).POST(HttpRequest.BodyPublishers.ofString(
@@ -54,7 +70,7 @@ class SeveralModelsIT {
         RetrySettings retry = RetrySettings.ofDefaults().withMaxAge(Duration.ofMinutes(2));
         QuotaflowConfig plain = it.config("quotaflow-models", QuotaSettings.ofDefaults().withRpm(2_000).withTpm(1_000_000), retry);
         QuotaflowConfig config = new QuotaflowConfig(plain.bootstrapServers(), plain.applicationId(), plain.stateDir(),
-                plain.httpPort(), plain.kafka(), AssumedPrices.priced(plain.dispatcher(), Prices.ASSUMED_GPT_4O_MINI),
+                plain.httpPort(), plain.kafka(), priced(plain.dispatcher(), Prices.ASSUMED_GPT_4O_MINI),
                 plain.instanceId(), plain.httpBind());
         it.sim.setDown(OTHER, true);
         try (Pipeline pipeline = Pipeline.start(config);

@@ -2,7 +2,7 @@ package io.quotaflow.it;
 
 import io.quotaflow.Pipeline;
 import io.quotaflow.admin.KafkaClients;
-import io.quotaflow.admin.OutcomeCounter;
+import io.quotaflow.testkit.OutcomeCounter;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.model.ModelClient;
 import io.quotaflow.model.ModelOutcome;
@@ -65,7 +65,7 @@ class TimestampLimitIT {
             QuotaflowConfig config = ItSupport.config(broker, sim, KEY, topics, "ts.quotaflow-timestamps",
                     QuotaSettings.ofDefaults().withRpm(6_000).withTpm(2_000_000), RetrySettings.ofDefaults());
             try (Pipeline pipeline = Pipeline.start(config, new Answerer());
-                 OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of(), topics)) {
+                 OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of(), topics.prefix())) {
                 assertThat(pipeline.awaitRunning(Duration.ofSeconds(60))).isTrue();
                 // a third of them interactive (ItSupport.publish rotates interactive, standard, bulk)
                 Set<String> keys = ItSupport.publish(broker, topics, "TS", TICKETS);

@@ -1,11 +1,12 @@
-package io.quotaflow.config;
+package io.quotaflow.demo;
 
-
-import java.util.LinkedHashMap;
-import java.util.Map;
+import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.settings.Prices;
 import io.quotaflow.routing.RouteSettings;
 import io.quotaflow.routing.Routing;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Prices for runs against the simulator (demo, benchmark), whose models cost nothing: every route

@@ -1,17 +1,19 @@
-package io.quotaflow.admin;
+package io.quotaflow.testkit;
 
-import io.quotaflow.settings.TopicNames;
 import io.quotaflow.records.DeadLetterHeaders;
-import io.quotaflow.failure.FailureHeaders;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,7 +23,10 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Counts what reached {@code tickets.classified}, {@code tickets.dlq} and {@code tickets.handoff} (under a
  * {@code topics.prefix}, when given one) as a {@code read_committed} consumer sees it: distinct
- * keys, duplicates, dead letters by kind, hand-offs. Used by the demo, the benchmark and the integration tests.
+ * keys, duplicates, dead letters by kind, hand-offs. Used by the demo, the benchmark and the integration tests,
+ * never by the pipeline: it lives in the test kit so that the production jar does not carry it. The topic
+ * names are spelled here ({@code <prefix>tickets.classified}, as core's {@code TopicNames} does) because the
+ * test kit sits below core.
  */
 public final class OutcomeCounter implements AutoCloseable {
 
@@ -37,20 +42,30 @@ public final class OutcomeCounter implements AutoCloseable {
     private long read;
 
     public OutcomeCounter(String bootstrapServers, Map<String, ?> extra) {
-        this(bootstrapServers, extra, new TopicNames(""));
+        this(bootstrapServers, extra, "");
     }
 
-    /** Counts the outcomes on {@code topics}' result and dead-letter topics. */
-    public OutcomeCounter(String bootstrapServers, Map<String, ?> extra, TopicNames topics) {
-        Map<String, Object> p = KafkaClients.properties(Map.of(ConsumerConfig.CLIENT_ID_CONFIG,
-                topics.prefix() + "quotaflow-outcome-counter"), bootstrapServers, extra);
+    /** Counts the outcomes on the result and dead-letter topics under {@code topicsPrefix} ({@code topics.prefix}). */
+    public OutcomeCounter(String bootstrapServers, Map<String, ?> extra, String topicsPrefix) {
+        Map<String, Object> p = new HashMap<>();
+        p.put(ConsumerConfig.CLIENT_ID_CONFIG, topicsPrefix + "quotaflow-outcome-counter");
+        if (extra != null) {
+            p.putAll(extra);
+        }
+        if (bootstrapServers != null) {
+            p.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        }
+        // the consumer gets deserializer instances: (de)serializer class names from the pass-through would only be ignored
+        for (String key : new String[] {"key.serializer", "value.serializer", "key.deserializer", "value.deserializer"}) {
+            p.remove(key);
+        }
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
         List<TopicPartition> partitions = new ArrayList<>();
-        classifiedTopic = topics.classified();
-        handoffTopic = topics.handoff();
-        for (String topic : List.of(topics.classified(), topics.dlq(), topics.handoff())) {
+        classifiedTopic = topicsPrefix + "tickets.classified";
+        handoffTopic = topicsPrefix + "tickets.handoff";
+        for (String topic : List.of(classifiedTopic, topicsPrefix + "tickets.dlq", handoffTopic)) {
             consumer.partitionsFor(topic, Duration.ofSeconds(30)).forEach(pi -> partitions.add(new TopicPartition(topic, pi.partition())));
         }
         consumer.assign(partitions);
@@ -70,9 +85,13 @@ public final class OutcomeCounter implements AutoCloseable {
                 handedOff.merge(r.key(), 1, Integer::sum);
             } else {
                 deadLetterRecords++;
-                deadLettered.put(r.key(), FailureHeaders.string(r.headers(), DeadLetterHeaders.ERROR_KIND).orElse("unknown"));
+                deadLettered.put(r.key(), errorKind(r.headers().lastHeader(DeadLetterHeaders.ERROR_KIND)));
             }
         }
+    }
+
+    private static String errorKind(Header header) {
+        return header == null || header.value() == null ? "unknown" : new String(header.value(), StandardCharsets.UTF_8);
     }
 
     public int classified() {
