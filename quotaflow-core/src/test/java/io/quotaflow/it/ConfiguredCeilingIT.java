@@ -1,11 +1,11 @@
 package io.quotaflow.it;
 
 import io.quotaflow.Pipeline;
-import io.quotaflow.admin.OutcomeCounter;
 import io.quotaflow.settings.LimitOrigin;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.simulator.SimulatorStats;
+import io.quotaflow.testkit.OutcomeCounter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
