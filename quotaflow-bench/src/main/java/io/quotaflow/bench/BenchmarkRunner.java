@@ -1,5 +1,6 @@
 package io.quotaflow.bench;
 
+import io.quotaflow.settings.Keys;
 import io.quotaflow.Pipeline;
 import io.quotaflow.admin.KafkaClients;
 import io.quotaflow.admin.TopicsApplier;
@@ -343,12 +344,12 @@ public final class BenchmarkRunner {
     /** {@link #config}'s settings as the properties of {@code quotaflow run} (the API key goes in its environment). */
     static Map<String, String> ownJvmSettings(Scenario scenario, String bootstrap, String baseUrl, String model) {
         Map<String, String> settings = new LinkedHashMap<>();
-        settings.put("bootstrap.servers", bootstrap);
-        settings.put("application.id", APPLICATION_ID);
-        settings.put("llm.base-url", baseUrl);
-        settings.put("llm.model", model);
-        settings.put("quota.rpm", Long.toString(scenario.rpm()));
-        settings.put("quota.tpm", Long.toString(scenario.tpm()));
+        settings.put(Keys.BOOTSTRAP_SERVERS, bootstrap);
+        settings.put(Keys.APPLICATION_ID, APPLICATION_ID);
+        settings.put(Keys.LLM_BASE_URL, baseUrl);
+        settings.put(Keys.LLM_MODEL, model);
+        settings.put(Keys.QUOTA_RPM, Long.toString(scenario.rpm()));
+        settings.put(Keys.QUOTA_TPM, Long.toString(scenario.tpm()));
         if (scenario.instances() == 1) {
             settings.put("kafka.num.standby.replicas", "0");
         }

@@ -1,5 +1,6 @@
 package io.quotaflow.config;
 
+import io.quotaflow.settings.Keys;
 import io.quotaflow.deadline.DeadlineSettings;
 import io.quotaflow.records.Priority;
 
@@ -140,7 +141,7 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
                 "dispatch.partitions must be in [1, " + MAX_DISPATCH_PARTITIONS + "]");
         QuotaSettings.require(maxPending >= MIN_MAX_PENDING, "queue.max-pending must be at least " + MIN_MAX_PENDING);
         maxDepth = maxDepth == null || maxDepth.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.EnumMap<>(maxDepth));
-        maxDepth.forEach((p, d) -> QuotaSettings.require(d != null && d >= 1, "queue.max-depth." + p.wireName() + " must be at least 1"));
+        maxDepth.forEach((p, d) -> QuotaSettings.require(d != null && d >= 1, Keys.QUEUE_MAX_DEPTH_PREFIX + p.wireName() + " must be at least 1"));
         deadlines = deadlines == null ? DeadlineSettings.DEFAULTS : deadlines;
     }
 
