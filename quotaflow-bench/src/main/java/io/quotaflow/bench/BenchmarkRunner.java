@@ -337,8 +337,8 @@ public final class BenchmarkRunner {
         // one instance cannot host a standby of its own tasks: ask for none rather than log that at every rebalance
         Map<String, String> kafka = scenario.instances() == 1 ? Map.of("num.standby.replicas", "0") : Map.of();
         return new QuotaflowConfig(bootstrap, APPLICATION_ID, stateDir, -1, kafka,
-                AssumedPrices.priced(new DispatcherSettings(ModelSettings.of(URI.create(baseUrl), model, Secret.of(apiKey)), quota,
-                        BatchSettings.ofDefaults(), RetrySettings.ofDefaults()), ResultTable.ASSUMED_PRICES));
+                AssumedPrices.priced(DispatcherSettings.builder(ModelSettings.of(URI.create(baseUrl), model, Secret.of(apiKey)), quota,
+                        BatchSettings.ofDefaults(), RetrySettings.ofDefaults()).build(), ResultTable.ASSUMED_PRICES));
     }
 
     /** {@link #config}'s settings as the properties of {@code quotaflow run} (the API key goes in its environment). */
