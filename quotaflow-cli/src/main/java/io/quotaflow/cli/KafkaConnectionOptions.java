@@ -1,7 +1,7 @@
 package io.quotaflow.cli;
 
 import io.quotaflow.settings.Keys;
-import io.quotaflow.config.ClusterSettings;
+import io.quotaflow.settings.ClusterSettings;
 import io.quotaflow.config.ConfigLoader;
 import io.quotaflow.config.ConfigValues;
 import io.quotaflow.settings.TopicNames;

@@ -1,6 +1,8 @@
 package io.quotaflow.config;
 
 
+import io.quotaflow.settings.ClusterSettings;
+import io.quotaflow.settings.Origin;
 import io.quotaflow.settings.Keys;
 import io.quotaflow.settings.MetricsSettings;
 import java.nio.file.Path;

@@ -1,5 +1,7 @@
 package io.quotaflow.config;
 
+import io.quotaflow.settings.ClusterSettings;
+import io.quotaflow.settings.Origin;
 import io.quotaflow.settings.Keys;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.common.config.ConfigException;
