@@ -7,7 +7,8 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.function.Predicate;
 
 /**
@@ -53,11 +54,12 @@ final class ConfigRules {
         return rule("a number above 0", v -> Double.isFinite((Double) v) && (Double) v > 0);
     }
 
-    /** One of {@code options}, in any case, stripped; described as "a, b or c". */
+    /** One of {@code options}, stripped, in any ASCII case; described as "a, b or c". */
     static ConfigDef.Validator oneOf(String... options) {
         List<String> allowed = List.of(options);
         String description = String.join(", ", allowed.subList(0, allowed.size() - 1)) + " or " + allowed.get(allowed.size() - 1);
-        return rule(description, v -> allowed.contains(v.toString().strip().toLowerCase(Locale.ROOT)));
+        String regex = "(?i)" + allowed.stream().map(Pattern::quote).collect(Collectors.joining("|"));
+        return rule(description, v -> v.toString().strip().matches(regex));
     }
 
     /** A duration, or {@code none}: above 0 ({@code routing.max-wait.*}, {@code queue.max-wait.*}, {@code deadline.<p>}). */
@@ -70,10 +72,9 @@ final class ConfigRules {
         return rule(ConfigDurations.SHAPE + suffix, v -> ConfigDurations.parse(v.toString()).isPresent());
     }
 
-    /** A duration within {@code [min, max]}; {@code suffix} completes the description. */
-    static ConfigDef.Validator duration(String suffix, Duration min, Duration max) {
-        return rule(ConfigDurations.SHAPE + suffix, v -> ConfigDurations.parse(v.toString())
-                .filter(d -> d.compareTo(min) >= 0 && d.compareTo(max) <= 0).isPresent());
+    /** A duration that {@code within} accepts; {@code suffix} completes the description. */
+    static ConfigDef.Validator duration(String suffix, Predicate<Duration> within) {
+        return rule(ConfigDurations.SHAPE + suffix, v -> ConfigDurations.parse(v.toString()).filter(within).isPresent());
     }
 
     /** A positive integer or {@code none} ({@code queue.max-depth.*}). */

@@ -16,8 +16,6 @@ import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 
-import java.time.Duration;
-import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -250,7 +248,7 @@ final class KeyTable {
         add(Keys.CACHE_SCOPE, Type.STRING, ConfigRules.oneOf("tenant", "global"),
                 "tenant", null, "`tenant`: each tenant has its own cache and coalescing "
                 + "(identical text of another tenant is asked again); `global`: identical text shares one answer across tenants");
-        add(Keys.STATUS_RETENTION, Type.STRING, ConfigRules.duration(", at least 1 s", Duration.ofSeconds(1), ChronoUnit.FOREVER.getDuration()),
+        add(Keys.STATUS_RETENTION, Type.STRING, ConfigRules.duration(", at least 1 s", d -> d.toMillis() >= 1_000),
                 "1h", null, "how long a finished ticket's status stays queryable on "
                 + "`GET /tickets/{id}` (`1h`, `30m`, `90s`, milliseconds; at least 1 s)");
         add(Keys.QUEUE_MAX_DEPTH_INTERACTIVE, Type.STRING, ConfigRules.positiveOrNone(),
@@ -279,7 +277,7 @@ final class KeyTable {
                 "handoff", null, "what happens to a ticket whose ETA passes its deadline when no "
                 + "fallback route can take it: `handoff` (to `tickets.handoff`, the human queue), `shed` (dead-lettered as "
                 + "`shed`), `keep` (it waits and is answered late)");
-        add(Keys.DEADLINE_HALT_GRACE, Type.STRING, ConfigRules.duration(", from 0 to 1d", Duration.ZERO, DeadlineSettings.MAX_HALT_GRACE),
+        add(Keys.DEADLINE_HALT_GRACE, Type.STRING, ConfigRules.duration(", from 0 to 1d", d -> d.compareTo(DeadlineSettings.MAX_HALT_GRACE) <= 0),
                 "30s", null, "while a route is halted, a ticket with a deadline waits for "
                 + "the next halt probe when its ETA from that probe's answer, plus this, is within its deadline; the others "
                 + "leave as `deadline.action` says (`30s`, `2m`, ...; 0 to 1d)");
