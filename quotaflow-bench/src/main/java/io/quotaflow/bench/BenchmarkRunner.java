@@ -1,5 +1,6 @@
 package io.quotaflow.bench;
 
+import io.quotaflow.settings.Keys;
 import io.quotaflow.Pipeline;
 import io.quotaflow.demo.AssumedPrices;
 import io.quotaflow.admin.KafkaClients;
@@ -336,19 +337,19 @@ public final class BenchmarkRunner {
         // one instance cannot host a standby of its own tasks: ask for none rather than log that at every rebalance
         Map<String, String> kafka = scenario.instances() == 1 ? Map.of("num.standby.replicas", "0") : Map.of();
         return new QuotaflowConfig(bootstrap, APPLICATION_ID, stateDir, -1, kafka,
-                AssumedPrices.priced(new DispatcherSettings(ModelSettings.of(URI.create(baseUrl), model, Secret.of(apiKey)), quota,
-                        BatchSettings.ofDefaults(), RetrySettings.ofDefaults()), ResultTable.ASSUMED_PRICES));
+                AssumedPrices.priced(DispatcherSettings.builder(ModelSettings.of(URI.create(baseUrl), model, Secret.of(apiKey)), quota,
+                        BatchSettings.ofDefaults(), RetrySettings.ofDefaults()).build(), ResultTable.ASSUMED_PRICES));
     }
 
     /** {@link #config}'s settings as the properties of {@code quotaflow run} (the API key goes in its environment). */
     static Map<String, String> ownJvmSettings(Scenario scenario, String bootstrap, String baseUrl, String model) {
         Map<String, String> settings = new LinkedHashMap<>();
-        settings.put("bootstrap.servers", bootstrap);
-        settings.put("application.id", APPLICATION_ID);
-        settings.put("llm.base-url", baseUrl);
-        settings.put("llm.model", model);
-        settings.put("quota.rpm", Long.toString(scenario.rpm()));
-        settings.put("quota.tpm", Long.toString(scenario.tpm()));
+        settings.put(Keys.BOOTSTRAP_SERVERS, bootstrap);
+        settings.put(Keys.APPLICATION_ID, APPLICATION_ID);
+        settings.put(Keys.LLM_BASE_URL, baseUrl);
+        settings.put(Keys.LLM_MODEL, model);
+        settings.put(Keys.QUOTA_RPM, Long.toString(scenario.rpm()));
+        settings.put(Keys.QUOTA_TPM, Long.toString(scenario.tpm()));
         if (scenario.instances() == 1) {
             settings.put("kafka.num.standby.replicas", "0");
         }

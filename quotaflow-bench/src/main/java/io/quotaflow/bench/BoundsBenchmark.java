@@ -65,7 +65,7 @@ public final class BoundsBenchmark {
         ModelSettings model = ModelSettings.of(URI.create("http://localhost:1/v1"), "gpt-4o-mini", Secret.of("sk-bench-bounds"));
         QuotaSettings quota = QuotaSettings.ofDefaults().withRpm(600_000).withTpm(400_000_000);
         BatchSettings batch = BatchSettings.ofDefaults().withMaxItems(100).withMaxPromptTokens(100_000);
-        return new DispatcherSettings(model, quota, batch, RetrySettings.ofDefaults()).withMaxPending(maxPending);
+        return DispatcherSettings.builder(model, quota, batch, RetrySettings.ofDefaults()).build().withMaxPending(maxPending);
     }
 
     public Result run() {

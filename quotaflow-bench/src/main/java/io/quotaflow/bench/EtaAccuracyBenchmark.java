@@ -365,7 +365,7 @@ public final class EtaAccuracyBenchmark {
     private QuotaflowConfig config(String bootstrap, String baseUrl, String model, String apiKey) throws IOException {
         QuotaSettings quota = QuotaSettings.ofDefaults().withRpm(options.rpm()).withTpm(options.tpm());
         return new QuotaflowConfig(bootstrap, BenchmarkRunner.APPLICATION_ID + "-eta", Files.createTempDirectory("quotaflow-bench-eta-"),
-                0, Map.of("num.standby.replicas", "0"), new DispatcherSettings(ModelSettings.of(URI.create(baseUrl), model,
-                Secret.of(apiKey)), quota, BatchSettings.ofDefaults(), RetrySettings.ofDefaults())).withHttp("127.0.0.1", 0);
+                0, Map.of("num.standby.replicas", "0"), DispatcherSettings.builder(ModelSettings.of(URI.create(baseUrl), model,
+                Secret.of(apiKey)), quota, BatchSettings.ofDefaults(), RetrySettings.ofDefaults()).build()).withHttp("127.0.0.1", 0);
     }
 }

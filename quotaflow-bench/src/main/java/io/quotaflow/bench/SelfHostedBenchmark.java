@@ -182,7 +182,7 @@ public final class SelfHostedBenchmark {
     private static QuotaflowConfig config(String bootstrap, String baseUrl, String model, String apiKey, int maxInFlight) throws IOException {
         QuotaSettings quota = QuotaSettings.ofDefaults().withRpm(QuotaSettings.NONE).withTpm(QuotaSettings.NONE).withMaxInFlight(maxInFlight);
         return new QuotaflowConfig(bootstrap, BenchmarkRunner.APPLICATION_ID + "-self-hosted", Files.createTempDirectory("quotaflow-bench-engine-"),
-                -1, Map.of("num.standby.replicas", "0"), new DispatcherSettings(ModelSettings.of(URI.create(baseUrl), model, Secret.of(apiKey)),
-                quota, BatchSettings.ofDefaults().withMaxItems(1), RetrySettings.ofDefaults()));
+                -1, Map.of("num.standby.replicas", "0"), DispatcherSettings.builder(ModelSettings.of(URI.create(baseUrl), model, Secret.of(apiKey)),
+                quota, BatchSettings.ofDefaults().withMaxItems(1), RetrySettings.ofDefaults()).build());
     }
 }

@@ -111,8 +111,8 @@ public final class TenantShareRunner {
 
     static QuotaflowConfig config(String bootstrap, Path stateDir, String baseUrl, String model, String apiKey, TenantPlan plan) {
         QuotaSettings quota = QuotaSettings.ofDefaults().withRpm(RPM).withTpm(TPM);
-        DispatcherSettings dispatcher = new DispatcherSettings(ModelSettings.of(URI.create(baseUrl), model, Secret.of(apiKey)), quota,
-                BatchSettings.ofDefaults(), RetrySettings.ofDefaults())
+        DispatcherSettings dispatcher = DispatcherSettings.builder(ModelSettings.of(URI.create(baseUrl), model, Secret.of(apiKey)), quota,
+                BatchSettings.ofDefaults(), RetrySettings.ofDefaults()).build()
                 .withTenants(TenantSettings.builder().weight(plan.nameA(), plan.weightA()).weight(plan.nameB(), plan.weightB()).build());
         return new QuotaflowConfig(bootstrap, BenchmarkRunner.APPLICATION_ID, stateDir, -1, Map.of("num.standby.replicas", "0"),
                 dispatcher);

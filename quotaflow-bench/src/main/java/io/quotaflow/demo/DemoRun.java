@@ -172,11 +172,11 @@ public final class DemoRun {
                 log.println("Provider simulator at " + sim.baseUrl() + " (" + options.rpm() + " RPM, " + options.tpm() + " TPM, burst "
                         + options.simBurstSeconds() + " s)");
                 QuotaflowConfig config = new QuotaflowConfig(broker.bootstrapServers(), "quotaflow-demo", stateDir, -1, Map.of(),
-                        AssumedPrices.priced(new DispatcherSettings(
+                        AssumedPrices.priced(DispatcherSettings.builder(
                                 ModelSettings.of(URI.create(sim.baseUrl()), simConfig.model(), Secret.of(apiKey)),
                                 QuotaSettings.ofDefaults().withRpm((int) options.rpm()).withTpm((int) options.tpm()),
                                 BatchSettings.ofDefaults(),
-                                options.scenario() == Scenario.OUTAGE ? OUTAGE_RETRY : RetrySettings.ofDefaults()),
+                                options.scenario() == Scenario.OUTAGE ? OUTAGE_RETRY : RetrySettings.ofDefaults()).build(),
                                 Prices.ASSUMED_GPT_4O_MINI));
                 if (options.scenario() == Scenario.OUTAGE) {
                     config = outage(config);

@@ -4,7 +4,7 @@ import io.quotaflow.admin.ClusterCheck;
 import io.quotaflow.admin.KafkaClients;
 import io.quotaflow.admin.TopicDifference;
 import io.quotaflow.admin.TopicsApplier;
-import io.quotaflow.config.ClusterSettings;
+import io.quotaflow.settings.ClusterSettings;
 import io.quotaflow.config.ConfigLoader;
 import io.quotaflow.config.ConfigValues;
 import io.quotaflow.config.QuotaflowConfig;

@@ -1,7 +1,7 @@
 package io.quotaflow.cli;
 
 import io.quotaflow.admin.ClusterCheck;
-import io.quotaflow.config.ClusterSettings;
+import io.quotaflow.settings.ClusterSettings;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParseResult;
 

@@ -1,6 +1,7 @@
 package io.quotaflow.cli;
 
-import io.quotaflow.config.ClusterSettings;
+import io.quotaflow.settings.Keys;
+import io.quotaflow.settings.ClusterSettings;
 import io.quotaflow.config.ConfigLoader;
 import io.quotaflow.config.ConfigValues;
 import io.quotaflow.settings.TopicNames;
@@ -68,8 +69,8 @@ public final class KafkaConnectionOptions implements ReadsEnvironment {
      */
     ConfigValues settings(Map<String, String> commandFlags) {
         Map<String, String> flags = new LinkedHashMap<>(commandFlags);
-        flags.put("bootstrap.servers", bootstrapServers);
-        flags.put("topics.prefix", topicsPrefix);
+        flags.put(Keys.BOOTSTRAP_SERVERS, bootstrapServers);
+        flags.put(Keys.TOPICS_PREFIX, topicsPrefix);
         clientProperties.forEach((k, v) -> flags.put("kafka." + k, v));
         try {
             return ConfigLoader.resolve(configFile, environment, flags, extraVariables);

@@ -1,5 +1,6 @@
 package io.quotaflow.cli;
 
+import io.quotaflow.settings.Keys;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -33,12 +34,12 @@ public final class LlmOptions {
 
     /** Puts the options given into {@code flags}, keyed by configuration key. */
     void putInto(Map<String, String> flags) {
-        put(flags, "llm.base-url", baseUrl);
-        put(flags, "llm.model", model);
-        put(flags, "llm.api-key-file", apiKeyFile);
-        put(flags, "llm.dialect", dialect);
-        put(flags, "quota.rpm", rpm);
-        put(flags, "quota.tpm", tpm);
+        put(flags, Keys.LLM_BASE_URL, baseUrl);
+        put(flags, Keys.LLM_MODEL, model);
+        put(flags, Keys.LLM_API_KEY_FILE, apiKeyFile);
+        put(flags, Keys.LLM_DIALECT, dialect);
+        put(flags, Keys.QUOTA_RPM, rpm);
+        put(flags, Keys.QUOTA_TPM, tpm);
     }
 
     private static void put(Map<String, String> flags, String key, Object value) {

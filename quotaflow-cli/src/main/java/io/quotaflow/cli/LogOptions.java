@@ -1,5 +1,6 @@
 package io.quotaflow.cli;
 
+import io.quotaflow.settings.Keys;
 import io.quotaflow.config.ConfigValues;
 import io.quotaflow.logging.LogSetup;
 import picocli.CommandLine.Model.CommandSpec;
@@ -87,7 +88,7 @@ final class LogOptions {
                     return;
                 }
                 // only what a source gave: the defaults are logback.xml's own, and nothing needs reloading for them
-                LogSetup.apply(flag.orElseGet(() -> given(values, "log.format")), given(values, "log.level"), verbose);
+                LogSetup.apply(flag.orElseGet(() -> given(values, Keys.LOG_FORMAT)), given(values, Keys.LOG_LEVEL), verbose);
                 return;
             }
         }

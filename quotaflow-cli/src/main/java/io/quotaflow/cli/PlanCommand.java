@@ -1,5 +1,6 @@
 package io.quotaflow.cli;
 
+import io.quotaflow.settings.Keys;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quotaflow.capacity.CapacityPlan;
 import io.quotaflow.capacity.TicketSample;
@@ -161,8 +162,8 @@ public final class PlanCommand implements Callable<Integer>, ReadsEnvironment {
         if (sample.isEmpty() && tokensPerRequest == null) {
             throw new ParameterException(spec.commandLine(), "give --tokens-per-request, or --tickets FILE to measure it");
         }
-        OptionalLong r = rpm != null ? limit(Optional.of(rpm), "--rpm") : given(values, "rpm", "quota.rpm");
-        OptionalLong t = tpm != null ? limit(Optional.of(tpm), "--tpm") : given(values, "tpm", "quota.tpm");
+        OptionalLong r = rpm != null ? limit(Optional.of(rpm), "--rpm") : given(values, "rpm", Keys.QUOTA_RPM);
+        OptionalLong t = tpm != null ? limit(Optional.of(tpm), "--tpm") : given(values, "tpm", Keys.QUOTA_TPM);
         double tokens = tokensPerRequest != null ? tokensPerRequest : sample.orElseThrow().tokensPerRequest();
         double perRequest = ticketsPerRequest != null ? ticketsPerRequest : sample.map(TicketSample::ticketsPerRequest).orElse(1.0);
         OptionalLong waiting = backlog == null ? OptionalLong.empty() : OptionalLong.of(backlog);
@@ -202,13 +203,13 @@ public final class PlanCommand implements Callable<Integer>, ReadsEnvironment {
     }
 
     private TicketSample measure(ConfigValues values) throws IOException {
-        String m = model != null ? model : routeValue(values, "model").orElse(values.string("llm.model"));
-        String encoding = routeValue(values, "encoding").orElse(values.get("llm.encoding").orElse(null));
+        String m = model != null ? model : routeValue(values, "model").orElse(values.string(Keys.LLM_MODEL));
+        String encoding = routeValue(values, "encoding").orElse(values.get(Keys.LLM_ENCODING).orElse(null));
         // the prompt is built as the route builds it; the URL and key are never used: nothing is sent
         ModelSettings settings = new ModelSettings(URI.create("http://plan.invalid/v1"), m, Secret.of("unused"), Duration.ofSeconds(60),
-                encoding, 128_000, values.list("classify.categories"), values.list("classify.urgencies"));
-        BatchSettings batch = new BatchSettings(values.integer("batch.max-items"), values.integer("batch.max-prompt-tokens"),
-                BatchSettings.ofDefaults().punctuateInterval(), values.integer("batch.completion-tokens-per-item"));
+                encoding, 128_000, values.list(Keys.CLASSIFY_CATEGORIES), values.list(Keys.CLASSIFY_URGENCIES));
+        BatchSettings batch = new BatchSettings(values.integer(Keys.BATCH_MAX_ITEMS), values.integer(Keys.BATCH_MAX_PROMPT_TOKENS),
+                BatchSettings.ofDefaults().punctuateInterval(), values.integer(Keys.BATCH_COMPLETION_TOKENS_PER_ITEM));
         List<ModelItem> items = read();
         if (items.isEmpty()) {
             throw new IllegalArgumentException("no valid ticket in " + tickets);

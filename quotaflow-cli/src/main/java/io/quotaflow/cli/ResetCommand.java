@@ -1,5 +1,6 @@
 package io.quotaflow.cli;
 
+import io.quotaflow.settings.Keys;
 import io.quotaflow.admin.ApplicationReset;
 import io.quotaflow.admin.ApplicationReset.InputOffsets;
 import io.quotaflow.admin.KafkaClients;
@@ -105,11 +106,11 @@ public final class ResetCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Map<String, String> flags = new LinkedHashMap<>();
-        flags.put("application.id", applicationId);
-        flags.put("state.dir", stateDir == null ? null : stateDir.toString());
+        flags.put(Keys.APPLICATION_ID, applicationId);
+        flags.put(Keys.STATE_DIR, stateDir == null ? null : stateDir.toString());
         ConfigValues values = kafka.settings(flags);
         String id = values.applicationId();
-        Path local = keepLocalState ? null : Path.of(values.string("state.dir")).resolve(id);
+        Path local = keepLocalState ? null : Path.of(values.string(Keys.STATE_DIR)).resolve(id);
         List<String> inputs = values.topics().inputs();
         ApplicationReset.Request request = new ApplicationReset.Request(id, QuotaflowTopology.internalTopics(id), inputs,
                 inputOffsets, local);

@@ -1,5 +1,6 @@
 package io.quotaflow.cli;
 
+import io.quotaflow.settings.Keys;
 import io.quotaflow.Pipeline;
 import io.quotaflow.admin.TopicsApplier;
 import io.quotaflow.config.ConfigLoader;
@@ -112,14 +113,14 @@ public final class RunCommand implements Callable<Integer> {
         PortCheck.Result port = PortCheck.check(config.httpPort());
         if (port instanceof PortCheck.InUse inUse) {
             throw new ParameterException(spec.commandLine(), "port " + inUse.port() + " is in use (http.port from "
-                    + values.origin("http.port") + "): stop what holds it, or choose another with --http-port or "
-                    + ConfigLoader.envName("http.port") + " (0: any free port, -1: off)");
+                    + values.origin(Keys.HTTP_PORT) + "): stop what holds it, or choose another with --http-port or "
+                    + ConfigLoader.envName(Keys.HTTP_PORT) + " (0: any free port, -1: off)");
         }
         Integer unreachable = ClusterPreflight.check(kafka.cluster(), "run", spec.commandLine().getErr());
         if (unreachable != null) {
             return unreachable;
         }
-        Optional<String> refused = TopicsAtStart.prepare(TopicsAtStart.mode(values.string("topics.manage")),
+        Optional<String> refused = TopicsAtStart.prepare(TopicsAtStart.mode(values.string(Keys.TOPICS_MANAGE)),
                 TopicsApplier.bundled().withPrefix(config.topics().prefix()), config.bootstrapServers(), config.kafka(),
                 spec.commandLine().getErr());
         if (refused.isPresent()) {
@@ -159,11 +160,11 @@ public final class RunCommand implements Callable<Integer> {
     ConfigValues settings() {
         Map<String, String> flags = new LinkedHashMap<>();
         llm.putInto(flags);
-        put(flags, "application.id", applicationId);
-        put(flags, "state.dir", stateDir);
-        put(flags, "instance.id", instanceId);
-        put(flags, "http.port", httpPort);
-        put(flags, "http.bind", httpBind);
+        put(flags, Keys.APPLICATION_ID, applicationId);
+        put(flags, Keys.STATE_DIR, stateDir);
+        put(flags, Keys.INSTANCE_ID, instanceId);
+        put(flags, Keys.HTTP_PORT, httpPort);
+        put(flags, Keys.HTTP_BIND, httpBind);
         return kafka.settings(flags);
     }
 

@@ -1,5 +1,6 @@
 package io.quotaflow.cli;
 
+import io.quotaflow.settings.Keys;
 import io.quotaflow.admin.KafkaClients;
 import io.quotaflow.config.ConfigValues;
 import io.quotaflow.config.HttpSettingsReader;
@@ -231,7 +232,7 @@ public final class StatusCommand implements Callable<Integer> {
     }
 
     private int port(ConfigValues values) {
-        int port = values.integer("http.port");
+        int port = values.integer(Keys.HTTP_PORT);
         return port > 0 ? port : 8080;
     }
 
@@ -239,10 +240,10 @@ public final class StatusCommand implements Callable<Integer> {
     private Map<String, String> flags() {
         Map<String, String> flags = new java.util.LinkedHashMap<>();
         if (applicationId != null) {
-            flags.put("application.id", applicationId);
+            flags.put(Keys.APPLICATION_ID, applicationId);
         }
         if (httpPort != null) {
-            flags.put("http.port", httpPort.toString());
+            flags.put(Keys.HTTP_PORT, httpPort.toString());
         }
         return flags;
     }
@@ -293,7 +294,7 @@ public final class StatusCommand implements Callable<Integer> {
         ConfigValues values = kafka.settings(flags());
         String group = values.applicationId();
         int port = port(values);
-        String scheme = values.get("http.tls.cert-file").isPresent() || values.get("http.tls.keystore-file").isPresent() ? "https" : "http";
+        String scheme = values.get(Keys.HTTP_TLS_CERT_FILE).isPresent() || values.get(Keys.HTTP_TLS_KEYSTORE_FILE).isPresent() ? "https" : "http";
         Set<String> hosts = new LinkedHashSet<>();
         try (Admin admin = KafkaClients.admin(kafka.bootstrapServers(), kafka.clientProperties())) {
             hosts.addAll(streamsGroupHosts(admin, group));

@@ -1,5 +1,6 @@
 package io.quotaflow.cli;
 
+import io.quotaflow.settings.Keys;
 import io.quotaflow.admin.KafkaClients;
 import io.quotaflow.admin.TopicDifference;
 import io.quotaflow.admin.TopicsApplier;
@@ -56,7 +57,7 @@ final class TopicsAtStart {
             }
             return Optional.of("the topics differ from their declarations and topics.manage=verify changes nothing:\n  "
                     + String.join("\n  ", blocking) + "\nrun `quotaflow topics apply` (or have their owner change them), or set "
-                    + "topics.manage=none (" + ConfigLoader.envName("topics.manage") + "=none) to start without checking");
+                    + "topics.manage=none (" + ConfigLoader.envName(Keys.TOPICS_MANAGE) + "=none) to start without checking");
         }
     }
 }

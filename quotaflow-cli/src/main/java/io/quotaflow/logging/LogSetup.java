@@ -1,5 +1,6 @@
 package io.quotaflow.logging;
 
+import io.quotaflow.settings.Keys;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.joran.JoranConfigurator;
 import ch.qos.logback.core.joran.spi.JoranException;
@@ -49,7 +50,7 @@ public final class LogSetup {
 
     /** {@code log.format} and {@code log.level} of resolved settings (keys as in the configuration table). */
     public static void apply(Map<String, String> settings, boolean verbose) {
-        apply(settings.get("log.format"), settings.get("log.level"), verbose);
+        apply(settings.get(Keys.LOG_FORMAT), settings.get(Keys.LOG_LEVEL), verbose);
     }
 
     /** Sends java.util.logging's records to SLF4J instead of its own console handler (once). */

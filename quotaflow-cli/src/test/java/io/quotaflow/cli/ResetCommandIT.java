@@ -225,9 +225,9 @@ class ResetCommandIT {
     }
 
     private static QuotaflowConfig config(ProviderSimulator sim, String prefix, String app, Path stateDir, Map<String, String> kafka) {
-        DispatcherSettings settings = new DispatcherSettings(ModelSettings.of(URI.create(sim.baseUrl()), "gpt-4o-mini",
+        DispatcherSettings settings = DispatcherSettings.builder(ModelSettings.of(URI.create(sim.baseUrl()), "gpt-4o-mini",
                 Secret.of("sk-it-reset")), QuotaSettings.ofDefaults().withRpm(600).withTpm(200_000), BatchSettings.ofDefaults(),
-                RetrySettings.ofDefaults()).withTopics(new TopicNames(prefix));
+                RetrySettings.ofDefaults()).build().withTopics(new TopicNames(prefix));
         int port;
         try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
             port = free.getLocalPort();

@@ -57,9 +57,9 @@ class StatusCommandIT {
         assertThat(run(env, "topics", "apply").code()).isZero();
         try (ProviderSimulator sim = ProviderSimulator.start(SimulatorConfig.builder().port(0).rpm(600).tpm(200_000)
                 .apiKeys(Set.of("sk-it-status-cli")).build())) {
-            DispatcherSettings settings = new DispatcherSettings(ModelSettings.of(URI.create(sim.baseUrl()), "gpt-4o-mini",
+            DispatcherSettings settings = DispatcherSettings.builder(ModelSettings.of(URI.create(sim.baseUrl()), "gpt-4o-mini",
                     Secret.of("sk-it-status-cli")), QuotaSettings.ofDefaults().withRpm(600).withTpm(200_000), BatchSettings.ofDefaults(),
-                    RetrySettings.ofDefaults()).withTopics(new TopicNames(prefix));
+                    RetrySettings.ofDefaults()).build().withTopics(new TopicNames(prefix));
             QuotaflowConfig config = new QuotaflowConfig(KafkaBrokerExtension.bootstrapServers(), app, io.quotaflow.testkit.TestDirs.temporary("qf-st"),
                     0, Map.of("num.standby.replicas", "0"), settings).withHttp("127.0.0.1", 0);
             // the server binds a free port itself: a port picked beforehand may be taken by another test meanwhile

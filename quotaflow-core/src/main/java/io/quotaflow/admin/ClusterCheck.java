@@ -1,6 +1,6 @@
 package io.quotaflow.admin;
 
-import io.quotaflow.config.ClusterSettings;
+import io.quotaflow.settings.ClusterSettings;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;

@@ -1,5 +1,6 @@
 package io.quotaflow.admin;
 
+import io.quotaflow.settings.Keys;
 import io.quotaflow.config.ConfigError;
 import io.quotaflow.config.ConfigKeys;
 import org.apache.kafka.clients.admin.Admin;
@@ -32,7 +33,7 @@ public final class DispatchTopicCheck {
     /** How long the start waits for the cluster's answer. */
     static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-    private static final String KEY = "dispatch.partitions";
+    private static final String KEY = Keys.DISPATCH_PARTITIONS;
 
     private DispatchTopicCheck() {
     }

@@ -1,33 +1,24 @@
 package io.quotaflow.config;
 
-import io.quotaflow.settings.GroupMembership;
 
 import org.apache.commons.text.similarity.LevenshteinDistance;
 import org.apache.kafka.common.config.ConfigDef;
-import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
 
 import java.util.Collection;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import io.quotaflow.settings.BatchApiSettings;
-import io.quotaflow.settings.BatchSettings;
-import io.quotaflow.settings.Dialect;
-import io.quotaflow.settings.HttpSettings;
-import io.quotaflow.settings.ModelSettings;
-import io.quotaflow.settings.QuotaSettings;
-import io.quotaflow.settings.RecordLimits;
-import io.quotaflow.settings.RetrySettings;
 
 /**
- * The one table of configuration keys: name, type, default, validation, flag and meaning, as a
- * Kafka {@link ConfigDef}. The loader, the {@code QUOTAFLOW_*} variable names, the "did you mean"
- * suggestions and the configuration reference's table (docs/configuration.md) ({@link #markdownTable()}) all come from it.
+ * The one table of configuration keys: name, type, validator, default, flag and meaning, as a Kafka
+ * {@link ConfigDef}; each key is one row ({@link KeyTable}, the route pattern keys' rows in {@link RouteKeys}),
+ * named by its constant in {@link io.quotaflow.settings.Keys}. The loader, the {@code QUOTAFLOW_*} variable names,
+ * the "did you mean" suggestions and the configuration reference's table (docs/configuration.md)
+ * ({@link #markdownTable()}) all come from it.
  */
 public final class ConfigKeys {
 
@@ -56,257 +47,7 @@ public final class ConfigKeys {
     private static final LevenshteinDistance DISTANCE = LevenshteinDistance.getDefaultInstance();
 
     static {
-        Table t = new Table();
-        QuotaSettings q = QuotaSettings.ofDefaults();
-        BatchSettings b = BatchSettings.ofDefaults();
-        RecordLimits l = RecordLimits.ofDefaults();
-        RetrySettings r = RetrySettings.ofDefaults();
-        t.add("bootstrap.servers", Type.STRING, null, "--bootstrap-servers", "Kafka bootstrap servers (required by every "
-                + "command that talks to a cluster)");
-        t.add("topics.prefix", Type.STRING, "", "--topics-prefix", "prefix of every quotaflow topic name, and of the "
-                + "default application id, so several deployments share one cluster (e.g. `team-a.` gives "
-                + "`team-a.tickets.standard`)");
-        t.add("topics.manage", Type.STRING, "apply", null, "what `run` does with the topics declared in `topics/` at "
-                + "start: `apply` creates and updates them (as `topics apply`); `verify` changes nothing and refuses to start "
-                + "(exit 2), naming each topic and difference, when the cluster disagrees; `none` neither reads nor changes "
-                + "them (topics owned by Terraform, Strimzi or a service account without topic rights)");
-        t.add("cluster.check-timeout-ms", Type.LONG, "10000", null, "how long a command waits for the cluster's first "
-                + "answer before it stops with one line naming the servers");
-        t.add("application.id", Type.STRING, "quotaflow", "--application-id", "Kafka Streams application id; instances "
-                + "sharing it share work and quota (default: `<topics.prefix>quotaflow`)");
-        t.add("state.dir", Type.STRING, "~/.quotaflow/state", "--state-dir", "local state (RocksDB stores, restored "
-                + "from changelogs)");
-        t.add("state.memory-mb", Type.INT, Integer.toString(io.quotaflow.state.BoundedRocksDb.DEFAULT_MEMORY_MB), null,
-                "off-heap memory of all the instance's RocksDB stores together (one shared block cache, index and filter "
-                + "blocks and memtables included; a quarter for memtables); without a bound each store takes up to 98 MiB "
-                + "of its own; a `kafka.rocksdb.config.setter` replaces it (docs/design.md, \"Bounds\")");
-        t.add("log.format", Type.STRING, "text", "--log-format", "log lines on stderr: `text` (an ISO-8601 UTC time, level, "
-                + "thread, logger, message) or `json` (one object per line: `timestamp`, `level`, `logger`, `thread`, `message`, "
-                + "`exception`) for a log shipper (docs/operations.md, \"Logs\")");
-        t.add("log.level", Type.STRING, "info", null, "level of quotaflow's own loggers (`error`, `warn`, `info`, `debug`, "
-                + "`trace`); `info` adds state changes that need no one (a circuit closed again, a halt ended) to the warnings "
-                + "and errors; Kafka's client loggers stay at `warn` (`--verbose`: `info`)");
-        t.add("http.port", Type.INT, "8080", "--http-port", "`/metrics`, `/health/live`, `/health/ready`, `/status`, `/tickets/{id}`; "
-                + "`-1` turns it off");
-        t.add("http.bind", Type.STRING, QuotaflowConfig.DEFAULT_HTTP_BIND, "--http-bind", "address those endpoints listen on: "
-                + "every interface (what a container needs, so anyone who reaches the port can read them: set "
-                + "`http.auth-token-file`); `127.0.0.1` keeps them local");
-        t.add("http.auth-token-file", Type.STRING, null, null, "file holding a bearer token: `/status` and "
-                + "`/tickets/{id}` then require `Authorization: Bearer <token>` (401 otherwise) and peer forwarding "
-                + "sends it; probes and `/metrics` stay open (at least 16 visible ASCII characters)");
-        t.add("http.tls.cert-file", Type.STRING, null, null, "PEM certificate chain (the server's first): with "
-                + "`http.tls.key-file`, the endpoints serve HTTPS and forward to the other instances over HTTPS");
-        t.add("http.tls.key-file", Type.STRING, null, null, "PEM private key of `http.tls.cert-file`, unencrypted "
-                + "(`BEGIN PRIVATE KEY` or `BEGIN RSA PRIVATE KEY`)");
-        t.add("http.tls.keystore-file", Type.STRING, null, null, "PKCS12 keystore (key and chain) to serve HTTPS "
-                + "with, instead of the PEM pair");
-        t.add("http.tls.keystore-password-file", Type.STRING, null, null, "file holding the password of "
-                + "`http.tls.keystore-file` (required with it)");
-        t.add("http.idle-timeout-ms", Type.LONG, Long.toString(HttpSettings.DEFAULT_IDLE_TIMEOUT.toMillis()), null,
-                "a connection that sends or reads nothing for this long is closed (a stalled client holds a connection, "
-                + "never a thread)");
-        t.add("http.forward-timeout-ms", Type.LONG, Long.toString(HttpSettings.DEFAULT_FORWARD_TIMEOUT.toMillis()), null,
-                "how long `GET /tickets/{id}` waits for the other instances, asked all at once, before it answers what "
-                + "it knows (`unknown`)");
-        t.add("http.advertised-host", Type.STRING, null, null, "host name the other instances reach this one's endpoints at "
-                + "(Kafka Streams' `application.server`, for `GET /tickets/{id}` forwarding): by default the `http.bind` "
-                + "address, or this host's name when it binds every interface; on Kubernetes the pod's DNS name through a "
-                + "headless Service (docs/operations.md, \"Kubernetes\")");
-        t.add("metrics.kafka", Type.STRING, "off", null, "Kafka client and Streams metrics on `/metrics`: `off` serves none "
-                + "(quotaflow's own families, the JVM's and `quotaflow_consumer_lag_records` cover the alerts); `curated` adds a "
-                + "short allow-list (lag, commit and process rates, producer errors and retries, thread counts) labelled "
-                + "without the process UUID (docs/operations.md, \"Metrics\")");
-        t.add("instance.id", Type.STRING, "auto", "--instance-id", "static group membership (`group.instance.id`): "
-                + "`auto` derives a stable id from the host name and `state.dir`, so an instance restarted after a "
-                + "crash takes its tasks back at once; `none` for dynamic membership; or a value unique per instance");
-        t.add("instance.session-timeout-ms", Type.INT, Integer.toString(GroupMembership.DEFAULT_SESSION_TIMEOUT_MS), null,
-                "how long the group waits for an instance that stopped heartbeating (Kafka's `session.timeout.ms`) before "
-                + "its tasks, and so its quota scopes, move to the others; one restarted within it keeps its tasks. At "
-                + "least the broker's `group.min.session.timeout.ms` (6000 by default); a `kafka.session.timeout.ms` wins "
-                + "(docs/operations.md, \"Failover\")");
-        t.add("instance.heartbeat-interval-ms", Type.INT, Integer.toString(GroupMembership.DEFAULT_HEARTBEAT_INTERVAL_MS),
-                null, "how often an instance tells the group it lives (Kafka's `heartbeat.interval.ms`), below "
-                + "`instance.session-timeout-ms`; a `kafka.heartbeat.interval.ms` wins");
-        t.add("instance.transaction-timeout-ms", Type.INT, Integer.toString(GroupMembership.DEFAULT_TRANSACTION_TIMEOUT_MS),
-                null, "how long a transaction may stay open (Kafka's `transaction.timeout.ms`; Kafka Streams' own default "
-                + "is 10000): a dead instance's open transaction holds its tasks' changelogs, and so their new owner, until "
-                + "the broker aborts it; a `kafka.transaction.timeout.ms` wins");
-        t.add("instance.takeover-credit", Type.STRING, "on", null, "`on`: a new owner of a quota scope (a restart, a task "
-                + "moved from a dead instance) starts with the refill the provider certainly gave since the scope's last "
-                + "recorded call, over at most the session timeout; `off`: it earns its burst from empty, as it does without "
-                + "a record (docs/design.md, \"Limiter\")");
-        t.add("records.max-value-bytes", Type.INT, Integer.toString(l.maxValueBytes()), null, "largest value written "
-                + "as it is: a larger input travels as its reduced ticket and is dead-lettered truncated; with "
-                + "`records.max-header-bytes` and 24 KiB of overhead it must fit the producer's `max.request.size`");
-        t.add("records.max-header-bytes", Type.INT, Integer.toString(l.maxHeaderBytes()), null, "most bytes of a "
-                + "producer's own headers carried onto retries and dead letters (the rest are counted in "
-                + "`qf.headers.dropped`)");
-        t.add("batch.max-bytes", Type.INT, Integer.toString(l.maxBatchBytes()), null, "most ticket bytes in one model "
-                + "call (a single larger ticket goes alone)");
-        t.add("llm.base-url", Type.STRING, null, "--llm-base-url", "API root including the version, e.g. "
-                + "`https://api.openai.com/v1` (required by `run`)");
-        t.add("llm.model", Type.STRING, "gpt-4o-mini", "--llm-model", "model name");
-        t.add("llm.api-key-file", Type.STRING, null, "--llm-api-key-file", "file holding the API key; else "
-                + "`QUOTAFLOW_LLM_API_KEY`");
-        t.add("llm.timeout-ms", Type.LONG, "60000", null, "whole-call deadline: connect, headers and body");
-        t.add("llm.context-tokens", Type.INT, "128000", null, "context window to start with (then learned from the "
-                + "provider's 400s); a ticket that cannot fit alone is dead-lettered `too-large`");
-        t.add("llm.encoding", Type.STRING, null, null, "jtokkit encoding (default by model: `o200k_base` for "
-                + "gpt-4o/4.1/5/o-series, else `cl100k_base`)");
-        t.add("llm.dialect", Type.STRING, "openai", "--dialect", "how the provider is spoken to: `openai` (and any "
-                + "OpenAI-compatible server), `azure` (Azure OpenAI: `api-key` header, deployment URLs), `anthropic` (its "
-                + "OpenAI-compatible endpoint), `gemini` (its OpenAI-compatible endpoint); each with its rate-limit headers and "
-                + "errors (docs/configuration.md, \"Provider dialects\")");
-        t.add("llm.api-version", Type.STRING, null, null, "Azure's `api-version` (default `" + Dialect.DEFAULT_AZURE_API_VERSION
-                + "`); only for `llm.dialect=azure`");
-        t.add("llm.deployment", Type.STRING, null, null, "Azure's deployment name (default: the model); only for "
-                + "`llm.dialect=azure`");
-        t.add("classify.categories", Type.LIST, String.join(",", ModelSettings.DEFAULT_CATEGORIES), null, "closed set");
-        t.add("classify.urgencies", Type.LIST, String.join(",", ModelSettings.DEFAULT_URGENCIES), null, "closed set");
-        t.add("quota.rpm", Type.STRING, Integer.toString(q.rpm()), "--rpm", "the provider's requests per minute for this "
-                + "key and model: a number is a ceiling (the provider's headers may lower it, never raise it); unset or `auto`, "
-                + "the default is a start learned from the provider's headers; `none`: a self-hosted engine, no request limit "
-                + "(docs/configuration.md, \"Limits: ceilings and learning\")");
-        t.add("quota.tpm", Type.STRING, Integer.toString(q.tpm()), "--tpm", "the provider's tokens per minute for this "
-                + "key and model: a number (a ceiling), `auto` (learned, as when unset) or `none` (no token limit)");
-        t.add("quota.safety-factor", Type.DOUBLE, Double.toString(q.safetyFactor()), null, "fraction of the limits "
-                + "to use");
-        t.add("quota.burst-seconds", Type.DOUBLE, Double.toString(q.burstSeconds()), null, "bucket capacity, in "
-                + "seconds of refill (never a full minute)");
-        t.add("quota.max-in-flight", Type.STRING, "auto", null, "most calls outstanding: `auto` (Little's law from "
-                + "the limits and the measured latency; for a route with `rpm` or `tpm` `none`, also found from the latency: "
-                + "raised while calls are not slower, lowered when they are or on an overload, the lower of the two wins) "
-                + "or a number");
-        t.add("quota.max-in-flight-ceiling", Type.INT, Integer.toString(q.maxInFlightCeiling()), null, "the most "
-                + "`auto` may choose");
-        t.add("quota.reserve-fraction", Type.DOUBLE, Double.toString(q.reserveFraction()), null, "share of the local "
-                + "burst (`quota.burst-seconds` of refill) only interactive work may spend");
-        t.add("batch.max-items", Type.INT, Integer.toString(b.maxItems()), null, "tickets per call");
-        t.add("batch.max-prompt-tokens", Type.INT, Integer.toString(b.maxPromptTokens()), null, "prompt tokens per "
-                + "call (lowered to fit the bucket)");
-        t.add("batch.completion-tokens-per-item", Type.INT, Integer.toString(b.completionTokensPerItem()), null,
-                "initial `max_tokens` budget per ticket; then learned (p99 of answers + 15 %)");
-        t.add("batch.punctuate-ms", Type.LONG, Long.toString(b.punctuateInterval().toMillis()), null, "dispatcher tick");
-        t.add("batch.standard-linger-ms", Type.LONG, Long.toString(b.standardLinger().toMillis()), null, "how long a "
-                + "standard batch that is not full may wait to fill up (interactive never waits)");
-        t.add("batch.bulk-linger-ms", Type.LONG, Long.toString(b.bulkLinger().toMillis()), null, "the same for bulk");
-        t.add("retry.base-ms", Type.LONG, Long.toString(r.base().toMillis()), null, "full-jitter backoff, lower bound");
-        t.add("retry.cap-ms", Type.LONG, Long.toString(r.cap().toMillis()), null, "full-jitter backoff, upper bound");
-        t.add("retry.max-attempts", Type.INT, Integer.toString(r.maxAttempts()), null, "attempts before "
-                + "`retries-exhausted`");
-        t.add("retry.max-age-ms", Type.LONG, Long.toString(r.maxAge().toMillis()), null, "age (from intake) after "
-                + "which a ticket that has failed, or any ticket while the circuit is open, is dead-lettered "
-                + "`retries-exhausted`");
-        t.add("retry.circuit-open-ms", Type.LONG, Long.toString(r.circuitOpenWait().toMillis()), null, "how long the "
-                + "circuit stays open before a half-open probe with one ticket");
-        t.add("retry.halt-probe-ms", Type.LONG, Long.toString(r.haltProbeInterval().toMillis()), null, "how often a "
-                + "halted scope probes the provider (a one-token call of its own, no ticket)");
-        t.add("routes", Type.LIST, null, null, "route names, comma-separated (lower-case letters, digits, `-`); "
-                + "unset: the single-route options above define one route, `default` (docs/configuration.md, \"Routes\")");
-        String n = RouteKeys.ROUTE_PREFIX + RouteKeys.NAME + ".";
-        t.template(n + "base-url", Type.STRING, "llm.base-url", "the route's API root");
-        t.template(n + "model", Type.STRING, "llm.model", "the route's model");
-        t.template(n + "api-key-env", Type.STRING, null, "name of the variable holding the route's key (e.g. "
-                + "`OPENAI_API_KEY`); else `.api-key-file`; else `QUOTAFLOW_LLM_API_KEY` / `llm.api-key-file`");
-        t.template(n + "api-key-file", Type.STRING, null, "file holding the route's key");
-        t.template(n + "rpm", Type.STRING, "quota.rpm", "the route's requests per minute: a number (a "
-                + "ceiling), `auto` or `none` (the other `quota.*` knobs apply to every route)");
-        t.template(n + "tpm", Type.STRING, "quota.tpm", "the route's tokens per minute: a number (a ceiling), `auto` or `none`");
-        t.template(n + "context-tokens", Type.INT, "llm.context-tokens", "the route's context window to start with");
-        t.template(n + "encoding", Type.STRING, "llm.encoding", "the route's jtokkit encoding");
-        t.template(n + "timeout-ms", Type.LONG, "llm.timeout-ms", "the route's whole-call deadline");
-        t.template(n + "dialect", Type.STRING, "llm.dialect", "the route's dialect: `openai`, `azure`, `anthropic` or `gemini`");
-        t.template(n + "api-version", Type.STRING, "llm.api-version", "the route's Azure `api-version`");
-        t.template(n + "deployment", Type.STRING, "llm.deployment", "the route's Azure deployment (default: its model)");
-        t.template(n + "fallback", Type.LIST, null, "routes a waiting ticket moves to, in order, when this one is "
-                + "halted, its circuit is open or the wait exceeds `routing.max-wait`");
-        t.template(n + "context-fallback", Type.STRING, null, "the route a ticket too large for this one goes to");
-        t.template(n + "price.input-per-mtok", Type.DOUBLE, null, "US dollars per million prompt tokens (cost metric)");
-        t.template(n + "price.output-per-mtok", Type.DOUBLE, null, "US dollars per million completion tokens");
-        BatchApiSettings ba = BatchApiSettings.ONLINE;
-        t.template(n + "mode", Type.STRING, "online", null, "`online` calls the chat endpoint; `batch` sends the route's calls "
-                + "through the provider's Batch API (`/v1/files`, `/v1/batches`; results within 24 h, at the batch price), "
-                + "a route for bulk work (docs/configuration.md, \"Batch routes\")");
-        t.template(n + "batch.max-requests", Type.INT, Integer.toString(ba.maxRequests()), null, "most calls in one batch job "
-                + "(the provider's requests per batch)");
-        t.template(n + "batch.max-file-bytes", Type.LONG, Long.toString(ba.maxFileBytes()), null, "most bytes of one batch "
-                + "job's input file (the provider's file size limit)");
-        t.template(n + "batch.max-enqueued-tokens", Type.LONG, Long.toString(ba.maxEnqueuedTokens()), null, "most tokens "
-                + "(prompt + `max_tokens`) of the route's unfinished batch jobs: the provider's enqueued-token limit for the "
-                + "model; more calls wait until a job finishes");
-        t.template(n + "batch.collect-ms", Type.LONG, Long.toString(ba.collect().toMillis()), null, "how long a batch job "
-                + "collects calls before it is submitted (at once when full)");
-        t.template(n + "batch.poll-ms", Type.LONG, Long.toString(ba.poll().toMillis()), null, "how often a submitted batch "
-                + "job's status is asked for");
-        t.template(n + "batch.expiry-grace-ms", Type.LONG, Long.toString(ba.expiryGrace().toMillis()), null, "how long past its "
-                + "24 h completion window a batch job whose status cannot be read (or is unknown) is waited for before it "
-                + "ends as expired (its tickets to the fallback)");
-        t.template(n + "price.batch-factor", Type.DOUBLE, Double.toString(ba.priceFactor()), null, "a batch route's price as "
-                + "a share of its `price.*` (the Batch API's discount)");
-        t.template(n + "rpd", Type.LONG, null, "requests per day");
-        t.template(n + "tpd", Type.LONG, null, "tokens per day");
-        t.template(n + "daily-reset-hour-utc", Type.INT, "0", null, "hour of the day (UTC, 0-23) at which `rpd` and `tpd` "
-                + "start again");
-        t.template(n + "input-tpm", Type.INT, null, "separate prompt-token limit per minute");
-        t.template(n + "output-tpm", Type.INT, null, "separate completion-token limit per minute");
-        t.add("routing.default", Type.STRING, null, null, "route of a ticket no rule below names (default: the first "
-                + "of `routes`)");
-        for (String p : new String[] {"interactive", "standard", "bulk"}) {
-            t.add("routing.priority." + p, Type.STRING, null, null, "route of " + p + " tickets");
-        }
-        t.template(RouteKeys.TENANT_PREFIX + RouteKeys.TENANT, Type.STRING, null, "route of that tenant's tickets "
-                + "(wins over priority)");
-        t.template(TenantKeys.PREFIX + TenantKeys.NAME + ".weight", Type.DOUBLE, "1", null, "that tenant's share of "
-                + "admitted tokens within a priority class, relative to the others' (docs/design.md, \"Tenants\")");
-        t.template(TenantKeys.PREFIX + TenantKeys.NAME + ".tpm", Type.LONG, null, "that tenant's own tokens per minute "
-                + "(estimated prompt and completion): past it its tickets wait, never rejected (default: no cap)");
-        t.template(TenantKeys.PREFIX + TenantKeys.NAME + ".rpm", Type.LONG, null, "that tenant's own tickets per minute, "
-                + "held the same way (default: no cap)");
-        t.add("routing.max-wait.interactive", Type.STRING, "30s", null, "expected wait beyond which an interactive "
-                + "ticket falls back (`none`: never)");
-        t.add("routing.max-wait.standard", Type.STRING, "10m", null, "the same for standard tickets");
-        t.add("routing.max-wait.bulk", Type.STRING, null, null, "the same for bulk tickets (default: never)");
-        t.add("cache.ttl", Type.STRING, "24h", null, "how long a classification answers identical tickets "
-                + "(`24h`, `30m`, `90s`, milliseconds; `0` turns the cache off)");
-        t.add("cache.stale-ttl", Type.STRING, "7d", null, "how long after `cache.ttl` an answer still answers identical "
-                + "tickets, marked `\"stale\": true`, while their route cannot serve (halted, circuit open, out for the day); `0`: never");
-        t.add("cache.scope", Type.STRING, "tenant", null, "`tenant`: each tenant has its own cache and coalescing "
-                + "(identical text of another tenant is asked again); `global`: identical text shares one answer across tenants");
-        t.add("status.retention", Type.STRING, "1h", null, "how long a finished ticket's status stays queryable on "
-                + "`GET /tickets/{id}` (`1h`, `30m`, `90s`, milliseconds; at least 1 s)");
-        t.add("queue.max-depth.interactive", Type.STRING, null, null, "waiting interactive tickets of a route beyond which a new "
-                + "one is shed: dead-lettered at once as `shed` (replayable with `dlq replay --kind shed`); default: never");
-        t.add("queue.max-depth.standard", Type.STRING, null, null, "the same for standard tickets");
-        t.add("queue.max-depth.bulk", Type.STRING, null, null, "the same for bulk tickets");
-        t.add("queue.max-wait.interactive", Type.STRING, null, null, "the longest an interactive ticket may be expected to wait "
-                + "for its call (`30s`, `5m`, ...); one expected to wait longer is shed: dead-lettered as `shed` (replayable); "
-                + "default: never");
-        t.add("queue.max-wait.standard", Type.STRING, null, null, "the same for standard tickets");
-        t.add("queue.max-wait.bulk", Type.STRING, null, null, "the same for bulk tickets");
-        t.add("deadline.interactive", Type.STRING, null, null, "the deadline of an interactive ticket that carries no `deadline` "
-                + "of its own, counted from intake (`30s`, `5m`, ...); default: none");
-        t.add("deadline.standard", Type.STRING, null, null, "the same for standard tickets");
-        t.add("deadline.bulk", Type.STRING, null, null, "the same for bulk tickets");
-        t.add("deadline.action", Type.STRING, "handoff", null, "what happens to a ticket whose ETA passes its deadline when no "
-                + "fallback route can take it: `handoff` (to `tickets.handoff`, the human queue), `shed` (dead-lettered as "
-                + "`shed`), `keep` (it waits and is answered late)");
-        t.add("deadline.halt-grace", Type.STRING, "30s", null, "while a route is halted, a ticket with a deadline waits for "
-                + "the next halt probe when its ETA from that probe's answer, plus this, is within its deadline; the others "
-                + "leave as `deadline.action` says (`30s`, `2m`, ...; 0 to 1d)");
-        t.add("queue.max-pending", Type.INT, Integer.toString(DispatcherSettings.DEFAULT_MAX_PENDING), null, "waiting "
-                + "tickets per quota scope indexed in memory (about 250 bytes of heap each); beyond it they wait on disk "
-                + "(the `qf-overflow` store, changelogged) and come back in order as the queue drains, so the heap stays "
-                + "bounded whatever the backlog (docs/design.md, \"Bounds\")");
-        t.add("intake.hold-dispatch-lag", Type.INT, Long.toString(QuotaflowConfig.DEFAULT_INTAKE_HOLD_LAG), null,
-                "records a stream thread's dispatch partitions may lag before it stops taking in new tickets (the "
-                + "interactive topic excepted) until its dispatchers have caught up, so that calls start while a backlog is "
-                + "still taken in; 0: never hold (docs/design.md, \"Dispatch first\")");
-        t.add("dispatch.partitions", Type.INT, Integer.toString(DispatcherSettings.DEFAULT_DISPATCH_PARTITIONS), null,
-                "partitions of the internal dispatch topics (`<application.id>-dispatch-repartition` and its interactive "
-                + "lane): fixed here, not by the input topics, so raising an input topic's partitions never stalls the "
-                + "pipeline; each scope is owned by the partition its identity hashes to (more partitions make sharing a task "
-                + "rarer); must match the existing "
-                + "topic (changing it: docs/operations.md, \"Dispatch partitions\")");
+        KeyTable t = KeyTable.build();
         DEFINITION = t.def;
         DEFAULTS = Collections.unmodifiableMap(t.defaults);
         FLAGS = Collections.unmodifiableMap(t.flags);
@@ -470,32 +211,5 @@ public final class ConfigKeys {
                     .append(k.documentation).append(" |\n");
         }
         return sb.toString();
-    }
-
-    /** Collects the table's rows. */
-    private static final class Table {
-        private final ConfigDef def = new ConfigDef();
-        private final Map<String, String> defaults = new LinkedHashMap<>();
-        private final Map<String, String> flags = new LinkedHashMap<>();
-        private final Map<String, String> templates = new LinkedHashMap<>();
-
-        /** A pattern key: documented and typed like a key, matched by {@link RouteKeys}, never a default of its own. */
-        void template(String name, Type type, String inherits, String doc) {
-            template(name, type, null, inherits, doc);
-        }
-
-        /** A pattern key whose value, when not given, is {@code defaultValue} (shown in the table; read by the loader). */
-        void template(String name, Type type, String defaultValue, String inherits, String doc) {
-            def.define(name, type, defaultValue, ConfigRules.of(name), Importance.MEDIUM, doc);
-            templates.put(name, inherits);
-        }
-
-        void add(String name, Type type, String defaultValue, String flag, String doc) {
-            def.define(name, type, defaultValue, ConfigRules.of(name), Importance.MEDIUM, doc);
-            defaults.put(name, defaultValue);
-            if (flag != null) {
-                flags.put(name, flag);
-            }
-        }
     }
 }

@@ -1,6 +1,9 @@
 package io.quotaflow.config;
 
 
+import io.quotaflow.settings.ClusterSettings;
+import io.quotaflow.settings.Origin;
+import io.quotaflow.settings.Keys;
 import io.quotaflow.settings.MetricsSettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -104,7 +107,7 @@ public final class ConfigLoader {
         }
         Map<String, String> routeVariables = fromEnvironment(env, extraVariables, out, unknown);
         fromFlags(flags, out, patterned, unknown);
-        List<String> routes = routeNames(out.get("routes"));
+        List<String> routes = routeNames(out.get(Keys.ROUTES));
         routeVariables.forEach((name, value) -> {
             RouteKeys.Resolution r = RouteKeys.resolve(name, routes);
             if (r instanceof RouteKeys.Unresolved u) {
@@ -164,7 +167,7 @@ public final class ConfigLoader {
         if (routes == null || routes.value().isBlank()) {
             return List.of();
         }
-        return new ConfigValues(Map.of("routes", routes)).list("routes");
+        return new ConfigValues(Map.of(Keys.ROUTES, routes)).list(Keys.ROUTES);
     }
 
     /**
@@ -240,50 +243,50 @@ public final class ConfigLoader {
 
     private static QuotaflowConfig build(ConfigValues p, Map<String, String> env) {
         Routing routing = RoutingReader.read(p, env);
-        BatchSettings batch = new BatchSettings(p.integer("batch.max-items"), p.integer("batch.max-prompt-tokens"),
-                p.millis("batch.punctuate-ms"), p.integer("batch.completion-tokens-per-item"),
-                p.millis("batch.standard-linger-ms"), p.millis("batch.bulk-linger-ms"));
-        RetrySettings retry = new RetrySettings(p.millis("retry.base-ms"), p.millis("retry.cap-ms"),
-                p.integer("retry.max-attempts"), p.millis("retry.max-age-ms"), p.millis("retry.circuit-open-ms"),
-                p.millis("retry.halt-probe-ms"));
+        BatchSettings batch = new BatchSettings(p.integer(Keys.BATCH_MAX_ITEMS), p.integer(Keys.BATCH_MAX_PROMPT_TOKENS),
+                p.millis(Keys.BATCH_PUNCTUATE_MS), p.integer(Keys.BATCH_COMPLETION_TOKENS_PER_ITEM),
+                p.millis(Keys.BATCH_STANDARD_LINGER_MS), p.millis(Keys.BATCH_BULK_LINGER_MS));
+        RetrySettings retry = new RetrySettings(p.millis(Keys.RETRY_BASE_MS), p.millis(Keys.RETRY_CAP_MS),
+                p.integer(Keys.RETRY_MAX_ATTEMPTS), p.millis(Keys.RETRY_MAX_AGE_MS), p.millis(Keys.RETRY_CIRCUIT_OPEN_MS),
+                p.millis(Keys.RETRY_HALT_PROBE_MS));
         ClusterSettings cluster = p.cluster();
-        Map<String, String> kafka = new GroupMembership(p.integer("instance.session-timeout-ms"),
-                p.integer("instance.heartbeat-interval-ms"), p.integer("instance.transaction-timeout-ms")).applyTo(cluster.kafka());
-        kafka = io.quotaflow.state.BoundedRocksDb.applyTo(kafka, p.integer("state.memory-mb"));
-        if (p.string("instance.takeover-credit").strip().equalsIgnoreCase("off")) {
+        Map<String, String> kafka = new GroupMembership(p.integer(Keys.INSTANCE_SESSION_TIMEOUT_MS),
+                p.integer(Keys.INSTANCE_HEARTBEAT_INTERVAL_MS), p.integer(Keys.INSTANCE_TRANSACTION_TIMEOUT_MS)).applyTo(cluster.kafka());
+        kafka = io.quotaflow.state.BoundedRocksDb.applyTo(kafka, p.integer(Keys.STATE_MEMORY_MB));
+        if (p.string(Keys.INSTANCE_TAKEOVER_CREDIT).strip().equalsIgnoreCase("off")) {
             kafka.put(GroupMembership.TAKEOVER_CREDIT_CONFIG, "off");
         }
         String maxRequest = kafka.getOrDefault("producer.max.request.size", kafka.getOrDefault("max.request.size", "1048576"));
         RecordLimits limits;
         try {
-            limits = new RecordLimits(p.integer("records.max-value-bytes"), p.integer("records.max-header-bytes"),
-                    p.integer("batch.max-bytes")).checkAgainst(Long.parseLong(maxRequest.strip()));
+            limits = new RecordLimits(p.integer(Keys.RECORDS_MAX_VALUE_BYTES), p.integer(Keys.RECORDS_MAX_HEADER_BYTES),
+                    p.integer(Keys.BATCH_MAX_BYTES)).checkAgainst(Long.parseLong(maxRequest.strip()));
         } catch (NumberFormatException e) {
             throw new ConfigError("max.request.size must be an integer, got '" + maxRequest + "'");
         }
         String applicationId = p.applicationId();
-        Path stateDir = Path.of(p.string("state.dir"));
-        String instanceId = InstanceId.resolve(p.string("instance.id"), applicationId, stateDir);
+        Path stateDir = Path.of(p.string(Keys.STATE_DIR));
+        String instanceId = InstanceId.resolve(p.string(Keys.INSTANCE_ID), applicationId, stateDir);
         DispatcherSettings dispatcher = DispatcherSettings.of(routing, batch, retry, limits, cluster.topics())
                 .withTenants(TenantReader.read(p))
-                .withStatusRetention(ConfigDurations.require("status.retention", p.string("status.retention")))
-                .withDispatchPartitions(p.integer("dispatch.partitions"))
-                .withMaxPending(p.integer("queue.max-pending"))
+                .withStatusRetention(ConfigDurations.require(Keys.STATUS_RETENTION, p.string(Keys.STATUS_RETENTION)))
+                .withDispatchPartitions(p.integer(Keys.DISPATCH_PARTITIONS))
+                .withMaxPending(p.integer(Keys.QUEUE_MAX_PENDING))
                 .withMaxDepth(maxDepth(p))
                 .withDeadlines(deadlines(p));
-        return new QuotaflowConfig(cluster.bootstrapServers(), applicationId, stateDir, p.integer("http.port"),
+        return new QuotaflowConfig(cluster.bootstrapServers(), applicationId, stateDir, p.integer(Keys.HTTP_PORT),
                 kafka, dispatcher, kafka.getOrDefault("group.instance.id", instanceId))
-                .withHttpBind(p.string("http.bind"))
+                .withHttpBind(p.string(Keys.HTTP_BIND))
                 .withHttpSettings(HttpSettingsReader.read(p))
-                .withMetrics(new MetricsSettings(MetricsSettings.KafkaMetrics.parse(p.string("metrics.kafka"))))
-                .withIntakeHoldLag(p.integer("intake.hold-dispatch-lag"));
+                .withMetrics(new MetricsSettings(MetricsSettings.KafkaMetrics.parse(p.string(Keys.METRICS_KAFKA))))
+                .withIntakeHoldLag(p.integer(Keys.INTAKE_HOLD_DISPATCH_LAG));
     }
 
     /** {@code deadline.<priority>}, {@code deadline.action}, {@code deadline.halt-grace} and {@code queue.max-wait.<priority>}. */
     private static io.quotaflow.deadline.DeadlineSettings deadlines(ConfigValues p) {
-        return new io.quotaflow.deadline.DeadlineSettings(durations(p, "deadline."),
-                io.quotaflow.deadline.DeadlineAction.parse(p.string("deadline.action")), durations(p, "queue.max-wait."),
-                ConfigDurations.require("deadline.halt-grace", p.string("deadline.halt-grace")));
+        return new io.quotaflow.deadline.DeadlineSettings(durations(p, Keys.DEADLINE_PREFIX),
+                io.quotaflow.deadline.DeadlineAction.parse(p.string(Keys.DEADLINE_ACTION)), durations(p, Keys.QUEUE_MAX_WAIT_PREFIX),
+                ConfigDurations.require(Keys.DEADLINE_HALT_GRACE, p.string(Keys.DEADLINE_HALT_GRACE)));
     }
 
     /** {@code <prefix><priority>} for each class that sets one (none: absent). */
@@ -300,7 +303,7 @@ public final class ConfigLoader {
     private static Map<io.quotaflow.records.Priority, Integer> maxDepth(ConfigValues p) {
         Map<io.quotaflow.records.Priority, Integer> depth = new java.util.EnumMap<>(io.quotaflow.records.Priority.class);
         for (io.quotaflow.records.Priority priority : io.quotaflow.records.Priority.values()) {
-            String key = "queue.max-depth." + priority.wireName();
+            String key = Keys.QUEUE_MAX_DEPTH_PREFIX + priority.wireName();
             p.get(key).filter(v -> !ConfigRules.isNone(v)).ifPresent(v -> depth.put(priority, Integer.parseInt(v.strip())));
         }
         return depth;
@@ -315,7 +318,7 @@ public final class ConfigLoader {
 
     /** For the path keys, {@code ~/x} ⇒ the user's home + {@code /x}. */
     private static String expandHome(String key, String value) {
-        boolean path = key.equals("state.dir") || key.equals("llm.api-key-file") || key.endsWith(".api-key-file")
+        boolean path = key.equals(Keys.STATE_DIR) || key.equals(Keys.LLM_API_KEY_FILE) || key.endsWith(".api-key-file")
                 || key.startsWith("http.") && key.endsWith("-file");
         return path && value.startsWith("~/") ? System.getProperty("user.home") + value.substring(1) : value;
     }

@@ -1,5 +1,9 @@
 package io.quotaflow.config;
 
+import io.quotaflow.settings.ClusterSettings;
+import io.quotaflow.settings.Origin;
+import io.quotaflow.settings.Keys;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.common.config.ConfigException;
 
 import java.time.Duration;
@@ -32,7 +36,7 @@ public final class ConfigValues {
     /** The value of {@code key}, if set by any source or by default. */
     public Optional<String> get(String key) {
         Setting s = settings.get(key);
-        return s == null || s.value().isEmpty() && !key.equals("topics.prefix") ? Optional.empty() : Optional.of(s.value());
+        return s == null || s.value().isEmpty() && !key.equals(Keys.TOPICS_PREFIX) ? Optional.empty() : Optional.of(s.value());
     }
 
     /** Where the value of {@code key} came from. */
@@ -88,28 +92,28 @@ public final class ConfigValues {
     }
 
     public TopicNames topics() {
-        return new TopicNames(get("topics.prefix").orElse(""));
+        return new TopicNames(get(Keys.TOPICS_PREFIX).orElse(""));
     }
 
     /** The application id: as configured, else {@code <topics.prefix>quotaflow}. */
     public String applicationId() {
-        return isGiven("application.id") ? string("application.id") : topics().defaultApplicationId();
+        return isGiven(Keys.APPLICATION_ID) ? string(Keys.APPLICATION_ID) : topics().defaultApplicationId();
     }
 
     /** What a command needs to talk to the cluster; bootstrap servers are required from some source. */
     public ClusterSettings cluster() {
-        Optional<String> bootstrap = get("bootstrap.servers");
-        Origin origin = origin("bootstrap.servers");
+        Optional<String> bootstrap = get(Keys.BOOTSTRAP_SERVERS);
+        Origin origin = origin(Keys.BOOTSTRAP_SERVERS);
         Map<String, String> kafka = kafka();
-        if (bootstrap.isEmpty() && kafka.containsKey("bootstrap.servers")) {
-            bootstrap = Optional.of(kafka.get("bootstrap.servers"));
-            origin = settings.get("kafka.bootstrap.servers").origin();
+        if (bootstrap.isEmpty() && kafka.containsKey(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG)) {
+            bootstrap = Optional.of(kafka.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG));
+            origin = settings.get(ConfigKeys.KAFKA_PREFIX + CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG).origin();
         }
         if (bootstrap.isEmpty()) {
             throw new ConfigError("Kafka bootstrap servers are required: pass --bootstrap-servers, set "
-                    + ConfigKeys.envName("bootstrap.servers") + ", or put bootstrap.servers in the --config file");
+                    + ConfigKeys.envName(Keys.BOOTSTRAP_SERVERS) + ", or put bootstrap.servers in the --config file");
         }
-        return new ClusterSettings(bootstrap.get(), origin, kafka, topics(), millis("cluster.check-timeout-ms"));
+        return new ClusterSettings(bootstrap.get(), origin, kafka, topics(), millis(Keys.CLUSTER_CHECK_TIMEOUT_MS));
     }
 
     /**
@@ -135,7 +139,7 @@ public final class ConfigValues {
 
     private Object parsed(String key) {
         Setting s = settings.get(key);
-        if (s == null || s.value().isEmpty() && !key.equals("topics.prefix")) {
+        if (s == null || s.value().isEmpty() && !key.equals(Keys.TOPICS_PREFIX)) {
             return null;
         }
         try {

@@ -1,5 +1,6 @@
 package io.quotaflow.config;
 
+import io.quotaflow.settings.Keys;
 import io.quotaflow.deadline.DeadlineSettings;
 import io.quotaflow.records.Priority;
 
@@ -37,30 +38,6 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
                                  Duration statusRetention, int dispatchPartitions, int maxPending, Map<Priority, Integer> maxDepth,
                                  DeadlineSettings deadlines, String ownScope) {
 
-    /** Settings of no one scope in particular ({@link #scope()}: the model's). */
-    public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
-                              RecordLimits limits, TopicNames topics, Routing routing, TenantSettings tenants,
-                              Duration statusRetention, int dispatchPartitions, int maxPending, Map<Priority, Integer> maxDepth,
-                              DeadlineSettings deadlines) {
-        this(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, dispatchPartitions, maxPending, maxDepth,
-                deadlines, null);
-    }
-
-    /** Settings without deadline defaults or waiting limits. */
-    public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
-                              RecordLimits limits, TopicNames topics, Routing routing, TenantSettings tenants,
-                              Duration statusRetention, int dispatchPartitions, int maxPending, Map<Priority, Integer> maxDepth) {
-        this(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, dispatchPartitions, maxPending, maxDepth,
-                DeadlineSettings.DEFAULTS);
-    }
-
-    /** Settings that shed nothing. */
-    public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
-                              RecordLimits limits, TopicNames topics, Routing routing, TenantSettings tenants,
-                              Duration statusRetention, int dispatchPartitions, int maxPending) {
-        this(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, dispatchPartitions, maxPending, Map.of());
-    }
-
     /**
      * {@code queue.max-pending}'s default: about 250 bytes of heap per ticket indexed (docs/design.md,
      * "Bounds"), so 200,000 tickets take about 50 MiB per scope: four scopes fit in a fifth of a 1 GiB heap.
@@ -69,13 +46,6 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
 
     /** The least {@code queue.max-pending} may be (below {@code batch.max-items} it also caps a batch). */
     public static final int MIN_MAX_PENDING = 1;
-
-    /** Settings with the default {@code queue.max-pending}. */
-    public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
-                              RecordLimits limits, TopicNames topics, Routing routing, TenantSettings tenants,
-                              Duration statusRetention, int dispatchPartitions) {
-        this(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, dispatchPartitions, DEFAULT_MAX_PENDING);
-    }
 
     /** {@code status.retention}'s default. */
     public static final Duration DEFAULT_STATUS_RETENTION = Duration.ofHours(1);
@@ -89,40 +59,20 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
     /** The most {@code dispatch.partitions} may be (a typo's guard; a scope owns one partition). */
     public static final int MAX_DISPATCH_PARTITIONS = 1_000;
 
-    /** Settings with the default dispatch partition count. */
-    public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
-                              RecordLimits limits, TopicNames topics, Routing routing, TenantSettings tenants,
-                              Duration statusRetention) {
-        this(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, DEFAULT_DISPATCH_PARTITIONS);
-    }
-
-    /** Settings keeping finished statuses for the default retention. */
-    public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
-                              RecordLimits limits, TopicNames topics, Routing routing, TenantSettings tenants) {
-        this(model, quota, batch, retry, limits, topics, routing, tenants, DEFAULT_STATUS_RETENTION);
-    }
-
-    /** Settings over {@code routing} with no tenant weights or caps. */
-    public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
-                              RecordLimits limits, TopicNames topics, Routing routing) {
-        this(model, quota, batch, retry, limits, topics, routing, TenantSettings.NONE);
-    }
-
-    /** Settings with one route, {@code default}, of {@code model} and {@code quota}. */
-    public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
-                              RecordLimits limits, TopicNames topics) {
-        this(model, quota, batch, retry, limits, topics, Routing.single(model, quota));
-    }
-
-    /** Settings with the unprefixed topic names. */
-    public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
-                              RecordLimits limits) {
-        this(model, quota, batch, retry, limits, TopicNames.DEFAULT);
-    }
-
-    /** Settings with the default record limits. */
+    /**
+     * Settings with the default record limits, one route and every default.
+     *
+     * @deprecated use {@link #builder}; kept only for call sites in {@code io.quotaflow.dispatch}'s tests while that
+     *             package is being split (issue 41), to be removed with them
+     */
+    @Deprecated
     public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry) {
-        this(model, quota, batch, retry, RecordLimits.ofDefaults());
+        this(builder(model, quota, batch, retry));
+    }
+
+    private DispatcherSettings(Builder b) {
+        this(b.model, b.quota, b.batch, b.retry, b.limits, b.topics, b.routing == null ? Routing.single(b.model, b.quota) : b.routing,
+                b.tenants, b.statusRetention, b.dispatchPartitions, b.maxPending, b.maxDepth, b.deadlines, b.ownScope);
     }
 
     public DispatcherSettings {
@@ -140,7 +90,7 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
                 "dispatch.partitions must be in [1, " + MAX_DISPATCH_PARTITIONS + "]");
         QuotaSettings.require(maxPending >= MIN_MAX_PENDING, "queue.max-pending must be at least " + MIN_MAX_PENDING);
         maxDepth = maxDepth == null || maxDepth.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.EnumMap<>(maxDepth));
-        maxDepth.forEach((p, d) -> QuotaSettings.require(d != null && d >= 1, "queue.max-depth." + p.wireName() + " must be at least 1"));
+        maxDepth.forEach((p, d) -> QuotaSettings.require(d != null && d >= 1, Keys.QUEUE_MAX_DEPTH_PREFIX + p.wireName() + " must be at least 1"));
         deadlines = deadlines == null ? DeadlineSettings.DEFAULTS : deadlines;
     }
 
@@ -151,62 +101,75 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
     public static DispatcherSettings of(Routing routing, BatchSettings batch, RetrySettings retry, RecordLimits limits,
                                         TopicNames topics) {
         RouteSettings first = routing.defaultRouteSettings();
-        return new DispatcherSettings(first.model(), first.quota(), batch, retry, limits, topics, routing);
+        return builder(first.model(), first.quota(), batch, retry).limits(limits).topics(topics).routing(routing).build();
+    }
+
+    /**
+     * A builder of settings of {@code model} and {@code quota}; every other part has its default: the record limits'
+     * and topic names' defaults, one route ({@code default}) of the model and quota, no tenant weights or caps,
+     * {@link #DEFAULT_STATUS_RETENTION}, {@link #DEFAULT_DISPATCH_PARTITIONS}, {@link #DEFAULT_MAX_PENDING}, no
+     * shedding and {@link DeadlineSettings#DEFAULTS}.
+     */
+    public static Builder builder(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry) {
+        return new Builder(model, quota, batch, retry);
+    }
+
+    /** A builder holding these settings, to change some of them. */
+    public Builder toBuilder() {
+        Builder b = builder(model, quota, batch, retry).limits(limits).topics(topics).routing(routing).tenants(tenants)
+                .statusRetention(statusRetention).dispatchPartitions(dispatchPartitions).maxPending(maxPending)
+                .maxDepth(maxDepth).deadlines(deadlines);
+        b.ownScope = ownScope;
+        return b;
     }
 
     /** These settings as seen by the owner of {@code scope}: its first route's model and quota. */
     public DispatcherSettings forScope(String scope) {
         RouteSettings first = routing.routesOf(scope).stream().findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no route has scope " + scope));
-        return new DispatcherSettings(first.model(), first.quota(), batch, retry, limits, topics, routing, tenants, statusRetention,
-                dispatchPartitions, maxPending, maxDepth, deadlines, scope);
+        Builder b = toBuilder();
+        b.model = first.model();
+        b.quota = first.quota();
+        b.ownScope = scope;
+        return b.build();
     }
 
     public DispatcherSettings withLimits(RecordLimits value) {
-        return new DispatcherSettings(model, quota, batch, retry, value, topics, routing, tenants, statusRetention,
-                dispatchPartitions, maxPending, maxDepth, deadlines, ownScope);
+        return toBuilder().limits(value).build();
     }
 
     public DispatcherSettings withTopics(TopicNames value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, value, routing, tenants, statusRetention,
-                dispatchPartitions, maxPending, maxDepth, deadlines, ownScope);
+        return toBuilder().topics(value).build();
     }
 
     public DispatcherSettings withRouting(Routing value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, value, tenants, statusRetention,
-                dispatchPartitions, maxPending, maxDepth, deadlines, ownScope);
+        return toBuilder().routing(value).build();
     }
 
     public DispatcherSettings withTenants(TenantSettings value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, value, statusRetention,
-                dispatchPartitions, maxPending, maxDepth, deadlines, ownScope);
+        return toBuilder().tenants(value).build();
     }
 
     public DispatcherSettings withStatusRetention(Duration value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, value, dispatchPartitions, maxPending,
-                maxDepth, deadlines, ownScope);
+        return toBuilder().statusRetention(value).build();
     }
 
     public DispatcherSettings withDispatchPartitions(int value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, value, maxPending,
-                maxDepth, deadlines, ownScope);
+        return toBuilder().dispatchPartitions(value).build();
     }
 
     public DispatcherSettings withMaxPending(int value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention,
-                dispatchPartitions, value, maxDepth, deadlines, ownScope);
+        return toBuilder().maxPending(value).build();
     }
 
     /** The same settings shedding at {@code value} ({@code queue.max-depth.<priority>}). */
     public DispatcherSettings withMaxDepth(Map<Priority, Integer> value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, dispatchPartitions,
-                maxPending, value, deadlines, ownScope);
+        return toBuilder().maxDepth(value).build();
     }
 
     /** The same settings with {@code value}'s deadlines and waiting limits. */
     public DispatcherSettings withDeadlines(DeadlineSettings value) {
-        return new DispatcherSettings(model, quota, batch, retry, limits, topics, routing, tenants, statusRetention, dispatchPartitions,
-                maxPending, maxDepth, value, ownScope);
+        return toBuilder().deadlines(value).build();
     }
 
     /**
@@ -218,5 +181,81 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
             return ownScope;
         }
         return QuotaScope.of(model);
+    }
+
+    /** Builds {@link DispatcherSettings}; {@link #build()} validates them (the record's constructor). */
+    public static final class Builder {
+        private ModelSettings model;
+        private QuotaSettings quota;
+        private final BatchSettings batch;
+        private final RetrySettings retry;
+        private RecordLimits limits = RecordLimits.ofDefaults();
+        private TopicNames topics = TopicNames.DEFAULT;
+        private Routing routing;
+        private TenantSettings tenants = TenantSettings.NONE;
+        private Duration statusRetention = DEFAULT_STATUS_RETENTION;
+        private int dispatchPartitions = DEFAULT_DISPATCH_PARTITIONS;
+        private int maxPending = DEFAULT_MAX_PENDING;
+        private Map<Priority, Integer> maxDepth = Map.of();
+        private DeadlineSettings deadlines = DeadlineSettings.DEFAULTS;
+        private String ownScope;
+
+        private Builder(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry) {
+            this.model = model;
+            this.quota = quota;
+            this.batch = batch;
+            this.retry = retry;
+        }
+
+        public Builder limits(RecordLimits value) {
+            limits = value;
+            return this;
+        }
+
+        public Builder topics(TopicNames value) {
+            topics = value;
+            return this;
+        }
+
+        /** The routes and rules (default: one route, {@code default}, of the model and quota). */
+        public Builder routing(Routing value) {
+            routing = value;
+            return this;
+        }
+
+        public Builder tenants(TenantSettings value) {
+            tenants = value;
+            return this;
+        }
+
+        public Builder statusRetention(Duration value) {
+            statusRetention = value;
+            return this;
+        }
+
+        public Builder dispatchPartitions(int value) {
+            dispatchPartitions = value;
+            return this;
+        }
+
+        public Builder maxPending(int value) {
+            maxPending = value;
+            return this;
+        }
+
+        public Builder maxDepth(Map<Priority, Integer> value) {
+            maxDepth = value;
+            return this;
+        }
+
+        public Builder deadlines(DeadlineSettings value) {
+            deadlines = value;
+            return this;
+        }
+
+        /** The settings; an {@link IllegalArgumentException} names the first part out of its range. */
+        public DispatcherSettings build() {
+            return new DispatcherSettings(this);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.quotaflow.config;
 
+import io.quotaflow.settings.Keys;
 import io.quotaflow.settings.HttpSettings;
 import io.quotaflow.settings.Secret;
 import io.quotaflow.settings.TlsIdentity;
@@ -20,19 +21,19 @@ public final class HttpSettingsReader {
 
     private static final String TOKEN_FILE = "the HTTP token file (http.auth-token-file)";
     private static final String PASSWORD_FILE = "the keystore password file (http.tls.keystore-password-file)";
-    private static final String CERT = "http.tls.cert-file";
-    private static final String KEY = "http.tls.key-file";
-    private static final String KEYSTORE = "http.tls.keystore-file";
-    private static final String PASSWORD = "http.tls.keystore-password-file";
+    private static final String CERT = Keys.HTTP_TLS_CERT_FILE;
+    private static final String KEY = Keys.HTTP_TLS_KEY_FILE;
+    private static final String KEYSTORE = Keys.HTTP_TLS_KEYSTORE_FILE;
+    private static final String PASSWORD = Keys.HTTP_TLS_KEYSTORE_PASSWORD_FILE;
 
     private HttpSettingsReader() {
     }
 
     /** The HTTP settings of {@code values}; a {@link ConfigError} says which key is wrong and why. */
     public static HttpSettings read(ConfigValues values) {
-        HttpSettings http = new HttpSettings(null, null, values.millis("http.idle-timeout-ms"), values.millis("http.forward-timeout-ms"),
-                values.get("http.advertised-host").map(String::strip).filter(h -> !h.isEmpty()).orElse(null));
-        Optional<String> tokenFile = values.get("http.auth-token-file");
+        HttpSettings http = new HttpSettings(null, null, values.millis(Keys.HTTP_IDLE_TIMEOUT_MS), values.millis(Keys.HTTP_FORWARD_TIMEOUT_MS),
+                values.get(Keys.HTTP_ADVERTISED_HOST).map(String::strip).filter(h -> !h.isEmpty()).orElse(null));
+        Optional<String> tokenFile = values.get(Keys.HTTP_AUTH_TOKEN_FILE);
         if (tokenFile.isPresent()) {
             http = http.withAuthToken(token(tokenFile.get()));
         }

@@ -1,5 +1,6 @@
 package io.quotaflow.config;
 
+import io.quotaflow.settings.Origin;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.charset.MalformedInputException;

@@ -5,7 +5,10 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import io.quotaflow.settings.BatchApiSettings;
+import io.quotaflow.settings.Keys;
 import io.quotaflow.settings.Redactor;
+import org.apache.kafka.common.config.ConfigDef.Type;
 
 /**
  * The pattern keys of routes (docs/design.md, "Routes configuration"): {@code route.<name>.<sub-key>}
@@ -163,5 +166,82 @@ final class RouteKeys {
 
     private static String envPart(String s) {
         return s.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+    }
+
+    /** The rows of {@code routes} and of the route pattern keys ({@code route.<name>.rpm}, ...) in the key table. */
+    static void define(KeyTable t) {
+        t.add(Keys.ROUTES, Type.LIST, ConfigRules.routeList(),
+                null, null, "route names, comma-separated (lower-case letters, digits, `-`); "
+                + "unset: the single-route options above define one route, `default` (docs/configuration.md, \"Routes\")");
+        String n = RouteKeys.ROUTE_PREFIX + RouteKeys.NAME + ".";
+        t.template(n + "base-url", Type.STRING, ConfigRules.httpUrl(),
+                Keys.LLM_BASE_URL, "the route's API root");
+        t.template(n + "model", Type.STRING, Keys.LLM_MODEL, "the route's model");
+        t.template(n + "api-key-env", Type.STRING, ConfigRules.keyVariable(),
+                null, "name of the variable holding the route's key (e.g. "
+                + "`OPENAI_API_KEY`); else `.api-key-file`; else `QUOTAFLOW_LLM_API_KEY` / `llm.api-key-file`");
+        t.template(n + "api-key-file", Type.STRING, null, "file holding the route's key");
+        t.template(n + "rpm", Type.STRING, ConfigRules.perMinuteLimit(),
+                Keys.QUOTA_RPM, "the route's requests per minute: a number (a "
+                + "ceiling), `auto` or `none` (the other `quota.*` knobs apply to every route)");
+        t.template(n + "tpm", Type.STRING, ConfigRules.perMinuteLimit(),
+                Keys.QUOTA_TPM, "the route's tokens per minute: a number (a ceiling), `auto` or `none`");
+        t.template(n + "context-tokens", Type.INT, ConfigRules.atLeast("at least 1024", 1024),
+                Keys.LLM_CONTEXT_TOKENS, "the route's context window to start with");
+        t.template(n + "encoding", Type.STRING, Keys.LLM_ENCODING, "the route's jtokkit encoding");
+        t.template(n + "timeout-ms", Type.LONG, ConfigRules.atLeast("at least 1", 1),
+                Keys.LLM_TIMEOUT_MS, "the route's whole-call deadline");
+        t.template(n + "dialect", Type.STRING, ConfigRules.dialect(),
+                Keys.LLM_DIALECT, "the route's dialect: `openai`, `azure`, `anthropic` or `gemini`");
+        t.template(n + "api-version", Type.STRING, ConfigRules.strippedPattern("letters, digits, '.', '_' or '-'", "[A-Za-z0-9._-]+"),
+                Keys.LLM_API_VERSION, "the route's Azure `api-version`");
+        t.template(n + "deployment", Type.STRING, ConfigRules.strippedPattern("letters, digits, '.', '_' or '-'", "[A-Za-z0-9._-]+"),
+                Keys.LLM_DEPLOYMENT, "the route's Azure deployment (default: its model)");
+        t.template(n + "fallback", Type.LIST, null, "routes a waiting ticket moves to, in order, when this one is "
+                + "halted, its circuit is open or the wait exceeds `routing.max-wait`");
+        t.template(n + "context-fallback", Type.STRING, null, "the route a ticket too large for this one goes to");
+        t.template(n + "price.input-per-mtok", Type.DOUBLE, ConfigRules.share("a price of at least 0", 0, Double.MAX_VALUE),
+                null, "US dollars per million prompt tokens (cost metric)");
+        t.template(n + "price.output-per-mtok", Type.DOUBLE, ConfigRules.share("a price of at least 0", 0, Double.MAX_VALUE),
+                null, "US dollars per million completion tokens");
+        BatchApiSettings ba = BatchApiSettings.ONLINE;
+        t.template(n + "mode", Type.STRING, ConfigRules.oneOf("online", "batch"),
+                "online", null, "`online` calls the chat endpoint; `batch` sends the route's calls "
+                + "through the provider's Batch API (`/v1/files`, `/v1/batches`; results within 24 h, at the batch price), "
+                + "a route for bulk work (docs/configuration.md, \"Batch routes\")");
+        t.template(n + "batch.max-requests", Type.INT, ConfigRules.between("an integer in [1, 50000]", 1, 50_000),
+                Integer.toString(ba.maxRequests()), null, "most calls in one batch job "
+                + "(the provider's requests per batch)");
+        t.template(n + "batch.max-file-bytes", Type.LONG, ConfigRules.atLeast("at least 1024", 1024),
+                Long.toString(ba.maxFileBytes()), null, "most bytes of one batch "
+                + "job's input file (the provider's file size limit)");
+        t.template(n + "batch.max-enqueued-tokens", Type.LONG, ConfigRules.atLeast("at least 1", 1),
+                Long.toString(ba.maxEnqueuedTokens()), null, "most tokens "
+                + "(prompt + `max_tokens`) of the route's unfinished batch jobs: the provider's enqueued-token limit for the "
+                + "model; more calls wait until a job finishes");
+        t.template(n + "batch.collect-ms", Type.LONG, ConfigRules.atLeast("at least 0", 0),
+                Long.toString(ba.collect().toMillis()), null, "how long a batch job "
+                + "collects calls before it is submitted (at once when full)");
+        t.template(n + "batch.poll-ms", Type.LONG, ConfigRules.atLeast("at least 1", 1),
+                Long.toString(ba.poll().toMillis()), null, "how often a submitted batch "
+                + "job's status is asked for");
+        t.template(n + "batch.expiry-grace-ms", Type.LONG, ConfigRules.atLeast("at least 0", 0),
+                Long.toString(ba.expiryGrace().toMillis()), null, "how long past its "
+                + "24 h completion window a batch job whose status cannot be read (or is unknown) is waited for before it "
+                + "ends as expired (its tickets to the fallback)");
+        t.template(n + "price.batch-factor", Type.DOUBLE, ConfigRules.share("a share in [0, 1]", 0, 1),
+                Double.toString(ba.priceFactor()), null, "a batch route's price as "
+                + "a share of its `price.*` (the Batch API's discount)");
+        t.template(n + "rpd", Type.LONG, ConfigRules.atLeast("at least 0 (0: none)", 0),
+                null, "requests per day");
+        t.template(n + "tpd", Type.LONG, ConfigRules.atLeast("at least 0 (0: none)", 0),
+                null, "tokens per day");
+        t.template(n + "daily-reset-hour-utc", Type.INT, ConfigRules.between("an hour in [0, 23]", 0, 23),
+                "0", null, "hour of the day (UTC, 0-23) at which `rpd` and `tpd` "
+                + "start again");
+        t.template(n + "input-tpm", Type.INT, ConfigRules.atLeast("at least 0 (0: none)", 0),
+                null, "separate prompt-token limit per minute");
+        t.template(n + "output-tpm", Type.INT, ConfigRules.atLeast("at least 0 (0: none)", 0),
+                null, "separate completion-token limit per minute");
     }
 }

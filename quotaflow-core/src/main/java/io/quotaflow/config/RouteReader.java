@@ -1,5 +1,6 @@
 package io.quotaflow.config;
 
+import io.quotaflow.settings.Keys;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -39,10 +40,10 @@ final class RouteReader {
         Secret key = key(name);
         String baseUrl = values.get(source(name, "base-url")).orElseThrow(() -> new ConfigError("route " + name
                 + " has no base URL: set " + RouteKeys.key(name, "base-url") + ", or llm.base-url (--llm-base-url, "
-                + ConfigKeys.envName("llm.base-url") + ") for every route"));
+                + ConfigKeys.envName(Keys.LLM_BASE_URL) + ") for every route"));
         ModelSettings model = new ModelSettings(URI.create(baseUrl.strip()), values.string(source(name, "model")), key,
                 Duration.ofMillis(values.longValue(source(name, "timeout-ms"))), values.get(source(name, "encoding")).orElse(null),
-                values.integer(source(name, "context-tokens")), values.list("classify.categories"), values.list("classify.urgencies"));
+                values.integer(source(name, "context-tokens")), values.list(Keys.CLASSIFY_CATEGORIES), values.list(Keys.CLASSIFY_URGENCIES));
         model = model.withDialect(Dialect.parse(values.string(source(name, "dialect"))), values.get(source(name, "api-version")).orElse(null),
                 values.get(source(name, "deployment")).orElse(null));
         QuotaSettings defaults = QuotaSettings.ofDefaults();
@@ -122,7 +123,7 @@ final class RouteReader {
         if (file.isPresent()) {
             return ApiKeyReader.fromFile(file.get(), "the API key file of route " + name + " (" + fileKey + ")");
         }
-        Optional<String> sharedFile = values.get("llm.api-key-file");
+        Optional<String> sharedFile = values.get(Keys.LLM_API_KEY_FILE);
         String sharedValue = env.get(ConfigLoader.API_KEY_ENV);
         if (sharedFile.isEmpty() && (sharedValue == null || sharedValue.isBlank())) {
             throw new ConfigError("the API key of route " + name + " is missing: set " + envKey + " to the name of the "

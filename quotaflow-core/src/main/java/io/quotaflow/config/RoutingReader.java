@@ -1,5 +1,6 @@
 package io.quotaflow.config;
 
+import io.quotaflow.settings.Keys;
 import io.quotaflow.records.Priority;
 
 import java.net.URI;
@@ -30,7 +31,7 @@ final class RoutingReader {
 
     static Routing read(ConfigValues values, Map<String, String> env) {
         QuotaSettings quota = quota(values);
-        List<String> names = values.get("routes").isPresent() ? values.list("routes") : List.of();
+        List<String> names = values.get(Keys.ROUTES).isPresent() ? values.list(Keys.ROUTES) : List.of();
         Map<String, RouteSettings> routes = new LinkedHashMap<>();
         if (names.isEmpty()) {
             routes.put(RouteSettings.DEFAULT_NAME, RouteSettings.of(RouteSettings.DEFAULT_NAME, singleModel(values, env), quota));
@@ -38,43 +39,43 @@ final class RoutingReader {
             RouteReader reader = new RouteReader(values, env, quota);
             names.forEach(n -> routes.put(n, reader.read(n)));
         }
-        String defaultRoute = values.get("routing.default").map(String::strip).orElse(routes.keySet().iterator().next());
+        String defaultRoute = values.get(Keys.ROUTING_DEFAULT).map(String::strip).orElse(routes.keySet().iterator().next());
         Map<Priority, String> byPriority = new EnumMap<>(Priority.class);
         Map<Priority, Duration> maxWait = new EnumMap<>(Priority.class);
         for (Priority p : Priority.values()) {
-            values.get("routing.priority." + p.wireName()).ifPresent(r -> byPriority.put(p, r.strip()));
-            String waitKey = "routing.max-wait." + p.wireName();
+            values.get(Keys.ROUTING_PRIORITY_PREFIX + p.wireName()).ifPresent(r -> byPriority.put(p, r.strip()));
+            String waitKey = Keys.ROUTING_MAX_WAIT_PREFIX + p.wireName();
             values.get(waitKey).filter(w -> !ConfigRules.isNone(w)).ifPresent(w -> maxWait.put(p, ConfigDurations.require(waitKey, w)));
         }
         Map<String, String> byTenant = new LinkedHashMap<>();
         for (String key : values.keysStartingWith(RouteKeys.TENANT_PREFIX)) {
             values.get(key).ifPresent(r -> byTenant.put(key.substring(RouteKeys.TENANT_PREFIX.length()), r.strip()));
         }
-        Duration ttl = ConfigDurations.require("cache.ttl", values.string("cache.ttl"));
-        String cacheScope = values.string("cache.scope").strip().toLowerCase(java.util.Locale.ROOT);
-        Duration stale = ConfigDurations.require("cache.stale-ttl", values.string("cache.stale-ttl"));
+        Duration ttl = ConfigDurations.require(Keys.CACHE_TTL, values.string(Keys.CACHE_TTL));
+        String cacheScope = values.string(Keys.CACHE_SCOPE).strip().toLowerCase(java.util.Locale.ROOT);
+        Duration stale = ConfigDurations.require(Keys.CACHE_STALE_TTL, values.string(Keys.CACHE_STALE_TTL));
         return new Routing(routes, defaultRoute, byPriority, byTenant, maxWait, ttl, "global".equals(cacheScope), stale);
     }
 
     /** {@code quota.*}: the single route's quota, and every route's knobs. */
     static QuotaSettings quota(ConfigValues p) {
-        String inFlight = p.string("quota.max-in-flight").strip();
+        String inFlight = p.string(Keys.QUOTA_MAX_IN_FLIGHT).strip();
         QuotaSettings defaults = QuotaSettings.ofDefaults();
-        return new QuotaSettings(ConfigRules.limit(p.string("quota.rpm"), defaults.rpm()),
-                ConfigRules.limit(p.string("quota.tpm"), defaults.tpm()),
-                p.number("quota.safety-factor"), p.number("quota.burst-seconds"),
+        return new QuotaSettings(ConfigRules.limit(p.string(Keys.QUOTA_RPM), defaults.rpm()),
+                ConfigRules.limit(p.string(Keys.QUOTA_TPM), defaults.tpm()),
+                p.number(Keys.QUOTA_SAFETY_FACTOR), p.number(Keys.QUOTA_BURST_SECONDS),
                 inFlight.equalsIgnoreCase("auto") ? QuotaSettings.AUTO : Integer.parseInt(inFlight),
-                p.number("quota.reserve-fraction"), p.integer("quota.max-in-flight-ceiling"),
-                ConfigRules.limitOrigin(p, "quota.rpm"), ConfigRules.limitOrigin(p, "quota.tpm"));
+                p.number(Keys.QUOTA_RESERVE_FRACTION), p.integer(Keys.QUOTA_MAX_IN_FLIGHT_CEILING),
+                ConfigRules.limitOrigin(p, Keys.QUOTA_RPM), ConfigRules.limitOrigin(p, Keys.QUOTA_TPM));
     }
 
     /** {@code llm.*} and {@code QUOTAFLOW_LLM_API_KEY} / {@code llm.api-key-file}: the route named {@code default}. */
     private static ModelSettings singleModel(ConfigValues p, Map<String, String> env) {
-        Secret key = ApiKeyReader.read(p.get("llm.api-key-file").orElse(null), env.get(ConfigLoader.API_KEY_ENV));
-        return new ModelSettings(URI.create(p.string("llm.base-url").strip()), p.string("llm.model"),
-                key, p.millis("llm.timeout-ms"), p.get("llm.encoding").orElse(null), p.integer("llm.context-tokens"),
-                p.list("classify.categories"), p.list("classify.urgencies"))
-                .withDialect(Dialect.parse(p.string("llm.dialect")), p.get("llm.api-version").orElse(null),
-                        p.get("llm.deployment").orElse(null));
+        Secret key = ApiKeyReader.read(p.get(Keys.LLM_API_KEY_FILE).orElse(null), env.get(ConfigLoader.API_KEY_ENV));
+        return new ModelSettings(URI.create(p.string(Keys.LLM_BASE_URL).strip()), p.string(Keys.LLM_MODEL),
+                key, p.millis(Keys.LLM_TIMEOUT_MS), p.get(Keys.LLM_ENCODING).orElse(null), p.integer(Keys.LLM_CONTEXT_TOKENS),
+                p.list(Keys.CLASSIFY_CATEGORIES), p.list(Keys.CLASSIFY_URGENCIES))
+                .withDialect(Dialect.parse(p.string(Keys.LLM_DIALECT)), p.get(Keys.LLM_API_VERSION).orElse(null),
+                        p.get(Keys.LLM_DEPLOYMENT).orElse(null));
     }
 }

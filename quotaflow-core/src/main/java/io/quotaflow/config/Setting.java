@@ -1,5 +1,6 @@
 package io.quotaflow.config;
 
+import io.quotaflow.settings.Origin;
 import java.util.Objects;
 
 /**

@@ -1,5 +1,6 @@
 package io.quotaflow.deadline;
 
+import io.quotaflow.settings.Keys;
 import io.quotaflow.records.Priority;
 
 import java.time.Duration;
@@ -34,8 +35,8 @@ public record DeadlineSettings(Map<Priority, Duration> defaults, DeadlineAction 
     public static final DeadlineSettings DEFAULTS = new DeadlineSettings(Map.of(), DeadlineAction.HANDOFF, Map.of());
 
     public DeadlineSettings {
-        defaults = copy(defaults, "deadline.");
-        maxWait = copy(maxWait, "queue.max-wait.");
+        defaults = copy(defaults, Keys.DEADLINE_PREFIX);
+        maxWait = copy(maxWait, Keys.QUEUE_MAX_WAIT_PREFIX);
         Objects.requireNonNull(action, "action");
         haltGrace = haltGrace == null ? DEFAULT_HALT_GRACE : haltGrace;
         if (haltGrace.isNegative() || haltGrace.compareTo(MAX_HALT_GRACE) > 0) {

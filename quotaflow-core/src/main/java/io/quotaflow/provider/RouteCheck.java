@@ -1,5 +1,6 @@
 package io.quotaflow.provider;
 
+import io.quotaflow.settings.Keys;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.quota.RateLimitHeaders;
 import io.quotaflow.quota.RateLimitInfo;
@@ -223,7 +224,7 @@ final class RouteCheck {
             ok("context window", configured + " tokens, as configured (the provider does not say)");
         } else if (configured > providerContext.getAsLong()) {
             lines.add(new ProbeLine(ProbeLine.Verdict.FAIL, subject, "context window", "the provider says " + providerContext.getAsLong()
-                    + " tokens; the configured " + configured + " is larger: set " + key("context-tokens", "llm.context-tokens")
+                    + " tokens; the configured " + configured + " is larger: set " + key("context-tokens", Keys.LLM_CONTEXT_TOKENS)
                     + "=" + providerContext.getAsLong()));
         } else {
             ok("context window", configured + " tokens configured; the provider says " + providerContext.getAsLong());
@@ -250,13 +251,13 @@ final class RouteCheck {
         info.limitRequests().ifPresent(l -> {
             announced.add("requests " + l);
             if (rpm == QuotaSettings.NONE || rpm > l) {
-                above.add("rpm " + QuotaSettings.limitText(rpm) + " is above the announced " + l + ": set " + key("rpm", "quota.rpm") + "=" + l);
+                above.add("rpm " + QuotaSettings.limitText(rpm) + " is above the announced " + l + ": set " + key("rpm", Keys.QUOTA_RPM) + "=" + l);
             }
         });
         info.limitTokens().ifPresent(l -> {
             announced.add("tokens " + l);
             if (tpm == QuotaSettings.NONE || tpm > l) {
-                above.add("tpm " + QuotaSettings.limitText(tpm) + " is above the announced " + l + ": set " + key("tpm", "quota.tpm") + "=" + l);
+                above.add("tpm " + QuotaSettings.limitText(tpm) + " is above the announced " + l + ": set " + key("tpm", Keys.QUOTA_TPM) + "=" + l);
             }
         });
         TreeSet<String> families = new TreeSet<>();

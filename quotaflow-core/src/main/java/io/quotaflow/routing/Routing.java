@@ -1,5 +1,6 @@
 package io.quotaflow.routing;
 
+import io.quotaflow.settings.Keys;
 import io.quotaflow.records.Priority;
 
 import java.time.Duration;
@@ -73,7 +74,7 @@ public record Routing(Map<String, RouteSettings> routes, String defaultRoute, Ma
         byTenant = byTenant == null ? Map.of() : Map.copyOf(byTenant);
         maxWait = maxWait == null || maxWait.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new EnumMap<>(maxWait));
         byPriority.forEach((p, r) -> QuotaSettings.require(all.containsKey(r),
-                "routing.priority." + p.wireName() + " names an unknown route '" + r + "'"));
+                Keys.ROUTING_PRIORITY_PREFIX + p.wireName() + " names an unknown route '" + r + "'"));
         byTenant.forEach((t, r) -> QuotaSettings.require(all.containsKey(r), "routing.tenant." + t + " names an unknown route '" + r + "'"));
         for (RouteSettings r : all.values()) {
             r.fallback().forEach(f -> QuotaSettings.require(all.containsKey(f),

@@ -77,7 +77,7 @@ public final class TlsIdentity {
     public static TlsIdentity fromPkcs12(Path file, Secret password) {
         char[] pw = password.reveal().toCharArray();
         KeyStore store;
-        try (InputStream in = Files.newInputStream(readable(file, "http.tls.keystore-file"))) {
+        try (InputStream in = Files.newInputStream(readable(file, Keys.HTTP_TLS_KEYSTORE_FILE))) {
             store = KeyStore.getInstance("PKCS12");
             store.load(in, pw);
         } catch (IOException e) {
@@ -168,7 +168,7 @@ public final class TlsIdentity {
     }
 
     private static List<X509Certificate> certificates(Path file) {
-        byte[] bytes = read(file, "http.tls.cert-file");
+        byte[] bytes = read(file, Keys.HTTP_TLS_CERT_FILE);
         List<X509Certificate> chain = new ArrayList<>();
         try {
             for (Certificate c : CertificateFactory.getInstance("X.509").generateCertificates(new ByteArrayInputStream(bytes))) {
@@ -184,7 +184,7 @@ public final class TlsIdentity {
     }
 
     private static PrivateKey privateKey(Path file, X509Certificate certificate) {
-        String text = new String(read(file, "http.tls.key-file"), StandardCharsets.US_ASCII);
+        String text = new String(read(file, Keys.HTTP_TLS_KEY_FILE), StandardCharsets.US_ASCII);
         Matcher m = PEM.matcher(text);
         while (m.find()) {
             String type = m.group(1);

@@ -42,8 +42,8 @@ class BodyStallIT {
         RetrySettings retry = RetrySettings.ofDefaults().withBase(Duration.ofMillis(200)).withCap(Duration.ofSeconds(2));
         QuotaflowConfig base = it.config("quotaflow-body-stall", quota, retry);
         // four tickets a call: some 125 calls, of which a few stall; the deadline is the route's llm.timeout
-        DispatcherSettings dispatcher = new DispatcherSettings(ModelSettings.of(URI.create(it.sim.baseUrl()), "gpt-4o-mini",
-                Secret.of(KEY)).withTimeout(Duration.ofSeconds(2)), quota, BatchSettings.ofDefaults().withMaxItems(4), retry)
+        DispatcherSettings dispatcher = DispatcherSettings.builder(ModelSettings.of(URI.create(it.sim.baseUrl()), "gpt-4o-mini",
+                Secret.of(KEY)).withTimeout(Duration.ofSeconds(2)), quota, BatchSettings.ofDefaults().withMaxItems(4), retry).build()
                 .withTopics(it.topics()).withDispatchPartitions(ItSupport.IT_PARTITIONS);
         QuotaflowConfig config = new QuotaflowConfig(base.bootstrapServers(), base.applicationId(), base.stateDir(), -1, Map.of(),
                 dispatcher);

@@ -53,8 +53,8 @@ class DailyLimitsIT {
         RouteSettings route = new RouteSettings(RouteSettings.DEFAULT_NAME, d.model(), quota, List.of(), null, Prices.NONE,
                 new DailyLimits(4, 0, 0), 0, 0);
         Routing routing = new Routing(Map.of(route.name(), route), route.name(), Map.of(), Map.of(), Map.of(), Duration.ZERO);
-        DispatcherSettings dispatcher = new DispatcherSettings(d.model(), quota, BatchSettings.ofDefaults().withMaxItems(1), d.retry(),
-                d.limits(), d.topics(), routing);
+        DispatcherSettings dispatcher = DispatcherSettings.builder(d.model(), quota, BatchSettings.ofDefaults().withMaxItems(1), d.retry())
+                .limits(d.limits()).topics(d.topics()).routing(routing).build();
         QuotaflowConfig config = new QuotaflowConfig(base.bootstrapServers(), base.applicationId(), base.stateDir(), base.httpPort(),
                 base.kafka(), dispatcher, base.instanceId(), base.httpBind());
 

@@ -186,8 +186,8 @@ final class ItSupport implements BeforeAllCallback, AfterAllCallback {
                                   String applicationId, QuotaSettings quota, RetrySettings retry) {
         try {
             return new QuotaflowConfig(broker.bootstrapServers(), applicationId, io.quotaflow.testkit.TestDirs.temporary("qf-" + applicationId), -1,
-                    Map.of(), new DispatcherSettings(ModelSettings.of(URI.create(sim.baseUrl()), "gpt-4o-mini", Secret.of(key)),
-                    quota, BatchSettings.ofDefaults(), retry).withTopics(topics).withDispatchPartitions(IT_PARTITIONS));
+                    Map.of(), DispatcherSettings.builder(ModelSettings.of(URI.create(sim.baseUrl()), "gpt-4o-mini", Secret.of(key)),
+                    quota, BatchSettings.ofDefaults(), retry).build().withTopics(topics).withDispatchPartitions(IT_PARTITIONS));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

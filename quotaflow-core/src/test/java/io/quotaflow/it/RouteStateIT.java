@@ -52,8 +52,8 @@ class RouteStateIT {
     private void deadRoute(URI dead) throws Exception {
         QuotaflowConfig config = new QuotaflowConfig(it.bootstrapServers(), it.topics().prefix() + "quotaflow-dead",
                 io.quotaflow.testkit.TestDirs.temporary("qf-dead"), 0, Map.of(),
-                new DispatcherSettings(ModelSettings.of(dead, "gpt-4o-mini", Secret.of(it.key)), QuotaSettings.ofDefaults().withRpm(600)
-                        .withTpm(200_000), BatchSettings.ofDefaults(), RetrySettings.ofDefaults())
+                DispatcherSettings.builder(ModelSettings.of(dead, "gpt-4o-mini", Secret.of(it.key)), QuotaSettings.ofDefaults().withRpm(600)
+                        .withTpm(200_000), BatchSettings.ofDefaults(), RetrySettings.ofDefaults()).build()
                         .withTopics(it.topics()).withDispatchPartitions(ItSupport.IT_PARTITIONS)).withHttp("127.0.0.1", 0);
         try (Pipeline pipeline = Pipeline.start(config)) {
             pipeline.startCheck().done().get(30, TimeUnit.SECONDS);

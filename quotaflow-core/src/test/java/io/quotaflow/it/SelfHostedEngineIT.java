@@ -58,8 +58,8 @@ class SelfHostedEngineIT {
         QuotaflowConfig base = it.config("quotaflow-engine", quota, RetrySettings.ofDefaults()).withHttp("127.0.0.1", 0);
         DispatcherSettings d = base.dispatcher();
         // one ticket a call: the engine's calls are what is measured
-        DispatcherSettings dispatcher = new DispatcherSettings(d.model(), quota, BatchSettings.ofDefaults().withMaxItems(1), d.retry(),
-                d.limits(), d.topics()).withDispatchPartitions(ItSupport.IT_PARTITIONS);
+        DispatcherSettings dispatcher = DispatcherSettings.builder(d.model(), quota, BatchSettings.ofDefaults().withMaxItems(1), d.retry())
+                .limits(d.limits()).topics(d.topics()).build().withDispatchPartitions(ItSupport.IT_PARTITIONS);
         QuotaflowConfig config = new QuotaflowConfig(base.bootstrapServers(), base.applicationId(), base.stateDir(), base.httpPort(),
                 base.kafka(), dispatcher, base.instanceId(), base.httpBind());
 

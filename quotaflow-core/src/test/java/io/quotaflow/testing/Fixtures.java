@@ -24,8 +24,8 @@ public final class Fixtures {
 
     /** Generous limits so only the test's own constraint binds. */
     public static DispatcherSettings settings() {
-        return new DispatcherSettings(model(), QuotaSettings.ofDefaults().withRpm(6_000).withTpm(2_000_000),
-                BatchSettings.ofDefaults(), RetrySettings.ofDefaults());
+        return DispatcherSettings.builder(model(), QuotaSettings.ofDefaults().withRpm(6_000).withTpm(2_000_000),
+                BatchSettings.ofDefaults(), RetrySettings.ofDefaults()).build();
     }
 
     public static String ticketJson(String id, String priority, String tenant, String body) {

@@ -153,8 +153,8 @@ class CancelTopologyTest {
     void shouldCancelOnlyTheTicketOfTheTenantTheTombstoneKeyNames() {
         FakeModelClient client = FakeModelClient.labellingAll("billing", "low");
         DispatcherSettings slow = Fixtures.settings();
-        slow = new DispatcherSettings(slow.model(), QuotaSettings.ofDefaults().withRpm(6_000).withTpm(2_000_000), slow.batch(),
-                slow.retry());
+        slow = DispatcherSettings.builder(slow.model(), QuotaSettings.ofDefaults().withRpm(6_000).withTpm(2_000_000), slow.batch(),
+                slow.retry()).build();
         try (PipelineHarness h = new PipelineHarness(slow, client, listener)) {
             h.pipe(Priority.BULK, "acme:1042", tenantTicket("acme", "1042", "data breach"));
             h.pipe(Priority.BULK, "globex:1042", tenantTicket("globex", "1042", "avatar"));
@@ -198,8 +198,8 @@ class CancelTopologyTest {
     void shouldCancelAWaitingLeaderAndLetItsFollowerBeAsked() {
         FakeModelClient client = FakeModelClient.labellingAll("billing", "low");
         DispatcherSettings slow = Fixtures.settings();
-        slow = new DispatcherSettings(slow.model(), QuotaSettings.ofDefaults().withRpm(6_000).withTpm(2_000_000), slow.batch(),
-                slow.retry());
+        slow = DispatcherSettings.builder(slow.model(), QuotaSettings.ofDefaults().withRpm(6_000).withTpm(2_000_000), slow.batch(),
+                slow.retry()).build();
         try (PipelineHarness h = new PipelineHarness(slow, client, listener)) {
             // bulk tickets linger: both wait, the second following the first
             h.pipe(Priority.BULK, "A", ticket("A", "twin"));

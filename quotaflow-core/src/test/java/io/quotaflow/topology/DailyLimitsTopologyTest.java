@@ -45,7 +45,7 @@ class DailyLimitsTopologyTest {
                 daily, inputTpm, outputTpm);
         Routing routing = new Routing(Map.of(route.name(), route), route.name(), Map.of(), Map.of(), Map.of(),
                 Routing.DEFAULT_CACHE_TTL);
-        return new DispatcherSettings(Fixtures.model(), quota, batch, RetrySettings.ofDefaults()).withRouting(routing);
+        return DispatcherSettings.builder(Fixtures.model(), quota, batch, RetrySettings.ofDefaults()).build().withRouting(routing);
     }
 
     @Test

@@ -57,8 +57,8 @@ class DeadlineTopologyTest {
 
     /** One ticket a call, 12 calls a minute (a call every ~5.6 s at the default safety factor), one call at a time. */
     private static DispatcherSettings slow() {
-        return new DispatcherSettings(Fixtures.model(), QuotaSettings.ofDefaults().withRpm(12).withTpm(2_000_000).withMaxInFlight(1),
-                BatchSettings.ofDefaults().withMaxItems(1), RetrySettings.ofDefaults());
+        return DispatcherSettings.builder(Fixtures.model(), QuotaSettings.ofDefaults().withRpm(12).withTpm(2_000_000).withMaxInFlight(1),
+                BatchSettings.ofDefaults().withMaxItems(1), RetrySettings.ofDefaults()).build();
     }
 
     @Test
@@ -234,8 +234,8 @@ class DeadlineTopologyTest {
     void shouldHandOffInsteadOfARetryThatWouldComeBackAfterTheDeadline() {
         DispatcherSettings settings = withDeadlines(Fixtures.settings(), Map.of(Priority.INTERACTIVE, Duration.ofSeconds(10)),
                 DeadlineAction.HANDOFF);
-        settings = new DispatcherSettings(Fixtures.model(), settings.quota(), settings.batch(),
-                RetrySettings.ofDefaults().withBase(Duration.ofSeconds(30)).withCap(Duration.ofSeconds(60))).withDeadlines(settings.deadlines());
+        settings = DispatcherSettings.builder(Fixtures.model(), settings.quota(), settings.batch(),
+                RetrySettings.ofDefaults().withBase(Duration.ofSeconds(30)).withCap(Duration.ofSeconds(60))).build().withDeadlines(settings.deadlines());
         FakeModelClient client = new FakeModelClient(r -> FakeModelClient.failed(ModelOutcome.FailureKind.TRANSIENT, 500, "boom"));
         try (PipelineHarness h = new PipelineHarness(settings, client)) {
             h.pipe(Priority.INTERACTIVE, "I-1", ticket("I-1", null));

@@ -37,7 +37,7 @@ class FailurePathTest {
     }
 
     private static DispatcherSettings settings(RetrySettings retry) {
-        return new DispatcherSettings(Fixtures.model(), Fixtures.settings().quota(), BatchSettings.ofDefaults(), retry);
+        return DispatcherSettings.builder(Fixtures.model(), Fixtures.settings().quota(), BatchSettings.ofDefaults(), retry).build();
     }
 
     // TopologyTestDriver feeds what the topology writes to tickets.retry back into it, as the broker would
@@ -255,8 +255,8 @@ class FailurePathTest {
     void shouldOpenTheCircuitOnTransientFailuresAndProbeWithOneTicket() {
         FakeModelClient client = new FakeModelClient(r -> FakeModelClient.failed(ModelOutcome.FailureKind.TRANSIENT, 503, "overloaded"));
         RetrySettings retry = RetrySettings.ofDefaults().withCircuitOpenWait(Duration.ofSeconds(10));
-        DispatcherSettings settings = new DispatcherSettings(Fixtures.model(), Fixtures.settings().quota(),
-                BatchSettings.ofDefaults().withMaxItems(2), retry);
+        DispatcherSettings settings = DispatcherSettings.builder(Fixtures.model(), Fixtures.settings().quota(),
+                BatchSettings.ofDefaults().withMaxItems(2), retry).build();
         try (PipelineHarness h = new PipelineHarness(settings, client)) {
             IntStream.range(0, 30).forEach(i -> h.pipe(Priority.INTERACTIVE, "T-" + i, Fixtures.ticket("T-" + i)));
             h.advance(Duration.ofSeconds(1));
@@ -278,8 +278,8 @@ class FailurePathTest {
     void shouldCloseTheCircuitWhenTheProbesOnlyTicketWasUpdatedWhileItWasOut() {
         FakeModelClient client = new FakeModelClient(r -> FakeModelClient.failed(ModelOutcome.FailureKind.TRANSIENT, 503, "overloaded"));
         RetrySettings retry = RetrySettings.ofDefaults().withCircuitOpenWait(Duration.ofSeconds(10));
-        DispatcherSettings settings = new DispatcherSettings(Fixtures.model(), Fixtures.settings().quota(),
-                BatchSettings.ofDefaults().withMaxItems(2), retry);
+        DispatcherSettings settings = DispatcherSettings.builder(Fixtures.model(), Fixtures.settings().quota(),
+                BatchSettings.ofDefaults().withMaxItems(2), retry).build();
         try (PipelineHarness h = new PipelineHarness(settings, client)) {
             IntStream.range(0, 30).forEach(i -> h.pipe(Priority.INTERACTIVE, "T-" + i, Fixtures.ticket("T-" + i)));
             h.advance(Duration.ofSeconds(1));

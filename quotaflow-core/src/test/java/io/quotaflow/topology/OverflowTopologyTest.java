@@ -44,9 +44,9 @@ class OverflowTopologyTest {
     void shouldSpillABacklogBeyondTheCapAndAnswerEveryTicketOnceWithCancelsAndUpdatesOfSpilledOnes() {
         FakeModelClient client = FakeModelClient.labellingAll("billing", "low").hold();
         // one call out at a time, held: the rest of the backlog waits, most of it on disk
-        DispatcherSettings settings = new DispatcherSettings(Fixtures.model(),
+        DispatcherSettings settings = DispatcherSettings.builder(Fixtures.model(),
                 io.quotaflow.settings.QuotaSettings.ofDefaults().withRpm(6_000).withTpm(2_000_000).withMaxInFlight(1),
-                io.quotaflow.settings.BatchSettings.ofDefaults(), io.quotaflow.settings.RetrySettings.ofDefaults()).withMaxPending(5);
+                io.quotaflow.settings.BatchSettings.ofDefaults(), io.quotaflow.settings.RetrySettings.ofDefaults()).build().withMaxPending(5);
         try (PipelineHarness h = new PipelineHarness(settings, client, listener)) {
             for (int i = 0; i < 40; i++) {
                 h.pipe(Priority.STANDARD, "T-" + i, ticket("T-" + i, "question " + i));

@@ -58,7 +58,7 @@ class QuotaFidelityTest {
     }
 
     private static DispatcherSettings settings(QuotaSettings quota) {
-        return new DispatcherSettings(Fixtures.model(), quota, BatchSettings.ofDefaults(), RetrySettings.ofDefaults());
+        return DispatcherSettings.builder(Fixtures.model(), quota, BatchSettings.ofDefaults(), RetrySettings.ofDefaults()).build();
     }
 
     @Test

@@ -73,8 +73,8 @@ class QuotaflowTopologyTest {
     @Test
     void shouldDeadLetterATicketTooLargeForTheContextBudget() {
         FakeModelClient client = FakeModelClient.labellingAll("billing", "low");
-        DispatcherSettings settings = new DispatcherSettings(Fixtures.model().withContextTokens(2_000),
-                Fixtures.settings().quota(), BatchSettings.ofDefaults(), Fixtures.settings().retry());
+        DispatcherSettings settings = DispatcherSettings.builder(Fixtures.model().withContextTokens(2_000),
+                Fixtures.settings().quota(), BatchSettings.ofDefaults(), Fixtures.settings().retry()).build();
         try (PipelineHarness h = new PipelineHarness(settings, client)) {
             h.pipe(Priority.BULK, "big", Fixtures.ticket("big", "default", "log line 42 failed ".repeat(2_000)));
             h.pipe(Priority.BULK, "small", Fixtures.ticket("small"));
@@ -120,8 +120,8 @@ class QuotaflowTopologyTest {
     void shouldNeverExceedTheItemOrTokenCapsOfABatch() {
         FakeModelClient client = FakeModelClient.labellingAll("other", "low");
         BatchSettings batch = BatchSettings.ofDefaults().withMaxItems(4).withMaxPromptTokens(600);
-        DispatcherSettings settings = new DispatcherSettings(Fixtures.model(), Fixtures.settings().quota(), batch,
-                Fixtures.settings().retry());
+        DispatcherSettings settings = DispatcherSettings.builder(Fixtures.model(), Fixtures.settings().quota(), batch,
+                Fixtures.settings().retry()).build();
         PromptBuilder prompts = new PromptBuilder(Fixtures.model());
         try (PipelineHarness h = new PipelineHarness(settings, client)) {
             for (int i = 0; i < 60; i++) {
@@ -145,8 +145,8 @@ class QuotaflowTopologyTest {
     @Test
     void shouldDispatchInteractiveBeforeStandardBeforeBulk() {
         FakeModelClient client = FakeModelClient.labellingAll("other", "low").hold();
-        DispatcherSettings settings = new DispatcherSettings(Fixtures.model(), Fixtures.settings().quota().withMaxInFlight(1),
-                BatchSettings.ofDefaults().withMaxItems(3), Fixtures.settings().retry());
+        DispatcherSettings settings = DispatcherSettings.builder(Fixtures.model(), Fixtures.settings().quota().withMaxInFlight(1),
+                BatchSettings.ofDefaults().withMaxItems(3), Fixtures.settings().retry()).build();
         try (PipelineHarness h = new PipelineHarness(settings, client)) {
             IntStream.range(0, 3).forEach(i -> h.pipe(Priority.BULK, "B-" + i, Fixtures.ticket("B-" + i)));
             IntStream.range(0, 3).forEach(i -> h.pipe(Priority.STANDARD, "S-" + i, Fixtures.ticket("S-" + i)));
@@ -169,9 +169,9 @@ class QuotaflowTopologyTest {
     void shouldSendAnInteractiveTicketAtOnceWhileBulkCallsFillTheInFlightLimit() {
         FakeModelClient client = FakeModelClient.labellingAll("other", "low").hold();
         // auto, held to one call by its ceiling: the extra calls are auto's
-        DispatcherSettings settings = new DispatcherSettings(Fixtures.model(),
+        DispatcherSettings settings = DispatcherSettings.builder(Fixtures.model(),
                 Fixtures.settings().quota().withMaxInFlight(0).withMaxInFlightCeiling(1),
-                BatchSettings.ofDefaults().withMaxItems(3), Fixtures.settings().retry());
+                BatchSettings.ofDefaults().withMaxItems(3), Fixtures.settings().retry()).build();
         try (PipelineHarness h = new PipelineHarness(settings, client)) {
             IntStream.range(0, 6).forEach(i -> h.pipe(Priority.BULK, "B-" + i, Fixtures.ticket("B-" + i)));
             h.advance(Duration.ofSeconds(3));
@@ -195,8 +195,8 @@ class QuotaflowTopologyTest {
     @Test
     void shouldKeepEvenAnInteractiveTicketWithinAConfiguredInFlightLimit() {
         FakeModelClient client = FakeModelClient.labellingAll("other", "low").hold();
-        DispatcherSettings settings = new DispatcherSettings(Fixtures.model(), Fixtures.settings().quota().withMaxInFlight(1),
-                BatchSettings.ofDefaults().withMaxItems(3), Fixtures.settings().retry());
+        DispatcherSettings settings = DispatcherSettings.builder(Fixtures.model(), Fixtures.settings().quota().withMaxInFlight(1),
+                BatchSettings.ofDefaults().withMaxItems(3), Fixtures.settings().retry()).build();
         try (PipelineHarness h = new PipelineHarness(settings, client)) {
             IntStream.range(0, 3).forEach(i -> h.pipe(Priority.BULK, "B-" + i, Fixtures.ticket("B-" + i)));
             h.advance(Duration.ofSeconds(3));
@@ -214,8 +214,8 @@ class QuotaflowTopologyTest {
     @Test
     void shouldShareABatchFairlyBetweenTenants() {
         FakeModelClient client = FakeModelClient.labellingAll("other", "low").hold();
-        DispatcherSettings settings = new DispatcherSettings(Fixtures.model(), Fixtures.settings().quota().withMaxInFlight(1),
-                BatchSettings.ofDefaults().withMaxItems(4), Fixtures.settings().retry());
+        DispatcherSettings settings = DispatcherSettings.builder(Fixtures.model(), Fixtures.settings().quota().withMaxInFlight(1),
+                BatchSettings.ofDefaults().withMaxItems(4), Fixtures.settings().retry()).build();
         try (PipelineHarness h = new PipelineHarness(settings, client)) {
             IntStream.range(0, 20).forEach(i -> h.pipe(Priority.STANDARD, "big-" + i, Fixtures.ticket("big-" + i, "big", "text")));
             h.pipe(Priority.STANDARD, "small-0", Fixtures.ticket("small-0", "small", "text"));
@@ -230,9 +230,9 @@ class QuotaflowTopologyTest {
     void shouldNotDelayInteractiveWorkBehindABulkBacklog() {
         FakeModelClient client = FakeModelClient.labellingAll("other", "low");
         // TPM binds hard: an 11 760-token bucket (2 940 tokens/s) that bulk work may drain only down to its 25 % reserve
-        DispatcherSettings settings = new DispatcherSettings(Fixtures.model(),
+        DispatcherSettings settings = DispatcherSettings.builder(Fixtures.model(),
                 QuotaSettings.ofDefaults().withRpm(6_000).withTpm(180_000).withBurstSeconds(4), BatchSettings.ofDefaults(),
-                Fixtures.settings().retry());
+                Fixtures.settings().retry()).build();
         try (PipelineHarness h = new PipelineHarness(settings, client)) {
             IntStream.range(0, 400).forEach(i -> h.pipe(Priority.BULK, "B-" + i, Fixtures.ticket("B-" + i, "t" + (i % 4),
                     "bulk export log line ".repeat(20))));
@@ -284,9 +284,9 @@ class QuotaflowTopologyTest {
     /** A bulk backlog's first call, with {@code behind} tickets behind its first full batch. */
     private static BulkCall firstBulkCall(int behind) {
         // 120k TPM at 0.98: 1 960 tokens/s, a bucket of 4 s, a quarter of it the reserve
-        DispatcherSettings settings = new DispatcherSettings(Fixtures.model(),
+        DispatcherSettings settings = DispatcherSettings.builder(Fixtures.model(),
                 QuotaSettings.ofDefaults().withRpm(6_000).withTpm(120_000).withBurstSeconds(4), BatchSettings.ofDefaults(),
-                Fixtures.settings().retry());
+                Fixtures.settings().retry()).build();
         RateLimitInfo empty = new RateLimitInfo(OptionalLong.of(6_000), OptionalLong.of(120_000), OptionalLong.of(5_000), OptionalLong.of(0),
                 Optional.empty(), Optional.empty(), Optional.empty());
         FakeModelClient client = new FakeModelClient(r -> {
@@ -328,9 +328,9 @@ class QuotaflowTopologyTest {
     void shouldNotDispatchWhileTheLimiterSaysNo() {
         FakeModelClient client = FakeModelClient.labellingAll("other", "low");
         // 6 RPM at 0.98 safety: the bucket starts empty and earns one request every ~10.2 s
-        DispatcherSettings settings = new DispatcherSettings(Fixtures.model(),
+        DispatcherSettings settings = DispatcherSettings.builder(Fixtures.model(),
                 QuotaSettings.ofDefaults().withRpm(6).withTpm(2_000_000),
-                BatchSettings.ofDefaults().withMaxItems(1), Fixtures.settings().retry());
+                BatchSettings.ofDefaults().withMaxItems(1), Fixtures.settings().retry()).build();
         try (PipelineHarness h = new PipelineHarness(settings, client)) {
             IntStream.range(0, 3).forEach(i -> h.pipe(Priority.INTERACTIVE, "T-" + i, Fixtures.ticket("T-" + i)));
             h.advance(Duration.ofSeconds(10));
@@ -348,8 +348,8 @@ class QuotaflowTopologyTest {
     void shouldSizeBatchesToTheBucketAndStillRunTicketsLargerThanIt() {
         FakeModelClient client = FakeModelClient.labellingAll("other", "low");
         // 12k TPM at 0.98 and 2 s of burst: a 392-token bucket, 294 above the bulk reserve
-        DispatcherSettings settings = new DispatcherSettings(Fixtures.model(),
-                QuotaSettings.ofDefaults().withRpm(6_000).withTpm(12_000), BatchSettings.ofDefaults(), Fixtures.settings().retry());
+        DispatcherSettings settings = DispatcherSettings.builder(Fixtures.model(),
+                QuotaSettings.ofDefaults().withRpm(6_000).withTpm(12_000), BatchSettings.ofDefaults(), Fixtures.settings().retry()).build();
         try (PipelineHarness h = new PipelineHarness(settings, client)) {
             h.pipe(Priority.BULK, "huge", Fixtures.ticket("huge", "default", "a long ticket body ".repeat(120)));
             IntStream.range(0, 6).forEach(i -> h.pipe(Priority.BULK, "T-" + i, Fixtures.ticket("T-" + i)));

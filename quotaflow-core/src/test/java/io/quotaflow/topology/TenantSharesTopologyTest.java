@@ -37,7 +37,7 @@ class TenantSharesTopologyTest {
     @Test
     void shouldShareAdmittedTokensThreeToOneByWeightWhateverTheTicketSizes() {
         DispatcherSettings base = Fixtures.settings();
-        DispatcherSettings settings = new DispatcherSettings(base.model(), base.quota().withRpm(60), base.batch(), base.retry())
+        DispatcherSettings settings = DispatcherSettings.builder(base.model(), base.quota().withRpm(60), base.batch(), base.retry()).build()
                 .withTenants(TenantSettings.builder().weight("gold", 3).weight("tin", 1).build());
         Admissions admissions = new Admissions();
         try (PipelineHarness h = new PipelineHarness(settings, FakeModelClient.labellingAll("billing", "low"), admissions)) {

@@ -1,10 +1,8 @@
-package io.quotaflow.config;
+package io.quotaflow.settings;
 
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
-import io.quotaflow.settings.QuotaSettings;
-import io.quotaflow.settings.TopicNames;
 
 /**
  * What every command that talks to a cluster needs: where it is, the {@code kafka.*} client

@@ -1,4 +1,4 @@
-package io.quotaflow.config;
+package io.quotaflow.settings;
 
 import java.nio.file.Path;
 
