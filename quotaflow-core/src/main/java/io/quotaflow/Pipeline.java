@@ -67,7 +67,7 @@ public final class Pipeline implements AutoCloseable {
         this.clients = clients;
         this.routeStates = routeStates;
         this.registry = MetricsRegistry.create(config.metrics());
-        this.metrics = new PipelineMetrics(registry, MeteredRoute.all(config.dispatcher()), TIME);
+        this.metrics = new PipelineMetrics(registry, MeteredRoute.all(config.dispatcher()), TIME, config.metrics().tenantLabels());
         this.processMetrics = ProcessMetrics.bindTo(registry);
         ConsumerLag.register(registry, consumedTopics(config), clientMetrics);
         if (config.metrics().kafka() == io.quotaflow.settings.MetricsSettings.KafkaMetrics.CURATED) {
@@ -80,10 +80,12 @@ public final class Pipeline implements AutoCloseable {
         // the HTTP server binds first: its port is the application.server other instances forward to
         LateProbe late = new LateProbe();
         try {
+            // one reading of the tokens and TLS files: the server answers with it, the forwarder asks with it
+            io.quotaflow.status.HttpAccess access = io.quotaflow.status.HttpAccess.of(config.http());
             this.status = config.httpPort() >= 0 ? new StatusServer(config.httpBind(), config.httpPort(), registry, metrics, late,
                     TicketQueries.service(() -> late.streams, metrics.tickets(),
-                            () -> new HostInfo(advertisedHost(config), httpPort()), config.http(), routeStates),
-                    config.http(), routeStates) : null;
+                            () -> new HostInfo(advertisedHost(config), httpPort()), config.http(), routeStates, access),
+                    config.http(), routeStates, access) : null;
         } catch (IOException e) {
             processMetrics.close();
             throw new UncheckedIOException("cannot serve /metrics on " + config.httpBind() + ":" + config.httpPort(), e);

@@ -1,9 +1,9 @@
 package io.quotaflow;
 
 import io.quotaflow.settings.HttpSettings;
-import io.quotaflow.settings.TlsIdentity;
 import io.quotaflow.status.StatusStore;
 import io.quotaflow.status.TicketDirectory;
+import io.quotaflow.status.HttpAccess;
 import io.quotaflow.status.TicketForwarder;
 import io.quotaflow.status.TicketLocator;
 import io.quotaflow.status.TicketService;
@@ -44,9 +44,15 @@ final class TicketQueries {
     /** As above; each ticket's status carries its route's state on {@code routes} (null: none). */
     static TicketService service(Supplier<KafkaStreams> streams, TicketDirectory directory, Supplier<HostInfo> self,
                                  HttpSettings http, io.quotaflow.provider.RouteStateBoard routes) {
+        return service(streams, directory, self, http, routes, null);
+    }
+
+    /** As above, the peers asked over the TLS identity {@code access} holds now (null: {@code http}'s as read at start). */
+    static TicketService service(Supplier<KafkaStreams> streams, TicketDirectory directory, Supplier<HostInfo> self,
+                                 HttpSettings http, io.quotaflow.provider.RouteStateBoard routes, HttpAccess access) {
         TicketLocator locator = new TicketLocator(id -> lookup(streams.get(), id), directory, routes == null ? null : routes::state);
         TicketForwarder forwarder = new TicketForwarder(() -> peers(streams.get(), self),
-                http.identity().map(TlsIdentity::peerContext).orElse(null), http.authToken(), http.forwardTimeout());
+                access == null ? http::identity : access::tls, http.forwardTimeout(), Time.SYSTEM);
         return new TicketService(locator, forwarder, Time.SYSTEM);
     }
 

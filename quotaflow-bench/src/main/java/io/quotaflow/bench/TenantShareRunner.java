@@ -114,8 +114,9 @@ public final class TenantShareRunner {
         DispatcherSettings dispatcher = DispatcherSettings.builder(ModelSettings.of(URI.create(baseUrl), model, Secret.of(apiKey)), quota,
                 BatchSettings.ofDefaults(), RetrySettings.ofDefaults()).build()
                 .withTenants(TenantSettings.builder().weight(plan.nameA(), plan.weightA()).weight(plan.nameB(), plan.weightB()).build());
+        // the share is read per tenant name from quotaflow_tenant_tokens_total: names on
         return new QuotaflowConfig(bootstrap, BenchmarkRunner.APPLICATION_ID, stateDir, -1, Map.of("num.standby.replicas", "0"),
-                dispatcher);
+                dispatcher).withMetrics(io.quotaflow.settings.MetricsSettings.DEFAULT.withTenantLabels(true));
     }
 
     private TenantShareResult measure(EmbeddedKafkaBroker broker, ProviderSimulator sim, Pipeline pipeline, TenantPlan plan) {

@@ -278,7 +278,8 @@ public final class ConfigLoader {
                 kafka, dispatcher, kafka.getOrDefault("group.instance.id", instanceId))
                 .withHttpBind(p.string(Keys.HTTP_BIND))
                 .withHttpSettings(HttpSettingsReader.read(p))
-                .withMetrics(new MetricsSettings(MetricsSettings.KafkaMetrics.parse(p.string(Keys.METRICS_KAFKA))))
+                .withMetrics(new MetricsSettings(MetricsSettings.KafkaMetrics.parse(p.string(Keys.METRICS_KAFKA)),
+                        p.bool(Keys.METRICS_TENANT_LABELS)))
                 .withIntakeHoldLag(p.integer(Keys.INTAKE_HOLD_DISPATCH_LAG));
     }
 

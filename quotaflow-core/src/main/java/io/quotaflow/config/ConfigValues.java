@@ -62,6 +62,10 @@ public final class ConfigValues {
         return ((Number) required(key)).longValue();
     }
 
+    public boolean bool(String key) {
+        return (Boolean) required(key);
+    }
+
     public double number(String key) {
         return ((Number) required(key)).doubleValue();
     }

@@ -1,5 +1,6 @@
 package io.quotaflow.config;
 
+import io.quotaflow.settings.AccessTokens;
 import io.quotaflow.settings.Keys;
 import io.quotaflow.settings.HttpSettings;
 import io.quotaflow.settings.Secret;
@@ -37,7 +38,34 @@ public final class HttpSettingsReader {
         if (tokenFile.isPresent()) {
             http = http.withAuthToken(token(tokenFile.get()));
         }
-        return tls(values).map(http::withTls).orElse(http);
+        Optional<String> tokensFile = values.get(Keys.HTTP_TOKENS_FILE);
+        if (tokensFile.isPresent()) {
+            http = http.withTokensFile(tokens(tokensFile.get()));
+        }
+        Optional<String> ca = values.get(Keys.HTTP_TLS_CA_FILE);
+        Optional<TlsIdentity> identity = tls(values);
+        if (ca.isPresent() && identity.isEmpty()) {
+            throw new ConfigError(Keys.HTTP_TLS_CA_FILE + " is set but TLS is not (" + CERT + " and " + KEY + ", or " + KEYSTORE + ")");
+        }
+        if (ca.isPresent()) {
+            try {
+                identity = Optional.of(identity.get().trusting(path(Keys.HTTP_TLS_CA_FILE, ca.get())));
+            } catch (IllegalArgumentException e) {
+                throw new ConfigError(e.getMessage());
+            }
+        }
+        return identity.map(http::withTls).orElse(http);
+    }
+
+    /** The tokens file's path, once it reads as one (its lines are named in an error, never its tokens). */
+    private static Path tokens(String file) {
+        Path path = path(Keys.HTTP_TOKENS_FILE, file);
+        try {
+            AccessTokens.read(path);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigError(e.getMessage());
+        }
+        return path;
     }
 
     private static Secret token(String file) {

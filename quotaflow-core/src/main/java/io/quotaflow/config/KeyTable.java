@@ -87,8 +87,15 @@ final class KeyTable {
         add(Keys.HTTP_AUTH_TOKEN_FILE, Type.STRING, null, null, "file holding a bearer token: `/status` and "
                 + "`/tickets/{id}` then require `Authorization: Bearer <token>` (401 otherwise) and peer forwarding "
                 + "sends it; probes and `/metrics` stay open (at least 16 visible ASCII characters)");
+        add(Keys.HTTP_TOKENS_FILE, Type.STRING, null, null, "file of `TOKEN TENANT` lines (`#` comments; `*` as the tenant: "
+                + "an operator token): `/tickets/{id}` then answers a tenant's token for its own tenant's tickets only "
+                + "(404 for another's), `/status` operator tokens only (403), no or an unknown token 401; read again when it "
+                + "changes; with `http.auth-token-file` both files' tokens count (docs/operations.md, \"Tenants and access\")");
         add(Keys.HTTP_TLS_CERT_FILE, Type.STRING, null, null, "PEM certificate chain (the server's first): with "
                 + "`http.tls.key-file`, the endpoints serve HTTPS and forward to the other instances over HTTPS");
+        add(Keys.HTTP_TLS_CA_FILE, Type.STRING, null, null, "PEM certificates of the authority the other instances' "
+                + "certificates are signed by: peer forwarding trusts it besides the JVM's authorities and this instance's own "
+                + "chain (host names verified); read again when it changes, like the certificate and key");
         add(Keys.HTTP_TLS_KEY_FILE, Type.STRING, null, null, "PEM private key of `http.tls.cert-file`, unencrypted "
                 + "(`BEGIN PRIVATE KEY` or `BEGIN RSA PRIVATE KEY`)");
         add(Keys.HTTP_TLS_KEYSTORE_FILE, Type.STRING, null, null, "PKCS12 keystore (key and chain) to serve HTTPS "
@@ -112,6 +119,9 @@ final class KeyTable {
                 + "(quotaflow's own families, the JVM's and `quotaflow_consumer_lag_records` cover the alerts); `curated` adds a "
                 + "short allow-list (lag, commit and process rates, producer errors and retries, thread counts) labelled "
                 + "without the process UUID (docs/operations.md, \"Metrics\")");
+        add(Keys.METRICS_TENANT_LABELS, Type.BOOLEAN, null, "false", null, "`true`: the per-tenant families "
+                + "(`quotaflow_tenant_*`) carry each tenant's name (at most 50, the rest as `other`); `false`: one series "
+                + "labelled `tenant=\"all\"`, so a scrape does not list the tenants (docs/operations.md, \"Metrics\")");
         add(Keys.INSTANCE_ID, Type.STRING, "auto", "--instance-id", "static group membership (`group.instance.id`): "
                 + "`auto` derives a stable id from the host name and `state.dir`, so an instance restarted after a "
                 + "crash takes its tasks back at once; `none` for dynamic membership; or a value unique per instance");

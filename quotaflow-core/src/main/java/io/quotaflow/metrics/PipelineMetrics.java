@@ -70,10 +70,18 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
 
     /** Meters for the given routes, every family registered now; the clock is {@code time}'s wall clock. */
     public PipelineMetrics(MeterRegistry registry, List<MeteredRoute> routes, Time time) {
+        this(registry, routes, time, true);
+    }
+
+    /**
+     * As above; {@code tenantLabels}: the per-tenant families name each tenant ({@code metrics.tenant-labels}),
+     * else count every tenant as {@code all}.
+     */
+    public PipelineMetrics(MeterRegistry registry, List<MeteredRoute> routes, Time time, boolean tenantLabels) {
         this.registry = registry;
         this.time = time;
         this.routes = List.copyOf(routes);
-        this.tenants = new TenantMeters(registry);
+        this.tenants = new TenantMeters(registry, tenantLabels);
         for (MeteredRoute route : this.routes) {
             // every route's families are registered; the dispatcher reports by scope, so a scope's
             // events feed the first route that has it (routes sharing a scope share its calls)

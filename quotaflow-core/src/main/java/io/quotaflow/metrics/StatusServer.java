@@ -8,7 +8,11 @@ import io.quotaflow.provider.RouteStateBoard;
 import io.quotaflow.records.Json;
 import io.quotaflow.records.Priority;
 import io.quotaflow.records.TicketKey;
+import io.quotaflow.settings.AccessTokens;
 import io.quotaflow.settings.HttpSettings;
+import io.quotaflow.status.Caller;
+import io.quotaflow.status.HttpAccess;
+import io.quotaflow.status.PeerSignature;
 import io.quotaflow.status.QueueView;
 import io.quotaflow.status.TicketAnswer;
 import io.quotaflow.status.TicketPaths;
@@ -36,8 +40,6 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -49,6 +51,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -60,8 +63,13 @@ import java.util.function.Supplier;
  * what waits now is expected to be done) and {@code /tickets/{id}} (one ticket's status and ETA,
  * {@link TicketService}; the id percent-encoded, {@link TicketPaths}; {@code ?local=true} answers
  * from this instance only; the path names the ticket by its key, {@code tenant:id}, or by its id with
- * {@code ?tenant=}). With a token ({@code http.auth-token-file}) {@code /status} and
- * {@code /tickets/{id}} require {@code Authorization: Bearer <token>}; probes and metrics stay open.
+ * {@code ?tenant=}). With tokens ({@code http.tokens-file}, {@code http.auth-token-file}: {@link HttpAccess})
+ * {@code /status} and {@code /tickets/{id}} require {@code Authorization: Bearer <token>} (401 without
+ * a known one); a tenant's token sees its own tenant's tickets only (404 for another's, whether it
+ * exists or not) and gets 403 on {@code /status}, which is an operator's ({@code *}); a question
+ * forwarded by another instance is taken for the tenant it was signed for ({@link PeerSignature});
+ * probes and metrics stay open. The tokens and the TLS identity are read again when their files
+ * change.
  *
  * <p>Nothing a client or a peer does can delay a probe:
  * <ul>
@@ -120,14 +128,21 @@ public final class StatusServer implements AutoCloseable {
     /** Where an endpoint is answered. */
     private enum Where { PROBE, METRICS, WORK, FORWARD }
 
-    private record Endpoint(Where where, boolean guarded, Supplier<Reply> reply) {
+    /** Who may ask an endpoint when tokens are configured. */
+    private enum Guard { OPEN, TOKEN, OPERATOR }
+
+    private record Endpoint(Where where, Guard guard, Function<Caller, Reply> reply) {
+        static Endpoint open(Where where, Supplier<Reply> reply) {
+            return new Endpoint(where, Guard.OPEN, c -> reply.get());
+        }
     }
 
     private final Server server;
     private final ServerConnector connector;
     private final Map<String, Endpoint> endpoints = new LinkedHashMap<>();
     private final TicketService tickets;
-    private final byte[] tokenDigest;
+    private final HttpAccess access;
+    private final org.apache.kafka.common.utils.Time time;
     private final MetricsPage page;
     private final AtomicInteger scrapes = new AtomicInteger();
     private final ExecutorService renderer = pool("quotaflow-http-metrics", 1, 1);
@@ -176,22 +191,34 @@ public final class StatusServer implements AutoCloseable {
      */
     public StatusServer(String bind, int port, PrometheusMeterRegistry registry, PipelineMetrics metrics, StreamsProbe streams,
                         TicketService tickets, HttpSettings http, RouteStateBoard routes) throws IOException {
+        this(bind, port, registry, metrics, streams, tickets, http, routes, HttpAccess.of(http));
+    }
+
+    /**
+     * As above, guarded by the tokens and TLS identity {@code access} holds as its files change (it
+     * watches them from now on; closing this server stops that).
+     *
+     * @throws IOException the address does not resolve or the port is taken
+     */
+    public StatusServer(String bind, int port, PrometheusMeterRegistry registry, PipelineMetrics metrics, StreamsProbe streams,
+                        TicketService tickets, HttpSettings http, RouteStateBoard routes, HttpAccess access) throws IOException {
         this.tickets = tickets;
         this.routes = routes;
-        this.tokenDigest = http.token().map(t -> sha256(t.reveal())).orElse(null);
+        this.access = access;
+        this.time = metrics.time();
         this.page = new MetricsPage(() -> MetricsText.render(registry), renderer);
         Supplier<Reply> ready = () -> report(HealthCheck.ready(streams.state(), streams.wasRunning(),
                 metrics.notReadyReason(metrics.time().milliseconds()), metrics.haltedRoutes()).withRouteStates(unserved(routes)));
-        endpoints.put("/metrics", new Endpoint(Where.METRICS, false, null));
-        endpoints.put("/health/live", new Endpoint(Where.PROBE, false,
+        endpoints.put("/metrics", Endpoint.open(Where.METRICS, null));
+        endpoints.put("/health/live", Endpoint.open(Where.PROBE,
                 () -> report(HealthCheck.live(streams.state(), streams.aliveThreads(),
                         metrics.notLiveReason(metrics.time().milliseconds()), metrics.haltedRoutes()))));
-        endpoints.put("/health/ready", new Endpoint(Where.PROBE, false, ready));
-        endpoints.put("/health", new Endpoint(Where.PROBE, false, ready));
-        endpoints.put("/status", new Endpoint(Where.WORK, true, () -> new Reply(200, JSON, status(metrics, streams, routes))));
+        endpoints.put("/health/ready", Endpoint.open(Where.PROBE, ready));
+        endpoints.put("/health", Endpoint.open(Where.PROBE, ready));
+        endpoints.put("/status", new Endpoint(Where.WORK, Guard.OPERATOR, c -> new Reply(200, JSON, status(metrics, streams, routes))));
         InetAddress address = InetAddress.getByName(bind);
         this.server = new Server(requestThreads());
-        this.connector = connector(server, http);
+        this.connector = connector(server, http, access);
         connector.setHost(address.getHostAddress());
         connector.setPort(port);
         connector.setIdleTimeout(http.idleTimeout().toMillis());
@@ -205,6 +232,7 @@ public final class StatusServer implements AutoCloseable {
         server.setErrorHandler(errors);
         try {
             server.start();
+            access.watch();
         } catch (Exception e) {
             close();
             throw e instanceof IOException io ? io : new IOException("cannot serve on " + bind + ":" + port + ": " + e.getMessage(), e);
@@ -218,20 +246,30 @@ public final class StatusServer implements AutoCloseable {
         return threads;
     }
 
-    private static ServerConnector connector(Server server, HttpSettings http) {
+    private static ServerConnector connector(Server server, HttpSettings http, HttpAccess access) {
         HttpConfiguration config = new HttpConfiguration();
         config.setSendServerVersion(false);
         config.setSendXPoweredBy(false);
         config.setUriCompliance(URIS);
         HttpConnectionFactory plain = new HttpConnectionFactory(config);
-        if (http.identity().isEmpty()) {
+        if (access.tls().isEmpty()) {
             return new ServerConnector(server, 1, 1, plain);
         }
         // peers reach an instance by its advertised host name or address: no SNI host check
         config.addCustomizer(new SecureRequestCustomizer(false));
         SslContextFactory.Server tls = new SslContextFactory.Server();
-        tls.setSslContext(http.identity().get().serverContext());
+        tls.setSslContext(access.tls().get().serverContext());
+        access.onTls(identity -> reload(tls, identity));
         return new ServerConnector(server, 1, 1, new SslConnectionFactory(tls, plain.getProtocol()), plain);
+    }
+
+    /** New connections are served with {@code identity}; open ones keep theirs. */
+    private static void reload(SslContextFactory.Server tls, io.quotaflow.settings.TlsIdentity identity) {
+        try {
+            tls.reload(f -> f.setSslContext(identity.serverContext()));
+        } catch (Exception e) {
+            LOG.warn("the reloaded TLS identity could not be put in force; the one before serves on: {}", e.toString());
+        }
     }
 
     private static ExecutorService pool(String name, int threads, int queue) {
@@ -262,23 +300,53 @@ public final class StatusServer implements AutoCloseable {
             } else if (!readOnly) {
                 send(response, callback, closing(new Reply(405, TEXT, "method " + method + " not allowed; use GET or HEAD\n")
                         .with("Allow", ALLOW), false));
-            } else if (endpoint.guarded() && tokenDigest != null && !authorized(request)) {
-                send(response, callback, unauthorized(request));
-            } else if (endpoint.where() == Where.PROBE) {
-                send(response, callback, answer(endpoint.reply()));
+            } else {
+                serve(request, response, callback, endpoint);
+            }
+            return true;
+        }
+
+        private void serve(Request request, Response response, Callback callback, Endpoint endpoint) {
+            AccessTokens tokens = access.tokens();
+            Caller caller = Caller.OPEN;
+            if (endpoint.guard() != Guard.OPEN && tokens.required()) {
+                Optional<Caller> known = caller(request, tokens);
+                if (known.isEmpty()) {
+                    send(response, callback, unauthorized(request));
+                    return;
+                }
+                caller = known.get();
+                if (endpoint.guard() == Guard.OPERATOR && !caller.operator()) {
+                    send(response, callback, new Reply(403, TEXT, "forbidden: this endpoint answers operator tokens (*) only\n"));
+                    return;
+                }
+            }
+            Caller who = caller;
+            if (endpoint.where() == Where.PROBE) {
+                send(response, callback, answer(() -> endpoint.reply().apply(who)));
             } else if (endpoint.where() == Where.METRICS) {
                 metrics(response, callback, MetricsPage.acceptsGzip(request.getHeaders().get(HttpHeader.ACCEPT_ENCODING)));
             } else {
                 ExecutorService pool = endpoint.where() == Where.FORWARD ? forward : work;
-                Supplier<Reply> reply = endpoint.reply();
+                Supplier<Reply> reply = () -> endpoint.reply().apply(who);
                 try {
                     pool.execute(() -> send(response, callback, answer(reply)));
                 } catch (RejectedExecutionException e) {
                     send(response, callback, busy("too many requests waiting"));
                 }
             }
-            return true;
         }
+    }
+
+    /** The caller of {@code request}: its bearer token's tenant, or the tenant another instance signed it for. */
+    private Optional<Caller> caller(Request request, AccessTokens tokens) {
+        Optional<String> token = bearer(request);
+        if (token.isPresent()) {
+            return tokens.tenantOf(token.get()).map(t -> new Caller(t, AccessTokens.digest(token.get())));
+        }
+        HttpFields headers = request.getHeaders();
+        return PeerSignature.verify(tokens, headers.get(PeerSignature.TENANT), headers.get(PeerSignature.TIME),
+                headers.get(PeerSignature.SIGNATURE), request.getHttpURI().getPathQuery(), time.milliseconds());
     }
 
     /**
@@ -315,16 +383,20 @@ public final class StatusServer implements AutoCloseable {
         boolean local = "true".equals(query.get("local"));
         String tenant = query.get("tenant");
         if (tenant != null && !TicketKey.validTenant(tenant)) {
-            return new Endpoint(Where.PROBE, true, () -> new Reply(400, TEXT, "tenant must be 1 to " + TicketKey.MAX_TENANT_LENGTH
+            return new Endpoint(Where.PROBE, Guard.TOKEN, c -> new Reply(400, TEXT, "tenant must be 1 to " + TicketKey.MAX_TENANT_LENGTH
                     + " characters without ':' or control characters\n"));
         }
         String key = tenant == null ? id.get() : TicketKey.key(tenant, id.get());
         boolean asks = tickets != null && !local;
-        return new Endpoint(asks ? Where.FORWARD : Where.WORK, true, () -> ticketReply(key, local));
+        return new Endpoint(asks ? Where.FORWARD : Where.WORK, Guard.TOKEN, c -> ticketReply(key, local, c));
     }
 
-    private Reply ticketReply(String key, boolean local) {
-        TicketAnswer answer = tickets == null ? TicketAnswer.unknown(key) : tickets.answer(key, local);
+    /** The ticket's answer, or for a caller of another tenant 404 whether the ticket exists or not. */
+    private Reply ticketReply(String key, boolean local, Caller caller) {
+        if (!caller.mayRead(TicketKey.parse(key).tenant())) {
+            return new Reply(404, TEXT, "not found\n");
+        }
+        TicketAnswer answer = tickets == null ? TicketAnswer.unknown(key) : tickets.answer(key, local, caller);
         return new Reply(200, JSON, Json.MAPPER.valueToTree(answer).toPrettyString());
     }
 
@@ -361,11 +433,6 @@ public final class StatusServer implements AutoCloseable {
         return new Reply(503, TEXT, "busy: " + why + "; try again\n").with("Retry-After", "1");
     }
 
-    /** Whether the request carries the token: compared as SHA-256 digests, in constant time. */
-    private boolean authorized(Request request) {
-        return bearer(request).map(t -> MessageDigest.isEqual(sha256(t), tokenDigest)).orElse(false);
-    }
-
     private static Optional<String> bearer(Request request) {
         String header = request.getHeaders().get(HttpHeader.AUTHORIZATION);
         if (header == null || header.length() < 7 || !header.substring(0, 7).toLowerCase(Locale.ROOT).equals("bearer ")) {
@@ -376,19 +443,11 @@ public final class StatusServer implements AutoCloseable {
 
     private static Reply unauthorized(Request request) {
         if (bearer(request).isEmpty()) {
-            return new Reply(401, TEXT, "unauthorized: send Authorization: Bearer <token> (the token of http.auth-token-file)\n")
+            return new Reply(401, TEXT, "unauthorized: send Authorization: Bearer <token> (one of http.tokens-file or http.auth-token-file)\n")
                     .with("WWW-Authenticate", REALM);
         }
-        return new Reply(401, TEXT, "unauthorized: the bearer token is not the one configured\n")
+        return new Reply(401, TEXT, "unauthorized: the bearer token is not one configured\n")
                 .with("WWW-Authenticate", REALM + ", error=\"invalid_token\"");
-    }
-
-    private static byte[] sha256(String value) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-        }
     }
 
     /** Sends {@code reply}; for HEAD Jetty sends the same headers (Content-Length included) and no body. */
@@ -486,6 +545,7 @@ public final class StatusServer implements AutoCloseable {
         } catch (Exception e) {
             LOG.warn("HTTP server did not stop cleanly: {}", e.toString());
         }
+        access.close();
         renderer.shutdownNow();
         work.shutdownNow();
         forward.shutdownNow();

@@ -14,23 +14,38 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code quotaflow_tenant_queue_depth{tenant}} and {@code quotaflow_tenant_tokens_total{tenant}}
  * (docs/design.md, "Tenants"). The label's cardinality is bounded: the first
  * {@link TenantState#MAX_TENANTS} tenants seen get a series of their own, every later one counts
- * as {@code other}, registered at zero from the start.
+ * as {@code other}, registered at zero from the start. Without tenant names
+ * ({@code metrics.tenant-labels=false}, the default) every tenant counts as {@value #ALL}: a scrape,
+ * which {@code /metrics} answers without a token, does not list who the tenants are.
  */
 final class TenantMeters {
 
+    /** The one label of every tenant when tenants are not named. */
+    static final String ALL = "all";
+
     private final MeterRegistry registry;
+    private final boolean named;
     private final Set<String> labelled = ConcurrentHashMap.newKeySet();
     /** Depth by scope, then by label; the gauge of a label sums its scopes. */
     private final Map<String, Map<String, Integer>> depthByScope = new ConcurrentHashMap<>();
     private final Map<String, Counter> tokens = new ConcurrentHashMap<>();
 
     TenantMeters(MeterRegistry registry) {
-        this.registry = registry;
-        register(TenantState.OTHER);
+        this(registry, true);
     }
 
-    /** The label of {@code tenant}: its own name while there is room, else {@code other}. */
+    /** {@code named}: each tenant under its name (at most the bound), else all as {@value #ALL}. */
+    TenantMeters(MeterRegistry registry, boolean named) {
+        this.registry = registry;
+        this.named = named;
+        register(named ? TenantState.OTHER : ALL);
+    }
+
+    /** The label of {@code tenant}: its own name while there is room, else {@code other}; {@value #ALL} when not named. */
     String label(String tenant) {
+        if (!named) {
+            return ALL;
+        }
         if (labelled.contains(tenant)) {
             return tenant;
         }
@@ -65,7 +80,7 @@ final class TenantMeters {
 
     /** Tokens admitted so far under {@code tenant}'s label. */
     double tokens(String tenant) {
-        Counter c = tokens.get(labelled.contains(tenant) ? tenant : TenantState.OTHER);
+        Counter c = tokens.get(!named ? ALL : labelled.contains(tenant) ? tenant : TenantState.OTHER);
         return c == null ? 0 : c.count();
     }
 

@@ -1,5 +1,6 @@
 package io.quotaflow.settings;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -14,8 +15,11 @@ import java.util.Optional;
  * @param forwardTimeout how long {@code GET /tickets/{id}} waits for the other instances ({@code http.forward-timeout-ms})
  * @param advertisedHost the host name the other instances forward to ({@code http.advertised-host}); null: derived
  *                       from {@code http.bind} (the bind address, or this host's name for a wildcard)
+ * @param tokensFile     the file of {@code TOKEN TENANT} lines ({@code http.tokens-file}, {@link AccessTokens}), read
+ *                       at start and again when it changes; null: none
  */
-public record HttpSettings(Secret authToken, TlsIdentity tls, Duration idleTimeout, Duration forwardTimeout, String advertisedHost) {
+public record HttpSettings(Secret authToken, TlsIdentity tls, Duration idleTimeout, Duration forwardTimeout, String advertisedHost,
+                           Path tokensFile) {
 
     /** {@code http.idle-timeout-ms}'s default. */
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(10);
@@ -35,24 +39,39 @@ public record HttpSettings(Secret authToken, TlsIdentity tls, Duration idleTimeo
                 "http.advertised-host must be a host name or an IP address, got '" + advertisedHost + "'");
     }
 
+    /** Settings without a tokens file. */
+    public HttpSettings(Secret authToken, TlsIdentity tls, Duration idleTimeout, Duration forwardTimeout, String advertisedHost) {
+        this(authToken, tls, idleTimeout, forwardTimeout, advertisedHost, null);
+    }
+
     /** Settings whose advertised host is derived from the bind address. */
     public HttpSettings(Secret authToken, TlsIdentity tls, Duration idleTimeout, Duration forwardTimeout) {
-        this(authToken, tls, idleTimeout, forwardTimeout, null);
+        this(authToken, tls, idleTimeout, forwardTimeout, null, null);
     }
 
     /** These settings with {@code token} required on {@code /status} and {@code /tickets/{id}}. */
     public HttpSettings withAuthToken(Secret token) {
-        return new HttpSettings(token, tls, idleTimeout, forwardTimeout, advertisedHost);
+        return new HttpSettings(token, tls, idleTimeout, forwardTimeout, advertisedHost, tokensFile);
     }
 
     /** These settings serving HTTPS with {@code identity}. */
     public HttpSettings withTls(TlsIdentity identity) {
-        return new HttpSettings(authToken, identity, idleTimeout, forwardTimeout, advertisedHost);
+        return new HttpSettings(authToken, identity, idleTimeout, forwardTimeout, advertisedHost, tokensFile);
     }
 
     /** These settings advertising {@code host} to the other instances (e.g. a pod's DNS name). */
     public HttpSettings withAdvertisedHost(String host) {
-        return new HttpSettings(authToken, tls, idleTimeout, forwardTimeout, host);
+        return new HttpSettings(authToken, tls, idleTimeout, forwardTimeout, host, tokensFile);
+    }
+
+    /** These settings reading per-tenant tokens from {@code file} ({@code http.tokens-file}). */
+    public HttpSettings withTokensFile(Path file) {
+        return new HttpSettings(authToken, tls, idleTimeout, forwardTimeout, advertisedHost, file);
+    }
+
+    /** The tokens file, if any. */
+    public Optional<Path> tokens() {
+        return Optional.ofNullable(tokensFile);
     }
 
     /** The configured host name the other instances forward to, if any ({@code http.advertised-host}). */

@@ -23,12 +23,15 @@ public final class Keys {
     public static final String HTTP_AUTH_TOKEN_FILE = "http.auth-token-file";
     public static final String HTTP_TLS_CERT_FILE = "http.tls.cert-file";
     public static final String HTTP_TLS_KEY_FILE = "http.tls.key-file";
+    public static final String HTTP_TLS_CA_FILE = "http.tls.ca-file";
+    public static final String HTTP_TOKENS_FILE = "http.tokens-file";
     public static final String HTTP_TLS_KEYSTORE_FILE = "http.tls.keystore-file";
     public static final String HTTP_TLS_KEYSTORE_PASSWORD_FILE = "http.tls.keystore-password-file";
     public static final String HTTP_IDLE_TIMEOUT_MS = "http.idle-timeout-ms";
     public static final String HTTP_FORWARD_TIMEOUT_MS = "http.forward-timeout-ms";
     public static final String HTTP_ADVERTISED_HOST = "http.advertised-host";
     public static final String METRICS_KAFKA = "metrics.kafka";
+    public static final String METRICS_TENANT_LABELS = "metrics.tenant-labels";
     public static final String INSTANCE_ID = "instance.id";
     public static final String INSTANCE_SESSION_TIMEOUT_MS = "instance.session-timeout-ms";
     public static final String INSTANCE_HEARTBEAT_INTERVAL_MS = "instance.heartbeat-interval-ms";

@@ -7,9 +7,11 @@ import java.util.Objects;
 /**
  * What {@code /metrics} serves besides quotaflow's own families and the JVM's (docs/operations.md, "Metrics").
  *
- * @param kafka the Kafka client and Streams metrics ({@code metrics.kafka}): none, or a curated few
+ * @param kafka        the Kafka client and Streams metrics ({@code metrics.kafka}): none, or a curated few
+ * @param tenantLabels whether the per-tenant families name each tenant ({@code metrics.tenant-labels}); false: one
+ *                     series for all tenants
  */
-public record MetricsSettings(KafkaMetrics kafka) {
+public record MetricsSettings(KafkaMetrics kafka, boolean tenantLabels) {
 
     /** {@code metrics.kafka}'s values. */
     public enum KafkaMetrics {
@@ -31,8 +33,8 @@ public record MetricsSettings(KafkaMetrics kafka) {
         }
     }
 
-    /** Kafka metrics off. */
-    public static final MetricsSettings DEFAULT = new MetricsSettings(KafkaMetrics.OFF);
+    /** Kafka metrics off, no tenant names. */
+    public static final MetricsSettings DEFAULT = new MetricsSettings(KafkaMetrics.OFF, false);
 
     public MetricsSettings {
         Objects.requireNonNull(kafka, "kafka");
@@ -40,6 +42,16 @@ public record MetricsSettings(KafkaMetrics kafka) {
 
     /** These settings with {@code value} for {@code metrics.kafka}. */
     public MetricsSettings withKafka(KafkaMetrics value) {
-        return new MetricsSettings(value);
+        return new MetricsSettings(value, tenantLabels);
+    }
+
+    /** Kafka metrics as {@code kafka} says, no tenant names. */
+    public MetricsSettings(KafkaMetrics kafka) {
+        this(kafka, false);
+    }
+
+    /** These settings with {@code value} for {@code metrics.tenant-labels}. */
+    public MetricsSettings withTenantLabels(boolean value) {
+        return new MetricsSettings(kafka, value);
     }
 }

@@ -28,6 +28,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -46,12 +47,60 @@ public final class TlsIdentity {
     private final char[] password;
     private final List<X509Certificate> chain;
     private final String source;
+    /** The files this identity was read from (a reload reads them again); empty: built in memory. */
+    private final List<Path> files;
+    /** Reads the same files again. */
+    private final Supplier<TlsIdentity> reader;
+    /** Certificate authorities peer forwarding trusts besides the JVM's ({@code http.tls.ca-file}). */
+    private final List<X509Certificate> authorities;
 
     private TlsIdentity(KeyStore keyStore, char[] password, List<X509Certificate> chain, String source) {
+        this(keyStore, password, chain, source, List.of(), null, List.of());
+    }
+
+    private TlsIdentity(KeyStore keyStore, char[] password, List<X509Certificate> chain, String source, List<Path> files,
+                        Supplier<TlsIdentity> reader, List<X509Certificate> authorities) {
         this.keyStore = keyStore;
         this.password = password.clone();
         this.chain = List.copyOf(chain);
         this.source = source;
+        this.files = List.copyOf(files);
+        this.reader = reader;
+        this.authorities = List.copyOf(authorities);
+    }
+
+    private TlsIdentity reading(List<Path> from, Supplier<TlsIdentity> again) {
+        return new TlsIdentity(keyStore, password, chain, source, from, again, authorities);
+    }
+
+    /**
+     * This identity, its peers' certificates also checked against the PEM certificate authorities in
+     * {@code caFile} ({@code http.tls.ca-file}), which a reload reads again too.
+     */
+    public TlsIdentity trusting(Path caFile) {
+        List<X509Certificate> cas = certificates(caFile, Keys.HTTP_TLS_CA_FILE);
+        List<Path> all = new ArrayList<>(files);
+        all.add(caFile);
+        Supplier<TlsIdentity> again = reader == null ? null : () -> reader.get().trusting(caFile);
+        return new TlsIdentity(keyStore, password, chain, source, all, again, cas);
+    }
+
+    /** The files to watch for a reload (certificate, key or keystore, CA); empty when built in memory. */
+    public List<Path> files() {
+        return files;
+    }
+
+    /**
+     * The identity its files hold now; an {@link IllegalArgumentException} if they do not make one
+     * (half-written during a rotation, say), this identity itself when it was not read from files.
+     */
+    public TlsIdentity reload() {
+        return reader == null ? this : reader.get();
+    }
+
+    /** The certificate authorities of {@code http.tls.ca-file}, if set. */
+    public List<X509Certificate> authorities() {
+        return authorities;
     }
 
     /**
@@ -60,13 +109,14 @@ public final class TlsIdentity {
      * ({@code BEGIN RSA PRIVATE KEY}), unencrypted.
      */
     public static TlsIdentity fromPem(Path certFile, Path keyFile) {
-        List<X509Certificate> chain = certificates(certFile);
+        List<X509Certificate> chain = certificates(certFile, Keys.HTTP_TLS_CERT_FILE);
         PrivateKey key = privateKey(keyFile, chain.get(0));
         try {
             KeyStore store = KeyStore.getInstance("PKCS12");
             store.load(null, null);
             store.setKeyEntry(ALIAS, key, IN_MEMORY, chain.toArray(new Certificate[0]));
-            return new TlsIdentity(store, IN_MEMORY, chain, "PEM " + certFile);
+            return new TlsIdentity(store, IN_MEMORY, chain, "PEM " + certFile)
+                    .reading(List.of(certFile, keyFile), () -> fromPem(certFile, keyFile));
         } catch (GeneralSecurityException | IOException e) {
             throw new IllegalArgumentException("http.tls.cert-file " + certFile + " and http.tls.key-file " + keyFile
                     + " cannot be combined: " + e.getMessage(), e);
@@ -98,7 +148,7 @@ public final class TlsIdentity {
                     for (Certificate c : store.getCertificateChain(alias)) {
                         chain.add((X509Certificate) c);
                     }
-                    return new TlsIdentity(store, pw, chain, "PKCS12 " + file);
+                    return new TlsIdentity(store, pw, chain, "PKCS12 " + file).reading(List.of(file), () -> fromPkcs12(file, password));
                 }
             }
         } catch (UnrecoverableKeyException e) {
@@ -126,8 +176,9 @@ public final class TlsIdentity {
     /**
      * The context peer forwarding connects with: it trusts the JVM's certificate authorities and
      * the certificates of this identity's own chain (so instances sharing a certificate, or
-     * certificates of one CA whose certificate is in the chain, trust each other); the host name
-     * is verified as usual.
+     * certificates of one CA whose certificate is in the chain, trust each other) and those of
+     * {@code http.tls.ca-file}; the host name is verified as usual (the JDK's HttpClient checks the
+     * peer's certificate names the host it was asked for: its advertised host).
      */
     public SSLContext peerContext() {
         try {
@@ -136,6 +187,9 @@ public final class TlsIdentity {
             int i = 0;
             for (X509Certificate c : chain) {
                 trusted.setCertificateEntry("own-" + i++, c);
+            }
+            for (X509Certificate c : authorities) {
+                trusted.setCertificateEntry("ca-file-" + i++, c);
             }
             TrustManagerFactory defaults = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             defaults.init((KeyStore) null);
@@ -167,18 +221,18 @@ public final class TlsIdentity {
         return source + " (" + chain.get(0).getSubjectX500Principal().getName() + ", valid until " + chain.get(0).getNotAfter().toInstant() + ")";
     }
 
-    private static List<X509Certificate> certificates(Path file) {
-        byte[] bytes = read(file, Keys.HTTP_TLS_CERT_FILE);
+    private static List<X509Certificate> certificates(Path file, String key) {
+        byte[] bytes = read(file, key);
         List<X509Certificate> chain = new ArrayList<>();
         try {
             for (Certificate c : CertificateFactory.getInstance("X.509").generateCertificates(new ByteArrayInputStream(bytes))) {
                 chain.add((X509Certificate) c);
             }
         } catch (GeneralSecurityException | RuntimeException e) {
-            throw new IllegalArgumentException("http.tls.cert-file " + file + " is not a PEM certificate chain (" + e.getMessage() + ")", e);
+            throw new IllegalArgumentException(key + " " + file + " is not a PEM certificate chain (" + e.getMessage() + ")", e);
         }
         if (chain.isEmpty()) {
-            throw new IllegalArgumentException("http.tls.cert-file " + file + " holds no certificate (expected -----BEGIN CERTIFICATE-----)");
+            throw new IllegalArgumentException(key + " " + file + " holds no certificate (expected -----BEGIN CERTIFICATE-----)");
         }
         return chain;
     }

@@ -1,9 +1,9 @@
 package io.quotaflow.status;
 
 import io.quotaflow.records.Json;
-import io.quotaflow.settings.Secret;
+import io.quotaflow.settings.TlsIdentity;
+import org.apache.kafka.common.utils.Time;
 
-import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -12,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -27,8 +28,10 @@ import java.util.function.Supplier;
  * ({@code GET /tickets/{id}?local=true}, which never forwards again), all at once, and the first
  * that knows it answers. Whatever has not answered when the overall timeout is up is skipped, so a
  * slow or gone instance costs at most that timeout, however many instances there are. The id is
- * percent-encoded ({@link TicketPaths}); the bearer token, when set, is sent to every peer; with
- * TLS the peers are asked over HTTPS.
+ * percent-encoded ({@link TicketPaths}). A question names the caller's tenant and is signed with
+ * the digest of the caller's token ({@link PeerSignature}), so a peer applies the same tenant rule and
+ * no token leaves the instance; with TLS the peers are asked over HTTPS, trusting what the current
+ * TLS identity trusts (a reloaded identity takes effect on the next question).
  */
 public final class TicketForwarder {
 
@@ -36,50 +39,77 @@ public final class TicketForwarder {
 
     private final Supplier<List<String>> peers;
     private final Duration timeout;
-    private final Secret token;
-    private final String scheme;
-    private final HttpClient http;
+    private final Supplier<Optional<TlsIdentity>> tls;
+    private final Time time;
+    /** The client of the identity it was built for (null: plain HTTP); rebuilt when the identity is reloaded. */
+    private volatile Client client;
 
-    /** {@code peers}: {@code host:port} of the other instances' HTTP servers, asked over plain HTTP without a token. */
+    private record Client(TlsIdentity identity, HttpClient http) {
+    }
+
+    /** {@code peers}: {@code host:port} of the other instances' HTTP servers, asked over plain HTTP. */
     public TicketForwarder(Supplier<List<String>> peers) {
-        this(peers, null, null, DEFAULT_TIMEOUT);
+        this(peers, Optional::empty, DEFAULT_TIMEOUT, Time.SYSTEM);
     }
 
     /**
-     * {@code tls}: the context to ask the peers over HTTPS with (null: plain HTTP); {@code token}:
-     * sent as {@code Authorization: Bearer} (null: none); {@code timeout}: the longest a question waits.
+     * {@code tls}: the identity whose peer context the peers are asked over HTTPS with, as it is now
+     * (empty: plain HTTP); {@code timeout}: the longest a question waits; {@code time}: the clock
+     * questions are signed with.
      */
-    public TicketForwarder(Supplier<List<String>> peers, SSLContext tls, Secret token, Duration timeout) {
+    public TicketForwarder(Supplier<List<String>> peers, Supplier<Optional<TlsIdentity>> tls, Duration timeout, Time time) {
         this.peers = Objects.requireNonNull(peers, "peers");
         this.timeout = Objects.requireNonNull(timeout, "timeout");
-        this.token = token;
-        this.scheme = tls == null ? "http" : "https";
-        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER);
-        if (tls != null) {
-            builder.sslContext(tls);
-        }
-        this.http = builder.build();
+        this.tls = Objects.requireNonNull(tls, "tls");
+        this.time = Objects.requireNonNull(time, "time");
     }
 
-    /** The answer of an other instance that knows {@code id}, the first to say so within the timeout. */
+    /** Asks as {@code access} says now: its TLS identity, reloaded or not. */
+    public TicketForwarder(Supplier<List<String>> peers, HttpAccess access, Duration timeout, Time time) {
+        this(peers, access::tls, timeout, time);
+    }
+
+    private Client client() {
+        TlsIdentity identity = tls.get().orElse(null);
+        Client current = client;
+        if (current == null || current.identity() != identity) {
+            HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER);
+            if (identity != null) {
+                builder.sslContext(identity.peerContext());
+            }
+            current = new Client(identity, builder.build());
+            client = current;
+        }
+        return current;
+    }
+
+    /** The answer of an other instance that knows {@code id}, asked for an open API's caller. */
     public Optional<TicketAnswer> ask(String id) {
+        return ask(id, Caller.OPEN);
+    }
+
+    /** The answer of an other instance that knows {@code id} and lets {@code caller} see it, the first to say so within the timeout. */
+    public Optional<TicketAnswer> ask(String id, Caller caller) {
         List<String> targets = peers.get();
         if (targets.isEmpty()) {
             return Optional.empty();
         }
         String path = TicketPaths.of(id) + "?local=true";
+        Client http = client();
+        String scheme = http.identity() == null ? "http" : "https";
+        Map<String, String> signed = PeerSignature.headers(caller, path, time.milliseconds());
         CompletableFuture<Optional<TicketAnswer>> first = new CompletableFuture<>();
         AtomicInteger open = new AtomicInteger(targets.size());
         List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
         for (String peer : targets) {
             HttpRequest request;
             try {
-                request = request(URI.create(scheme + "://" + peer + path));
+                request = request(URI.create(scheme + "://" + peer + path), signed);
             } catch (IllegalArgumentException e) {
                 settle(first, open, Optional.empty());
                 continue;
             }
-            CompletableFuture<HttpResponse<String>> call = http.sendAsync(request, HttpResponse.BodyHandlers.ofString());
+            CompletableFuture<HttpResponse<String>> call = http.http().sendAsync(request, HttpResponse.BodyHandlers.ofString());
             calls.add(call);
             call.whenComplete((response, failure) -> settle(first, open, failure == null ? known(response) : Optional.empty()));
         }
@@ -96,11 +126,9 @@ public final class TicketForwarder {
         }
     }
 
-    private HttpRequest request(URI uri) {
+    private HttpRequest request(URI uri, Map<String, String> signed) {
         HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(timeout).GET();
-        if (token != null) {
-            b.header("Authorization", "Bearer " + token.reveal());
-        }
+        signed.forEach(b::header);
         return b.build();
     }
 

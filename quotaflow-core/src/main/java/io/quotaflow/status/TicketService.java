@@ -22,10 +22,18 @@ public final class TicketService {
     }
 
     public TicketAnswer answer(String id, boolean local) {
+        return answer(id, local, Caller.OPEN);
+    }
+
+    /**
+     * As above, asking the other instances for {@code caller} (who may see {@code id}: the HTTP
+     * server checks that before it asks; each peer checks it again).
+     */
+    public TicketAnswer answer(String id, boolean local, Caller caller) {
         TicketAnswer mine = locator.answer(id, time.milliseconds());
         if (mine.known() || local) {
             return mine;
         }
-        return forwarder.ask(id).orElse(mine);
+        return forwarder.ask(id, caller).orElse(mine);
     }
 }

@@ -8,6 +8,8 @@ import io.quotaflow.settings.HttpSettings;
 import io.quotaflow.settings.Secret;
 import io.quotaflow.settings.TestCertificates;
 import io.quotaflow.settings.TlsIdentity;
+import io.quotaflow.settings.AccessTokens;
+import io.quotaflow.status.Caller;
 import io.quotaflow.status.TicketAnswer;
 import io.quotaflow.status.TicketForwarder;
 import io.quotaflow.status.TicketLocator;
@@ -96,8 +98,7 @@ class StatusServerForwardingTest {
     /** This instance: it knows no ticket and asks {@code peers}. */
     private StatusServer asking(List<Integer> peers, HttpSettings http) throws IOException {
         List<String> addresses = peers.stream().map(p -> "localhost:" + p).toList();
-        TicketForwarder forwarder = new TicketForwarder(() -> addresses, http.identity().map(TlsIdentity::peerContext).orElse(null),
-                http.authToken(), http.forwardTimeout());
+        TicketForwarder forwarder = new TicketForwarder(() -> addresses, http::identity, http.forwardTimeout(), Time.SYSTEM);
         TicketService service = new TicketService(new TicketLocator(id -> Optional.empty(), metrics.tickets()), forwarder,
                 Time.SYSTEM);
         StatusServer server = new StatusServer("127.0.0.1", 0, registry, metrics, new StatusServerStallTest.RunningProbe(), service, http);
@@ -141,7 +142,7 @@ class StatusServerForwardingTest {
     }
 
     @Test
-    void shouldForwardOverHttpsWithTheToken(@TempDir Path dir) throws Exception {
+    void shouldForwardOverHttpsSignedForTheOperatorWhoseTokenAsked(@TempDir Path dir) throws Exception {
         TestCertificates.Files4 f = TestCertificates.generate(dir, "peers", "EC");
         HttpSettings http = HttpSettings.DEFAULT.withTls(TlsIdentity.fromPem(f.certPem(), f.keyPem())).withAuthToken(Secret.of(TOKEN));
         StatusServer server = asking(List.of(silent(), knowing(http)), http);
@@ -153,9 +154,9 @@ class StatusServerForwardingTest {
         assertThat(r.statusCode()).isEqualTo(200);
         assertThat(r.body()).contains("\"classified\"");
         List<String> peer = List.of("localhost:" + knowing(http));
-        TicketForwarder withoutToken = new TicketForwarder(() -> peer, http.tls().peerContext(), null, Duration.ofSeconds(2));
-        assertThat(withoutToken.ask(ID)).as("a peer with a token refuses a forwarder without it").isEmpty();
-        TicketForwarder withToken = new TicketForwarder(() -> peer, http.tls().peerContext(), Secret.of(TOKEN), Duration.ofSeconds(2));
-        assertThat(withToken.ask(ID)).map(TicketAnswer::id).contains(ID);
+        TicketForwarder forwarder = new TicketForwarder(() -> peer, http::identity, Duration.ofSeconds(2), Time.SYSTEM);
+        assertThat(forwarder.ask(ID)).as("a peer with a token refuses an unsigned question").isEmpty();
+        assertThat(forwarder.ask(ID, new Caller("*", AccessTokens.digest("not-the-token-0123456789")))).as("signed with another key").isEmpty();
+        assertThat(forwarder.ask(ID, new Caller("*", AccessTokens.digest(TOKEN)))).map(TicketAnswer::id).contains(ID);
     }
 }
