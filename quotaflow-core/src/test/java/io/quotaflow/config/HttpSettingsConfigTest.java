@@ -110,4 +110,24 @@ class HttpSettingsConfigTest {
         assertThatThrownBy(() -> load(Map.of("QUOTAFLOW_HTTP_FORWARD_TIMEOUT_MS", "0")))
                 .hasMessageContaining("http.forward-timeout-ms").hasMessageContaining("at least 100");
     }
+
+    @Test
+    void shouldReadTheTokensFileTheCaFileAndTenantLabelsAndRefuseABadTokensLineWithoutItsToken(@TempDir Path dir) throws Exception {
+        Path tokens = Files.writeString(dir.resolve("tokens"), TOKEN + " acme\n");
+        io.quotaflow.settings.TestCertificates.Files4 f = io.quotaflow.settings.TestCertificates.generate(dir, "ca", "EC");
+
+        QuotaflowConfig config = load(Map.of("QUOTAFLOW_HTTP_TOKENS_FILE", tokens.toString(), "QUOTAFLOW_METRICS_TENANT_LABELS", "true",
+                "QUOTAFLOW_HTTP_TLS_CERT_FILE", f.certPem().toString(), "QUOTAFLOW_HTTP_TLS_KEY_FILE", f.keyPem().toString(),
+                "QUOTAFLOW_HTTP_TLS_CA_FILE", f.certPem().toString()));
+
+        assertThat(config.http().tokens()).contains(tokens);
+        assertThat(config.http().tls().authorities()).hasSize(1);
+        assertThat(config.http().tls().files()).contains(f.certPem(), f.keyPem());
+        assertThat(config.metrics().tenantLabels()).isTrue();
+        assertThat(load(Map.of()).metrics().tenantLabels()).as("the default").isFalse();
+        Path bad = Files.writeString(dir.resolve("bad"), TOKEN + " acme extra\n");
+        assertThatThrownBy(() -> load(Map.of("QUOTAFLOW_HTTP_TOKENS_FILE", bad.toString()))).hasMessageContaining("line 1")
+                .hasMessageNotContaining(TOKEN);
+        assertThatThrownBy(() -> load(Map.of("QUOTAFLOW_HTTP_TLS_CA_FILE", f.certPem().toString()))).hasMessageContaining("TLS is not");
+    }
 }

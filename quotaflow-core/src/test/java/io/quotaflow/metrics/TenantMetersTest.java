@@ -52,6 +52,24 @@ class TenantMetersTest {
     }
 
     @Test
+    void shouldNameNoTenantWhenTenantLabelsAreOff() {
+        PrometheusMeterRegistry unnamed = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        PipelineMetrics off = new PipelineMetrics(unnamed, List.of(new MeteredRoute("default", SCOPE, 500, 200_000)), new ManualTime(0), false);
+
+        off.tenantAdmitted(SCOPE, "acme", 400);
+        off.tenantAdmitted(SCOPE, "globex", 100);
+        off.state(snapshot(Map.of("acme", new TenantState(5, 0.75, false), "globex", new TenantState(2, 0.25, true))));
+
+        String scrape = unnamed.scrape();
+        PrometheusText text = PrometheusText.parse(scrape);
+        assertThat(text.value("quotaflow_tenant_tokens_total", Map.of("tenant", "all"))).contains(500.0);
+        assertThat(text.value("quotaflow_tenant_queue_depth", Map.of("tenant", "all"))).contains(7.0);
+        assertThat(text.samples("quotaflow_tenant_tokens_total")).hasSize(1);
+        assertThat(scrape).doesNotContain("acme").doesNotContain("globex");
+        unnamed.close();
+    }
+
+    @Test
     void shouldBoundTheTenantLabelToFiftyNamesAndOther() {
         for (int i = 0; i < 80; i++) {
             metrics.tenantAdmitted(SCOPE, "t" + i, 10);
