@@ -153,7 +153,7 @@ class KubernetesManifestsTest {
             JsonNode container = quotaflow(pod);
             Map<String, String> env = env(container);
             assertThat(env).doesNotContainKey(ConfigLoader.API_KEY_ENV);
-            for (String variable : List.of("QUOTAFLOW_LLM_API_KEY_FILE", "QUOTAFLOW_HTTP_AUTH_TOKEN_FILE")) {
+            for (String variable : List.of("QUOTAFLOW_LLM_API_KEY_FILE", "QUOTAFLOW_HTTP_AUTH_TOKEN_FILE", "QUOTAFLOW_HTTP_TOKENS_FILE")) {
                 String file = env.get(variable);
                 assertThat(file).as(variable).isNotBlank();
                 String dir = file.substring(0, file.lastIndexOf('/'));
@@ -211,6 +211,49 @@ class KubernetesManifestsTest {
         assertThat(scraped.get(0).path("spec").path("clusterIP").asText()).isNotEqualTo("None");
         assertThat(scraped.get(0).path("spec").path("ports").findValuesAsText("name")).contains(monitor.path("endpoints").get(0).path("port").asText());
         assertThat(monitor.path("endpoints").get(0).path("path").asText()).isEqualTo("/metrics");
+    }
+
+    @Test
+    void shouldAdmitOnlyPrometheusClientsAndPeersToTheHttpPortAndLetOutOnlyDnsKafkaTheProviderAndPeers() throws IOException {
+        for (List<JsonNode> objects : deployments()) {
+            JsonNode policy = find(objects, "NetworkPolicy").path("spec");
+            JsonNode pods = find(objects, "StatefulSet").path("spec").path("template").path("metadata").path("labels");
+            policy.path("podSelector").path("matchLabels").fields()
+                    .forEachRemaining(e -> assertThat(pods.path(e.getKey()).asText()).as("selects the quotaflow pods").isEqualTo(e.getValue().asText()));
+            assertThat(List.of(policy.path("policyTypes").get(0).asText(), policy.path("policyTypes").get(1).asText()))
+                    .containsExactlyInAnyOrder("Ingress", "Egress");
+            List<String> fromLabels = new ArrayList<>();
+            for (JsonNode rule : policy.path("ingress")) {
+                assertThat(rule.path("ports").findValuesAsText("port")).as("ingress to the HTTP port only").containsOnly("8080");
+                for (JsonNode peer : rule.path("from")) {
+                    assertThat(peer.has("namespaceSelector") || peer.has("ipBlock")).as("ingress from this namespace's pods only: " + peer)
+                            .isFalse();
+                    peer.path("podSelector").path("matchLabels").fields().forEachRemaining(e -> fromLabels.add(e.getKey() + "=" + e.getValue().asText()));
+                }
+            }
+            assertThat(fromLabels).containsExactlyInAnyOrder("app.kubernetes.io/name=prometheus", "quotaflow.io/client=true",
+                    "app.kubernetes.io/name=quotaflow");
+            assertThat(policy.path("egress").findValuesAsText("port")).containsExactlyInAnyOrder("53", "53", "9092", "443", "8080");
+        }
+    }
+
+    @Test
+    void shouldServeHttpsFromATlsSecretInTheExampleOverlay() throws IOException {
+        JsonNode patch = read(Files.readString(DEPLOY.resolve("overlays/example/statefulset.yaml"))).get(0);
+        JsonNode pod = patch.path("spec").path("template").path("spec");
+        JsonNode container = quotaflow(pod);
+        Map<String, String> env = env(container);
+        for (String variable : List.of("QUOTAFLOW_HTTP_TLS_CERT_FILE", "QUOTAFLOW_HTTP_TLS_KEY_FILE", "QUOTAFLOW_HTTP_TLS_CA_FILE")) {
+            String file = env.get(variable);
+            assertThat(file).as(variable).isNotBlank();
+            JsonNode volume = mountOf(pod, container, file.substring(0, file.lastIndexOf('/')));
+            assertThat(volume.path("secret").path("secretName").asText()).as(variable + " is in a Secret volume").isEqualTo("quotaflow-tls");
+        }
+        for (String probe : List.of("startupProbe", "livenessProbe", "readinessProbe")) {
+            assertThat(container.path(probe).path("httpGet").path("scheme").asText()).as(probe).isEqualTo("HTTPS");
+        }
+        assertThat(patch.path("spec").path("template").path("metadata").path("annotations").path("prometheus.io/scheme").asText())
+                .isEqualTo("https");
     }
 
     @Test
@@ -423,6 +466,20 @@ class KubernetesManifestsTest {
         return text;
     }
 
+    /** A PEM file of a self-signed certificate for {@code variable} (the key's for the key, the certificate for the others). */
+    private static String tlsFile(Path tmp, String variable) throws IOException {
+        try {
+            Path dir = tmp.resolve("tls");
+            if (!Files.exists(dir.resolve("pod.crt"))) {
+                io.quotaflow.settings.TestCertificates.generate(Files.createDirectories(dir), "pod", "EC");
+            }
+            return dir.resolve(variable.endsWith("KEY_FILE") ? "pod.key" : "pod.crt").toString();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(e);
+        }
+    }
+
     /**
      * The configuration a pod named {@code podName} in {@code namespace} starts with: the ConfigMap's
      * file, the container's environment as Kubernetes expands it, the Secret's files as placeholders.
@@ -442,9 +499,13 @@ class KubernetesManifestsTest {
             for (Map.Entry<String, String> known : Map.copyOf(env).entrySet()) {
                 value = value.replace("$(" + known.getKey() + ")", known.getValue());
             }
-            if (e.getKey().endsWith("_FILE")) {
+            if (e.getKey().startsWith("QUOTAFLOW_HTTP_TLS_")) {
+                value = tlsFile(tmp, e.getKey());
+            } else if (e.getKey().endsWith("_FILE")) {
                 Path secret = tmp.resolve(e.getKey().toLowerCase());
-                Files.writeString(secret, "placeholder-secret-0123456789abcdef\n");
+                // the tokens file is TOKEN TENANT lines, every other secret file one value
+                Files.writeString(secret, "placeholder-secret-0123456789abcdef" + (e.getKey().equals("QUOTAFLOW_HTTP_TOKENS_FILE") ? " acme" : "")
+                        + "\n");
                 value = secret.toString();
             }
             env.put(e.getKey(), value);

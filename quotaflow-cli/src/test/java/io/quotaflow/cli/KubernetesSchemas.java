@@ -32,6 +32,7 @@ final class KubernetesSchemas {
             "v1/Service", "kubernetes_core_Service",
             "v1/ConfigMap", "kubernetes_core_ConfigMap",
             "policy/v1/PodDisruptionBudget", "kubernetes_policy_v1_PodDisruptionBudget",
+            "networking.k8s.io/v1/NetworkPolicy", "kubernetes_networking_v1_NetworkPolicy",
             "monitoring.coreos.com/v1/ServiceMonitor", "os_monitoring_v1_ServiceMonitor");
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
