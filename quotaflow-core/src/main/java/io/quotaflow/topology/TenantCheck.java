@@ -70,7 +70,7 @@ final class TenantCheck {
                     return new Refused(ErrorKind.BAD_INPUT, "topic '" + originTopic + "' is no tenant's input topic (tenants.from="
                             + from() + ")");
                 }
-                if (ticket.tenant() != null && !ticket.tenant().isBlank() && !ticket.tenant().equals(topic.tenant())) {
+                if (claims(ticket) && !claimed.equals(topic.tenant())) {
                     return new Refused(ErrorKind.BAD_INPUT, "the topic is tenant '" + topic.tenant() + "''s but the ticket's "
                             + "tenant is '" + shown(claimed) + "' (tenants.from=" + from() + ")");
                 }
@@ -114,6 +114,12 @@ final class TenantCheck {
                     ? Optional.of(TicketKey.key(TenantAccess.DEFAULT_TENANT, named.id())) : Optional.empty();
         }
         return Optional.of(named.key());
+    }
+
+    /** Whether the body names a tenant (the parsed ticket reads an absent one as the default tenant). */
+    private static boolean claims(Ticket ticket) {
+        com.fasterxml.jackson.databind.JsonNode tenant = ticket.json() == null ? null : ticket.json().get("tenant");
+        return tenant != null && tenant.isTextual() && !tenant.textValue().isBlank();
     }
 
     /** The tenant record key {@code key} names: its {@code tenant:} prefix, the default tenant without one. */
