@@ -1,6 +1,7 @@
 package io.quotaflow.config;
 
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import io.quotaflow.settings.Keys;
 import io.quotaflow.settings.TenantAccess;
@@ -22,7 +23,7 @@ final class TenantReader {
         }
         TenantSettings.Builder b = TenantSettings.builder();
         TenantAccess.Builder access = TenantAccess.builder().from(TenantAccess.From.parse(values.string(Keys.TENANTS_FROM)))
-                .allowed(values.list(Keys.TENANTS_ALLOWED)).unknown(TenantAccess.Unknown.parse(values.string(Keys.TENANTS_UNKNOWN)));
+                .allowed(values.get(Keys.TENANTS_ALLOWED).isPresent() ? values.list(Keys.TENANTS_ALLOWED) : List.of()).unknown(TenantAccess.Unknown.parse(values.string(Keys.TENANTS_UNKNOWN)));
         for (String tenant : names) {
             String principal = TenantKeys.key(tenant, "principal");
             values.get(principal).ifPresent(v -> access.principal(tenant, v.toString()));
