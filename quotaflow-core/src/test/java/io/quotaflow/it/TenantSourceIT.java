@@ -87,9 +87,11 @@ class TenantSourceIT {
             awaitKeys(counter, List.of(), List.of("globex:K-1042", "initech:K-7"));
 
             assertThat(counter.deadLetters()).containsEntry("globex:K-1042", "bad-input").containsEntry("initech:K-7", "unknown-tenant");
-            assertThat(counter.results()).containsOnlyKeys("acme:K-1042");
+            // the other tests of this class share the results topic: only this test's ids (K-) count here
+            assertThat(counter.classifiedIds()).filteredOn(k -> k.contains(":K-")).containsExactly("acme:K-1042");
             assertThat(new String(counter.results().get("acme:K-1042"), StandardCharsets.UTF_8)).contains("\"tenant\":\"acme\"");
-            assertThat(counter.duplicates()).isZero();
+            assertThat(counter.deadLetters().keySet()).filteredOn(k -> k.contains(":K-"))
+                    .containsExactlyInAnyOrder("globex:K-1042", "initech:K-7");
         }
     }
 
