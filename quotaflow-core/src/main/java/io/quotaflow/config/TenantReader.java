@@ -22,8 +22,9 @@ final class TenantReader {
             names.add(key.substring(TenantKeys.PREFIX.length(), key.lastIndexOf('.')));
         }
         TenantSettings.Builder b = TenantSettings.builder();
+        List<String> allowed = values.get(Keys.TENANTS_ALLOWED).isPresent() ? values.list(Keys.TENANTS_ALLOWED) : List.of();
         TenantAccess.Builder access = TenantAccess.builder().from(TenantAccess.From.parse(values.string(Keys.TENANTS_FROM)))
-                .allowed(values.get(Keys.TENANTS_ALLOWED).isPresent() ? values.list(Keys.TENANTS_ALLOWED) : List.of()).unknown(TenantAccess.Unknown.parse(values.string(Keys.TENANTS_UNKNOWN)));
+                .allowed(allowed).unknown(TenantAccess.Unknown.parse(values.string(Keys.TENANTS_UNKNOWN)));
         for (String tenant : names) {
             String principal = TenantKeys.key(tenant, "principal");
             values.get(principal).ifPresent(v -> access.principal(tenant, v.toString()));
