@@ -245,7 +245,7 @@ final class KeyTable {
                 + "held the same way (default: no cap)");
         template(TenantKeys.PREFIX + TenantKeys.NAME + ".principal", Type.STRING, null, "the Kafka principal "
                 + "(`User:alice`) allowed to write that tenant's input topics under `tenants.from=principal` "
-                + "(`quotaflow tenants acls` prints the ACLs)");
+                + "(the ACLs: docs/operations.md, \"Tenants and access\")");
         add(Keys.ROUTING_MAX_WAIT_INTERACTIVE, Type.STRING, ConfigRules.durationOrNone(),
                 "30s", null, "expected wait beyond which an interactive "
                 + "ticket falls back (`none`: never)");
