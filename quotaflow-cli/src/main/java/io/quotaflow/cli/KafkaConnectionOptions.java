@@ -110,6 +110,16 @@ public final class KafkaConnectionOptions implements ReadsEnvironment {
         return cluster().topics();
     }
 
+    /** Where tenants come from and which exist: their input topics under {@code tenants.from=topic|principal}. */
+    public io.quotaflow.settings.TenantAccess tenants() {
+        cluster();
+        try {
+            return resolved.tenantAccess();
+        } catch (IllegalArgumentException e) {
+            throw usageError(e);
+        }
+    }
+
     private RuntimeException usageError(IllegalArgumentException e) {
         return mixee == null ? e : new ParameterException(mixee.commandLine(), e.getMessage(), e);
     }

@@ -121,7 +121,8 @@ public final class RunCommand implements Callable<Integer> {
             return unreachable;
         }
         Optional<String> refused = TopicsAtStart.prepare(TopicsAtStart.mode(values.string(Keys.TOPICS_MANAGE)),
-                TopicsApplier.bundled().withPrefix(config.topics().prefix()), config.bootstrapServers(), config.kafka(),
+                TopicsApplier.bundled().withPrefix(config.topics().prefix())
+                        .withTenantTopics(config.dispatcher().tenants().access(), config.topics()), config.bootstrapServers(), config.kafka(),
                 spec.commandLine().getErr());
         if (refused.isPresent()) {
             spec.commandLine().getErr().println("quotaflow run: " + refused.get());

@@ -137,7 +137,7 @@ public class TopicsCommand implements Callable<Integer> {
             String prefix = kafka.topics().prefix();
             kafka.bootstrapServers();
             try {
-                return TopicsApplier.load(topicsDir).withPrefix(prefix);
+                return TopicsApplier.load(topicsDir).withPrefix(prefix).withTenantTopics(kafka.tenants(), kafka.topics());
             } catch (RuntimeException e) {
                 err.println("Invalid topic declarations: " + e.getMessage());
                 return null;

@@ -97,6 +97,24 @@ public final class TopicsApplier {
         return new TopicsApplier(TopicSpec.load(dirOrNull));
     }
 
+    /**
+     * These declarations and each per-tenant input topic of {@code access} ({@code tenants.from=topic|principal}:
+     * {@code <prefix>tickets.<tenant>.<priority>}), each declared as its priority's input topic is; call it after
+     * {@link #withPrefix}.
+     */
+    public TopicsApplier withTenantTopics(io.quotaflow.settings.TenantAccess access, io.quotaflow.settings.TopicNames names) {
+        Map<String, TopicSpec> byName = new java.util.HashMap<>();
+        specs.forEach(s -> byName.put(s.name(), s));
+        List<TopicSpec> out = new ArrayList<>(specs);
+        access.topics(names).forEach((topic, tenant) -> {
+            TopicSpec base = byName.get(names.input(tenant.priority()));
+            if (base != null && !byName.containsKey(topic)) {
+                out.add(new TopicSpec(topic, base.partitions(), base.replicationFactor(), base.configs()));
+            }
+        });
+        return new TopicsApplier(out, timeout);
+    }
+
     /** An applier for the same declarations with every topic name prefixed ({@code topics.prefix}). */
     public TopicsApplier withPrefix(String prefix) {
         return new TopicsApplier(specs.stream().map(s -> s.withPrefix(prefix)).toList(), timeout);

@@ -115,6 +115,12 @@ final class ConfigRules {
         return rule("route names: lower-case letters, digits and '-', each once", v -> isRouteList((List<?>) v));
     }
 
+    /** Tenant names, each once ({@code tenants.allowed}). */
+    static ConfigDef.Validator tenantList() {
+        return rule("tenant names (no ':' or control characters, at most 128 characters), each once",
+                v -> isTenantList((List<?>) v));
+    }
+
     /** The name of the variable holding a route's key ({@code route.<name>.api-key-env}). */
     static ConfigDef.Validator keyVariable() {
         return rule("the name of the variable holding the key (letters, digits, '_'; not a QUOTAFLOW_* name "
@@ -167,6 +173,12 @@ final class ConfigRules {
     private static boolean isRouteList(List<?> names) {
         List<String> stripped = names.stream().map(n -> n.toString().strip()).filter(n -> !n.isEmpty()).toList();
         return stripped.stream().allMatch(n -> n.matches(ROUTE_NAME)) && stripped.stream().distinct().count() == stripped.size();
+    }
+
+    private static boolean isTenantList(List<?> names) {
+        List<String> stripped = names.stream().map(n -> n.toString().strip()).filter(n -> !n.isEmpty()).toList();
+        return stripped.stream().allMatch(io.quotaflow.records.TicketKey::validTenant)
+                && stripped.stream().distinct().count() == stripped.size();
     }
 
     private static boolean isKeyVariable(String v) {

@@ -178,4 +178,9 @@ public final class ConfigValues {
         return new ConfigError(key + " is required: pass " + flag + "set " + ConfigKeys.envName(key)
                 + ", or put " + key + " in the --config file");
     }
+
+    /** Where tenants come from and which exist ({@code tenants.*}, {@code tenant.<name>.principal}). */
+    public io.quotaflow.settings.TenantAccess tenantAccess() {
+        return TenantReader.read(this).access();
+    }
 }

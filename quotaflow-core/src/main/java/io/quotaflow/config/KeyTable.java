@@ -233,6 +233,17 @@ final class KeyTable {
         }
         template(RouteKeys.TENANT_PREFIX + RouteKeys.TENANT, Type.STRING, null, "route of that tenant's tickets "
                 + "(wins over priority)");
+        add(Keys.TENANTS_FROM, Type.STRING, ConfigRules.oneOf("key", "topic", "principal", "body"),
+                "key", null, "where a ticket's tenant comes from: `key`, the record key's `tenant:` prefix (none: "
+                + "`default`), which the body's `tenant` must match; `topic`, the input topic `tickets.<tenant>.<priority>` "
+                + "of a tenant of `tenants.allowed`; `principal`, those topics with Kafka ACLs letting only "
+                + "`tenant.<name>.principal` write each; `body`, the body's `tenant`, trusting every producer. A ticket whose "
+                + "claimed tenant disagrees is dead-lettered `bad-input` (docs/operations.md, \"Tenants and access\")");
+        add(Keys.TENANTS_ALLOWED, Type.LIST, ConfigRules.tenantList(), null, null, "the known tenants (`acme,globex`); "
+                + "`default` always is; empty: every tenant name is known. Required by `tenants.from=topic|principal`");
+        add(Keys.TENANTS_UNKNOWN, Type.STRING, ConfigRules.oneOf("dead-letter", "default"),
+                "dead-letter", null, "a ticket of a tenant not in `tenants.allowed`: `dead-letter` (kind `unknown-tenant`) "
+                + "or `default` (taken as the `default` tenant's), so invented names never take a share of their own");
         template(TenantKeys.PREFIX + TenantKeys.NAME + ".weight", Type.DOUBLE, ConfigRules.positiveNumber(),
                 "1", null, "that tenant's share of "
                 + "admitted tokens within a priority class, relative to the others' (docs/design.md, \"Tenants\")");
@@ -242,6 +253,9 @@ final class KeyTable {
         template(TenantKeys.PREFIX + TenantKeys.NAME + ".rpm", Type.LONG, ConfigRules.atLeast("at least 1", 1),
                 null, "that tenant's own tickets per minute, "
                 + "held the same way (default: no cap)");
+        template(TenantKeys.PREFIX + TenantKeys.NAME + ".principal", Type.STRING, null, "the Kafka principal "
+                + "(`User:alice`) allowed to write that tenant's input topics under `tenants.from=principal` "
+                + "(the ACLs: docs/operations.md, \"Tenants and access\")");
         add(Keys.ROUTING_MAX_WAIT_INTERACTIVE, Type.STRING, ConfigRules.durationOrNone(),
                 "30s", null, "expected wait beyond which an interactive "
                 + "ticket falls back (`none`: never)");

@@ -9,6 +9,8 @@ public enum ErrorKind {
 
     /** Not strict ticket JSON: not one object, invalid Unicode, duplicate keys, no id, no text... */
     BAD_INPUT("bad-input", true),
+    /** The ticket's tenant is not in {@code tenants.allowed} (and {@code tenants.unknown=dead-letter}). */
+    UNKNOWN_TENANT("unknown-tenant", true),
     /** The ticket alone exceeds the model's context budget (configured or learned). */
     TOO_LARGE("too-large", true),
     /** The model kept answering outside the schema, the ids or the closed sets. */

@@ -84,6 +84,9 @@ public final class Keys {
     public static final String CACHE_TTL = "cache.ttl";
     public static final String CACHE_STALE_TTL = "cache.stale-ttl";
     public static final String CACHE_SCOPE = "cache.scope";
+    public static final String TENANTS_FROM = "tenants.from";
+    public static final String TENANTS_ALLOWED = "tenants.allowed";
+    public static final String TENANTS_UNKNOWN = "tenants.unknown";
     public static final String STATUS_RETENTION = "status.retention";
     public static final String QUEUE_MAX_DEPTH_INTERACTIVE = "queue.max-depth.interactive";
     public static final String QUEUE_MAX_DEPTH_STANDARD = "queue.max-depth.standard";

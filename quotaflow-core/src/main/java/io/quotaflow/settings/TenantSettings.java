@@ -7,16 +7,23 @@ import java.util.TreeMap;
 
 /**
  * The tenants named in the configuration, with their weights and caps; every other tenant has
- * {@link TenantLimits#DEFAULT}. Immutable; built with {@link #builder()}.
+ * {@link TenantLimits#DEFAULT}; and where a ticket's tenant comes from, which tenants exist
+ * ({@link TenantAccess}). Immutable; built with {@link #builder()}.
  */
-public record TenantSettings(Map<String, TenantLimits> tenants) {
+public record TenantSettings(Map<String, TenantLimits> tenants, TenantAccess access) {
 
-    /** No tenant configured: every tenant weighs 1 and none is capped. */
-    public static final TenantSettings NONE = new TenantSettings(Map.of());
+    /** No tenant configured: every tenant weighs 1 and none is capped; the key names the tenant ({@link TenantAccess#DEFAULT}). */
+    public static final TenantSettings NONE = new TenantSettings(Map.of(), TenantAccess.DEFAULT);
 
     public TenantSettings {
         Objects.requireNonNull(tenants, "tenants");
+        Objects.requireNonNull(access, "access");
         tenants = Collections.unmodifiableMap(new TreeMap<>(tenants));
+    }
+
+    /** These limits with {@code value} as the tenants' source and list. */
+    public TenantSettings withAccess(TenantAccess value) {
+        return new TenantSettings(tenants, value);
     }
 
     /** {@code tenant}'s limits (the default when it is not configured). */
@@ -64,7 +71,7 @@ public record TenantSettings(Map<String, TenantLimits> tenants) {
         public TenantSettings build() {
             Map<String, TenantLimits> out = new TreeMap<>();
             values.forEach((t, v) -> out.put(t, new TenantLimits(v[0], (long) v[1], (long) v[2])));
-            return new TenantSettings(out);
+            return new TenantSettings(out, TenantAccess.DEFAULT);
         }
     }
 }

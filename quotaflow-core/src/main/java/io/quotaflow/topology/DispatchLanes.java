@@ -43,6 +43,9 @@ public final class DispatchLanes {
     private static final String LANE_SUFFIX = DispatcherProcessor.interactiveTopic("");
     /** The interactive input topic, whatever {@code topics.prefix} goes before it. */
     private static final String INPUT_SUFFIX = Priority.INTERACTIVE.topic();
+    /** A tenant's interactive input topic, {@code [prefix]tickets.<tenant>.interactive} (tenants.from=topic|principal). */
+    private static final String TENANT_INPUT_SUFFIX = ".interactive";
+    private static final String TENANT_INPUT_START = "tickets.";
     /** Below this a timestamp is left as it is (so that taking the lead back is never ambiguous). */
     private static final long SHIFTED_FROM = 2 * LEAD.toMillis();
 
@@ -55,11 +58,13 @@ public final class DispatchLanes {
     }
 
     /**
-     * Whether {@code topic} is an interactive lane: the interactive input topic ({@code [prefix]tickets.interactive}),
+     * Whether {@code topic} is an interactive lane: the interactive input topic ({@code [prefix]tickets.interactive},
+     * or a tenant's {@code [prefix]tickets.<tenant>.interactive}),
      * read by intake, or {@code <application.id>-dispatch-interactive-repartition}, read by the dispatcher.
      */
     static boolean isLane(String topic) {
-        return topic != null && (topic.endsWith(LANE_SUFFIX) || topic.endsWith(INPUT_SUFFIX));
+        return topic != null && (topic.endsWith(LANE_SUFFIX) || topic.endsWith(INPUT_SUFFIX)
+                || topic.endsWith(TENANT_INPUT_SUFFIX) && topic.contains(TENANT_INPUT_START));
     }
 
     /** The timestamp {@link Timestamps} gives a record of {@code topic} timestamped {@code timestamp}. */

@@ -57,6 +57,7 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
     private final DispatcherListener listener;
     private final String scope;
     private final RecordLimits limits;
+    private final TenantCheck tenants;
     private ProcessorContext<String, IntakeResult> context;
     private RouteChooser routes;
 
@@ -65,6 +66,7 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
         this.listener = listener;
         this.scope = settings.scope();
         this.limits = settings.limits();
+        this.tenants = new TenantCheck(settings.tenants().access(), settings.topics());
     }
 
     @Override
@@ -86,7 +88,7 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
                 meta.map(RecordMetadata::offset).orElse(-1L));
         boolean fromRetry = settings.topics().retry().equals(topic);
         if (record.value() == null) {
-            cancel(record, fromRetry);
+            cancel(record, topic, fromRetry);
             return;
         }
         Headers in = record.headers();
@@ -100,8 +102,16 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
             reject(record, original, origin, producer, now, ErrorKind.BAD_INPUT.wire(), invalid.reason());
             return;
         }
-        Ticket ticket = ((TicketParser.Valid) parsed).ticket();
-        Priority priority = settings.topics().priorityOf(origin.topic()).orElse(ticket.priority().orElse(Priority.STANDARD));
+        Ticket claimed = ((TicketParser.Valid) parsed).ticket();
+        // the tenant its source names (tenants.from), known or mapped; a ticket claiming another never goes on
+        TenantCheck.Outcome tenant = tenants.resolve(claimed, record.key(), origin.topic(), fromRetry);
+        if (tenant instanceof TenantCheck.Refused refused) {
+            reject(record, original, origin, producer, now, refused.kind().wire(), refused.reason());
+            return;
+        }
+        Ticket ticket = withTenant(claimed, ((TenantCheck.Tenant) tenant).name());
+        Priority priority = settings.topics().priorityOf(origin.topic()).or(() -> tenants.priorityOf(origin.topic()))
+                .orElse(ticket.priority().orElse(Priority.STANDARD));
         RouteChooser.Choice choice = routes.choose(priority, ticket.tenant(), qf.routed(),
                 new ModelItem(io.quotaflow.records.TicketKey.of(ticket).key(), ticket.subject(), ticket.body()));
         if (choice instanceof RouteChooser.TooLarge large) {
@@ -112,6 +122,12 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
             return;
         }
         accept(record, ticket, priority, (RouteChooser.Routed) choice, new Intake(qf, origin, producer, original, fromRetry), now);
+    }
+
+    /** {@code ticket} as {@code tenant}'s (itself when it already names it). */
+    private static Ticket withTenant(Ticket ticket, String tenant) {
+        return tenant.equals(ticket.tenant()) ? ticket
+                : new Ticket(ticket.id(), ticket.subject(), ticket.body(), tenant, ticket.priority(), ticket.json());
     }
 
     /** What intake read of a record, beside its ticket. */
@@ -174,14 +190,19 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
      * It goes to every dispatch partition, as a null value carrying the id in {@value #CANCEL_HEADER}.
      * A tombstone without a key, or on the retry topic (quotaflow never writes one there), is ignored.
      */
-    private void cancel(Record<String, byte[]> record, boolean fromRetry) {
+    private void cancel(Record<String, byte[]> record, String topic, boolean fromRetry) {
         if (fromRetry || record.key() == null || record.key().isBlank() || record.key().length() > MAX_KEY_CHARS) {
             return;
         }
         String key;
         try {
-            // the key names (tenant, id): "1042" is the default tenant's, "acme:1042" acme's, and only that one is cancelled
-            key = TicketKey.parse(record.key()).key();
+            // the key names (tenant, id): "1042" is the default tenant's, "acme:1042" acme's, and only that one is
+            // cancelled; on a tenant's own topic (tenants.from=topic|principal) only that tenant's
+            Optional<String> named = tenants.cancelKey(record.key(), topic);
+            if (named.isEmpty()) {
+                return;
+            }
+            key = named.get();
         } catch (IllegalArgumentException e) {
             return;
         }

@@ -88,7 +88,10 @@ public final class QuotaflowTopology {
         ScopePartitioner<WorkItem> partitioner = new ScopePartitioner<>();
 
         TopicNames topics = settings.topics();
-        KStream<String, byte[]> input = builder.stream(topics.inputs(), Topics.INTERACTIVE.consumed());
+        // under tenants.from=topic|principal also each listed tenant's own input topics (tickets.<tenant>.<priority>)
+        java.util.List<String> inputs = new java.util.ArrayList<>(topics.inputs());
+        inputs.addAll(settings.tenants().access().topics(topics).keySet());
+        KStream<String, byte[]> input = builder.stream(inputs, Topics.INTERACTIVE.consumed());
 
         Map<String, KStream<String, IntakeResult>> intake = input
                 .process(() -> new IntakeProcessor(settings, listener), Named.as("intake"))

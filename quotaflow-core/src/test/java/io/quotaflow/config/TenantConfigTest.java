@@ -37,7 +37,7 @@ class TenantConfigTest {
         Path file = RoutesFixture.file(dir, "tenant.acme.wieght=3\n");
         assertThatThrownBy(() -> ConfigLoader.resolve(file, Map.of(), Map.of()))
                 .isInstanceOf(ConfigError.class)
-                .hasMessage("unknown key 'tenant.acme.wieght' in " + file + " line 1; a tenant key is tenant.<name>.weight|tpm|rpm");
+                .hasMessage("unknown key 'tenant.acme.wieght' in " + file + " line 1; a tenant key is tenant.<name>.weight|tpm|rpm|principal");
         assertThatThrownBy(() -> ConfigLoader.resolve(null, Map.of("QUOTAFLOW_TENANT_ACME_BURST", "1"), Map.of()))
                 .hasMessageStartingWith("unknown environment variable QUOTAFLOW_TENANT_ACME_BURST");
         Path zero = RoutesFixture.file(dir, "tenant.acme.weight=0\n");

@@ -22,10 +22,15 @@ public final class Fixtures {
         return ModelSettings.of(URI.create("http://localhost:1/v1"), "gpt-4o-mini", Secret.of(API_KEY));
     }
 
-    /** Generous limits so only the test's own constraint binds. */
+    /**
+     * Generous limits so only the test's own constraint binds. The tenant is the body's ({@code tenants.from=body}):
+     * these tests key tickets by id whatever their tenant; TenantSourceTopologyTest covers the other sources.
+     */
     public static DispatcherSettings settings() {
         return DispatcherSettings.builder(model(), QuotaSettings.ofDefaults().withRpm(6_000).withTpm(2_000_000),
-                BatchSettings.ofDefaults(), RetrySettings.ofDefaults()).build();
+                BatchSettings.ofDefaults(), RetrySettings.ofDefaults())
+                .tenants(io.quotaflow.settings.TenantSettings.NONE.withAccess(io.quotaflow.settings.TenantAccess.builder()
+                        .from(io.quotaflow.settings.TenantAccess.From.BODY).build())).build();
     }
 
     public static String ticketJson(String id, String priority, String tenant, String body) {

@@ -1,5 +1,6 @@
 package io.quotaflow.topology;
 
+import io.quotaflow.records.TicketKey;
 import io.quotaflow.records.DeadLetterHeaders;
 import io.quotaflow.config.DispatcherSettings;
 
@@ -126,7 +127,7 @@ class QuotaflowTopologyTest {
         try (PipelineHarness h = new PipelineHarness(settings, client)) {
             for (int i = 0; i < 60; i++) {
                 String body = "words ".repeat(5 + (i * 37) % 140) + (i == 13 ? "huge ".repeat(900) : "");
-                h.pipe(Priority.STANDARD, "T-" + i, Fixtures.ticket("T-" + i, "tenant-" + (i % 3), body));
+                h.pipe(Priority.STANDARD, TicketKey.key("tenant-" + (i % 3), "T-" + i), Fixtures.ticket("T-" + i, "tenant-" + (i % 3), body));
             }
             h.advance(Duration.ofSeconds(5));
 
@@ -217,8 +218,8 @@ class QuotaflowTopologyTest {
         DispatcherSettings settings = DispatcherSettings.builder(Fixtures.model(), Fixtures.settings().quota().withMaxInFlight(1),
                 BatchSettings.ofDefaults().withMaxItems(4), Fixtures.settings().retry()).build();
         try (PipelineHarness h = new PipelineHarness(settings, client)) {
-            IntStream.range(0, 20).forEach(i -> h.pipe(Priority.STANDARD, "big-" + i, Fixtures.ticket("big-" + i, "big", "text")));
-            h.pipe(Priority.STANDARD, "small-0", Fixtures.ticket("small-0", "small", "text"));
+            IntStream.range(0, 20).forEach(i -> h.pipe(Priority.STANDARD, TicketKey.key("big", "big-" + i), Fixtures.ticket("big-" + i, "big", "text")));
+            h.pipe(Priority.STANDARD, TicketKey.key("small", "small-0"), Fixtures.ticket("small-0", "small", "text"));
             h.advance(Duration.ofSeconds(1));
 
             assertThat(client.requests()).singleElement()
@@ -234,7 +235,7 @@ class QuotaflowTopologyTest {
                 QuotaSettings.ofDefaults().withRpm(6_000).withTpm(180_000).withBurstSeconds(4), BatchSettings.ofDefaults(),
                 Fixtures.settings().retry()).build();
         try (PipelineHarness h = new PipelineHarness(settings, client)) {
-            IntStream.range(0, 400).forEach(i -> h.pipe(Priority.BULK, "B-" + i, Fixtures.ticket("B-" + i, "t" + (i % 4),
+            IntStream.range(0, 400).forEach(i -> h.pipe(Priority.BULK, TicketKey.key("t" + (i % 4), "B-" + i), Fixtures.ticket("B-" + i, "t" + (i % 4),
                     "bulk export log line ".repeat(20))));
             h.advance(Duration.ofSeconds(5));
             int before = client.requests().size();
@@ -243,7 +244,7 @@ class QuotaflowTopologyTest {
 
             // ~2 400 tokens with its prompt, more than a bulk batch: without the reserve it would wait
             // for ~0.4 s of refill after each bulk call; with it, it goes at once
-            h.pipe(Priority.INTERACTIVE, "I-1", Fixtures.ticket("I-1", "vip", "our checkout is down for every customer ".repeat(270)));
+            h.pipe(Priority.INTERACTIVE, TicketKey.key("vip", "I-1"), Fixtures.ticket("I-1", "vip", "our checkout is down for every customer ".repeat(270)));
             h.advance(Duration.ofMillis(100));
             assertThat(client.requests().subList(before, client.requests().size()))
                     .as("dispatched within two ticks of arriving, from the reserve")
@@ -306,10 +307,10 @@ class QuotaflowTopologyTest {
         };
         try (PipelineHarness h = new PipelineHarness(settings, client, listener)) {
             h.advance(Duration.ofSeconds(5));
-            h.pipe(Priority.INTERACTIVE, "I-1", Fixtures.ticket("I-1", "vip", "our checkout is down"));
+            h.pipe(Priority.INTERACTIVE, TicketKey.key("vip", "I-1"), Fixtures.ticket("I-1", "vip", "our checkout is down"));
             h.advance(Duration.ofMillis(100));
             assertThat(client.requests()).as("the interactive call, from a full bucket").hasSize(1);
-            IntStream.range(0, 10 + behind).forEach(i -> h.pipe(Priority.BULK, "B-" + i, Fixtures.ticket("B-" + i, "t", "an export failed")));
+            IntStream.range(0, 10 + behind).forEach(i -> h.pipe(Priority.BULK, TicketKey.key("t", "B-" + i), Fixtures.ticket("B-" + i, "t", "an export failed")));
             long arrived = h.now().toEpochMilli();
             for (int step = 0; step < 200; step++) {
                 h.advance(Duration.ofMillis(50));

@@ -1,5 +1,6 @@
 package io.quotaflow.topology;
 
+import io.quotaflow.records.TicketKey;
 import io.quotaflow.records.DeadLetterHeaders;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.config.DispatcherSettings;
@@ -310,7 +311,7 @@ class RoutesTopologyTest {
         try (PipelineHarness h = harness(base.withRouting(routing))) {
             h.pipe(Priority.STANDARD, "std", Fixtures.ticket("std"));
             h.pipe(Priority.BULK, "bulk", Fixtures.ticket("bulk"));
-            h.pipe(Priority.BULK, "vip-bulk", Fixtures.ticket("vip-bulk", "vip", "Where is my parcel?"));
+            h.pipe(Priority.BULK, TicketKey.key("vip", "vip-bulk"), Fixtures.ticket("vip-bulk", "vip", "Where is my parcel?"));
             h.advance(Duration.ofSeconds(3));
             Map<String, JsonNode> results = byId(h.classified());
 

@@ -1,5 +1,6 @@
 package io.quotaflow.topology;
 
+import io.quotaflow.records.TicketKey;
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.settings.TenantSettings;
 import io.quotaflow.testing.FakeModelClient;
@@ -42,9 +43,9 @@ class TenantSharesTopologyTest {
         Admissions admissions = new Admissions();
         try (PipelineHarness h = new PipelineHarness(settings, FakeModelClient.labellingAll("billing", "low"), admissions)) {
             for (int i = 0; i < 300; i++) {
-                h.pipe(Priority.BULK, "tin-" + i, Fixtures.ticket("tin-" + i, "tin",
+                h.pipe(Priority.BULK, TicketKey.key("tin", "tin-" + i), Fixtures.ticket("tin-" + i, "tin",
                         "The export job fails every night with a long stack trace, details follow. ".repeat(6)));
-                h.pipe(Priority.BULK, "gold-" + i, Fixtures.ticket("gold-" + i, "gold", "Refund please."));
+                h.pipe(Priority.BULK, TicketKey.key("gold", "gold-" + i), Fixtures.ticket("gold-" + i, "gold", "Refund please."));
             }
             h.advance(Duration.ofSeconds(25));
 
