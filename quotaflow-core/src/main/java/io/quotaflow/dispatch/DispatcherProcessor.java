@@ -1,5 +1,16 @@
 package io.quotaflow.dispatch;
 
+import io.quotaflow.dispatch.call.BatchCaller;
+import io.quotaflow.dispatch.call.CallSender;
+import io.quotaflow.dispatch.ledger.DispatchLedger;
+import io.quotaflow.dispatch.ledger.Lanes;
+import io.quotaflow.dispatch.ledger.PendingQueue;
+import io.quotaflow.dispatch.ledger.TicketStatuses;
+import io.quotaflow.dispatch.outcome.Outbound;
+import io.quotaflow.dispatch.outcome.OutcomeApplier;
+import io.quotaflow.dispatch.plan.ProviderModel;
+import io.quotaflow.dispatch.report.DispatcherListener;
+
 import io.quotaflow.batch.BatchApiClient;
 import io.quotaflow.batch.BatchLines;
 import io.quotaflow.cache.CacheStores;
@@ -83,7 +94,7 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
 
     /** Whether a ticket of {@code priority} reaches the dispatcher on the interactive lane: an interactive one. */
     public static boolean onInteractiveLane(Priority priority) {
-        return priority == Priority.INTERACTIVE;
+        return Lanes.interactive(priority);
     }
 
     /** The dispatch topic a ticket of {@code priority} travels ({@link #onInteractiveLane}). */

@@ -1,5 +1,10 @@
 package io.quotaflow.dispatch;
 
+import io.quotaflow.dispatch.ledger.PendingQueue;
+import io.quotaflow.dispatch.ledger.TicketStatuses;
+import io.quotaflow.dispatch.outcome.Outbound;
+import io.quotaflow.dispatch.report.DispatcherListener;
+
 import io.quotaflow.routing.RouteSettings;
 import io.quotaflow.routing.Routing;
 import io.quotaflow.model.ModelItem;

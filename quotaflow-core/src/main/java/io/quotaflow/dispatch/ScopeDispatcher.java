@@ -1,5 +1,28 @@
 package io.quotaflow.dispatch;
 
+import io.quotaflow.dispatch.call.BatchCaller;
+import io.quotaflow.dispatch.call.CallSender;
+import io.quotaflow.dispatch.ledger.DispatchLedger;
+import io.quotaflow.dispatch.ledger.InFlightBatch;
+import io.quotaflow.dispatch.ledger.PendingQueue;
+import io.quotaflow.dispatch.ledger.QueueViews;
+import io.quotaflow.dispatch.ledger.RetryMarker;
+import io.quotaflow.dispatch.ledger.TicketStatuses;
+import io.quotaflow.dispatch.outcome.CacheGate;
+import io.quotaflow.dispatch.outcome.Outbound;
+import io.quotaflow.dispatch.outcome.OutcomeApplier;
+import io.quotaflow.dispatch.outcome.RecordEmitter;
+import io.quotaflow.dispatch.plan.BatchLimiter;
+import io.quotaflow.dispatch.plan.DeadlineSweep;
+import io.quotaflow.dispatch.plan.DispatchPlanner;
+import io.quotaflow.dispatch.plan.DispatchStep;
+import io.quotaflow.dispatch.plan.DispatchView;
+import io.quotaflow.dispatch.plan.LedgerQueue;
+import io.quotaflow.dispatch.plan.ProviderModel;
+import io.quotaflow.dispatch.report.DispatcherListener;
+import io.quotaflow.dispatch.report.DispatcherSnapshot;
+import io.quotaflow.dispatch.report.SnapshotTaker;
+
 import io.quotaflow.cache.Coalescer;
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.routing.RouteSettings;
@@ -384,7 +407,7 @@ final class ScopeDispatcher {
     /** This scope as the planner sees it at {@code now}: a halted online scope sends no ticket ({@link #probeHalt} probes it). */
     private DispatchView view(long now) {
         ScopeHealth.Mode mode = batch == null && health.halted() ? ScopeHealth.Mode.BLOCKED : health.mode(now);
-        return new DispatchView(ledger, batch == null ? provider : new BatchLimiter(provider, batch),
+        return new DispatchView(new LedgerQueue(ledger), batch == null ? provider : new BatchLimiter(provider, batch),
                 new DispatchView.Circuit(mode, !probes.isEmpty()));
     }
 

@@ -7,8 +7,8 @@ import io.quotaflow.model.ModelOutcome;
 import io.quotaflow.status.QueueView;
 import io.quotaflow.status.TicketDirectory;
 import io.quotaflow.records.Priority;
-import io.quotaflow.dispatch.DispatcherListener;
-import io.quotaflow.dispatch.DispatcherSnapshot;
+import io.quotaflow.dispatch.report.DispatcherListener;
+import io.quotaflow.dispatch.report.DispatcherSnapshot;
 import io.quotaflow.topology.StreamErrorHandlers;
 import io.quotaflow.topology.StreamErrorListener;
 
