@@ -162,6 +162,8 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
 
     private ProcessorContext<String, Outbound> context;
     private RouteMover mover;
+    /** Where every record of the task's scopes is forwarded. */
+    private DispatchOutput output;
     private Coalescer coalescer;
     private TicketStatuses statuses;
     private Cancellable punctuator;
@@ -190,7 +192,8 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
         Routing routing = settings.routing();
         this.statuses = new TicketStatuses(new StatusStore(context.getStateStore(StatusStore.STATUS),
                 context.getStateStore(StatusStore.EXPIRY), settings.statusRetention()), routing.defaultRoute());
-        this.mover = new RouteMover(routing, new RouteChooser(routing, settings.batch()), states, listener, context, statuses);
+        this.output = new DispatchOutput(context);
+        this.mover = new RouteMover(routing, new RouteChooser(routing, settings.batch()), states, listener, output, statuses);
         this.coalescer = CacheStores.coalescer(context, routing.cacheTtl(), routing.cacheStaleTtl());
         this.partition = context.taskId().partition();
         handOverForeign(pending, delayed, context.currentSystemTimeMs());
@@ -224,7 +227,7 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
         DispatcherSettings own = settings.forScope(scope);
         RouteSettings first = routing.routesOf(scope).get(0);
         ScopeDispatcher unit = new ScopeDispatcher(scope, own, first.batchMode() ? null : clients.forRoute(first), random, listener,
-                context, new DispatchLedger(context.getStateStore(PENDING_STORE), context.getStateStore(DELAYED_STORE),
+                output, new DispatchLedger(context.getStateStore(PENDING_STORE), context.getStateStore(DELAYED_STORE),
                 context.getStateStore(IN_FLIGHT_STORE), context.getStateStore(RETRYING_STORE), context.getStateStore(CANCELS_STORE),
                 new PendingQueue(own.tenants(), own.batch().completionTokensPerItem()), context.getStateStore(OVERFLOW_STORE), scope,
                 own.maxPending()), mover, coalescer, context.getStateStore(USAGE_STORE), limiterClock, statuses,

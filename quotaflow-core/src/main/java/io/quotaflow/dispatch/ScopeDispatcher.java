@@ -9,7 +9,6 @@ import io.quotaflow.dispatch.ledger.QueueViews;
 import io.quotaflow.dispatch.ledger.RetryMarker;
 import io.quotaflow.dispatch.ledger.TicketStatuses;
 import io.quotaflow.dispatch.outcome.CacheGate;
-import io.quotaflow.dispatch.outcome.Outbound;
 import io.quotaflow.dispatch.outcome.OutcomeApplier;
 import io.quotaflow.dispatch.outcome.RecordEmitter;
 import io.quotaflow.dispatch.plan.BatchLimiter;
@@ -36,10 +35,10 @@ import io.quotaflow.model.ModelOutcome;
 import io.quotaflow.model.ModelRequest;
 import io.quotaflow.model.PromptBuilder;
 import io.quotaflow.quota.ScopeUsage;
+import io.quotaflow.routing.FallbackPolicy;
 import io.quotaflow.routing.FallbackReason;
 import io.quotaflow.status.Pace;
 import io.quotaflow.ticket.WorkItem;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -105,15 +104,9 @@ final class ScopeDispatcher {
     /** Whether this scope has seen work here: scopes of other tasks stay silent in /status and the metrics. */
     private boolean active;
 
-    ScopeDispatcher(String scope, DispatcherSettings settings, ModelClient client, RandomGenerator random, DispatcherListener listener,
-                    ProcessorContext<String, Outbound> context, DispatchLedger ledger, RouteMover mover, Coalescer coalescer,
-                    KeyValueStore<String, ScopeUsage> usage, LongSupplier clock, TicketStatuses statuses) {
-        this(scope, settings, client, random, listener, context, ledger, mover, coalescer, usage, clock, statuses, null);
-    }
-
     /** A scope whose calls go through {@code batch} (a batch route's), or to {@code client} when it is null. */
     ScopeDispatcher(String scope, DispatcherSettings settings, ModelClient client, RandomGenerator random, DispatcherListener listener,
-                    ProcessorContext<String, Outbound> context, DispatchLedger ledger, RouteMover mover, Coalescer coalescer,
+                    DispatchOutput output, DispatchLedger ledger, RouteMover mover, Coalescer coalescer,
                     KeyValueStore<String, ScopeUsage> usage, LongSupplier clock, TicketStatuses statuses, BatchCaller batch) {
         this.batch = batch;
         this.statuses = statuses;
@@ -127,17 +120,17 @@ final class ScopeDispatcher {
         this.provider = new ProviderModel(settings, new PromptBuilder(settings.model()), clock);
         this.who = who(settings, scope);
         this.health = new ScopeHealth(scope, who, settings.retry(), (from, to) -> listener.circuitTransition(scope, from, to));
-        this.health.at(context.currentSystemTimeMs());
+        this.health.at(output.now());
         RecordEmitter emitter = new RecordEmitter(scope, settings.model().model(), new Backoff(settings.retry(), random),
                 settings.routing().routesOf(scope).get(0).name());
         this.gate = new CacheGate(scope, settings.model(), settings.routing().cacheShared(), coalescer, ledger, emitter, listener,
-                context::forward, statuses, () -> health.halted() || health.circuitOpen() || provider.outForDayUntil().isPresent());
+                output, statuses, () -> health.halted() || health.circuitOpen() || provider.outForDayUntil().isPresent());
         // a batch route's tickets may wait out a whole completion window before a failed line sends them round again
         RetrySettings aging = batch == null ? settings.retry() : settings.retry().withMaxAge(settings.retry().maxAge().plus(BATCH_WINDOW));
         DeadlinePolicy deadlinePolicy = new DeadlinePolicy(settings.deadlines());
         this.deadlines = new DeadlineSweep(deadlinePolicy);
         this.outcomes = new OutcomeApplier(scope, who, aging, new OutcomePolicy(settings.retry()), provider, health, ledger,
-                emitter, listener, random, context::forward, new Endings(), deadlinePolicy);
+                emitter, listener, random, output, new Endings(), deadlinePolicy);
         this.calls = new CallSender(client);
         this.planner = new DispatchPlanner(settings.batch(), settings.limits().maxBatchBytes());
     }
@@ -300,8 +293,22 @@ final class ScopeDispatcher {
         if (active) {
             // only the owner speaks for the scope: the idle copies in other tasks know nothing of it
             mover.publishState(settings.routing().routesOf(scope), usable());
-            mover.fallBack(this, now);
+            fallBack(now);
             keepDeadlines(now);
+        }
+    }
+
+    /** Moves what this scope should not keep waiting ({@link RouteMover#fallbacks}): taken from the ledger, then written. */
+    private void fallBack(long now) {
+        List<FallbackPolicy.Move> moves = mover.fallbacks(new RouteMover.Standing(scope, settings, blocked(), probesHaltApart(), queue));
+        if (moves.isEmpty()) {
+            return;
+        }
+        java.util.Map<String, FallbackPolicy.Move> byId = new java.util.HashMap<>();
+        moves.forEach(m -> byId.put(m.id(), m));
+        for (WorkItem item : ledger.expire(ref -> byId.containsKey(ref.id()))) {
+            mover.move(item, routeOf(item), byId.get(item.key()), now);
+            gate.left(item, now);
         }
     }
 
@@ -323,7 +330,7 @@ final class ScopeDispatcher {
         // halted: it serves again once its next probe is accepted (the policy adds the probe's latency and deadline.halt-grace)
         DeadlinePolicy.Route route = health.halted() ? DeadlinePolicy.Route.halted(rates, health.nextHaltProbeAt(now))
                 : new DeadlinePolicy.Route(rates, blocked().map(b -> resumesAt(b, now)).orElse(now));
-        List<DeadlinePolicy.Verdict> verdicts = deadlines.decide(queue, route, ref -> mover.canFallBack(this, ref), now);
+        List<DeadlinePolicy.Verdict> verdicts = deadlines.decide(queue, route, ref -> mover.canFallBack(scope, ref), now);
         if (verdicts.isEmpty()) {
             return;
         }
@@ -333,7 +340,9 @@ final class ScopeDispatcher {
             DeadlinePolicy.Verdict v = byId.get(item.key());
             switch (v.kind()) {
                 case FALL_BACK -> {
-                    if (!mover.deadlineFallback(this, item, now)) {
+                    if (mover.deadlineFallback(scope, routeOf(item), item, now)) {
+                        gate.left(item, now);
+                    } else {
                         outcomes.missed(item, v.reason(), v.etaAt(), now);
                     }
                 }
@@ -561,11 +570,6 @@ final class ScopeDispatcher {
         }
     }
 
-    /** {@code item} left this scope for another route: the next of its identical followers leads here. */
-    void left(WorkItem item, long now) {
-        gate.left(item, now);
-    }
-
     /** The ends of tickets beyond the failure table: a context fallback, and the cache's followers. */
     private final class Endings implements OutcomeApplier.Diversion {
 
@@ -640,18 +644,6 @@ final class ScopeDispatcher {
         }
         // out for the day by its own daily limits, or by the provider's (a 429 about a per-day quota)
         return provider.outForDayUntil().isPresent() ? Optional.of(FallbackReason.OUT_FOR_DAY) : Optional.empty();
-    }
-
-    DispatchLedger ledger() {
-        return ledger;
-    }
-
-    DispatcherSettings settings() {
-        return settings;
-    }
-
-    String scope() {
-        return scope;
     }
 
     DispatcherSnapshot snapshot(long now) {

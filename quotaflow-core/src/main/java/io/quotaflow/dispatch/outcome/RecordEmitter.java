@@ -40,10 +40,6 @@ public final class RecordEmitter {
         this.defaultRoute = defaultRoute;
     }
 
-    public RecordEmitter(String scope, String model, Backoff backoff) {
-        this(scope, model, backoff, io.quotaflow.routing.RouteSettings.DEFAULT_NAME);
-    }
-
     Classification classification(WorkItem item, ModelOutcome.Label label, InFlightBatch batch, ModelOutcome.Answered answered,
                                   long now) {
         WorkItem.Routed routed = item.routed();
