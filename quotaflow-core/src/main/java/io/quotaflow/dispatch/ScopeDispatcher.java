@@ -35,7 +35,6 @@ import io.quotaflow.model.ModelOutcome;
 import io.quotaflow.model.ModelRequest;
 import io.quotaflow.model.PromptBuilder;
 import io.quotaflow.quota.ScopeUsage;
-import io.quotaflow.routing.FallbackPolicy;
 import io.quotaflow.routing.FallbackReason;
 import io.quotaflow.status.Pace;
 import io.quotaflow.ticket.WorkItem;
@@ -53,7 +52,6 @@ import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 import io.quotaflow.failure.OutcomePolicy;
 import io.quotaflow.deadline.DeadlinePolicy;
-import io.quotaflow.deadline.HandoffReason;
 
 /**
  * One quota scope's dispatching: its ledger view, queue, provider model, health and calls. It
@@ -90,7 +88,10 @@ final class ScopeDispatcher {
     private final CacheGate gate;
     private final DispatchPlanner planner;
     private final TicketStatuses statuses;
-    private final DeadlineSweep deadlines;
+    /** The once-a-second fallbacks and deadlines. */
+    private final ScopeSweep sweeps;
+    /** What else happens when a ticket ends here (its status, the cache's followers, a context fallback). */
+    private final TicketEndings endings;
     private final Pace pace = new Pace();
     private final Set<String> probes = new HashSet<>();
     /** The halt probe out now (a call of its own, no ticket: {@link #probeHalt}), or null. */
@@ -128,9 +129,10 @@ final class ScopeDispatcher {
         // a batch route's tickets may wait out a whole completion window before a failed line sends them round again
         RetrySettings aging = batch == null ? settings.retry() : settings.retry().withMaxAge(settings.retry().maxAge().plus(BATCH_WINDOW));
         DeadlinePolicy deadlinePolicy = new DeadlinePolicy(settings.deadlines());
-        this.deadlines = new DeadlineSweep(deadlinePolicy);
+        this.endings = new TicketEndings(scope, statuses, gate, mover, listener, this::routeOf);
         this.outcomes = new OutcomeApplier(scope, who, aging, new OutcomePolicy(settings.retry()), provider, health, ledger,
-                emitter, listener, random, output, new Endings(), deadlinePolicy);
+                emitter, listener, random, output, endings, deadlinePolicy);
+        this.sweeps = new ScopeSweep(scope, who, settings, ledger, mover, gate, outcomes, new DeadlineSweep(deadlinePolicy), this::routeOf);
         this.calls = new CallSender(client);
         this.planner = new DispatchPlanner(settings.batch(), settings.limits().maxBatchBytes());
     }
@@ -292,69 +294,11 @@ final class ScopeDispatcher {
         health.logHalt(now, false);
         if (active) {
             // only the owner speaks for the scope: the idle copies in other tasks know nothing of it
-            mover.publishState(settings.routing().routesOf(scope), usable());
-            fallBack(now);
-            keepDeadlines(now);
-        }
-    }
-
-    /** Moves what this scope should not keep waiting ({@link RouteMover#fallbacks}): taken from the ledger, then written. */
-    private void fallBack(long now) {
-        List<FallbackPolicy.Move> moves = mover.fallbacks(new RouteMover.Standing(scope, settings, blocked(), probesHaltApart(), queue));
-        if (moves.isEmpty()) {
-            return;
-        }
-        java.util.Map<String, FallbackPolicy.Move> byId = new java.util.HashMap<>();
-        moves.forEach(m -> byId.put(m.id(), m));
-        for (WorkItem item : ledger.expire(ref -> byId.containsKey(ref.id()))) {
-            mover.move(item, routeOf(item), byId.get(item.key()), now);
-            gate.left(item, now);
-        }
-    }
-
-    /**
-     * Tickets that will miss their deadline here go to a fallback that can take them, else are handed off
-     * or shed ({@code deadline.action}); tickets expected to wait past their class's {@code queue.max-wait}
-     * are shed (docs/design.md, "Deadlines and hand-off").
-     */
-    private void keepDeadlines(long now) {
-        if (queue.size() == 0) {
-            return;
-        }
-        long tickets = queue.size();
-        long tokens = 0;
-        for (io.quotaflow.records.Priority p : io.quotaflow.records.Priority.values()) {
-            tokens += queue.tokens(p);
-        }
-        io.quotaflow.status.Eta.Rates rates = QueueViews.rates(settings, pace, tickets, tokens, now);
-        // halted: it serves again once its next probe is accepted (the policy adds the probe's latency and deadline.halt-grace)
-        DeadlinePolicy.Route route = health.halted() ? DeadlinePolicy.Route.halted(rates, health.nextHaltProbeAt(now))
-                : new DeadlinePolicy.Route(rates, blocked().map(b -> resumesAt(b, now)).orElse(now));
-        List<DeadlinePolicy.Verdict> verdicts = deadlines.decide(queue, route, ref -> mover.canFallBack(scope, ref), now);
-        if (verdicts.isEmpty()) {
-            return;
-        }
-        java.util.Map<String, DeadlinePolicy.Verdict> byId = new java.util.LinkedHashMap<>();
-        verdicts.forEach(v -> byId.put(v.id(), v));
-        for (WorkItem item : ledger.take(byId.keySet())) {
-            DeadlinePolicy.Verdict v = byId.get(item.key());
-            switch (v.kind()) {
-                case FALL_BACK -> {
-                    if (mover.deadlineFallback(scope, routeOf(item), item, now)) {
-                        gate.left(item, now);
-                    } else {
-                        outcomes.missed(item, v.reason(), v.etaAt(), now);
-                    }
-                }
-                case HAND_OFF -> outcomes.missed(item, v.reason(), v.etaAt(), now);
-                case SHED -> {
-                    if (v.reason() == HandoffReason.MAX_WAIT) {
-                        outcomes.deadLetter(item, ErrorKind.SHED.wire(), 0, shedMessage(item, v), now);
-                    } else {
-                        outcomes.missed(item, v.reason(), v.etaAt(), now);
-                    }
-                }
-            }
+            // read once: the fallbacks and the deadlines decide from the same standing
+            Optional<FallbackReason> blocked = blocked();
+            mover.publishState(settings.routing().routesOf(scope), blocked.isEmpty());
+            sweeps.fallBack(blocked, probesHaltApart(), now);
+            sweeps.keepDeadlines(health, pace, blocked, why -> resumesAt(why, now), now);
         }
     }
 
@@ -365,13 +309,6 @@ final class ScopeDispatcher {
             case OUT_FOR_DAY -> provider.outForDayUntil().orElse(Long.MAX_VALUE);
             default -> Long.MAX_VALUE;
         };
-    }
-
-    /** The dead letter's message of a ticket shed for {@code queue.max-wait}. */
-    private String shedMessage(WorkItem item, DeadlinePolicy.Verdict v) {
-        String when = v.etaAt() > 0 ? "expected done " + java.time.Instant.ofEpochMilli(v.etaAt()) : "no ETA: " + who + " cannot serve";
-        return "would wait on " + who + " longer than queue.max-wait." + item.priority().wireName() + " ("
-                + settings.deadlines().maxWait().get(item.priority()).toSeconds() + " s; " + when + "): shed";
     }
 
     /** Whether a halt here is probed with a call of its own ({@link #probeHalt}: an online route), not with a ticket. */
@@ -539,7 +476,7 @@ final class ScopeDispatcher {
         for (WorkItem item : done.get().items()) {
             if (ledger.cancelledWhileOut(item.key())) {
                 ledger.finish(item);
-                new Endings().cancelled(item, now);
+                endings.cancelled(item, now);
             } else if (fallback && mover.unfinished(item, routeOf(item), now)) {
                 ledger.finish(item);
                 gate.left(item, now);
@@ -567,64 +504,6 @@ final class ScopeDispatcher {
         @Override
         public void requeued(String customId, long now) {
             ScopeDispatcher.this.unfinished(customId, false, now);
-        }
-    }
-
-    /** The ends of tickets beyond the failure table: a context fallback, and the cache's followers. */
-    private final class Endings implements OutcomeApplier.Diversion {
-
-        @Override
-        public boolean divert(WorkItem item, long now) {
-            if (mover.contextFallback(item, routeOf(item), now)) {
-                gate.left(item, now);
-                return true;
-            }
-            return false;
-        }
-
-        @Override
-        public void classified(WorkItem item, io.quotaflow.records.Classification result, long now) {
-            statuses.classified(item, false, now);
-            gate.classified(item, result, now);
-        }
-
-        @Override
-        public void deadLettered(WorkItem item, String kind, int status, String message, long now) {
-            statuses.deadLettered(item, kind, now);
-            gate.deadLettered(item, kind, status, message, now);
-        }
-
-        @Override
-        public void retried(WorkItem item, String kind, long now) {
-            statuses.retried(item, kind, now);
-        }
-
-        @Override
-        public void requeued(List<WorkItem> items, long now) {
-            statuses.requeued(items, now);
-        }
-
-        @Override
-        public boolean answeredStale(WorkItem item, long now) {
-            return gate.answerStale(item, now);
-        }
-
-        @Override
-        public void handedOff(WorkItem item, String reason, long now) {
-            statuses.handedOff(item, reason, now);
-            gate.left(item, now);
-        }
-
-        @Override
-        public String route(WorkItem item) {
-            return routeOf(item).name();
-        }
-
-        @Override
-        public void cancelled(WorkItem item, long now) {
-            gate.left(item, now);
-            listener.cancelled(scope, item.key());
-            statuses.cancelled(item.key(), now);
         }
     }
 

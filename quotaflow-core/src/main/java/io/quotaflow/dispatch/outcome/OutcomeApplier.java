@@ -51,7 +51,7 @@ public final class OutcomeApplier {
     private final DispatcherListener listener;
     private final RandomGenerator random;
     private final Consumer<Record<String, Outbound>> forward;
-    private final Diversion tooLarge;
+    private final Diversion endings;
     private final DeadlinePolicy deadlines;
 
     /** What else happens when a ticket ends here: a context fallback instead of a too-large dead letter, the cache's followers. */
@@ -96,8 +96,8 @@ public final class OutcomeApplier {
 
     public OutcomeApplier(String scope, String who, RetrySettings retry, OutcomePolicy policy, ProviderModel provider, ScopeHealth health,
                    DispatchLedger ledger, RecordEmitter emitter, DispatcherListener listener, RandomGenerator random,
-                   Consumer<Record<String, Outbound>> forward, Diversion tooLarge, DeadlinePolicy deadlines) {
-        this.tooLarge = tooLarge;
+                   Consumer<Record<String, Outbound>> forward, Diversion endings, DeadlinePolicy deadlines) {
+        this.endings = endings;
         this.deadlines = deadlines;
         this.scope = scope;
         this.who = who;
@@ -135,7 +135,7 @@ public final class OutcomeApplier {
             if (!(action instanceof OutcomePolicy.Action.Classify) && ledger.cancelledWhileOut(action.item().key())) {
                 // cancelled while its call was out, and that call did not answer it: it ends here, nothing written
                 ledger.finish(action.item());
-                tooLarge.cancelled(action.item(), now);
+                endings.cancelled(action.item(), now);
                 continue;
             }
             if (action instanceof OutcomePolicy.Action.Classify c) {
@@ -154,13 +154,13 @@ public final class OutcomeApplier {
                 ledger.retried(emitted.item());
                 forward.accept(emitted.record());
                 listener.retried(scope, r.kind());
-                tooLarge.retried(emitted.item(), r.kind(), now);
+                endings.retried(emitted.item(), r.kind(), now);
             } else if (action instanceof OutcomePolicy.Action.DeadLetter d) {
                 deadLetter(d.item(), d.kind(), d.status(), d.message(), now);
             }
         }
         ledger.requeue(requeued);
-        tooLarge.requeued(requeued, now);
+        endings.requeued(requeued, now);
     }
 
     /**
@@ -219,7 +219,7 @@ public final class OutcomeApplier {
      * it would have been done (0: not known).
      */
     public void missed(WorkItem item, HandoffReason reason, long etaAt, long now) {
-        if (tooLarge.answeredStale(item, now)) {
+        if (endings.answeredStale(item, now)) {
             // an answer past its TTL, within cache.stale-ttl, rather than none in time
             ledger.finish(item);
             return;
@@ -235,22 +235,22 @@ public final class OutcomeApplier {
     /** Writes {@code item} to {@code tickets.handoff}: one outcome, in the same transaction as its removal here. */
     void handOff(WorkItem item, HandoffReason reason, long etaAt, long now) {
         ledger.finish(item);
-        String route = tooLarge.route(item);
+        String route = endings.route(item);
         forward.accept(emitter.handoff(item, reason.wire(), etaAt, route, now));
         listener.handedOff(scope, route, item.priority(), reason.wire());
-        tooLarge.handedOff(item, reason.wire(), now);
+        endings.handedOff(item, reason.wire(), now);
         LOG.debug("{}: ticket {} handed off ({}), deadline {}", who, item.key(), reason.wire(), item.deadline());
     }
 
     /** Ends {@code item} in the dead-letter topic (a {@code too-large} one goes to a context fallback if it has one). */
     public void deadLetter(WorkItem item, String kind, int status, String message, long now) {
         ledger.finish(item);
-        if (ErrorKind.TOO_LARGE.wire().equals(kind) && tooLarge.divert(item, now)) {
+        if (ErrorKind.TOO_LARGE.wire().equals(kind) && endings.divert(item, now)) {
             return;
         }
         forward.accept(emitter.deadLetter(item, kind, status, message, now));
         listener.deadLettered(scope, kind);
-        tooLarge.deadLettered(item, kind, status, message, now);
+        endings.deadLettered(item, kind, status, message, now);
     }
 
     private void classified(WorkItem item, ModelOutcome.Label label, InFlightBatch batch, ModelOutcome.Answered answered, long now) {
@@ -259,7 +259,7 @@ public final class OutcomeApplier {
         forward.accept(emitter.classified(result, now));
         listener.classified(scope, item.priority(), result.queuedMs(), Math.max(0, now - item.enqueuedAt()));
         listener.answered(scope, item.priority(), item.attempt() == 0, item.retryWaitMs());
-        tooLarge.classified(item, result, now);
+        endings.classified(item, result, now);
     }
 
     /** A 429: the whole scope pauses for the provider's wait plus up to a quarter of it (at most 1 s) of jitter. */
