@@ -62,11 +62,7 @@ public final class DispatchLedger {
     }
 
     /** Spilled tickets brought back to the queue per tick at most. */
-    static final int REFILL_PER_TICK = 2_000;
-    private static final char SEP = '|';
-    private static final int TIME_DIGITS = 19;
-    private static final org.apache.kafka.common.serialization.StringSerializer KEYS =
-            new org.apache.kafka.common.serialization.StringSerializer();
+    static final int REFILL_PER_TICK = Spill.REFILL_PER_TICK;
 
     private final KeyValueStore<String, WorkItem> pending;
     private final KeyValueStore<String, WorkItem> delayed;
@@ -81,13 +77,8 @@ public final class DispatchLedger {
     private final Set<String> inFlightIds = new HashSet<>();
     private final Set<String> inFlightBatches = new HashSet<>();
     /** Spilled tickets' index ({@code <scope>|<class>|<arrival>|<key>} → key); null: nothing spills. */
-    private final KeyValueStore<String, String> overflow;
-    private final String scope;
-    private final int maxPending;
-    private final int[] spilled = new int[Priority.values().length];
-    private final long[] spilledTokens = new long[Priority.values().length];
-    private long spilledEver;
-    private long refilledEver;
+    /** The tickets beyond {@code queue.max-pending}, waiting on disk. */
+    private final Spill spill;
 
     /** A ledger whose queue shares tenants by {@code queue}'s weights and caps, all in memory (nothing spills). */
     public DispatchLedger(KeyValueStore<String, WorkItem> pending, KeyValueStore<String, WorkItem> delayed,
@@ -107,9 +98,7 @@ public final class DispatchLedger {
         if (maxPending < 1) {
             throw new IllegalArgumentException("queue.max-pending must be >= 1, got " + maxPending);
         }
-        this.overflow = overflow;
-        this.scope = java.util.Objects.requireNonNull(scope, "scope");
-        this.maxPending = maxPending;
+        this.spill = new Spill(overflow, java.util.Objects.requireNonNull(scope, "scope"), maxPending, queue);
         this.queue = queue;
         this.cancels = cancels;
         this.pending = pending;
@@ -178,8 +167,8 @@ public final class DispatchLedger {
                     return;
                 }
                 restored[0]++;
-                if (overflow != null && overflow.get(spillKey(kv.value)) != null) {
-                    count(kv.value.priority(), 1, kv.value.tokens());
+                if (spill.holds(kv.value)) {
+                    spill.count(kv.value.priority(), 1, kv.value.tokens());
                 } else {
                     held.add(java.util.Map.entry(kv.value.priority(), ref(kv.value)));
                 }
@@ -188,9 +177,9 @@ public final class DispatchLedger {
         held.sort(java.util.Map.Entry.<Priority, PendingQueue.Ref>comparingByKey()
                 .thenComparing(e -> e.getValue().enqueuedAt()).thenComparing(e -> e.getValue().id()));
         for (java.util.Map.Entry<Priority, PendingQueue.Ref> e : held) {
-            if (overflow != null && queue.size() >= maxPending) {
+            if (spill.queueFull()) {
                 // more than the queue holds (the bound was lowered): the newest wait on disk
-                spill(e.getKey(), e.getValue());
+                spill.spill(e.getKey(), e.getValue());
             } else {
                 queue.add(e.getKey(), e.getValue());
             }
@@ -246,9 +235,9 @@ public final class DispatchLedger {
         if (queue.contains(id) || inFlightIds.contains(id)) {
             return Optional.ofNullable(pending.get(id));
         }
-        if (anySpilled()) {
+        if (spill.any()) {
             WorkItem waiting = pending.get(id);
-            if (waiting != null && isSpilled(waiting)) {
+            if (waiting != null && spill.isSpilled(waiting)) {
                 return Optional.of(waiting);
             }
         }
@@ -296,7 +285,7 @@ public final class DispatchLedger {
             queue.replace(update.priority(), ref(update));
         } else {
             // spilled (it takes its place on disk by its class and arrival), or another scope's copy
-            unspill(waiting);
+            spill.unspill(waiting);
             pending.put(id, update);
             index(update);
         }
@@ -336,125 +325,39 @@ public final class DispatchLedger {
         if (inFlightIds.contains(item.key()) || queue.contains(item.key())) {
             return;
         }
-        if (mustSpill(item.priority())) {
-            spill(item.priority(), ref(item));
+        if (spill.must(item.priority())) {
+            spill.spill(item.priority(), ref(item));
         } else {
             queue.add(item.priority(), ref(item));
         }
     }
 
-    /** Whether a ticket of {@code priority} waits on disk: the queue is full, or its class or a higher one has tickets there. */
-    private boolean mustSpill(Priority priority) {
-        if (overflow == null) {
-            return false;
-        }
-        if (queue.size() >= maxPending) {
-            return true;
-        }
-        for (int p = 0; p <= priority.ordinal(); p++) {
-            if (spilled[p] > 0) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private void spill(Priority priority, PendingQueue.Ref ref) {
-        overflow.put(spillKey(scope, priority, ref.enqueuedAt(), ref.id()), ref.id());
-        count(priority, 1, ref.tokens());
-        spilledEver++;
-    }
-
-    /** Forgets {@code item}'s overflow entry if it is spilled here; true if it was. */
-    private boolean unspill(WorkItem item) {
-        if (item == null || !anySpilled()) {
-            return false;
-        }
-        String key = spillKey(item);
-        if (overflow.get(key) == null) {
-            return false;
-        }
-        overflow.delete(key);
-        count(item.priority(), -1, -item.tokens());
-        return true;
-    }
-
-    private boolean isSpilled(WorkItem item) {
-        return anySpilled() && overflow.get(spillKey(item)) != null;
-    }
-
-    private boolean anySpilled() {
-        return overflow != null && spilledTotal() > 0;
-    }
-
-    private void count(Priority priority, int tickets, long tokens) {
-        spilled[priority.ordinal()] = Math.max(0, spilled[priority.ordinal()] + tickets);
-        spilledTokens[priority.ordinal()] = Math.max(0, spilledTokens[priority.ordinal()] + tokens);
-    }
-
-    private String spillKey(WorkItem item) {
-        return spillKey(scope, item.priority(), item.enqueuedAt(), item.key());
-    }
-
-    /** {@code <scope>|<class ordinal>|<19-digit arrival>|<key>}: a scope's spilled tickets, highest class, then oldest, first. */
-    static String spillKey(String scope, Priority priority, long enqueuedAt, String key) {
-        return prefix(scope, priority) + pad(enqueuedAt) + SEP + key;
-    }
-
-    private static String prefix(String scope, Priority priority) {
-        return scope + SEP + priority.ordinal() + SEP;
-    }
-
-    /** The prefix of every overflow key of {@code scope}. */
-    public static String scopePrefix(String scope) {
-        return scope + SEP;
-    }
-
-    private static String pad(long time) {
-        String digits = Long.toString(Math.max(0, time));
-        return "0".repeat(Math.max(0, TIME_DIGITS - digits.length())) + digits;
-    }
-
     /** Tickets of this scope spilled to disk, per class. */
     public int spilled(Priority priority) {
-        return spilled[priority.ordinal()];
+        return spill.spilled(priority);
     }
 
     /** Estimated prompt tokens of the tickets spilled in a class. */
     long spilledTokens(Priority priority) {
-        return spilledTokens[priority.ordinal()];
+        return spill.spilledTokens(priority);
     }
 
     public int spilledTotal() {
-        int n = 0;
-        for (int s : spilled) {
-            n += s;
-        }
-        return n;
+        return spill.total();
     }
 
     /** Tickets spilled and brought back since this ledger started (the benchmark's and the logs' counters). */
     public long spilledEver() {
-        return spilledEver;
+        return spill.spilledEver();
     }
 
     public long refilledEver() {
-        return refilledEver;
+        return spill.refilledEver();
     }
 
     /** The arrival of the oldest spilled ticket of a class (one seek). */
     public Optional<Long> oldestSpilled(Priority priority) {
-        if (overflow == null || spilled[priority.ordinal()] == 0) {
-            return Optional.empty();
-        }
-        String prefix = prefix(scope, priority);
-        try (KeyValueIterator<String, String> it = overflow.prefixScan(prefix, KEYS)) {
-            if (it.hasNext()) {
-                String k = it.next().key;
-                return Optional.of(Long.parseLong(k.substring(prefix.length(), prefix.length() + TIME_DIGITS)));
-            }
-        }
-        return Optional.empty();
+        return spill.oldest(priority);
     }
 
     /**
@@ -463,44 +366,7 @@ public final class DispatchLedger {
      * many came back.
      */
     public int refill() {
-        if (!anySpilled()) {
-            return 0;
-        }
-        int room = Math.min(maxPending - queue.size(), REFILL_PER_TICK);
-        int back = 0;
-        for (Priority p : Priority.values()) {
-            if (room <= 0) {
-                break;
-            }
-            if (spilled[p.ordinal()] == 0) {
-                continue;
-            }
-            List<KeyValue<String, String>> front = new ArrayList<>();
-            boolean more;
-            try (KeyValueIterator<String, String> it = overflow.prefixScan(prefix(scope, p), KEYS)) {
-                while (front.size() < room && it.hasNext()) {
-                    front.add(it.next());
-                }
-                more = it.hasNext();
-            }
-            for (KeyValue<String, String> kv : front) {
-                overflow.delete(kv.key);
-                WorkItem item = pending.get(kv.value);
-                if (item != null && spillKey(item).equals(kv.key) && !inFlightIds.contains(item.key())) {
-                    count(p, -1, -item.tokens());
-                    queue.add(p, ref(item));
-                    back++;
-                    room--;
-                }
-            }
-            if (!more) {
-                // the class's range is empty now: whatever the counts said (a stale entry) is settled
-                spilled[p.ordinal()] = 0;
-                spilledTokens[p.ordinal()] = 0;
-            }
-        }
-        refilledEver += back;
-        return back;
+        return spill.refill(pending::get, inFlightIds::contains, DispatchLedger::ref);
     }
 
     /**
@@ -508,37 +374,12 @@ public final class DispatchLedger {
      * first per class, and returns them (read from the front of each class's range: O(returned)).
      */
     public List<WorkItem> expireSpilled(long arrivedBy, int max) {
-        List<WorkItem> out = new ArrayList<>();
-        if (!anySpilled()) {
-            return out;
-        }
-        String bound = pad(arrivedBy);
-        for (Priority p : Priority.values()) {
-            if (spilled[p.ordinal()] == 0) {
-                continue;
-            }
-            String prefix = prefix(scope, p);
-            List<KeyValue<String, String>> due = new ArrayList<>();
-            try (KeyValueIterator<String, String> it = overflow.prefixScan(prefix, KEYS)) {
-                while (out.size() + due.size() < max && it.hasNext()) {
-                    KeyValue<String, String> kv = it.next();
-                    if (kv.key.substring(prefix.length(), prefix.length() + TIME_DIGITS).compareTo(bound) > 0) {
-                        break;
-                    }
-                    due.add(kv);
-                }
-            }
-            for (KeyValue<String, String> kv : due) {
-                overflow.delete(kv.key);
-                WorkItem item = pending.get(kv.value);
-                if (item != null && spillKey(item).equals(kv.key)) {
-                    count(p, -1, -item.tokens());
-                    pending.delete(kv.value);
-                    out.add(item);
-                }
-            }
-        }
-        return out;
+        return spill.expire(arrivedBy, max, pending::get, pending::delete);
+    }
+
+    /** The prefix of every overflow key of {@code scope}. */
+    public static String scopePrefix(String scope) {
+        return Spill.scopePrefix(scope);
     }
 
     private static PendingQueue.Ref ref(WorkItem item) {
@@ -644,8 +485,8 @@ public final class DispatchLedger {
 
     /** The ticket is done here (classified or dead-lettered). */
     public void finish(WorkItem item) {
-        if (anySpilled() && !queue.contains(item.key()) && !inFlightIds.contains(item.key())) {
-            unspill(pending.get(item.key()));
+        if (spill.any() && !queue.contains(item.key()) && !inFlightIds.contains(item.key())) {
+            spill.unspill(pending.get(item.key()));
         }
         pending.delete(item.key());
         forgetCancel(item.key());
@@ -721,7 +562,7 @@ public final class DispatchLedger {
     public void withdraw(String id) {
         forgetCancel(id);
         if (queue.remove(id).isEmpty()) {
-            unspill(pending.get(id));
+            spill.unspill(pending.get(id));
         }
         pending.delete(id);
         WorkItem later = delayed.get(id);
@@ -761,15 +602,15 @@ public final class DispatchLedger {
         long tokens = 0;
         for (Priority p : Priority.values()) {
             if (p != Priority.INTERACTIVE) {
-                tickets += queue.size(p) + spilled[p.ordinal()];
-                tokens += queue.tokens(p) + spilledTokens[p.ordinal()];
+                tickets += queue.size(p) + spill.spilled(p);
+                tokens += queue.tokens(p) + spill.spilledTokens(p);
             }
         }
         return new Backlog(tickets, tokens);
     }
 
     public boolean backlogged() {
-        return anySpilled();
+        return spill.any();
     }
 
     public int callsInFlight() {
