@@ -6,7 +6,6 @@ import io.quotaflow.dispatch.ledger.DispatchLedger;
 import io.quotaflow.dispatch.ledger.InFlightBatch;
 import io.quotaflow.dispatch.ledger.PendingQueue;
 import io.quotaflow.dispatch.ledger.QueueViews;
-import io.quotaflow.dispatch.ledger.RetryMarker;
 import io.quotaflow.dispatch.ledger.TicketStatuses;
 import io.quotaflow.dispatch.outcome.CacheGate;
 import io.quotaflow.dispatch.outcome.OutcomeApplier;
@@ -44,7 +43,6 @@ import org.slf4j.LoggerFactory;
 
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -88,6 +86,8 @@ final class ScopeDispatcher {
     private final CacheGate gate;
     private final DispatchPlanner planner;
     private final TicketStatuses statuses;
+    /** Tickets arriving, cancelled or superseded. */
+    private final ScopeIntake intake;
     /** The once-a-second fallbacks and deadlines. */
     private final ScopeSweep sweeps;
     /** What else happens when a ticket ends here (its status, the cache's followers, a context fallback). */
@@ -97,8 +97,7 @@ final class ScopeDispatcher {
     /** The halt probe out now (a call of its own, no ticket: {@link #probeHalt}), or null. */
     private String haltProbe;
     /** What the scope's next owner takes over ({@link ScopeUsage}), kept as it changes. */
-    private final KeyValueStore<String, ScopeUsage> usage;
-    private ScopeUsage usageWritten;
+    private final UsageKeeper usage;
     private long nextSnapshot;
     /** The last cache sweep found a full batch due: the next tick sweeps again instead of waiting a second. */
     private boolean cacheBehind;
@@ -111,7 +110,7 @@ final class ScopeDispatcher {
                     KeyValueStore<String, ScopeUsage> usage, LongSupplier clock, TicketStatuses statuses, BatchCaller batch) {
         this.batch = batch;
         this.statuses = statuses;
-        this.usage = usage;
+        this.usage = new UsageKeeper(usage, scope);
         this.scope = scope;
         this.settings = settings;
         this.listener = listener;
@@ -132,6 +131,7 @@ final class ScopeDispatcher {
         this.endings = new TicketEndings(scope, statuses, gate, mover, listener, this::routeOf);
         this.outcomes = new OutcomeApplier(scope, who, aging, new OutcomePolicy(settings.retry()), provider, health, ledger,
                 emitter, listener, random, output, endings, deadlinePolicy);
+        this.intake = new ScopeIntake(scope, who, settings, ledger, gate, outcomes, statuses, listener);
         this.sweeps = new ScopeSweep(scope, who, settings, ledger, mover, gate, outcomes, new DeadlineSweep(deadlinePolicy), this::routeOf);
         this.calls = new CallSender(client);
         this.planner = new DispatchPlanner(settings.batch(), settings.limits().maxBatchBytes());
@@ -162,8 +162,7 @@ final class ScopeDispatcher {
             listener.cancelled(scope, cancelled.key());
             statuses.cancelled(cancelled.key(), now);
         }
-        usageWritten = usage.get(scope);
-        provider.takeOver(usageWritten, quietBound, r.calls(), r.callTokens());
+        provider.takeOver(usage.read(), quietBound, r.calls(), r.callTokens());
         if (r.any()) {
             active = true;
             LOG.info("{}: restored {} pending ({} from {} interrupted calls), {} delayed, {} calls in batch jobs", who, r.pending(),
@@ -171,99 +170,20 @@ final class ScopeDispatcher {
         }
     }
 
-    /** A ticket arriving from the dispatch topic: the cache may answer it, or an identical ticket's call. */
+    /** A ticket arriving from the dispatch topic: the cache may answer it, or an identical ticket's call ({@link ScopeIntake#accept}). */
     void accept(WorkItem item, long now) {
         active = true;
-        if (!gate.admit(item, now)) {
-            return;
-        }
-        if (shed(item, now)) {
-            return;
-        }
-        DispatchLedger.Acceptance acceptance = ledger.accept(item, now);
-        if (acceptance == DispatchLedger.Acceptance.ACCEPTED || acceptance == DispatchLedger.Acceptance.REPLACED) {
-            statuses.accepted(item, now);
-        }
-        if (acceptance != DispatchLedger.Acceptance.ACCEPTED) {
-            LOG.debug("scope {}: ticket {} {}", scope, item.key(), acceptance);
-            listener.republished(scope, acceptance.name().toLowerCase(Locale.ROOT));
-        }
+        intake.accept(item, now);
     }
 
-    /**
-     * A new ticket (not an update of one held here, not a retry coming back) whose class already has
-     * {@code queue.max-depth.<priority>} tickets waiting in this scope is shed: dead-lettered at once as
-     * {@code shed}, with the depth in its message, replayable unchanged. The cache had its chance first.
-     */
-    private boolean shed(WorkItem item, long now) {
-        Integer max = settings.maxDepth().get(item.priority());
-        if (max == null || item.attempt() > 0 || ledger.held(item.key()).isPresent() || ledger.retrying(item.key())) {
-            return false;
-        }
-        int depth = queue.size(item.priority()) + ledger.spilled(item.priority());
-        if (depth < max) {
-            return false;
-        }
-        outcomes.deadLetter(item, ErrorKind.SHED.wire(), 0, depth + " " + item.priority().wireName() + " tickets were waiting on "
-                + who + " (queue.max-depth." + item.priority().wireName() + "=" + max + "): shed on arrival", now);
-        return true;
-    }
-
-    /**
-     * Cancels ticket {@code id} (its key) if this scope holds it and has not sent it (waiting, delayed,
-     * on its way back from the retry topic, or following an identical ticket). A ticket whose call is
-     * out is answered if that call answers it; if the call fails, it ends cancelled instead of being
-     * retried. Nothing of a cancelled ticket is written.
-     */
+    /** Cancels ticket {@code id} if this scope holds it and has not sent it ({@link ScopeIntake#cancel}). */
     void cancel(String id, long now) {
-        if (gate.cancel(id, now)) {
-            listener.cancelled(scope, id);
-            statuses.cancelled(id, now);
-            return;
-        }
-        if (ledger.inFlight(id)) {
-            // remembered: if the call fails the ticket is not retried; if it answers, the answer is written
-            ledger.cancelWhileOut(id, now);
-            LOG.debug("scope {}: ticket {} is being asked about; cancelled unless that call answers it", scope, id);
-            return;
-        }
-        if (ledger.held(id).isPresent() || ledger.retrying(id)) {
-            ledger.held(id).ifPresent(item -> gate.left(item, now));
-            ledger.withdraw(id);
-            listener.cancelled(scope, id);
-            statuses.cancelled(id, now);
-        }
+        intake.cancel(id, now);
     }
 
-    /**
-     * A newer publication of a ticket went to another scope: the copy held here, if it is of an
-     * older publication, is withdrawn (waiting, delayed, on its way back from the retry topic, with its
-     * call out: that answer is then ignored, or following an identical ticket), and its status
-     * forgotten: the other scope's copy is the one answered.
-     */
+    /** A newer publication of a ticket went to another scope ({@link ScopeIntake#supersede}). */
     void supersede(Publication newer, long now) {
-        String key = newer.key();
-        Optional<WorkItem> held = ledger.held(key);
-        boolean stale;
-        if (held.isPresent()) {
-            stale = newer.supersedes(held.get(), scope);
-            if (stale) {
-                gate.left(held.get(), now);
-            }
-        } else {
-            Optional<RetryMarker> retry = ledger.retryingMarker(key);
-            stale = retry.isPresent() && newer.supersedes(retry.get().publishedAt(), retry.get().sha256(), scope);
-        }
-        if (stale) {
-            ledger.withdraw(key);
-        } else if (held.isEmpty() && gate.cancel(key, now)) {
-            stale = true;
-        }
-        if (stale) {
-            statuses.superseded(key);
-            listener.republished(scope, "superseded");
-            LOG.debug("scope {}: ticket {} was published again to scope {}; the copy here is withdrawn", scope, key, newer.scope());
-        }
+        intake.supersede(newer, now);
     }
 
     void punctuate(long now) {
@@ -276,7 +196,7 @@ final class ScopeDispatcher {
         ledger.refill();
         probeHalt(now);
         dispatch(now);
-        keepUsage();
+        usage.keep(provider.usage());
         if (cacheBehind) {
             cacheBehind = gate.sweep(now);
         }
@@ -319,18 +239,6 @@ final class ScopeDispatcher {
     /** Whether new calls may go out here (not halted, not open, not out for the day). */
     boolean usable() {
         return blocked().isEmpty();
-    }
-
-    /**
-     * Writes what the scope's next owner takes over when it changed (a tick that admitted a call, a day's
-     * usage), in the same transaction as the tick's calls in the ledger.
-     */
-    private void keepUsage() {
-        ScopeUsage now = provider.usage();
-        if (now.lastAdmittedMs() > 0 && !now.equals(usageWritten)) {
-            usage.put(scope, now);
-            usageWritten = now;
-        }
     }
 
     /**
@@ -472,20 +380,7 @@ final class ScopeDispatcher {
             return;
         }
         health.released(now);
-        List<WorkItem> stay = new java.util.ArrayList<>();
-        for (WorkItem item : done.get().items()) {
-            if (ledger.cancelledWhileOut(item.key())) {
-                ledger.finish(item);
-                endings.cancelled(item, now);
-            } else if (fallback && mover.unfinished(item, routeOf(item), now)) {
-                ledger.finish(item);
-                gate.left(item, now);
-            } else {
-                stay.add(item);
-            }
-        }
-        ledger.requeue(stay);
-        statuses.requeued(stay, now);
+        endings.unanswered(done.get().items(), fallback, ledger, now);
     }
 
     /** A batch route's outcomes, on the stream thread. */

@@ -1,5 +1,6 @@
 package io.quotaflow.dispatch;
 
+import io.quotaflow.dispatch.ledger.DispatchLedger;
 import io.quotaflow.dispatch.ledger.TicketStatuses;
 import io.quotaflow.dispatch.outcome.CacheGate;
 import io.quotaflow.dispatch.outcome.OutcomeApplier;
@@ -8,6 +9,7 @@ import io.quotaflow.records.Classification;
 import io.quotaflow.routing.RouteSettings;
 import io.quotaflow.ticket.WorkItem;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
@@ -81,6 +83,28 @@ final class TicketEndings implements OutcomeApplier.Diversion {
     @Override
     public String route(WorkItem item) {
         return routeOf.apply(item).name();
+    }
+
+    /**
+     * The tickets of a batch job's call that ended unanswered: one cancelled while out ends; with {@code fallback},
+     * one an online fallback of its route holds moves there ({@link RouteMover#unfinished}); the others wait in
+     * {@code ledger} again. No attempt is consumed.
+     */
+    void unanswered(List<WorkItem> items, boolean fallback, DispatchLedger ledger, long now) {
+        List<WorkItem> stay = new ArrayList<>();
+        for (WorkItem item : items) {
+            if (ledger.cancelledWhileOut(item.key())) {
+                ledger.finish(item);
+                cancelled(item, now);
+            } else if (fallback && mover.unfinished(item, routeOf.apply(item), now)) {
+                ledger.finish(item);
+                gate.left(item, now);
+            } else {
+                stay.add(item);
+            }
+        }
+        ledger.requeue(stay);
+        statuses.requeued(stay, now);
     }
 
     @Override
