@@ -300,22 +300,11 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
         }
     }
 
-    /** Overflow entries of a scope this configuration no longer has: their tickets were re-routed above. */
+    /** Drops the overflow entries of quota scopes no longer configured ({@link DispatchLedger#dropOrphanOverflow}). */
     private static void dropOrphanOverflow(KeyValueStore<String, String> overflow, List<String> owned) {
-        java.util.Set<String> prefixes = new java.util.HashSet<>();
-        owned.forEach(s -> prefixes.add(DispatchLedger.scopePrefix(s)));
-        List<String> orphans = new ArrayList<>();
-        try (KeyValueIterator<String, String> it = overflow.all()) {
-            it.forEachRemaining(kv -> {
-                int sep = kv.key.indexOf('|');
-                if (sep < 0 || !prefixes.contains(kv.key.substring(0, sep + 1))) {
-                    orphans.add(kv.key);
-                }
-            });
-        }
-        orphans.forEach(overflow::delete);
-        if (!orphans.isEmpty()) {
-            LOG.info("dropped {} overflow entries of quota scopes no longer configured", orphans.size());
+        int dropped = DispatchLedger.dropOrphanOverflow(overflow, owned);
+        if (dropped > 0) {
+            LOG.info("dropped {} overflow entries of quota scopes no longer configured", dropped);
         }
     }
 

@@ -72,7 +72,6 @@ final class ScopeDispatcher {
     private final DispatcherSettings settings;
     private final DispatcherListener listener;
     private final DispatchLedger ledger;
-    private final PendingQueue queue;
     private final ProviderModel provider;
     private final ScopeHealth health;
     /** What the log lines name this scope by ({@link #who}). */
@@ -82,7 +81,6 @@ final class ScopeDispatcher {
     /** A batch route's calls (docs/design.md, "Batch routes"); null on an online route. */
     private final BatchCaller batch;
     private final BatchCaller.Answers batchAnswers = new BatchAnswers();
-    private final RouteMover mover;
     private final CacheGate gate;
     private final DispatchPlanner planner;
     private final TicketStatuses statuses;
@@ -94,8 +92,8 @@ final class ScopeDispatcher {
     private final TicketEndings endings;
     private final Pace pace = new Pace();
     private final Set<String> probes = new HashSet<>();
-    /** The halt probe out now (a call of its own, no ticket: {@link #probeHalt}), or null. */
-    private String haltProbe;
+    /** An online scope's halt probe, a call of its own (no ticket); null on a batch route. */
+    private final HaltProber haltProber;
     /** What the scope's next owner takes over ({@link ScopeUsage}), kept as it changes. */
     private final UsageKeeper usage;
     private long nextSnapshot;
@@ -115,8 +113,6 @@ final class ScopeDispatcher {
         this.settings = settings;
         this.listener = listener;
         this.ledger = ledger;
-        this.queue = ledger.queue();
-        this.mover = mover;
         this.provider = new ProviderModel(settings, new PromptBuilder(settings.model()), clock);
         this.who = who(settings, scope);
         this.health = new ScopeHealth(scope, who, settings.retry(), (from, to) -> listener.circuitTransition(scope, from, to));
@@ -134,6 +130,7 @@ final class ScopeDispatcher {
         this.intake = new ScopeIntake(scope, who, settings, ledger, gate, outcomes, statuses, listener);
         this.sweeps = new ScopeSweep(scope, who, settings, ledger, mover, gate, outcomes, new DeadlineSweep(deadlinePolicy), this::routeOf);
         this.calls = new CallSender(client);
+        this.haltProber = batch == null ? new HaltProber(scope, settings.model().model(), provider, health, listener, calls, outcomes) : null;
         this.planner = new DispatchPlanner(settings.batch(), settings.limits().maxBatchBytes());
     }
 
@@ -194,7 +191,9 @@ final class ScopeDispatcher {
         }
         ledger.promoteDue(now);
         ledger.refill();
-        probeHalt(now);
+        if (haltProber != null) {
+            haltProber.probe(now);
+        }
         dispatch(now);
         usage.keep(provider.usage());
         if (cacheBehind) {
@@ -216,7 +215,7 @@ final class ScopeDispatcher {
             // only the owner speaks for the scope: the idle copies in other tasks know nothing of it
             // read once: the fallbacks and the deadlines decide from the same standing
             Optional<FallbackReason> blocked = blocked();
-            mover.publishState(settings.routing().routesOf(scope), blocked.isEmpty());
+            sweeps.publishState(blocked.isEmpty());
             sweeps.fallBack(blocked, probesHaltApart(), now);
             sweeps.keepDeadlines(health, pace, blocked, why -> resumesAt(why, now), now);
         }
@@ -231,14 +230,9 @@ final class ScopeDispatcher {
         };
     }
 
-    /** Whether a halt here is probed with a call of its own ({@link #probeHalt}: an online route), not with a ticket. */
+    /** Whether a halt here is probed with a call of its own ({@link HaltProber}: an online route), not with a ticket. */
     boolean probesHaltApart() {
         return batch == null;
-    }
-
-    /** Whether new calls may go out here (not halted, not open, not out for the day). */
-    boolean usable() {
-        return blocked().isEmpty();
     }
 
     /**
@@ -258,35 +252,11 @@ final class ScopeDispatcher {
         }
     }
 
-    /** This scope as the planner sees it at {@code now}: a halted online scope sends no ticket ({@link #probeHalt} probes it). */
+    /** This scope as the planner sees it at {@code now}: a halted online scope sends no ticket ({@link HaltProber} probes it). */
     private DispatchView view(long now) {
         ScopeHealth.Mode mode = batch == null && health.halted() ? ScopeHealth.Mode.BLOCKED : health.mode(now);
         return new DispatchView(new LedgerQueue(ledger), batch == null ? provider : new BatchLimiter(provider, batch),
                 new DispatchView.Circuit(mode, !probes.isEmpty()));
-    }
-
-    /**
-     * While an online scope is halted, its probe is a call of its own when one is due ({@code retry.halt-probe-ms}
-     * after the last refusal): {@code quotaflow check}'s one-token call ({@link PromptBuilder#probe}), admitted by
-     * the limiter like any call and sent without blocking through the route's client (so bounded by its
-     * {@code llm.timeout}), never a ticket: every waiting ticket with a fallback can move, none stays behind to
-     * probe. A batch route's probe is still one of its tickets (its calls go through the Batch API).
-     */
-    private void probeHalt(long now) {
-        if (batch != null || haltProbe != null || !health.halted() || health.mode(now) != ScopeHealth.Mode.PROBE) {
-            return;
-        }
-        ChatPrompt prompt = PromptBuilder.probe(settings.model().model());
-        io.quotaflow.quota.Charge charge = io.quotaflow.quota.Charge.call(prompt.promptTokens(), prompt.maxTokens());
-        String id = "halt-probe-" + UUID.randomUUID();
-        if (!provider.admit(id, io.quotaflow.records.Priority.INTERACTIVE, charge, io.quotaflow.quota.Charge.NONE)) {
-            return;
-        }
-        health.start(now);
-        haltProbe = id;
-        // counted as a call of no ticket: the limiter admitted it, so the utilisation shows it
-        listener.dispatched(scope, io.quotaflow.records.Priority.INTERACTIVE, 0, prompt.promptTokens(), charge.tokens());
-        calls.send(new ModelRequest(id, prompt));
     }
 
     /** Does what {@code step} says; returns whether the loop asks the planner again (a refused admission ends it). */
@@ -341,10 +311,7 @@ final class ScopeDispatcher {
 
     /** One call's answer, on the stream thread. */
     private void completed(String batchId, ModelOutcome outcome, long now) {
-        if (batchId.equals(haltProbe)) {
-            haltProbe = null;
-            listener.completed(scope, outcome, 0);
-            outcomes.probed(outcome, provider.answered(batchId, outcome), now);
+        if (haltProber != null && haltProber.answered(batchId, outcome, now)) {
             return;
         }
         Optional<DispatchLedger.Completed> done = ledger.complete(batchId);
@@ -364,15 +331,11 @@ final class ScopeDispatcher {
     }
 
     /**
-     * A batch job ended (expired, cancelled) before it got to call {@code callId}: its tickets go to the
-     * route's first online fallback that holds them, or, with none, wait here for the next job. Nothing is
-     * written for them here, and no attempt is consumed.
+     * A batch job ended (expired, cancelled) before it got to call {@code callId}: with {@code fallback}, its tickets
+     * go to the route's first online fallback that holds them, or, with none, wait here for the next job; without
+     * (a job refused for the enqueued limit) every ticket waits here. Nothing is written for them here, and no
+     * attempt is consumed.
      */
-    private void unfinished(String callId, long now) {
-        unfinished(callId, true, now);
-    }
-
-    /** As {@link #unfinished(String, long)}; with {@code fallback} false (a job refused for the enqueued limit) every ticket waits here. */
     private void unfinished(String callId, boolean fallback, long now) {
         Optional<DispatchLedger.Completed> done = ledger.complete(callId);
         probes.remove(callId);
@@ -393,7 +356,7 @@ final class ScopeDispatcher {
 
         @Override
         public void unfinished(String customId, long now) {
-            ScopeDispatcher.this.unfinished(customId, now);
+            ScopeDispatcher.this.unfinished(customId, true, now);
         }
 
         @Override
@@ -421,7 +384,7 @@ final class ScopeDispatcher {
     }
 
     DispatcherSnapshot snapshot(long now) {
-        return SnapshotTaker.take(settings, now, queue, ledger, provider, health);
+        return SnapshotTaker.take(settings, now, ledger.queue(), ledger, provider, health);
     }
 
     void close() {

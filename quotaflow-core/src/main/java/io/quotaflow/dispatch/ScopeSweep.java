@@ -59,6 +59,11 @@ final class ScopeSweep {
         this.routeOf = routeOf;
     }
 
+    /** Tells every instance whether this scope's routes can serve ({@link RouteMover#publishState}). */
+    void publishState(boolean canServe) {
+        mover.publishState(settings.routing().routesOf(scope), canServe);
+    }
+
     /** Moves what this scope should not keep waiting ({@link RouteMover#fallbacks}): taken from the ledger, then written. */
     void fallBack(Optional<FallbackReason> blocked, boolean probesHaltApart, long now) {
         List<FallbackPolicy.Move> moves = mover.fallbacks(new RouteMover.Standing(scope, settings, blocked, probesHaltApart, queue));

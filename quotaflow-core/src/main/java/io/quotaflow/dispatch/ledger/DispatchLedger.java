@@ -382,6 +382,11 @@ public final class DispatchLedger {
         return Spill.scopePrefix(scope);
     }
 
+    /** Deletes the overflow entries of scopes not in {@code owned} (no longer configured here); returns how many. */
+    public static int dropOrphanOverflow(KeyValueStore<String, String> overflow, List<String> owned) {
+        return Spill.dropOrphans(overflow, owned);
+    }
+
     private static PendingQueue.Ref ref(WorkItem item) {
         return new PendingQueue.Ref(item.key(), item.tenant(), item.tokens(), item.enqueuedAt(), item.batchCap(), item.attempt(),
                 item.original().length, item.routed().fellBack(), item.deadline());

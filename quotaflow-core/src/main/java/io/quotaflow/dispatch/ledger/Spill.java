@@ -8,8 +8,10 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -119,6 +121,23 @@ final class Spill {
     /** The prefix of every overflow key of {@code scope}. */
     static String scopePrefix(String scope) {
         return scope + SEP;
+    }
+
+    /** Deletes the overflow entries of scopes not in {@code owned}; returns how many. */
+    static int dropOrphans(KeyValueStore<String, String> overflow, List<String> owned) {
+        Set<String> prefixes = new HashSet<>();
+        owned.forEach(s -> prefixes.add(scopePrefix(s)));
+        List<String> orphans = new ArrayList<>();
+        try (KeyValueIterator<String, String> it = overflow.all()) {
+            it.forEachRemaining(kv -> {
+                int sep = kv.key.indexOf(SEP);
+                if (sep < 0 || !prefixes.contains(kv.key.substring(0, sep + 1))) {
+                    orphans.add(kv.key);
+                }
+            });
+        }
+        orphans.forEach(overflow::delete);
+        return orphans.size();
     }
 
     private static String pad(long time) {
