@@ -287,7 +287,7 @@ final class ScopeDispatcher {
     private boolean start(DispatchStep.Start start, long now) {
         PendingQueue.Proposal proposal = start.proposal();
         List<WorkItem> items = start.items();
-        ChatPrompt prompt = start.prompt();
+        ChatPrompt prompt = provider.prompt(items); // after the decision: the planner priced the tickets, built no prompt
         String batchId = UUID.randomUUID().toString();
         if (batch != null ? !batch.room(start.charge().tokens()) : !provider.admit(batchId, proposal.priority(), start.charge(), start.after())) {
             return false;

@@ -44,8 +44,8 @@ public record BatchLimiter(DispatchView.Limiter provider, BatchCaller caller) im
     }
 
     @Override
-    public DispatchView.Priced price(List<WorkItem> items) {
-        return provider.price(items);
+    public Charge charge(List<WorkItem> items) {
+        return provider.charge(items);
     }
 
     @Override

@@ -90,15 +90,15 @@ public final class DispatchPlanner {
         if (items.isEmpty()) {
             return new DispatchStep.Discard(proposal);
         }
-        DispatchView.Priced priced = limiter.price(items);
+        Charge charge = limiter.charge(items);
         ContextWindow window = limiter.window();
-        if (!window.fits(priced.charge().tokens())) {
-            return tooLarge(proposal, items, priced.charge(), window);
+        if (!window.fits(charge.tokens())) {
+            return tooLarge(proposal, items, charge, window);
         }
-        if (limiter.nanosUntilAdmissible(priority, priced.charge(), after) > 0) {
-            return new DispatchStep.Wait(proposal, priced.charge());
+        if (limiter.nanosUntilAdmissible(priority, charge, after) > 0) {
+            return new DispatchStep.Wait(proposal, charge);
         }
-        return new DispatchStep.Start(proposal, items, priced.prompt(), priced.charge(), after, probe);
+        return new DispatchStep.Start(proposal, items, charge, after, probe);
     }
 
     /** A batch over the context window: split in half; a ticket alone cannot be sent. */

@@ -2,7 +2,6 @@ package io.quotaflow.dispatch.plan;
 
 import io.quotaflow.dispatch.ledger.PendingQueue;
 
-import io.quotaflow.model.ChatPrompt;
 import io.quotaflow.quota.Charge;
 import io.quotaflow.ticket.WorkItem;
 
@@ -99,12 +98,13 @@ public sealed interface DispatchStep {
     }
 
     /**
-     * A call goes now: {@code items} as {@code prompt}, charged {@code charge}.
+     * A call goes now: {@code items}, charged {@code charge}; the executor builds their prompt
+     * ({@link ProviderModel#prompt}), whose tokens are those charged.
      *
      * @param after what the work still waiting behind it would be charged (the limiter admits it on both)
      * @param probe the circuit lets this one call through to probe the provider
      */
-    record Start(PendingQueue.Proposal proposal, List<WorkItem> items, ChatPrompt prompt, Charge charge, Charge after, boolean probe)
+    record Start(PendingQueue.Proposal proposal, List<WorkItem> items, Charge charge, Charge after, boolean probe)
             implements DispatchStep {
 
         public Start {

@@ -5,7 +5,6 @@ import io.quotaflow.dispatch.ledger.DispatchLedger;
 import io.quotaflow.dispatch.ledger.PendingQueue;
 
 import io.quotaflow.failure.ScopeHealth;
-import io.quotaflow.model.ChatPrompt;
 import io.quotaflow.quota.Charge;
 import io.quotaflow.quota.ContextWindow;
 import io.quotaflow.records.Priority;
@@ -62,8 +61,8 @@ public record DispatchView(Queue queue, Limiter limiter, Circuit circuit) {
         /** A lower bound of what {@code proposal} would be charged, from its tickets' estimates (no prompt built). */
         Charge estimate(PendingQueue.Proposal proposal);
 
-        /** The prompt of {@code items} and what the provider will charge for it. */
-        Priced price(List<WorkItem> items);
+        /** What the provider will charge for the prompt of {@code items} (the executor builds the prompt of the call that starts). */
+        Charge charge(List<WorkItem> items);
 
         /** The model's context window. */
         ContextWindow window();
@@ -93,9 +92,5 @@ public record DispatchView(Queue queue, Limiter limiter, Circuit circuit) {
      * @param probeOut a probe is out: the next waits for its answer
      */
     public record Circuit(ScopeHealth.Mode mode, boolean probeOut) {
-    }
-
-    /** A batch's prompt and its charge. */
-    record Priced(ChatPrompt prompt, Charge charge) {
     }
 }

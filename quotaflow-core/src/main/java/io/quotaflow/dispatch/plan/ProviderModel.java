@@ -175,17 +175,27 @@ public final class ProviderModel implements DispatchView.Limiter {
     }
 
     /**
-     * The prompt of {@code items} (their tokens counted once at intake, with the learned
-     * {@code max_tokens}) and what the provider will count for it: its own count of the prompt
-     * (calibrated) and {@code max_tokens} exactly.
+     * What the provider will count for the prompt of {@code items}: its own count of the prompt (the
+     * tickets' tokens counted once at intake plus the fixed part, calibrated) and the learned
+     * {@code max_tokens} exactly. No prompt is built: {@link #prompt} builds it, for the call that starts.
      */
     @Override
-    public DispatchView.Priced price(List<WorkItem> items) {
+    public Charge charge(List<WorkItem> items) {
+        return Charge.call(calibration.apply(promptTokens(items)), maxTokens(items));
+    }
+
+    /** The prompt of {@code items}, whose tokens and {@code max_tokens} are those {@link #charge} priced. */
+    public ChatPrompt prompt(List<WorkItem> items) {
+        return prompts.build(items.stream().map(ModelItem::ofTicketJson).toList(), maxTokens(items), promptTokens(items));
+    }
+
+    private int promptTokens(List<WorkItem> items) {
+        return prompts.fixedTokens() + items.stream().mapToInt(WorkItem::tokens).sum();
+    }
+
+    private int maxTokens(List<WorkItem> items) {
         int boost = items.stream().mapToInt(WorkItem::maxTokensBoost).max().orElse(1);
-        int promptTokens = prompts.fixedTokens() + items.stream().mapToInt(WorkItem::tokens).sum();
-        ChatPrompt prompt = prompts.build(items.stream().map(ModelItem::ofTicketJson).toList(), budget.maxTokensFor(items.size(), boost),
-                promptTokens);
-        return new DispatchView.Priced(prompt, Charge.call(calibration.apply(prompt.promptTokens()), prompt.maxTokens()));
+        return budget.maxTokensFor(items.size(), boost);
     }
 
     @Override

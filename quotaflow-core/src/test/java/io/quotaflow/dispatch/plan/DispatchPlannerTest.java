@@ -38,7 +38,7 @@ class DispatchPlannerTest {
         assertThat(start.items()).extracting(WorkItem::id).containsExactly("i1", "i2");
         assertThat(start.proposal().priority()).isEqualTo(Priority.INTERACTIVE);
         assertThat(start.charge()).isEqualTo(Charge.call(FIXED_TOKENS + 300, 2 * MAX_TOKENS_PER_ITEM));
-        assertThat(start.prompt().promptTokens()).isEqualTo(FIXED_TOKENS + 300);
+        assertThat(start.charge().inputTokens()).isEqualTo(FIXED_TOKENS + 300);
         assertThat(start.probe()).isFalse();
         assertThat(start.continues()).isTrue();
     }

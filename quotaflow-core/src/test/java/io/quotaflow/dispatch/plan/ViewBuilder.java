@@ -4,7 +4,6 @@ import io.quotaflow.dispatch.ledger.Backlog;
 import io.quotaflow.dispatch.ledger.PendingQueue;
 
 import io.quotaflow.failure.ScopeHealth;
-import io.quotaflow.model.ChatPrompt;
 import io.quotaflow.quota.Charge;
 import io.quotaflow.quota.ContextWindow;
 import io.quotaflow.records.Priority;
@@ -183,10 +182,10 @@ public final class ViewBuilder {
         }
 
         @Override
-        public DispatchView.Priced price(List<WorkItem> items) {
+        public Charge charge(List<WorkItem> items) {
             int prompt = FIXED_TOKENS + items.stream().mapToInt(WorkItem::tokens).sum();
             int maxTokens = MAX_TOKENS_PER_ITEM * items.size();
-            return new DispatchView.Priced(new ChatPrompt(List.of(), List.of(), null, prompt, maxTokens), Charge.call(prompt, maxTokens));
+            return Charge.call(prompt, maxTokens);
         }
 
         @Override
