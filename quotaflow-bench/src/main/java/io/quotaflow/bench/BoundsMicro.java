@@ -3,7 +3,7 @@ package io.quotaflow.bench;
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.dispatch.ledger.DispatchLedger;
 import io.quotaflow.dispatch.ledger.PendingQueue;
-import io.quotaflow.dispatch.ledger.QueueViews;
+import io.quotaflow.dispatch.report.QueueViews;
 import io.quotaflow.dispatch.ledger.TokenShares;
 import io.quotaflow.records.Priority;
 import io.quotaflow.routing.RouteSettings;

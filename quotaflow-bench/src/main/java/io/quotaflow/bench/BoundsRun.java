@@ -4,7 +4,7 @@ import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.dispatch.ledger.DispatchLedger;
 import io.quotaflow.dispatch.ledger.InFlightBatch;
 import io.quotaflow.dispatch.ledger.PendingQueue;
-import io.quotaflow.dispatch.ledger.QueueViews;
+import io.quotaflow.dispatch.report.QueueViews;
 import io.quotaflow.dispatch.ledger.RetryMarker;
 import io.quotaflow.dispatch.outcome.Outbound;
 import io.quotaflow.dispatch.report.SnapshotTaker;

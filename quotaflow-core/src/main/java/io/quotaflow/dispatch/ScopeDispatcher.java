@@ -5,7 +5,7 @@ import io.quotaflow.dispatch.call.CallSender;
 import io.quotaflow.dispatch.ledger.DispatchLedger;
 import io.quotaflow.dispatch.ledger.InFlightBatch;
 import io.quotaflow.dispatch.ledger.PendingQueue;
-import io.quotaflow.dispatch.ledger.QueueViews;
+import io.quotaflow.dispatch.report.QueueViews;
 import io.quotaflow.dispatch.ledger.TicketStatuses;
 import io.quotaflow.dispatch.outcome.CacheGate;
 import io.quotaflow.dispatch.outcome.OutcomeApplier;

@@ -5,7 +5,7 @@ import io.quotaflow.deadline.DeadlinePolicy;
 import io.quotaflow.deadline.HandoffReason;
 import io.quotaflow.dispatch.ledger.DispatchLedger;
 import io.quotaflow.dispatch.ledger.PendingQueue;
-import io.quotaflow.dispatch.ledger.QueueViews;
+import io.quotaflow.dispatch.report.QueueViews;
 import io.quotaflow.dispatch.outcome.CacheGate;
 import io.quotaflow.dispatch.outcome.OutcomeApplier;
 import io.quotaflow.dispatch.plan.DeadlineSweep;

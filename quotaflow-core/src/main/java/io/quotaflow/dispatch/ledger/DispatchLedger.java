@@ -338,7 +338,7 @@ public final class DispatchLedger {
     }
 
     /** Estimated prompt tokens of the tickets spilled in a class. */
-    long spilledTokens(Priority priority) {
+    public long spilledTokens(Priority priority) {
         return spill.spilledTokens(priority);
     }
 
@@ -393,7 +393,7 @@ public final class DispatchLedger {
     }
 
     /** The first {@code limit} retries held for later, by due time (a store read each). */
-    List<io.quotaflow.status.QueueView.Retry> delayedFirst(int limit) {
+    public List<io.quotaflow.status.QueueView.Retry> delayedFirst(int limit) {
         List<io.quotaflow.status.QueueView.Retry> out = new ArrayList<>();
         for (DelayedRef ref : delayedIndex) {
             if (out.size() >= limit) {

@@ -429,7 +429,7 @@ public final class PendingQueue {
     }
 
     /** What {@link #served(int, int)} found: the first tickets, and the rotation of each class not listed to its end. */
-    record Served(List<Map.Entry<Priority, Ref>> first, Map<Priority, QueueView.Rotation> rotations) {
+    public record Served(List<Map.Entry<Priority, Ref>> first, Map<Priority, QueueView.Rotation> rotations) {
     }
 
     /** Each tenant of {@code q} past its tickets {@code touched} took (none for a tenant not in it). */

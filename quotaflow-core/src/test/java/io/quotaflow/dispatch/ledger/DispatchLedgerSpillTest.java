@@ -1,5 +1,7 @@
 package io.quotaflow.dispatch.ledger;
 
+import io.quotaflow.dispatch.report.QueueViews;
+
 import io.quotaflow.dispatch.outcome.Outbound;
 
 import io.quotaflow.records.Priority;

@@ -1,4 +1,7 @@
-package io.quotaflow.dispatch.ledger;
+package io.quotaflow.dispatch.report;
+
+import io.quotaflow.dispatch.ledger.DispatchLedger;
+import io.quotaflow.dispatch.ledger.PendingQueue;
 
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.routing.RouteSettings;
@@ -54,7 +57,7 @@ public final class QueueViews {
     static final int RETRIES = 256;
 
     /** Tickets listed one by one in a published view; the rest are counted per class (docs/design.md, "Bounds"). */
-    static final int LISTED = 2_000;
+    public static final int LISTED = 2_000;
 
     /**
      * The view of a scope's queue at {@code now}: its first {@link #LISTED} tickets in the order they

@@ -1,4 +1,7 @@
-package io.quotaflow.dispatch.ledger;
+package io.quotaflow.dispatch.report;
+
+import io.quotaflow.dispatch.ledger.PendingQueue;
+import io.quotaflow.dispatch.ledger.RefBuilder;
 
 import org.junit.jupiter.api.Test;
 
