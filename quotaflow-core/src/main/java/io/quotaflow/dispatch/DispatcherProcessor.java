@@ -162,13 +162,9 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
 
     private ProcessorContext<String, Outbound> context;
     private RouteMover mover;
-    /** Where every record of the task's scopes is forwarded. */
-    private DispatchOutput output;
     private Coalescer coalescer;
     private TicketStatuses statuses;
     private Cancellable punctuator;
-    /** This task's dispatch partition: it owns the scopes that hash to it ({@link QuotaScope#dispatchPartition}). */
-    private int partition;
     private long nextSweep;
     /** The last status sweep found a full batch due: the next tick sweeps again (bounded per tick, not per second). */
     private boolean statusesBehind;
@@ -192,10 +188,9 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
         Routing routing = settings.routing();
         this.statuses = new TicketStatuses(new StatusStore(context.getStateStore(StatusStore.STATUS),
                 context.getStateStore(StatusStore.EXPIRY), settings.statusRetention()), routing.defaultRoute());
-        this.output = new DispatchOutput(context);
-        this.mover = new RouteMover(routing, new RouteChooser(routing, settings.batch()), states, listener, output, statuses);
+        this.mover = new RouteMover(routing, new RouteChooser(routing, settings.batch()), states, listener, new DispatchOutput(context),
+                statuses);
         this.coalescer = CacheStores.coalescer(context, routing.cacheTtl(), routing.cacheStaleTtl());
-        this.partition = context.taskId().partition();
         handOverForeign(pending, delayed, context.currentSystemTimeMs());
         for (String scope : routing.scopes()) {
             if (owns(scope)) {
@@ -210,7 +205,8 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
 
     /** Whether this task owns {@code scope}: it hashes to this task's dispatch partition among {@code dispatch.partitions}. */
     private boolean owns(String scope) {
-        return QuotaScope.dispatchPartition(scope, settings.dispatchPartitions()) == partition;
+        // this task's dispatch partition owns the scopes that hash to it (QuotaScope.dispatchPartition)
+        return QuotaScope.dispatchPartition(scope, settings.dispatchPartitions()) == context.taskId().partition();
     }
 
     private Duration quietBound() {
@@ -227,7 +223,7 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
         DispatcherSettings own = settings.forScope(scope);
         RouteSettings first = routing.routesOf(scope).get(0);
         ScopeDispatcher unit = new ScopeDispatcher(scope, own, first.batchMode() ? null : clients.forRoute(first), random, listener,
-                output, new DispatchLedger(context.getStateStore(PENDING_STORE), context.getStateStore(DELAYED_STORE),
+                new DispatchOutput(context), new DispatchLedger(context.getStateStore(PENDING_STORE), context.getStateStore(DELAYED_STORE),
                 context.getStateStore(IN_FLIGHT_STORE), context.getStateStore(RETRYING_STORE), context.getStateStore(CANCELS_STORE),
                 new PendingQueue(own.tenants(), own.batch().completionTokensPerItem()), context.getStateStore(OVERFLOW_STORE), scope,
                 own.maxPending()), mover, coalescer, context.getStateStore(USAGE_STORE), limiterClock, statuses,
@@ -258,7 +254,7 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
                 context.getStateStore(USAGE_STORE), context.getStateStore(BATCH_JOBS_STORE)), foreign);
         if (r.any()) {
             LOG.info("dispatch partition {}: handed {} tickets of quota scopes other partitions own to their owners ({} cancelled while "
-                    + "their call was out ended here; {} calls and {} batch jobs forgotten)", partition, r.tickets(), r.cancelled(),
+                    + "their call was out ended here; {} calls and {} batch jobs forgotten)", context.taskId().partition(), r.tickets(), r.cancelled(),
                     r.calls(), r.jobs());
         }
     }
