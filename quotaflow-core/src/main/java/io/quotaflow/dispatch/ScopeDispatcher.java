@@ -4,18 +4,13 @@ import io.quotaflow.dispatch.call.BatchCaller;
 import io.quotaflow.dispatch.call.CallSender;
 import io.quotaflow.dispatch.ledger.DispatchLedger;
 import io.quotaflow.dispatch.ledger.InFlightBatch;
-import io.quotaflow.dispatch.ledger.PendingQueue;
 import io.quotaflow.dispatch.report.QueueViews;
 import io.quotaflow.dispatch.ledger.TicketStatuses;
 import io.quotaflow.dispatch.outcome.CacheGate;
 import io.quotaflow.dispatch.outcome.OutcomeApplier;
 import io.quotaflow.dispatch.outcome.RecordEmitter;
-import io.quotaflow.dispatch.plan.BatchLimiter;
 import io.quotaflow.dispatch.plan.DeadlineSweep;
 import io.quotaflow.dispatch.plan.DispatchPlanner;
-import io.quotaflow.dispatch.plan.DispatchStep;
-import io.quotaflow.dispatch.plan.DispatchView;
-import io.quotaflow.dispatch.plan.LedgerQueue;
 import io.quotaflow.dispatch.plan.ProviderModel;
 import io.quotaflow.dispatch.report.DispatcherListener;
 import io.quotaflow.dispatch.report.DispatcherSnapshot;
@@ -26,12 +21,9 @@ import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.routing.RouteSettings;
 import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.failure.Backoff;
-import io.quotaflow.failure.ErrorKind;
 import io.quotaflow.failure.ScopeHealth;
-import io.quotaflow.model.ChatPrompt;
 import io.quotaflow.model.ModelClient;
 import io.quotaflow.model.ModelOutcome;
-import io.quotaflow.model.ModelRequest;
 import io.quotaflow.model.PromptBuilder;
 import io.quotaflow.quota.ScopeUsage;
 import io.quotaflow.routing.FallbackReason;
@@ -41,11 +33,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 import io.quotaflow.failure.OutcomePolicy;
@@ -65,8 +55,6 @@ final class ScopeDispatcher {
     private static final long SNAPSHOT_INTERVAL_MS = 500;
     /** The Batch API's completion window: a batch route's tickets may be dead-lettered for their age this much later. */
     static final java.time.Duration BATCH_WINDOW = io.quotaflow.settings.BatchApiSettings.COMPLETION_WINDOW;
-    /** Calls a batch route collects per tick at most. */
-    static final int BATCH_CALLS_PER_TICK = 500;
 
     private final String scope;
     private final DispatcherSettings settings;
@@ -82,7 +70,8 @@ final class ScopeDispatcher {
     private final BatchCaller batch;
     private final BatchCaller.Answers batchAnswers = new BatchAnswers();
     private final CacheGate gate;
-    private final DispatchPlanner planner;
+    /** Carries out the planner's steps: the dispatch loop of each tick. */
+    private final StepExecutor steps;
     private final TicketStatuses statuses;
     /** Tickets arriving, cancelled or superseded. */
     private final ScopeIntake intake;
@@ -91,7 +80,6 @@ final class ScopeDispatcher {
     /** What else happens when a ticket ends here (its status, the cache's followers, a context fallback). */
     private final TicketEndings endings;
     private final Pace pace = new Pace();
-    private final Set<String> probes = new HashSet<>();
     /** An online scope's halt probe, a call of its own (no ticket); null on a batch route. */
     private final HaltProber haltProber;
     /** What the scope's next owner takes over ({@link ScopeUsage}), kept as it changes. */
@@ -131,7 +119,8 @@ final class ScopeDispatcher {
         this.sweeps = new ScopeSweep(scope, who, settings, ledger, mover, gate, outcomes, new DeadlineSweep(deadlinePolicy), this::routeOf);
         this.calls = new CallSender(client);
         this.haltProber = batch == null ? new HaltProber(scope, settings.model().model(), provider, health, listener, calls, outcomes) : null;
-        this.planner = new DispatchPlanner(settings.batch(), settings.limits().maxBatchBytes());
+        this.steps = new StepExecutor(scope, ledger, provider, health, batch, calls, outcomes, listener, statuses, pace,
+                new DispatchPlanner(settings.batch(), settings.limits().maxBatchBytes()));
     }
 
     /**
@@ -194,7 +183,7 @@ final class ScopeDispatcher {
         if (haltProber != null) {
             haltProber.probe(now);
         }
-        dispatch(now);
+        steps.dispatch(now);
         usage.keep(provider.usage());
         if (cacheBehind) {
             cacheBehind = gate.sweep(now);
@@ -235,87 +224,13 @@ final class ScopeDispatcher {
         return batch == null;
     }
 
-    /**
-     * Carries out the planner's steps until one stops dispatch for this tick; a batch route, which no
-     * per-minute bucket holds back, collects at most {@value #BATCH_CALLS_PER_TICK} calls a tick, so a
-     * tick's work stays bounded whatever the backlog.
-     */
-    private void dispatch(long now) {
-        boolean more = true;
-        int budget = batch == null ? Integer.MAX_VALUE : BATCH_CALLS_PER_TICK;
-        while (more && budget > 0) {
-            DispatchStep step = planner.next(view(now), now);
-            if (step instanceof DispatchStep.Start) {
-                budget--;
-            }
-            more = carryOut(step, now);
-        }
-    }
-
-    /** This scope as the planner sees it at {@code now}: a halted online scope sends no ticket ({@link HaltProber} probes it). */
-    private DispatchView view(long now) {
-        ScopeHealth.Mode mode = batch == null && health.halted() ? ScopeHealth.Mode.BLOCKED : health.mode(now);
-        return new DispatchView(new LedgerQueue(ledger), batch == null ? provider : new BatchLimiter(provider, batch),
-                new DispatchView.Circuit(mode, !probes.isEmpty()));
-    }
-
-    /** Does what {@code step} says; returns whether the loop asks the planner again (a refused admission ends it). */
-    private boolean carryOut(DispatchStep step, long now) {
-        if (step instanceof DispatchStep.Start start) {
-            return start(start, now);
-        }
-        if (step instanceof DispatchStep.Wait wait) {
-            provider.heldBack(wait.charge());
-        } else if (step instanceof DispatchStep.Discard discard) {
-            ledger.discard(discard.proposal());
-        } else if (step instanceof DispatchStep.Split split) {
-            ledger.discard(split.proposal());
-            ledger.requeue(split.requeued());
-        } else if (step instanceof DispatchStep.TooLarge large) {
-            ledger.discard(large.proposal());
-            outcomes.deadLetter(large.item(), ErrorKind.TOO_LARGE.wire(), 0, "needs about " + large.cost() + " tokens with max_tokens; the "
-                    + (large.windowLearned() ? "provider's" : "configured") + " context window is " + large.windowTokens(), now);
-        }
-        return step.continues();
-    }
-
-    /**
-     * Sends the call {@code start} plans: admitted by the limiter at its charge, recorded, then the
-     * circuit's permit, taken last, so that no exit after it has to give it back. A limiter that
-     * refuses after all (its burst allowance changed since the view) ends the loop: strict priority.
-     */
-    private boolean start(DispatchStep.Start start, long now) {
-        PendingQueue.Proposal proposal = start.proposal();
-        List<WorkItem> items = start.items();
-        ChatPrompt prompt = provider.prompt(items); // after the decision: the planner priced the tickets, built no prompt
-        String batchId = UUID.randomUUID().toString();
-        if (batch != null ? !batch.room(start.charge().tokens()) : !provider.admit(batchId, proposal.priority(), start.charge(), start.after())) {
-            return false;
-        }
-        ledger.dispatched(proposal, InFlightBatch.of(batchId, proposal.priority(), items, now, prompt.promptTokens(),
-                prompt.maxTokens(), start.charge().tokens())).forEach((tenant, tokens) -> listener.tenantAdmitted(scope, tenant, tokens));
-        if (start.probe()) {
-            probes.add(batchId);
-        }
-        listener.dispatched(scope, proposal.priority(), items.size(), prompt.promptTokens(), start.charge().tokens());
-        statuses.inFlight(items, now);
-        pace.admitted(now, items.size(), proposal.tokens(), start.charge().tokens());
-        health.start(now);
-        if (batch != null) {
-            batch.send(new ModelRequest(batchId, prompt), start.charge().tokens(), now);
-        } else {
-            calls.send(new ModelRequest(batchId, prompt));
-        }
-        return true;
-    }
-
     /** One call's answer, on the stream thread. */
     private void completed(String batchId, ModelOutcome outcome, long now) {
         if (haltProber != null && haltProber.answered(batchId, outcome, now)) {
             return;
         }
         Optional<DispatchLedger.Completed> done = ledger.complete(batchId);
-        probes.remove(batchId);
+        steps.ended(batchId);
         Optional<ProviderModel.Admission> admission = provider.answered(batchId, outcome);
         pace.answered(outcome.latencyMs());
         if (done.isEmpty()) {
@@ -338,7 +253,7 @@ final class ScopeDispatcher {
      */
     private void unfinished(String callId, boolean fallback, long now) {
         Optional<DispatchLedger.Completed> done = ledger.complete(callId);
-        probes.remove(callId);
+        steps.ended(callId);
         if (done.isEmpty()) {
             return;
         }
