@@ -1,8 +1,6 @@
 package io.quotaflow.bench;
 
 import io.quotaflow.config.DispatcherSettings;
-import io.quotaflow.dispatch.BoundsMicro;
-import io.quotaflow.dispatch.BoundsRun;
 import io.quotaflow.settings.BatchSettings;
 import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.settings.QuotaSettings;

@@ -1,9 +1,8 @@
 package io.quotaflow.bench;
 
 import io.quotaflow.config.DispatcherSettings;
-import io.quotaflow.dispatch.BoundsRun;
-import io.quotaflow.dispatch.DispatcherListener;
-import io.quotaflow.dispatch.DispatcherSnapshot;
+import io.quotaflow.dispatch.report.DispatcherListener;
+import io.quotaflow.dispatch.report.DispatcherSnapshot;
 import io.quotaflow.model.ModelClient;
 import io.quotaflow.model.ModelItem;
 import io.quotaflow.model.ModelOutcome;

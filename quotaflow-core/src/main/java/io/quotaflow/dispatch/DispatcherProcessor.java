@@ -1,5 +1,16 @@
 package io.quotaflow.dispatch;
 
+import io.quotaflow.dispatch.call.BatchCaller;
+import io.quotaflow.dispatch.call.CallSender;
+import io.quotaflow.dispatch.ledger.DispatchLedger;
+import io.quotaflow.dispatch.ledger.Lanes;
+import io.quotaflow.dispatch.ledger.PendingQueue;
+import io.quotaflow.dispatch.ledger.TicketStatuses;
+import io.quotaflow.dispatch.outcome.Outbound;
+import io.quotaflow.dispatch.outcome.OutcomeApplier;
+import io.quotaflow.dispatch.plan.ProviderModel;
+import io.quotaflow.dispatch.report.DispatcherListener;
+
 import io.quotaflow.batch.BatchApiClient;
 import io.quotaflow.batch.BatchLines;
 import io.quotaflow.cache.CacheStores;
@@ -83,7 +94,7 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
 
     /** Whether a ticket of {@code priority} reaches the dispatcher on the interactive lane: an interactive one. */
     public static boolean onInteractiveLane(Priority priority) {
-        return priority == Priority.INTERACTIVE;
+        return Lanes.interactive(priority);
     }
 
     /** The dispatch topic a ticket of {@code priority} travels ({@link #onInteractiveLane}). */
@@ -154,8 +165,6 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
     private Coalescer coalescer;
     private TicketStatuses statuses;
     private Cancellable punctuator;
-    /** This task's dispatch partition: it owns the scopes that hash to it ({@link QuotaScope#dispatchPartition}). */
-    private int partition;
     private long nextSweep;
     /** The last status sweep found a full batch due: the next tick sweeps again (bounded per tick, not per second). */
     private boolean statusesBehind;
@@ -179,9 +188,9 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
         Routing routing = settings.routing();
         this.statuses = new TicketStatuses(new StatusStore(context.getStateStore(StatusStore.STATUS),
                 context.getStateStore(StatusStore.EXPIRY), settings.statusRetention()), routing.defaultRoute());
-        this.mover = new RouteMover(routing, new RouteChooser(routing, settings.batch()), states, listener, context, statuses);
+        this.mover = new RouteMover(routing, new RouteChooser(routing, settings.batch()), states, listener, new DispatchOutput(context),
+                statuses);
         this.coalescer = CacheStores.coalescer(context, routing.cacheTtl(), routing.cacheStaleTtl());
-        this.partition = context.taskId().partition();
         handOverForeign(pending, delayed, context.currentSystemTimeMs());
         for (String scope : routing.scopes()) {
             if (owns(scope)) {
@@ -196,7 +205,8 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
 
     /** Whether this task owns {@code scope}: it hashes to this task's dispatch partition among {@code dispatch.partitions}. */
     private boolean owns(String scope) {
-        return QuotaScope.dispatchPartition(scope, settings.dispatchPartitions()) == partition;
+        // this task's dispatch partition owns the scopes that hash to it (QuotaScope.dispatchPartition)
+        return QuotaScope.dispatchPartition(scope, settings.dispatchPartitions()) == context.taskId().partition();
     }
 
     private Duration quietBound() {
@@ -213,7 +223,7 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
         DispatcherSettings own = settings.forScope(scope);
         RouteSettings first = routing.routesOf(scope).get(0);
         ScopeDispatcher unit = new ScopeDispatcher(scope, own, first.batchMode() ? null : clients.forRoute(first), random, listener,
-                context, new DispatchLedger(context.getStateStore(PENDING_STORE), context.getStateStore(DELAYED_STORE),
+                new DispatchOutput(context), new DispatchLedger(context.getStateStore(PENDING_STORE), context.getStateStore(DELAYED_STORE),
                 context.getStateStore(IN_FLIGHT_STORE), context.getStateStore(RETRYING_STORE), context.getStateStore(CANCELS_STORE),
                 new PendingQueue(own.tenants(), own.batch().completionTokensPerItem()), context.getStateStore(OVERFLOW_STORE), scope,
                 own.maxPending()), mover, coalescer, context.getStateStore(USAGE_STORE), limiterClock, statuses,
@@ -244,7 +254,7 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
                 context.getStateStore(USAGE_STORE), context.getStateStore(BATCH_JOBS_STORE)), foreign);
         if (r.any()) {
             LOG.info("dispatch partition {}: handed {} tickets of quota scopes other partitions own to their owners ({} cancelled while "
-                    + "their call was out ended here; {} calls and {} batch jobs forgotten)", partition, r.tickets(), r.cancelled(),
+                    + "their call was out ended here; {} calls and {} batch jobs forgotten)", context.taskId().partition(), r.tickets(), r.cancelled(),
                     r.calls(), r.jobs());
         }
     }
@@ -286,22 +296,11 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
         }
     }
 
-    /** Overflow entries of a scope this configuration no longer has: their tickets were re-routed above. */
+    /** Drops the overflow entries of quota scopes no longer configured ({@link DispatchLedger#dropOrphanOverflow}). */
     private static void dropOrphanOverflow(KeyValueStore<String, String> overflow, List<String> owned) {
-        java.util.Set<String> prefixes = new java.util.HashSet<>();
-        owned.forEach(s -> prefixes.add(DispatchLedger.scopePrefix(s)));
-        List<String> orphans = new ArrayList<>();
-        try (KeyValueIterator<String, String> it = overflow.all()) {
-            it.forEachRemaining(kv -> {
-                int sep = kv.key.indexOf('|');
-                if (sep < 0 || !prefixes.contains(kv.key.substring(0, sep + 1))) {
-                    orphans.add(kv.key);
-                }
-            });
-        }
-        orphans.forEach(overflow::delete);
-        if (!orphans.isEmpty()) {
-            LOG.info("dropped {} overflow entries of quota scopes no longer configured", orphans.size());
+        int dropped = DispatchLedger.dropOrphanOverflow(overflow, owned);
+        if (dropped > 0) {
+            LOG.info("dropped {} overflow entries of quota scopes no longer configured", dropped);
         }
     }
 

@@ -1,5 +1,11 @@
 package io.quotaflow.dispatch;
 
+import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.dispatch.ledger.PendingQueue;
+import io.quotaflow.dispatch.ledger.TicketStatuses;
+import io.quotaflow.dispatch.outcome.Outbound;
+import io.quotaflow.dispatch.report.DispatcherListener;
+
 import io.quotaflow.routing.RouteSettings;
 import io.quotaflow.routing.Routing;
 import io.quotaflow.model.ModelItem;
@@ -12,15 +18,12 @@ import io.quotaflow.ticket.BinarySerde;
 import io.quotaflow.records.Priority;
 import io.quotaflow.ticket.WorkItem;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -39,44 +42,59 @@ final class RouteMover {
     private final RouteStates states;
     private final FallbackLog log = new FallbackLog();
     private final DispatcherListener listener;
-    private final ProcessorContext<String, Outbound> context;
+    private final DispatchOutput output;
     private final BinarySerde<WorkItem> serde = new BinarySerde<>(WorkItem.class);
     private final String applicationId;
     private final TicketStatuses statuses;
 
-    RouteMover(Routing routing, RouteChooser chooser, RouteStates states, DispatcherListener listener,
-               ProcessorContext<String, Outbound> context, TicketStatuses statuses) {
+    RouteMover(Routing routing, RouteChooser chooser, RouteStates states, DispatcherListener listener, DispatchOutput output,
+               TicketStatuses statuses) {
         this.statuses = statuses;
         this.routing = routing;
         this.chooser = chooser;
         this.policy = new FallbackPolicy(routing, chooser);
         this.states = states;
         this.listener = listener;
-        this.context = context;
-        this.applicationId = context.applicationId();
+        this.output = output;
+        this.applicationId = output.applicationId();
     }
 
     void publishState(Collection<RouteSettings> routes, boolean canServe) {
         states.publish(routes, canServe);
     }
 
-    /** Moves what {@code unit}'s scope should not keep waiting. */
-    void fallBack(ScopeDispatcher unit, long now) {
-        List<RouteSettings> routes = routing.routesOf(unit.scope());
+    /**
+     * What a scope shows the fallback policy once a second.
+     *
+     * @param scope           the quota scope
+     * @param settings        its settings (its routes, quota and batch shape)
+     * @param blocked         why nothing can be served there now, if so
+     * @param probesHaltApart whether a halt there is probed with a call of its own, not with a ticket
+     * @param queue           its waiting tickets, only read
+     */
+    record Standing(String scope, DispatcherSettings settings, Optional<FallbackReason> blocked, boolean probesHaltApart, PendingQueue queue) {
+    }
+
+    /**
+     * Which waiting tickets of {@code standing}'s scope should not keep waiting there, and where each goes
+     * (the {@link FallbackPolicy}'s moves); none when its routes have no fallback or nothing waits. Only
+     * decides: the caller takes the tickets from its ledger and {@link #move}s them.
+     */
+    List<FallbackPolicy.Move> fallbacks(Standing standing) {
+        List<RouteSettings> routes = routing.routesOf(standing.scope());
         if (routes.stream().noneMatch(policy::hasFallback)) {
-            return;
+            return List.of();
         }
-        PendingQueue queue = unit.ledger().queue();
+        PendingQueue queue = standing.queue();
         if (queue.size() == 0) {
-            return;
+            return List.of();
         }
-        Optional<FallbackReason> blocked = unit.blocked();
-        var quota = unit.settings().quota();
-        var batch = unit.settings().batch();
-        FallbackReason why = blocked.orElse(null);
+        var quota = standing.settings().quota();
+        var batch = standing.settings().batch();
+        FallbackReason why = standing.blocked().orElse(null);
         FallbackPolicy.Condition condition = new FallbackPolicy.Condition(why == FallbackReason.HALTED,
                 why == FallbackReason.CIRCUIT_OPEN, why == FallbackReason.OUT_FOR_DAY, quota.tpm() * quota.safetyFactor() / 60_000.0,
-                quota.rpm() * quota.safetyFactor() / 60_000.0, batch.maxItems(), batch.completionTokensPerItem(), unit.probesHaltApart());
+                quota.rpm() * quota.safetyFactor() / 60_000.0, batch.maxItems(), batch.completionTokensPerItem(), standing.probesHaltApart());
         List<FallbackPolicy.Waiting> waiting = new ArrayList<>();
         for (Priority p : Priority.values()) {
             for (PendingQueue.Ref ref : queue.waiting(p)) {
@@ -84,36 +102,31 @@ final class RouteMover {
             }
         }
         // routes sharing the scope share its queue: the first route's fallbacks speak for it
-        List<FallbackPolicy.Move> moves = policy.decide(routes.get(0), condition, waiting, states::usable);
-        if (moves.isEmpty()) {
-            return;
-        }
-        Map<String, FallbackPolicy.Move> byId = new HashMap<>();
-        moves.forEach(m -> byId.put(m.id(), m));
-        Set<String> ids = new HashSet<>(byId.keySet());
-        for (WorkItem item : unit.ledger().expire(ref -> ids.contains(ref.id()))) {
-            FallbackPolicy.Move m = byId.get(item.key());
-            move(item, unit.routeOf(item), routing.route(m.to()).orElseThrow(), m.reason(), now);
-            unit.left(item, now);
-        }
+        return policy.decide(routes.get(0), condition, waiting, states::usable);
     }
 
-    /** Whether a fallback of {@code unit}'s routes may take the waiting ticket {@code ref} now. */
-    boolean canFallBack(ScopeDispatcher unit, PendingQueue.Ref ref) {
-        List<RouteSettings> routes = routing.routesOf(unit.scope());
+    /** Writes {@code item}, taken from route {@code from}'s ledger, to where {@code move} sends it. */
+    void move(WorkItem item, RouteSettings from, FallbackPolicy.Move move, long now) {
+        move(item, from, routing.route(move.to()).orElseThrow(), move.reason(), now);
+    }
+
+    /** Whether a fallback of {@code scope}'s routes may take the waiting ticket {@code ref} now. */
+    boolean canFallBack(String scope, PendingQueue.Ref ref) {
+        List<RouteSettings> routes = routing.routesOf(scope);
         return !routes.isEmpty() && policy.target(routes.get(0), ref.tokens(), ref.fellBack(), states::usable).isPresent();
     }
 
-    /** Moves {@code item}, which would miss its deadline on {@code unit}, to the first fallback that can take it; false if none can. */
-    boolean deadlineFallback(ScopeDispatcher unit, WorkItem item, long now) {
-        RouteSettings from = unit.routeOf(item);
-        Optional<RouteSettings> to = policy.target(routing.routesOf(unit.scope()).get(0), item.tokens(), item.routed().fellBack(),
+    /**
+     * Moves {@code item}, taken from route {@code from} of {@code scope} because it would miss its deadline there,
+     * to the first fallback that can take it; false if none can.
+     */
+    boolean deadlineFallback(String scope, RouteSettings from, WorkItem item, long now) {
+        Optional<RouteSettings> to = policy.target(routing.routesOf(scope).get(0), item.tokens(), item.routed().fellBack(),
                 states::usable).flatMap(routing::route);
         if (to.isEmpty()) {
             return false;
         }
         move(item, from, to.get(), FallbackReason.DEADLINE, now);
-        unit.left(item, now);
         return true;
     }
 
@@ -187,6 +200,6 @@ final class RouteMover {
     private void forward(WorkItem item, String scope, RecordHeaders headers) {
         String topic = DispatcherProcessor.dispatchTopic(applicationId, item.priority());
         byte[] bytes = serde.serializer().serialize(topic, item);
-        context.forward(new Record<>(scope, new Outbound(Outbound.Target.MOVE, bytes, topic), context.currentSystemTimeMs(), headers));
+        output.accept(new Record<>(scope, new Outbound(Outbound.Target.MOVE, bytes, topic), output.now(), headers));
     }
 }

@@ -1,37 +1,45 @@
 package io.quotaflow.dispatch;
 
+import io.quotaflow.dispatch.call.BatchCaller;
+import io.quotaflow.dispatch.call.CallSender;
+import io.quotaflow.dispatch.ledger.DispatchLedger;
+import io.quotaflow.dispatch.ledger.InFlightBatch;
+import io.quotaflow.dispatch.report.QueueViews;
+import io.quotaflow.dispatch.ledger.TicketStatuses;
+import io.quotaflow.dispatch.outcome.CacheGate;
+import io.quotaflow.dispatch.outcome.OutcomeApplier;
+import io.quotaflow.dispatch.outcome.RecordEmitter;
+import io.quotaflow.dispatch.plan.DeadlineSweep;
+import io.quotaflow.dispatch.plan.DispatchPlanner;
+import io.quotaflow.dispatch.plan.ProviderModel;
+import io.quotaflow.dispatch.report.DispatcherListener;
+import io.quotaflow.dispatch.report.DispatcherSnapshot;
+import io.quotaflow.dispatch.report.SnapshotTaker;
+
 import io.quotaflow.cache.Coalescer;
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.routing.RouteSettings;
 import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.failure.Backoff;
-import io.quotaflow.failure.ErrorKind;
 import io.quotaflow.failure.ScopeHealth;
-import io.quotaflow.model.ChatPrompt;
 import io.quotaflow.model.ModelClient;
 import io.quotaflow.model.ModelOutcome;
-import io.quotaflow.model.ModelRequest;
 import io.quotaflow.model.PromptBuilder;
 import io.quotaflow.quota.ScopeUsage;
 import io.quotaflow.routing.FallbackReason;
 import io.quotaflow.status.Pace;
 import io.quotaflow.ticket.WorkItem;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 import io.quotaflow.failure.OutcomePolicy;
 import io.quotaflow.deadline.DeadlinePolicy;
-import io.quotaflow.deadline.HandoffReason;
 
 /**
  * One quota scope's dispatching: its ledger view, queue, provider model, health and calls. It
@@ -47,14 +55,11 @@ final class ScopeDispatcher {
     private static final long SNAPSHOT_INTERVAL_MS = 500;
     /** The Batch API's completion window: a batch route's tickets may be dead-lettered for their age this much later. */
     static final java.time.Duration BATCH_WINDOW = io.quotaflow.settings.BatchApiSettings.COMPLETION_WINDOW;
-    /** Calls a batch route collects per tick at most. */
-    static final int BATCH_CALLS_PER_TICK = 500;
 
     private final String scope;
     private final DispatcherSettings settings;
     private final DispatcherListener listener;
     private final DispatchLedger ledger;
-    private final PendingQueue queue;
     private final ProviderModel provider;
     private final ScopeHealth health;
     /** What the log lines name this scope by ({@link #who}). */
@@ -64,59 +69,58 @@ final class ScopeDispatcher {
     /** A batch route's calls (docs/design.md, "Batch routes"); null on an online route. */
     private final BatchCaller batch;
     private final BatchCaller.Answers batchAnswers = new BatchAnswers();
-    private final RouteMover mover;
     private final CacheGate gate;
-    private final DispatchPlanner planner;
+    /** Carries out the planner's steps: the dispatch loop of each tick. */
+    private final StepExecutor steps;
     private final TicketStatuses statuses;
-    private final DeadlineSweep deadlines;
+    /** Tickets arriving, cancelled or superseded. */
+    private final ScopeIntake intake;
+    /** The once-a-second fallbacks and deadlines. */
+    private final ScopeSweep sweeps;
+    /** What else happens when a ticket ends here (its status, the cache's followers, a context fallback). */
+    private final TicketEndings endings;
     private final Pace pace = new Pace();
-    private final Set<String> probes = new HashSet<>();
-    /** The halt probe out now (a call of its own, no ticket: {@link #probeHalt}), or null. */
-    private String haltProbe;
+    /** An online scope's halt probe, a call of its own (no ticket); null on a batch route. */
+    private final HaltProber haltProber;
     /** What the scope's next owner takes over ({@link ScopeUsage}), kept as it changes. */
-    private final KeyValueStore<String, ScopeUsage> usage;
-    private ScopeUsage usageWritten;
+    private final UsageKeeper usage;
     private long nextSnapshot;
     /** The last cache sweep found a full batch due: the next tick sweeps again instead of waiting a second. */
     private boolean cacheBehind;
     /** Whether this scope has seen work here: scopes of other tasks stay silent in /status and the metrics. */
     private boolean active;
 
-    ScopeDispatcher(String scope, DispatcherSettings settings, ModelClient client, RandomGenerator random, DispatcherListener listener,
-                    ProcessorContext<String, Outbound> context, DispatchLedger ledger, RouteMover mover, Coalescer coalescer,
-                    KeyValueStore<String, ScopeUsage> usage, LongSupplier clock, TicketStatuses statuses) {
-        this(scope, settings, client, random, listener, context, ledger, mover, coalescer, usage, clock, statuses, null);
-    }
-
     /** A scope whose calls go through {@code batch} (a batch route's), or to {@code client} when it is null. */
     ScopeDispatcher(String scope, DispatcherSettings settings, ModelClient client, RandomGenerator random, DispatcherListener listener,
-                    ProcessorContext<String, Outbound> context, DispatchLedger ledger, RouteMover mover, Coalescer coalescer,
+                    DispatchOutput output, DispatchLedger ledger, RouteMover mover, Coalescer coalescer,
                     KeyValueStore<String, ScopeUsage> usage, LongSupplier clock, TicketStatuses statuses, BatchCaller batch) {
         this.batch = batch;
         this.statuses = statuses;
-        this.usage = usage;
+        this.usage = new UsageKeeper(usage, scope);
         this.scope = scope;
         this.settings = settings;
         this.listener = listener;
         this.ledger = ledger;
-        this.queue = ledger.queue();
-        this.mover = mover;
         this.provider = new ProviderModel(settings, new PromptBuilder(settings.model()), clock);
         this.who = who(settings, scope);
         this.health = new ScopeHealth(scope, who, settings.retry(), (from, to) -> listener.circuitTransition(scope, from, to));
-        this.health.at(context.currentSystemTimeMs());
+        this.health.at(output.now());
         RecordEmitter emitter = new RecordEmitter(scope, settings.model().model(), new Backoff(settings.retry(), random),
                 settings.routing().routesOf(scope).get(0).name());
         this.gate = new CacheGate(scope, settings.model(), settings.routing().cacheShared(), coalescer, ledger, emitter, listener,
-                context::forward, statuses, () -> health.halted() || health.circuitOpen() || provider.outForDayUntil().isPresent());
+                output, statuses, () -> health.halted() || health.circuitOpen() || provider.outForDayUntil().isPresent());
         // a batch route's tickets may wait out a whole completion window before a failed line sends them round again
         RetrySettings aging = batch == null ? settings.retry() : settings.retry().withMaxAge(settings.retry().maxAge().plus(BATCH_WINDOW));
         DeadlinePolicy deadlinePolicy = new DeadlinePolicy(settings.deadlines());
-        this.deadlines = new DeadlineSweep(deadlinePolicy);
+        this.endings = new TicketEndings(scope, statuses, gate, mover, listener, this::routeOf);
         this.outcomes = new OutcomeApplier(scope, who, aging, new OutcomePolicy(settings.retry()), provider, health, ledger,
-                emitter, listener, random, context::forward, new Endings(), deadlinePolicy);
+                emitter, listener, random, output, endings, deadlinePolicy);
+        this.intake = new ScopeIntake(scope, who, settings, ledger, gate, outcomes, statuses, listener);
+        this.sweeps = new ScopeSweep(scope, who, settings, ledger, mover, gate, outcomes, new DeadlineSweep(deadlinePolicy), this::routeOf);
         this.calls = new CallSender(client);
-        this.planner = new DispatchPlanner(settings.batch(), settings.limits().maxBatchBytes());
+        this.haltProber = batch == null ? new HaltProber(scope, settings.model().model(), provider, health, listener, calls, outcomes) : null;
+        this.steps = new StepExecutor(scope, ledger, provider, health, batch, calls, outcomes, listener, statuses, pace,
+                new DispatchPlanner(settings.batch(), settings.limits().maxBatchBytes()));
     }
 
     /**
@@ -144,8 +148,7 @@ final class ScopeDispatcher {
             listener.cancelled(scope, cancelled.key());
             statuses.cancelled(cancelled.key(), now);
         }
-        usageWritten = usage.get(scope);
-        provider.takeOver(usageWritten, quietBound, r.calls(), r.callTokens());
+        provider.takeOver(usage.read(), quietBound, r.calls(), r.callTokens());
         if (r.any()) {
             active = true;
             LOG.info("{}: restored {} pending ({} from {} interrupted calls), {} delayed, {} calls in batch jobs", who, r.pending(),
@@ -153,99 +156,20 @@ final class ScopeDispatcher {
         }
     }
 
-    /** A ticket arriving from the dispatch topic: the cache may answer it, or an identical ticket's call. */
+    /** A ticket arriving from the dispatch topic: the cache may answer it, or an identical ticket's call ({@link ScopeIntake#accept}). */
     void accept(WorkItem item, long now) {
         active = true;
-        if (!gate.admit(item, now)) {
-            return;
-        }
-        if (shed(item, now)) {
-            return;
-        }
-        DispatchLedger.Acceptance acceptance = ledger.accept(item, now);
-        if (acceptance == DispatchLedger.Acceptance.ACCEPTED || acceptance == DispatchLedger.Acceptance.REPLACED) {
-            statuses.accepted(item, now);
-        }
-        if (acceptance != DispatchLedger.Acceptance.ACCEPTED) {
-            LOG.debug("scope {}: ticket {} {}", scope, item.key(), acceptance);
-            listener.republished(scope, acceptance.name().toLowerCase(Locale.ROOT));
-        }
+        intake.accept(item, now);
     }
 
-    /**
-     * A new ticket (not an update of one held here, not a retry coming back) whose class already has
-     * {@code queue.max-depth.<priority>} tickets waiting in this scope is shed: dead-lettered at once as
-     * {@code shed}, with the depth in its message, replayable unchanged. The cache had its chance first.
-     */
-    private boolean shed(WorkItem item, long now) {
-        Integer max = settings.maxDepth().get(item.priority());
-        if (max == null || item.attempt() > 0 || ledger.held(item.key()).isPresent() || ledger.retrying(item.key())) {
-            return false;
-        }
-        int depth = queue.size(item.priority()) + ledger.spilled(item.priority());
-        if (depth < max) {
-            return false;
-        }
-        outcomes.deadLetter(item, ErrorKind.SHED.wire(), 0, depth + " " + item.priority().wireName() + " tickets were waiting on "
-                + who + " (queue.max-depth." + item.priority().wireName() + "=" + max + "): shed on arrival", now);
-        return true;
-    }
-
-    /**
-     * Cancels ticket {@code id} (its key) if this scope holds it and has not sent it (waiting, delayed,
-     * on its way back from the retry topic, or following an identical ticket). A ticket whose call is
-     * out is answered if that call answers it; if the call fails, it ends cancelled instead of being
-     * retried. Nothing of a cancelled ticket is written.
-     */
+    /** Cancels ticket {@code id} if this scope holds it and has not sent it ({@link ScopeIntake#cancel}). */
     void cancel(String id, long now) {
-        if (gate.cancel(id, now)) {
-            listener.cancelled(scope, id);
-            statuses.cancelled(id, now);
-            return;
-        }
-        if (ledger.inFlight(id)) {
-            // remembered: if the call fails the ticket is not retried; if it answers, the answer is written
-            ledger.cancelWhileOut(id, now);
-            LOG.debug("scope {}: ticket {} is being asked about; cancelled unless that call answers it", scope, id);
-            return;
-        }
-        if (ledger.held(id).isPresent() || ledger.retrying(id)) {
-            ledger.held(id).ifPresent(item -> gate.left(item, now));
-            ledger.withdraw(id);
-            listener.cancelled(scope, id);
-            statuses.cancelled(id, now);
-        }
+        intake.cancel(id, now);
     }
 
-    /**
-     * A newer publication of a ticket went to another scope: the copy held here, if it is of an
-     * older publication, is withdrawn (waiting, delayed, on its way back from the retry topic, with its
-     * call out: that answer is then ignored, or following an identical ticket), and its status
-     * forgotten: the other scope's copy is the one answered.
-     */
+    /** A newer publication of a ticket went to another scope ({@link ScopeIntake#supersede}). */
     void supersede(Publication newer, long now) {
-        String key = newer.key();
-        Optional<WorkItem> held = ledger.held(key);
-        boolean stale;
-        if (held.isPresent()) {
-            stale = newer.supersedes(held.get(), scope);
-            if (stale) {
-                gate.left(held.get(), now);
-            }
-        } else {
-            Optional<RetryMarker> retry = ledger.retryingMarker(key);
-            stale = retry.isPresent() && newer.supersedes(retry.get().publishedAt(), retry.get().sha256(), scope);
-        }
-        if (stale) {
-            ledger.withdraw(key);
-        } else if (held.isEmpty() && gate.cancel(key, now)) {
-            stale = true;
-        }
-        if (stale) {
-            statuses.superseded(key);
-            listener.republished(scope, "superseded");
-            LOG.debug("scope {}: ticket {} was published again to scope {}; the copy here is withdrawn", scope, key, newer.scope());
-        }
+        intake.supersede(newer, now);
     }
 
     void punctuate(long now) {
@@ -256,9 +180,11 @@ final class ScopeDispatcher {
         }
         ledger.promoteDue(now);
         ledger.refill();
-        probeHalt(now);
-        dispatch(now);
-        keepUsage();
+        if (haltProber != null) {
+            haltProber.probe(now);
+        }
+        steps.dispatch(now);
+        usage.keep(provider.usage());
         if (cacheBehind) {
             cacheBehind = gate.sweep(now);
         }
@@ -276,53 +202,11 @@ final class ScopeDispatcher {
         health.logHalt(now, false);
         if (active) {
             // only the owner speaks for the scope: the idle copies in other tasks know nothing of it
-            mover.publishState(settings.routing().routesOf(scope), usable());
-            mover.fallBack(this, now);
-            keepDeadlines(now);
-        }
-    }
-
-    /**
-     * Tickets that will miss their deadline here go to a fallback that can take them, else are handed off
-     * or shed ({@code deadline.action}); tickets expected to wait past their class's {@code queue.max-wait}
-     * are shed (docs/design.md, "Deadlines and hand-off").
-     */
-    private void keepDeadlines(long now) {
-        if (queue.size() == 0) {
-            return;
-        }
-        long tickets = queue.size();
-        long tokens = 0;
-        for (io.quotaflow.records.Priority p : io.quotaflow.records.Priority.values()) {
-            tokens += queue.tokens(p);
-        }
-        io.quotaflow.status.Eta.Rates rates = QueueViews.rates(settings, pace, tickets, tokens, now);
-        // halted: it serves again once its next probe is accepted (the policy adds the probe's latency and deadline.halt-grace)
-        DeadlinePolicy.Route route = health.halted() ? DeadlinePolicy.Route.halted(rates, health.nextHaltProbeAt(now))
-                : new DeadlinePolicy.Route(rates, blocked().map(b -> resumesAt(b, now)).orElse(now));
-        List<DeadlinePolicy.Verdict> verdicts = deadlines.decide(queue, route, ref -> mover.canFallBack(this, ref), now);
-        if (verdicts.isEmpty()) {
-            return;
-        }
-        java.util.Map<String, DeadlinePolicy.Verdict> byId = new java.util.LinkedHashMap<>();
-        verdicts.forEach(v -> byId.put(v.id(), v));
-        for (WorkItem item : ledger.take(byId.keySet())) {
-            DeadlinePolicy.Verdict v = byId.get(item.key());
-            switch (v.kind()) {
-                case FALL_BACK -> {
-                    if (!mover.deadlineFallback(this, item, now)) {
-                        outcomes.missed(item, v.reason(), v.etaAt(), now);
-                    }
-                }
-                case HAND_OFF -> outcomes.missed(item, v.reason(), v.etaAt(), now);
-                case SHED -> {
-                    if (v.reason() == HandoffReason.MAX_WAIT) {
-                        outcomes.deadLetter(item, ErrorKind.SHED.wire(), 0, shedMessage(item, v), now);
-                    } else {
-                        outcomes.missed(item, v.reason(), v.etaAt(), now);
-                    }
-                }
-            }
+            // read once: the fallbacks and the deadlines decide from the same standing
+            Optional<FallbackReason> blocked = blocked();
+            sweeps.publishState(blocked.isEmpty());
+            sweeps.fallBack(blocked, probesHaltApart(), now);
+            sweeps.keepDeadlines(health, pace, blocked, why -> resumesAt(why, now), now);
         }
     }
 
@@ -335,143 +219,18 @@ final class ScopeDispatcher {
         };
     }
 
-    /** The dead letter's message of a ticket shed for {@code queue.max-wait}. */
-    private String shedMessage(WorkItem item, DeadlinePolicy.Verdict v) {
-        String when = v.etaAt() > 0 ? "expected done " + java.time.Instant.ofEpochMilli(v.etaAt()) : "no ETA: " + who + " cannot serve";
-        return "would wait on " + who + " longer than queue.max-wait." + item.priority().wireName() + " ("
-                + settings.deadlines().maxWait().get(item.priority()).toSeconds() + " s; " + when + "): shed";
-    }
-
-    /** Whether a halt here is probed with a call of its own ({@link #probeHalt}: an online route), not with a ticket. */
+    /** Whether a halt here is probed with a call of its own ({@link HaltProber}: an online route), not with a ticket. */
     boolean probesHaltApart() {
         return batch == null;
     }
 
-    /** Whether new calls may go out here (not halted, not open, not out for the day). */
-    boolean usable() {
-        return blocked().isEmpty();
-    }
-
-    /**
-     * Writes what the scope's next owner takes over when it changed (a tick that admitted a call, a day's
-     * usage), in the same transaction as the tick's calls in the ledger.
-     */
-    private void keepUsage() {
-        ScopeUsage now = provider.usage();
-        if (now.lastAdmittedMs() > 0 && !now.equals(usageWritten)) {
-            usage.put(scope, now);
-            usageWritten = now;
-        }
-    }
-
-    /**
-     * Carries out the planner's steps until one stops dispatch for this tick; a batch route, which no
-     * per-minute bucket holds back, collects at most {@value #BATCH_CALLS_PER_TICK} calls a tick, so a
-     * tick's work stays bounded whatever the backlog.
-     */
-    private void dispatch(long now) {
-        boolean more = true;
-        int budget = batch == null ? Integer.MAX_VALUE : BATCH_CALLS_PER_TICK;
-        while (more && budget > 0) {
-            DispatchStep step = planner.next(view(now), now);
-            if (step instanceof DispatchStep.Start) {
-                budget--;
-            }
-            more = carryOut(step, now);
-        }
-    }
-
-    /** This scope as the planner sees it at {@code now}: a halted online scope sends no ticket ({@link #probeHalt} probes it). */
-    private DispatchView view(long now) {
-        ScopeHealth.Mode mode = batch == null && health.halted() ? ScopeHealth.Mode.BLOCKED : health.mode(now);
-        return new DispatchView(ledger, batch == null ? provider : new BatchLimiter(provider, batch),
-                new DispatchView.Circuit(mode, !probes.isEmpty()));
-    }
-
-    /**
-     * While an online scope is halted, its probe is a call of its own when one is due ({@code retry.halt-probe-ms}
-     * after the last refusal): {@code quotaflow check}'s one-token call ({@link PromptBuilder#probe}), admitted by
-     * the limiter like any call and sent without blocking through the route's client (so bounded by its
-     * {@code llm.timeout}), never a ticket: every waiting ticket with a fallback can move, none stays behind to
-     * probe. A batch route's probe is still one of its tickets (its calls go through the Batch API).
-     */
-    private void probeHalt(long now) {
-        if (batch != null || haltProbe != null || !health.halted() || health.mode(now) != ScopeHealth.Mode.PROBE) {
-            return;
-        }
-        ChatPrompt prompt = PromptBuilder.probe(settings.model().model());
-        io.quotaflow.quota.Charge charge = io.quotaflow.quota.Charge.call(prompt.promptTokens(), prompt.maxTokens());
-        String id = "halt-probe-" + UUID.randomUUID();
-        if (!provider.admit(id, io.quotaflow.records.Priority.INTERACTIVE, charge, io.quotaflow.quota.Charge.NONE)) {
-            return;
-        }
-        health.start(now);
-        haltProbe = id;
-        // counted as a call of no ticket: the limiter admitted it, so the utilisation shows it
-        listener.dispatched(scope, io.quotaflow.records.Priority.INTERACTIVE, 0, prompt.promptTokens(), charge.tokens());
-        calls.send(new ModelRequest(id, prompt));
-    }
-
-    /** Does what {@code step} says; returns whether the loop asks the planner again (a refused admission ends it). */
-    private boolean carryOut(DispatchStep step, long now) {
-        if (step instanceof DispatchStep.Start start) {
-            return start(start, now);
-        }
-        if (step instanceof DispatchStep.Wait wait) {
-            provider.heldBack(wait.charge());
-        } else if (step instanceof DispatchStep.Discard discard) {
-            ledger.discard(discard.proposal());
-        } else if (step instanceof DispatchStep.Split split) {
-            ledger.discard(split.proposal());
-            ledger.requeue(split.requeued());
-        } else if (step instanceof DispatchStep.TooLarge large) {
-            ledger.discard(large.proposal());
-            outcomes.deadLetter(large.item(), ErrorKind.TOO_LARGE.wire(), 0, "needs about " + large.cost() + " tokens with max_tokens; the "
-                    + (large.windowLearned() ? "provider's" : "configured") + " context window is " + large.windowTokens(), now);
-        }
-        return step.continues();
-    }
-
-    /**
-     * Sends the call {@code start} plans: admitted by the limiter at its charge, recorded, then the
-     * circuit's permit, taken last, so that no exit after it has to give it back. A limiter that
-     * refuses after all (its burst allowance changed since the view) ends the loop: strict priority.
-     */
-    private boolean start(DispatchStep.Start start, long now) {
-        PendingQueue.Proposal proposal = start.proposal();
-        List<WorkItem> items = start.items();
-        ChatPrompt prompt = start.prompt();
-        String batchId = UUID.randomUUID().toString();
-        if (batch != null ? !batch.room(start.charge().tokens()) : !provider.admit(batchId, proposal.priority(), start.charge(), start.after())) {
-            return false;
-        }
-        ledger.dispatched(proposal, InFlightBatch.of(batchId, proposal.priority(), items, now, prompt.promptTokens(),
-                prompt.maxTokens(), start.charge().tokens())).forEach((tenant, tokens) -> listener.tenantAdmitted(scope, tenant, tokens));
-        if (start.probe()) {
-            probes.add(batchId);
-        }
-        listener.dispatched(scope, proposal.priority(), items.size(), prompt.promptTokens(), start.charge().tokens());
-        statuses.inFlight(items, now);
-        pace.admitted(now, items.size(), proposal.tokens(), start.charge().tokens());
-        health.start(now);
-        if (batch != null) {
-            batch.send(new ModelRequest(batchId, prompt), start.charge().tokens(), now);
-        } else {
-            calls.send(new ModelRequest(batchId, prompt));
-        }
-        return true;
-    }
-
     /** One call's answer, on the stream thread. */
     private void completed(String batchId, ModelOutcome outcome, long now) {
-        if (batchId.equals(haltProbe)) {
-            haltProbe = null;
-            listener.completed(scope, outcome, 0);
-            outcomes.probed(outcome, provider.answered(batchId, outcome), now);
+        if (haltProber != null && haltProber.answered(batchId, outcome, now)) {
             return;
         }
         Optional<DispatchLedger.Completed> done = ledger.complete(batchId);
-        probes.remove(batchId);
+        steps.ended(batchId);
         Optional<ProviderModel.Admission> admission = provider.answered(batchId, outcome);
         pace.answered(outcome.latencyMs());
         if (done.isEmpty()) {
@@ -487,36 +246,19 @@ final class ScopeDispatcher {
     }
 
     /**
-     * A batch job ended (expired, cancelled) before it got to call {@code callId}: its tickets go to the
-     * route's first online fallback that holds them, or, with none, wait here for the next job. Nothing is
-     * written for them here, and no attempt is consumed.
+     * A batch job ended (expired, cancelled) before it got to call {@code callId}: with {@code fallback}, its tickets
+     * go to the route's first online fallback that holds them, or, with none, wait here for the next job; without
+     * (a job refused for the enqueued limit) every ticket waits here. Nothing is written for them here, and no
+     * attempt is consumed.
      */
-    private void unfinished(String callId, long now) {
-        unfinished(callId, true, now);
-    }
-
-    /** As {@link #unfinished(String, long)}; with {@code fallback} false (a job refused for the enqueued limit) every ticket waits here. */
     private void unfinished(String callId, boolean fallback, long now) {
         Optional<DispatchLedger.Completed> done = ledger.complete(callId);
-        probes.remove(callId);
+        steps.ended(callId);
         if (done.isEmpty()) {
             return;
         }
         health.released(now);
-        List<WorkItem> stay = new java.util.ArrayList<>();
-        for (WorkItem item : done.get().items()) {
-            if (ledger.cancelledWhileOut(item.key())) {
-                ledger.finish(item);
-                new Endings().cancelled(item, now);
-            } else if (fallback && mover.unfinished(item, routeOf(item), now)) {
-                ledger.finish(item);
-                gate.left(item, now);
-            } else {
-                stay.add(item);
-            }
-        }
-        ledger.requeue(stay);
-        statuses.requeued(stay, now);
+        endings.unanswered(done.get().items(), fallback, ledger, now);
     }
 
     /** A batch route's outcomes, on the stream thread. */
@@ -529,75 +271,12 @@ final class ScopeDispatcher {
 
         @Override
         public void unfinished(String customId, long now) {
-            ScopeDispatcher.this.unfinished(customId, now);
+            ScopeDispatcher.this.unfinished(customId, true, now);
         }
 
         @Override
         public void requeued(String customId, long now) {
             ScopeDispatcher.this.unfinished(customId, false, now);
-        }
-    }
-
-    /** {@code item} left this scope for another route: the next of its identical followers leads here. */
-    void left(WorkItem item, long now) {
-        gate.left(item, now);
-    }
-
-    /** The ends of tickets beyond the failure table: a context fallback, and the cache's followers. */
-    private final class Endings implements OutcomeApplier.Diversion {
-
-        @Override
-        public boolean divert(WorkItem item, long now) {
-            if (mover.contextFallback(item, routeOf(item), now)) {
-                gate.left(item, now);
-                return true;
-            }
-            return false;
-        }
-
-        @Override
-        public void classified(WorkItem item, io.quotaflow.records.Classification result, long now) {
-            statuses.classified(item, false, now);
-            gate.classified(item, result, now);
-        }
-
-        @Override
-        public void deadLettered(WorkItem item, String kind, int status, String message, long now) {
-            statuses.deadLettered(item, kind, now);
-            gate.deadLettered(item, kind, status, message, now);
-        }
-
-        @Override
-        public void retried(WorkItem item, String kind, long now) {
-            statuses.retried(item, kind, now);
-        }
-
-        @Override
-        public void requeued(List<WorkItem> items, long now) {
-            statuses.requeued(items, now);
-        }
-
-        @Override
-        public boolean answeredStale(WorkItem item, long now) {
-            return gate.answerStale(item, now);
-        }
-
-        @Override
-        public void handedOff(WorkItem item, String reason, long now) {
-            statuses.handedOff(item, reason, now);
-            gate.left(item, now);
-        }
-
-        @Override
-        public String route(WorkItem item) {
-            return routeOf(item).name();
-        }
-
-        @Override
-        public void cancelled(WorkItem item, long now) {
-            gate.left(item, now);
-            listener.cancelled(scope, item.key());
-            statuses.cancelled(item.key(), now);
         }
     }
 
@@ -619,20 +298,8 @@ final class ScopeDispatcher {
         return provider.outForDayUntil().isPresent() ? Optional.of(FallbackReason.OUT_FOR_DAY) : Optional.empty();
     }
 
-    DispatchLedger ledger() {
-        return ledger;
-    }
-
-    DispatcherSettings settings() {
-        return settings;
-    }
-
-    String scope() {
-        return scope;
-    }
-
     DispatcherSnapshot snapshot(long now) {
-        return SnapshotTaker.take(settings, now, queue, ledger, provider, health);
+        return SnapshotTaker.take(settings, now, ledger.queue(), ledger, provider, health);
     }
 
     void close() {

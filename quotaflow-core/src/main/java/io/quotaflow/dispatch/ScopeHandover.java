@@ -1,5 +1,7 @@
 package io.quotaflow.dispatch;
 
+import io.quotaflow.dispatch.ledger.InFlightBatch;
+
 import io.quotaflow.batch.BatchJob;
 import io.quotaflow.quota.ScopeUsage;
 import io.quotaflow.ticket.WorkItem;

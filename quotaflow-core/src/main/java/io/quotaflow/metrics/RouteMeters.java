@@ -8,7 +8,7 @@ import io.quotaflow.model.ModelOutcome;
 import io.quotaflow.quota.QuotaLevel;
 import io.quotaflow.quota.RateLimitCause;
 import io.quotaflow.records.Priority;
-import io.quotaflow.dispatch.DispatcherSnapshot;
+import io.quotaflow.dispatch.report.DispatcherSnapshot;
 import org.apache.kafka.common.utils.Time;
 
 import java.time.Duration;

@@ -3,7 +3,7 @@ package io.quotaflow.metrics;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.quotaflow.dispatch.DispatcherSnapshot;
+import io.quotaflow.dispatch.report.DispatcherSnapshot;
 import io.quotaflow.provider.RouteStateBoard;
 import io.quotaflow.records.Json;
 import io.quotaflow.records.Priority;

@@ -3,8 +3,8 @@ package io.quotaflow.metrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quotaflow.dispatch.DispatcherSnapshot;
-import io.quotaflow.dispatch.TenantState;
+import io.quotaflow.dispatch.report.DispatcherSnapshot;
+import io.quotaflow.dispatch.report.TenantState;
 
 import java.util.Map;
 import java.util.Set;

@@ -25,7 +25,7 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 import java.util.Optional;
-import io.quotaflow.dispatch.DispatcherListener;
+import io.quotaflow.dispatch.report.DispatcherListener;
 import io.quotaflow.dispatch.DispatcherProcessor;
 import io.quotaflow.dispatch.Publication;
 

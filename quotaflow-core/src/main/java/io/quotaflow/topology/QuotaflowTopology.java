@@ -28,11 +28,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.random.RandomGenerator;
-import io.quotaflow.dispatch.DispatcherListener;
+import io.quotaflow.dispatch.report.DispatcherListener;
 import io.quotaflow.dispatch.DispatcherProcessor;
-import io.quotaflow.dispatch.InFlightBatch;
-import io.quotaflow.dispatch.Outbound;
-import io.quotaflow.dispatch.RetryMarker;
+import io.quotaflow.dispatch.ledger.InFlightBatch;
+import io.quotaflow.dispatch.outcome.Outbound;
+import io.quotaflow.dispatch.ledger.RetryMarker;
 
 /**
  * The pipeline as a pure function over a {@link StreamsBuilder}:

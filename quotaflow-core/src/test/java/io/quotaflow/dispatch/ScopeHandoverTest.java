@@ -1,5 +1,8 @@
 package io.quotaflow.dispatch;
 
+import io.quotaflow.dispatch.ledger.InFlightBatch;
+import io.quotaflow.dispatch.outcome.Outbound;
+
 import io.quotaflow.batch.BatchJob;
 import io.quotaflow.quota.ScopeUsage;
 import io.quotaflow.records.Priority;

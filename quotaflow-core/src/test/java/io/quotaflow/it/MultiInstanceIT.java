@@ -73,7 +73,7 @@ class MultiInstanceIT {
             Pipeline owner = instances.stream()
                     .filter(p -> !p.metrics().snapshots().isEmpty())
                     .max(java.util.Comparator.comparingLong(p -> p.metrics().snapshots().stream()
-                            .mapToLong(io.quotaflow.dispatch.DispatcherSnapshot::at).max().orElse(0)))
+                            .mapToLong(io.quotaflow.dispatch.report.DispatcherSnapshot::at).max().orElse(0)))
                     .orElseThrow();
             long callsBefore = owner.metrics().calls();
             assertThat(callsBefore).isPositive();

@@ -10,7 +10,7 @@ import io.quotaflow.testkit.ObservabilityContract;
 import io.quotaflow.testkit.PrometheusText;
 import io.quotaflow.testkit.Promtool;
 import io.quotaflow.records.Priority;
-import io.quotaflow.dispatch.DispatcherSnapshot;
+import io.quotaflow.dispatch.report.DispatcherSnapshot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -14,7 +14,7 @@ import io.quotaflow.status.TicketState;
 import io.quotaflow.status.TicketStatus;
 import io.quotaflow.records.Json;
 import io.quotaflow.records.Priority;
-import io.quotaflow.dispatch.DispatcherSnapshot;
+import io.quotaflow.dispatch.report.DispatcherSnapshot;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

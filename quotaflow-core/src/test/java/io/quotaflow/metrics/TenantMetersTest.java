@@ -5,8 +5,8 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.testkit.PrometheusText;
 import io.quotaflow.records.Priority;
-import io.quotaflow.dispatch.DispatcherSnapshot;
-import io.quotaflow.dispatch.TenantState;
+import io.quotaflow.dispatch.report.DispatcherSnapshot;
+import io.quotaflow.dispatch.report.TenantState;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -2,7 +2,7 @@ package io.quotaflow.testing;
 
 import io.quotaflow.model.ModelClient;
 import io.quotaflow.records.Priority;
-import io.quotaflow.dispatch.DispatcherListener;
+import io.quotaflow.dispatch.report.DispatcherListener;
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.topology.QuotaflowTopology;
 import io.quotaflow.topology.Topics;

@@ -19,7 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import io.quotaflow.dispatch.DispatcherListener;
+import io.quotaflow.dispatch.report.DispatcherListener;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -14,7 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import io.quotaflow.dispatch.DispatcherListener;
+import io.quotaflow.dispatch.report.DispatcherListener;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

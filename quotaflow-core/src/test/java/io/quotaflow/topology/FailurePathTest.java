@@ -24,8 +24,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.IntStream;
-import io.quotaflow.dispatch.DispatcherListener;
-import io.quotaflow.dispatch.DispatcherSnapshot;
+import io.quotaflow.dispatch.report.DispatcherListener;
+import io.quotaflow.dispatch.report.DispatcherSnapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

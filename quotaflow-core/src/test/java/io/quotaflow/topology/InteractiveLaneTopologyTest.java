@@ -1,6 +1,6 @@
 package io.quotaflow.topology;
 
-import io.quotaflow.dispatch.DispatcherListener;
+import io.quotaflow.dispatch.report.DispatcherListener;
 import io.quotaflow.model.ModelItem;
 import io.quotaflow.records.Priority;
 import io.quotaflow.testing.FakeModelClient;

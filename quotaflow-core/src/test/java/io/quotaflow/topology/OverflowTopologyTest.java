@@ -1,8 +1,8 @@
 package io.quotaflow.topology;
 
 import io.quotaflow.config.DispatcherSettings;
-import io.quotaflow.dispatch.DispatcherListener;
-import io.quotaflow.dispatch.DispatcherSnapshot;
+import io.quotaflow.dispatch.report.DispatcherListener;
+import io.quotaflow.dispatch.report.DispatcherSnapshot;
 import io.quotaflow.records.Priority;
 import io.quotaflow.testing.FakeModelClient;
 import io.quotaflow.testing.Fixtures;

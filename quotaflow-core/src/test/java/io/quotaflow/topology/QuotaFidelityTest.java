@@ -21,8 +21,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import io.quotaflow.dispatch.DispatcherListener;
-import io.quotaflow.dispatch.DispatcherSnapshot;
+import io.quotaflow.dispatch.report.DispatcherListener;
+import io.quotaflow.dispatch.report.DispatcherSnapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

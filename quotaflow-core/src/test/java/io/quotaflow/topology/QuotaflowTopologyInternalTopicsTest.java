@@ -1,6 +1,6 @@
 package io.quotaflow.topology;
 
-import io.quotaflow.dispatch.DispatcherListener;
+import io.quotaflow.dispatch.report.DispatcherListener;
 import io.quotaflow.routing.ModelClients;
 import io.quotaflow.testing.FakeModelClient;
 import io.quotaflow.testing.Fixtures;

@@ -1,7 +1,7 @@
 package io.quotaflow.topology;
 
 import io.quotaflow.config.DispatcherSettings;
-import io.quotaflow.dispatch.DispatcherListener;
+import io.quotaflow.dispatch.report.DispatcherListener;
 import io.quotaflow.dispatch.DispatcherProcessor;
 import io.quotaflow.routing.ModelClients;
 import io.quotaflow.testing.FakeModelClient;

@@ -27,7 +27,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.stream.IntStream;
-import io.quotaflow.dispatch.DispatcherListener;
+import io.quotaflow.dispatch.report.DispatcherListener;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -299,7 +299,7 @@ class QuotaflowTopologyTest {
         List<Long> predicted = new java.util.ArrayList<>();
         DispatcherListener listener = new DispatcherListener() {
             @Override
-            public void state(io.quotaflow.dispatch.DispatcherSnapshot snapshot) {
+            public void state(io.quotaflow.dispatch.report.DispatcherSnapshot snapshot) {
                 if (snapshot.pending().getOrDefault(Priority.BULK, 0) > 0) {
                     predicted.add(snapshot.at() + snapshot.estimatedWaitMs());
                 }

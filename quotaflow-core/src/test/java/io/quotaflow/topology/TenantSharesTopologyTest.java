@@ -14,7 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import io.quotaflow.dispatch.DispatcherListener;
+import io.quotaflow.dispatch.report.DispatcherListener;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
-import io.quotaflow.dispatch.DispatcherListener;
+import io.quotaflow.dispatch.report.DispatcherListener;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,0 +1,621 @@
+package io.quotaflow.dispatch.call;
+
+import io.quotaflow.batch.BatchApi;
+import io.quotaflow.batch.BatchApiClient;
+import io.quotaflow.batch.BatchJob;
+import io.quotaflow.batch.BatchLines;
+import io.quotaflow.batch.BatchStatus;
+import io.quotaflow.model.ModelItem;
+import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.model.ModelRequest;
+import io.quotaflow.model.TransportCause;
+import io.quotaflow.quota.RateLimitInfo;
+import io.quotaflow.settings.BatchApiSettings;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * The calls of a batch route (docs/design.md, "Batch routes"): in place of the {@link CallSender}, it
+ * collects them into a batch job, records the intent to submit it (a job key in the changelogged
+ * {@code qf-batch-jobs} store, the same key in the job's {@code metadata}), submits the job (upload and
+ * create, off the stream thread), polls it from the punctuator, reads its output and error files line by
+ * line when it ends, and hands each call's outcome to the stream thread. The record stays in the store
+ * until every call of the job is answered, in the same step as the results it leads to: a restart, or
+ * the scope's next owner, polls the same job, or finds it among the provider's jobs by its key
+ * ({@link #reconcile}), and no result is written twice.
+ *
+ * <p>Every job ends: one whose status cannot be read for longer than its completion window plus
+ * {@code batch.expiry-grace-ms} ends here as expired (its tickets to the fallback, its tokens out of the
+ * count). A job refused for the provider's enqueued-token limit ({@code token_limit_exceeded}) teaches
+ * the limit ({@link EnqueuedLimit}) and its calls go back to wait, without an attempt or a failure.
+ *
+ * <p>Limits: at most {@code batch.max-requests} calls, {@code batch.max-file-bytes} bytes and
+ * {@link BatchJob#RECORD_BUDGET} bytes of stored record a job, and the enqueued-token limit over the
+ * route's unfinished jobs ({@link #room}).
+ */
+public final class BatchCaller {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BatchCaller.class);
+    /** The error code of a job refused for the provider's enqueued-token limit. */
+    static final String TOKEN_LIMIT = "token_limit_exceeded";
+    /** Pages of the provider's jobs one reconciliation reads at most ({@code GET /batches}, 100 a page). */
+    static final int LIST_PAGES = 20;
+    /** Polls between two reconciliations while the route runs. */
+    static final int RECONCILE_EVERY_POLLS = 10;
+
+    /** Where the outcomes go, on the stream thread. */
+    public interface Answers {
+
+        /** Call {@code customId} came to {@code outcome}. */
+        void answered(String customId, ModelOutcome outcome, long now);
+
+        /** The job ended ({@code expired}, {@code cancelled}) before it got to call {@code customId}. */
+        void unfinished(String customId, long now);
+
+        /** Call {@code customId} was never run (its job was refused for the enqueued limit): its tickets wait again. */
+        void requeued(String customId, long now);
+    }
+
+    /** What an HTTP thread reports, applied on the stream thread. */
+    private sealed interface Event {
+    }
+
+    private record Submitted(String key, BatchApiClient.Info info) implements Event {
+    }
+
+    private record SubmitFailed(String key, Throwable error) implements Event {
+    }
+
+    private record Polled(String key, BatchApiClient.Info info) implements Event {
+    }
+
+    private record Downloaded(String key, BatchStatus status, Map<String, ModelOutcome> outcomes, Set<String> unfinished)
+            implements Event {
+    }
+
+    private record Missed(String key, String what) implements Event {
+    }
+
+    private record Listed(List<BatchApiClient.Info> jobs) implements Event {
+    }
+
+    private record ListFailed(String what) implements Event {
+    }
+
+    /** A job being collected. */
+    private static final class Forming {
+        final long startedAt;
+        final List<BatchJob.Call> calls = new ArrayList<>();
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        long recordBytes;
+
+        Forming(long startedAt) {
+            this.startedAt = startedAt;
+        }
+    }
+
+    /** A job of the store: an intent on its way to the provider or not yet found, or a job the provider accepted. */
+    private static final class Live {
+        final String key;
+        BatchJob job;
+        long nextPoll;
+        boolean busy;
+        /** Its upload is on its way (this instance's). */
+        boolean submitting;
+        BatchStatus status = BatchStatus.VALIDATING;
+        boolean unknownLogged;
+
+        Live(String key, BatchJob job, long nextPoll) {
+            this.key = key;
+            this.job = job;
+            this.nextPoll = nextPoll;
+        }
+    }
+
+    private final String scope;
+    private final String who;
+    private final BatchApiSettings settings;
+    private final BatchApi client;
+    private final BatchLines lines;
+    private final KeyValueStore<String, BatchJob> jobs;
+    private final EnqueuedLimit limit;
+    private final Queue<Event> events = new ConcurrentLinkedQueue<>();
+    private final Map<String, Live> live = new LinkedHashMap<>();
+    private Forming forming;
+    /** Tokens of the calls collected, on their way, or in jobs not finished. */
+    private long enqueued;
+    private long nextReconcile = Long.MAX_VALUE;
+    private boolean listing;
+    /** This caller holds or held jobs of its scope (restored or submitted): only then does it reconcile and cancel. */
+    private boolean active;
+    private volatile boolean closed;
+
+    public BatchCaller(String scope, String who, BatchApiSettings settings, BatchApi client, BatchLines lines,
+                KeyValueStore<String, BatchJob> jobs) {
+        this.scope = scope;
+        this.who = who;
+        this.settings = settings;
+        this.client = client;
+        this.lines = lines;
+        this.jobs = jobs;
+        this.limit = new EnqueuedLimit(settings.maxEnqueuedTokens());
+    }
+
+    /**
+     * Takes this scope's jobs back from the store; returns the ids of their calls (still out). The
+     * provider's jobs are then listed once ({@link #reconcile}): an intent is adopted when the provider
+     * holds its job, its calls asked again when it does not.
+     */
+    public Set<String> restore(long now) {
+        Set<String> calls = new HashSet<>();
+        int intents = 0;
+        try (KeyValueIterator<String, BatchJob> it = jobs.all()) {
+            while (it.hasNext()) {
+                var kv = it.next();
+                if (scope.equals(kv.value.scope())) {
+                    live.put(kv.key, new Live(kv.key, kv.value, now));
+                    enqueued += kv.value.tokens();
+                    intents += kv.value.isAccepted() ? 0 : 1;
+                    kv.value.calls().forEach(c -> calls.add(c.customId()));
+                }
+            }
+        }
+        // only the scope's owner has its jobs in its store: another task's caller of the same scope must never cancel them
+        active = !live.isEmpty();
+        nextReconcile = active ? now : Long.MAX_VALUE;
+        if (!live.isEmpty()) {
+            LOG.info("{}: {} batch jobs of {} calls resumed ({} not known to be accepted: looked for at the provider)", who, live.size(),
+                    calls.size(), intents);
+        }
+        return calls;
+    }
+
+    /** Whether a call of {@code tokens} fits the enqueued-token limit now (one alone always does). */
+    public boolean room(long tokens) {
+        return enqueued == 0 || enqueued + tokens <= limit.limit();
+    }
+
+    /** Collects {@code request}, counted at {@code tokens}, into the job being formed. */
+    public void send(ModelRequest request, long tokens, long now) {
+        byte[] line = BatchLines.requestLine(request.batchId(), request.prompt().body());
+        BatchJob.Call call = new BatchJob.Call(request.batchId(), request.items().stream().map(ModelItem::id).toList(),
+                request.prompt().wireIds(), tokens);
+        if (forming != null && (forming.calls.size() >= settings.maxRequests()
+                || forming.bytes.size() + (long) line.length > settings.maxFileBytes()
+                || forming.recordBytes + call.recordBytes() > BatchJob.RECORD_BUDGET)) {
+            submit(forming, now);
+            forming = null;
+        }
+        if (forming == null) {
+            forming = new Forming(now);
+            forming.recordBytes = new BatchJob(null, scope, null, now, List.of(), "").recordBytes() + 64;
+        }
+        forming.calls.add(call);
+        forming.bytes.writeBytes(line);
+        forming.recordBytes += call.recordBytes();
+        enqueued += tokens;
+    }
+
+    /** Applies what came back, submits a job that has collected long enough, polls the jobs that are due, ends those past their time. */
+    public void tick(long now, Answers answers) {
+        Event event;
+        while ((event = events.poll()) != null) {
+            apply(event, now, answers);
+        }
+        if (forming != null && (now - forming.startedAt >= settings.collect().toMillis() || forming.calls.size() >= settings.maxRequests())) {
+            submit(forming, now);
+            forming = null;
+        }
+        long expiresAfter = settings.expiresAfter().toMillis();
+        for (Live job : List.copyOf(live.values())) {
+            if (job.submitting || job.busy) {
+                continue;
+            }
+            if (now - job.job.submittedAt() >= expiresAfter) {
+                expire(job, now, answers);
+            } else if (job.job.isAccepted() && now >= job.nextPoll) {
+                poll(job);
+            }
+        }
+        if (active && !listing && now >= nextReconcile) {
+            reconcile(now);
+        }
+    }
+
+    private void apply(Event event, long now, Answers answers) {
+        if (event instanceof Submitted s) {
+            submitted(s, now, answers);
+        } else if (event instanceof SubmitFailed f) {
+            submitFailed(f, now, answers);
+        } else if (event instanceof Polled p) {
+            polled(p, now, answers);
+        } else if (event instanceof Downloaded d) {
+            Live job = live.get(d.key());
+            if (job != null) {
+                finish(job, d.status(), d.outcomes(), d.unfinished(), now, answers);
+            }
+        } else if (event instanceof Missed m) {
+            missed(m, now);
+        } else if (event instanceof Listed l) {
+            listed(l.jobs(), now, answers);
+        } else if (event instanceof ListFailed f) {
+            listing = false;
+            nextReconcile = now + settings.poll().toMillis();
+            LOG.debug("{}: the provider's batch jobs could not be listed ({}); asking again in {} ms", who, f.what(),
+                    settings.poll().toMillis());
+        }
+    }
+
+    private void submitted(Submitted s, long now, Answers answers) {
+        Live job = live.get(s.key());
+        if (job == null) {
+            return;
+        }
+        if (s.info().id() == null) {
+            submitFailed(new SubmitFailed(s.key(), new BatchApiClient.Refused(502, "the provider named no batch id")), now, answers);
+            return;
+        }
+        job.job = job.job.accepted(s.info().id());
+        job.submitting = false;
+        job.nextPoll = now + settings.poll().toMillis();
+        jobs.put(job.key, job.job);
+        LOG.info("{}: batch job {} submitted: {} calls, {} tokens enqueued on the route", who, job.job.batchId(), job.job.calls().size(),
+                enqueued);
+    }
+
+    private void submitFailed(SubmitFailed f, long now, Answers answers) {
+        Live job = live.get(f.key());
+        if (job == null) {
+            return;
+        }
+        Throwable cause = cause(f.error());
+        if (cause instanceof BatchApiClient.Refused refused && refused.body() != null && refused.body().contains(TOKEN_LIMIT)) {
+            refused(job, refused.body(), now, answers);
+            return;
+        }
+        ModelOutcome outcome = failure(cause);
+        if (!(cause instanceof BatchApiClient.Refused)) {
+            // the create may have reached the provider: its job, under a key no longer stored, is cancelled when found
+            nextReconcile = Math.min(nextReconcile, now + settings.poll().toMillis());
+        }
+        forget(job);
+        LOG.warn("{}: a batch job of {} calls could not be submitted: {}", who, job.job.calls().size(), describe(outcome));
+        job.job.calls().forEach(c -> answers.answered(c.customId(), outcome, now));
+    }
+
+    private void polled(Polled p, long now, Answers answers) {
+        Live job = live.get(p.key());
+        if (job == null) {
+            return;
+        }
+        job.status = p.info().status();
+        if (job.status == BatchStatus.UNKNOWN && !job.unknownLogged) {
+            job.unknownLogged = true;
+            LOG.warn("{}: batch job {} has a status this build does not know; taken as not finished until its window and grace "
+                    + "have passed", who, job.job.batchId());
+        }
+        if (!job.status.terminal()) {
+            job.busy = false;
+            job.nextPoll = now + settings.poll().toMillis();
+            return;
+        }
+        if (job.status == BatchStatus.FAILED && TOKEN_LIMIT.equals(p.info().errorCode())) {
+            refused(job, p.info().errors(), now, answers);
+            return;
+        }
+        if (job.status == BatchStatus.FAILED) {
+            failed(job, p.info().errors(), now, answers);
+            return;
+        }
+        if (job.status == BatchStatus.COMPLETED && p.info().inputTokens() > 0) {
+            limit.counted(job.job.tokens(), p.info().inputTokens());
+        }
+        download(job, p.info(), now);
+    }
+
+    /**
+     * {@code job} failed as a whole (not for the enqueued limit): one failure of the provider, not one a
+     * call. Its first call fails (its tickets spend an attempt, the circuit hears it once, the failure
+     * table retries or dead-letters them); the others wait for the next job, with no attempt spent.
+     */
+    private void failed(Live job, String errors, long now, Answers answers) {
+        ModelOutcome failed = transientFailure("batch job " + job.job.batchId() + " failed" + (errors == null ? "" : ": " + errors));
+        forget(job);
+        LOG.warn("{}: batch job {} failed ({}): its first call fails, its other {} wait for the next job", who, job.job.batchId(),
+                errors == null ? "no reason given" : errors, job.job.calls().size() - 1);
+        List<BatchJob.Call> calls = job.job.calls();
+        for (int i = 0; i < calls.size(); i++) {
+            if (i == 0) {
+                answers.answered(calls.get(i).customId(), failed, now);
+            } else {
+                answers.requeued(calls.get(i).customId(), now);
+            }
+        }
+    }
+
+    private void missed(Missed m, long now) {
+        Live job = live.get(m.key());
+        if (job != null) {
+            job.busy = false;
+            job.nextPoll = now + settings.poll().toMillis();
+            LOG.debug("{}: batch job {}: {}; asking again in {} ms", who, job.job.batchId(), m.what(), settings.poll().toMillis());
+        }
+    }
+
+    /**
+     * The provider refused {@code job} for its enqueued-token limit: the limit is learned, the job leaves
+     * the store and the count, and its calls go back to wait for room, with no attempt spent, no circuit
+     * opened and no fallback. A lone call refused with nothing else enqueued cannot fit at all: it fails.
+     */
+    private void refused(Live job, String message, long now, Answers answers) {
+        // what the provider held of ours with it: the jobs on their way or out, this one's included (not the one collecting)
+        long held = live.values().stream().mapToLong(l -> l.job.tokens()).sum();
+        boolean alone = job.job.calls().size() == 1 && held <= job.job.tokens();
+        long learned = limit.refused(message, held);
+        forget(job);
+        LOG.warn("{}: batch job of {} calls refused for the provider's enqueued-token limit ({} held here); limit learned: {} "
+                + "(theirs), {} (ours at ratio {}); its calls wait for room", who, job.job.calls().size(), held, learned, limit.limit(),
+                String.format(java.util.Locale.ROOT, "%.2f", limit.ratio()));
+        for (BatchJob.Call call : job.job.calls()) {
+            if (alone) {
+                answers.answered(call.customId(), transientFailure("a lone call is over the provider's enqueued-token limit: "
+                        + message), now);
+            } else {
+                answers.requeued(call.customId(), now);
+            }
+        }
+    }
+
+    /** {@code job} has not ended within its window and grace: it ends here as expired, and is cancelled at the provider. */
+    private void expire(Live job, long now, Answers answers) {
+        LOG.warn("{}: batch job {} not known to have ended {} after its submission (last status {}): it ends as expired and "
+                + "its tickets go on", who, job.job.isAccepted() ? job.job.batchId() : "(never found at the provider, key " + job.key
+                + ")", settings.expiresAfter(), job.status.wire());
+        if (job.job.isAccepted()) {
+            cancel(job.job.batchId());
+        }
+        finish(job, BatchStatus.EXPIRED, Map.of(), Set.of(), now, answers);
+    }
+
+    /** Every call of {@code job} is answered from {@code found}, or unfinished, or failed; the job leaves the store. */
+    private void finish(Live live, BatchStatus status, Map<String, ModelOutcome> found, Set<String> unfinishedLines, long now,
+                        Answers answers) {
+        BatchJob job = live.job;
+        ModelOutcome missing = transientFailure("the batch job's output has no line for this call");
+        int answered = 0;
+        int unfinished = 0;
+        for (BatchJob.Call call : job.calls()) {
+            ModelOutcome outcome = found.get(call.customId());
+            if (outcome != null) {
+                answers.answered(call.customId(), outcome, now);
+                answered++;
+            } else if (status.leavesUnfinished() || unfinishedLines.contains(call.customId())) {
+                answers.unfinished(call.customId(), now);
+                unfinished++;
+            } else {
+                answers.answered(call.customId(), missing, now);
+            }
+        }
+        forget(live);
+        String name = job.isAccepted() ? job.batchId() : "key " + live.key;
+        if (unfinished > 0) {
+            LOG.warn("{}: batch job {} {} with {} of {} calls unfinished; their tickets go to the route's fallback", who, name,
+                    status.wire(), unfinished, job.calls().size());
+        } else {
+            LOG.info("{}: batch job {} {}: {} of {} calls answered", who, name, status.wire(), answered, job.calls().size());
+        }
+    }
+
+    /** {@code job} leaves the store, this caller and the enqueued count. */
+    private void forget(Live job) {
+        jobs.delete(job.key);
+        live.remove(job.key);
+        enqueued = Math.max(0, enqueued - job.job.tokens());
+    }
+
+    /**
+     * Lists the provider's recent jobs ({@value #LIST_PAGES} pages at most) to find this scope's by their
+     * key: at a restore, after a submission whose answer was lost, and every {@value #RECONCILE_EVERY_POLLS}
+     * polls while jobs are out.
+     */
+    private void reconcile(long now) {
+        listing = true;
+        nextReconcile = Long.MAX_VALUE;
+        try {
+            client.list(LIST_PAGES).whenComplete((found, error) -> report(error == null ? new Listed(found)
+                    : new ListFailed(describe(failure(cause(error))))));
+        } catch (RuntimeException e) {
+            report(new ListFailed(e.getClass().getSimpleName()));
+        }
+    }
+
+    /**
+     * What the provider holds of this scope: a job whose key is a stored intent is adopted (its calls are
+     * still out for that intent); a running job under a key not stored (its intent lost, or its calls
+     * already answered otherwise) is cancelled; an intent the provider does not hold was never accepted:
+     * its calls are asked again.
+     */
+    private void listed(List<BatchApiClient.Info> found, long now, Answers answers) {
+        listing = false;
+        Set<String> seen = new HashSet<>();
+        for (BatchApiClient.Info info : found) {
+            if (!scope.equals(info.jobScope()) || info.jobKey() == null || info.id() == null) {
+                continue;
+            }
+            seen.add(info.jobKey());
+            Live job = live.get(info.jobKey());
+            if (job != null && !job.job.isAccepted() && !job.submitting) {
+                job.job = job.job.accepted(info.id());
+                job.nextPoll = now;
+                jobs.put(job.key, job.job);
+                LOG.info("{}: batch job {} found at the provider by its key {}: adopted, {} calls", who, info.id(), job.key,
+                        job.job.calls().size());
+            } else if (job == null && !info.status().terminal() && info.status() != BatchStatus.CANCELLING) {
+                LOG.warn("{}: batch job {} (key {}) is this route's but no stored job's: cancelled", who, info.id(), info.jobKey());
+                cancel(info.id());
+            }
+        }
+        for (Live job : List.copyOf(live.values())) {
+            if (!job.job.isAccepted() && !job.submitting && !seen.contains(job.key)) {
+                LOG.info("{}: batch job key {} was never accepted by the provider; its {} calls are asked again", who, job.key,
+                        job.job.calls().size());
+                forget(job);
+                job.job.calls().forEach(c -> answers.requeued(c.customId(), now));
+            }
+        }
+        if (!live.isEmpty()) {
+            nextReconcile = now + RECONCILE_EVERY_POLLS * settings.poll().toMillis();
+        }
+    }
+
+    /** Records the intent of {@code job} under a new key, then uploads and creates it with that key in its metadata. */
+    private void submit(Forming forming, long now) {
+        String key = UUID.randomUUID().toString();
+        BatchJob intent = BatchJob.intent(key, scope, now, forming.calls);
+        Live job = new Live(key, intent, Long.MAX_VALUE);
+        job.submitting = true;
+        jobs.put(key, intent);
+        live.put(key, job);
+        active = true;
+        if (nextReconcile == Long.MAX_VALUE && !listing) {
+            nextReconcile = now + RECONCILE_EVERY_POLLS * settings.poll().toMillis();
+        }
+        Map<String, String> metadata = Map.of(BatchApiClient.METADATA_JOB, key, BatchApiClient.METADATA_SCOPE, scope);
+        try {
+            client.submit(forming.bytes.toByteArray(), metadata).whenComplete((info, error) -> report(error == null
+                    ? new Submitted(key, info) : new SubmitFailed(key, error)));
+        } catch (RuntimeException e) {
+            report(new SubmitFailed(key, e));
+        }
+    }
+
+    private void poll(Live job) {
+        job.busy = true;
+        String key = job.key;
+        try {
+            client.status(job.job.batchId()).whenComplete((info, error) -> report(error == null ? new Polled(key, info)
+                    : new Missed(key, "status unknown (" + describe(failure(cause(error))) + ")")));
+        } catch (RuntimeException e) {
+            report(new Missed(key, "status unknown (" + e.getClass().getSimpleName() + ")"));
+        }
+    }
+
+    private void cancel(String batchId) {
+        try {
+            client.cancel(batchId).whenComplete((info, error) -> {
+                if (error != null) {
+                    LOG.debug("{}: batch job {} could not be cancelled: {}", who, batchId, describe(failure(cause(error))));
+                }
+            });
+        } catch (RuntimeException e) {
+            LOG.debug("{}: batch job {} could not be cancelled: {}", who, batchId, e.getClass().getSimpleName());
+        }
+    }
+
+    /**
+     * Reads the job's error file, then its output file, line by line, each line turned into its call's
+     * outcome as it is read (an output line wins over an error line of the same call): only outcomes are
+     * held, never a file.
+     */
+    private void download(Live job, BatchApiClient.Info info, long now) {
+        String key = job.key;
+        BatchJob stored = job.job;
+        Map<String, BatchJob.Call> calls = new HashMap<>();
+        stored.calls().forEach(c -> calls.put(c.customId(), c));
+        long latency = Math.max(0, now - stored.submittedAt());
+        Map<String, ModelOutcome> outcomes = new java.util.concurrent.ConcurrentHashMap<>();
+        Set<String> unfinished = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        java.util.function.Consumer<BatchLines.Line> each = line -> {
+            BatchJob.Call call = calls.get(line.customId());
+            if (call == null) {
+                return;
+            }
+            if (line.unfinished()) {
+                unfinished.add(call.customId());
+            } else {
+                unfinished.remove(call.customId());
+                outcomes.put(call.customId(), lines.outcome(line, call, latency));
+            }
+        };
+        try {
+            CompletableFuture<Void> read = client.lines(info.errorFileId(), each).thenCompose(v -> client.lines(info.outputFileId(), each));
+            read.whenComplete((v, error) -> report(error == null ? new Downloaded(key, info.status(), outcomes, unfinished)
+                    : new Missed(key, "files not read (" + describe(failure(cause(error))) + ")")));
+        } catch (RuntimeException e) {
+            report(new Missed(key, "files not read (" + e.getClass().getSimpleName() + ")"));
+        }
+    }
+
+    private void report(Event event) {
+        if (!closed) {
+            events.add(event);
+        }
+    }
+
+    private static Throwable cause(Throwable error) {
+        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    }
+
+    /** What a failed Batch API call means for the calls it carried. */
+    private ModelOutcome failure(Throwable cause) {
+        if (cause instanceof BatchApiClient.Refused refused) {
+            return lines.failure(refused.status(), refused.body());
+        }
+        String transport = TransportCause.of(cause);
+        return new ModelOutcome.Failed(ModelOutcome.FailureKind.TRANSIENT, 0, "batch API: connection error: " + transport,
+                Optional.empty(), RateLimitInfo.EMPTY, 0, transport);
+    }
+
+    private static ModelOutcome transientFailure(String message) {
+        return new ModelOutcome.Failed(ModelOutcome.FailureKind.TRANSIENT, 0, message, Optional.empty(), RateLimitInfo.EMPTY, 0);
+    }
+
+    private static String describe(ModelOutcome outcome) {
+        if (outcome instanceof ModelOutcome.Failed f) {
+            return (f.status() > 0 ? "HTTP " + f.status() + ": " : "") + f.message();
+        }
+        if (outcome instanceof ModelOutcome.RateLimited r) {
+            return "HTTP 429: " + r.message();
+        }
+        return "answered";
+    }
+
+    /** Jobs of the store not yet finished here (intents included). */
+    int liveJobs() {
+        return live.size();
+    }
+
+    /** Tokens collected, on their way, or in unfinished jobs. */
+    long enqueuedTokens() {
+        return enqueued;
+    }
+
+    /** The enqueued-token limit in force, in our count: the configured one until the provider's is learned. */
+    long enqueuedLimit() {
+        return limit.limit();
+    }
+
+    public void close() {
+        closed = true;
+        events.clear();
+        client.close();
+        lines.close();
+    }
+}

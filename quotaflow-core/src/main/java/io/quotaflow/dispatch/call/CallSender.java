@@ -1,0 +1,63 @@
+package io.quotaflow.dispatch.call;
+
+import io.quotaflow.model.ModelClient;
+import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.model.ModelRequest;
+import io.quotaflow.quota.RateLimitInfo;
+
+import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.BiConsumer;
+
+/**
+ * Sends model calls without blocking and holds their answers until the stream thread drains them
+ * (only the stream thread may touch stores or forward). A client that throws or completes without
+ * an outcome yields a transient failure, so every call sent is answered exactly once; answers that
+ * arrive after {@link #close} are dropped (the next owner asks again).
+ */
+public final class CallSender {
+
+    private final ModelClient client;
+    private final Queue<Completion> completions = new ConcurrentLinkedQueue<>();
+    private volatile boolean closed;
+
+    /** One call's answer. */
+    record Completion(String batchId, ModelOutcome outcome) {
+    }
+
+    public CallSender(ModelClient client) {
+        this.client = client;
+    }
+
+    public void send(ModelRequest request) {
+        try {
+            client.classify(request).whenComplete((outcome, error) -> {
+                if (!closed) {
+                    completions.add(new Completion(request.batchId(), outcome != null ? outcome
+                            : clientError(error == null ? "no outcome" : error.getClass().getSimpleName())));
+                }
+            });
+        } catch (RuntimeException e) {
+            completions.add(new Completion(request.batchId(), clientError(e.getClass().getSimpleName())));
+        }
+    }
+
+    /** Hands every answer that has arrived to {@code handler}, in arrival order. */
+    public void drain(BiConsumer<String, ModelOutcome> handler) {
+        Completion c;
+        while ((c = completions.poll()) != null) {
+            handler.accept(c.batchId(), c.outcome());
+        }
+    }
+
+    public void close() {
+        closed = true;
+        completions.clear();
+    }
+
+    private static ModelOutcome clientError(String what) {
+        return new ModelOutcome.Failed(ModelOutcome.FailureKind.TRANSIENT, 0, "client error: " + what, Optional.empty(),
+                RateLimitInfo.EMPTY, 0);
+    }
+}

@@ -1,0 +1,624 @@
+package io.quotaflow.dispatch.ledger;
+
+
+import io.quotaflow.records.Priority;
+import io.quotaflow.ticket.WorkItem;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
+
+/**
+ * Where a scope's tickets are: the four changelogged stores and their in-memory indexes.
+ *
+ * <ul>
+ *   <li>{@code pending}: every ticket waiting <em>or in flight</em>, by id (the latest copy of it);
+ *   <li>{@code in-flight}: each outstanding call, by batch id, naming the copies it sent (small);
+ *   <li>{@code delayed}: retries held until their {@code qf.not-before};
+ *   <li>{@code retrying}: retries on their way through {@code tickets.retry} ({@link RetryMarker}).
+ * </ul>
+ *
+ * <p>A ticket re-published while a copy of it is held replaces that copy (it keeps its place in the
+ * queue); an identical re-publish changes nothing; a retry record that a newer copy overtook is
+ * dropped when it comes back. So the latest content is the one classified, exactly once.
+ *
+ * <p>Bounds (docs/design.md, "Bounds"): at most {@code queue.max-pending} waiting tickets of the scope
+ * are indexed in memory ({@link PendingQueue}); the others are <em>spilled</em>: they stay in
+ * {@code pending} like every waiting ticket, and {@code overflow} (changelogged too) orders them by
+ * {@code <scope>|<class>|<arrival>|<key>}, so the queue refills from its front, highest class and
+ * oldest first, a bounded number per tick ({@link #refill}). A ticket arriving while its class or a
+ * higher one has tickets spilled, or while the queue is full, is spilled behind them. Everything that
+ * asks whether the scope holds a ticket (held, cancels, updates, notices, expiry, restore, status)
+ * finds a spilled one through its overflow key, derived from its copy in {@code pending}.
+ */
+public final class DispatchLedger {
+
+    /** What {@link #accept} did with an arriving ticket. */
+    public enum Acceptance {
+        /** Held: nothing of it was held before. */
+        ACCEPTED,
+        /** It replaced an older copy that was waiting (or whose call is out: that answer is ignored). */
+        REPLACED,
+        /** The same content was already held or on its way: nothing changed. */
+        IDENTICAL,
+        /** A retry record overtaken by a newer copy: dropped. */
+        SUPERSEDED
+    }
+
+    /** A finished call: the tickets its answer is for, and those an update superseded meanwhile. */
+    public record Completed(InFlightBatch batch, List<WorkItem> items, int superseded) {
+    }
+
+    private record DelayedRef(long notBefore, String id) {
+    }
+
+    /** Spilled tickets brought back to the queue per tick at most. */
+    static final int REFILL_PER_TICK = Spill.REFILL_PER_TICK;
+
+    private final KeyValueStore<String, WorkItem> pending;
+    private final KeyValueStore<String, WorkItem> delayed;
+    private final KeyValueStore<String, InFlightBatch> inFlight;
+    private final KeyValueStore<String, RetryMarker> retrying;
+    /** Tickets cancelled while their call was out (key → when), until that call's answer is applied. */
+    private final KeyValueStore<String, Long> cancels;
+    private final Set<String> cancelledWhileOut = new HashSet<>();
+    private final PendingQueue queue;
+    private final TreeSet<DelayedRef> delayedIndex =
+            new TreeSet<>(Comparator.comparingLong(DelayedRef::notBefore).thenComparing(DelayedRef::id));
+    private final Set<String> inFlightIds = new HashSet<>();
+    private final Set<String> inFlightBatches = new HashSet<>();
+    /** Spilled tickets' index ({@code <scope>|<class>|<arrival>|<key>} → key); null: nothing spills. */
+    /** The tickets beyond {@code queue.max-pending}, waiting on disk. */
+    private final Spill spill;
+
+    /** A ledger whose queue shares tenants by {@code queue}'s weights and caps, all in memory (nothing spills). */
+    public DispatchLedger(KeyValueStore<String, WorkItem> pending, KeyValueStore<String, WorkItem> delayed,
+                   KeyValueStore<String, InFlightBatch> inFlight, KeyValueStore<String, RetryMarker> retrying,
+                   KeyValueStore<String, Long> cancels, PendingQueue queue) {
+        this(pending, delayed, inFlight, retrying, cancels, queue, null, "", Integer.MAX_VALUE);
+    }
+
+    /**
+     * A ledger of scope {@code scope} whose queue holds at most {@code maxPending} tickets in memory,
+     * the others spilled to {@code overflow}.
+     */
+    public DispatchLedger(KeyValueStore<String, WorkItem> pending, KeyValueStore<String, WorkItem> delayed,
+                   KeyValueStore<String, InFlightBatch> inFlight, KeyValueStore<String, RetryMarker> retrying,
+                   KeyValueStore<String, Long> cancels, PendingQueue queue, KeyValueStore<String, String> overflow, String scope,
+                   int maxPending) {
+        if (maxPending < 1) {
+            throw new IllegalArgumentException("queue.max-pending must be >= 1, got " + maxPending);
+        }
+        this.spill = new Spill(overflow, java.util.Objects.requireNonNull(scope, "scope"), maxPending, queue);
+        this.queue = queue;
+        this.cancels = cancels;
+        this.pending = pending;
+        this.delayed = delayed;
+        this.inFlight = inFlight;
+        this.retrying = retrying;
+    }
+
+    /**
+     * What restore found: tickets pending, of which from interrupted calls, calls interrupted,
+     * delayed, and what the interrupted calls were charged (they may still reach the provider).
+     */
+    public record Restored(int pending, int fromCalls, int calls, int delayed, long callTokens, List<WorkItem> cancelled, int kept) {
+
+        Restored(int pending, int fromCalls, int calls, int delayed, long callTokens, List<WorkItem> cancelled) {
+            this(pending, fromCalls, calls, delayed, callTokens, cancelled, 0);
+        }
+
+        public boolean any() {
+            return pending > 0 || calls > 0 || delayed > 0 || kept > 0;
+        }
+    }
+
+    /** {@link #restore(Predicate, Predicate)} keeping no call: every interrupted call's tickets wait again. */
+    public Restored restore(Predicate<WorkItem> mine) {
+        return restore(mine, id -> false);
+    }
+
+    /**
+     * Rebuilds the indexes of the tickets {@code mine} claims (the stores are shared by the ledgers
+     * of every quota scope a task holds; each takes its own). Calls of a previous owner are
+     * forgotten: their tickets are still in {@code pending} and are asked again. An interrupted call
+     * is claimed with its first ticket still pending, or by anyone when none is left. A call {@code kept}
+     * names (one of a batch job the provider holds) stays out: its answer is still to come.
+     */
+    public Restored restore(Predicate<WorkItem> mine, Predicate<String> kept) {
+        List<KeyValue<String, InFlightBatch>> orphaned = new ArrayList<>();
+        try (KeyValueIterator<String, InFlightBatch> it = inFlight.all()) {
+            it.forEachRemaining(orphaned::add);
+        }
+        int fromCalls = 0;
+        long callTokens = 0;
+        int calls = 0;
+        int stayed = 0;
+        for (KeyValue<String, InFlightBatch> kv : orphaned) {
+            if (!claims(kv.value, mine)) {
+                continue;
+            }
+            if (kept.test(kv.key)) {
+                kv.value.members().forEach(m -> inFlightIds.add(m.id()));
+                inFlightBatches.add(kv.key);
+                stayed++;
+                continue;
+            }
+            calls++;
+            fromCalls += kv.value.size();
+            callTokens += kv.value.chargedTokens();
+            inFlight.delete(kv.key);
+        }
+        // only the refs of the tickets not spilled are kept while reading: the store may hold far more than memory would
+        List<java.util.Map.Entry<Priority, PendingQueue.Ref>> held = new ArrayList<>();
+        int[] restored = {0};
+        try (KeyValueIterator<String, WorkItem> it = pending.all()) {
+            it.forEachRemaining(kv -> {
+                if (!mine.test(kv.value) || inFlightIds.contains(kv.key)) {
+                    return;
+                }
+                restored[0]++;
+                if (spill.holds(kv.value)) {
+                    spill.count(kv.value.priority(), 1, kv.value.tokens());
+                } else {
+                    held.add(java.util.Map.entry(kv.value.priority(), ref(kv.value)));
+                }
+            });
+        }
+        held.sort(java.util.Map.Entry.<Priority, PendingQueue.Ref>comparingByKey()
+                .thenComparing(e -> e.getValue().enqueuedAt()).thenComparing(e -> e.getValue().id()));
+        for (java.util.Map.Entry<Priority, PendingQueue.Ref> e : held) {
+            if (spill.queueFull()) {
+                // more than the queue holds (the bound was lowered): the newest wait on disk
+                spill.spill(e.getKey(), e.getValue());
+            } else {
+                queue.add(e.getKey(), e.getValue());
+            }
+        }
+        try (KeyValueIterator<String, WorkItem> it = delayed.all()) {
+            it.forEachRemaining(kv -> {
+                if (mine.test(kv.value)) {
+                    delayedIndex.add(new DelayedRef(kv.value.notBefore(), kv.key));
+                }
+            });
+        }
+        return new Restored(restored[0], fromCalls, calls, delayedIndex.size(), callTokens, restoreCancels(mine), stayed);
+    }
+
+    /**
+     * Tickets cancelled while a previous owner's call was out: that call is forgotten, so they end
+     * as cancelled now (returned, still held: the caller withdraws them). A mark whose ticket is
+     * gone is dropped; one of another scope's ticket is left to that scope.
+     */
+    private List<WorkItem> restoreCancels(Predicate<WorkItem> mine) {
+        List<KeyValue<String, Long>> marks = new ArrayList<>();
+        try (KeyValueIterator<String, Long> it = cancels.all()) {
+            it.forEachRemaining(marks::add);
+        }
+        List<WorkItem> out = new ArrayList<>();
+        for (KeyValue<String, Long> mark : marks) {
+            WorkItem item = pending.get(mark.key);
+            if (item == null) {
+                cancels.delete(mark.key);
+            } else if (mine.test(item)) {
+                cancels.delete(mark.key);
+                out.add(item);
+            }
+        }
+        return out;
+    }
+
+    private boolean claims(InFlightBatch batch, Predicate<WorkItem> mine) {
+        for (InFlightBatch.Member m : batch.members()) {
+            WorkItem item = pending.get(m.id());
+            if (item != null) {
+                return mine.test(item);
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The copy of ticket {@code id} this ledger holds (waiting, with its call out, or delayed), if
+     * any: the stores may be shared with other scopes' ledgers, so it asks its own indexes.
+     */
+    public Optional<WorkItem> held(String id) {
+        if (queue.contains(id) || inFlightIds.contains(id)) {
+            return Optional.ofNullable(pending.get(id));
+        }
+        if (spill.any()) {
+            WorkItem waiting = pending.get(id);
+            if (waiting != null && spill.isSpilled(waiting)) {
+                return Optional.of(waiting);
+            }
+        }
+        WorkItem later = delayed.get(id);
+        return later != null && delayedIndex.contains(new DelayedRef(later.notBefore(), id)) ? Optional.of(later) : Optional.empty();
+    }
+
+    /** Takes in a ticket from the dispatch topic: a new one, an update, or a retry coming back. */
+    public Acceptance accept(WorkItem item, long now) {
+        String id = item.key();
+        if (item.attempt() == 0) {
+            // published again after a cancel: the ticket counts again
+            forgetCancel(id);
+        }
+        WorkItem waiting = pending.get(id);
+        WorkItem held = waiting != null ? waiting : delayed.get(id);
+        RetryMarker marker = retrying.get(id);
+        if (item.attempt() > 0) {
+            return acceptRetry(item, held, marker, now);
+        }
+        if (held != null && held.sameContent(item)) {
+            return Acceptance.IDENTICAL;
+        }
+        if (held == null && marker != null && !marker.superseded() && marker.sha256().equals(item.originalSha256())) {
+            // the same content is on its way back from tickets.retry: that copy goes on
+            return Acceptance.IDENTICAL;
+        }
+        if (marker != null && !marker.superseded()) {
+            retrying.put(id, marker.supersede());
+        }
+        if (held == null) {
+            hold(item, now);
+            return Acceptance.ACCEPTED;
+        }
+        WorkItem update = item.withEnqueuedAt(Math.min(held.enqueuedAt(), item.enqueuedAt()));
+        if (waiting == null) {
+            delayed.delete(id);
+            delayedIndex.remove(new DelayedRef(held.notBefore(), id));
+            hold(update, now);
+        } else if (inFlightIds.contains(id)) {
+            // its call is out: the answer for the old copy will be ignored, then this copy waits its turn
+            pending.put(id, update);
+        } else if (queue.contains(id)) {
+            pending.put(id, update);
+            queue.replace(update.priority(), ref(update));
+        } else {
+            // spilled (it takes its place on disk by its class and arrival), or another scope's copy
+            spill.unspill(waiting);
+            pending.put(id, update);
+            index(update);
+        }
+        return Acceptance.REPLACED;
+    }
+
+    private Acceptance acceptRetry(WorkItem item, WorkItem held, RetryMarker marker, long now) {
+        String id = item.key();
+        if (marker != null) {
+            if (!marker.matches(item)) {
+                // an older retry of a ticket retried again since: that newer one is still coming
+                return Acceptance.SUPERSEDED;
+            }
+            retrying.delete(id);
+            if (marker.superseded() || held != null) {
+                return Acceptance.SUPERSEDED;
+            }
+        } else if (held != null) {
+            // no record of it being sent (state from an older version): the copy held wins
+            return held.origin().equals(item.origin()) ? Acceptance.IDENTICAL : Acceptance.SUPERSEDED;
+        }
+        hold(item, now);
+        return Acceptance.ACCEPTED;
+    }
+
+    private void hold(WorkItem item, long now) {
+        if (item.notBefore() > now) {
+            delayed.put(item.key(), item);
+            delayedIndex.add(new DelayedRef(item.notBefore(), item.key()));
+        } else {
+            pending.put(item.key(), item);
+            index(item);
+        }
+    }
+
+    private void index(WorkItem item) {
+        if (inFlightIds.contains(item.key()) || queue.contains(item.key())) {
+            return;
+        }
+        if (spill.must(item.priority())) {
+            spill.spill(item.priority(), ref(item));
+        } else {
+            queue.add(item.priority(), ref(item));
+        }
+    }
+
+    /** Tickets of this scope spilled to disk, per class. */
+    public int spilled(Priority priority) {
+        return spill.spilled(priority);
+    }
+
+    /** Estimated prompt tokens of the tickets spilled in a class. */
+    public long spilledTokens(Priority priority) {
+        return spill.spilledTokens(priority);
+    }
+
+    public int spilledTotal() {
+        return spill.total();
+    }
+
+    /** Tickets spilled and brought back since this ledger started (the benchmark's and the logs' counters). */
+    public long spilledEver() {
+        return spill.spilledEver();
+    }
+
+    public long refilledEver() {
+        return spill.refilledEver();
+    }
+
+    /** The arrival of the oldest spilled ticket of a class (one seek). */
+    public Optional<Long> oldestSpilled(Priority priority) {
+        return spill.oldest(priority);
+    }
+
+    /**
+     * Brings spilled tickets back while the queue has room: highest class first, oldest first, at
+     * most {@link #REFILL_PER_TICK}. An entry whose ticket is gone or changed is dropped. Returns how
+     * many came back.
+     */
+    public int refill() {
+        return spill.refill(pending::get, inFlightIds::contains, DispatchLedger::ref);
+    }
+
+    /**
+     * Removes up to {@code max} spilled tickets that arrived at or before {@code arrivedBy}, oldest
+     * first per class, and returns them (read from the front of each class's range: O(returned)).
+     */
+    public List<WorkItem> expireSpilled(long arrivedBy, int max) {
+        return spill.expire(arrivedBy, max, pending::get, pending::delete);
+    }
+
+    /** The prefix of every overflow key of {@code scope}. */
+    public static String scopePrefix(String scope) {
+        return Spill.scopePrefix(scope);
+    }
+
+    /** Deletes the overflow entries of scopes not in {@code owned} (no longer configured here); returns how many. */
+    public static int dropOrphanOverflow(KeyValueStore<String, String> overflow, List<String> owned) {
+        return Spill.dropOrphans(overflow, owned);
+    }
+
+    private static PendingQueue.Ref ref(WorkItem item) {
+        return new PendingQueue.Ref(item.key(), item.tenant(), item.tokens(), item.enqueuedAt(), item.batchCap(), item.attempt(),
+                item.original().length, item.routed().fellBack(), item.deadline());
+    }
+
+    /** The first {@code limit} retries held for later, by due time (a store read each). */
+    public List<io.quotaflow.status.QueueView.Retry> delayedFirst(int limit) {
+        List<io.quotaflow.status.QueueView.Retry> out = new ArrayList<>();
+        for (DelayedRef ref : delayedIndex) {
+            if (out.size() >= limit) {
+                break;
+            }
+            WorkItem item = delayed.get(ref.id());
+            if (item != null) {
+                out.add(new io.quotaflow.status.QueueView.Retry(ref.notBefore(), item.priority(), item.tokens()));
+            }
+        }
+        return out;
+    }
+
+    /** Moves retries whose time has come to pending. */
+    public void promoteDue(long now) {
+        while (!delayedIndex.isEmpty() && delayedIndex.first().notBefore() <= now) {
+            DelayedRef ref = delayedIndex.pollFirst();
+            WorkItem item = delayed.get(ref.id());
+            delayed.delete(ref.id());
+            if (item != null && pending.get(item.key()) == null) {
+                pending.put(item.key(), item);
+                index(item);
+            }
+        }
+    }
+
+    public PendingQueue queue() {
+        return queue;
+    }
+
+    public Optional<PendingQueue.Proposal> propose(int maxItems, ToIntFunction<Priority> maxTokens, long maxBytes, long now) {
+        return queue.propose(maxItems, maxTokens, maxBytes, now);
+    }
+
+    /** The tickets of a proposal, as held (a ticket gone meanwhile is left out). */
+    public List<WorkItem> load(PendingQueue.Proposal proposal) {
+        List<WorkItem> items = new ArrayList<>(proposal.refs().size());
+        for (PendingQueue.Ref ref : proposal.refs()) {
+            WorkItem item = pending.get(ref.id());
+            if (item != null) {
+                items.add(item);
+            }
+        }
+        return items;
+    }
+
+    /**
+     * Records a call as sent: its tickets leave the queue (charged to their tenants) but stay in
+     * {@code pending}. Returns the tokens charged per tenant.
+     */
+    public java.util.Map<String, Long> dispatched(PendingQueue.Proposal proposal, InFlightBatch batch) {
+        java.util.Map<String, Long> charged = queue.admit(proposal, batch.dispatchedAt());
+        batch.members().forEach(m -> inFlightIds.add(m.id()));
+        inFlight.put(batch.batchId(), batch);
+        inFlightBatches.add(batch.batchId());
+        return charged;
+    }
+
+    /** Drops a proposal whose tickets are all gone. */
+    public void discard(PendingQueue.Proposal proposal) {
+        queue.remove(proposal);
+    }
+
+    /**
+     * The call {@code batchId} came back. Tickets replaced by an update meanwhile go back to the
+     * queue (the answer is for content that no longer counts); the others are returned for the
+     * outcome to be applied to, and must each end in {@link #finish}, {@link #retried} or
+     * {@link #requeue}.
+     */
+    public Optional<Completed> complete(String batchId) {
+        InFlightBatch batch = inFlight.get(batchId);
+        inFlightBatches.remove(batchId);
+        if (batch == null) {
+            return Optional.empty();
+        }
+        inFlight.delete(batchId);
+        List<WorkItem> items = new ArrayList<>(batch.size());
+        int superseded = 0;
+        for (InFlightBatch.Member member : batch.members()) {
+            inFlightIds.remove(member.id());
+            WorkItem current = pending.get(member.id());
+            if (current == null) {
+                continue;
+            }
+            if (member.sent(current)) {
+                items.add(current);
+            } else {
+                superseded++;
+                index(current);
+            }
+        }
+        return Optional.of(new Completed(batch, items, superseded));
+    }
+
+    /** The ticket is done here (classified or dead-lettered). */
+    public void finish(WorkItem item) {
+        if (spill.any() && !queue.contains(item.key()) && !inFlightIds.contains(item.key())) {
+            spill.unspill(pending.get(item.key()));
+        }
+        pending.delete(item.key());
+        forgetCancel(item.key());
+    }
+
+    /**
+     * A cancel for {@code key} arrived while its call is out: remembered (in the store, so a new
+     * owner knows it too), so that if the call fails the ticket ends instead of being retried; if it
+     * succeeds the answer is written as usual.
+     */
+    public void cancelWhileOut(String key, long now) {
+        cancels.put(key, now);
+        cancelledWhileOut.add(key);
+    }
+
+    /** Whether {@code key} was cancelled while its call was out. */
+    public boolean cancelledWhileOut(String key) {
+        return cancelledWhileOut.contains(key);
+    }
+
+    private void forgetCancel(String key) {
+        if (cancelledWhileOut.remove(key)) {
+            cancels.delete(key);
+        }
+    }
+
+    /** The ticket went to {@code tickets.retry}: it is remembered until the record comes back. */
+    public void retried(WorkItem item) {
+        pending.delete(item.key());
+        retrying.put(item.key(), RetryMarker.of(item));
+    }
+
+    /** The tickets wait again (split, bisected, rate limited, halted), as given. */
+    public void requeue(List<WorkItem> items) {
+        for (WorkItem item : items) {
+            pending.put(item.key(), item);
+            index(item);
+        }
+    }
+
+    /** Removes the waiting tickets matching {@code predicate} and returns them. */
+    public List<WorkItem> expire(Predicate<PendingQueue.Ref> predicate) {
+        List<WorkItem> out = new ArrayList<>();
+        for (PendingQueue.Ref ref : queue.removeIf(predicate)) {
+            WorkItem item = pending.get(ref.id());
+            if (item != null) {
+                pending.delete(ref.id());
+                out.add(item);
+            }
+        }
+        return out;
+    }
+
+    /** Takes the waiting tickets named by {@code ids} out of the queue and the store (the ones not waiting stay as they are). */
+    public List<WorkItem> take(java.util.Collection<String> ids) {
+        List<WorkItem> out = new ArrayList<>();
+        for (String id : ids) {
+            if (queue.remove(id).isPresent()) {
+                WorkItem item = pending.get(id);
+                if (item != null) {
+                    pending.delete(id);
+                    out.add(item);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Drops the copy of {@code id} held here (waiting, delayed, or with its call out: that answer is
+     * then ignored) and any retry of it on its way back: another copy is answered instead.
+     */
+    public void withdraw(String id) {
+        forgetCancel(id);
+        if (queue.remove(id).isEmpty()) {
+            spill.unspill(pending.get(id));
+        }
+        pending.delete(id);
+        WorkItem later = delayed.get(id);
+        if (later != null) {
+            delayed.delete(id);
+            delayedIndex.remove(new DelayedRef(later.notBefore(), id));
+        }
+        RetryMarker marker = retrying.get(id);
+        if (marker != null && !marker.superseded()) {
+            retrying.put(id, marker.supersede());
+        }
+    }
+
+    /** Whether a call about {@code id} is out. */
+    public boolean inFlight(String id) {
+        return inFlightIds.contains(id);
+    }
+
+    /** The marker of the retry of {@code id} on its way back (which publication it is), if one is. */
+    public Optional<RetryMarker> retryingMarker(String id) {
+        RetryMarker marker = retrying.get(id);
+        return marker != null && !marker.superseded() ? Optional.of(marker) : Optional.empty();
+    }
+
+    /** Whether a retry of {@code id} is on its way back through the retry topic. */
+    public boolean retrying(String id) {
+        RetryMarker marker = retrying.get(id);
+        return marker != null && !marker.superseded();
+    }
+
+    public int delayedCount() {
+        return delayedIndex.size();
+    }
+
+    public Backlog backlog() {
+        int tickets = 0;
+        long tokens = 0;
+        for (Priority p : Priority.values()) {
+            if (p != Priority.INTERACTIVE) {
+                tickets += queue.size(p) + spill.spilled(p);
+                tokens += queue.tokens(p) + spill.spilledTokens(p);
+            }
+        }
+        return new Backlog(tickets, tokens);
+    }
+
+    public boolean backlogged() {
+        return spill.any();
+    }
+
+    public int callsInFlight() {
+        return inFlightBatches.size();
+    }
+}

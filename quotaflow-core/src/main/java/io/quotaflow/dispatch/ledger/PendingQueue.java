@@ -1,0 +1,608 @@
+package io.quotaflow.dispatch.ledger;
+
+import io.quotaflow.status.QueueView;
+
+import io.quotaflow.settings.TenantSettings;
+import io.quotaflow.records.Priority;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
+
+/**
+ * In-memory index of the waiting tickets of one scope that are not spilled (docs/design.md,
+ * "Bounds"): per priority class, one FIFO per tenant. Within a class the tenants share admitted
+ * tokens by weight ({@link TokenShares}: deficit round robin on each ticket's estimated cost, its
+ * tokens plus its share of the completion budget), and a tenant whose own cap is spent
+ * ({@link TenantCaps}) is skipped until it refills. Holds only ids and sizes; the tickets
+ * themselves stay in the store. Rebuilt from the store when a task starts.
+ *
+ * <p>Every operation is O(1) or O(log tenants) but {@link #waiting}, {@link #removeIf} and
+ * {@link #depthByTenant} (O(tickets held)): the tenants of a class are kept ordered by their next
+ * ticket's finish tag ({@link TokenShares#finish}) and by their head's age, and every tenant's depth
+ * is kept sorted, so a proposal, the first tickets in dispatch order ({@link #served}), the oldest
+ * ticket and the deepest tenants are read from the front of those orders.
+ */
+public final class PendingQueue {
+
+    /** A proposal gives up on a batch after this many tenants it could not take a ticket from (capped, or too large for the room left). */
+    static final int MAX_SKIPS = 1_024;
+
+    /** An index entry; {@code deadline} is epoch ms, 0 for none. */
+    public record Ref(String id, String tenant, int tokens, long enqueuedAt, int batchCap, int attempt, int bytes, boolean fellBack,
+               long deadline) {
+
+        /** An entry without a deadline. */
+        public Ref(String id, String tenant, int tokens, long enqueuedAt, int batchCap, int attempt, int bytes, boolean fellBack) {
+            this(id, tenant, tokens, enqueuedAt, batchCap, attempt, bytes, fellBack, 0);
+        }
+    }
+
+    /** A batch proposal: refs at the heads of their tenants' queues, in serving order. */
+    public record Proposal(Priority priority, List<Ref> refs, int tokens) {
+
+        /**
+         * Whether this batch, not yet full, may wait for more tickets: under {@code maxItems} and
+         * under 80 % of {@code tokenCap}, its oldest ticket younger than {@code lingerMs}.
+         */
+        public boolean mayLinger(long lingerMs, int maxItems, int tokenCap, long now) {
+            if (lingerMs <= 0 || refs.size() >= maxItems || tokens >= tokenCap * 0.8) {
+                return false;
+            }
+            long oldest = refs.stream().mapToLong(Ref::enqueuedAt).min().orElse(now);
+            return now - oldest < lingerMs;
+        }
+    }
+
+    /** One tenant's tickets of one class, in serving order, and its keys in the class's orderings. */
+    private static final class TenantQueue {
+        final String tenant;
+        final Priority priority;
+        final long uid;
+        final LinkedHashMap<String, Ref> refs = new LinkedHashMap<>();
+        /** Tie-breaker of equal finish tags: a tenant never served first (in join order), then the one served least recently. */
+        long seq;
+        /** Key in {@link ClassQueue#ready}: normalized service once its head is served. */
+        double finish;
+        /** Key in {@link ClassQueue#byAge}: its head's arrival. */
+        long headAt;
+        /** What its waiting tickets cost in all ({@link #cost}). */
+        long cost;
+        /** The latest arrival among its tickets added (an update or a removal leaves it). */
+        long lastAt;
+
+        TenantQueue(String tenant, Priority priority, long uid) {
+            this.tenant = tenant;
+            this.priority = priority;
+            this.uid = uid;
+            this.seq = Long.MIN_VALUE + uid;
+        }
+
+        Ref head() {
+            return refs.values().iterator().next();
+        }
+    }
+
+    private static final Comparator<TenantQueue> BY_FINISH =
+            Comparator.<TenantQueue>comparingDouble(t -> t.finish).thenComparingLong(t -> t.seq).thenComparingLong(t -> t.uid);
+    private static final Comparator<TenantQueue> BY_HEAD_AGE =
+            Comparator.<TenantQueue>comparingLong(t -> t.headAt).thenComparingLong(t -> t.uid);
+
+    private static final class ClassQueue {
+        final Map<String, TenantQueue> byTenant = new HashMap<>();
+        final TreeSet<TenantQueue> ready = new TreeSet<>(BY_FINISH);
+        final TreeSet<TenantQueue> byAge = new TreeSet<>(BY_HEAD_AGE);
+        final TokenShares shares;
+        int size;
+        long tokens;
+
+        ClassQueue(TokenShares shares) {
+            this.shares = shares;
+        }
+    }
+
+    /** A tenant's tickets waiting in every class, in {@link #deepest}'s order. */
+    private static final class Depth {
+        final String tenant;
+        int tickets;
+
+        Depth(String tenant) {
+            this.tenant = tenant;
+        }
+    }
+
+    private static final Comparator<Depth> DEEPEST_FIRST =
+            Comparator.<Depth>comparingInt(d -> -d.tickets).thenComparing(d -> d.tenant);
+
+    private final Map<Priority, ClassQueue> classes = new EnumMap<>(Priority.class);
+    private final Map<String, TenantQueue> index = new HashMap<>();
+    private final Map<String, Depth> depths = new HashMap<>();
+    private final TreeSet<Depth> deepest = new TreeSet<>(DEEPEST_FIRST);
+    private final TenantCaps caps;
+    private final TenantActivity activity = new TenantActivity();
+    private final int completionPerTicket;
+    private long counter;
+    /** Waiting tickets that carry a deadline: while none does, the deadline sweep has nothing to look at. */
+    private int withDeadline;
+
+    /** Tenants weighted and capped by {@code tenants}; a ticket costs its tokens plus {@code completionPerTicket}. */
+    public PendingQueue(TenantSettings tenants, int completionPerTicket) {
+        this.caps = new TenantCaps(tenants);
+        this.completionPerTicket = Math.max(0, completionPerTicket);
+        for (Priority p : Priority.values()) {
+            classes.put(p, new ClassQueue(new TokenShares(tenants::weight)));
+        }
+    }
+
+    /** A ticket's estimated cost in the tenant shares and caps. */
+    public long cost(Ref ref) {
+        return (long) ref.tokens() + completionPerTicket;
+    }
+
+    boolean contains(String id) {
+        return index.containsKey(id);
+    }
+
+    /** The class ticket {@code id} waits in here, if it does. */
+    Optional<Priority> priorityOf(String id) {
+        TenantQueue tq = index.get(id);
+        return tq == null ? Optional.empty() : Optional.of(tq.priority);
+    }
+
+    public void add(Priority priority, Ref ref) {
+        if (index.containsKey(ref.id())) {
+            return;
+        }
+        ClassQueue q = classes.get(priority);
+        TenantQueue tq = q.byTenant.get(ref.tenant());
+        if (tq == null) {
+            tq = new TenantQueue(ref.tenant(), priority, ++counter);
+            q.byTenant.put(tq.tenant, tq);
+            q.shares.join(tq.tenant);
+        }
+        boolean first = tq.refs.isEmpty();
+        tq.refs.put(ref.id(), canonical(tq, ref));
+        tq.cost += cost(ref);
+        tq.lastAt = Math.max(tq.lastAt, ref.enqueuedAt());
+        index.put(ref.id(), tq);
+        withDeadline += ref.deadline() > 0 ? 1 : 0;
+        q.size++;
+        q.tokens += ref.tokens();
+        deepen(tq.tenant, 1);
+        if (first) {
+            attach(q, tq);
+        }
+    }
+
+    /** The ref with the tenant's one shared name (the ticket's own copy of it is not kept). */
+    private static Ref canonical(TenantQueue tq, Ref ref) {
+        return ref.tenant() == tq.tenant ? ref : new Ref(ref.id(), tq.tenant, ref.tokens(), ref.enqueuedAt(), ref.batchCap(),
+                ref.attempt(), ref.bytes(), ref.fellBack(), ref.deadline());
+    }
+
+    private void attach(ClassQueue q, TenantQueue tq) {
+        Ref head = tq.head();
+        tq.finish = q.shares.finish(tq.tenant, cost(head));
+        tq.headAt = head.enqueuedAt();
+        q.ready.add(tq);
+        q.byAge.add(tq);
+    }
+
+    private static void detach(ClassQueue q, TenantQueue tq) {
+        q.ready.remove(tq);
+        q.byAge.remove(tq);
+    }
+
+    private void deepen(String tenant, int by) {
+        Depth d = depths.get(tenant);
+        if (d == null) {
+            d = new Depth(tenant);
+            depths.put(tenant, d);
+        } else {
+            deepest.remove(d);
+        }
+        d.tickets += by;
+        if (d.tickets <= 0) {
+            depths.remove(tenant);
+        } else {
+            deepest.add(d);
+        }
+    }
+
+    public int size(Priority priority) {
+        return classes.get(priority).size;
+    }
+
+    /** Estimated prompt tokens of the tickets waiting in a class. */
+    public long tokens(Priority priority) {
+        return classes.get(priority).tokens;
+    }
+
+    public int size() {
+        return index.size();
+    }
+
+    /** Waiting tickets that carry a deadline. */
+    public int withDeadline() {
+        return withDeadline;
+    }
+
+    /** The waiting tickets of a class, oldest first (O(tickets): the fallbacks, tests and the benchmark's baseline). */
+    public List<Ref> waiting(Priority priority) {
+        ClassQueue q = classes.get(priority);
+        if (q == null || q.size == 0) {
+            return List.of();
+        }
+        List<Ref> out = new ArrayList<>(q.size);
+        q.byTenant.values().forEach(tq -> out.addAll(tq.refs.values()));
+        out.sort(Comparator.comparingLong(Ref::enqueuedAt));
+        return out;
+    }
+
+    /** Epoch ms of the oldest pending ticket of a class (at the head of its tenant's queue). */
+    public Optional<Long> oldest(Priority priority) {
+        ClassQueue q = classes.get(priority);
+        return q.byAge.isEmpty() ? Optional.empty() : Optional.of(q.byAge.first().headAt);
+    }
+
+    /** A candidate tenant of a proposal or of {@link #served}: where it stands if its next ticket is taken. */
+    private final class Candidate {
+        final TenantQueue tq;
+        final Iterator<Ref> refs;
+        Ref next;
+        long spent;
+        int taken;
+        double finish;
+
+        Candidate(TenantQueue tq) {
+            this.tq = tq;
+            this.refs = tq.refs.values().iterator();
+            this.next = refs.next();
+            this.finish = tq.finish;
+        }
+
+        /** Takes {@link #next}: the tenant's service moves on by its cost; false when nothing is left. */
+        boolean advance(ClassQueue q) {
+            spent += cost(next);
+            taken++;
+            if (!refs.hasNext()) {
+                return false;
+            }
+            next = refs.next();
+            finish = q.shares.serviceOf(tq.tenant) + (spent + cost(next)) / q.shares.weight(tq.tenant);
+            return true;
+        }
+    }
+
+    private static final Comparator<Candidate> CANDIDATES = Comparator.<Candidate>comparingDouble(c -> c.finish)
+            .thenComparingLong(c -> c.tq.seq).thenComparingLong(c -> c.tq.uid);
+
+    /**
+     * The tenants of a class in the order the deficit round robin would serve their next tickets:
+     * the class's ordered set, merged with those already taken from (their finish moved on).
+     */
+    private final class Merge {
+        final ClassQueue q;
+        final Iterator<TenantQueue> fresh;
+        TenantQueue nextFresh;
+        final PriorityQueue<Candidate> moved = new PriorityQueue<>(CANDIDATES);
+
+        Merge(ClassQueue q) {
+            this.q = q;
+            this.fresh = q.ready.iterator();
+            this.nextFresh = fresh.hasNext() ? fresh.next() : null;
+        }
+
+        Candidate poll() {
+            Candidate m = moved.peek();
+            if (nextFresh != null && (m == null || freshFirst(m))) {
+                Candidate c = new Candidate(nextFresh);
+                nextFresh = fresh.hasNext() ? fresh.next() : null;
+                return c;
+            }
+            return moved.poll();
+        }
+
+        private boolean freshFirst(Candidate m) {
+            int byFinish = Double.compare(nextFresh.finish, m.finish);
+            if (byFinish != 0) {
+                return byFinish < 0;
+            }
+            return nextFresh.seq != m.tq.seq ? nextFresh.seq < m.tq.seq : nextFresh.uid < m.tq.uid;
+        }
+
+        void putBack(Candidate c) {
+            moved.add(c);
+        }
+    }
+
+    /**
+     * The next batch of the highest non-empty class at {@code now} (epoch ms): up to
+     * {@code maxItems} tickets, {@code maxTokens} estimated tokens and {@code maxBytes} of tickets,
+     * tenants by their token shares, skipping the tenants whose cap holds them. The first ticket is
+     * always taken, even if it alone exceeds the token or byte cap. A class whose every waiting
+     * tenant is held yields to the next class. Nothing is removed.
+     */
+    public Optional<Proposal> propose(int maxItems, ToIntFunction<Priority> maxTokens, long maxBytes, long now) {
+        for (Priority p : Priority.values()) {
+            ClassQueue q = classes.get(p);
+            if (q.size == 0) {
+                continue;
+            }
+            Proposal proposal = propose(p, q, maxItems, maxTokens.applyAsInt(p), maxBytes, now);
+            if (!proposal.refs().isEmpty()) {
+                return Optional.of(proposal);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private Proposal propose(Priority priority, ClassQueue q, int maxItems, int maxTokens, long maxBytes, long now) {
+        List<Ref> refs = new ArrayList<>();
+        Merge merge = new Merge(q);
+        int tokens = 0;
+        long bytes = 0;
+        int cap = maxItems;
+        int skips = 0;
+        while (refs.size() < cap && skips < MAX_SKIPS) {
+            Candidate c = merge.poll();
+            if (c == null) {
+                break;
+            }
+            Ref candidate = c.next;
+            long cost = cost(candidate);
+            int candidateCap = candidate.batchCap() > 0 ? candidate.batchCap() : Integer.MAX_VALUE;
+            boolean held = !caps.allows(c.tq.tenant, c.spent + cost, c.taken + 1, now);
+            boolean full = !refs.isEmpty() && (tokens + candidate.tokens() > maxTokens || bytes + candidate.bytes() > maxBytes
+                    || refs.size() + 1 > Math.min(cap, candidateCap));
+            if (held || full) {
+                // this tenant's next ticket may not go now; others may
+                skips++;
+                continue;
+            }
+            if (refs.isEmpty()) {
+                cap = Math.min(cap, candidateCap);
+            }
+            refs.add(candidate);
+            tokens += candidate.tokens();
+            bytes += candidate.bytes();
+            if (c.advance(q)) {
+                merge.putBack(c);
+            }
+            if (tokens >= maxTokens) {
+                break;
+            }
+        }
+        return new Proposal(priority, List.copyOf(refs), tokens);
+    }
+
+    /**
+     * The first {@code limit} waiting tickets in the order they are expected to go: highest class
+     * first, within a class as the deficit round robin would serve them from its present state
+     * (caps and batch sizes aside). O(limit log limit), whatever the number of tickets or tenants.
+     */
+    public List<Map.Entry<Priority, Ref>> served(int limit) {
+        return served(limit, 0).first();
+    }
+
+    /**
+     * {@link #served(int)}, and for each class not listed to its end, where each of its tenants stands
+     * in the rotation past the tickets listed ({@link QueueView.Rotation}); none for a class of more
+     * than {@code maxTenants} tenants. O(limit log limit + tenants of those classes).
+     */
+    public Served served(int limit, int maxTenants) {
+        List<Map.Entry<Priority, Ref>> out = new ArrayList<>(Math.min(limit, size()));
+        Map<Priority, QueueView.Rotation> rotations = new EnumMap<>(Priority.class);
+        for (Priority p : Priority.values()) {
+            ClassQueue q = classes.get(p);
+            Merge merge = new Merge(q);
+            Map<TenantQueue, Candidate> touched = new HashMap<>();
+            boolean exhausted = false;
+            while (out.size() < limit) {
+                Candidate c = merge.poll();
+                if (c == null) {
+                    exhausted = true;
+                    break;
+                }
+                touched.put(c.tq, c);
+                out.add(Map.entry(p, c.next));
+                if (c.advance(q)) {
+                    merge.putBack(c);
+                }
+            }
+            if (!exhausted && q.size > 0 && q.byTenant.size() <= maxTenants) {
+                rotations.put(p, rotation(q, touched));
+            }
+        }
+        return new Served(out, rotations);
+    }
+
+    /** What {@link #served(int, int)} found: the first tickets, and the rotation of each class not listed to its end. */
+    public record Served(List<Map.Entry<Priority, Ref>> first, Map<Priority, QueueView.Rotation> rotations) {
+    }
+
+    /** Each tenant of {@code q} past its tickets {@code touched} took (none for a tenant not in it). */
+    private QueueView.Rotation rotation(ClassQueue q, Map<TenantQueue, Candidate> touched) {
+        List<QueueView.TenantRest> rests = new ArrayList<>(q.byTenant.size());
+        for (TenantQueue tq : q.byTenant.values()) {
+            Candidate c = touched.get(tq);
+            long spent = c == null ? 0 : c.spent;
+            int taken = c == null ? 0 : c.taken;
+            int tickets = tq.refs.size() - taken;
+            if (tickets <= 0) {
+                continue;
+            }
+            long restCost = Math.max(0, tq.cost - spent);
+            long from = c == null ? tq.head().enqueuedAt() : c.next.enqueuedAt();
+            double weight = q.shares.weight(tq.tenant);
+            rests.add(new QueueView.TenantRest(tq.tenant, weight, q.shares.serviceOf(tq.tenant) + spent / weight, tickets,
+                    restCost, Math.max(0, restCost - (long) completionPerTicket * tickets), from, Math.max(from, tq.lastAt)));
+        }
+        return new QueueView.Rotation(rests);
+    }
+
+    /**
+     * A proposal's call was admitted at {@code now}: its tickets are charged to their tenants'
+     * shares and caps, then removed as by {@link #remove(Proposal)}. Returns the tokens charged per tenant.
+     */
+    public Map<String, Long> admit(Proposal proposal, long now) {
+        ClassQueue q = classes.get(proposal.priority());
+        Map<String, Long> byTenant = new TreeMap<>();
+        Map<String, Integer> tickets = new HashMap<>();
+        for (Ref ref : proposal.refs()) {
+            byTenant.merge(ref.tenant(), cost(ref), Long::sum);
+            tickets.merge(ref.tenant(), 1, Integer::sum);
+        }
+        byTenant.forEach((tenant, cost) -> {
+            TenantQueue tq = q.byTenant.get(tenant);
+            if (tq != null) {
+                // its finish tag moves: out of the orderings while it changes
+                detach(q, tq);
+                q.shares.charge(tenant, cost);
+                tq.seq = ++counter;
+                attach(q, tq);
+            }
+            caps.charge(tenant, cost, tickets.get(tenant), now);
+            activity.admitted(tenant, cost, now);
+        });
+        remove(proposal);
+        return byTenant;
+    }
+
+    /** Each tenant's share (0..1) of the tokens admitted over the last minute. */
+    public Map<String, Double> recentShares(long now) {
+        return activity.shares(now);
+    }
+
+    /** Tickets waiting per tenant, every class (O(tenants)). */
+    Map<String, Integer> depthByTenant() {
+        Map<String, Integer> out = new HashMap<>();
+        depths.forEach((t, d) -> out.put(t, d.tickets));
+        return out;
+    }
+
+    /** The {@code n} tenants with the most tickets waiting (every class), deepest first, ties by name. */
+    public List<Map.Entry<String, Integer>> deepest(int n) {
+        List<Map.Entry<String, Integer>> out = new ArrayList<>(Math.min(n, deepest.size()));
+        for (Depth d : deepest) {
+            if (out.size() >= n) {
+                break;
+            }
+            out.add(Map.entry(d.tenant, d.tickets));
+        }
+        return out;
+    }
+
+    /** Tickets {@code tenant} has waiting here, every class. */
+    public int depth(String tenant) {
+        Depth d = depths.get(tenant);
+        return d == null ? 0 : d.tickets;
+    }
+
+    /** Tenants with tickets waiting here. */
+    public int tenantsWaiting() {
+        return depths.size();
+    }
+
+    /** Whether {@code tenant}'s own cap holds its next waiting ticket at {@code now}. */
+    public boolean heldByCap(String tenant, long now) {
+        if (!caps.capped(tenant)) {
+            return false;
+        }
+        for (ClassQueue q : classes.values()) {
+            TenantQueue tq = q.byTenant.get(tenant);
+            if (tq != null && !tq.refs.isEmpty()) {
+                return caps.holds(tenant, cost(tq.head()), now);
+            }
+        }
+        return false;
+    }
+
+    /** Removes and returns every ticket matching {@code predicate}, in any class (O(tickets held)). */
+    List<Ref> removeIf(Predicate<Ref> predicate) {
+        List<Ref> matched = new ArrayList<>();
+        for (ClassQueue q : classes.values()) {
+            for (TenantQueue tq : q.byTenant.values()) {
+                for (Ref r : tq.refs.values()) {
+                    if (predicate.test(r)) {
+                        matched.add(r);
+                    }
+                }
+            }
+        }
+        matched.forEach(r -> remove(r.id()));
+        return matched;
+    }
+
+    /**
+     * Puts {@code ref} where the waiting ticket with its id is (an update keeps its place), or at
+     * the end when that ticket waits in another class or for another tenant, or not at all.
+     */
+    void replace(Priority priority, Ref ref) {
+        TenantQueue tq = index.get(ref.id());
+        if (tq != null && tq.priority == priority && tq.tenant.equals(ref.tenant())) {
+            ClassQueue q = classes.get(priority);
+            boolean head = tq.head().id().equals(ref.id());
+            if (head) {
+                detach(q, tq);
+            }
+            Ref old = tq.refs.put(ref.id(), canonical(tq, ref));
+            q.tokens += ref.tokens() - (old == null ? 0 : old.tokens());
+            withDeadline += (ref.deadline() > 0 ? 1 : 0) - (old != null && old.deadline() > 0 ? 1 : 0);
+            tq.cost += cost(ref) - (old == null ? 0 : cost(old));
+            if (head) {
+                attach(q, tq);
+            }
+            return;
+        }
+        remove(ref.id());
+        add(priority, ref);
+    }
+
+    /** Removes one ticket, if it is waiting. */
+    Optional<Ref> remove(String id) {
+        TenantQueue tq = index.remove(id);
+        if (tq == null) {
+            return Optional.empty();
+        }
+        ClassQueue q = classes.get(tq.priority);
+        boolean head = tq.head().id().equals(id);
+        if (head) {
+            detach(q, tq);
+        }
+        Ref r = tq.refs.remove(id);
+        withDeadline -= r.deadline() > 0 ? 1 : 0;
+        tq.cost -= cost(r);
+        q.size--;
+        q.tokens -= r.tokens();
+        deepen(tq.tenant, -1);
+        if (tq.refs.isEmpty()) {
+            q.byTenant.remove(tq.tenant);
+            q.shares.leave(tq.tenant);
+        } else if (head) {
+            attach(q, tq);
+        }
+        return Optional.of(r);
+    }
+
+    /** Removes a proposal's tickets (those still as proposed: an update meanwhile stays). */
+    void remove(Proposal proposal) {
+        for (Ref ref : proposal.refs()) {
+            TenantQueue tq = index.get(ref.id());
+            if (tq != null && tq.priority == proposal.priority() && ref.equals(tq.refs.get(ref.id()))) {
+                remove(ref.id());
+            }
+        }
+    }
+}

@@ -1,0 +1,197 @@
+package io.quotaflow.dispatch.outcome;
+
+import io.quotaflow.dispatch.ledger.DispatchLedger;
+import io.quotaflow.dispatch.ledger.TicketStatuses;
+import io.quotaflow.dispatch.report.DispatcherListener;
+
+import io.quotaflow.cache.Answer;
+import io.quotaflow.cache.Answered;
+import io.quotaflow.cache.Arrival;
+import io.quotaflow.cache.CachedAnswer;
+import io.quotaflow.cache.Coalescer;
+import io.quotaflow.cache.ContentKey;
+import io.quotaflow.cache.Departure;
+import io.quotaflow.settings.ModelSettings;
+import io.quotaflow.records.Classification;
+import io.quotaflow.ticket.WorkItem;
+import org.apache.kafka.streams.processor.api.Record;
+
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Puts one scope's dispatcher behind the cache and coalescing (docs/design.md, "Cache"): an
+ * arriving ticket the cache answers is classified at once ({@code cached: true}, no call), one
+ * identical to a ticket waiting or in flight follows it, any other goes to the ledger; when a
+ * ticket ends here its followers share the end (its answer, its dead letter), and when it leaves
+ * (a fallback, a context fallback) the next of them leads. The decisions are the
+ * {@link Coalescer}'s; this carries them out on the ledger and the outputs.
+ *
+ * <p>While the scope cannot serve ({@code cannotServe}: halted, circuit open, out for the day), a new ticket
+ * the live cache does not answer is answered from an answer past its TTL but within {@code cache.stale-ttl}
+ * ({@code "stale": true}) rather than wait for the route (docs/design.md, "Degrade and inform").
+ */
+public final class CacheGate {
+
+    private final String scope;
+    private final ModelSettings model;
+    /** {@code cache.scope=global}: identical text of two tenants shares one answer (else each tenant has its own). */
+    private final boolean sharedAcrossTenants;
+    private final Coalescer coalescer;
+    private final DispatchLedger ledger;
+    private final RecordEmitter emitter;
+    private final DispatcherListener listener;
+    private final Consumer<Record<String, Outbound>> forward;
+    private final TicketStatuses statuses;
+    private final java.util.function.BooleanSupplier cannotServe;
+
+    public CacheGate(String scope, ModelSettings model, boolean sharedAcrossTenants, Coalescer coalescer, DispatchLedger ledger, RecordEmitter emitter,
+              DispatcherListener listener, Consumer<Record<String, Outbound>> forward, TicketStatuses statuses,
+              java.util.function.BooleanSupplier cannotServe) {
+        this.statuses = statuses;
+        this.cannotServe = cannotServe;
+        this.scope = scope;
+        this.model = model;
+        this.sharedAcrossTenants = sharedAcrossTenants;
+        this.coalescer = coalescer;
+        this.ledger = ledger;
+        this.emitter = emitter;
+        this.listener = listener;
+        this.forward = forward;
+    }
+
+    /** The content key of {@code item} under this scope's model (from the hash the intake took, else from its bytes). */
+    ContentKey keyOf(WorkItem item) {
+        ContentKey key = item.contentKey() != null ? ContentKey.of(item.contentKey(), model) : ContentKey.of(item, model);
+        return sharedAcrossTenants ? key : key.forTenant(item.tenant());
+    }
+
+    /** Offers an arriving ticket; true when the ledger should take it as before the cache. */
+    public boolean admit(WorkItem item, long now) {
+        if (answeredStale(item, now)) {
+            return false;
+        }
+        Arrival arrival = coalescer.onArrival(item, keyOf(item), ledger.held(item.key()).isPresent() || ledger.retrying(item.key()),
+                now);
+        boolean lead = arrival instanceof Arrival.Lead || arrival instanceof Arrival.Pass;
+        depart(arrival.departure(), item.key(), !lead, now);
+        if (arrival instanceof Arrival.Hit hit) {
+            listener.cacheHit(scope);
+            classify(item, hit.answer(), now);
+            return false;
+        }
+        if (arrival instanceof Arrival.Join join) {
+            if (!join.repeated()) {
+                listener.cacheHit(scope);
+            }
+            statuses.following(item, now);
+            return false;
+        }
+        if (arrival instanceof Arrival.Lead l && l.newContent()) {
+            listener.cacheMiss(scope);
+        }
+        return true;
+    }
+
+    /** {@code item} was answered by its call: the answer is cached and classifies its followers. */
+    public void classified(WorkItem item, Classification result, long now) {
+        Answered answered = coalescer.onAnswered(keyOf(item), item.key(),
+                new Answer(result.category(), result.urgency(), result.model(), result.promptTokens(), result.completionTokens()), now);
+        for (WorkItem follower : answered.followers()) {
+            classify(follower, answered.answer(), now);
+        }
+    }
+
+    /** {@code item} was dead-lettered: its followers share its fate. */
+    public void deadLettered(WorkItem item, String kind, int status, String message, long now) {
+        List<WorkItem> followers = coalescer.onLeaderFailed(keyOf(item), item.key());
+        for (WorkItem follower : followers) {
+            forward.accept(emitter.deadLetter(follower, kind, status, "the identical ticket it followed failed: " + message,
+                    now));
+            listener.deadLettered(scope, kind);
+            statuses.deadLettered(follower, kind, now);
+        }
+    }
+
+    /** {@code item} left for another route: the next of its followers leads here. */
+    public void left(WorkItem item, long now) {
+        depart(coalescer.leave(item.key()), item.key(), false, now);
+    }
+
+    /** Cancels {@code id} if it only follows an identical ticket here (nothing else holds it); true when it did. */
+    public boolean cancel(String id, long now) {
+        java.util.Optional<io.quotaflow.cache.Membership> m = coalescer.membership(id);
+        if (m.isEmpty() || m.get().leads()) {
+            return false;
+        }
+        coalescer.leave(id);
+        return true;
+    }
+
+    /** Expired answers deleted per call at most. */
+    static final int SWEEP_MAX = 1_000;
+
+    /** Removes the expired answers that are due (bounded work per call); true when more may be due. */
+    public boolean sweep(long now) {
+        return coalescer.cache().sweep(now, SWEEP_MAX) >= SWEEP_MAX;
+    }
+
+    /**
+     * Carries out a departure: a follower promoted to lead goes to the ledger; the held copy of
+     * {@code id} is withdrawn when the new copy does not lead (it is answered otherwise).
+     */
+    private void depart(Departure departure, String id, boolean withdrawHeld, long now) {
+        if (departure instanceof Departure.HandedOver handed) {
+            if (withdrawHeld) {
+                ledger.withdraw(id);
+            }
+            handed.newLeader().ifPresent(leader -> ledger.accept(leader, now));
+        }
+    }
+
+    /**
+     * A new ticket (nothing here holds its id, it follows nobody) that the scope cannot serve now, with an answer
+     * past its TTL but within {@code cache.stale-ttl} and no live one: answered from it, marked stale.
+     */
+    private boolean answeredStale(WorkItem item, long now) {
+        if (!cannotServe.getAsBoolean() || ledger.held(item.key()).isPresent() || ledger.retrying(item.key())
+                || coalescer.membership(item.key()).isPresent()) {
+            return false;
+        }
+        java.util.Optional<CachedAnswer> stale = coalescer.cache().stale(keyOf(item), now);
+        if (stale.isEmpty()) {
+            return false;
+        }
+        listener.staleCacheHit(scope);
+        classify(item, stale.get(), true, now);
+        return true;
+    }
+
+    /**
+     * Answers {@code item}, taken from the ledger because it will miss its deadline, from an answer past its TTL but
+     * within {@code cache.stale-ttl}, if there is one ({@code "stale": true}); its next follower then leads. True
+     * when it did.
+     */
+    public boolean answerStale(WorkItem item, long now) {
+        java.util.Optional<CachedAnswer> stale = coalescer.cache().stale(keyOf(item), now);
+        if (stale.isEmpty()) {
+            return false;
+        }
+        listener.staleCacheHit(scope);
+        classify(item, stale.get(), true, now);
+        left(item, now);
+        return true;
+    }
+
+    private void classify(WorkItem item, CachedAnswer answer, long now) {
+        classify(item, answer, false, now);
+    }
+
+    private void classify(WorkItem item, CachedAnswer answer, boolean stale, long now) {
+        Classification result = emitter.cached(item, answer, stale, now);
+        forward.accept(emitter.classified(result, now));
+        listener.classified(scope, item.priority(), result.queuedMs(), Math.max(0, now - item.enqueuedAt()));
+        listener.answered(scope, item.priority(), Boolean.TRUE.equals(result.firstTry()), item.retryWaitMs());
+        statuses.classified(item, true, now);
+    }
+}

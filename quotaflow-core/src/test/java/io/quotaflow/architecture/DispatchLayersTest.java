@@ -1,0 +1,114 @@
+package io.quotaflow.architecture;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaAccess;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.lang.ArchRule;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Dispatch's layers (docs/design.md, "Package layout"): effects flow one way. The ledger knows no other
+ * dispatch package; the planner, the limiter and the callers know neither the outcomes nor the executor;
+ * the outcomes and the reports know not the executor. Policies (the planner's package and every
+ * {@code *Policy}) import no Kafka; only the executor's package and the topology touch {@link ProcessorContext},
+ * and in dispatch only {@code DispatchOutput} forwards a record.
+ */
+class DispatchLayersTest {
+
+    private static final String DISPATCH = "io.quotaflow.dispatch";
+
+    private static final JavaClasses CORE = new ClassFileImporter().withImportOption(PackageCyclesTest.PRODUCTION_ONLY)
+            .importPackages("io.quotaflow");
+
+    static ArchRule layer(String pkg, String... above) {
+        return noClasses().that().resideInAPackage(pkg).should().dependOnClassesThat().resideInAnyPackage(above)
+                .because("effects flow one way: " + pkg + " sits below " + String.join(", ", above));
+    }
+
+    /** No policy imports Kafka: classes of {@code planPackage} and every class named {@code *Policy} under {@code root}. */
+    static ArchRule policiesImportNoKafka(String root, String planPackage) {
+        return noClasses().that().resideInAPackage(planPackage).or().haveSimpleNameEndingWith("Policy").and().resideInAPackage(root)
+                .should().dependOnClassesThat().resideInAPackage("org.apache.kafka..")
+                .because("a policy decides from values; the executor talks to Kafka");
+    }
+
+    /** Only {@code executor} (the package, not its sub-packages) and {@code topology} depend on {@link ProcessorContext}. */
+    static ArchRule onlyExecutorAndTopologyTouchTheContext(String root, String executor, String topology) {
+        return noClasses().that().resideInAPackage(root).and().resideOutsideOfPackages(executor, topology)
+                .should().dependOnClassesThat().areAssignableTo(ProcessorContext.class)
+                .because("only the executor and the topology touch ProcessorContext");
+    }
+
+    /** In {@code dispatch..}, only {@code DispatchOutput} calls (or refers to, {@code context::forward}) {@code ProcessorContext.forward}. */
+    static ArchRule oneForward(String dispatch) {
+        return noClasses().that().resideInAPackage(dispatch).and().doNotHaveSimpleName("DispatchOutput")
+                .should().accessTargetWhere(DescribedPredicate.describe("ProcessorContext.forward",
+                        (JavaAccess<?> access) -> access.getName().equals("forward") && access.getTargetOwner().isAssignableTo(ProcessorContext.class)))
+                .because("one place forwards dispatch's records");
+    }
+
+    @Test
+    void shouldKeepTheLedgerBelowEveryOtherDispatchPackage() {
+        layer(DISPATCH + ".ledger..", DISPATCH, DISPATCH + ".plan..", DISPATCH + ".call..", DISPATCH + ".outcome..",
+                DISPATCH + ".report..").check(CORE);
+    }
+
+    @Test
+    void shouldKeepThePlannerAndTheCallsBelowOutcomesAndExecutor() {
+        layer(DISPATCH + ".plan..", DISPATCH, DISPATCH + ".outcome..", DISPATCH + ".report..").check(CORE);
+        layer(DISPATCH + ".call..", DISPATCH, DISPATCH + ".plan..", DISPATCH + ".outcome..", DISPATCH + ".report..").check(CORE);
+    }
+
+    @Test
+    void shouldKeepOutcomesAndReportsBelowTheExecutor() {
+        layer(DISPATCH + ".outcome..", DISPATCH).check(CORE);
+        layer(DISPATCH + ".report..", DISPATCH, DISPATCH + ".outcome..").check(CORE);
+    }
+
+    @Test
+    void shouldKeepKafkaOutOfPolicies() {
+        policiesImportNoKafka("io.quotaflow..", DISPATCH + ".plan..").check(CORE);
+    }
+
+    @Test
+    void shouldLetOnlyTheExecutorAndTheTopologyTouchTheProcessorContext() {
+        onlyExecutorAndTopologyTouchTheContext("io.quotaflow..", DISPATCH, "io.quotaflow.topology").check(CORE);
+    }
+
+    @Test
+    void shouldForwardDispatchRecordsInOnePlace() {
+        oneForward(DISPATCH + "..").check(CORE);
+    }
+
+    @Test
+    void shouldRejectAHelperThatForwardsItself() {
+        JavaClasses fixture = new ClassFileImporter().importPackages("io.quotaflow.architecture.layerfixture.dispatch");
+
+        assertThatThrownBy(() -> oneForward("io.quotaflow.architecture.layerfixture.dispatch..").check(fixture))
+                .isInstanceOf(AssertionError.class).hasMessageContaining("Leaky.write").hasMessageContaining("LeakyReference.sink");
+        assertThatThrownBy(() -> onlyExecutorAndTopologyTouchTheContext("io.quotaflow.architecture..", "io.quotaflow.none",
+                "io.quotaflow.none").check(fixture))
+                .isInstanceOf(AssertionError.class).hasMessageContaining("Leaky");
+    }
+
+    @Test
+    void shouldRejectAPolicyThatImportsKafka() {
+        JavaClasses fixture = new ClassFileImporter().importPackages("io.quotaflow.architecture.layerfixture.policy");
+
+        assertThatThrownBy(() -> policiesImportNoKafka("io.quotaflow.architecture..", "io.quotaflow.none").check(fixture))
+                .isInstanceOf(AssertionError.class).hasMessageContaining("KafkaPolicy");
+    }
+
+    @Test
+    void shouldRejectALedgerThatKnowsThePlanner() {
+        JavaClasses cycle = new ClassFileImporter().importPackages("io.quotaflow.architecture.cyclefixture");
+
+        assertThatThrownBy(() -> layer("io.quotaflow.architecture.cyclefixture.c..", "io.quotaflow.architecture.cyclefixture.a..")
+                .check(cycle)).isInstanceOf(AssertionError.class).hasMessageContaining("Third");
+    }
+}
