@@ -59,17 +59,6 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
     /** The most {@code dispatch.partitions} may be (a typo's guard; a scope owns one partition). */
     public static final int MAX_DISPATCH_PARTITIONS = 1_000;
 
-    /**
-     * Settings with the default record limits, one route and every default.
-     *
-     * @deprecated use {@link #builder}; kept only for call sites in {@code io.quotaflow.dispatch}'s tests while that
-     *             package is being split (issue 41), to be removed with them
-     */
-    @Deprecated
-    public DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry) {
-        this(builder(model, quota, batch, retry));
-    }
-
     private DispatcherSettings(Builder b) {
         this(b.model, b.quota, b.batch, b.retry, b.limits, b.topics, b.routing == null ? Routing.single(b.model, b.quota) : b.routing,
                 b.tenants, b.statusRetention, b.dispatchPartitions, b.maxPending, b.maxDepth, b.deadlines, b.ownScope);

@@ -25,6 +25,7 @@ import io.quotaflow.failure.ScopeHealth;
 import io.quotaflow.model.ModelClient;
 import io.quotaflow.model.ModelOutcome;
 import io.quotaflow.model.PromptBuilder;
+import io.quotaflow.quota.EpochNanoClock;
 import io.quotaflow.quota.ScopeUsage;
 import io.quotaflow.routing.FallbackReason;
 import io.quotaflow.status.Pace;
@@ -36,7 +37,6 @@ import org.slf4j.LoggerFactory;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 import io.quotaflow.failure.OutcomePolicy;
 import io.quotaflow.deadline.DeadlinePolicy;
@@ -93,7 +93,7 @@ final class ScopeDispatcher {
     /** A scope whose calls go through {@code batch} (a batch route's), or to {@code client} when it is null. */
     ScopeDispatcher(String scope, DispatcherSettings settings, ModelClient client, RandomGenerator random, DispatcherListener listener,
                     DispatchOutput output, DispatchLedger ledger, RouteMover mover, Coalescer coalescer,
-                    KeyValueStore<String, ScopeUsage> usage, LongSupplier clock, TicketStatuses statuses, BatchCaller batch) {
+                    KeyValueStore<String, ScopeUsage> usage, EpochNanoClock clock, TicketStatuses statuses, BatchCaller batch) {
         this.batch = batch;
         this.statuses = statuses;
         this.usage = new UsageKeeper(usage, scope);

@@ -25,8 +25,8 @@ class ScopeNamesTest {
 
     @Test
     void shouldNameTheRouteOfAScope() {
-        DispatcherSettings settings = new DispatcherSettings(MODEL, QuotaSettings.ofDefaults(), BatchSettings.ofDefaults(),
-                RetrySettings.ofDefaults());
+        DispatcherSettings settings = DispatcherSettings.builder(MODEL, QuotaSettings.ofDefaults(), BatchSettings.ofDefaults(),
+                RetrySettings.ofDefaults()).build();
 
         assertThat(ScopeDispatcher.who(settings, settings.scope())).isEqualTo("route default");
     }
@@ -36,8 +36,8 @@ class ScopeNamesTest {
         Map<String, RouteSettings> routes = new LinkedHashMap<>();
         routes.put("fast", RouteSettings.of("fast", MODEL, QuotaSettings.ofDefaults()));
         routes.put("slow", new RouteSettings("slow", MODEL, QuotaSettings.ofDefaults(), java.util.List.of("fast"), null, null, null, 0, 0));
-        DispatcherSettings settings = new DispatcherSettings(MODEL, QuotaSettings.ofDefaults(), BatchSettings.ofDefaults(),
-                RetrySettings.ofDefaults()).withRouting(new Routing(routes, "fast", Map.of(), Map.of(), Map.of(), Duration.ZERO));
+        DispatcherSettings settings = DispatcherSettings.builder(MODEL, QuotaSettings.ofDefaults(), BatchSettings.ofDefaults(),
+                RetrySettings.ofDefaults()).build().withRouting(new Routing(routes, "fast", Map.of(), Map.of(), Map.of(), Duration.ZERO));
         String scope = routes.get("fast").scope();
 
         assertThat(ScopeDispatcher.who(settings, scope)).isEqualTo("routes fast, slow (scope " + scope + ")");

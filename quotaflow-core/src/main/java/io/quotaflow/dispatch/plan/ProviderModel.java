@@ -11,6 +11,7 @@ import io.quotaflow.model.ChatPrompt;
 import io.quotaflow.model.ModelItem;
 import io.quotaflow.model.ModelOutcome;
 import io.quotaflow.model.PromptBuilder;
+import io.quotaflow.quota.EpochNanoClock;
 import io.quotaflow.quota.Charge;
 import io.quotaflow.quota.CompletionBudget;
 import io.quotaflow.quota.ContextWindow;
@@ -31,7 +32,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.function.LongSupplier;
 import io.quotaflow.failure.OutcomePolicy;
 
 /**
@@ -51,7 +51,7 @@ public final class ProviderModel implements DispatchView.Limiter {
 
     private final DispatcherSettings settings;
     private final PromptBuilder prompts;
-    private final LongSupplier clock;
+    private final EpochNanoClock clock;
     private final QuotaLimiter limiter;
     private final CostCalibration calibration = new CostCalibration();
     private final ContextWindow window;
@@ -67,17 +67,17 @@ public final class ProviderModel implements DispatchView.Limiter {
      *              loop's time is cached and would credit refill that never happened), test time in tests;
      *              nanoseconds since the epoch, since the daily limits reset at an hour UTC
      */
-    public ProviderModel(DispatcherSettings settings, PromptBuilder prompts, LongSupplier clock) {
+    public ProviderModel(DispatcherSettings settings, PromptBuilder prompts, EpochNanoClock clock) {
         this.settings = settings;
         this.prompts = prompts;
         this.clock = clock;
         RouteSettings route = settings.routing().routesOf(settings.scope()).stream().findFirst()
                 .orElse(RouteSettings.of(RouteSettings.DEFAULT_NAME, settings.model(), settings.quota()));
-        this.limiter = new QuotaLimiter(settings.quota(), route.daily(), route.inputTpm(), route.outputTpm(), clock.getAsLong());
+        this.limiter = new QuotaLimiter(settings.quota(), route.daily(), route.inputTpm(), route.outputTpm(), clock.epochNanos());
         this.window = new ContextWindow(settings.model().contextTokens());
         this.inFlight = new InFlightLimit(settings.quota().maxInFlight(), settings.quota().maxInFlightCeiling());
         this.latency = inFlight.auto() && settings.quota().selfHosted()
-                ? new LatencyLimit(settings.quota().maxInFlightCeiling(), clock.getAsLong()) : null;
+                ? new LatencyLimit(settings.quota().maxInFlightCeiling(), clock.epochNanos()) : null;
         this.budget = new CompletionBudget(settings.batch().completionTokensPerItem());
     }
 
@@ -98,7 +98,7 @@ public final class ProviderModel implements DispatchView.Limiter {
             return inFlight.limit(0, 0);
         }
         QuotaSettings q = settings.quota();
-        long now = clock.getAsLong();
+        long now = clock.epochNanos();
         // asked before every call the dispatcher starts: the scan of the calls out only while no latency is known
         long oldestMs = inFlight.latencyKnown() ? 0 : oldestOutstandingMs(now);
         int byRates = inFlight.limit(new InFlightLimit.Demand(q.requestsPerSecond(), q.tokensPerSecond(),
@@ -161,17 +161,17 @@ public final class ProviderModel implements DispatchView.Limiter {
 
     @Override
     public long nanosUntilAdmissible(Priority priority, Charge charge, Charge after) {
-        return limiter.nanosUntilAdmissible(priority, charge, after, clock.getAsLong());
+        return limiter.nanosUntilAdmissible(priority, charge, after, clock.epochNanos());
     }
 
     /** A call charged {@code charge} waits for room (see {@link QuotaLimiter#heldBack}). */
     public void heldBack(Charge charge) {
-        limiter.heldBack(charge, clock.getAsLong());
+        limiter.heldBack(charge, clock.epochNanos());
     }
 
     /** When the route is out for the day (its daily budget spent): the next reset in epoch ms; else empty. */
     public OptionalLong outForDayUntil() {
-        return limiter.outForDayUntil(clock.getAsLong());
+        return limiter.outForDayUntil(clock.epochNanos());
     }
 
     /**
@@ -205,7 +205,7 @@ public final class ProviderModel implements DispatchView.Limiter {
 
     /** Admits call {@code batchId} charged {@code charge}, with work charged {@code after} waiting behind it, if the limiter allows it now. */
     public boolean admit(String batchId, Priority priority, Charge charge, Charge after) {
-        long now = clock.getAsLong();
+        long now = clock.epochNanos();
         if (!limiter.tryAcquire(priority, charge, after, now)) {
             return false;
         }
@@ -226,18 +226,18 @@ public final class ProviderModel implements DispatchView.Limiter {
         }
         if (outcome instanceof ModelOutcome.Answered answered) {
             if (latency != null) {
-                latency.answered(admission.sentNanos(), admission.outAtSend(), outcome.latencyMs(), clock.getAsLong());
+                latency.answered(admission.sentNanos(), admission.outAtSend(), outcome.latencyMs(), clock.epochNanos());
             }
             // the provider charged its own count of the prompt at admission: an over-estimate was never spent
-            limiter.overestimated(admission.charge().inputTokens(), answered.promptTokens(), clock.getAsLong());
+            limiter.overestimated(admission.charge().inputTokens(), answered.promptTokens(), clock.epochNanos());
         }
         if (!outcome.rateLimits().isEmpty()) {
             // the provider computed its headers somewhere between our send and its answer; credit refill
             // only from the answer on (the latest it can have been), so no refill is counted twice
             long latestSnapshot = admission.sentNanos() + Math.max(0, outcome.latencyMs()) * 1_000_000L;
-            limiter.reseed(outcome.rateLimits(), admission.number(), Math.min(latestSnapshot, clock.getAsLong()), clock.getAsLong());
+            limiter.reseed(outcome.rateLimits(), admission.number(), Math.min(latestSnapshot, clock.epochNanos()), clock.epochNanos());
         }
-        limiter.answered(admission.number(), clock.getAsLong());
+        limiter.answered(admission.number(), clock.epochNanos());
         return Optional.of(admission);
     }
 
@@ -247,7 +247,7 @@ public final class ProviderModel implements DispatchView.Limiter {
      */
     public boolean learn(InFlightBatch batch, List<WorkItem> items, ModelOutcome outcome, OutcomePolicy.Decision decision,
                   Optional<Admission> admission, int callsInFlight) {
-        long now = clock.getAsLong();
+        long now = clock.epochNanos();
         if (outcome instanceof ModelOutcome.Answered answered) {
             if (answered.promptTokens() > 0) {
                 calibration.observe(answered.promptTokens(), batch.promptTokens());
@@ -299,19 +299,19 @@ public final class ProviderModel implements DispatchView.Limiter {
      * refill since its last admission, over at most {@code quietBound} ({@link QuotaLimiter#takeOver}).
      */
     public void takeOver(ScopeUsage previous, java.time.Duration quietBound, int calls, long tokens) {
-        long now = clock.getAsLong();
+        long now = clock.epochNanos();
         limiter.inherit(calls, tokens, now, now + settings.model().timeout().toNanos());
         limiter.takeOver(previous, quietBound.toNanos(), calls, tokens, now);
     }
 
     /** A call the provider refused before admitting it (it charged nothing): its charge goes back to the buckets. */
     public void refund(Admission admission) {
-        limiter.refund(admission.charge(), admission.sentNanos(), clock.getAsLong());
+        limiter.refund(admission.charge(), admission.sentNanos(), clock.epochNanos());
     }
 
     /** A 429: the whole scope pauses for {@code duration}. */
     public void rateLimited(Duration duration) {
-        limiter.rateLimited(duration, clock.getAsLong());
+        limiter.rateLimited(duration, clock.epochNanos());
     }
 
     public double burstScale() {
@@ -325,7 +325,7 @@ public final class ProviderModel implements DispatchView.Limiter {
     }
 
     public View view() {
-        long now = clock.getAsLong();
+        long now = clock.epochNanos();
         // a dimension without a limit holds no bucket: shown as 0, as its limit is (0: none)
         return new View(finite(limiter.availableTokens(now)), finite(limiter.availableRequests(now)),
                 limiter.cooldownRemainingNanos(now) / 1_000_000,
@@ -339,7 +339,7 @@ public final class ProviderModel implements DispatchView.Limiter {
 
     /** What the scope's next owner takes over from this one, for a store ({@link QuotaLimiter#usage}). */
     public ScopeUsage usage() {
-        return limiter.usage(clock.getAsLong());
+        return limiter.usage(clock.epochNanos());
     }
 
     /** Forgets the calls out (the task closes: their answers will not be read). */

@@ -52,10 +52,10 @@ class QueueViewsTest {
 
     @Test
     void shouldMeasureThePaceOfARouteWithoutLimits() {
-        io.quotaflow.config.DispatcherSettings settings = new io.quotaflow.config.DispatcherSettings(io.quotaflow.testing.Fixtures.model(),
+        io.quotaflow.config.DispatcherSettings settings = io.quotaflow.config.DispatcherSettings.builder(io.quotaflow.testing.Fixtures.model(),
                 io.quotaflow.settings.QuotaSettings.ofDefaults().withRpm(io.quotaflow.settings.QuotaSettings.NONE)
                         .withTpm(io.quotaflow.settings.QuotaSettings.NONE),
-                io.quotaflow.settings.BatchSettings.ofDefaults(), io.quotaflow.settings.RetrySettings.ofDefaults());
+                io.quotaflow.settings.BatchSettings.ofDefaults(), io.quotaflow.settings.RetrySettings.ofDefaults()).build();
         io.quotaflow.status.Pace pace = new io.quotaflow.status.Pace();
         for (int i = 0; i <= 10; i++) {
             pace.admitted(1_000_000L + i * 500L, 2, 200, 400);
