@@ -201,7 +201,9 @@ class InputPartitionsIT {
                         }
                         byte[] value = Fixtures.ticketJson(id, "standard", "t" + i % 2, "Parcel " + id + " has not arrived")
                                 .getBytes(StandardCharsets.UTF_8);
-                        producer.send(new ProducerRecord<>(topic, partition, id, value, headers)).get(30, TimeUnit.SECONDS);
+                        // keyed tenant:id, as a producer keys them (tenants.from=key checks the key against the body)
+                        producer.send(new ProducerRecord<>(topic, partition, "t" + i % 2 + ":" + id, value, headers))
+                                .get(30, TimeUnit.SECONDS);
                     }
                 }
             }
