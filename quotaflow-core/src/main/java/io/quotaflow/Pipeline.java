@@ -62,6 +62,8 @@ public final class Pipeline implements AutoCloseable {
     private volatile StartCheck startCheck;
     /** Ends a dead instance's timed-out transactions after this one's rebalances ({@link TimedOutTransactions}). */
     private final TimedOutTransactions.Watch transactionWatch;
+    /** Where the spans go; {@link io.quotaflow.tracing.Tracing#NOOP} when traces are off. */
+    private final io.quotaflow.tracing.Tracing tracing;
 
     private Pipeline(QuotaflowConfig config, ModelClients clients, RouteStateBoard routeStates) {
         this.clients = clients;
@@ -75,7 +77,9 @@ public final class Pipeline implements AutoCloseable {
         }
         Properties properties = streamsProperties(config);
         properties.putAll(io.quotaflow.topology.StreamErrorHandlers.properties(metrics, config.topics()));
-        Topology topology = QuotaflowTopology.build(config.dispatcher(), clients,
+        // traces: an SDK only when an exporter is configured (docs/operations.md, "Traces")
+        this.tracing = io.quotaflow.tracing.TracingSetup.start(config.metrics().traces());
+        Topology topology = QuotaflowTopology.build(config.dispatcher().withTracing(tracing), clients,
                 new SplittableRandom(new SecureRandom().nextLong()), metrics, properties, TIME);
         // the HTTP server binds first: its port is the application.server other instances forward to
         LateProbe late = new LateProbe();
@@ -88,6 +92,7 @@ public final class Pipeline implements AutoCloseable {
                     config.http(), routeStates, access) : null;
         } catch (IOException e) {
             processMetrics.close();
+            tracing.close();
             throw new UncheckedIOException("cannot serve /metrics on " + config.httpBind() + ":" + config.httpPort(), e);
         }
         if (status != null) {
@@ -357,6 +362,7 @@ public final class Pipeline implements AutoCloseable {
             status.close();
         }
         registry.close();
+        tracing.close();
         return closed;
     }
 }

@@ -122,6 +122,13 @@ final class KeyTable {
         add(Keys.METRICS_TENANT_LABELS, Type.BOOLEAN, null, "false", null, "`true`: the per-tenant families "
                 + "(`quotaflow_tenant_*`) carry each tenant's name (at most 50, the rest as `other`); `false`: one series "
                 + "labelled `tenant=\"all\"`, so a scrape does not list the tenants (docs/operations.md, \"Metrics\")");
+        add(Keys.OTEL_TRACES_EXPORTER, Type.STRING, null, null, "traces: `otlp`, `console`, `logging-otlp` or `none` "
+                + "(OpenTelemetry's `otel.traces.exporter`); unset, the standard `OTEL_TRACES_EXPORTER` variable decides, and with "
+                + "neither no SDK starts and nothing is sent. The other `OTEL_*` variables (endpoint, protocol, service name, "
+                + "resource attributes, sampler) work as in any OpenTelemetry service (docs/operations.md, \"Traces\")");
+        add(Keys.OTEL_CAPTURE_CONTENT, Type.BOOLEAN, null, "false", null, "`true`: each model call's span carries the "
+                + "prompt's messages (`gen_ai.input.messages`: the tickets' text, customer data); `false` (the default): no "
+                + "prompt or answer content in any span (docs/operations.md, \"Traces\")");
         add(Keys.INSTANCE_ID, Type.STRING, "auto", "--instance-id", "static group membership (`group.instance.id`): "
                 + "`auto` derives a stable id from the host name and `state.dir`, so an instance restarted after a "
                 + "crash takes its tasks back at once; `none` for dynamic membership; or a value unique per instance");

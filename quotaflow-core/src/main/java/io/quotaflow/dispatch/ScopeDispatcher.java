@@ -106,7 +106,7 @@ final class ScopeDispatcher {
         this.health = new ScopeHealth(scope, who, settings.retry(), (from, to) -> listener.circuitTransition(scope, from, to));
         this.health.at(output.now());
         RecordEmitter emitter = new RecordEmitter(scope, settings.model().model(), new Backoff(settings.retry(), random),
-                settings.routing().routesOf(scope).get(0).name());
+                settings.routing().routesOf(scope).get(0).name(), settings.tracing());
         this.gate = new CacheGate(scope, settings.model(), settings.routing().cacheShared(), coalescer, ledger, emitter, listener,
                 output, statuses, () -> health.halted() || health.circuitOpen() || provider.outForDayUntil().isPresent());
         // a batch route's tickets may wait out a whole completion window before a failed line sends them round again
@@ -117,7 +117,7 @@ final class ScopeDispatcher {
                 emitter, listener, random, output, endings, deadlinePolicy);
         this.intake = new ScopeIntake(scope, who, settings, ledger, gate, outcomes, statuses, listener);
         this.sweeps = new ScopeSweep(scope, who, settings, ledger, mover, gate, outcomes, new DeadlineSweep(deadlinePolicy), this::routeOf);
-        this.calls = new CallSender(client);
+        this.calls = new CallSender(client, settings.tracing().calls(settings.model()));
         this.haltProber = batch == null ? new HaltProber(scope, settings.model().model(), provider, health, listener, calls, outcomes) : null;
         this.steps = new StepExecutor(scope, ledger, provider, health, batch, calls, outcomes, listener, statuses, pace,
                 new DispatchPlanner(settings.batch(), settings.limits().maxBatchBytes()));

@@ -140,7 +140,7 @@ final class StepExecutor {
         if (batch != null) {
             batch.send(new ModelRequest(batchId, prompt), start.charge().tokens(), now);
         } else {
-            calls.send(new ModelRequest(batchId, prompt));
+            calls.send(new ModelRequest(batchId, prompt), items);
         }
         return true;
     }

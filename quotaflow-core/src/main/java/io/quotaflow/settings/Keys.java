@@ -32,6 +32,8 @@ public final class Keys {
     public static final String HTTP_ADVERTISED_HOST = "http.advertised-host";
     public static final String METRICS_KAFKA = "metrics.kafka";
     public static final String METRICS_TENANT_LABELS = "metrics.tenant-labels";
+    public static final String OTEL_TRACES_EXPORTER = "otel.traces.exporter";
+    public static final String OTEL_CAPTURE_CONTENT = "otel.capture-content";
     public static final String INSTANCE_ID = "instance.id";
     public static final String INSTANCE_SESSION_TIMEOUT_MS = "instance.session-timeout-ms";
     public static final String INSTANCE_HEARTBEAT_INTERVAL_MS = "instance.heartbeat-interval-ms";

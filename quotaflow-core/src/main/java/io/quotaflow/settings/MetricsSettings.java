@@ -11,7 +11,19 @@ import java.util.Objects;
  * @param tenantLabels whether the per-tenant families name each tenant ({@code metrics.tenant-labels}); false: one
  *                     series for all tenants
  */
-public record MetricsSettings(KafkaMetrics kafka, boolean tenantLabels) {
+public record MetricsSettings(KafkaMetrics kafka, boolean tenantLabels, Traces traces) {
+
+    /**
+     * Traces (docs/operations.md, "Traces").
+     *
+     * @param exporter       {@code otel.traces.exporter} from the configuration (null: the {@code OTEL_*} variables decide)
+     * @param captureContent {@code otel.capture-content}: call spans carry the prompt's messages (customer data)
+     */
+    public record Traces(String exporter, boolean captureContent) {
+
+        /** No exporter configured here, no content. */
+        public static final Traces DEFAULT = new Traces(null, false);
+    }
 
     /** {@code metrics.kafka}'s values. */
     public enum KafkaMetrics {
@@ -34,15 +46,26 @@ public record MetricsSettings(KafkaMetrics kafka, boolean tenantLabels) {
     }
 
     /** Kafka metrics off, no tenant names. */
-    public static final MetricsSettings DEFAULT = new MetricsSettings(KafkaMetrics.OFF, false);
+    public static final MetricsSettings DEFAULT = new MetricsSettings(KafkaMetrics.OFF, false, Traces.DEFAULT);
 
     public MetricsSettings {
         Objects.requireNonNull(kafka, "kafka");
+        traces = traces == null ? Traces.DEFAULT : traces;
     }
 
     /** These settings with {@code value} for {@code metrics.kafka}. */
     public MetricsSettings withKafka(KafkaMetrics value) {
-        return new MetricsSettings(value, tenantLabels);
+        return new MetricsSettings(value, tenantLabels, traces);
+    }
+
+    /** Kafka metrics as {@code kafka} says, tenant names as {@code tenantLabels} say, traces by default. */
+    public MetricsSettings(KafkaMetrics kafka, boolean tenantLabels) {
+        this(kafka, tenantLabels, Traces.DEFAULT);
+    }
+
+    /** These settings with {@code value} for the traces. */
+    public MetricsSettings withTraces(Traces value) {
+        return new MetricsSettings(kafka, tenantLabels, value);
     }
 
     /** Kafka metrics as {@code kafka} says, no tenant names. */
@@ -52,6 +75,6 @@ public record MetricsSettings(KafkaMetrics kafka, boolean tenantLabels) {
 
     /** These settings with {@code value} for {@code metrics.tenant-labels}. */
     public MetricsSettings withTenantLabels(boolean value) {
-        return new MetricsSettings(kafka, value);
+        return new MetricsSettings(kafka, value, traces);
     }
 }

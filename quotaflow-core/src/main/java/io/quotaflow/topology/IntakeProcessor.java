@@ -169,6 +169,8 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
         WorkItem item = new WorkItem(ticket.id(), priority, ticket.tenant(), tokens, carried, origin, qf.enqueuedAt(), qf.attempt(),
                 qf.notBefore(), qf.failure(), qf.replayCount(), qf.replayOf(), qf.batchCap(), qf.boost(), size, sha256,
                 producer.kept(), route.routed(), ContentKey.contentHash(ticket.subject(), ticket.body()), qf.publishedAt(), deadline);
+        // its intake span, the child of the producer's traceparent: the item carries the span's context on
+        item = settings.tracing().intake(item, now);
         String target = route.route().scope();
         if (!fromRetry && settings.routing().scopes().size() > 1) {
             // every other scope hears of it first: a copy it holds of an older publication is withdrawn

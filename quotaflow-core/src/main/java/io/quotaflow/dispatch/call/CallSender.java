@@ -5,6 +5,10 @@ import io.quotaflow.model.ModelOutcome;
 import io.quotaflow.model.ModelRequest;
 import io.quotaflow.quota.RateLimitInfo;
 
+import io.quotaflow.ticket.WorkItem;
+import io.quotaflow.tracing.Tracing;
+
+import java.util.List;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -19,6 +23,7 @@ import java.util.function.BiConsumer;
 public final class CallSender {
 
     private final ModelClient client;
+    private final Tracing.Calls traces;
     private final Queue<Completion> completions = new ConcurrentLinkedQueue<>();
     private volatile boolean closed;
 
@@ -27,19 +32,36 @@ public final class CallSender {
     }
 
     public CallSender(ModelClient client) {
-        this.client = client;
+        this(client, Tracing.Calls.NONE);
     }
 
+    /** A sender whose calls are traced by {@code traces} (docs/operations.md, "Traces"). */
+    public CallSender(ModelClient client, Tracing.Calls traces) {
+        this.client = client;
+        this.traces = traces;
+    }
+
+    /** Sends a call of no ticket (a probe). */
     public void send(ModelRequest request) {
+        send(request, List.of());
+    }
+
+    /** Sends {@code request} for {@code tickets}: its span starts here and ends where its answer arrives. */
+    public void send(ModelRequest request, List<WorkItem> tickets) {
+        Tracing.Call span = traces.start(request, tickets);
         try {
             client.classify(request).whenComplete((outcome, error) -> {
+                ModelOutcome answer = outcome != null ? outcome
+                        : clientError(error == null ? "no outcome" : error.getClass().getSimpleName());
+                span.end(answer);
                 if (!closed) {
-                    completions.add(new Completion(request.batchId(), outcome != null ? outcome
-                            : clientError(error == null ? "no outcome" : error.getClass().getSimpleName())));
+                    completions.add(new Completion(request.batchId(), answer));
                 }
             });
         } catch (RuntimeException e) {
-            completions.add(new Completion(request.batchId(), clientError(e.getClass().getSimpleName())));
+            ModelOutcome answer = clientError(e.getClass().getSimpleName());
+            span.end(answer);
+            completions.add(new Completion(request.batchId(), answer));
         }
     }
 

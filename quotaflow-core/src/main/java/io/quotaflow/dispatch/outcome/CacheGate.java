@@ -189,7 +189,7 @@ public final class CacheGate {
 
     private void classify(WorkItem item, CachedAnswer answer, boolean stale, long now) {
         Classification result = emitter.cached(item, answer, stale, now);
-        forward.accept(emitter.classified(result, now));
+        forward.accept(emitter.classified(item, result, now));
         listener.classified(scope, item.priority(), result.queuedMs(), Math.max(0, now - item.enqueuedAt()));
         listener.answered(scope, item.priority(), Boolean.TRUE.equals(result.firstTry()), item.retryWaitMs());
         statuses.classified(item, true, now);

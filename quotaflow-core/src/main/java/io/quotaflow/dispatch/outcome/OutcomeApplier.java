@@ -256,7 +256,7 @@ public final class OutcomeApplier {
     private void classified(WorkItem item, ModelOutcome.Label label, InFlightBatch batch, ModelOutcome.Answered answered, long now) {
         Classification result = emitter.classification(item, label, batch, answered, now);
         ledger.finish(item);
-        forward.accept(emitter.classified(result, now));
+        forward.accept(emitter.classified(item, result, now));
         listener.classified(scope, item.priority(), result.queuedMs(), Math.max(0, now - item.enqueuedAt()));
         listener.answered(scope, item.priority(), item.attempt() == 0, item.retryWaitMs());
         endings.classified(item, result, now);

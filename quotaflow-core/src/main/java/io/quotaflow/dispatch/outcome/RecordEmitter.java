@@ -31,9 +31,16 @@ public final class RecordEmitter {
     private final String model;
     private final Backoff backoff;
     private final String defaultRoute;
+    private final io.quotaflow.tracing.Tracing tracing;
 
     /** For {@code scope}, whose first route is {@code defaultRoute} (the route of a ticket that names none). */
     public RecordEmitter(String scope, String model, Backoff backoff, String defaultRoute) {
+        this(scope, model, backoff, defaultRoute, io.quotaflow.tracing.Tracing.NOOP);
+    }
+
+    /** As above, telling {@code tracing} of each retry, hand-off and dead letter. */
+    public RecordEmitter(String scope, String model, Backoff backoff, String defaultRoute, io.quotaflow.tracing.Tracing tracing) {
+        this.tracing = tracing;
         this.scope = scope;
         this.model = model;
         this.backoff = backoff;
@@ -69,10 +76,13 @@ public final class RecordEmitter {
                 item.attempt() == 0, stale ? Boolean.TRUE : null);
     }
 
-    Record<String, Outbound> classified(Classification result, long now) {
+    /** The result record of {@code item}, with its ticket's {@code traceparent} (the consumer continues the trace). */
+    Record<String, Outbound> classified(WorkItem item, Classification result, long now) {
         try {
             byte[] json = Json.MAPPER.writeValueAsBytes(result);
-            return new Record<>(result.key(), new Outbound(Outbound.Target.CLASSIFIED, json), now, new RecordHeaders());
+            RecordHeaders headers = new RecordHeaders();
+            tracing.inject(item, headers);
+            return new Record<>(result.key(), new Outbound(Outbound.Target.CLASSIFIED, json), now, headers);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -88,6 +98,7 @@ public final class RecordEmitter {
         WorkItem.FailureState failure = new WorkItem.FailureState(item.failure() == null ? now : item.failure().firstFailure(), now,
                 kind, status, message, item.failedCallMs() + Math.max(0, callMs), item.retryWaitMs() + delay.toMillis());
         WorkItem next = item.withAttemptFailed(failure, now + delay.toMillis());
+        tracing.event(item, "retry", kind, false, now);
         return new Emitted(next, new Record<>(item.key(), new Outbound(Outbound.Target.RETRY, item.original()), now,
                 FailureHeaders.forItem(next, kind, status, message)));
     }
@@ -103,6 +114,7 @@ public final class RecordEmitter {
                 : io.quotaflow.records.HandoffHeaders.UNKNOWN));
         headers.add(io.quotaflow.records.HandoffHeaders.DEADLINE, bytes(Instant.ofEpochMilli(item.deadline()).toString()));
         headers.add(io.quotaflow.records.HandoffHeaders.ROUTE, bytes(route));
+        tracing.event(item, "hand-off", reason, false, now);
         return new Record<>(item.key(), new Outbound(Outbound.Target.HANDOFF, item.original()), now, headers);
     }
 
@@ -114,6 +126,7 @@ public final class RecordEmitter {
         WorkItem.FailureState failure = item.failure() != null && item.failure().lastFailure() == now ? item.failure()
                 : new WorkItem.FailureState(item.failure() == null ? now : item.failure().firstFailure(), now, kind, status, message,
                 item.failedCallMs(), item.retryWaitMs());
+        tracing.event(item, "dead-letter", kind, true, now);
         return new Record<>(item.key(), new Outbound(Outbound.Target.DEAD_LETTER, item.original()), now,
                 FailureHeaders.forItem(item.withFailure(failure), kind, status, message));
     }

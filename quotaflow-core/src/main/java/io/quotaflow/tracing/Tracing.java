@@ -1,0 +1,76 @@
+package io.quotaflow.tracing;
+
+import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.model.ModelRequest;
+import io.quotaflow.settings.ModelSettings;
+import io.quotaflow.ticket.WorkItem;
+import org.apache.kafka.common.header.Headers;
+
+import java.util.List;
+
+/**
+ * What the pipeline tells its traces (docs/operations.md, "Traces"). A ticket's trace context travels in its
+ * {@code traceparent} (and {@code tracestate}) header among {@link WorkItem#headers()}: through the dispatch
+ * topic, the dispatcher's stores and {@code tickets.retry}, and onto its result, dead letter and hand-off.
+ * Every method returns at once and never throws; {@link #NOOP} does nothing, and leaves every item and header
+ * as it was.
+ */
+public interface Tracing {
+
+    /** Traces off: no SDK, nothing recorded or sent. */
+    Tracing NOOP = new Tracing() {
+    };
+
+    /**
+     * The intake span of {@code item}, parsed and routed at {@code nowMs}: the child of its producer's
+     * {@code traceparent} (a trace of its own without one); returns the item carrying the span's context.
+     */
+    default WorkItem intake(WorkItem item, long nowMs) {
+        return item;
+    }
+
+    /** The calls of one model: a span per call. */
+    default Calls calls(ModelSettings model) {
+        return Calls.NONE;
+    }
+
+    /**
+     * Something that happened to {@code item} outside a call, as a span of its trace with one event: a retry, a
+     * fallback, a hand-off, a shed or a dead letter ({@code what}) and why ({@code reason}); {@code failed} marks
+     * the ticket as failed (an error status).
+     */
+    default void event(WorkItem item, String what, String reason, boolean failed, long nowMs) {
+    }
+
+    /** Adds {@code item}'s trace context ({@code traceparent}, {@code tracestate}) to a record it writes. */
+    default void inject(WorkItem item, Headers headers) {
+        TraceHeaders.copy(item, headers);
+    }
+
+    /** Ends the SDK: flushes what it can within a few seconds. */
+    default void close() {
+    }
+
+    /** Spans of the calls to one model. */
+    interface Calls {
+
+        /** No spans. */
+        Calls NONE = (request, tickets) -> Call.NONE;
+
+        /**
+         * A call of {@code request} starting now for {@code tickets} (empty for a probe): the wait of each ticket
+         * ends, and the call's CLIENT span starts, the child of the first ticket's context, linked to every one.
+         */
+        Call start(ModelRequest request, List<WorkItem> tickets);
+    }
+
+    /** One call's span, ended by its outcome (on whatever thread it arrives). */
+    interface Call {
+
+        /** Nothing to end. */
+        Call NONE = outcome -> {
+        };
+
+        void end(ModelOutcome outcome);
+    }
+}

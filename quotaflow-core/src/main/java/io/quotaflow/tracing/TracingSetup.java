@@ -1,0 +1,52 @@
+package io.quotaflow.tracing;
+
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
+import io.quotaflow.settings.MetricsSettings;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Starts the OpenTelemetry SDK the standard way (its autoconfiguration: the {@code OTEL_*} variables and
+ * {@code otel.*} system properties) when traces are asked for, by {@code otel.traces.exporter} in quotaflow's
+ * configuration or {@code OTEL_TRACES_EXPORTER}; otherwise {@link Tracing#NOOP}: no SDK, nothing sent. Only
+ * traces: the SDK's own metrics and logs exporters are off unless their variables say otherwise.
+ */
+public final class TracingSetup {
+
+    private TracingSetup() {
+    }
+
+    /** The tracing {@code traces} and the process's environment and system properties ask for. */
+    public static Tracing start(MetricsSettings.Traces traces) {
+        return start(traces, System::getenv, System::getProperty);
+    }
+
+    /** As {@link #start(MetricsSettings.Traces)}, with the variables and properties read by {@code env} and {@code props}. */
+    static Tracing start(MetricsSettings.Traces traces, Function<String, String> env, Function<String, String> props) {
+        String exporter = props.apply("otel.traces.exporter");
+        if (blank(exporter)) {
+            exporter = env.apply("OTEL_TRACES_EXPORTER");
+        }
+        if (blank(exporter)) {
+            exporter = traces.exporter();
+        }
+        if (blank(exporter) || "none".equalsIgnoreCase(exporter.strip())) {
+            return Tracing.NOOP;
+        }
+        Map<String, String> defaults = new HashMap<>();
+        defaults.put("otel.traces.exporter", exporter.strip());
+        defaults.put("otel.metrics.exporter", "none");
+        defaults.put("otel.logs.exporter", "none");
+        defaults.put("otel.service.name", "quotaflow");
+        OpenTelemetrySdk sdk = AutoConfiguredOpenTelemetrySdk.builder().addPropertiesSupplier(() -> defaults)
+                .disableShutdownHook().build().getOpenTelemetrySdk();
+        return new OtelTracing(sdk, traces.captureContent(), sdk);
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.isBlank();
+    }
+}
