@@ -279,7 +279,7 @@ public final class ConfigLoader {
                 .withHttpBind(p.string(Keys.HTTP_BIND))
                 .withHttpSettings(HttpSettingsReader.read(p))
                 .withMetrics(new MetricsSettings(MetricsSettings.KafkaMetrics.parse(p.string(Keys.METRICS_KAFKA)),
-                        p.bool(Keys.METRICS_TENANT_LABELS), new MetricsSettings.Traces(p.string(Keys.OTEL_TRACES_EXPORTER),
+                        p.bool(Keys.METRICS_TENANT_LABELS), new MetricsSettings.Traces(p.get(Keys.OTEL_TRACES_EXPORTER).orElse(null),
                         p.bool(Keys.OTEL_CAPTURE_CONTENT))))
                 .withIntakeHoldLag(p.integer(Keys.INTAKE_HOLD_DISPATCH_LAG));
     }

@@ -26,7 +26,7 @@ public final class TracingSetup {
 
     /** As {@link #start(MetricsSettings.Traces)}, with the variables and properties read by {@code env} and {@code props}. */
     static Tracing start(MetricsSettings.Traces traces, Function<String, String> env, Function<String, String> props) {
-        String exporter = props.apply("otel.traces.exporter");
+        String exporter = props.apply(io.quotaflow.settings.Keys.OTEL_TRACES_EXPORTER);
         if (blank(exporter)) {
             exporter = env.apply("OTEL_TRACES_EXPORTER");
         }
@@ -37,7 +37,7 @@ public final class TracingSetup {
             return Tracing.NOOP;
         }
         Map<String, String> defaults = new HashMap<>();
-        defaults.put("otel.traces.exporter", exporter.strip());
+        defaults.put(io.quotaflow.settings.Keys.OTEL_TRACES_EXPORTER, exporter.strip());
         defaults.put("otel.metrics.exporter", "none");
         defaults.put("otel.logs.exporter", "none");
         defaults.put("otel.service.name", "quotaflow");
