@@ -41,8 +41,9 @@ import kafka.server.KafkaRaftServer;
  * integration tests, not for production: every replication factor is 1 and the thread pools
  * are small. Transactions (and therefore Kafka Streams {@code exactly_once_v2}) are supported.
  *
- * <p>The broker listens on {@code localhost:PORT} (plaintext); the KRaft controller listens
- * on a second, freely chosen localhost port. {@link #start()} returns only once the broker
+ * <p>The broker listens on {@code localhost:PORT} (plaintext, or SASL/PLAIN with ACLs enforced when
+ * started by {@link #startWithSaslUsers}); the KRaft controller listens on a second, freely chosen
+ * localhost port. {@link #start()} returns only once the broker
  * answers an Admin {@code describeCluster} request.
  *
  * <p>With a data directory given, the directory is formatted on first use only and kept on
