@@ -45,7 +45,7 @@ import picocli.CommandLine.Spec;
                 "0:help shown (each subcommand's help lists its own codes)",
                 "2:no subcommand, or a bad option"},
         subcommands = {TopicsCommand.Apply.class, TopicsCommand.ListTopics.class, TopicsCommand.Describe.class,
-                TopicsCommand.Diff.class})
+                TopicsCommand.Diff.class, TopicsCommand.Acls.class})
 public class TopicsCommand implements Callable<Integer> {
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
@@ -56,7 +56,7 @@ public class TopicsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw new ParameterException(spec.commandLine(), "Missing required subcommand (apply, list, describe or diff)");
+        throw new ParameterException(spec.commandLine(), "Missing required subcommand (apply, list, describe, diff or acls)");
     }
 
     /** {@code quotaflow topics apply}. */
@@ -275,6 +275,58 @@ public class TopicsCommand implements Callable<Integer> {
                     return ExitCodes.OK;
                 }
                 return DIFFERS;
+            });
+        }
+    }
+
+    /** {@code quotaflow topics acls}. */
+    @Command(
+            name = "acls",
+            usageHelpAutoWidth = true,
+            header = "Print (or create) the Kafka ACLs that bind each tenant's topics to its principal.",
+            descriptionHeading = "%n",
+            optionListHeading = "%nOptions:%n",
+            description = {"Under tenants.from=principal: for every tenant of tenants.allowed, its",
+                    "tenant.<name>.principal gets Write and Describe on the tenant's three input",
+                    "topics (literal names) and IdempotentWrite on the cluster. Prints the",
+                    "kafka-acls.sh commands ($BROKER for the bootstrap servers); with --apply",
+                    "creates the ACLs instead (creating an existing ACL changes nothing). Prints",
+                    "nothing under any other tenants.from."},
+            footerHeading = "%nExamples:%n",
+            footer = {
+                    "  quotaflow topics acls --config quotaflow.properties",
+                    "  quotaflow topics acls --apply --config quotaflow.properties"},
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {
+                    "0:the commands printed, or the ACLs created",
+                    "1:the cluster refused the ACLs or did not answer",
+                    "2:invalid command line or configuration"})
+    public static class Acls extends Declared implements Callable<Integer> {
+
+        @Option(names = "--apply", description = "Create the ACLs on the cluster instead of printing the commands.")
+        boolean apply;
+
+        @Override
+        public Integer call() {
+            io.quotaflow.settings.TenantAccess access = kafka.tenants();
+            if (!apply) {
+                PrintWriter out = spec.commandLine().getOut();
+                io.quotaflow.admin.TenantAcls.commands(access, kafka.topics()).forEach(out::println);
+                out.flush();
+                return ExitCodes.OK;
+            }
+            List<org.apache.kafka.common.acl.AclBinding> bindings = io.quotaflow.admin.TenantAcls.all(access, kafka.topics());
+            return reading("acls", admin -> {
+                try {
+                    admin.createAcls(bindings).all().get(30, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                    throw new KafkaException(e.getCause() == null ? e.toString() : e.getCause().getMessage(), e);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new KafkaException("interrupted", e);
+                }
+                spec.commandLine().getOut().println(bindings.size() + " ACLs in place");
+                return ExitCodes.OK;
             });
         }
     }

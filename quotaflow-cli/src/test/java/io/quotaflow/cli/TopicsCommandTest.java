@@ -46,4 +46,20 @@ class TopicsCommandTest {
                 .containsEntry("sasl.jaas.config", "Module required username=\"u\" password=\"p=q\";")
                 .containsEntry("bootstrap.servers", "b:9092");
     }
+
+    @Test
+    void shouldPrintTheAclsOfEachTenantsPrincipalWithoutContactingKafka(@TempDir Path dir) throws java.io.IOException {
+        Path config = java.nio.file.Files.writeString(dir.resolve("quotaflow.properties"), String.join("\n",
+                "bootstrap.servers=localhost:1", "topics.prefix=team-a.", "tenants.from=principal", "tenants.allowed=acme,globex",
+                "tenant.acme.principal=User:alice", "tenant.globex.principal=User:bob", ""));
+
+        CommandRun result = CommandRun.of(new TopicsCommand(), "acls", "--config", config.toString());
+
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(result.out().lines().toList()).hasSize(4).contains(
+                "kafka-acls.sh --bootstrap-server $BROKER --add --allow-principal User:bob --operation Write --operation Describe"
+                        + " --topic team-a.tickets.globex.interactive --topic team-a.tickets.globex.standard"
+                        + " --topic team-a.tickets.globex.bulk",
+                "kafka-acls.sh --bootstrap-server $BROKER --add --allow-principal User:alice --operation IdempotentWrite --cluster");
+    }
 }

@@ -35,8 +35,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * Where a ticket's tenant comes from, on a real broker (docs/operations.md, "Tenants and access"): a producer that
  * names another tenant's ticket can neither replace nor cancel it, and an unlisted tenant is dead-lettered.
- * {@code principal} is checked here as intake sees it (per-tenant topics); the ACLs that bind each topic to one
- * principal are the broker's (the test broker runs no SASL listener).
+ * {@code principal} is checked here as intake sees it (per-tenant topics) on the shared plaintext broker;
+ * {@link TenantPrincipalIT} runs it on a broker with SASL users whose ACLs bind each topic to one principal.
  */
 class TenantSourceIT {
 

@@ -41,8 +41,9 @@ import kafka.server.KafkaRaftServer;
  * integration tests, not for production: every replication factor is 1 and the thread pools
  * are small. Transactions (and therefore Kafka Streams {@code exactly_once_v2}) are supported.
  *
- * <p>The broker listens on {@code localhost:PORT} (plaintext); the KRaft controller listens
- * on a second, freely chosen localhost port. {@link #start()} returns only once the broker
+ * <p>The broker listens on {@code localhost:PORT} (plaintext, or SASL/PLAIN with ACLs enforced when
+ * started by {@link #startWithSaslUsers}); the KRaft controller listens on a second, freely chosen
+ * localhost port. {@link #start()} returns only once the broker
  * answers an Admin {@code describeCluster} request.
  *
  * <p>With a data directory given, the directory is formatted on first use only and kept on
@@ -65,6 +66,10 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     private static final String BROKER_LISTENER = "PLAINTEXT";
     private static final String HOST = "localhost";
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+    /** The client listener of a broker with SASL users ({@link #startWithSaslUsers}). */
+    private static final String SASL_LISTENER = "SASL_PLAINTEXT";
+    /** The super user of a broker with SASL users: the broker itself, and the client that creates topics and ACLs. */
+    public static final String SASL_ADMIN = "admin";
 
     private final KafkaRaftServer server;
     private final Path dataDir;
@@ -72,14 +77,17 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     private final int port;
     private final int controllerPort;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** The users and passwords of the SASL listener; empty for a plaintext broker. */
+    private final Map<String, String> saslUsers;
 
     private EmbeddedKafkaBroker(KafkaRaftServer server, Path dataDir, boolean deleteOnClose, int port,
-                                int controllerPort) {
+                                int controllerPort, Map<String, String> saslUsers) {
         this.server = server;
         this.dataDir = dataDir;
         this.deleteOnClose = deleteOnClose;
         this.port = port;
         this.controllerPort = controllerPort;
+        this.saslUsers = saslUsers;
     }
 
     /** Starts a broker on a free port with a temporary data directory (deleted on close). */
@@ -107,6 +115,33 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
      * measures the streams rebalance protocol with a shorter session than the broker's default).
      */
     public static EmbeddedKafkaBroker start(int port, Path dirOrNull, Map<String, String> overrides) {
+        return start(port, dirOrNull, overrides, Map.of());
+    }
+
+    /**
+     * Starts a broker on a free port with a temporary data directory whose client listener is
+     * {@code SASL_PLAINTEXT} with mechanism {@code PLAIN} and these users (name to password), and
+     * whose authorizer is KRaft's {@code StandardAuthorizer} with no access where no ACL allows it
+     * ({@code allow.everyone.if.no.acl.found=false}). {@link #SASL_ADMIN} is added when missing
+     * (password {@code admin-secret}): it is the super user, the broker's own identity on the
+     * listener, and the one to create topics and ACLs with ({@link #saslClientProperties(String)}).
+     * The controller listener stays plaintext, on localhost, its principal {@code ANONYMOUS} a super
+     * user: the broker's own requests to its controller. A separate broker: the shared one of
+     * {@link KafkaBrokerExtension} stays plaintext.
+     */
+    public static EmbeddedKafkaBroker startWithSaslUsers(Map<String, String> users) {
+        java.util.Map<String, String> all = new java.util.TreeMap<>(users);
+        all.putIfAbsent(SASL_ADMIN, "admin-secret");
+        for (Map.Entry<String, String> u : all.entrySet()) {
+            if (!u.getKey().matches("[A-Za-z0-9_-]+") || !u.getValue().matches("[A-Za-z0-9_-]+")) {
+                throw new IllegalArgumentException("SASL user names and passwords are letters, digits, '_' or '-'");
+            }
+        }
+        return start(0, null, Map.of(), Map.copyOf(all));
+    }
+
+    private static EmbeddedKafkaBroker start(int port, Path dirOrNull, Map<String, String> overrides,
+                                             Map<String, String> saslUsers) {
         java.util.Objects.requireNonNull(overrides, "overrides");
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port out of range: " + port);
@@ -129,6 +164,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             int brokerPort = port == 0 ? freePort() : port;
             int controllerPort = freePort(brokerPort);
             Properties props = brokerProperties(dir, brokerPort, controllerPort);
+            if (!saslUsers.isEmpty()) {
+                props.putAll(saslProperties(brokerPort, controllerPort, saslUsers));
+            }
             if (!temporary) {
                 // After an unclean stop (SIGKILL) the restarted controller keeps the old incarnation's
                 // session alive and refuses the new registration (DuplicateBrokerRegistration) until it
@@ -143,7 +181,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             server = new KafkaRaftServer(config, Time.SYSTEM);
             server.startup();
             EmbeddedKafkaBroker broker =
-                    new EmbeddedKafkaBroker(server, dir, temporary, brokerPort, controllerPort);
+                    new EmbeddedKafkaBroker(server, dir, temporary, brokerPort, controllerPort, saslUsers);
             broker.awaitReady();
             LOG.debug("Kafka broker ready at {} in {} ms (data in {})", broker.bootstrapServers(),
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedAt), dir);
@@ -163,6 +201,25 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     /** The bootstrap servers string for clients, {@code localhost:PORT}. */
     public String bootstrapServers() {
         return HOST + ":" + port;
+    }
+
+    /**
+     * The client properties that log in to this broker's SASL listener as {@code user}
+     * ({@code security.protocol}, {@code sasl.mechanism}, {@code sasl.jaas.config}); empty for a
+     * plaintext broker.
+     *
+     * @throws IllegalArgumentException when the broker has no such user
+     */
+    public Map<String, String> saslClientProperties(String user) {
+        if (saslUsers.isEmpty()) {
+            return Map.of();
+        }
+        String password = saslUsers.get(user);
+        if (password == null) {
+            throw new IllegalArgumentException("no SASL user " + user + " on this broker");
+        }
+        return Map.of("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "PLAIN",
+                "sasl.jaas.config", plainLogin(user, password, Map.of()));
     }
 
     /** The client port. */
@@ -241,6 +298,35 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         return p;
     }
 
+    /**
+     * The settings that make the client listener {@code SASL_PLAINTEXT} (PLAIN, these users; the
+     * broker logs in to it as {@link #SASL_ADMIN}) and turn on the StandardAuthorizer.
+     */
+    static Map<String, String> saslProperties(int brokerPort, int controllerPort, Map<String, String> users) {
+        String prefix = "listener.name." + SASL_LISTENER.toLowerCase(java.util.Locale.ROOT) + ".plain.";
+        Map<String, String> p = new java.util.HashMap<>();
+        p.put("listeners", SASL_LISTENER + "://" + HOST + ":" + brokerPort + ","
+                + CONTROLLER_LISTENER + "://" + HOST + ":" + controllerPort);
+        p.put("advertised.listeners", SASL_LISTENER + "://" + HOST + ":" + brokerPort);
+        p.put("listener.security.protocol.map",
+                SASL_LISTENER + ":SASL_PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
+        p.put("inter.broker.listener.name", SASL_LISTENER);
+        p.put("sasl.enabled.mechanisms", "PLAIN");
+        p.put("sasl.mechanism.inter.broker.protocol", "PLAIN");
+        p.put(prefix + "sasl.jaas.config", plainLogin(SASL_ADMIN, users.get(SASL_ADMIN), users));
+        p.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
+        p.put("super.users", "User:" + SASL_ADMIN + ";User:ANONYMOUS");
+        p.put("allow.everyone.if.no.acl.found", "false");
+        return p;
+    }
+
+    private static String plainLogin(String user, String password, Map<String, String> users) {
+        StringBuilder jaas = new StringBuilder("org.apache.kafka.common.security.plain.PlainLoginModule required")
+                .append(" username=\"").append(user).append("\" password=\"").append(password).append('"');
+        users.forEach((u, pw) -> jaas.append(" user_").append(u).append("=\"").append(pw).append('"'));
+        return jaas.append(';').toString();
+    }
+
     private static void formatIfNeeded(Path dir) {
         if (Files.exists(dir.resolve("meta.properties"))) {
             return;
@@ -262,10 +348,10 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     }
 
     private void awaitReady() {
-        Map<String, Object> config = Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
+        Map<String, Object> config = new java.util.HashMap<>(saslClientProperties(SASL_ADMIN));
+        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
+        config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         try (Admin admin = Admin.create(config)) {
             Exception last = null;
