@@ -42,13 +42,7 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
     private final Map<String, DispatcherSnapshot> snapshots = new ConcurrentHashMap<>();
     private final TicketDirectory tickets = new TicketDirectory();
     private final TenantMeters tenants;
-    private final AtomicLong calls = new AtomicLong();
-    private final AtomicLong http429 = new AtomicLong();
-    private final AtomicLong classified = new AtomicLong();
-    private final AtomicLong deadLettered = new AtomicLong();
-    private final AtomicLong retried = new AtomicLong();
-    private final Map<String, AtomicLong> republished = new ConcurrentHashMap<>();
-    private final AtomicLong recordErrors = new AtomicLong();
+    private final Totals totals = new Totals();
     private final Counter intakeHolds;
     private final Counter cancelledCounter;
     private final Counter cancelRequests;
@@ -150,21 +144,21 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
 
     @Override
     public void dispatched(String scope, Priority priority, int items, long estimatedPromptTokens, long admissionCost) {
-        calls.incrementAndGet();
+        totals.calls.incrementAndGet();
         route(scope).dispatched(priority, items, estimatedPromptTokens, admissionCost);
     }
 
     @Override
     public void completed(String scope, ModelOutcome outcome, int items) {
         if (outcome instanceof ModelOutcome.RateLimited) {
-            http429.incrementAndGet();
+            totals.http429.incrementAndGet();
         }
         route(scope).completed(outcome);
     }
 
     @Override
     public void classified(String scope, Priority priority, long queuedMs, long latencyMs) {
-        classified.incrementAndGet();
+        totals.classified.incrementAndGet();
         route(scope).classified(priority, queuedMs, latencyMs);
     }
 
@@ -175,26 +169,26 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
 
     @Override
     public void retried(String scope, String kind) {
-        retried.incrementAndGet();
+        totals.retried.incrementAndGet();
         route(scope).retried(kind);
     }
 
     @Override
     public void deadLettered(String scope, String kind) {
-        deadLettered.incrementAndGet();
+        totals.deadLettered.incrementAndGet();
         deadLetters(kind).increment();
     }
 
     @Override
     public void republished(String scope, String outcome) {
-        republished.computeIfAbsent(outcome, k -> new AtomicLong()).incrementAndGet();
+        totals.republished.computeIfAbsent(outcome, k -> new AtomicLong()).incrementAndGet();
         route(scope).republishedTicket(outcome);
     }
 
     @Override
     public void recordFailed(String stage, String topic, String exception) {
-        recordErrors.incrementAndGet();
-        deadLettered.incrementAndGet();
+        totals.recordErrors.incrementAndGet();
+        totals.deadLettered.incrementAndGet();
         deadLetters(StreamErrorHandlers.INTERNAL_ERROR).increment();
         recordErrorCounter(stage).increment();
     }
@@ -248,12 +242,12 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
 
     public Map<String, Long> republishedCounts() {
         Map<String, Long> out = new TreeMap<>();
-        republished.forEach((k, v) -> out.put(k, v.get()));
+        totals.republished.forEach((k, v) -> out.put(k, v.get()));
         return out;
     }
 
     public long recordErrorCount() {
-        return recordErrors.get();
+        return totals.recordErrors.get();
     }
 
     public long threadFailureCount() {
@@ -348,22 +342,33 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
     }
 
     public long calls() {
-        return calls.get();
+        return totals.calls.get();
     }
 
     public long http429() {
-        return http429.get();
+        return totals.http429.get();
     }
 
     public long classifiedCount() {
-        return classified.get();
+        return totals.classified.get();
     }
 
     public long deadLetteredCount() {
-        return deadLettered.get();
+        return totals.deadLettered.get();
     }
 
     public long retriedCount() {
-        return retried.get();
+        return totals.retried.get();
+    }
+
+    /** The instance's totals since start, for {@code /status}. */
+    private static final class Totals {
+        private final AtomicLong calls = new AtomicLong();
+        private final AtomicLong http429 = new AtomicLong();
+        private final AtomicLong classified = new AtomicLong();
+        private final AtomicLong deadLettered = new AtomicLong();
+        private final AtomicLong retried = new AtomicLong();
+        private final Map<String, AtomicLong> republished = new ConcurrentHashMap<>();
+        private final AtomicLong recordErrors = new AtomicLong();
     }
 }
