@@ -2,6 +2,7 @@ package io.quotaflow.cli;
 
 import io.quotaflow.dlq.DeadLetterException;
 import io.quotaflow.dlq.DeadLetterReplayer;
+import io.quotaflow.dlq.ReplayArguments;
 import io.quotaflow.dlq.ReplayOptions;
 import io.quotaflow.dlq.ReplaySummary;
 import org.apache.kafka.common.KafkaException;
@@ -201,10 +202,10 @@ public final class DlqReplayCommand implements Callable<Integer> {
     ReplayOptions options() {
         Instant reference = now.get();
         ReplayOptions.Builder b = ReplayOptions.builder()
-                .since(since == null ? null : ReplayOptions.parseTime(since, reference))
-                .until(until == null ? null : ReplayOptions.parseTime(until, reference))
-                .kinds(ReplayOptions.splitList(kinds))
-                .statuses(ReplayOptions.splitList(statuses))
+                .since(since == null ? null : ReplayArguments.parseTime(since, reference))
+                .until(until == null ? null : ReplayArguments.parseTime(until, reference))
+                .kinds(ReplayArguments.splitList(kinds))
+                .statuses(ReplayArguments.splitList(statuses))
                 .keys(keys)
                 .dryRun(dryRun).force(force).ratePerSecond(rate).maxReplays(maxReplays).reset(reset)
                 .dlqTopic(dlq.resolve(kafka))

@@ -4,7 +4,7 @@ import io.quotaflow.dlq.DeadLetterBrowser;
 import io.quotaflow.dlq.DeadLetterException;
 import io.quotaflow.dlq.DeadLetterQuery;
 import io.quotaflow.dlq.DeadLetterView;
-import io.quotaflow.dlq.ReplayOptions;
+import io.quotaflow.dlq.ReplayArguments;
 import org.apache.kafka.common.KafkaException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -141,7 +141,7 @@ public final class DlqShowCommand implements Callable<Integer> {
     }
 
     DeadLetterQuery query() {
-        return DeadLetterQuery.builder().keys(keys).offsets(offsets).kinds(ReplayOptions.splitList(kinds)).max(max)
+        return DeadLetterQuery.builder().keys(keys).offsets(offsets).kinds(ReplayArguments.splitList(kinds)).max(max)
                 .topic(dlq.resolve(kafka)).build();
     }
 }

@@ -1,10 +1,8 @@
 package io.quotaflow.admin;
 
-import org.apache.kafka.common.utils.Time;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -13,10 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.function.Supplier;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
@@ -29,11 +23,8 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.config.ConfigResource;
-import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.InvalidPartitionsException;
 import org.apache.kafka.common.errors.TopicExistsException;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,8 +55,7 @@ public final class TopicsApplier {
 
     private final List<TopicSpec> specs;
     private final Duration timeout;
-    /** Deadlines and elapsed times: Kafka's adapter over the JVM's monotonic clock. */
-    private final Time time = Time.SYSTEM;
+    private final AdminCalls calls;
 
     public TopicsApplier(List<TopicSpec> specs) {
         this(specs, DEFAULT_TIMEOUT);
@@ -74,6 +64,7 @@ public final class TopicsApplier {
     public TopicsApplier(List<TopicSpec> specs, Duration timeout) {
         this.specs = List.copyOf(Objects.requireNonNull(specs, "specs"));
         this.timeout = Objects.requireNonNull(timeout, "timeout");
+        this.calls = new AdminCalls(timeout);
         Set<String> names = new HashSet<>();
         for (TopicSpec spec : this.specs) {
             if (!names.add(spec.name())) {
@@ -143,12 +134,12 @@ public final class TopicsApplier {
             return List.of();
         }
 
-        int liveBrokers = await(admin.describeCluster().nodes(), "describe the cluster").size();
+        int liveBrokers = calls.await(admin.describeCluster().nodes(), "describe the cluster").size();
         if (liveBrokers < 1) {
             throw new KafkaException("the cluster reports no live broker");
         }
         Set<String> existing =
-                await(admin.listTopics(new ListTopicsOptions().listInternal(false)).names(), "list topics");
+                calls.await(admin.listTopics(new ListTopicsOptions().listInternal(false)).names(), "list topics");
 
         List<TopicSpec> toCreate = specs.stream().filter(s -> !existing.contains(s.name())).toList();
         List<String> toReconcile = new ArrayList<>(
@@ -169,13 +160,13 @@ public final class TopicsApplier {
         if (specs.isEmpty()) {
             return List.of();
         }
-        Set<String> existing = await(admin.listTopics(new ListTopicsOptions().listInternal(false)).names(), "list topics");
+        Set<String> existing = calls.await(admin.listTopics(new ListTopicsOptions().listInternal(false)).names(), "list topics");
         List<String> present = specs.stream().map(TopicSpec::name).filter(existing::contains).toList();
-        Map<String, TopicDescription> descriptions = present.isEmpty() ? Map.of() : retryUnknownTopic(() ->
-                await(admin.describeTopics(present).allTopicNames(), "describe topics " + present));
+        Map<String, TopicDescription> descriptions = present.isEmpty() ? Map.of() : calls.retryUnknownTopic(() ->
+                calls.await(admin.describeTopics(present).allTopicNames(), "describe topics " + present));
         List<ConfigResource> resources = present.stream().map(n -> new ConfigResource(ConfigResource.Type.TOPIC, n)).toList();
-        Map<ConfigResource, Config> configs = resources.isEmpty() ? Map.of() : retryUnknownTopic(() ->
-                await(admin.describeConfigs(resources).all(), "describe configs of " + present));
+        Map<ConfigResource, Config> configs = resources.isEmpty() ? Map.of() : calls.retryUnknownTopic(() ->
+                calls.await(admin.describeConfigs(resources).all(), "describe configs of " + present));
         List<TopicState> states = new ArrayList<>();
         for (TopicSpec spec : specs) {
             TopicDescription description = descriptions.get(spec.name());
@@ -210,38 +201,8 @@ public final class TopicsApplier {
         if (specs.isEmpty()) {
             return List.of();
         }
-        int liveBrokers = Math.max(1, await(admin.describeCluster().nodes(), "describe the cluster").size());
-        return differences(describe(admin), liveBrokers);
-    }
-
-    /** The differences between {@code states} and their declarations on a cluster of {@code liveBrokers} (a pure function). */
-    static List<TopicDifference> differences(List<TopicState> states, int liveBrokers) {
-        List<TopicDifference> differences = new ArrayList<>();
-        for (TopicState state : states) {
-            TopicSpec spec = state.declared();
-            int wantedRf = Math.min(spec.replicationFactor(), liveBrokers);
-            if (!state.exists()) {
-                differences.add(new TopicDifference(spec.name(), TopicDifference.Kind.MISSING, "topic", null,
-                        spec.partitions() + " partitions, rf " + wantedRf));
-                continue;
-            }
-            if (state.partitions() != spec.partitions()) {
-                differences.add(new TopicDifference(spec.name(), state.partitions() < spec.partitions()
-                        ? TopicDifference.Kind.FEWER_PARTITIONS : TopicDifference.Kind.MORE_PARTITIONS,
-                        "partitions", Integer.toString(state.partitions()), Integer.toString(spec.partitions())));
-            }
-            if (state.replication() < wantedRf) {
-                differences.add(new TopicDifference(spec.name(), TopicDifference.Kind.LOWER_REPLICATION, "replication factor",
-                        Integer.toString(state.replication()), Integer.toString(wantedRf)));
-            }
-            effectiveConfigs(spec, state.replication()).forEach((key, wanted) -> {
-                String actual = state.configs().get(key);
-                if (!sameValue(actual, wanted)) {
-                    differences.add(new TopicDifference(spec.name(), TopicDifference.Kind.CONFIG, key, actual, wanted));
-                }
-            });
-        }
-        return List.copyOf(differences);
+        int liveBrokers = Math.max(1, calls.await(admin.describeCluster().nodes(), "describe the cluster").size());
+        return TopicComparison.differences(describe(admin), liveBrokers);
     }
 
     /** Creates the topics; returns those that another process created meanwhile. */
@@ -258,7 +219,7 @@ public final class TopicsApplier {
                 capped.add(spec.name() + " (" + spec.replicationFactor() + " -> " + rf + ")");
             }
             newTopics.add(new NewTopic(spec.name(), spec.partitions(), (short) rf)
-                    .configs(effectiveConfigs(spec, rf)));
+                    .configs(TopicComparison.effectiveConfigs(spec, rf)));
         }
         if (!capped.isEmpty()) {
             LOG.warn("only {} live broker{}: replication factor capped for {}; min.insync.replicas capped to match",
@@ -269,7 +230,7 @@ public final class TopicsApplier {
         List<String> created = new ArrayList<>();
         for (NewTopic topic : newTopics) {
             try {
-                await(results.get(topic.name()), "create topic " + topic.name());
+                calls.await(results.get(topic.name()), "create topic " + topic.name());
                 created.add(topic.name());
                 changes.get(topic.name()).add("created " + topic.name() + " (" + topic.numPartitions()
                         + " partitions, rf " + topic.replicationFactor() + ")");
@@ -285,7 +246,7 @@ public final class TopicsApplier {
         Map<String, Integer> wanted = new HashMap<>();
         newTopics.stream().filter(t -> created.contains(t.name()))
                 .forEach(t -> wanted.put(t.name(), t.numPartitions()));
-        awaitPartitions(admin, wanted);
+        calls.awaitPartitions(admin, wanted);
         return raced;
     }
 
@@ -296,8 +257,8 @@ public final class TopicsApplier {
         Map<String, TopicSpec> byName = new HashMap<>();
         specs.forEach(s -> byName.put(s.name(), s));
 
-        Map<String, TopicDescription> descriptions = retryUnknownTopic(() ->
-                await(admin.describeTopics(names).allTopicNames(), "describe topics " + names));
+        Map<String, TopicDescription> descriptions = calls.retryUnknownTopic(() ->
+                calls.await(admin.describeTopics(names).allTopicNames(), "describe topics " + names));
 
         // partitions: only ever raised
         Map<String, NewPartitions> increases = new LinkedHashMap<>();
@@ -328,7 +289,7 @@ public final class TopicsApplier {
                 int from = descriptions.get(name).partitions().size();
                 int to = entry.getValue().totalCount();
                 try {
-                    await(results.get(name), "add partitions to " + name);
+                    calls.await(results.get(name), "add partitions to " + name);
                     changes.get(name).add(name + ": partitions " + from + " -> " + to);
                     wanted.put(name, to);
                 } catch (KafkaException e) {
@@ -336,7 +297,7 @@ public final class TopicsApplier {
                         throw e;
                     }
                     // maybe another process raised it meanwhile: fine if the count is now high enough
-                    int now = retryUnknownTopic(() -> await(admin.describeTopics(List.of(name)).allTopicNames(),
+                    int now = calls.retryUnknownTopic(() -> calls.await(admin.describeTopics(List.of(name)).allTopicNames(),
                             "describe topic " + name)).get(name).partitions().size();
                     if (now < to) {
                         throw e;
@@ -344,14 +305,14 @@ public final class TopicsApplier {
                     LOG.debug("{}: partitions were raised concurrently to {}", name, now);
                 }
             }
-            awaitPartitions(admin, wanted);
+            calls.awaitPartitions(admin, wanted);
         }
 
         // configs: SET the declared keys that differ, leave everything else alone
         List<ConfigResource> resources = names.stream()
                 .map(n -> new ConfigResource(ConfigResource.Type.TOPIC, n)).toList();
-        Map<ConfigResource, Config> current = retryUnknownTopic(() ->
-                await(admin.describeConfigs(resources).all(), "describe configs of " + names));
+        Map<ConfigResource, Config> current = calls.retryUnknownTopic(() ->
+                calls.await(admin.describeConfigs(resources).all(), "describe configs of " + names));
         Map<ConfigResource, Collection<AlterConfigOp>> alterations = new LinkedHashMap<>();
         Map<ConfigResource, List<String>> alterationLines = new LinkedHashMap<>();
         for (ConfigResource resource : resources) {
@@ -359,10 +320,10 @@ public final class TopicsApplier {
             Config config = current.get(resource);
             List<AlterConfigOp> ops = new ArrayList<>();
             List<String> lines = new ArrayList<>();
-            effectiveConfigs(byName.get(name), rfs.get(name)).forEach((key, wanted) -> {
+            TopicComparison.effectiveConfigs(byName.get(name), rfs.get(name)).forEach((key, wanted) -> {
                 ConfigEntry entry = config == null ? null : config.get(key);
                 String actual = entry == null ? null : entry.value();
-                if (!sameValue(actual, wanted)) {
+                if (!TopicComparison.sameValue(actual, wanted)) {
                     ops.add(new AlterConfigOp(new ConfigEntry(key, wanted), AlterConfigOp.OpType.SET));
                     lines.add(name + ": " + key + " " + (actual == null ? "(unset)" : actual) + " -> " + wanted);
                 }
@@ -375,108 +336,9 @@ public final class TopicsApplier {
         if (!alterations.isEmpty()) {
             Map<ConfigResource, KafkaFuture<Void>> results = admin.incrementalAlterConfigs(alterations).values();
             for (ConfigResource resource : alterations.keySet()) {
-                await(results.get(resource), "alter configs of " + resource.name());
+                calls.await(results.get(resource), "alter configs of " + resource.name());
                 changes.get(resource.name()).addAll(alterationLines.get(resource));
             }
-        }
-    }
-
-    /** The declared configs with {@code min.insync.replicas} capped at the replication factor. */
-    static Map<String, String> effectiveConfigs(TopicSpec spec, int replicationFactor) {
-        Map<String, String> configs = new LinkedHashMap<>(spec.configs());
-        String minIsr = configs.get(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG);
-        if (minIsr != null) {
-            try {
-                if (Integer.parseInt(minIsr) > replicationFactor) {
-                    LOG.debug("{}: min.insync.replicas {} capped to the replication factor {}",
-                            spec.name(), minIsr, replicationFactor);
-                    configs.put(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, String.valueOf(replicationFactor));
-                }
-            } catch (NumberFormatException e) {
-                // leave it: the broker will reject it with a clear message
-            }
-        }
-        return configs;
-    }
-
-    /** Compares config values, ignoring blanks around list separators and list order. */
-    static boolean sameValue(String actual, String wanted) {
-        if (actual == null) {
-            return false;
-        }
-        if (actual.trim().equals(wanted.trim())) {
-            return true;
-        }
-        if (actual.contains(",") || wanted.contains(",")) {
-            return normalizedList(actual).equals(normalizedList(wanted));
-        }
-        return false;
-    }
-
-    private static List<String> normalizedList(String value) {
-        return Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).sorted().toList();
-    }
-
-    /** Waits until every broker answer shows the topics with at least the given partition counts. */
-    private void awaitPartitions(Admin admin, Map<String, Integer> wanted) {
-        if (wanted.isEmpty()) {
-            return;
-        }
-        long deadline = time.nanoseconds() + timeout.toNanos();
-        while (true) {
-            try {
-                Map<String, TopicDescription> seen =
-                        await(admin.describeTopics(wanted.keySet()).allTopicNames(), "describe topics");
-                if (wanted.entrySet().stream()
-                        .allMatch(e -> seen.get(e.getKey()).partitions().size() >= e.getValue())) {
-                    return;
-                }
-            } catch (KafkaException e) {
-                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
-                    throw e;
-                }
-            }
-            if (time.nanoseconds() > deadline) {
-                throw new KafkaException("topics " + wanted.keySet() + " are not visible after " + timeout);
-            }
-            pause();
-        }
-    }
-
-    /** Repeats a describe call while a just-created topic has not reached the broker answering it. */
-    private <T> T retryUnknownTopic(Supplier<T> call) {
-        long deadline = time.nanoseconds() + timeout.toNanos();
-        while (true) {
-            try {
-                return call.get();
-            } catch (KafkaException e) {
-                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || time.nanoseconds() > deadline) {
-                    throw e;
-                }
-            }
-            pause();
-        }
-    }
-
-    private static void pause() {
-        try {
-            Thread.sleep(100);
-        } catch (InterruptedException e) {
-            throw new InterruptException(e);
-        }
-    }
-
-    /** Gets a future within the timeout; failures become a {@link KafkaException} with the cause kept. */
-    private <T> T await(KafkaFuture<T> future, String what) {
-        try {
-            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            throw new InterruptException(e);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            throw new KafkaException("cannot " + what + ": " + cause.getMessage(), cause);
-        } catch (TimeoutException e) {
-            throw new KafkaException("cannot " + what + ": no answer within " + timeout, e);
         }
     }
 }

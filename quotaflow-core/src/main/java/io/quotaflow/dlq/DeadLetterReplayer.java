@@ -315,55 +315,18 @@ public final class DeadLetterReplayer {
         } catch (ProducerFencedException | InvalidProducerEpochException | OutOfOrderSequenceException
                  | UnsupportedVersionException | AuthorizationException fatal) {
             // the producer cannot abort; closing it drops the transaction, which the broker aborts
-            throw failure(fatal, replayedBefore, "replay producer failed: " + fatal.getMessage());
+            throw ReplayFencing.failure(fatal, options, replayedBefore, "replay producer failed: " + fatal.getMessage());
         } catch (KafkaException e) {
-            if (producer != null && !fenced(e)) {
+            if (producer != null && !ReplayFencing.fenced(e)) {
                 try {
                     producer.abortTransaction();
                 } catch (KafkaException abortFailed) {
                     e.addSuppressed(abortFailed);
                 }
             }
-            throw failure(e, replayedBefore, "replay batch failed and was rolled back (nothing of it is visible, its "
+            throw ReplayFencing.failure(e, options, replayedBefore, "replay batch failed and was rolled back (nothing of it is visible, its "
                     + "offsets are not committed): " + e.getMessage());
         }
-    }
-
-    /**
-     * The exception a failed batch ends the replay with: {@link ReplayFencedException} when a newer
-     * replay of the group fenced this one (the error or anything it was caused by or suppressed),
-     * else a {@link DeadLetterException} with {@code message}.
-     */
-    private DeadLetterException failure(KafkaException e, long replayedBefore, String message) {
-        if (fenced(e)) {
-            return new ReplayFencedException("another replay of group " + options.groupId() + " (transactional.id "
-                    + options.transactionalId() + ") started and took over; this one stopped after writing back "
-                    + replayedBefore + " dead letters (committed). Its last batch was rolled back and the other "
-                    + "replay goes on from the group's committed offsets: nothing is written twice. (With no other "
-                    + "replay running, the batch outlived the producer's transaction.timeout.ms.)",
-                    replayedBefore, e);
-        }
-        return new DeadLetterException(message, e);
-    }
-
-    /** Whether {@code e}, a cause or a suppressed exception says that a newer producer of the transactional id fenced this one. */
-    static boolean fenced(Throwable e) {
-        return fenced(e, 0);
-    }
-
-    private static boolean fenced(Throwable e, int depth) {
-        if (e == null || depth > 10) {
-            return false;
-        }
-        if (e instanceof ProducerFencedException || e instanceof InvalidProducerEpochException) {
-            return true;
-        }
-        for (Throwable suppressed : e.getSuppressed()) {
-            if (fenced(suppressed, depth + 1)) {
-                return true;
-            }
-        }
-        return e.getCause() != e && fenced(e.getCause(), depth + 1);
     }
 
     /** Decides, paces and sends one record and counts it; false (nothing counted) when stopped while pacing. */

@@ -13,7 +13,6 @@ import io.quotaflow.topology.StreamErrorHandlers;
 import io.quotaflow.topology.StreamErrorListener;
 import org.apache.kafka.common.utils.Time;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -28,14 +27,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class PipelineMetrics implements DispatcherListener, StreamErrorListener {
 
-    /** How long a failed stream thread keeps the instance not ready. */
-    static final Duration THREAD_FAILURE_NOT_READY = Duration.ofSeconds(60);
-    /**
-     * Stream-thread failures within {@link #THREAD_FAILURE_LOOP_WINDOW} that make the instance not live: a
-     * thread replaced this often keeps failing (a replaced thread is alive, so the thread count cannot tell).
-     */
-    static final int THREAD_FAILURE_LOOP = 3;
-    static final Duration THREAD_FAILURE_LOOP_WINDOW = Duration.ofMinutes(5);
     /** Reasons a ticket moves to another route (docs/design.md, Routes), registered at zero. */
     static final List<String> FALLBACK_REASONS = List.of("halted", "circuit-open", "max-wait", "context", "out-for-day", "batch-expired");
     /** The {@code reason} label of {@code quotaflow_handoffs_total} (registered at zero for every route and class). */
@@ -51,22 +42,11 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
     private final Map<String, DispatcherSnapshot> snapshots = new ConcurrentHashMap<>();
     private final TicketDirectory tickets = new TicketDirectory();
     private final TenantMeters tenants;
-    private final AtomicLong calls = new AtomicLong();
-    private final AtomicLong http429 = new AtomicLong();
-    private final AtomicLong classified = new AtomicLong();
-    private final AtomicLong deadLettered = new AtomicLong();
-    private final AtomicLong retried = new AtomicLong();
-    private final Map<String, AtomicLong> republished = new ConcurrentHashMap<>();
-    private final AtomicLong recordErrors = new AtomicLong();
-    private final AtomicLong threadFailures = new AtomicLong();
-    private final Counter threadFailureCounter;
+    private final Totals totals = new Totals();
     private final Counter intakeHolds;
     private final Counter cancelledCounter;
     private final Counter cancelRequests;
-    private volatile long lastThreadFailureMs = Long.MIN_VALUE;
-    /** The times of the last {@link #THREAD_FAILURE_LOOP} stream-thread failures, oldest first. */
-    private final java.util.ArrayDeque<Long> recentThreadFailures = new java.util.ArrayDeque<>();
-    private volatile String lastThreadFailure;
+    private final ThreadFailures threadFailures;
 
     /** Meters for the given routes, every family registered now; the clock is {@code time}'s wall clock. */
     public PipelineMetrics(MeterRegistry registry, List<MeteredRoute> routes, Time time) {
@@ -99,8 +79,7 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
         cancelRequests = Counter.builder("quotaflow.cancel.requests")
                 .description("tombstones (cancel requests) read from the input topics, whether or not their ticket was still waiting")
                 .register(registry);
-        threadFailureCounter = Counter.builder("quotaflow.stream.thread.failures")
-                .description("stream threads that died (each is replaced)").register(registry);
+        threadFailures = new ThreadFailures(registry);
         intakeHolds = Counter.builder("quotaflow.intake.holds")
                 .description("times a stream thread held its input topics while its dispatchers caught up (intake.hold-dispatch-lag)")
                 .register(registry);
@@ -165,21 +144,21 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
 
     @Override
     public void dispatched(String scope, Priority priority, int items, long estimatedPromptTokens, long admissionCost) {
-        calls.incrementAndGet();
+        totals.calls.incrementAndGet();
         route(scope).dispatched(priority, items, estimatedPromptTokens, admissionCost);
     }
 
     @Override
     public void completed(String scope, ModelOutcome outcome, int items) {
         if (outcome instanceof ModelOutcome.RateLimited) {
-            http429.incrementAndGet();
+            totals.http429.incrementAndGet();
         }
         route(scope).completed(outcome);
     }
 
     @Override
     public void classified(String scope, Priority priority, long queuedMs, long latencyMs) {
-        classified.incrementAndGet();
+        totals.classified.incrementAndGet();
         route(scope).classified(priority, queuedMs, latencyMs);
     }
 
@@ -190,26 +169,26 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
 
     @Override
     public void retried(String scope, String kind) {
-        retried.incrementAndGet();
+        totals.retried.incrementAndGet();
         route(scope).retried(kind);
     }
 
     @Override
     public void deadLettered(String scope, String kind) {
-        deadLettered.incrementAndGet();
+        totals.deadLettered.incrementAndGet();
         deadLetters(kind).increment();
     }
 
     @Override
     public void republished(String scope, String outcome) {
-        republished.computeIfAbsent(outcome, k -> new AtomicLong()).incrementAndGet();
+        totals.republished.computeIfAbsent(outcome, k -> new AtomicLong()).incrementAndGet();
         route(scope).republishedTicket(outcome);
     }
 
     @Override
     public void recordFailed(String stage, String topic, String exception) {
-        recordErrors.incrementAndGet();
-        deadLettered.incrementAndGet();
+        totals.recordErrors.incrementAndGet();
+        totals.deadLettered.incrementAndGet();
         deadLetters(StreamErrorHandlers.INTERNAL_ERROR).increment();
         recordErrorCounter(stage).increment();
     }
@@ -226,46 +205,17 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
 
     /** A stream thread died (it is replaced): the instance reports not ready for a while. */
     public void streamThreadFailed(Throwable cause, long nowMs) {
-        threadFailures.incrementAndGet();
-        lastThreadFailureMs = nowMs;
-        lastThreadFailure = cause.getClass().getSimpleName();
-        threadFailureCounter.increment();
-        synchronized (recentThreadFailures) {
-            recentThreadFailures.addLast(nowMs);
-            while (recentThreadFailures.size() > THREAD_FAILURE_LOOP) {
-                recentThreadFailures.removeFirst();
-            }
-        }
+        threadFailures.failed(cause, nowMs);
     }
 
-    /**
-     * Why the instance is not live although its streams run, or null: its stream threads failed
-     * {@link #THREAD_FAILURE_LOOP} times within {@link #THREAD_FAILURE_LOOP_WINDOW}. Each was replaced, and
-     * the replacement failed again; a restart is the next step, and it makes the loop visible.
-     */
+    /** Why the instance is not live although its streams run, or null: see {@link ThreadFailures#notLiveReason}. */
     public String notLiveReason(long nowMs) {
-        long oldest;
-        synchronized (recentThreadFailures) {
-            if (recentThreadFailures.size() < THREAD_FAILURE_LOOP) {
-                return null;
-            }
-            oldest = recentThreadFailures.peekFirst();
-        }
-        if (nowMs - oldest >= THREAD_FAILURE_LOOP_WINDOW.toMillis()) {
-            return null;
-        }
-        return "stream threads failed " + THREAD_FAILURE_LOOP + " times in " + Math.max(1, (nowMs - oldest) / 1000)
-                + " s (last: " + lastThreadFailure + ", " + Math.max(0, (nowMs - lastThreadFailureMs) / 1000)
-                + " s ago); each replacement failed again; see the log";
+        return threadFailures.notLiveReason(nowMs);
     }
 
     /** Why the instance is not ready apart from halted routes and the streams' state, or null. */
     public String notReadyReason(long nowMs) {
-        if (lastThreadFailureMs != Long.MIN_VALUE && nowMs - lastThreadFailureMs < THREAD_FAILURE_NOT_READY.toMillis()) {
-            return "a stream thread failed " + (nowMs - lastThreadFailureMs) / 1000 + " s ago (" + lastThreadFailure
-                    + "); it was replaced; see the log";
-        }
-        return null;
+        return threadFailures.notReadyReason(nowMs);
     }
 
     /** Each halted route this instance owns, with why (the provider's refusal, redacted). */
@@ -292,16 +242,16 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
 
     public Map<String, Long> republishedCounts() {
         Map<String, Long> out = new TreeMap<>();
-        republished.forEach((k, v) -> out.put(k, v.get()));
+        totals.republished.forEach((k, v) -> out.put(k, v.get()));
         return out;
     }
 
     public long recordErrorCount() {
-        return recordErrors.get();
+        return totals.recordErrors.get();
     }
 
     public long threadFailureCount() {
-        return threadFailures.get();
+        return threadFailures.count();
     }
 
     @Override
@@ -392,22 +342,33 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
     }
 
     public long calls() {
-        return calls.get();
+        return totals.calls.get();
     }
 
     public long http429() {
-        return http429.get();
+        return totals.http429.get();
     }
 
     public long classifiedCount() {
-        return classified.get();
+        return totals.classified.get();
     }
 
     public long deadLetteredCount() {
-        return deadLettered.get();
+        return totals.deadLettered.get();
     }
 
     public long retriedCount() {
-        return retried.get();
+        return totals.retried.get();
+    }
+
+    /** The instance's totals since start, for {@code /status}. */
+    private static final class Totals {
+        private final AtomicLong calls = new AtomicLong();
+        private final AtomicLong http429 = new AtomicLong();
+        private final AtomicLong classified = new AtomicLong();
+        private final AtomicLong deadLettered = new AtomicLong();
+        private final AtomicLong retried = new AtomicLong();
+        private final Map<String, AtomicLong> republished = new ConcurrentHashMap<>();
+        private final AtomicLong recordErrors = new AtomicLong();
     }
 }

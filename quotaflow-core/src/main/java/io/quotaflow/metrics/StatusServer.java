@@ -1,54 +1,37 @@
 package io.quotaflow.metrics;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.quotaflow.dispatch.report.DispatcherSnapshot;
 import io.quotaflow.provider.RouteStateBoard;
 import io.quotaflow.records.Json;
-import io.quotaflow.records.Priority;
 import io.quotaflow.records.TicketKey;
 import io.quotaflow.settings.AccessTokens;
 import io.quotaflow.settings.HttpSettings;
 import io.quotaflow.status.Caller;
 import io.quotaflow.status.HttpAccess;
 import io.quotaflow.status.PeerSignature;
-import io.quotaflow.status.QueueView;
 import io.quotaflow.status.TicketAnswer;
 import io.quotaflow.status.TicketPaths;
 import io.quotaflow.status.TicketService;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.util.Callback;
-import org.eclipse.jetty.util.ssl.SslContextFactory;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.InetAddress;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -102,28 +85,8 @@ public final class StatusServer implements AutoCloseable {
     static final long RENDER_WAIT_MS = 10_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(StatusServer.class);
-    private static final String JSON = "application/json";
-    private static final String TEXT = "text/plain; charset=utf-8";
     private static final String PROMETHEUS = "text/plain; version=0.0.4; charset=utf-8";
     private static final String ALLOW = "GET, HEAD";
-    private static final String REALM = "Bearer realm=\"quotaflow\"";
-    /** Jetty's default, less what a ticket id may need: an encoded {@code /}, {@code %}, {@code .} or empty segment. */
-    private static final UriCompliance URIS = UriCompliance.DEFAULT.with("quotaflow-ticket-ids",
-            UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR, UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING,
-            UriCompliance.Violation.AMBIGUOUS_PATH_SEGMENT, UriCompliance.Violation.AMBIGUOUS_EMPTY_SEGMENT);
-
-    /** What an endpoint answers. */
-    private record Reply(int status, String type, byte[] body, Map<String, String> headers) {
-        Reply(int status, String type, String body) {
-            this(status, type, body.getBytes(StandardCharsets.UTF_8), Map.of());
-        }
-
-        Reply with(String header, String value) {
-            Map<String, String> more = new LinkedHashMap<>(headers);
-            more.put(header, value);
-            return new Reply(status, type, body, more);
-        }
-    }
 
     /** Where an endpoint is answered. */
     private enum Where { PROBE, METRICS, WORK, FORWARD }
@@ -145,12 +108,10 @@ public final class StatusServer implements AutoCloseable {
     private final org.apache.kafka.common.utils.Time time;
     private final MetricsPage page;
     private final AtomicInteger scrapes = new AtomicInteger();
-    private final ExecutorService renderer = pool("quotaflow-http-metrics", 1, 1);
-    private final ExecutorService work = pool("quotaflow-http-work", 2, 64);
-    /** The state prefix of a scope whose circuit is not closed. */
-    private static final String CIRCUIT = "CIRCUIT_";
+    private final ExecutorService renderer = ServerParts.pool("quotaflow-http-metrics", 1, 1);
+    private final ExecutorService work = ServerParts.pool("quotaflow-http-work", 2, 64);
     private final RouteStateBoard routes;
-    private final ExecutorService forward = pool("quotaflow-http-forward", 4, 64);
+    private final ExecutorService forward = ServerParts.pool("quotaflow-http-forward", 4, 64);
 
     /**
      * Serves on {@code bind}:{@code port} (0: a free port).
@@ -207,18 +168,18 @@ public final class StatusServer implements AutoCloseable {
         this.access = access;
         this.time = metrics.time();
         this.page = new MetricsPage(() -> MetricsText.render(registry), renderer);
-        Supplier<Reply> ready = () -> report(HealthCheck.ready(streams.state(), streams.wasRunning(),
-                metrics.notReadyReason(metrics.time().milliseconds()), metrics.haltedRoutes()).withRouteStates(unserved(routes)));
+        Supplier<Reply> ready = () -> Reply.report(HealthCheck.ready(streams.state(), streams.wasRunning(),
+                metrics.notReadyReason(metrics.time().milliseconds()), metrics.haltedRoutes()).withRouteStates(StatusPage.unserved(routes)));
         endpoints.put("/metrics", Endpoint.open(Where.METRICS, null));
         endpoints.put("/health/live", Endpoint.open(Where.PROBE,
-                () -> report(HealthCheck.live(streams.state(), streams.aliveThreads(),
+                () -> Reply.report(HealthCheck.live(streams.state(), streams.aliveThreads(),
                         metrics.notLiveReason(metrics.time().milliseconds()), metrics.haltedRoutes()))));
         endpoints.put("/health/ready", Endpoint.open(Where.PROBE, ready));
         endpoints.put("/health", Endpoint.open(Where.PROBE, ready));
-        endpoints.put("/status", new Endpoint(Where.WORK, Guard.OPERATOR, c -> new Reply(200, JSON, status(metrics, streams, routes))));
+        endpoints.put("/status", new Endpoint(Where.WORK, Guard.OPERATOR, c -> new Reply(200, Reply.JSON, StatusPage.render(metrics, streams, routes))));
         InetAddress address = InetAddress.getByName(bind);
-        this.server = new Server(requestThreads());
-        this.connector = connector(server, http, access);
+        this.server = new Server(ServerParts.requestThreads());
+        this.connector = ServerParts.connector(server, http, access);
         connector.setHost(address.getHostAddress());
         connector.setPort(port);
         connector.setIdleTimeout(http.idleTimeout().toMillis());
@@ -239,50 +200,6 @@ public final class StatusServer implements AutoCloseable {
         }
     }
 
-    private static QueuedThreadPool requestThreads() {
-        QueuedThreadPool threads = new QueuedThreadPool(16, 2);
-        threads.setName("quotaflow-http");
-        threads.setDaemon(true);
-        return threads;
-    }
-
-    private static ServerConnector connector(Server server, HttpSettings http, HttpAccess access) {
-        HttpConfiguration config = new HttpConfiguration();
-        config.setSendServerVersion(false);
-        config.setSendXPoweredBy(false);
-        config.setUriCompliance(URIS);
-        HttpConnectionFactory plain = new HttpConnectionFactory(config);
-        if (access.tls().isEmpty()) {
-            return new ServerConnector(server, 1, 1, plain);
-        }
-        // peers reach an instance by its advertised host name or address: no SNI host check
-        config.addCustomizer(new SecureRequestCustomizer(false));
-        SslContextFactory.Server tls = new SslContextFactory.Server();
-        tls.setSslContext(access.tls().get().serverContext());
-        access.onTls(identity -> reload(tls, identity));
-        return new ServerConnector(server, 1, 1, new SslConnectionFactory(tls, plain.getProtocol()), plain);
-    }
-
-    /** New connections are served with {@code identity}; open ones keep theirs. */
-    private static void reload(SslContextFactory.Server tls, io.quotaflow.settings.TlsIdentity identity) {
-        try {
-            tls.reload(f -> f.setSslContext(identity.serverContext()));
-        } catch (Exception e) {
-            LOG.warn("the reloaded TLS identity could not be put in force; the one before serves on: {}", e.toString());
-        }
-    }
-
-    private static ExecutorService pool(String name, int threads, int queue) {
-        AtomicInteger n = new AtomicInteger();
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(queue), r -> {
-            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
-        pool.allowCoreThreadTimeOut(true);
-        return pool;
-    }
-
     /** Routes every request; answers probes itself and hands every other endpoint on. */
     private final class Router extends Handler.Abstract {
         @Override
@@ -295,10 +212,10 @@ public final class StatusServer implements AutoCloseable {
             String method = request.getMethod();
             boolean readOnly = "GET".equals(method) || "HEAD".equals(method);
             if (endpoint == null) {
-                send(response, callback, closing(new Reply(404, TEXT, "not found: " + path + " (endpoints: "
+                Reply.send(response, callback, closing(new Reply(404, Reply.TEXT, "not found: " + path + " (endpoints: "
                         + String.join(", ", endpoints.keySet()) + ", " + TicketPaths.PREFIX + "{id})\n"), readOnly));
             } else if (!readOnly) {
-                send(response, callback, closing(new Reply(405, TEXT, "method " + method + " not allowed; use GET or HEAD\n")
+                Reply.send(response, callback, closing(new Reply(405, Reply.TEXT, "method " + method + " not allowed; use GET or HEAD\n")
                         .with("Allow", ALLOW), false));
             } else {
                 serve(request, response, callback, endpoint);
@@ -312,27 +229,27 @@ public final class StatusServer implements AutoCloseable {
             if (endpoint.guard() != Guard.OPEN && tokens.required()) {
                 Optional<Caller> known = caller(request, tokens);
                 if (known.isEmpty()) {
-                    send(response, callback, unauthorized(request));
+                    Reply.send(response, callback, Reply.unauthorized(request));
                     return;
                 }
                 caller = known.get();
                 if (endpoint.guard() == Guard.OPERATOR && !caller.operator()) {
-                    send(response, callback, new Reply(403, TEXT, "forbidden: this endpoint answers operator tokens (*) only\n"));
+                    Reply.send(response, callback, new Reply(403, Reply.TEXT, "forbidden: this endpoint answers operator tokens (*) only\n"));
                     return;
                 }
             }
             Caller who = caller;
             if (endpoint.where() == Where.PROBE) {
-                send(response, callback, answer(() -> endpoint.reply().apply(who)));
+                Reply.send(response, callback, Reply.answer(() -> endpoint.reply().apply(who)));
             } else if (endpoint.where() == Where.METRICS) {
                 metrics(response, callback, MetricsPage.acceptsGzip(request.getHeaders().get(HttpHeader.ACCEPT_ENCODING)));
             } else {
                 ExecutorService pool = endpoint.where() == Where.FORWARD ? forward : work;
                 Supplier<Reply> reply = () -> endpoint.reply().apply(who);
                 try {
-                    pool.execute(() -> send(response, callback, answer(reply)));
+                    pool.execute(() -> Reply.send(response, callback, Reply.answer(reply)));
                 } catch (RejectedExecutionException e) {
-                    send(response, callback, busy("too many requests waiting"));
+                    Reply.send(response, callback, Reply.busy("too many requests waiting"));
                 }
             }
         }
@@ -340,7 +257,7 @@ public final class StatusServer implements AutoCloseable {
 
     /** The caller of {@code request}: its bearer token's tenant, or the tenant another instance signed it for. */
     private Optional<Caller> caller(Request request, AccessTokens tokens) {
-        Optional<String> token = bearer(request);
+        Optional<String> token = Reply.bearer(request);
         if (token.isPresent()) {
             return tokens.tenantOf(token.get()).map(t -> new Caller(t, AccessTokens.digest(token.get())));
         }
@@ -383,7 +300,7 @@ public final class StatusServer implements AutoCloseable {
         boolean local = "true".equals(query.get("local"));
         String tenant = query.get("tenant");
         if (tenant != null && !TicketKey.validTenant(tenant)) {
-            return new Endpoint(Where.PROBE, Guard.TOKEN, c -> new Reply(400, TEXT, "tenant must be 1 to " + TicketKey.MAX_TENANT_LENGTH
+            return new Endpoint(Where.PROBE, Guard.TOKEN, c -> new Reply(400, Reply.TEXT, "tenant must be 1 to " + TicketKey.MAX_TENANT_LENGTH
                     + " characters without ':' or control characters\n"));
         }
         String key = tenant == null ? id.get() : TicketKey.key(tenant, id.get());
@@ -394,144 +311,30 @@ public final class StatusServer implements AutoCloseable {
     /** The ticket's answer, or for a caller of another tenant 404 whether the ticket exists or not. */
     private Reply ticketReply(String key, boolean local, Caller caller) {
         if (!caller.mayRead(TicketKey.parse(key).tenant())) {
-            return new Reply(404, TEXT, "not found\n");
+            return new Reply(404, Reply.TEXT, "not found\n");
         }
         TicketAnswer answer = tickets == null ? TicketAnswer.unknown(key) : tickets.answer(key, local, caller);
-        return new Reply(200, JSON, Json.MAPPER.valueToTree(answer).toPrettyString());
+        return new Reply(200, Reply.JSON, Json.MAPPER.valueToTree(answer).toPrettyString());
     }
 
     /** The page, gzipped when the client accepts it (Prometheus does): about a tenth of the bytes on the wire. */
     private void metrics(Response response, Callback callback, boolean gzip) {
         if (scrapes.incrementAndGet() > MAX_SCRAPES) {
             scrapes.decrementAndGet();
-            send(response, callback, busy("too many concurrent scrapes"));
+            Reply.send(response, callback, Reply.busy("too many concurrent scrapes"));
             return;
         }
         Callback done = Callback.from(callback, (Runnable) scrapes::decrementAndGet);
         page.next().orTimeout(RENDER_WAIT_MS, TimeUnit.MILLISECONDS).whenComplete((body, failure) -> {
             if (failure == null) {
-                send(response, done, gzip
+                Reply.send(response, done, gzip
                         ? new Reply(200, PROMETHEUS, body.gzipped(), Map.of("Content-Encoding", "gzip", "Vary", "Accept-Encoding"))
                         : new Reply(200, PROMETHEUS, body.plain(), Map.of("Vary", "Accept-Encoding")));
             } else {
                 LOG.warn("/metrics could not be rendered: {}", String.valueOf(failure));
-                send(response, done, busy("metrics not rendered in time"));
+                Reply.send(response, done, Reply.busy("metrics not rendered in time"));
             }
         });
-    }
-
-    private static Reply answer(Supplier<Reply> endpoint) {
-        try {
-            return endpoint.get();
-        } catch (RuntimeException e) {
-            LOG.warn("HTTP endpoint failed", e);
-            return new Reply(500, TEXT, "internal error: " + e.getClass().getSimpleName() + "\n");
-        }
-    }
-
-    private static Reply busy(String why) {
-        return new Reply(503, TEXT, "busy: " + why + "; try again\n").with("Retry-After", "1");
-    }
-
-    private static Optional<String> bearer(Request request) {
-        String header = request.getHeaders().get(HttpHeader.AUTHORIZATION);
-        if (header == null || header.length() < 7 || !header.substring(0, 7).toLowerCase(Locale.ROOT).equals("bearer ")) {
-            return Optional.empty();
-        }
-        return Optional.of(header.substring(7).strip());
-    }
-
-    private static Reply unauthorized(Request request) {
-        if (bearer(request).isEmpty()) {
-            return new Reply(401, TEXT, "unauthorized: send Authorization: Bearer <token> (one of http.tokens-file or http.auth-token-file)\n")
-                    .with("WWW-Authenticate", REALM);
-        }
-        return new Reply(401, TEXT, "unauthorized: the bearer token is not one configured\n")
-                .with("WWW-Authenticate", REALM + ", error=\"invalid_token\"");
-    }
-
-    /** Sends {@code reply}; for HEAD Jetty sends the same headers (Content-Length included) and no body. */
-    private static void send(Response response, Callback callback, Reply reply) {
-        response.setStatus(reply.status());
-        HttpFields.Mutable headers = response.getHeaders();
-        headers.put(HttpHeader.CONTENT_TYPE, reply.type());
-        headers.put(HttpHeader.CACHE_CONTROL, "no-store");
-        reply.headers().forEach(headers::put);
-        headers.put(HttpHeader.CONTENT_LENGTH, reply.body().length);
-        response.write(true, ByteBuffer.wrap(reply.body()), callback);
-    }
-
-    private static Reply report(HealthCheck.Report report) {
-        return new Reply(report.status(), JSON, report.json());
-    }
-
-    /** The routes that cannot serve now, with their state. */
-    private static Map<String, String> unserved(RouteStateBoard routes) {
-        Map<String, String> out = new java.util.TreeMap<>();
-        routes.entries().forEach((name, e) -> {
-            if (!e.state().canServe()) {
-                out.put(name, e.state().text());
-            }
-        });
-        return out;
-    }
-
-    /**
-     * Whether every route can serve: none halted or with its circuit open (of the scopes this instance owns),
-     * and every route's state ({@code routes}) one that serves.
-     */
-    static boolean healthy(PipelineMetrics metrics, RouteStateBoard routes) {
-        return metrics.healthy() && routes.allServe()
-                && metrics.snapshots().stream().noneMatch(s -> s.state().startsWith(CIRCUIT));
-    }
-
-    private static String status(PipelineMetrics metrics, StreamsProbe streams, RouteStateBoard routes) {
-        ObjectNode body = Json.MAPPER.createObjectNode();
-        body.put("streams", String.valueOf(streams.state()));
-        body.put("healthy", healthy(metrics, routes));
-        ArrayNode states = body.putArray("routes");
-        routes.entries().forEach((name, e) -> states.addObject().put("route", name).put("routeState", e.state().text())
-                .put("canServe", e.state().canServe()).put("since", e.sinceIso()));
-        body.put("calls", metrics.calls());
-        body.put("http429", metrics.http429());
-        body.put("classified", metrics.classifiedCount());
-        body.put("retried", metrics.retriedCount());
-        body.put("deadLettered", metrics.deadLetteredCount());
-        body.set("republished", Json.MAPPER.valueToTree(metrics.republishedCounts()));
-        body.put("recordErrors", metrics.recordErrorCount());
-        body.put("streamThreadFailures", metrics.threadFailureCount());
-        ArrayNode scopes = body.putArray("scopes");
-        long now = metrics.time().milliseconds();
-        for (DispatcherSnapshot s : metrics.snapshots()) {
-            ObjectNode scope = Json.MAPPER.valueToTree(s);
-            Optional<QueueView> view = metrics.tickets().views().stream().filter(v -> v.scope().equals(s.scope())).findFirst();
-            boolean serves = !s.state().startsWith("HALTED") && !s.state().startsWith(CIRCUIT)
-                    && view.map(v -> v.routes().stream().allMatch(r -> routes.state(r).canServe())).orElse(true);
-            if (!serves) {
-                // no estimate while the scope cannot serve: 0 ms would read as "now"
-                scope.putNull("estimatedWaitMs");
-            }
-            view.ifPresent(v -> scope.set("tail", tail(v, now, serves)));
-            scopes.add(scope);
-        }
-        return body.toPrettyString();
-    }
-
-    /** Per priority: what waits at it and above, and when that is expected to be done. */
-    private static ObjectNode tail(QueueView view, long now, boolean serves) {
-        ObjectNode tail = Json.MAPPER.createObjectNode();
-        for (Priority p : Priority.values()) {
-            ObjectNode node = tail.putObject(p.wireName());
-            int waiting = view.tail(p).tickets();
-            node.put("waiting", waiting);
-            if (waiting > 0 && serves) {
-                node.put("estimatedDoneAt", Instant.ofEpochMilli(view.tailEta(p, now).doneAt()).toString());
-            } else {
-                node.putNull("estimatedDoneAt");
-            }
-        }
-        tail.put("measured", view.rates().measured());
-        return tail;
     }
 
     public int port() {

@@ -45,11 +45,7 @@ final class RouteCheck {
     private boolean stopped;
     private boolean keyDone;
     private boolean modelDone;
-    /** Whether GET /models lists the model; null when it gave no list. */
-    private Boolean listed;
-    private int modelsListed;
-    private final List<String> modelNames = new ArrayList<>();
-    private OptionalLong providerContext = OptionalLong.empty();
+    private final Listing listing = new Listing();
     private String unverified = "GET /models gave no model list";
     private HttpHeaders limitHeaders;
     private boolean answered;
@@ -104,18 +100,18 @@ final class RouteCheck {
         ok("key", "accepted (GET /models 200)");
         keyDone = true;
         String model = route.model().model();
-        listed = false;
+        listing.listed = false;
         for (JsonNode m : data) {
             String id = m.path("id").asText("");
-            modelsListed++;
-            if (modelNames.size() < MODELS_NAMED) {
-                modelNames.add(id);
+            listing.count++;
+            if (listing.names.size() < MODELS_NAMED) {
+                listing.names.add(id);
             }
             if (id.equals(model)) {
-                listed = true;
+                listing.listed = true;
                 for (String field : CONTEXT_FIELDS) {
                     if (m.path(field).canConvertToLong() && m.path(field).asLong() > 0) {
-                        providerContext = OptionalLong.of(m.path(field).asLong());
+                        listing.context = OptionalLong.of(m.path(field).asLong());
                         break;
                     }
                 }
@@ -174,7 +170,7 @@ final class RouteCheck {
             modelDone = true;
             ok("model", route.model().model() + (s == 200 ? " answered a 1-token call in " + e.millis() + " ms"
                     : " accepted (the call was rate limited right now: 429)")
-                    + (Boolean.FALSE.equals(listed) ? " (GET /models does not list it)" : ""));
+                    + (Boolean.FALSE.equals(listing.listed) ? " (GET /models does not list it)" : ""));
         } else if (s >= 500) {
             fail("call", "the provider answered HTTP " + s + ": " + message, RouteState.failing("HTTP " + s));
         } else {
@@ -208,11 +204,11 @@ final class RouteCheck {
 
     private void model() {
         String model = route.model().model();
-        if (Boolean.TRUE.equals(listed)) {
+        if (Boolean.TRUE.equals(listing.listed)) {
             ok("model", model + " is listed by GET /models");
-        } else if (Boolean.FALSE.equals(listed)) {
-            fail("model", model + " is not among the " + modelsListed + " models GET /models lists (" + String.join(", ", modelNames)
-                    + (modelsListed > modelNames.size() ? ", ..." : "") + ")", RouteState.modelNotFound("not listed by GET /models"));
+        } else if (Boolean.FALSE.equals(listing.listed)) {
+            fail("model", model + " is not among the " + listing.count + " models GET /models lists (" + String.join(", ", listing.names)
+                    + (listing.count > listing.names.size() ? ", ..." : "") + ")", RouteState.modelNotFound("not listed by GET /models"));
         } else {
             skip("model", "not verified: " + unverified);
         }
@@ -220,14 +216,14 @@ final class RouteCheck {
 
     private void context() {
         int configured = route.contextTokens();
-        if (providerContext.isEmpty()) {
+        if (listing.context.isEmpty()) {
             ok("context window", configured + " tokens, as configured (the provider does not say)");
-        } else if (configured > providerContext.getAsLong()) {
-            lines.add(new ProbeLine(ProbeLine.Verdict.FAIL, subject, "context window", "the provider says " + providerContext.getAsLong()
+        } else if (configured > listing.context.getAsLong()) {
+            lines.add(new ProbeLine(ProbeLine.Verdict.FAIL, subject, "context window", "the provider says " + listing.context.getAsLong()
                     + " tokens; the configured " + configured + " is larger: set " + key("context-tokens", Keys.LLM_CONTEXT_TOKENS)
-                    + "=" + providerContext.getAsLong()));
+                    + "=" + listing.context.getAsLong()));
         } else {
-            ok("context window", configured + " tokens configured; the provider says " + providerContext.getAsLong());
+            ok("context window", configured + " tokens configured; the provider says " + listing.context.getAsLong());
         }
     }
 
@@ -336,5 +332,13 @@ final class RouteCheck {
         lines.add(new ProbeLine(ProbeLine.Verdict.FAIL, subject, check, detail));
         state = cause;
         stopped = true;
+    }
+
+    /** What {@code GET /models} listed: whether it names the model (null: it gave no list), how many, the first few, the model's context window. */
+    private static final class Listing {
+        private Boolean listed;
+        private int count;
+        private final List<String> names = new ArrayList<>();
+        private OptionalLong context = OptionalLong.empty();
     }
 }

@@ -3,7 +3,6 @@ package io.quotaflow.quota;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.IntFunction;
 
 /**
  * The limiter's recent admissions, oldest first: what the provider may not have counted yet when it
@@ -37,55 +36,15 @@ final class AdmissionLog {
      */
     static final double ORDERING_RATE_MARGIN = 1.5;
 
-    /** One admission; {@code answeredNanos} 0 while unanswered, {@code expiresNanos} 0 for our own. */
-    private static final class Entry {
-        final long sequence;
-        final long nanos;
-        final Charge charge;
-        final long expiresNanos;
-        long answeredNanos;
-        /** The tokens its answer said remained after the provider charged it; -1 until known. */
-        long reportedTokens = -1;
-        /** The charges of every call logged before this one and still in the log (plus those purged from the front). */
-        Charge before;
-        /** False once the entry has left the log (purged or removed); the answer index drops such entries lazily. */
-        boolean live = true;
-
-        Entry(long sequence, long nanos, Charge charge, long expiresNanos) {
-            this.sequence = sequence;
-            this.nanos = nanos;
-            this.charge = charge;
-            this.expiresNanos = expiresNanos;
-        }
-    }
-
-    /**
-     * A moment the provider may have taken an answer's headers at, and the calls it may not have
-     * counted then: a raise may credit refill only from that moment on and must subtract them.
-     */
-    record Snapshot(long atNanos, Charge uncounted) {
-    }
-
-    /**
-     * Calls the provider's answer may not hold yet: what a lowering subtracts (refill credited from
-     * the answer on), and the moments a raise must hold against (the lowest of them wins).
-     */
-    record Uncounted(Charge lower, List<Snapshot> raise) {
-
-        Uncounted {
-            raise = List.copyOf(raise);
-        }
-    }
-
     /** Every call in the log, by sequence (and so by admission time). */
-    private final Ring<Entry> entries = new Ring<>();
+    private final Ring<AdmissionEntry> entries = new Ring<>();
     /** The unanswered calls in the log, by sequence. */
-    private final List<Entry> open = new ArrayList<>();
+    private final List<AdmissionEntry> open = new ArrayList<>();
     /** The calls inherited from a previous owner, by sequence; entries that left the log are skipped. */
-    private final List<Entry> inherited = new ArrayList<>();
+    private final List<AdmissionEntry> inherited = new ArrayList<>();
     /** The answered calls, by the time of their answers; entries that left the log are skipped and dropped from the front. */
-    private final Ring<Entry> answers = new Ring<>();
-    /** The charges of every call logged so far (the next call's {@link Entry#before}). */
+    private final Ring<AdmissionEntry> answers = new Ring<>();
+    /** The charges of every call logged so far (the next call's {@link AdmissionEntry#before}). */
     private Charge logged = Charge.NONE;
     private long sequence;
     /** When the inherited calls stop counting (0: none held). */
@@ -93,7 +52,7 @@ final class AdmissionLog {
 
     /** Logs an admission of ours; returns its sequence number. */
     long add(long nowNanos, Charge charge) {
-        append(new Entry(++sequence, nowNanos, charge, 0));
+        append(new AdmissionEntry(++sequence, nowNanos, charge, 0));
         return sequence;
     }
 
@@ -103,13 +62,13 @@ final class AdmissionLog {
         long each = tokens / calls;
         for (int i = 0; i < calls; i++) {
             // their split is unknown: each counts whole against the input and the output limits
-            Entry e = new Entry(++sequence, nowNanos, Charge.unsplit(i == 0 ? tokens - each * (calls - 1) : each), expiresNanos);
+            AdmissionEntry e = new AdmissionEntry(++sequence, nowNanos, Charge.unsplit(i == 0 ? tokens - each * (calls - 1) : each), expiresNanos);
             append(e);
             inherited.add(e);
         }
     }
 
-    private void append(Entry e) {
+    private void append(AdmissionEntry e) {
         e.before = logged;
         logged = logged.plus(e.charge);
         entries.addLast(e);
@@ -128,12 +87,12 @@ final class AdmissionLog {
     /** Removes the admission sent at {@code sentAtNanos} costing {@code tokens} (a refunded call). */
     void remove(long sentAtNanos, long tokens) {
         for (int i = entries.size() - 1; i >= 0; i--) {
-            Entry e = entries.get(i);
+            AdmissionEntry e = entries.get(i);
             if (e.nanos == sentAtNanos && e.charge.tokens() == tokens) {
                 entries.remove(i);
                 leave(e);
                 for (int j = i; j < entries.size(); j++) {
-                    Entry later = entries.get(j);
+                    AdmissionEntry later = entries.get(j);
                     later.before = minus(later.before, e.charge);
                 }
                 logged = minus(logged, e.charge);
@@ -150,7 +109,7 @@ final class AdmissionLog {
         if (index < 0) {
             return;
         }
-        Entry e = entries.get(index);
+        AdmissionEntry e = entries.get(index);
         if (e.answeredNanos == 0) {
             open.remove(openIndexOf(e.sequence));
         } else {
@@ -197,9 +156,9 @@ final class AdmissionLog {
             return lower;
         }
         double ratePerNano = limitPerMinute * ORDERING_RATE_MARGIN / 60.0 / 1e9;
-        Entry call = entries.get(index);
-        for (int i = firstAfter(entries, call.nanos - transitNanos - 1, false); i < index; i++) {
-            Entry e = entries.get(i);
+        AdmissionEntry call = entries.get(index);
+        for (int i = AdmissionEntry.firstAfter(entries, call.nanos - transitNanos - 1, false); i < index; i++) {
+            AdmissionEntry e = entries.get(i);
             if (e.answeredNanos != 0 && (e.answeredNanos < call.nanos || chargedBefore(e, call, remainingTokens, ratePerNano))) {
                 lower = minus(lower, e.charge);
             }
@@ -208,15 +167,15 @@ final class AdmissionLog {
     }
 
     /** Whether {@code e}'s own answer says the provider charged it before {@code call}, whose answer reported {@code remainingTokens}. */
-    private static boolean chargedBefore(Entry e, Entry call, long remainingTokens, double ratePerNano) {
+    private static boolean chargedBefore(AdmissionEntry e, AdmissionEntry call, long remainingTokens, double ratePerNano) {
         return e.reportedTokens > 0 && e.reportedTokens > remainingTokens + ratePerNano * (e.answeredNanos - call.nanos)
                 - OWN_COST_SHARE * e.charge.tokens();
     }
 
     /** Every call admitted after {@code sentAtNanos}, the headers taken when that call was admitted. */
     Uncounted after(long sentAtNanos) {
-        Charge later = suffix(firstAfter(entries, sentAtNanos, false));
-        return new Uncounted(later, List.of(new Snapshot(sentAtNanos, later)));
+        Charge later = suffix(AdmissionEntry.firstAfter(entries, sentAtNanos, false));
+        return new Uncounted(later, List.of(new Uncounted.Snapshot(sentAtNanos, later)));
     }
 
     /**
@@ -238,7 +197,7 @@ final class AdmissionLog {
     Uncounted around(long admission, long receivedNanos) {
         int index = indexOf(admission);
         Charge lower = suffix(index >= 0 ? index + 1 : -index - 1);
-        for (Entry e : open) {
+        for (AdmissionEntry e : open) {
             if (e.sequence >= admission) {
                 break;
             }
@@ -246,17 +205,17 @@ final class AdmissionLog {
         }
         if (index < 0) {
             // its send time is unknown: every call may be uncounted
-            return new Uncounted(lower, List.of(new Snapshot(receivedNanos, suffix(0))));
+            return new Uncounted(lower, List.of(new Uncounted.Snapshot(receivedNanos, suffix(0))));
         }
-        int firstLater = firstAfter(answers, receivedNanos, true);
+        int firstLater = AdmissionEntry.firstAfter(answers, receivedNanos, true);
         Charge always = Charge.NONE;
-        for (Entry e : open) {
+        for (AdmissionEntry e : open) {
             if (e.sequence != admission) {
                 always = always.plus(e.charge);
             }
         }
         for (int i = firstLater; i < answers.size(); i++) {
-            Entry e = answers.get(i);
+            AdmissionEntry e = answers.get(i);
             if (e.live && e.sequence != admission) {
                 always = always.plus(e.charge);
             }
@@ -291,7 +250,7 @@ final class AdmissionLog {
                 return suffix(0);
             }
             Charge lower = suffix(-index - 1);
-            for (Entry e : open) {
+            for (AdmissionEntry e : open) {
                 if (e.sequence >= admission) {
                     break;
                 }
@@ -299,21 +258,21 @@ final class AdmissionLog {
             }
             return lower;
         }
-        Entry call = entries.get(index);
-        int first = firstAfter(entries, call.nanos - transitNanos - 1, false);
+        AdmissionEntry call = entries.get(index);
+        int first = AdmissionEntry.firstAfter(entries, call.nanos - transitNanos - 1, false);
         long firstSequence = entries.get(first).sequence;
         Charge lower = suffix(index + 1);
         if (answeredToo) {
             lower = lower.plus(minus(call.before, entries.get(first).before));
         } else {
-            int o = bySequence(open.size(), open::get, firstSequence);
+            int o = AdmissionEntry.bySequence(open.size(), open::get, firstSequence);
             for (int i = o < 0 ? -o - 1 : o; i < open.size() && open.get(i).sequence < admission; i++) {
                 lower = lower.plus(open.get(i).charge);
             }
         }
         if (inheritedUntilNanos != 0) {
             // inherited calls count however early they were sent
-            for (Entry e : inherited) {
+            for (AdmissionEntry e : inherited) {
                 if (e.live && e.expiresNanos != 0 && e.sequence < firstSequence && (answeredToo || e.answeredNanos == 0)) {
                     lower = lower.plus(e.charge);
                 }
@@ -327,7 +286,7 @@ final class AdmissionLog {
         if (toNanos <= fromNanos) {
             return 0;
         }
-        return suffix(firstAfter(entries, fromNanos, false)).tokens() - suffix(firstAfter(entries, toNanos, false)).tokens();
+        return suffix(AdmissionEntry.firstAfter(entries, fromNanos, false)).tokens() - suffix(AdmissionEntry.firstAfter(entries, toNanos, false)).tokens();
     }
 
     /** When the call admitted as {@code admission} was admitted; {@link Long#MAX_VALUE} when it is no longer logged. */
@@ -341,26 +300,26 @@ final class AdmissionLog {
      * send and the receipt, latest first: the answers before position {@code firstLater} of the
      * answer index and after {@code sentAt}.
      */
-    private List<Snapshot> snapshots(long admission, long sentAt, long receivedNanos, Charge always, int firstLater) {
-        List<Snapshot> snapshots = new ArrayList<>();
-        snapshots.add(new Snapshot(receivedNanos, always));
+    private List<Uncounted.Snapshot> snapshots(long admission, long sentAt, long receivedNanos, Charge always, int firstLater) {
+        List<Uncounted.Snapshot> snapshots = new ArrayList<>();
+        snapshots.add(new Uncounted.Snapshot(receivedNanos, always));
         Charge uncounted = always;
         long at = 0;
         boolean pending = false;
         for (int i = firstLater - 1; i >= 0 && answers.get(i).answeredNanos > sentAt; i--) {
-            Entry e = answers.get(i);
+            AdmissionEntry e = answers.get(i);
             if (!e.live || e.sequence == admission) {
                 continue;
             }
             if (pending && e.answeredNanos != at) {
-                snapshots.add(new Snapshot(at, uncounted));
+                snapshots.add(new Uncounted.Snapshot(at, uncounted));
             }
             uncounted = uncounted.plus(e.charge);
             at = e.answeredNanos;
             pending = true;
         }
         if (pending) {
-            snapshots.add(new Snapshot(at, uncounted));
+            snapshots.add(new Uncounted.Snapshot(at, uncounted));
         }
         return snapshots;
     }
@@ -380,10 +339,10 @@ final class AdmissionLog {
     }
 
     private void dropInherited() {
-        List<Entry> kept = new ArrayList<>(entries.size());
+        List<AdmissionEntry> kept = new ArrayList<>(entries.size());
         Charge dropped = Charge.NONE;
         for (int i = 0; i < entries.size(); i++) {
-            Entry e = entries.get(i);
+            AdmissionEntry e = entries.get(i);
             if (e.expiresNanos != 0) {
                 dropped = dropped.plus(e.charge);
                 leave(e);
@@ -399,14 +358,14 @@ final class AdmissionLog {
     }
 
     /** {@code e} has left the log. */
-    private void leave(Entry e) {
+    private void leave(AdmissionEntry e) {
         e.live = false;
         if (e.answeredNanos == 0) {
             open.remove(openIndexOf(e.sequence));
         }
     }
 
-    private void removeAnswer(Entry e) {
+    private void removeAnswer(AdmissionEntry e) {
         for (int i = answers.size() - 1; i >= 0; i--) {
             if (answers.get(i) == e) {
                 answers.remove(i);
@@ -422,45 +381,11 @@ final class AdmissionLog {
 
     /** The position of {@code admission} in the log, or {@code -(the position it would have) - 1}. */
     private int indexOf(long admission) {
-        return bySequence(entries.size(), entries::get, admission);
-    }
-
-    /** The position of {@code admission} among {@code size} entries ordered by sequence, or {@code -(its insertion point) - 1}. */
-    private static int bySequence(int size, IntFunction<Entry> at, long admission) {
-        int low = 0;
-        int high = size - 1;
-        while (low <= high) {
-            int mid = (low + high) >>> 1;
-            long s = at.apply(mid).sequence;
-            if (s < admission) {
-                low = mid + 1;
-            } else if (s > admission) {
-                high = mid - 1;
-            } else {
-                return mid;
-            }
-        }
-        return -low - 1;
-    }
-
-    /** The first position of {@code ring} whose admission (or answer) time is above {@code nanos}; the ring is ordered by it. */
-    private static int firstAfter(Ring<Entry> ring, long nanos, boolean byAnswer) {
-        int low = 0;
-        int high = ring.size();
-        while (low < high) {
-            int mid = (low + high) >>> 1;
-            Entry e = ring.get(mid);
-            if ((byAnswer ? e.answeredNanos : e.nanos) > nanos) {
-                high = mid;
-            } else {
-                low = mid + 1;
-            }
-        }
-        return low;
+        return AdmissionEntry.bySequence(entries.size(), entries::get, admission);
     }
 
     private int openIndexOf(long admission) {
-        int index = bySequence(open.size(), open::get, admission);
+        int index = AdmissionEntry.bySequence(open.size(), open::get, admission);
         if (index < 0) {
             throw new IllegalStateException("admission " + admission + " is not open");
         }

@@ -45,6 +45,12 @@ final class MinuteBucket {
     private double reserveExtra;
     private long reserveExtraAtNanos;
 
+    /** A bucket for {@code dimension} when {@code limited}, else null (no limit: nothing to hold a call back). */
+    static MinuteBucket of(boolean limited, QuotaDimension dimension, long limitPerMinute, boolean ceiling, QuotaSettings settings,
+                           long nowNanos) {
+        return limited ? new MinuteBucket(dimension, limitPerMinute, ceiling, settings, nowNanos) : null;
+    }
+
     /**
      * @param ceiling whether {@code limitPerMinute} was set by the operator: then the provider's announced limit may
      *                lower the limit in force, never raise it above {@code limitPerMinute}, and the capacity stays the
@@ -235,7 +241,7 @@ final class MinuteBucket {
      * report's limit becomes the limit in force first ({@link #adopt}); under a ceiling the capacity
      * does not grow.
      */
-    void follow(Report report, long laterLowering, List<AdmissionLog.Snapshot> raises, boolean mayRaise, boolean interactiveAbout,
+    void follow(Report report, long laterLowering, List<Uncounted.Snapshot> raises, boolean mayRaise, boolean interactiveAbout,
                 double burstScale, long nowNanos) {
         adopt(report.limit(), burstScale, nowNanos);
         // refill at our own (safety-scaled) rate: the answer left the provider a little before we
@@ -262,7 +268,7 @@ final class MinuteBucket {
             bucket.setCapacity(capacity, nowNanos);
         }
         double target = lower;
-        for (AdmissionLog.Snapshot s : raises) {
+        for (Uncounted.Snapshot s : raises) {
             double then = remaining + ratePerNano * Math.max(0, nowNanos - s.atNanos());
             // refill beyond the most it was seen to hold may have been lost to a full bucket
             double certain = Math.min(then, Math.max(remaining, providerHeld)) - dimension.of(s.uncounted());

@@ -6,10 +6,11 @@ import io.quotaflow.records.Priority;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.OptionalLong;
 
 /**
@@ -43,8 +44,6 @@ import java.util.OptionalLong;
  */
 public final class QuotaLimiter {
 
-    static final double MIN_BURST_SCALE = 0.25;
-    static final long CLEAN_PERIOD_NANOS = Duration.ofSeconds(60).toNanos();
     static final long INTERACTIVE_ABOUT_NANOS = Duration.ofMinutes(5).toNanos();
     private static final long NANOS_PER_MILLI = 1_000_000L;
 
@@ -56,16 +55,10 @@ public final class QuotaLimiter {
     /** Requests, tokens, then the separate input and output buckets when configured. */
     private final List<MinuteBucket> buckets;
     private final MinuteBucket input;
-    /** The route's daily budget: from its daily limits, or from the first 429 about a daily limit (null until then). */
-    private DailyBudget daily;
-    private final DailyLimits dailyLimits;
+    private final DailyGate daily;
     private final AdmissionLog admissions = new AdmissionLog();
-    private final HeaderTiming timing = new HeaderTiming();
-    private final TransitBound transit = new TransitBound();
-    private long cooldownUntilNanos;
-    private double burstScale = 1.0;
-    private long lastRateLimitNanos;
-    private long lastGrowthNanos;
+    private final BurstControl burst;
+    private final ProviderReseed reseeds;
     private long lastInteractiveNanos = Long.MIN_VALUE;
     /** When the last call was admitted, epoch nanoseconds; 0 before the first. */
     private long lastAdmittedNanos;
@@ -77,30 +70,18 @@ public final class QuotaLimiter {
      */
     public QuotaLimiter(QuotaSettings settings, DailyLimits daily, int inputTpm, int outputTpm, long nowNanos) {
         this.settings = settings;
-        this.requests = settings.limitsRequests()
-                ? new MinuteBucket(QuotaDimension.REQUESTS, settings.rpm(), !settings.rpmOrigin().learnsUp(), settings, nowNanos) : null;
-        this.tokens = settings.limitsTokens()
-                ? new MinuteBucket(QuotaDimension.TOKENS, settings.tpm(), !settings.tpmOrigin().learnsUp(), settings, nowNanos) : null;
-        List<MinuteBucket> all = new ArrayList<>();
-        if (requests != null) {
-            all.add(requests);
-        }
-        if (tokens != null) {
-            all.add(tokens);
-        }
-        this.input = inputTpm > 0 ? new MinuteBucket(QuotaDimension.INPUT_TOKENS, inputTpm, true, settings, nowNanos) : null;
-        if (input != null) {
-            all.add(input);
-        }
-        if (outputTpm > 0) {
-            all.add(new MinuteBucket(QuotaDimension.OUTPUT_TOKENS, outputTpm, true, settings, nowNanos));
-        }
-        this.buckets = Collections.unmodifiableList(all);
-        this.dailyLimits = daily;
-        this.daily = daily.configured() ? new DailyBudget(daily) : null;
-        this.cooldownUntilNanos = nowNanos;
-        this.lastRateLimitNanos = nowNanos - CLEAN_PERIOD_NANOS;
-        this.lastGrowthNanos = nowNanos;
+        this.requests = MinuteBucket.of(settings.limitsRequests(), QuotaDimension.REQUESTS, settings.rpm(),
+                !settings.rpmOrigin().learnsUp(), settings, nowNanos);
+        this.tokens = MinuteBucket.of(settings.limitsTokens(), QuotaDimension.TOKENS, settings.tpm(),
+                !settings.tpmOrigin().learnsUp(), settings, nowNanos);
+        this.input = MinuteBucket.of(inputTpm > 0, QuotaDimension.INPUT_TOKENS, inputTpm, true, settings, nowNanos);
+        List<MinuteBucket> all = new ArrayList<>(Arrays.asList(requests, tokens, input,
+                MinuteBucket.of(outputTpm > 0, QuotaDimension.OUTPUT_TOKENS, outputTpm, true, settings, nowNanos)));
+        all.removeIf(Objects::isNull);
+        this.buckets = List.copyOf(all);
+        this.daily = new DailyGate(daily);
+        this.burst = new BurstControl(nowNanos);
+        this.reseeds = new ProviderReseed(settings, buckets, admissions, burst);
     }
 
     public QuotaSettings settings() {
@@ -125,21 +106,19 @@ public final class QuotaLimiter {
      */
     public boolean tryAcquire(Priority priority, Charge charge, Charge after, long nowNanos) {
         maintain(nowNanos);
-        if (nowNanos < cooldownUntilNanos) {
+        if (burst.cooling(nowNanos)) {
             return false;
         }
         for (MinuteBucket b : buckets) {
-            if (!b.canTake(charge, after, priority, burstScale, nowNanos)) {
+            if (!b.canTake(charge, after, priority, burst.scale(), nowNanos)) {
                 return false;
             }
         }
-        if (daily != null && !daily.canTake(charge, millis(nowNanos))) {
+        if (!daily.canTake(charge, millis(nowNanos))) {
             return false;
         }
         buckets.forEach(b -> b.take(charge, nowNanos));
-        if (daily != null) {
-            daily.take(charge, millis(nowNanos));
-        }
+        daily.take(charge, millis(nowNanos));
         admissions.add(nowNanos, charge);
         lastAdmittedNanos = nowNanos;
         if (priority == Priority.INTERACTIVE) {
@@ -180,12 +159,12 @@ public final class QuotaLimiter {
      * batches are sized to fit it.
      */
     public long maxRegularCost(Priority priority) {
-        return tokens == null ? Long.MAX_VALUE : tokens.maxRegular(priority, burstScale);
+        return tokens == null ? Long.MAX_VALUE : tokens.maxRegular(priority, burst.scale());
     }
 
     /** The largest prompt {@code priority} can send without waiting for a full input bucket (no input limit: none). */
     public long maxRegularPrompt(Priority priority) {
-        return input == null ? Long.MAX_VALUE : input.maxRegular(priority, burstScale);
+        return input == null ? Long.MAX_VALUE : input.maxRegular(priority, burst.scale());
     }
 
     /**
@@ -201,13 +180,11 @@ public final class QuotaLimiter {
      * {@link #tryAcquire(Priority, Charge, Charge, long)}).
      */
     public long nanosUntilAdmissible(Priority priority, Charge charge, Charge after, long nowNanos) {
-        long wait = cooldownUntilNanos - nowNanos;
+        long wait = burst.cooldownLeft(nowNanos);
         for (MinuteBucket b : buckets) {
-            wait = Math.max(wait, b.nanosUntil(charge, after, priority, burstScale, nowNanos));
+            wait = Math.max(wait, b.nanosUntil(charge, after, priority, burst.scale(), nowNanos));
         }
-        if (daily != null) {
-            wait = Math.max(wait, daily.millisUntil(charge, millis(nowNanos)) * NANOS_PER_MILLI);
-        }
+        wait = Math.max(wait, daily.millisUntil(charge, millis(nowNanos)) * NANOS_PER_MILLI);
         return Math.max(0, wait);
     }
 
@@ -216,9 +193,7 @@ public final class QuotaLimiter {
      * budget without the tokens for it is out for the day until the reset ({@link #outForDayUntil}).
      */
     public void heldBack(Charge charge, long nowNanos) {
-        if (daily != null) {
-            daily.heldBack(charge, millis(nowNanos));
-        }
+        daily.heldBack(charge, millis(nowNanos));
     }
 
     /**
@@ -233,9 +208,7 @@ public final class QuotaLimiter {
 
     private void giveBack(Charge charge, long sentAtNanos, long nowNanos) {
         buckets.forEach(b -> b.giveBack(charge, nowNanos));
-        if (daily != null) {
-            daily.giveBack(charge, millis(sentAtNanos), millis(nowNanos));
-        }
+        daily.giveBack(charge, millis(sentAtNanos), millis(nowNanos));
     }
 
     /** The sequence number of the last call admitted (to name it in {@link #answered} and {@link #reseed(RateLimitInfo, long, long, long)}). */
@@ -258,9 +231,7 @@ public final class QuotaLimiter {
         if (extra > 0) {
             Charge more = new Charge(0, extra, extra, 0);
             buckets.forEach(b -> b.take(more, nowNanos));
-            if (daily != null) {
-                daily.charge(extra, millis(nowNanos));
-            }
+            daily.charge(extra, millis(nowNanos));
         }
     }
 
@@ -281,96 +252,24 @@ public final class QuotaLimiter {
     }
 
     /**
-     * Moves the local view to the provider's. The provider computed {@code remaining} when it
-     * admitted the call we sent at {@code sentAtNanos}; since then it has refilled at its own rate,
-     * and every call we admitted after that one is charged there too (or will be on arrival). A
-     * level above that view is lowered to it; one below is raised to it (the provider said it has
-     * room), within a capacity that grows to what the provider was seen to hold, never above its
-     * reported limit × the safety factor, and not within a minute after a 429. Each per-minute
-     * bucket follows the headers of its own dimension, when present.
+     * Moves the local view to the provider's, from the headers of the call sent at {@code sentAtNanos}
+     * (see {@link ProviderReseed#reseed(RateLimitInfo, long, boolean, long)}).
      */
     public void reseed(RateLimitInfo info, long sentAtNanos, long nowNanos) {
-        if (info != null) {
-            reseed(info, sentAtNanos, admissions.after(sentAtNanos), nowNanos);
-        }
+        reseeds.reseed(info, sentAtNanos, interactiveAbout(nowNanos), nowNanos);
     }
 
     /**
-     * As {@link #reseed(RateLimitInfo, long, long)}, for the call admitted as {@code admission}
-     * whose answer arrived at {@code receivedNanos} (the latest moment the provider can have taken
-     * its headers). Lowering: the provider may not have counted a call admitted after this one, nor
-     * one sent just before it that arrived after it (overtaken on the way), so those are subtracted,
-     * with refill credited from the receipt. Raising needs more care, since requests overtake each other
-     * on the way: the headers were taken at some moment between this call's send and its receipt,
-     * and only the calls answered by then had certainly reached the provider; so a raise holds
-     * against every such moment (see {@link AdmissionLog#around}), crediting refill from it no
-     * higher than the most the provider was seen to hold (a full bucket does not refill).
-     *
-     * <p>A call sent more than a transit before this one reached the provider first, so
-     * the provider counted it in this answer's headers, whenever it took them, even when its own
-     * answer is still out (a large call answered after a small one sent later): the lowering does not
-     * subtract it again (see {@link AdmissionLog#lowering}). Subtracting every unanswered call would
-     * lower the level by every slow call in the air each time a quick one comes back: seconds without
-     * a call while the provider's bucket is full. The transit is {@link TransitBound}'s: the quickest
-     * recent round trip, at most 500 ms.
-     *
-     * <p>Once {@link HeaderTiming} has learned that the provider takes its headers when it admits a
-     * call (as real providers do), that moment is known: the level follows it both ways, refill
-     * credited from 500 ms after its send (or its receipt, when sooner) and only the calls admitted
-     * after it or sent less than 500 ms before it subtracted (unless their own headers place them before
-     * it: {@link AdmissionLog#loweringAtAdmission}), as {@link #reseed(RateLimitInfo, long, long)}
-     * does; the transit stays at its bound there, the margin should the learned moment be wrong. With
-     * two-second calls the "anywhere in between" view above sits about two seconds of refill below the
-     * provider's, which would keep the provider's starting bucket unclaimed and the limit at the safety factor.
+     * As {@link #reseed(RateLimitInfo, long, long)}, for the call admitted as {@code admission} whose
+     * answer arrived at {@code receivedNanos} (see {@link ProviderReseed#reseed(RateLimitInfo, long, long, boolean, long)}).
      */
     public void reseed(RateLimitInfo info, long admission, long receivedNanos, long nowNanos) {
-        if (info == null) {
-            return;
-        }
-        long sentAt = admissions.sentAt(admission);
-        if (sentAt <= receivedNanos) {
-            transit.observe(receivedNanos - sentAt);
-        }
-        long transitNanos = transit.nanos();
-        OptionalLong remainingTokens = info.remainingTokens();
-        remainingTokens.ifPresent(r -> admissions.reported(admission, r));
-        if (sentAt <= receivedNanos && remainingTokens.isPresent()) {
-            double rate = info.limitTokens().orElse(settings.tpm()) / 60.0;
-            timing.observe(new HeaderTiming.Answer(remainingTokens.getAsLong(), sentAt, receivedNanos), admissions::sentBetween, rate);
-        }
-        if (timing.moment() == HeaderTiming.Moment.ADMISSION && sentAt <= receivedNanos) {
-            // a snapshot taken when the provider admitted the call: refill since then is the provider's;
-            // only the calls admitted after it or sent within a transit before it are missing (see
-            // AdmissionLog#lowering), with the transit at its bound; refill counts from 500 ms after the send at the
-            // earliest. Not the learned transit: should the moment be mistaken for admission (headers taken later), the
-            // bound's margin is what keeps the re-seed below the provider (RacingProviderPropertiesTest finds 429s without it)
-            // of those sent within the bound before it, the ones whose own headers place them before it are counted
-            Charge uncounted = admissions.loweringAtAdmission(admission, TransitBound.MAX_NANOS, remainingTokens.orElse(0),
-                    info.limitTokens().orElse(settings.tpm()));
-            long at = Math.min(sentAt + TransitBound.MAX_NANOS, receivedNanos);
-            reseed(info, at, new AdmissionLog.Uncounted(uncounted, List.of(new AdmissionLog.Snapshot(at, uncounted))), nowNanos);
-        } else {
-            AdmissionLog.Uncounted around = admissions.around(admission, receivedNanos);
-            Charge lower = admissions.lowering(admission, transitNanos, false);
-            reseed(info, receivedNanos, new AdmissionLog.Uncounted(lower, around.raise()), nowNanos);
-        }
+        reseeds.reseed(info, admission, receivedNanos, interactiveAbout(nowNanos), nowNanos);
     }
 
     /** When the provider takes its headers, as learned so far. */
     public HeaderTiming.Moment headerMoment() {
-        return timing.moment();
-    }
-
-    private void reseed(RateLimitInfo info, long sentAtNanos, AdmissionLog.Uncounted later, long nowNanos) {
-        boolean mayRaise = nowNanos - lastRateLimitNanos >= CLEAN_PERIOD_NANOS;
-        for (MinuteBucket b : buckets) {
-            QuotaDimension d = b.dimension();
-            OptionalLong remaining = info.remaining(d);
-            if (remaining.isPresent()) {
-                b.follow(new MinuteBucket.Report(remaining.getAsLong(), info.limit(d).orElse(b.limit()), sentAtNanos),
-                        d.of(later.lower()), later.raise(), mayRaise, interactiveAbout(nowNanos), burstScale, nowNanos);
-            }
-        }
+        return reseeds.headerMoment();
     }
 
     /**
@@ -380,33 +279,28 @@ public final class QuotaLimiter {
      */
     public void rateLimited(Duration duration, long nowNanos) {
         coolDown(duration, nowNanos);
-        burstScale = Math.max(MIN_BURST_SCALE, burstScale / 2);
+        burst.rateLimited(nowNanos);
         applyBurstScale(nowNanos);
         buckets.forEach(MinuteBucket::forgetProvider);
-        timing.forget();
-        lastRateLimitNanos = nowNanos;
-        lastGrowthNanos = nowNanos;
+        reseeds.forget();
     }
 
     /** Stops all admission for {@code duration}; the per-minute levels drop to zero and refill meanwhile. */
     public void coolDown(Duration duration, long nowNanos) {
         long until = nowNanos + Math.max(0, duration.toNanos());
-        cooldownUntilNanos = Math.max(cooldownUntilNanos, until);
+        burst.coolDownUntil(until);
         buckets.forEach(b -> b.empty(nowNanos));
     }
 
     private void maintain(long nowNanos) {
         admissions.purge(nowNanos);
-        if (burstScale < 1.0 && nowNanos - lastRateLimitNanos >= CLEAN_PERIOD_NANOS
-                && nowNanos - lastGrowthNanos >= CLEAN_PERIOD_NANOS) {
-            burstScale = Math.min(1.0, burstScale + 0.125);
-            lastGrowthNanos = nowNanos;
+        if (burst.grow(nowNanos)) {
             applyBurstScale(nowNanos);
         }
     }
 
     private void applyBurstScale(long nowNanos) {
-        buckets.forEach(b -> b.scaleBurst(burstScale, nowNanos));
+        buckets.forEach(b -> b.scaleBurst(burst.scale(), nowNanos));
     }
 
     /**
@@ -414,7 +308,7 @@ public final class QuotaLimiter {
      * in epoch milliseconds. Empty without daily limits or while the day's budget lasts.
      */
     public OptionalLong outForDayUntil(long nowNanos) {
-        return daily == null ? OptionalLong.empty() : daily.outUntil(millis(nowNanos));
+        return daily.outUntil(millis(nowNanos));
     }
 
     /**
@@ -423,9 +317,6 @@ public final class QuotaLimiter {
      * are configured or not (a provider's own per-day quota, such as Gemini's).
      */
     public void dayExhausted(long nowNanos) {
-        if (daily == null) {
-            daily = new DailyBudget(dailyLimits);
-        }
         daily.exhaust(millis(nowNanos));
     }
 
@@ -433,15 +324,7 @@ public final class QuotaLimiter {
     public Map<QuotaDimension, QuotaLevel> levels(long nowNanos) {
         Map<QuotaDimension, QuotaLevel> out = new EnumMap<>(QuotaDimension.class);
         buckets.forEach(b -> out.put(b.dimension(), new QuotaLevel(b.limit(), b.available(nowNanos))));
-        if (daily != null) {
-            long nowMs = millis(nowNanos);
-            if (daily.limits().rpd() > 0) {
-                out.put(QuotaDimension.REQUESTS_PER_DAY, new QuotaLevel(daily.limits().rpd(), daily.remainingRequests(nowMs)));
-            }
-            if (daily.limits().tpd() > 0) {
-                out.put(QuotaDimension.TOKENS_PER_DAY, new QuotaLevel(daily.limits().tpd(), daily.remainingTokens(nowMs)));
-            }
-        }
+        daily.levels(out, millis(nowNanos));
         return out;
     }
 
@@ -450,7 +333,7 @@ public final class QuotaLimiter {
      * before its own first), and the day's usage with daily limits.
      */
     public ScopeUsage usage(long nowNanos) {
-        return new ScopeUsage(millis(lastAdmittedNanos), daily == null ? null : daily.usage(millis(nowNanos)));
+        return new ScopeUsage(millis(lastAdmittedNanos), daily.usage(millis(nowNanos)));
     }
 
     /**
@@ -471,9 +354,7 @@ public final class QuotaLimiter {
         if (previous == null) {
             return;
         }
-        if (daily != null && previous.day() != null) {
-            daily.restore(previous.day(), millis(nowNanos));
-        }
+        daily.restore(previous.day(), millis(nowNanos));
         if (previous.lastAdmittedMs() <= 0 || quietBoundNanos <= 0) {
             return;
         }
@@ -485,15 +366,15 @@ public final class QuotaLimiter {
     }
 
     public double burstScale() {
-        return burstScale;
+        return burst.scale();
     }
 
     public boolean inCooldown(long nowNanos) {
-        return nowNanos < cooldownUntilNanos;
+        return burst.cooling(nowNanos);
     }
 
     public long cooldownRemainingNanos(long nowNanos) {
-        return Math.max(0, cooldownUntilNanos - nowNanos);
+        return Math.max(0, burst.cooldownLeft(nowNanos));
     }
 
     /** What the token bucket holds now; infinity without a token limit. */

@@ -16,14 +16,14 @@ class TopicDifferencesTest {
     void shouldFindNothingWhenTheClusterMatches() {
         TopicState same = new TopicState(DLQ, true, 3, 3, DLQ.configs());
 
-        assertThat(TopicsApplier.differences(List.of(same), 3)).isEmpty();
+        assertThat(TopicComparison.differences(List.of(same), 3)).isEmpty();
     }
 
     @Test
     void shouldNameEachDifferenceAndSayWhichOnesApplyWouldChange() {
         TopicState drifted = new TopicState(DLQ, true, 2, 3, Map.of("retention.ms", "604800000", "min.insync.replicas", "2"));
 
-        List<TopicDifference> differences = TopicsApplier.differences(List.of(drifted), 3);
+        List<TopicDifference> differences = TopicComparison.differences(List.of(drifted), 3);
 
         assertThat(differences).extracting(TopicDifference::describe).containsExactlyInAnyOrder(
                 "tickets.dlq: 2 partitions, declared 3",
@@ -37,7 +37,7 @@ class TopicDifferencesTest {
         TopicState more = new TopicState(DLQ, true, 6, 2, Map.of("retention.ms", "2592000000", "min.insync.replicas", "2",
                 "cleanup.policy", "delete"));
 
-        List<TopicDifference> differences = TopicsApplier.differences(List.of(more), 3);
+        List<TopicDifference> differences = TopicComparison.differences(List.of(more), 3);
 
         assertThat(differences).extracting(TopicDifference::kind).containsExactly(
                 TopicDifference.Kind.MORE_PARTITIONS, TopicDifference.Kind.LOWER_REPLICATION);
@@ -50,12 +50,12 @@ class TopicDifferencesTest {
         TopicState single = new TopicState(DLQ, true, 3, 1, Map.of("retention.ms", "2592000000", "min.insync.replicas", "1",
                 "cleanup.policy", "delete"));
 
-        assertThat(TopicsApplier.differences(List.of(single), 1)).isEmpty();
+        assertThat(TopicComparison.differences(List.of(single), 1)).isEmpty();
     }
 
     @Test
     void shouldReportAMissingTopicWithItsDeclaration() {
-        assertThat(TopicsApplier.differences(List.of(TopicState.missing(DLQ)), 3)).extracting(TopicDifference::describe)
+        assertThat(TopicComparison.differences(List.of(TopicState.missing(DLQ)), 3)).extracting(TopicDifference::describe)
                 .containsExactly("tickets.dlq: missing (declared with 3 partitions, rf 3)");
     }
 }

@@ -14,19 +14,19 @@ class TopicsApplierTest {
     void shouldCapMinInsyncReplicasAtTheReplicationFactor() {
         TopicSpec spec = new TopicSpec("t", 6, 3, Map.of("min.insync.replicas", "2", "retention.ms", "1"));
 
-        assertThat(TopicsApplier.effectiveConfigs(spec, 1)).containsEntry("min.insync.replicas", "1");
-        assertThat(TopicsApplier.effectiveConfigs(spec, 2)).containsEntry("min.insync.replicas", "2");
-        assertThat(TopicsApplier.effectiveConfigs(spec, 3))
+        assertThat(TopicComparison.effectiveConfigs(spec, 1)).containsEntry("min.insync.replicas", "1");
+        assertThat(TopicComparison.effectiveConfigs(spec, 2)).containsEntry("min.insync.replicas", "2");
+        assertThat(TopicComparison.effectiveConfigs(spec, 3))
                 .containsEntry("min.insync.replicas", "2").containsEntry("retention.ms", "1");
     }
 
     @Test
     void shouldCompareConfigValuesIgnoringListFormatting() {
-        assertThat(TopicsApplier.sameValue("delete", "delete")).isTrue();
-        assertThat(TopicsApplier.sameValue("compact,delete", "delete, compact")).isTrue();
-        assertThat(TopicsApplier.sameValue("604800000", "2592000000")).isFalse();
-        assertThat(TopicsApplier.sameValue(null, "1")).isFalse();
-        assertThat(TopicsApplier.sameValue("compact", "compact,delete")).isFalse();
+        assertThat(TopicComparison.sameValue("delete", "delete")).isTrue();
+        assertThat(TopicComparison.sameValue("compact,delete", "delete, compact")).isTrue();
+        assertThat(TopicComparison.sameValue("604800000", "2592000000")).isFalse();
+        assertThat(TopicComparison.sameValue(null, "1")).isFalse();
+        assertThat(TopicComparison.sameValue("compact", "compact,delete")).isFalse();
     }
 
     @Test

@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class KeyLiteralsTest {
 
     /** Literals equal to a key's name that are not the key: {@code /status}'s JSON field {@code "routes"}. */
-    private static final Set<String> NOT_KEYS = Set.of("StatusServer.java:\"routes\"");
+    private static final Set<String> NOT_KEYS = Set.of("StatusPage.java:\"routes\"");
 
     @Test
     void shouldWriteNoKeyNameOutsideTheKeysConstants() throws IOException {

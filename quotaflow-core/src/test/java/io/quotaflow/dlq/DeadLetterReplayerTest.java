@@ -368,7 +368,7 @@ class DeadLetterReplayerTest {
         assertThatThrownBy(() -> wrapped.replayer(ReplayOptions.builder().ratePerSecond(0).build()).run())
                 .isInstanceOf(ReplayFencedException.class);
         assertThat(wrapped.producer.transactionAborted()).isFalse();
-        assertThat(DeadLetterReplayer.fenced(new KafkaException("broker said no"))).isFalse();
+        assertThat(ReplayFencing.fenced(new KafkaException("broker said no"))).isFalse();
     }
 
     @Test

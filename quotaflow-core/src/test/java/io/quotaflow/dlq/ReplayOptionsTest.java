@@ -18,46 +18,46 @@ class ReplayOptionsTest {
 
     @Test
     void shouldParseInstantsOffsetsAndDates() {
-        assertThat(ReplayOptions.parseTime("2026-11-30T06:00:00Z", NOW)).isEqualTo(Instant.parse("2026-11-30T06:00:00Z"));
-        assertThat(ReplayOptions.parseTime(" 2026-11-30T06:00:00.250Z ", NOW))
+        assertThat(ReplayArguments.parseTime("2026-11-30T06:00:00Z", NOW)).isEqualTo(Instant.parse("2026-11-30T06:00:00Z"));
+        assertThat(ReplayArguments.parseTime(" 2026-11-30T06:00:00.250Z ", NOW))
                 .isEqualTo(Instant.parse("2026-11-30T06:00:00.250Z"));
-        assertThat(ReplayOptions.parseTime("2026-11-30T07:00:00+01:00", NOW)).isEqualTo(Instant.parse("2026-11-30T06:00:00Z"));
-        assertThat(ReplayOptions.parseTime("2026-11-30", NOW)).isEqualTo(Instant.parse("2026-11-30T00:00:00Z"));
+        assertThat(ReplayArguments.parseTime("2026-11-30T07:00:00+01:00", NOW)).isEqualTo(Instant.parse("2026-11-30T06:00:00Z"));
+        assertThat(ReplayArguments.parseTime("2026-11-30", NOW)).isEqualTo(Instant.parse("2026-11-30T00:00:00Z"));
     }
 
     @Test
     void shouldParseDurationsAgo() {
-        assertThat(ReplayOptions.parseTime("15m", NOW)).isEqualTo(NOW.minus(Duration.ofMinutes(15)));
-        assertThat(ReplayOptions.parseTime("2h", NOW)).isEqualTo(NOW.minus(Duration.ofHours(2)));
-        assertThat(ReplayOptions.parseTime("1d", NOW)).isEqualTo(NOW.minus(Duration.ofDays(1)));
-        assertThat(ReplayOptions.parseTime("1w", NOW)).isEqualTo(NOW.minus(Duration.ofDays(7)));
-        assertThat(ReplayOptions.parseTime("90s", NOW)).isEqualTo(NOW.minusSeconds(90));
-        assertThat(ReplayOptions.parseTime("500ms", NOW)).isEqualTo(NOW.minusMillis(500));
-        assertThat(ReplayOptions.parseTime("1h30m", NOW)).isEqualTo(NOW.minus(Duration.ofMinutes(90)));
-        assertThat(ReplayOptions.parseTime("2H", NOW)).isEqualTo(NOW.minus(Duration.ofHours(2)));
-        assertThat(ReplayOptions.parseTime("PT30M", NOW)).isEqualTo(NOW.minus(Duration.ofMinutes(30)));
-        assertThat(ReplayOptions.parseTime("pt30m", NOW)).isEqualTo(NOW.minus(Duration.ofMinutes(30)));
-        assertThat(ReplayOptions.parseTime("P1D", NOW)).isEqualTo(NOW.minus(Duration.ofDays(1)));
-        assertThat(ReplayOptions.parseTime("P1DT2H", NOW)).isEqualTo(NOW.minus(Duration.ofHours(26)));
+        assertThat(ReplayArguments.parseTime("15m", NOW)).isEqualTo(NOW.minus(Duration.ofMinutes(15)));
+        assertThat(ReplayArguments.parseTime("2h", NOW)).isEqualTo(NOW.minus(Duration.ofHours(2)));
+        assertThat(ReplayArguments.parseTime("1d", NOW)).isEqualTo(NOW.minus(Duration.ofDays(1)));
+        assertThat(ReplayArguments.parseTime("1w", NOW)).isEqualTo(NOW.minus(Duration.ofDays(7)));
+        assertThat(ReplayArguments.parseTime("90s", NOW)).isEqualTo(NOW.minusSeconds(90));
+        assertThat(ReplayArguments.parseTime("500ms", NOW)).isEqualTo(NOW.minusMillis(500));
+        assertThat(ReplayArguments.parseTime("1h30m", NOW)).isEqualTo(NOW.minus(Duration.ofMinutes(90)));
+        assertThat(ReplayArguments.parseTime("2H", NOW)).isEqualTo(NOW.minus(Duration.ofHours(2)));
+        assertThat(ReplayArguments.parseTime("PT30M", NOW)).isEqualTo(NOW.minus(Duration.ofMinutes(30)));
+        assertThat(ReplayArguments.parseTime("pt30m", NOW)).isEqualTo(NOW.minus(Duration.ofMinutes(30)));
+        assertThat(ReplayArguments.parseTime("P1D", NOW)).isEqualTo(NOW.minus(Duration.ofDays(1)));
+        assertThat(ReplayArguments.parseTime("P1DT2H", NOW)).isEqualTo(NOW.minus(Duration.ofHours(26)));
     }
 
     @Test
     void shouldRejectWhatIsNeitherATimeNorADuration() {
         for (String bad : List.of("", "yesterday", "15", "15 m", "-15m", "-PT1H", "2026-11-30T06:00:00", "m15",
                 "2026-13-01", "PT", "99999999999999999999d")) {
-            assertThatThrownBy(() -> ReplayOptions.parseTime(bad, NOW)).as(bad)
+            assertThatThrownBy(() -> ReplayArguments.parseTime(bad, NOW)).as(bad)
                     .isInstanceOf(IllegalArgumentException.class);
         }
-        assertThatThrownBy(() -> ReplayOptions.parseTime("soon", NOW)).hasMessageContaining("2026-11-30T06:00:00Z")
+        assertThatThrownBy(() -> ReplayArguments.parseTime("soon", NOW)).hasMessageContaining("2026-11-30T06:00:00Z")
                 .hasMessageContaining("15m");
     }
 
     @Test
     void shouldSplitRepeatedAndCommaSeparatedValues() {
-        assertThat(ReplayOptions.splitList(List.of("retries-exhausted,bad-input", " too-large ", "bad-input", ",,")))
+        assertThat(ReplayArguments.splitList(List.of("retries-exhausted,bad-input", " too-large ", "bad-input", ",,")))
                 .containsExactly("retries-exhausted", "bad-input", "too-large");
-        assertThat(ReplayOptions.splitList(Arrays.asList("503", null, "529, 500"))).containsExactly("503", "529", "500");
-        assertThat(ReplayOptions.splitList(null)).isEmpty();
+        assertThat(ReplayArguments.splitList(Arrays.asList("503", null, "529, 500"))).containsExactly("503", "529", "500");
+        assertThat(ReplayArguments.splitList(null)).isEmpty();
     }
 
     @Test

@@ -279,12 +279,12 @@ class PipelineMetricsTest {
         metrics.streamThreadFailed(cause, T0 + 90_000);
         assertThat(metrics.notLiveReason(T0 + 91_000)).isEqualTo("stream threads failed 3 times in 91 s (last: "
                 + "IllegalStateException, 1 s ago); each replacement failed again; see the log");
-        assertThat(metrics.notLiveReason(T0 + PipelineMetrics.THREAD_FAILURE_LOOP_WINDOW.toMillis() - 1)).isNotNull();
-        assertThat(metrics.notLiveReason(T0 + PipelineMetrics.THREAD_FAILURE_LOOP_WINDOW.toMillis()))
+        assertThat(metrics.notLiveReason(T0 + ThreadFailures.THREAD_FAILURE_LOOP_WINDOW.toMillis() - 1)).isNotNull();
+        assertThat(metrics.notLiveReason(T0 + ThreadFailures.THREAD_FAILURE_LOOP_WINDOW.toMillis()))
                 .as("the oldest of the three is out of the window").isNull();
 
-        metrics.streamThreadFailed(cause, T0 + PipelineMetrics.THREAD_FAILURE_LOOP_WINDOW.toMillis() + 1_000);
-        assertThat(metrics.notLiveReason(T0 + PipelineMetrics.THREAD_FAILURE_LOOP_WINDOW.toMillis() + 1_000))
+        metrics.streamThreadFailed(cause, T0 + ThreadFailures.THREAD_FAILURE_LOOP_WINDOW.toMillis() + 1_000);
+        assertThat(metrics.notLiveReason(T0 + ThreadFailures.THREAD_FAILURE_LOOP_WINDOW.toMillis() + 1_000))
                 .as("three within the window again").isNotNull();
         assertThat(metrics.threadFailureCount()).isEqualTo(4);
     }

@@ -128,13 +128,13 @@ class AdmissionLogTest {
         log.answered(second, 3 * MS);
         log.answered(first, 4 * MS);
 
-        AdmissionLog.Uncounted uncounted = log.around(first, 4 * MS);
+        Uncounted uncounted = log.around(first, 4 * MS);
 
         // lowering: the calls admitted after it (the second, answered, and the third, still out)
         assertThat(uncounted.lower()).isEqualTo(new Charge(2, 550, 500, 50));
         assertThat(uncounted.raise()).containsExactly(
-                new AdmissionLog.Snapshot(4 * MS, Charge.call(300, 30)),
-                new AdmissionLog.Snapshot(3 * MS, new Charge(2, 550, 500, 50)));
+                new Uncounted.Snapshot(4 * MS, Charge.call(300, 30)),
+                new Uncounted.Snapshot(3 * MS, new Charge(2, 550, 500, 50)));
         assertThat(third).isEqualTo(3);
     }
 

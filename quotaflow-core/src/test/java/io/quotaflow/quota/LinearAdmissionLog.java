@@ -84,7 +84,7 @@ final class LinearAdmissionLog {
     }
 
     /** Every call admitted after {@code sentAtNanos}, the headers taken when that call was admitted. */
-    AdmissionLog.Uncounted after(long sentAtNanos) {
+    Uncounted after(long sentAtNanos) {
         Charge later = Charge.NONE;
         for (Iterator<Entry> it = entries.descendingIterator(); it.hasNext(); ) {
             Entry e = it.next();
@@ -93,7 +93,7 @@ final class LinearAdmissionLog {
             }
             later = later.plus(e.charge);
         }
-        return new AdmissionLog.Uncounted(later, List.of(new AdmissionLog.Snapshot(sentAtNanos, later)));
+        return new Uncounted(later, List.of(new Uncounted.Snapshot(sentAtNanos, later)));
     }
 
     /**
@@ -112,7 +112,7 @@ final class LinearAdmissionLog {
      * at the receipt (the still-unanswered ones and those answered after it). Calls answered
      * before this one was sent count for none.
      */
-    AdmissionLog.Uncounted around(long admission, long receivedNanos) {
+    Uncounted around(long admission, long receivedNanos) {
         long sentAt = admittedAt(admission);
         Charge lower = Charge.NONE;
         Charge always = Charge.NONE;
@@ -130,8 +130,8 @@ final class LinearAdmissionLog {
                 between.add(e);
             }
         }
-        List<AdmissionLog.Snapshot> snapshots = new ArrayList<>(between.size() + 1);
-        snapshots.add(new AdmissionLog.Snapshot(receivedNanos, always));
+        List<Uncounted.Snapshot> snapshots = new ArrayList<>(between.size() + 1);
+        snapshots.add(new Uncounted.Snapshot(receivedNanos, always));
         between.sort(Comparator.comparingLong((Entry e) -> e.answeredNanos).reversed());
         Charge uncounted = always;
         for (int i = 0; i < between.size(); i++) {
@@ -139,10 +139,10 @@ final class LinearAdmissionLog {
             uncounted = uncounted.plus(e.charge);
             boolean lastAtThisTime = i + 1 == between.size() || between.get(i + 1).answeredNanos != e.answeredNanos;
             if (lastAtThisTime) {
-                snapshots.add(new AdmissionLog.Snapshot(e.answeredNanos, uncounted));
+                snapshots.add(new Uncounted.Snapshot(e.answeredNanos, uncounted));
             }
         }
-        return new AdmissionLog.Uncounted(lower, snapshots);
+        return new Uncounted(lower, snapshots);
     }
 
     /** As {@link AdmissionLog#lowering}: walks back from the newest end to {@code transitNanos} before the call (the whole log while inherited calls count). */
