@@ -122,7 +122,9 @@ class ObservabilityIT {
                 return counter.classifiedIds().containsAll(held);
             });
             await().atMost(Duration.ofSeconds(10)).until(() -> get(port, "/health/ready").statusCode() == 200);
-            assertThat(scrape(port).value("quotaflow_route_halted", Map.of("route", "default"))).contains(0.0);
+            // the gauge follows the next snapshot after the probe's answer: wait for it rather than read it once
+            await("quotaflow_route_halted back to 0").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> scrape(port).value("quotaflow_route_halted", Map.of("route", "default")).equals(java.util.Optional.of(0.0)));
         }
     }
 
