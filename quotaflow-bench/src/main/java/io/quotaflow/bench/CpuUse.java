@@ -87,7 +87,9 @@ public record CpuUse(Map<Long, Long> threadNanos, Map<Long, String> names, long 
         if (pipeline && !thread.contains("|") && client.group(2).startsWith("StreamThread-")) {
             return Group.STREAM_THREAD;
         }
-        if (pipeline || thread.startsWith("quotaflow-http-") || thread.startsWith("HttpClient-") || thread.equals("quotaflow-status")) {
+        // the OpenTelemetry SDK's span exporter and its OTLP sender's threads: tracing's cost is the pipeline's
+        if (pipeline || thread.startsWith("quotaflow-http-") || thread.startsWith("HttpClient-") || thread.equals("quotaflow-status")
+                || thread.startsWith("BatchSpanProcessor_WorkerThread") || thread.startsWith("OkHttp")) {
             return Group.PIPELINE_OTHER;
         }
         if (thread.startsWith("quotaflow-sim-") || thread.startsWith("HTTP-Dispatcher")) {

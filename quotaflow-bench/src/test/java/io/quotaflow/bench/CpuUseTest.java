@@ -18,6 +18,7 @@ class CpuUseTest {
         assertThat(CpuUse.groupOf("kafka-producer-network-thread | " + CLIENT + "-StreamThread-1-producer", APP))
                 .isEqualTo(CpuUse.Group.PIPELINE_OTHER);
         assertThat(CpuUse.groupOf(CLIENT + "-StateUpdater-1", APP)).isEqualTo(CpuUse.Group.PIPELINE_OTHER);
+        assertThat(CpuUse.groupOf("BatchSpanProcessor_WorkerThread-1", APP)).as("traces' exporter").isEqualTo(CpuUse.Group.PIPELINE_OTHER);
         assertThat(CpuUse.groupOf("quotaflow-http-3", APP)).isEqualTo(CpuUse.Group.PIPELINE_OTHER);
         assertThat(CpuUse.groupOf("HttpClient-1-SelectorManager", APP)).isEqualTo(CpuUse.Group.PIPELINE_OTHER);
         // the bench's own clients share the prefix but not Streams' UUID

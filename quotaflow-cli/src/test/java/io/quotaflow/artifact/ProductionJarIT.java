@@ -52,6 +52,21 @@ class ProductionJarIT {
     }
 
     @Test
+    void shouldCarryTheOpenTelemetrySdkAndFindItsOtlpExporterByName() throws IOException {
+        assertThat(entries).contains("io/quotaflow/tracing/OtelTracing.class",
+                "io/opentelemetry/sdk/autoconfigure/AutoConfiguredOpenTelemetrySdk.class",
+                "io/opentelemetry/exporter/otlp/http/trace/OtlpHttpSpanExporter.class",
+                "io/opentelemetry/exporter/otlp/trace/OtlpGrpcSpanExporter.class");
+        // OTEL_TRACES_EXPORTER=otlp names a provider the autoconfiguration finds through this (merged) services file
+        try (JarFile file = new JarFile(RepositoryFiles.path("quotaflow-cli/target/quotaflow.jar").toFile())) {
+            ZipEntry services = file.getEntry("META-INF/services/io.opentelemetry.sdk.autoconfigure.spi.traces.ConfigurableSpanExporterProvider");
+            assertThat(services).isNotNull();
+            assertThat(new String(file.getInputStream(services).readAllBytes(), java.nio.charset.StandardCharsets.UTF_8))
+                    .contains("io.opentelemetry.exporter.otlp.internal.OtlpSpanExporterProvider");
+        }
+    }
+
+    @Test
     void shouldCarryRocksDbForThePlatformsItRunsOnOnly() {
         List<String> natives = entries.stream().filter(e -> e.startsWith("librocksdbjni-")).toList();
         assertThat(natives).containsExactlyInAnyOrder("librocksdbjni-linux64.so", "librocksdbjni-linux64-musl.so",

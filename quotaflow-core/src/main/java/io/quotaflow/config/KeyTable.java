@@ -123,8 +123,9 @@ final class KeyTable {
                 + "(`quotaflow_tenant_*`) carry each tenant's name (at most 50, the rest as `other`); `false`: one series "
                 + "labelled `tenant=\"all\"`, so a scrape does not list the tenants (docs/operations.md, \"Metrics\")");
         add(Keys.OTEL_TRACES_EXPORTER, Type.STRING, null, null, "traces: `otlp`, `console`, `logging-otlp` or `none` "
-                + "(OpenTelemetry's `otel.traces.exporter`); unset, the standard `OTEL_TRACES_EXPORTER` variable decides, and with "
-                + "neither no SDK starts and nothing is sent. The other `OTEL_*` variables (endpoint, protocol, service name, "
+                + "(OpenTelemetry's `otel.traces.exporter`). The standard `OTEL_TRACES_EXPORTER` variable (or the `-Dotel.traces.exporter` "
+                + "system property, which wins over both) wins over this key when set, `none` included; with none of them no SDK "
+                + "starts and nothing is sent. The other `OTEL_*` variables (endpoint, protocol, service name, "
                 + "resource attributes, sampler) work as in any OpenTelemetry service (docs/operations.md, \"Traces\")");
         add(Keys.OTEL_CAPTURE_CONTENT, Type.BOOLEAN, null, "false", null, "`true`: each model call's span carries the "
                 + "prompt's messages (`gen_ai.input.messages`: the tickets' text, customer data); `false` (the default): no "

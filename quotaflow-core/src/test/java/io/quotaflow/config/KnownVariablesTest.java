@@ -38,4 +38,16 @@ class KnownVariablesTest {
         assertThat(ConfigKeys.unknownVariable(Map.of("QUOTAFLOW_SIM_API_KEYS", "a"))).isPresent();
         assertThat(ConfigKeys.unknownVariable(Map.of("QUOTAFLOW_SIM_API_KEYS", "a"), Set.of("QUOTAFLOW_SIM_API_KEYS"))).isEmpty();
     }
+
+    @Test
+    void shouldAcceptTheStandardOpenTelemetryVariablesBesideStrictQuotaflowOnes() {
+        Map<String, String> env = Map.of("QUOTAFLOW_LLM_API_KEY", "sk-env-secret", "OTEL_TRACES_EXPORTER", "otlp",
+                "OTEL_EXPORTER_OTLP_ENDPOINT", "http://collector:4318", "OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf",
+                "OTEL_SERVICE_NAME", "quotaflow-eu", "OTEL_RESOURCE_ATTRIBUTES", "deployment.environment=prod",
+                "OTEL_TRACES_SAMPLER", "parentbased_traceidratio", "OTEL_TRACES_SAMPLER_ARG", "0.1");
+        assertThat(ConfigKeys.unknownVariable(env)).isEmpty();
+        QuotaflowConfig config = ConfigLoader.load(null, env, Map.of("bootstrap.servers", "b:9092", "llm.base-url", "http://sim:8089/v1"));
+        assertThat(config.metrics().traces().exporter()).as("the variable is OpenTelemetry's, read by its SDK").isNull();
+        assertThat(ConfigKeys.unknownVariable(Map.of("QUOTAFLOW_OTEL_TRACES_EXPORTER", "otlp"))).as("the key's own variable").isEmpty();
+    }
 }
