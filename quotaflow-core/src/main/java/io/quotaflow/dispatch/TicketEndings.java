@@ -107,6 +107,13 @@ final class TicketEndings implements OutcomeApplier.Diversion {
         statuses.requeued(stay, now);
     }
 
+    /** {@code item}, cancelled while a previous owner's call was out, ends now: withdrawn from {@code ledger}, nothing written. */
+    void withdrawn(WorkItem item, DispatchLedger ledger, long now) {
+        ledger.withdraw(item.key());
+        listener.cancelled(scope, item.key());
+        statuses.cancelled(item.key(), now);
+    }
+
     @Override
     public void cancelled(WorkItem item, long now) {
         gate.left(item, now);

@@ -44,6 +44,8 @@ public final class CacheGate {
     private final Consumer<Record<String, Outbound>> forward;
     private final TicketStatuses statuses;
     private final java.util.function.BooleanSupplier cannotServe;
+    /** The last sweep found a full batch of expired answers due. */
+    private boolean behind;
 
     public CacheGate(String scope, ModelSettings model, boolean sharedAcrossTenants, Coalescer coalescer, DispatchLedger ledger, RecordEmitter emitter,
               DispatcherListener listener, Consumer<Record<String, Outbound>> forward, TicketStatuses statuses,
@@ -133,7 +135,15 @@ public final class CacheGate {
 
     /** Removes the expired answers that are due (bounded work per call); true when more may be due. */
     public boolean sweep(long now) {
-        return coalescer.cache().sweep(now, SWEEP_MAX) >= SWEEP_MAX;
+        behind = coalescer.cache().sweep(now, SWEEP_MAX) >= SWEEP_MAX;
+        return behind;
+    }
+
+    /** Sweeps again when the last sweep found a full batch due, instead of waiting for the next second's. */
+    public void sweepIfBehind(long now) {
+        if (behind) {
+            sweep(now);
+        }
     }
 
     /**
