@@ -68,8 +68,8 @@ final class ScopeDispatcher {
     private final ScopeIntake intake;
     /** The once-a-second fallbacks and deadlines. */
     private final ScopeSweep sweeps;
-    /** What else happens when a ticket ends here (its status, the cache's followers, a context fallback). */
-    private final TicketEndings endings;
+    /** Applies what the outcomes decide, in a fixed order ({@link EffectExecutor}). */
+    private final EffectExecutor effects;
     /** An online scope's halt probe, a call of its own (no ticket); null on a batch route. */
     private final HaltProber haltProber;
     /** The scope's pace and its reports to /status and the metrics. */
@@ -95,14 +95,14 @@ final class ScopeDispatcher {
         // a batch route's tickets may wait out a whole completion window before a failed line sends them round again
         RetrySettings aging = batch == null ? settings.retry() : settings.retry().withMaxAge(settings.retry().maxAge().plus(BATCH_WINDOW));
         DeadlinePolicy deadlinePolicy = new DeadlinePolicy(settings.deadlines());
-        this.endings = new TicketEndings(scope, statuses, gate, mover, listener, this::routeOf);
+        this.effects = new EffectExecutor(scope, ledger, statuses, gate, mover, listener, output, this::routeOf);
         this.outcomes = new OutcomeApplier(scope, who, aging, new OutcomePolicy(settings.retry()), provider, health, ledger,
-                emitter, listener, random, output, endings, deadlinePolicy);
-        this.intake = new ScopeIntake(scope, who, settings, ledger, gate, outcomes, statuses, listener);
-        this.sweeps = new ScopeSweep(scope, who, settings, ledger, mover, gate, outcomes, new DeadlineSweep(deadlinePolicy), this::routeOf);
+                emitter, random, item -> routeOf(item).name(), deadlinePolicy);
+        this.intake = new ScopeIntake(scope, who, settings, ledger, gate, outcomes, effects, statuses, listener);
+        this.sweeps = new ScopeSweep(scope, who, settings, ledger, mover, gate, outcomes, effects, new DeadlineSweep(deadlinePolicy), this::routeOf);
         this.calls = new CallSender(client);
         this.haltProber = batch == null ? new HaltProber(scope, settings.model().model(), provider, health, listener, calls, outcomes) : null;
-        this.steps = new StepExecutor(scope, ledger, provider, health, batch, calls, outcomes, listener, statuses, report.pace(),
+        this.steps = new StepExecutor(scope, ledger, provider, health, batch, calls, outcomes, effects, listener, statuses, report.pace(),
                 new DispatchPlanner(settings.batch(), settings.limits().maxBatchBytes()));
     }
 
@@ -127,7 +127,7 @@ final class ScopeDispatcher {
         io.quotaflow.dispatch.ledger.Restored r = ledger.restore(mine, jobCalls::contains);
         for (WorkItem cancelled : r.cancelled()) {
             // cancelled while the previous owner's call was out: that call is forgotten, so it ends now
-            endings.withdrawn(cancelled, ledger, now);
+            effects.withdrawn(cancelled, now);
         }
         provider.takeOver(report.usage().read(), quietBound, r.calls(), r.callTokens());
         if (r.any()) {
@@ -172,7 +172,7 @@ final class ScopeDispatcher {
 
     /** Once a second: expiry by age, the halt log, expired cache answers, and fallbacks. */
     void sweep(long now) {
-        outcomes.expireOld(now);
+        effects.apply(outcomes.expireOld(now), now);
         gate.sweep(now);
         health.logHalt(now, false);
         if (report.active()) {
@@ -217,7 +217,7 @@ final class ScopeDispatcher {
             LOG.debug("scope {}: {} tickets of call {} were updated while it was out; their answers are ignored", scope,
                     done.get().superseded(), batchId);
         }
-        outcomes.apply(batch, done.get().items(), outcome, admission, now);
+        effects.apply(outcomes.apply(batch, done.get().items(), outcome, admission, now), now);
     }
 
     /**
@@ -233,7 +233,7 @@ final class ScopeDispatcher {
             return;
         }
         health.released(now);
-        endings.unanswered(done.get().items(), fallback, ledger, now);
+        effects.unanswered(done.get().items(), fallback, now);
     }
 
     /** A batch route's outcomes, on the stream thread. */

@@ -16,6 +16,7 @@ import io.quotaflow.records.Classification;
 import io.quotaflow.ticket.WorkItem;
 import org.apache.kafka.streams.processor.api.Record;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -95,24 +96,27 @@ public final class CacheGate {
         return true;
     }
 
-    /** {@code item} was answered by its call: the answer is cached and classifies its followers. */
-    public void classified(WorkItem item, Classification result, long now) {
+    /** {@code item} was answered by its call: the answer is cached and classifies its followers (their records returned). */
+    public List<Record<String, Outbound>> classified(WorkItem item, Classification result, long now) {
         Answered answered = coalescer.onAnswered(keyOf(item), item.key(),
                 new Answer(result.category(), result.urgency(), result.model(), result.promptTokens(), result.completionTokens()), now);
+        List<Record<String, Outbound>> out = new ArrayList<>();
         for (WorkItem follower : answered.followers()) {
-            classify(follower, answered.answer(), now);
+            out.add(classified(follower, answered.answer(), false, now));
         }
+        return out;
     }
 
-    /** {@code item} was dead-lettered: its followers share its fate. */
-    public void deadLettered(WorkItem item, String kind, int status, String message, long now) {
+    /** {@code item} was dead-lettered: its followers share its fate (their records returned). */
+    public List<Record<String, Outbound>> deadLettered(WorkItem item, String kind, int status, String message, long now) {
         List<WorkItem> followers = coalescer.onLeaderFailed(keyOf(item), item.key());
+        List<Record<String, Outbound>> out = new ArrayList<>();
         for (WorkItem follower : followers) {
-            forward.accept(emitter.deadLetter(follower, kind, status, "the identical ticket it followed failed: " + message,
-                    now));
+            out.add(emitter.deadLetter(follower, kind, status, "the identical ticket it followed failed: " + message, now));
             listener.deadLettered(scope, kind);
             statuses.deadLettered(follower, kind, now);
         }
+        return out;
     }
 
     /** {@code item} left for another route: the next of its followers leads here. */
@@ -198,10 +202,16 @@ public final class CacheGate {
     }
 
     private void classify(WorkItem item, CachedAnswer answer, boolean stale, long now) {
+        forward.accept(classified(item, answer, stale, now));
+    }
+
+    /** The classification record of {@code item} answered from {@code answer}; its status and metrics are told now. */
+    private Record<String, Outbound> classified(WorkItem item, CachedAnswer answer, boolean stale, long now) {
         Classification result = emitter.cached(item, answer, stale, now);
-        forward.accept(emitter.classified(result, now));
+        Record<String, Outbound> record = emitter.classified(result, now);
         listener.classified(scope, item.priority(), result.queuedMs(), Math.max(0, now - item.enqueuedAt()));
         listener.answered(scope, item.priority(), Boolean.TRUE.equals(result.firstTry()), item.retryWaitMs());
         statuses.classified(item, true, now);
+        return record;
     }
 }
