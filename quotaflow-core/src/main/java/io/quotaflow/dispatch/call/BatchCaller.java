@@ -9,12 +9,10 @@ import io.quotaflow.model.ModelItem;
 import io.quotaflow.model.ModelOutcome;
 import io.quotaflow.model.ModelRequest;
 import io.quotaflow.settings.BatchApiSettings;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
