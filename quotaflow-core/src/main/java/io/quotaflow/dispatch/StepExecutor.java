@@ -94,7 +94,7 @@ final class StepExecutor {
     private DispatchView view(long now) {
         ScopeHealth.Mode mode = batch == null && health.halted() ? ScopeHealth.Mode.BLOCKED : health.mode(now);
         return new DispatchView(new LedgerQueue(ledger), batch == null ? provider : new BatchLimiter(provider, batch),
-                new DispatchView.Circuit(mode, !probes.isEmpty()));
+                new DispatchView.Circuit(mode, !probes.isEmpty()), provider.epochNanos());
     }
 
     /** Does what {@code step} says; returns whether the loop asks the planner again (a refused admission ends it). */
