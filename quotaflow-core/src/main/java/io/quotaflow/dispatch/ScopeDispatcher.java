@@ -4,7 +4,6 @@ import io.quotaflow.dispatch.call.BatchCaller;
 import io.quotaflow.dispatch.call.CallSender;
 import io.quotaflow.dispatch.ledger.DispatchLedger;
 import io.quotaflow.dispatch.ledger.InFlightBatch;
-import io.quotaflow.dispatch.report.QueueViews;
 import io.quotaflow.dispatch.ledger.TicketStatuses;
 import io.quotaflow.dispatch.outcome.CacheGate;
 import io.quotaflow.dispatch.outcome.OutcomeApplier;
@@ -28,7 +27,6 @@ import io.quotaflow.model.PromptBuilder;
 import io.quotaflow.quota.EpochNanoClock;
 import io.quotaflow.quota.ScopeUsage;
 import io.quotaflow.routing.FallbackReason;
-import io.quotaflow.status.Pace;
 import io.quotaflow.ticket.WorkItem;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
@@ -51,58 +49,43 @@ import io.quotaflow.deadline.DeadlinePolicy;
 final class ScopeDispatcher {
 
     private static final Logger LOG = LoggerFactory.getLogger(ScopeDispatcher.class);
-    /** /status and the gauges need no more than this; every tick would re-propose a batch for nothing. */
-    private static final long SNAPSHOT_INTERVAL_MS = 500;
     /** The Batch API's completion window: a batch route's tickets may be dead-lettered for their age this much later. */
     static final java.time.Duration BATCH_WINDOW = io.quotaflow.settings.BatchApiSettings.COMPLETION_WINDOW;
 
     private final String scope;
     private final DispatcherSettings settings;
-    private final DispatcherListener listener;
     private final DispatchLedger ledger;
     private final ProviderModel provider;
     private final ScopeHealth health;
-    /** What the log lines name this scope by ({@link #who}). */
-    private final String who;
     private final OutcomeApplier outcomes;
     private final CallSender calls;
     /** A batch route's calls (docs/design.md, "Batch routes"); null on an online route. */
     private final BatchCaller batch;
-    private final BatchCaller.Answers batchAnswers = new BatchAnswers();
     private final CacheGate gate;
     /** Carries out the planner's steps: the dispatch loop of each tick. */
     private final StepExecutor steps;
-    private final TicketStatuses statuses;
     /** Tickets arriving, cancelled or superseded. */
     private final ScopeIntake intake;
     /** The once-a-second fallbacks and deadlines. */
     private final ScopeSweep sweeps;
-    /** What else happens when a ticket ends here (its status, the cache's followers, a context fallback). */
-    private final TicketEndings endings;
-    private final Pace pace = new Pace();
+    /** Applies what the outcomes decide, in a fixed order ({@link EffectExecutor}). */
+    private final EffectExecutor effects;
     /** An online scope's halt probe, a call of its own (no ticket); null on a batch route. */
     private final HaltProber haltProber;
-    /** What the scope's next owner takes over ({@link ScopeUsage}), kept as it changes. */
-    private final UsageKeeper usage;
-    private long nextSnapshot;
-    /** The last cache sweep found a full batch due: the next tick sweeps again instead of waiting a second. */
-    private boolean cacheBehind;
-    /** Whether this scope has seen work here: scopes of other tasks stay silent in /status and the metrics. */
-    private boolean active;
+    /** The scope's pace and its reports to /status and the metrics. */
+    private final ScopeReport report;
 
     /** A scope whose calls go through {@code batch} (a batch route's), or to {@code client} when it is null. */
     ScopeDispatcher(String scope, DispatcherSettings settings, ModelClient client, RandomGenerator random, DispatcherListener listener,
                     DispatchOutput output, DispatchLedger ledger, RouteMover mover, Coalescer coalescer,
                     KeyValueStore<String, ScopeUsage> usage, EpochNanoClock clock, TicketStatuses statuses, BatchCaller batch) {
         this.batch = batch;
-        this.statuses = statuses;
-        this.usage = new UsageKeeper(usage, scope);
+        this.report = new ScopeReport(settings, listener, new UsageKeeper(usage, scope));
         this.scope = scope;
         this.settings = settings;
-        this.listener = listener;
         this.ledger = ledger;
         this.provider = new ProviderModel(settings, new PromptBuilder(settings.model()), clock);
-        this.who = who(settings, scope);
+        String who = who(settings, scope);
         this.health = new ScopeHealth(scope, who, settings.retry(), (from, to) -> listener.circuitTransition(scope, from, to));
         this.health.at(output.now());
         RecordEmitter emitter = new RecordEmitter(scope, settings.model().model(), new Backoff(settings.retry(), random),
@@ -112,14 +95,14 @@ final class ScopeDispatcher {
         // a batch route's tickets may wait out a whole completion window before a failed line sends them round again
         RetrySettings aging = batch == null ? settings.retry() : settings.retry().withMaxAge(settings.retry().maxAge().plus(BATCH_WINDOW));
         DeadlinePolicy deadlinePolicy = new DeadlinePolicy(settings.deadlines());
-        this.endings = new TicketEndings(scope, statuses, gate, mover, listener, this::routeOf);
+        this.effects = new EffectExecutor(scope, ledger, statuses, gate, mover, listener, output, this::routeOf);
         this.outcomes = new OutcomeApplier(scope, who, aging, new OutcomePolicy(settings.retry()), provider, health, ledger,
-                emitter, listener, random, output, endings, deadlinePolicy);
-        this.intake = new ScopeIntake(scope, who, settings, ledger, gate, outcomes, statuses, listener);
-        this.sweeps = new ScopeSweep(scope, who, settings, ledger, mover, gate, outcomes, new DeadlineSweep(deadlinePolicy), this::routeOf);
+                emitter, random, item -> routeOf(item).name(), deadlinePolicy);
+        this.intake = new ScopeIntake(scope, who, settings, ledger, gate, outcomes, effects, statuses, listener);
+        this.sweeps = new ScopeSweep(scope, who, settings, ledger, mover, gate, outcomes, effects, new DeadlineSweep(deadlinePolicy), this::routeOf);
         this.calls = new CallSender(client, settings.tracing().calls(settings.model()));
         this.haltProber = batch == null ? new HaltProber(scope, settings.model().model(), provider, health, listener, calls, outcomes) : null;
-        this.steps = new StepExecutor(scope, ledger, provider, health, batch, calls, outcomes, listener, statuses, pace,
+        this.steps = new StepExecutor(scope, ledger, provider, health, batch, calls, outcomes, effects, listener, statuses, report.pace(),
                 new DispatchPlanner(settings.batch(), settings.limits().maxBatchBytes()));
     }
 
@@ -141,24 +124,22 @@ final class ScopeDispatcher {
      */
     void restore(java.util.function.Predicate<WorkItem> mine, java.time.Duration quietBound, long now) {
         Set<String> jobCalls = batch == null ? Set.of() : batch.restore(now);
-        DispatchLedger.Restored r = ledger.restore(mine, jobCalls::contains);
+        io.quotaflow.dispatch.ledger.Restored r = ledger.restore(mine, jobCalls::contains);
         for (WorkItem cancelled : r.cancelled()) {
             // cancelled while the previous owner's call was out: that call is forgotten, so it ends now
-            ledger.withdraw(cancelled.key());
-            listener.cancelled(scope, cancelled.key());
-            statuses.cancelled(cancelled.key(), now);
+            effects.withdrawn(cancelled, now);
         }
-        provider.takeOver(usage.read(), quietBound, r.calls(), r.callTokens());
+        provider.takeOver(report.usage().read(), quietBound, r.calls(), r.callTokens());
         if (r.any()) {
-            active = true;
-            LOG.info("{}: restored {} pending ({} from {} interrupted calls), {} delayed, {} calls in batch jobs", who, r.pending(),
+            report.activate();
+            LOG.info("{}: restored {} pending ({} from {} interrupted calls), {} delayed, {} calls in batch jobs", who(settings, scope), r.pending(),
                     r.fromCalls(), r.calls(), r.delayed(), r.kept());
         }
     }
 
     /** A ticket arriving from the dispatch topic: the cache may answer it, or an identical ticket's call ({@link ScopeIntake#accept}). */
     void accept(WorkItem item, long now) {
-        active = true;
+        report.activate();
         intake.accept(item, now);
     }
 
@@ -176,7 +157,7 @@ final class ScopeDispatcher {
         health.at(now);
         calls.drain((batchId, outcome) -> completed(batchId, outcome, now));
         if (batch != null) {
-            batch.tick(now, batchAnswers);
+            batch.tick(now, new BatchAnswers());
         }
         ledger.promoteDue(now);
         ledger.refill();
@@ -184,29 +165,23 @@ final class ScopeDispatcher {
             haltProber.probe(now);
         }
         steps.dispatch(now);
-        usage.keep(provider.usage());
-        if (cacheBehind) {
-            cacheBehind = gate.sweep(now);
-        }
-        if (active && now >= nextSnapshot) {
-            nextSnapshot = now + SNAPSHOT_INTERVAL_MS;
-            listener.state(snapshot(now));
-            listener.queue(QueueViews.take(settings, ledger, pace, now));
-        }
+        report.usage().keep(provider.usage());
+        gate.sweepIfBehind(now);
+        report.tick(now, () -> snapshot(now), ledger);
     }
 
     /** Once a second: expiry by age, the halt log, expired cache answers, and fallbacks. */
     void sweep(long now) {
-        outcomes.expireOld(now);
-        cacheBehind = gate.sweep(now);
+        effects.apply(outcomes.expireOld(now), now);
+        gate.sweep(now);
         health.logHalt(now, false);
-        if (active) {
+        if (report.active()) {
             // only the owner speaks for the scope: the idle copies in other tasks know nothing of it
             // read once: the fallbacks and the deadlines decide from the same standing
             Optional<FallbackReason> blocked = blocked();
             sweeps.publishState(blocked.isEmpty());
             sweeps.fallBack(blocked, probesHaltApart(), now);
-            sweeps.keepDeadlines(health, pace, blocked, why -> resumesAt(why, now), now);
+            sweeps.keepDeadlines(health, report.pace(), blocked, why -> resumesAt(why, now), now);
         }
     }
 
@@ -232,17 +207,17 @@ final class ScopeDispatcher {
         Optional<DispatchLedger.Completed> done = ledger.complete(batchId);
         steps.ended(batchId);
         Optional<ProviderModel.Admission> admission = provider.answered(batchId, outcome);
-        pace.answered(outcome.latencyMs());
+        report.pace().answered(outcome.latencyMs());
         if (done.isEmpty()) {
             return;
         }
         InFlightBatch batch = done.get().batch();
-        listener.completed(scope, outcome, batch.size());
+        report.completed(scope, outcome, batch.size());
         if (done.get().superseded() > 0) {
             LOG.debug("scope {}: {} tickets of call {} were updated while it was out; their answers are ignored", scope,
                     done.get().superseded(), batchId);
         }
-        outcomes.apply(batch, done.get().items(), outcome, admission, now);
+        effects.apply(outcomes.apply(batch, done.get().items(), outcome, admission, now), now);
     }
 
     /**
@@ -258,7 +233,7 @@ final class ScopeDispatcher {
             return;
         }
         health.released(now);
-        endings.unanswered(done.get().items(), fallback, ledger, now);
+        effects.unanswered(done.get().items(), fallback, now);
     }
 
     /** A batch route's outcomes, on the stream thread. */
@@ -308,8 +283,8 @@ final class ScopeDispatcher {
             batch.close();
         }
         provider.forget();
-        if (active) {
-            listener.released(scope);
+        if (report.active()) {
+            report.released(scope);
         }
     }
 }

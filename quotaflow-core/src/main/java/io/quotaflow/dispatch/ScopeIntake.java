@@ -34,10 +34,11 @@ final class ScopeIntake {
     private final PendingQueue queue;
     private final CacheGate gate;
     private final OutcomeApplier outcomes;
+    private final EffectExecutor effects;
     private final TicketStatuses statuses;
     private final DispatcherListener listener;
 
-    ScopeIntake(String scope, String who, DispatcherSettings settings, DispatchLedger ledger, CacheGate gate, OutcomeApplier outcomes,
+    ScopeIntake(String scope, String who, DispatcherSettings settings, DispatchLedger ledger, CacheGate gate, OutcomeApplier outcomes, EffectExecutor effects,
                 TicketStatuses statuses, DispatcherListener listener) {
         this.scope = scope;
         this.who = who;
@@ -46,6 +47,7 @@ final class ScopeIntake {
         this.queue = ledger.queue();
         this.gate = gate;
         this.outcomes = outcomes;
+        this.effects = effects;
         this.statuses = statuses;
         this.listener = listener;
     }
@@ -82,8 +84,8 @@ final class ScopeIntake {
         if (depth < max) {
             return false;
         }
-        outcomes.deadLetter(item, ErrorKind.SHED.wire(), 0, depth + " " + item.priority().wireName() + " tickets were waiting on "
-                + who + " (queue.max-depth." + item.priority().wireName() + "=" + max + "): shed on arrival", now);
+        effects.apply(outcomes.deadLetter(item, ErrorKind.SHED.wire(), 0, depth + " " + item.priority().wireName() + " tickets were waiting on "
+                + who + " (queue.max-depth." + item.priority().wireName() + "=" + max + "): shed on arrival", now), now);
         return true;
     }
 

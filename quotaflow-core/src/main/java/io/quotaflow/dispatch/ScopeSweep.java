@@ -42,11 +42,12 @@ final class ScopeSweep {
     private final RouteMover mover;
     private final CacheGate gate;
     private final OutcomeApplier outcomes;
+    private final EffectExecutor effects;
     private final DeadlineSweep deadlines;
     private final Function<WorkItem, RouteSettings> routeOf;
 
     ScopeSweep(String scope, String who, DispatcherSettings settings, DispatchLedger ledger, RouteMover mover, CacheGate gate,
-               OutcomeApplier outcomes, DeadlineSweep deadlines, Function<WorkItem, RouteSettings> routeOf) {
+               OutcomeApplier outcomes, EffectExecutor effects, DeadlineSweep deadlines, Function<WorkItem, RouteSettings> routeOf) {
         this.scope = scope;
         this.who = who;
         this.settings = settings;
@@ -55,6 +56,7 @@ final class ScopeSweep {
         this.mover = mover;
         this.gate = gate;
         this.outcomes = outcomes;
+        this.effects = effects;
         this.deadlines = deadlines;
         this.routeOf = routeOf;
     }
@@ -114,15 +116,15 @@ final class ScopeSweep {
                 if (mover.deadlineFallback(scope, routeOf.apply(item), item, now)) {
                     gate.left(item, now);
                 } else {
-                    outcomes.missed(item, v.reason(), v.etaAt(), now);
+                    effects.apply(outcomes.missed(item, v.reason(), v.etaAt(), now), now);
                 }
             }
-            case HAND_OFF -> outcomes.missed(item, v.reason(), v.etaAt(), now);
+            case HAND_OFF -> effects.apply(outcomes.missed(item, v.reason(), v.etaAt(), now), now);
             case SHED -> {
                 if (v.reason() == HandoffReason.MAX_WAIT) {
-                    outcomes.deadLetter(item, ErrorKind.SHED.wire(), 0, shedMessage(item, v), now);
+                    effects.apply(outcomes.deadLetter(item, ErrorKind.SHED.wire(), 0, shedMessage(item, v), now), now);
                 } else {
-                    outcomes.missed(item, v.reason(), v.etaAt(), now);
+                    effects.apply(outcomes.missed(item, v.reason(), v.etaAt(), now), now);
                 }
             }
         }

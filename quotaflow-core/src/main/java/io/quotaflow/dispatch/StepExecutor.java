@@ -44,6 +44,7 @@ final class StepExecutor {
     private final BatchCaller batch;
     private final CallSender calls;
     private final OutcomeApplier outcomes;
+    private final EffectExecutor effects;
     private final DispatcherListener listener;
     private final TicketStatuses statuses;
     private final Pace pace;
@@ -52,7 +53,7 @@ final class StepExecutor {
     private final Set<String> probes = new HashSet<>();
 
     StepExecutor(String scope, DispatchLedger ledger, ProviderModel provider, ScopeHealth health, BatchCaller batch, CallSender calls,
-                 OutcomeApplier outcomes, DispatcherListener listener, TicketStatuses statuses, Pace pace, DispatchPlanner planner) {
+                 OutcomeApplier outcomes, EffectExecutor effects, DispatcherListener listener, TicketStatuses statuses, Pace pace, DispatchPlanner planner) {
         this.scope = scope;
         this.ledger = ledger;
         this.provider = provider;
@@ -60,6 +61,7 @@ final class StepExecutor {
         this.batch = batch;
         this.calls = calls;
         this.outcomes = outcomes;
+        this.effects = effects;
         this.listener = listener;
         this.statuses = statuses;
         this.pace = pace;
@@ -92,7 +94,7 @@ final class StepExecutor {
     private DispatchView view(long now) {
         ScopeHealth.Mode mode = batch == null && health.halted() ? ScopeHealth.Mode.BLOCKED : health.mode(now);
         return new DispatchView(new LedgerQueue(ledger), batch == null ? provider : new BatchLimiter(provider, batch),
-                new DispatchView.Circuit(mode, !probes.isEmpty()));
+                new DispatchView.Circuit(mode, !probes.isEmpty()), provider.epochNanos());
     }
 
     /** Does what {@code step} says; returns whether the loop asks the planner again (a refused admission ends it). */
@@ -109,8 +111,9 @@ final class StepExecutor {
             ledger.requeue(split.requeued());
         } else if (step instanceof DispatchStep.TooLarge large) {
             ledger.discard(large.proposal());
-            outcomes.deadLetter(large.item(), ErrorKind.TOO_LARGE.wire(), 0, "needs about " + large.cost() + " tokens with max_tokens; the "
-                    + (large.windowLearned() ? "provider's" : "configured") + " context window is " + large.windowTokens(), now);
+            effects.apply(outcomes.deadLetter(large.item(), ErrorKind.TOO_LARGE.wire(), 0, "needs about " + large.cost() + " tokens with "
+                    + "max_tokens; the " + (large.windowLearned() ? "provider's" : "configured") + " context window is " + large.windowTokens(),
+                    now), now);
         }
         return step.continues();
     }

@@ -8,28 +8,16 @@ import io.quotaflow.batch.BatchStatus;
 import io.quotaflow.model.ModelItem;
 import io.quotaflow.model.ModelOutcome;
 import io.quotaflow.model.ModelRequest;
-import io.quotaflow.model.TransportCause;
-import io.quotaflow.quota.RateLimitInfo;
 import io.quotaflow.settings.BatchApiSettings;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.ByteArrayOutputStream;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Queue;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The calls of a batch route (docs/design.md, "Batch routes"): in place of the {@link CallSender}, it
@@ -73,87 +61,27 @@ public final class BatchCaller {
         void requeued(String customId, long now);
     }
 
-    /** What an HTTP thread reports, applied on the stream thread. */
-    private sealed interface Event {
-    }
-
-    private record Submitted(String key, BatchApiClient.Info info) implements Event {
-    }
-
-    private record SubmitFailed(String key, Throwable error) implements Event {
-    }
-
-    private record Polled(String key, BatchApiClient.Info info) implements Event {
-    }
-
-    private record Downloaded(String key, BatchStatus status, Map<String, ModelOutcome> outcomes, Set<String> unfinished)
-            implements Event {
-    }
-
-    private record Missed(String key, String what) implements Event {
-    }
-
-    private record Listed(List<BatchApiClient.Info> jobs) implements Event {
-    }
-
-    private record ListFailed(String what) implements Event {
-    }
-
-    /** A job being collected. */
-    private static final class Forming {
-        final long startedAt;
-        final List<BatchJob.Call> calls = new ArrayList<>();
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        long recordBytes;
-
-        Forming(long startedAt) {
-            this.startedAt = startedAt;
-        }
-    }
-
-    /** A job of the store: an intent on its way to the provider or not yet found, or a job the provider accepted. */
-    private static final class Live {
-        final String key;
-        BatchJob job;
-        long nextPoll;
-        boolean busy;
-        /** Its upload is on its way (this instance's). */
-        boolean submitting;
-        BatchStatus status = BatchStatus.VALIDATING;
-        boolean unknownLogged;
-
-        Live(String key, BatchJob job, long nextPoll) {
-            this.key = key;
-            this.job = job;
-            this.nextPoll = nextPoll;
-        }
-    }
-
-    private final String scope;
-    private final String who;
-    private final BatchApiSettings settings;
-    private final BatchApi client;
-    private final BatchLines lines;
-    private final KeyValueStore<String, BatchJob> jobs;
+    final String scope;
+    final String who;
+    final BatchApiSettings settings;
+    final BatchRequests requests;
+    final KeyValueStore<String, BatchJob> jobs;
     private final EnqueuedLimit limit;
-    private final Queue<Event> events = new ConcurrentLinkedQueue<>();
-    private final Map<String, Live> live = new LinkedHashMap<>();
-    private Forming forming;
+    final Map<String, LiveJob> live = new LinkedHashMap<>();
+    private FormingJob forming;
     /** Tokens of the calls collected, on their way, or in jobs not finished. */
-    private long enqueued;
-    private long nextReconcile = Long.MAX_VALUE;
-    private boolean listing;
+    long enqueued;
+    long nextReconcile = Long.MAX_VALUE;
+    boolean listing;
     /** This caller holds or held jobs of its scope (restored or submitted): only then does it reconcile and cancel. */
-    private boolean active;
-    private volatile boolean closed;
+    boolean active;
 
     public BatchCaller(String scope, String who, BatchApiSettings settings, BatchApi client, BatchLines lines,
                 KeyValueStore<String, BatchJob> jobs) {
         this.scope = scope;
         this.who = who;
         this.settings = settings;
-        this.client = client;
-        this.lines = lines;
+        this.requests = new BatchRequests(who, client, lines);
         this.jobs = jobs;
         this.limit = new EnqueuedLimit(settings.maxEnqueuedTokens());
     }
@@ -164,27 +92,7 @@ public final class BatchCaller {
      * holds its job, its calls asked again when it does not.
      */
     public Set<String> restore(long now) {
-        Set<String> calls = new HashSet<>();
-        int intents = 0;
-        try (KeyValueIterator<String, BatchJob> it = jobs.all()) {
-            while (it.hasNext()) {
-                var kv = it.next();
-                if (scope.equals(kv.value.scope())) {
-                    live.put(kv.key, new Live(kv.key, kv.value, now));
-                    enqueued += kv.value.tokens();
-                    intents += kv.value.isAccepted() ? 0 : 1;
-                    kv.value.calls().forEach(c -> calls.add(c.customId()));
-                }
-            }
-        }
-        // only the scope's owner has its jobs in its store: another task's caller of the same scope must never cancel them
-        active = !live.isEmpty();
-        nextReconcile = active ? now : Long.MAX_VALUE;
-        if (!live.isEmpty()) {
-            LOG.info("{}: {} batch jobs of {} calls resumed ({} not known to be accepted: looked for at the provider)", who, live.size(),
-                    calls.size(), intents);
-        }
-        return calls;
+        return BatchReconcile.restore(this, now);
     }
 
     /** Whether a call of {@code tokens} fits the enqueued-token limit now (one alone always does). */
@@ -204,7 +112,7 @@ public final class BatchCaller {
             forming = null;
         }
         if (forming == null) {
-            forming = new Forming(now);
+            forming = new FormingJob(now);
             forming.recordBytes = new BatchJob(null, scope, null, now, List.of(), "").recordBytes() + 64;
         }
         forming.calls.add(call);
@@ -215,8 +123,8 @@ public final class BatchCaller {
 
     /** Applies what came back, submits a job that has collected long enough, polls the jobs that are due, ends those past their time. */
     public void tick(long now, Answers answers) {
-        Event event;
-        while ((event = events.poll()) != null) {
+        BatchEvent event;
+        while ((event = requests.next()) != null) {
             apply(event, now, answers);
         }
         if (forming != null && (now - forming.startedAt >= settings.collect().toMillis() || forming.calls.size() >= settings.maxRequests())) {
@@ -224,14 +132,15 @@ public final class BatchCaller {
             forming = null;
         }
         long expiresAfter = settings.expiresAfter().toMillis();
-        for (Live job : List.copyOf(live.values())) {
+        for (LiveJob job : List.copyOf(live.values())) {
             if (job.submitting || job.busy) {
                 continue;
             }
             if (now - job.job.submittedAt() >= expiresAfter) {
                 expire(job, now, answers);
             } else if (job.job.isAccepted() && now >= job.nextPoll) {
-                poll(job);
+                job.busy = true;
+                requests.poll(job.key, job.job.batchId());
             }
         }
         if (active && !listing && now >= nextReconcile) {
@@ -239,23 +148,23 @@ public final class BatchCaller {
         }
     }
 
-    private void apply(Event event, long now, Answers answers) {
-        if (event instanceof Submitted s) {
+    private void apply(BatchEvent event, long now, Answers answers) {
+        if (event instanceof BatchEvent.Submitted s) {
             submitted(s, now, answers);
-        } else if (event instanceof SubmitFailed f) {
+        } else if (event instanceof BatchEvent.SubmitFailed f) {
             submitFailed(f, now, answers);
-        } else if (event instanceof Polled p) {
+        } else if (event instanceof BatchEvent.Polled p) {
             polled(p, now, answers);
-        } else if (event instanceof Downloaded d) {
-            Live job = live.get(d.key());
+        } else if (event instanceof BatchEvent.Downloaded d) {
+            LiveJob job = live.get(d.key());
             if (job != null) {
                 finish(job, d.status(), d.outcomes(), d.unfinished(), now, answers);
             }
-        } else if (event instanceof Missed m) {
+        } else if (event instanceof BatchEvent.Missed m) {
             missed(m, now);
-        } else if (event instanceof Listed l) {
-            listed(l.jobs(), now, answers);
-        } else if (event instanceof ListFailed f) {
+        } else if (event instanceof BatchEvent.Listed l) {
+            BatchReconcile.listed(this, l.jobs(), now, answers);
+        } else if (event instanceof BatchEvent.ListFailed f) {
             listing = false;
             nextReconcile = now + settings.poll().toMillis();
             LOG.debug("{}: the provider's batch jobs could not be listed ({}); asking again in {} ms", who, f.what(),
@@ -263,13 +172,13 @@ public final class BatchCaller {
         }
     }
 
-    private void submitted(Submitted s, long now, Answers answers) {
-        Live job = live.get(s.key());
+    private void submitted(BatchEvent.Submitted s, long now, Answers answers) {
+        LiveJob job = live.get(s.key());
         if (job == null) {
             return;
         }
         if (s.info().id() == null) {
-            submitFailed(new SubmitFailed(s.key(), new BatchApiClient.Refused(502, "the provider named no batch id")), now, answers);
+            submitFailed(new BatchEvent.SubmitFailed(s.key(), new BatchApiClient.Refused(502, "the provider named no batch id")), now, answers);
             return;
         }
         job.job = job.job.accepted(s.info().id());
@@ -280,28 +189,28 @@ public final class BatchCaller {
                 enqueued);
     }
 
-    private void submitFailed(SubmitFailed f, long now, Answers answers) {
-        Live job = live.get(f.key());
+    private void submitFailed(BatchEvent.SubmitFailed f, long now, Answers answers) {
+        LiveJob job = live.get(f.key());
         if (job == null) {
             return;
         }
-        Throwable cause = cause(f.error());
+        Throwable cause = BatchRequests.cause(f.error());
         if (cause instanceof BatchApiClient.Refused refused && refused.body() != null && refused.body().contains(TOKEN_LIMIT)) {
             refused(job, refused.body(), now, answers);
             return;
         }
-        ModelOutcome outcome = failure(cause);
+        ModelOutcome outcome = requests.failure(cause);
         if (!(cause instanceof BatchApiClient.Refused)) {
             // the create may have reached the provider: its job, under a key no longer stored, is cancelled when found
             nextReconcile = Math.min(nextReconcile, now + settings.poll().toMillis());
         }
         forget(job);
-        LOG.warn("{}: a batch job of {} calls could not be submitted: {}", who, job.job.calls().size(), describe(outcome));
+        LOG.warn("{}: a batch job of {} calls could not be submitted: {}", who, job.job.calls().size(), BatchRequests.describe(outcome));
         job.job.calls().forEach(c -> answers.answered(c.customId(), outcome, now));
     }
 
-    private void polled(Polled p, long now, Answers answers) {
-        Live job = live.get(p.key());
+    private void polled(BatchEvent.Polled p, long now, Answers answers) {
+        LiveJob job = live.get(p.key());
         if (job == null) {
             return;
         }
@@ -327,7 +236,7 @@ public final class BatchCaller {
         if (job.status == BatchStatus.COMPLETED && p.info().inputTokens() > 0) {
             limit.counted(job.job.tokens(), p.info().inputTokens());
         }
-        download(job, p.info(), now);
+        requests.download(job.key, job.job, p.info(), now);
     }
 
     /**
@@ -335,8 +244,8 @@ public final class BatchCaller {
      * call. Its first call fails (its tickets spend an attempt, the circuit hears it once, the failure
      * table retries or dead-letters them); the others wait for the next job, with no attempt spent.
      */
-    private void failed(Live job, String errors, long now, Answers answers) {
-        ModelOutcome failed = transientFailure("batch job " + job.job.batchId() + " failed" + (errors == null ? "" : ": " + errors));
+    private void failed(LiveJob job, String errors, long now, Answers answers) {
+        ModelOutcome failed = BatchRequests.transientFailure("batch job " + job.job.batchId() + " failed" + (errors == null ? "" : ": " + errors));
         forget(job);
         LOG.warn("{}: batch job {} failed ({}): its first call fails, its other {} wait for the next job", who, job.job.batchId(),
                 errors == null ? "no reason given" : errors, job.job.calls().size() - 1);
@@ -350,8 +259,8 @@ public final class BatchCaller {
         }
     }
 
-    private void missed(Missed m, long now) {
-        Live job = live.get(m.key());
+    private void missed(BatchEvent.Missed m, long now) {
+        LiveJob job = live.get(m.key());
         if (job != null) {
             job.busy = false;
             job.nextPoll = now + settings.poll().toMillis();
@@ -364,7 +273,7 @@ public final class BatchCaller {
      * the store and the count, and its calls go back to wait for room, with no attempt spent, no circuit
      * opened and no fallback. A lone call refused with nothing else enqueued cannot fit at all: it fails.
      */
-    private void refused(Live job, String message, long now, Answers answers) {
+    private void refused(LiveJob job, String message, long now, Answers answers) {
         // what the provider held of ours with it: the jobs on their way or out, this one's included (not the one collecting)
         long held = live.values().stream().mapToLong(l -> l.job.tokens()).sum();
         boolean alone = job.job.calls().size() == 1 && held <= job.job.tokens();
@@ -375,7 +284,7 @@ public final class BatchCaller {
                 String.format(java.util.Locale.ROOT, "%.2f", limit.ratio()));
         for (BatchJob.Call call : job.job.calls()) {
             if (alone) {
-                answers.answered(call.customId(), transientFailure("a lone call is over the provider's enqueued-token limit: "
+                answers.answered(call.customId(), BatchRequests.transientFailure("a lone call is over the provider's enqueued-token limit: "
                         + message), now);
             } else {
                 answers.requeued(call.customId(), now);
@@ -384,21 +293,21 @@ public final class BatchCaller {
     }
 
     /** {@code job} has not ended within its window and grace: it ends here as expired, and is cancelled at the provider. */
-    private void expire(Live job, long now, Answers answers) {
+    private void expire(LiveJob job, long now, Answers answers) {
         LOG.warn("{}: batch job {} not known to have ended {} after its submission (last status {}): it ends as expired and "
                 + "its tickets go on", who, job.job.isAccepted() ? job.job.batchId() : "(never found at the provider, key " + job.key
                 + ")", settings.expiresAfter(), job.status.wire());
         if (job.job.isAccepted()) {
-            cancel(job.job.batchId());
+            requests.cancel(job.job.batchId());
         }
         finish(job, BatchStatus.EXPIRED, Map.of(), Set.of(), now, answers);
     }
 
     /** Every call of {@code job} is answered from {@code found}, or unfinished, or failed; the job leaves the store. */
-    private void finish(Live live, BatchStatus status, Map<String, ModelOutcome> found, Set<String> unfinishedLines, long now,
+    private void finish(LiveJob live, BatchStatus status, Map<String, ModelOutcome> found, Set<String> unfinishedLines, long now,
                         Answers answers) {
         BatchJob job = live.job;
-        ModelOutcome missing = transientFailure("the batch job's output has no line for this call");
+        ModelOutcome missing = BatchRequests.transientFailure("the batch job's output has no line for this call");
         int answered = 0;
         int unfinished = 0;
         for (BatchJob.Call call : job.calls()) {
@@ -424,72 +333,22 @@ public final class BatchCaller {
     }
 
     /** {@code job} leaves the store, this caller and the enqueued count. */
-    private void forget(Live job) {
+    void forget(LiveJob job) {
         jobs.delete(job.key);
         live.remove(job.key);
         enqueued = Math.max(0, enqueued - job.job.tokens());
     }
 
-    /**
-     * Lists the provider's recent jobs ({@value #LIST_PAGES} pages at most) to find this scope's by their
-     * key: at a restore, after a submission whose answer was lost, and every {@value #RECONCILE_EVERY_POLLS}
-     * polls while jobs are out.
-     */
+    /** Lists the provider's recent jobs to find this scope's by their key ({@link BatchReconcile#reconcile}). */
     private void reconcile(long now) {
-        listing = true;
-        nextReconcile = Long.MAX_VALUE;
-        try {
-            client.list(LIST_PAGES).whenComplete((found, error) -> report(error == null ? new Listed(found)
-                    : new ListFailed(describe(failure(cause(error))))));
-        } catch (RuntimeException e) {
-            report(new ListFailed(e.getClass().getSimpleName()));
-        }
-    }
-
-    /**
-     * What the provider holds of this scope: a job whose key is a stored intent is adopted (its calls are
-     * still out for that intent); a running job under a key not stored (its intent lost, or its calls
-     * already answered otherwise) is cancelled; an intent the provider does not hold was never accepted:
-     * its calls are asked again.
-     */
-    private void listed(List<BatchApiClient.Info> found, long now, Answers answers) {
-        listing = false;
-        Set<String> seen = new HashSet<>();
-        for (BatchApiClient.Info info : found) {
-            if (!scope.equals(info.jobScope()) || info.jobKey() == null || info.id() == null) {
-                continue;
-            }
-            seen.add(info.jobKey());
-            Live job = live.get(info.jobKey());
-            if (job != null && !job.job.isAccepted() && !job.submitting) {
-                job.job = job.job.accepted(info.id());
-                job.nextPoll = now;
-                jobs.put(job.key, job.job);
-                LOG.info("{}: batch job {} found at the provider by its key {}: adopted, {} calls", who, info.id(), job.key,
-                        job.job.calls().size());
-            } else if (job == null && !info.status().terminal() && info.status() != BatchStatus.CANCELLING) {
-                LOG.warn("{}: batch job {} (key {}) is this route's but no stored job's: cancelled", who, info.id(), info.jobKey());
-                cancel(info.id());
-            }
-        }
-        for (Live job : List.copyOf(live.values())) {
-            if (!job.job.isAccepted() && !job.submitting && !seen.contains(job.key)) {
-                LOG.info("{}: batch job key {} was never accepted by the provider; its {} calls are asked again", who, job.key,
-                        job.job.calls().size());
-                forget(job);
-                job.job.calls().forEach(c -> answers.requeued(c.customId(), now));
-            }
-        }
-        if (!live.isEmpty()) {
-            nextReconcile = now + RECONCILE_EVERY_POLLS * settings.poll().toMillis();
-        }
+        BatchReconcile.reconcile(this);
     }
 
     /** Records the intent of {@code job} under a new key, then uploads and creates it with that key in its metadata. */
-    private void submit(Forming forming, long now) {
+    private void submit(FormingJob forming, long now) {
         String key = UUID.randomUUID().toString();
         BatchJob intent = BatchJob.intent(key, scope, now, forming.calls);
-        Live job = new Live(key, intent, Long.MAX_VALUE);
+        LiveJob job = new LiveJob(key, intent, Long.MAX_VALUE);
         job.submitting = true;
         jobs.put(key, intent);
         live.put(key, job);
@@ -498,103 +357,7 @@ public final class BatchCaller {
             nextReconcile = now + RECONCILE_EVERY_POLLS * settings.poll().toMillis();
         }
         Map<String, String> metadata = Map.of(BatchApiClient.METADATA_JOB, key, BatchApiClient.METADATA_SCOPE, scope);
-        try {
-            client.submit(forming.bytes.toByteArray(), metadata).whenComplete((info, error) -> report(error == null
-                    ? new Submitted(key, info) : new SubmitFailed(key, error)));
-        } catch (RuntimeException e) {
-            report(new SubmitFailed(key, e));
-        }
-    }
-
-    private void poll(Live job) {
-        job.busy = true;
-        String key = job.key;
-        try {
-            client.status(job.job.batchId()).whenComplete((info, error) -> report(error == null ? new Polled(key, info)
-                    : new Missed(key, "status unknown (" + describe(failure(cause(error))) + ")")));
-        } catch (RuntimeException e) {
-            report(new Missed(key, "status unknown (" + e.getClass().getSimpleName() + ")"));
-        }
-    }
-
-    private void cancel(String batchId) {
-        try {
-            client.cancel(batchId).whenComplete((info, error) -> {
-                if (error != null) {
-                    LOG.debug("{}: batch job {} could not be cancelled: {}", who, batchId, describe(failure(cause(error))));
-                }
-            });
-        } catch (RuntimeException e) {
-            LOG.debug("{}: batch job {} could not be cancelled: {}", who, batchId, e.getClass().getSimpleName());
-        }
-    }
-
-    /**
-     * Reads the job's error file, then its output file, line by line, each line turned into its call's
-     * outcome as it is read (an output line wins over an error line of the same call): only outcomes are
-     * held, never a file.
-     */
-    private void download(Live job, BatchApiClient.Info info, long now) {
-        String key = job.key;
-        BatchJob stored = job.job;
-        Map<String, BatchJob.Call> calls = new HashMap<>();
-        stored.calls().forEach(c -> calls.put(c.customId(), c));
-        long latency = Math.max(0, now - stored.submittedAt());
-        Map<String, ModelOutcome> outcomes = new java.util.concurrent.ConcurrentHashMap<>();
-        Set<String> unfinished = java.util.concurrent.ConcurrentHashMap.newKeySet();
-        java.util.function.Consumer<BatchLines.Line> each = line -> {
-            BatchJob.Call call = calls.get(line.customId());
-            if (call == null) {
-                return;
-            }
-            if (line.unfinished()) {
-                unfinished.add(call.customId());
-            } else {
-                unfinished.remove(call.customId());
-                outcomes.put(call.customId(), lines.outcome(line, call, latency));
-            }
-        };
-        try {
-            CompletableFuture<Void> read = client.lines(info.errorFileId(), each).thenCompose(v -> client.lines(info.outputFileId(), each));
-            read.whenComplete((v, error) -> report(error == null ? new Downloaded(key, info.status(), outcomes, unfinished)
-                    : new Missed(key, "files not read (" + describe(failure(cause(error))) + ")")));
-        } catch (RuntimeException e) {
-            report(new Missed(key, "files not read (" + e.getClass().getSimpleName() + ")"));
-        }
-    }
-
-    private void report(Event event) {
-        if (!closed) {
-            events.add(event);
-        }
-    }
-
-    private static Throwable cause(Throwable error) {
-        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-    }
-
-    /** What a failed Batch API call means for the calls it carried. */
-    private ModelOutcome failure(Throwable cause) {
-        if (cause instanceof BatchApiClient.Refused refused) {
-            return lines.failure(refused.status(), refused.body());
-        }
-        String transport = TransportCause.of(cause);
-        return new ModelOutcome.Failed(ModelOutcome.FailureKind.TRANSIENT, 0, "batch API: connection error: " + transport,
-                Optional.empty(), RateLimitInfo.EMPTY, 0, transport);
-    }
-
-    private static ModelOutcome transientFailure(String message) {
-        return new ModelOutcome.Failed(ModelOutcome.FailureKind.TRANSIENT, 0, message, Optional.empty(), RateLimitInfo.EMPTY, 0);
-    }
-
-    private static String describe(ModelOutcome outcome) {
-        if (outcome instanceof ModelOutcome.Failed f) {
-            return (f.status() > 0 ? "HTTP " + f.status() + ": " : "") + f.message();
-        }
-        if (outcome instanceof ModelOutcome.RateLimited r) {
-            return "HTTP 429: " + r.message();
-        }
-        return "answered";
+        requests.submit(key, forming.bytes.toByteArray(), metadata);
     }
 
     /** Jobs of the store not yet finished here (intents included). */
@@ -613,9 +376,6 @@ public final class BatchCaller {
     }
 
     public void close() {
-        closed = true;
-        events.clear();
-        client.close();
-        lines.close();
+        requests.close();
     }
 }

@@ -26,4 +26,17 @@ public record Backlog(int tickets, long promptTokens) {
         }
         return new Backlog(Math.max(0, tickets - proposal.refs().size()), Math.max(0, promptTokens - proposal.tokens()));
     }
+
+    /** What waits below the interactive class in {@code queue} and {@code spill}. */
+    static Backlog of(PendingQueue queue, Spill spill) {
+        int tickets = 0;
+        long tokens = 0;
+        for (Priority p : Priority.values()) {
+            if (p != Priority.INTERACTIVE) {
+                tickets += queue.size(p) + spill.spilled(p);
+                tokens += queue.tokens(p) + spill.spilledTokens(p);
+            }
+        }
+        return new Backlog(tickets, tokens);
+    }
 }

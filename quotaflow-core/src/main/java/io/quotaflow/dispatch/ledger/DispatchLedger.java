@@ -1,10 +1,7 @@
 package io.quotaflow.dispatch.ledger;
 
-
 import io.quotaflow.records.Priority;
 import io.quotaflow.ticket.WorkItem;
-import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 import java.util.ArrayList;
@@ -58,27 +55,26 @@ public final class DispatchLedger {
     public record Completed(InFlightBatch batch, List<WorkItem> items, int superseded) {
     }
 
-    private record DelayedRef(long notBefore, String id) {
+    record DelayedRef(long notBefore, String id) {
     }
 
     /** Spilled tickets brought back to the queue per tick at most. */
     static final int REFILL_PER_TICK = Spill.REFILL_PER_TICK;
 
-    private final KeyValueStore<String, WorkItem> pending;
-    private final KeyValueStore<String, WorkItem> delayed;
-    private final KeyValueStore<String, InFlightBatch> inFlight;
-    private final KeyValueStore<String, RetryMarker> retrying;
+    final KeyValueStore<String, WorkItem> pending;
+    final KeyValueStore<String, WorkItem> delayed;
+    final KeyValueStore<String, InFlightBatch> inFlight;
+    final KeyValueStore<String, RetryMarker> retrying;
     /** Tickets cancelled while their call was out (key → when), until that call's answer is applied. */
-    private final KeyValueStore<String, Long> cancels;
+    final KeyValueStore<String, Long> cancels;
     private final Set<String> cancelledWhileOut = new HashSet<>();
-    private final PendingQueue queue;
-    private final TreeSet<DelayedRef> delayedIndex =
+    final PendingQueue queue;
+    final TreeSet<DelayedRef> delayedIndex =
             new TreeSet<>(Comparator.comparingLong(DelayedRef::notBefore).thenComparing(DelayedRef::id));
-    private final Set<String> inFlightIds = new HashSet<>();
-    private final Set<String> inFlightBatches = new HashSet<>();
-    /** Spilled tickets' index ({@code <scope>|<class>|<arrival>|<key>} → key); null: nothing spills. */
+    final Set<String> inFlightIds = new HashSet<>();
+    final Set<String> inFlightBatches = new HashSet<>();
     /** The tickets beyond {@code queue.max-pending}, waiting on disk. */
-    private final Spill spill;
+    final Spill spill;
 
     /** A ledger whose queue shares tenants by {@code queue}'s weights and caps, all in memory (nothing spills). */
     public DispatchLedger(KeyValueStore<String, WorkItem> pending, KeyValueStore<String, WorkItem> delayed,
@@ -107,124 +103,14 @@ public final class DispatchLedger {
         this.retrying = retrying;
     }
 
-    /**
-     * What restore found: tickets pending, of which from interrupted calls, calls interrupted,
-     * delayed, and what the interrupted calls were charged (they may still reach the provider).
-     */
-    public record Restored(int pending, int fromCalls, int calls, int delayed, long callTokens, List<WorkItem> cancelled, int kept) {
-
-        Restored(int pending, int fromCalls, int calls, int delayed, long callTokens, List<WorkItem> cancelled) {
-            this(pending, fromCalls, calls, delayed, callTokens, cancelled, 0);
-        }
-
-        public boolean any() {
-            return pending > 0 || calls > 0 || delayed > 0 || kept > 0;
-        }
-    }
-
     /** {@link #restore(Predicate, Predicate)} keeping no call: every interrupted call's tickets wait again. */
     public Restored restore(Predicate<WorkItem> mine) {
         return restore(mine, id -> false);
     }
 
-    /**
-     * Rebuilds the indexes of the tickets {@code mine} claims (the stores are shared by the ledgers
-     * of every quota scope a task holds; each takes its own). Calls of a previous owner are
-     * forgotten: their tickets are still in {@code pending} and are asked again. An interrupted call
-     * is claimed with its first ticket still pending, or by anyone when none is left. A call {@code kept}
-     * names (one of a batch job the provider holds) stays out: its answer is still to come.
-     */
+    /** Rebuilds the indexes of the tickets {@code mine} claims ({@link LedgerRestore#restore}); a call {@code kept} names stays out. */
     public Restored restore(Predicate<WorkItem> mine, Predicate<String> kept) {
-        List<KeyValue<String, InFlightBatch>> orphaned = new ArrayList<>();
-        try (KeyValueIterator<String, InFlightBatch> it = inFlight.all()) {
-            it.forEachRemaining(orphaned::add);
-        }
-        int fromCalls = 0;
-        long callTokens = 0;
-        int calls = 0;
-        int stayed = 0;
-        for (KeyValue<String, InFlightBatch> kv : orphaned) {
-            if (!claims(kv.value, mine)) {
-                continue;
-            }
-            if (kept.test(kv.key)) {
-                kv.value.members().forEach(m -> inFlightIds.add(m.id()));
-                inFlightBatches.add(kv.key);
-                stayed++;
-                continue;
-            }
-            calls++;
-            fromCalls += kv.value.size();
-            callTokens += kv.value.chargedTokens();
-            inFlight.delete(kv.key);
-        }
-        // only the refs of the tickets not spilled are kept while reading: the store may hold far more than memory would
-        List<java.util.Map.Entry<Priority, PendingQueue.Ref>> held = new ArrayList<>();
-        int[] restored = {0};
-        try (KeyValueIterator<String, WorkItem> it = pending.all()) {
-            it.forEachRemaining(kv -> {
-                if (!mine.test(kv.value) || inFlightIds.contains(kv.key)) {
-                    return;
-                }
-                restored[0]++;
-                if (spill.holds(kv.value)) {
-                    spill.count(kv.value.priority(), 1, kv.value.tokens());
-                } else {
-                    held.add(java.util.Map.entry(kv.value.priority(), ref(kv.value)));
-                }
-            });
-        }
-        held.sort(java.util.Map.Entry.<Priority, PendingQueue.Ref>comparingByKey()
-                .thenComparing(e -> e.getValue().enqueuedAt()).thenComparing(e -> e.getValue().id()));
-        for (java.util.Map.Entry<Priority, PendingQueue.Ref> e : held) {
-            if (spill.queueFull()) {
-                // more than the queue holds (the bound was lowered): the newest wait on disk
-                spill.spill(e.getKey(), e.getValue());
-            } else {
-                queue.add(e.getKey(), e.getValue());
-            }
-        }
-        try (KeyValueIterator<String, WorkItem> it = delayed.all()) {
-            it.forEachRemaining(kv -> {
-                if (mine.test(kv.value)) {
-                    delayedIndex.add(new DelayedRef(kv.value.notBefore(), kv.key));
-                }
-            });
-        }
-        return new Restored(restored[0], fromCalls, calls, delayedIndex.size(), callTokens, restoreCancels(mine), stayed);
-    }
-
-    /**
-     * Tickets cancelled while a previous owner's call was out: that call is forgotten, so they end
-     * as cancelled now (returned, still held: the caller withdraws them). A mark whose ticket is
-     * gone is dropped; one of another scope's ticket is left to that scope.
-     */
-    private List<WorkItem> restoreCancels(Predicate<WorkItem> mine) {
-        List<KeyValue<String, Long>> marks = new ArrayList<>();
-        try (KeyValueIterator<String, Long> it = cancels.all()) {
-            it.forEachRemaining(marks::add);
-        }
-        List<WorkItem> out = new ArrayList<>();
-        for (KeyValue<String, Long> mark : marks) {
-            WorkItem item = pending.get(mark.key);
-            if (item == null) {
-                cancels.delete(mark.key);
-            } else if (mine.test(item)) {
-                cancels.delete(mark.key);
-                out.add(item);
-            }
-        }
-        return out;
-    }
-
-    private boolean claims(InFlightBatch batch, Predicate<WorkItem> mine) {
-        for (InFlightBatch.Member m : batch.members()) {
-            WorkItem item = pending.get(m.id());
-            if (item != null) {
-                return mine.test(item);
-            }
-        }
-        return true;
+        return LedgerRestore.restore(this, mine, kept);
     }
 
     /**
@@ -245,73 +131,12 @@ public final class DispatchLedger {
         return later != null && delayedIndex.contains(new DelayedRef(later.notBefore(), id)) ? Optional.of(later) : Optional.empty();
     }
 
-    /** Takes in a ticket from the dispatch topic: a new one, an update, or a retry coming back. */
+    /** Takes in a ticket from the dispatch topic: a new one, an update, or a retry coming back ({@link LedgerIntake#accept}). */
     public Acceptance accept(WorkItem item, long now) {
-        String id = item.key();
-        if (item.attempt() == 0) {
-            // published again after a cancel: the ticket counts again
-            forgetCancel(id);
-        }
-        WorkItem waiting = pending.get(id);
-        WorkItem held = waiting != null ? waiting : delayed.get(id);
-        RetryMarker marker = retrying.get(id);
-        if (item.attempt() > 0) {
-            return acceptRetry(item, held, marker, now);
-        }
-        if (held != null && held.sameContent(item)) {
-            return Acceptance.IDENTICAL;
-        }
-        if (held == null && marker != null && !marker.superseded() && marker.sha256().equals(item.originalSha256())) {
-            // the same content is on its way back from tickets.retry: that copy goes on
-            return Acceptance.IDENTICAL;
-        }
-        if (marker != null && !marker.superseded()) {
-            retrying.put(id, marker.supersede());
-        }
-        if (held == null) {
-            hold(item, now);
-            return Acceptance.ACCEPTED;
-        }
-        WorkItem update = item.withEnqueuedAt(Math.min(held.enqueuedAt(), item.enqueuedAt()));
-        if (waiting == null) {
-            delayed.delete(id);
-            delayedIndex.remove(new DelayedRef(held.notBefore(), id));
-            hold(update, now);
-        } else if (inFlightIds.contains(id)) {
-            // its call is out: the answer for the old copy will be ignored, then this copy waits its turn
-            pending.put(id, update);
-        } else if (queue.contains(id)) {
-            pending.put(id, update);
-            queue.replace(update.priority(), ref(update));
-        } else {
-            // spilled (it takes its place on disk by its class and arrival), or another scope's copy
-            spill.unspill(waiting);
-            pending.put(id, update);
-            index(update);
-        }
-        return Acceptance.REPLACED;
+        return LedgerIntake.accept(this, item, now);
     }
 
-    private Acceptance acceptRetry(WorkItem item, WorkItem held, RetryMarker marker, long now) {
-        String id = item.key();
-        if (marker != null) {
-            if (!marker.matches(item)) {
-                // an older retry of a ticket retried again since: that newer one is still coming
-                return Acceptance.SUPERSEDED;
-            }
-            retrying.delete(id);
-            if (marker.superseded() || held != null) {
-                return Acceptance.SUPERSEDED;
-            }
-        } else if (held != null) {
-            // no record of it being sent (state from an older version): the copy held wins
-            return held.origin().equals(item.origin()) ? Acceptance.IDENTICAL : Acceptance.SUPERSEDED;
-        }
-        hold(item, now);
-        return Acceptance.ACCEPTED;
-    }
-
-    private void hold(WorkItem item, long now) {
+    void hold(WorkItem item, long now) {
         if (item.notBefore() > now) {
             delayed.put(item.key(), item);
             delayedIndex.add(new DelayedRef(item.notBefore(), item.key()));
@@ -321,7 +146,7 @@ public final class DispatchLedger {
         }
     }
 
-    private void index(WorkItem item) {
+    void index(WorkItem item) {
         if (inFlightIds.contains(item.key()) || queue.contains(item.key())) {
             return;
         }
@@ -387,37 +212,19 @@ public final class DispatchLedger {
         return Spill.dropOrphans(overflow, owned);
     }
 
-    private static PendingQueue.Ref ref(WorkItem item) {
+    static PendingQueue.Ref ref(WorkItem item) {
         return new PendingQueue.Ref(item.key(), item.tenant(), item.tokens(), item.enqueuedAt(), item.batchCap(), item.attempt(),
                 item.original().length, item.routed().fellBack(), item.deadline());
     }
 
     /** The first {@code limit} retries held for later, by due time (a store read each). */
     public List<io.quotaflow.status.QueueView.Retry> delayedFirst(int limit) {
-        List<io.quotaflow.status.QueueView.Retry> out = new ArrayList<>();
-        for (DelayedRef ref : delayedIndex) {
-            if (out.size() >= limit) {
-                break;
-            }
-            WorkItem item = delayed.get(ref.id());
-            if (item != null) {
-                out.add(new io.quotaflow.status.QueueView.Retry(ref.notBefore(), item.priority(), item.tokens()));
-            }
-        }
-        return out;
+        return DelayedRetries.first(this, limit);
     }
 
     /** Moves retries whose time has come to pending. */
     public void promoteDue(long now) {
-        while (!delayedIndex.isEmpty() && delayedIndex.first().notBefore() <= now) {
-            DelayedRef ref = delayedIndex.pollFirst();
-            WorkItem item = delayed.get(ref.id());
-            delayed.delete(ref.id());
-            if (item != null && pending.get(item.key()) == null) {
-                pending.put(item.key(), item);
-                index(item);
-            }
-        }
+        DelayedRetries.promoteDue(this, now);
     }
 
     public PendingQueue queue() {
@@ -512,7 +319,7 @@ public final class DispatchLedger {
         return cancelledWhileOut.contains(key);
     }
 
-    private void forgetCancel(String key) {
+    void forgetCancel(String key) {
         if (cancelledWhileOut.remove(key)) {
             cancels.delete(key);
         }
@@ -534,51 +341,17 @@ public final class DispatchLedger {
 
     /** Removes the waiting tickets matching {@code predicate} and returns them. */
     public List<WorkItem> expire(Predicate<PendingQueue.Ref> predicate) {
-        List<WorkItem> out = new ArrayList<>();
-        for (PendingQueue.Ref ref : queue.removeIf(predicate)) {
-            WorkItem item = pending.get(ref.id());
-            if (item != null) {
-                pending.delete(ref.id());
-                out.add(item);
-            }
-        }
-        return out;
+        return LedgerExits.expire(this, predicate);
     }
 
     /** Takes the waiting tickets named by {@code ids} out of the queue and the store (the ones not waiting stay as they are). */
     public List<WorkItem> take(java.util.Collection<String> ids) {
-        List<WorkItem> out = new ArrayList<>();
-        for (String id : ids) {
-            if (queue.remove(id).isPresent()) {
-                WorkItem item = pending.get(id);
-                if (item != null) {
-                    pending.delete(id);
-                    out.add(item);
-                }
-            }
-        }
-        return out;
+        return LedgerExits.take(this, ids);
     }
 
-    /**
-     * Drops the copy of {@code id} held here (waiting, delayed, or with its call out: that answer is
-     * then ignored) and any retry of it on its way back: another copy is answered instead.
-     */
+    /** Drops the copy of {@code id} held here and any retry of it on its way back ({@link LedgerExits#withdraw}). */
     public void withdraw(String id) {
-        forgetCancel(id);
-        if (queue.remove(id).isEmpty()) {
-            spill.unspill(pending.get(id));
-        }
-        pending.delete(id);
-        WorkItem later = delayed.get(id);
-        if (later != null) {
-            delayed.delete(id);
-            delayedIndex.remove(new DelayedRef(later.notBefore(), id));
-        }
-        RetryMarker marker = retrying.get(id);
-        if (marker != null && !marker.superseded()) {
-            retrying.put(id, marker.supersede());
-        }
+        LedgerExits.withdraw(this, id);
     }
 
     /** Whether a call about {@code id} is out. */
@@ -602,16 +375,9 @@ public final class DispatchLedger {
         return delayedIndex.size();
     }
 
+    /** The work waiting below the interactive class, in memory and spilled. */
     public Backlog backlog() {
-        int tickets = 0;
-        long tokens = 0;
-        for (Priority p : Priority.values()) {
-            if (p != Priority.INTERACTIVE) {
-                tickets += queue.size(p) + spill.spilled(p);
-                tokens += queue.tokens(p) + spill.spilledTokens(p);
-            }
-        }
-        return new Backlog(tickets, tokens);
+        return Backlog.of(queue, spill);
     }
 
     public boolean backlogged() {

@@ -1,7 +1,6 @@
 package io.quotaflow.dispatch.ledger;
 
 import io.quotaflow.status.QueueView;
-
 import io.quotaflow.settings.TenantSettings;
 import io.quotaflow.records.Priority;
 
@@ -9,14 +8,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.PriorityQueue;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
 
@@ -65,70 +60,9 @@ public final class PendingQueue {
         }
     }
 
-    /** One tenant's tickets of one class, in serving order, and its keys in the class's orderings. */
-    private static final class TenantQueue {
-        final String tenant;
-        final Priority priority;
-        final long uid;
-        final LinkedHashMap<String, Ref> refs = new LinkedHashMap<>();
-        /** Tie-breaker of equal finish tags: a tenant never served first (in join order), then the one served least recently. */
-        long seq;
-        /** Key in {@link ClassQueue#ready}: normalized service once its head is served. */
-        double finish;
-        /** Key in {@link ClassQueue#byAge}: its head's arrival. */
-        long headAt;
-        /** What its waiting tickets cost in all ({@link #cost}). */
-        long cost;
-        /** The latest arrival among its tickets added (an update or a removal leaves it). */
-        long lastAt;
-
-        TenantQueue(String tenant, Priority priority, long uid) {
-            this.tenant = tenant;
-            this.priority = priority;
-            this.uid = uid;
-            this.seq = Long.MIN_VALUE + uid;
-        }
-
-        Ref head() {
-            return refs.values().iterator().next();
-        }
-    }
-
-    private static final Comparator<TenantQueue> BY_FINISH =
-            Comparator.<TenantQueue>comparingDouble(t -> t.finish).thenComparingLong(t -> t.seq).thenComparingLong(t -> t.uid);
-    private static final Comparator<TenantQueue> BY_HEAD_AGE =
-            Comparator.<TenantQueue>comparingLong(t -> t.headAt).thenComparingLong(t -> t.uid);
-
-    private static final class ClassQueue {
-        final Map<String, TenantQueue> byTenant = new HashMap<>();
-        final TreeSet<TenantQueue> ready = new TreeSet<>(BY_FINISH);
-        final TreeSet<TenantQueue> byAge = new TreeSet<>(BY_HEAD_AGE);
-        final TokenShares shares;
-        int size;
-        long tokens;
-
-        ClassQueue(TokenShares shares) {
-            this.shares = shares;
-        }
-    }
-
-    /** A tenant's tickets waiting in every class, in {@link #deepest}'s order. */
-    private static final class Depth {
-        final String tenant;
-        int tickets;
-
-        Depth(String tenant) {
-            this.tenant = tenant;
-        }
-    }
-
-    private static final Comparator<Depth> DEEPEST_FIRST =
-            Comparator.<Depth>comparingInt(d -> -d.tickets).thenComparing(d -> d.tenant);
-
     private final Map<Priority, ClassQueue> classes = new EnumMap<>(Priority.class);
     private final Map<String, TenantQueue> index = new HashMap<>();
-    private final Map<String, Depth> depths = new HashMap<>();
-    private final TreeSet<Depth> deepest = new TreeSet<>(DEEPEST_FIRST);
+    private final TenantDepths depths = new TenantDepths();
     private final TenantCaps caps;
     private final TenantActivity activity = new TenantActivity();
     private final int completionPerTicket;
@@ -179,7 +113,7 @@ public final class PendingQueue {
         withDeadline += ref.deadline() > 0 ? 1 : 0;
         q.size++;
         q.tokens += ref.tokens();
-        deepen(tq.tenant, 1);
+        depths.deepen(tq.tenant, 1);
         if (first) {
             attach(q, tq);
         }
@@ -202,22 +136,6 @@ public final class PendingQueue {
     private static void detach(ClassQueue q, TenantQueue tq) {
         q.ready.remove(tq);
         q.byAge.remove(tq);
-    }
-
-    private void deepen(String tenant, int by) {
-        Depth d = depths.get(tenant);
-        if (d == null) {
-            d = new Depth(tenant);
-            depths.put(tenant, d);
-        } else {
-            deepest.remove(d);
-        }
-        d.tickets += by;
-        if (d.tickets <= 0) {
-            depths.remove(tenant);
-        } else {
-            deepest.add(d);
-        }
     }
 
     public int size(Priority priority) {
@@ -256,77 +174,6 @@ public final class PendingQueue {
         return q.byAge.isEmpty() ? Optional.empty() : Optional.of(q.byAge.first().headAt);
     }
 
-    /** A candidate tenant of a proposal or of {@link #served}: where it stands if its next ticket is taken. */
-    private final class Candidate {
-        final TenantQueue tq;
-        final Iterator<Ref> refs;
-        Ref next;
-        long spent;
-        int taken;
-        double finish;
-
-        Candidate(TenantQueue tq) {
-            this.tq = tq;
-            this.refs = tq.refs.values().iterator();
-            this.next = refs.next();
-            this.finish = tq.finish;
-        }
-
-        /** Takes {@link #next}: the tenant's service moves on by its cost; false when nothing is left. */
-        boolean advance(ClassQueue q) {
-            spent += cost(next);
-            taken++;
-            if (!refs.hasNext()) {
-                return false;
-            }
-            next = refs.next();
-            finish = q.shares.serviceOf(tq.tenant) + (spent + cost(next)) / q.shares.weight(tq.tenant);
-            return true;
-        }
-    }
-
-    private static final Comparator<Candidate> CANDIDATES = Comparator.<Candidate>comparingDouble(c -> c.finish)
-            .thenComparingLong(c -> c.tq.seq).thenComparingLong(c -> c.tq.uid);
-
-    /**
-     * The tenants of a class in the order the deficit round robin would serve their next tickets:
-     * the class's ordered set, merged with those already taken from (their finish moved on).
-     */
-    private final class Merge {
-        final ClassQueue q;
-        final Iterator<TenantQueue> fresh;
-        TenantQueue nextFresh;
-        final PriorityQueue<Candidate> moved = new PriorityQueue<>(CANDIDATES);
-
-        Merge(ClassQueue q) {
-            this.q = q;
-            this.fresh = q.ready.iterator();
-            this.nextFresh = fresh.hasNext() ? fresh.next() : null;
-        }
-
-        Candidate poll() {
-            Candidate m = moved.peek();
-            if (nextFresh != null && (m == null || freshFirst(m))) {
-                Candidate c = new Candidate(nextFresh);
-                nextFresh = fresh.hasNext() ? fresh.next() : null;
-                return c;
-            }
-            return moved.poll();
-        }
-
-        private boolean freshFirst(Candidate m) {
-            int byFinish = Double.compare(nextFresh.finish, m.finish);
-            if (byFinish != 0) {
-                return byFinish < 0;
-            }
-            return nextFresh.seq != m.tq.seq ? nextFresh.seq < m.tq.seq : nextFresh.uid < m.tq.uid;
-        }
-
-        void putBack(Candidate c) {
-            moved.add(c);
-        }
-    }
-
     /**
      * The next batch of the highest non-empty class at {@code now} (epoch ms): up to
      * {@code maxItems} tickets, {@code maxTokens} estimated tokens and {@code maxBytes} of tickets,
@@ -350,13 +197,13 @@ public final class PendingQueue {
 
     private Proposal propose(Priority priority, ClassQueue q, int maxItems, int maxTokens, long maxBytes, long now) {
         List<Ref> refs = new ArrayList<>();
-        Merge merge = new Merge(q);
+        ServingOrder.Merge merge = new ServingOrder.Merge(q, this::cost);
         int tokens = 0;
         long bytes = 0;
         int cap = maxItems;
         int skips = 0;
         while (refs.size() < cap && skips < MAX_SKIPS) {
-            Candidate c = merge.poll();
+            ServingOrder.Candidate c = merge.poll();
             if (c == null) {
                 break;
             }
@@ -402,54 +249,7 @@ public final class PendingQueue {
      * than {@code maxTenants} tenants. O(limit log limit + tenants of those classes).
      */
     public Served served(int limit, int maxTenants) {
-        List<Map.Entry<Priority, Ref>> out = new ArrayList<>(Math.min(limit, size()));
-        Map<Priority, QueueView.Rotation> rotations = new EnumMap<>(Priority.class);
-        for (Priority p : Priority.values()) {
-            ClassQueue q = classes.get(p);
-            Merge merge = new Merge(q);
-            Map<TenantQueue, Candidate> touched = new HashMap<>();
-            boolean exhausted = false;
-            while (out.size() < limit) {
-                Candidate c = merge.poll();
-                if (c == null) {
-                    exhausted = true;
-                    break;
-                }
-                touched.put(c.tq, c);
-                out.add(Map.entry(p, c.next));
-                if (c.advance(q)) {
-                    merge.putBack(c);
-                }
-            }
-            if (!exhausted && q.size > 0 && q.byTenant.size() <= maxTenants) {
-                rotations.put(p, rotation(q, touched));
-            }
-        }
-        return new Served(out, rotations);
-    }
-
-    /** What {@link #served(int, int)} found: the first tickets, and the rotation of each class not listed to its end. */
-    public record Served(List<Map.Entry<Priority, Ref>> first, Map<Priority, QueueView.Rotation> rotations) {
-    }
-
-    /** Each tenant of {@code q} past its tickets {@code touched} took (none for a tenant not in it). */
-    private QueueView.Rotation rotation(ClassQueue q, Map<TenantQueue, Candidate> touched) {
-        List<QueueView.TenantRest> rests = new ArrayList<>(q.byTenant.size());
-        for (TenantQueue tq : q.byTenant.values()) {
-            Candidate c = touched.get(tq);
-            long spent = c == null ? 0 : c.spent;
-            int taken = c == null ? 0 : c.taken;
-            int tickets = tq.refs.size() - taken;
-            if (tickets <= 0) {
-                continue;
-            }
-            long restCost = Math.max(0, tq.cost - spent);
-            long from = c == null ? tq.head().enqueuedAt() : c.next.enqueuedAt();
-            double weight = q.shares.weight(tq.tenant);
-            rests.add(new QueueView.TenantRest(tq.tenant, weight, q.shares.serviceOf(tq.tenant) + spent / weight, tickets,
-                    restCost, Math.max(0, restCost - (long) completionPerTicket * tickets), from, Math.max(from, tq.lastAt)));
-        }
-        return new QueueView.Rotation(rests);
+        return ServingOrder.served(classes, size(), completionPerTicket, this::cost, limit, maxTenants);
     }
 
     /**
@@ -487,32 +287,22 @@ public final class PendingQueue {
 
     /** Tickets waiting per tenant, every class (O(tenants)). */
     Map<String, Integer> depthByTenant() {
-        Map<String, Integer> out = new HashMap<>();
-        depths.forEach((t, d) -> out.put(t, d.tickets));
-        return out;
+        return depths.byTenant();
     }
 
     /** The {@code n} tenants with the most tickets waiting (every class), deepest first, ties by name. */
     public List<Map.Entry<String, Integer>> deepest(int n) {
-        List<Map.Entry<String, Integer>> out = new ArrayList<>(Math.min(n, deepest.size()));
-        for (Depth d : deepest) {
-            if (out.size() >= n) {
-                break;
-            }
-            out.add(Map.entry(d.tenant, d.tickets));
-        }
-        return out;
+        return depths.deepest(n);
     }
 
     /** Tickets {@code tenant} has waiting here, every class. */
     public int depth(String tenant) {
-        Depth d = depths.get(tenant);
-        return d == null ? 0 : d.tickets;
+        return depths.depth(tenant);
     }
 
     /** Tenants with tickets waiting here. */
     public int tenantsWaiting() {
-        return depths.size();
+        return depths.tenants();
     }
 
     /** Whether {@code tenant}'s own cap holds its next waiting ticket at {@code now}. */
@@ -586,7 +376,7 @@ public final class PendingQueue {
         tq.cost -= cost(r);
         q.size--;
         q.tokens -= r.tokens();
-        deepen(tq.tenant, -1);
+        depths.deepen(tq.tenant, -1);
         if (tq.refs.isEmpty()) {
             q.byTenant.remove(tq.tenant);
             q.shares.leave(tq.tenant);

@@ -16,6 +16,7 @@ import io.quotaflow.records.Classification;
 import io.quotaflow.ticket.WorkItem;
 import org.apache.kafka.streams.processor.api.Record;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -44,6 +45,8 @@ public final class CacheGate {
     private final Consumer<Record<String, Outbound>> forward;
     private final TicketStatuses statuses;
     private final java.util.function.BooleanSupplier cannotServe;
+    /** The last sweep found a full batch of expired answers due. */
+    private boolean behind;
 
     public CacheGate(String scope, ModelSettings model, boolean sharedAcrossTenants, Coalescer coalescer, DispatchLedger ledger, RecordEmitter emitter,
               DispatcherListener listener, Consumer<Record<String, Outbound>> forward, TicketStatuses statuses,
@@ -93,24 +96,27 @@ public final class CacheGate {
         return true;
     }
 
-    /** {@code item} was answered by its call: the answer is cached and classifies its followers. */
-    public void classified(WorkItem item, Classification result, long now) {
+    /** {@code item} was answered by its call: the answer is cached and classifies its followers (their records returned). */
+    public List<Record<String, Outbound>> classified(WorkItem item, Classification result, long now) {
         Answered answered = coalescer.onAnswered(keyOf(item), item.key(),
                 new Answer(result.category(), result.urgency(), result.model(), result.promptTokens(), result.completionTokens()), now);
+        List<Record<String, Outbound>> out = new ArrayList<>();
         for (WorkItem follower : answered.followers()) {
-            classify(follower, answered.answer(), now);
+            out.add(classified(follower, answered.answer(), false, now));
         }
+        return out;
     }
 
-    /** {@code item} was dead-lettered: its followers share its fate. */
-    public void deadLettered(WorkItem item, String kind, int status, String message, long now) {
+    /** {@code item} was dead-lettered: its followers share its fate (their records returned). */
+    public List<Record<String, Outbound>> deadLettered(WorkItem item, String kind, int status, String message, long now) {
         List<WorkItem> followers = coalescer.onLeaderFailed(keyOf(item), item.key());
+        List<Record<String, Outbound>> out = new ArrayList<>();
         for (WorkItem follower : followers) {
-            forward.accept(emitter.deadLetter(follower, kind, status, "the identical ticket it followed failed: " + message,
-                    now));
+            out.add(emitter.deadLetter(follower, kind, status, "the identical ticket it followed failed: " + message, now));
             listener.deadLettered(scope, kind);
             statuses.deadLettered(follower, kind, now);
         }
+        return out;
     }
 
     /** {@code item} left for another route: the next of its followers leads here. */
@@ -133,7 +139,15 @@ public final class CacheGate {
 
     /** Removes the expired answers that are due (bounded work per call); true when more may be due. */
     public boolean sweep(long now) {
-        return coalescer.cache().sweep(now, SWEEP_MAX) >= SWEEP_MAX;
+        behind = coalescer.cache().sweep(now, SWEEP_MAX) >= SWEEP_MAX;
+        return behind;
+    }
+
+    /** Sweeps again when the last sweep found a full batch due, instead of waiting for the next second's. */
+    public void sweepIfBehind(long now) {
+        if (behind) {
+            sweep(now);
+        }
     }
 
     /**
@@ -188,10 +202,16 @@ public final class CacheGate {
     }
 
     private void classify(WorkItem item, CachedAnswer answer, boolean stale, long now) {
+        forward.accept(classified(item, answer, stale, now));
+    }
+
+    /** The classification record of {@code item} answered from {@code answer}; its status and metrics are told now. */
+    private Record<String, Outbound> classified(WorkItem item, CachedAnswer answer, boolean stale, long now) {
         Classification result = emitter.cached(item, answer, stale, now);
-        forward.accept(emitter.classified(item, result, now));
+        Record<String, Outbound> record = emitter.classified(item, result, now);
         listener.classified(scope, item.priority(), result.queuedMs(), Math.max(0, now - item.enqueuedAt()));
         listener.answered(scope, item.priority(), Boolean.TRUE.equals(result.firstTry()), item.retryWaitMs());
         statuses.classified(item, true, now);
+        return record;
     }
 }

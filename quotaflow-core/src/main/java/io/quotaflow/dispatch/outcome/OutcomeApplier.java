@@ -3,7 +3,6 @@ package io.quotaflow.dispatch.outcome;
 import io.quotaflow.dispatch.ledger.DispatchLedger;
 import io.quotaflow.dispatch.ledger.InFlightBatch;
 import io.quotaflow.dispatch.plan.ProviderModel;
-import io.quotaflow.dispatch.report.DispatcherListener;
 
 import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.failure.ErrorKind;
@@ -19,7 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.random.RandomGenerator;
 import io.quotaflow.failure.OutcomePolicy;
 import io.quotaflow.deadline.DeadlineAction;
@@ -29,9 +28,9 @@ import io.quotaflow.deadline.HandoffReason;
 /**
  * Carries out what the {@link OutcomePolicy} decided for one answered call: the provider model
  * (limiter, calibration, context window, completion budget) and the scope's health hear the
- * outcome, a 429 pauses the scope with jitter, and each ticket goes its way (a result, back to
- * pending, a delayed retry, a dead letter), its ledger entry updated in the same step as the record
- * it forwards, so both commit together.
+ * outcome, a 429 pauses the scope with jitter, and each ticket's way (a result, back to pending, a
+ * delayed retry, a dead letter) is returned as {@link Effects}: its ledger change with the record it
+ * leads to, which the scope's executor applies together, so both commit together.
  */
 public final class OutcomeApplier {
 
@@ -48,56 +47,15 @@ public final class OutcomeApplier {
     private final ScopeHealth health;
     private final DispatchLedger ledger;
     private final RecordEmitter emitter;
-    private final DispatcherListener listener;
     private final RandomGenerator random;
-    private final Consumer<Record<String, Outbound>> forward;
-    private final Diversion endings;
+    /** The route a ticket is on here (its name). */
+    private final Function<WorkItem, String> routeOf;
     private final DeadlinePolicy deadlines;
 
-    /** What else happens when a ticket ends here: a context fallback instead of a too-large dead letter, the cache's followers. */
-    public interface Diversion {
-        /** True when {@code item}, too large here, was sent elsewhere (it is done here). */
-        boolean divert(WorkItem item, long now);
-
-        /** {@code item} was classified as {@code result}. */
-        default void classified(WorkItem item, Classification result, long now) {
-        }
-
-        /** {@code item} was dead-lettered. */
-        default void deadLettered(WorkItem item, String kind, int status, String message, long now) {
-        }
-
-        /** {@code item} went to the retry topic after a {@code kind} failure. */
-        default void retried(WorkItem item, String kind, long now) {
-        }
-
-        /** {@code items} wait again. */
-        default void requeued(List<WorkItem> items, long now) {
-        }
-
-        /** {@code item}, cancelled while its call was out, was not answered by it: it ends, nothing written. */
-        default void cancelled(WorkItem item, long now) {
-        }
-
-        /** Answers {@code item}, which will miss its deadline, from a stale cache entry if there is one; true when it did. */
-        default boolean answeredStale(WorkItem item, long now) {
-            return false;
-        }
-
-        /** {@code item} was handed off to people ({@code tickets.handoff}). */
-        default void handedOff(WorkItem item, String reason, long now) {
-        }
-
-        /** The route {@code item} is on (its name). */
-        default String route(WorkItem item) {
-            return item.routed().route() == null ? io.quotaflow.routing.RouteSettings.DEFAULT_NAME : item.routed().route();
-        }
-    }
-
     public OutcomeApplier(String scope, String who, RetrySettings retry, OutcomePolicy policy, ProviderModel provider, ScopeHealth health,
-                   DispatchLedger ledger, RecordEmitter emitter, DispatcherListener listener, RandomGenerator random,
-                   Consumer<Record<String, Outbound>> forward, Diversion endings, DeadlinePolicy deadlines) {
-        this.endings = endings;
+                   DispatchLedger ledger, RecordEmitter emitter, RandomGenerator random,
+                   Function<WorkItem, String> routeOf, DeadlinePolicy deadlines) {
+        this.routeOf = routeOf;
         this.deadlines = deadlines;
         this.scope = scope;
         this.who = who;
@@ -107,39 +65,38 @@ public final class OutcomeApplier {
         this.health = health;
         this.ledger = ledger;
         this.emitter = emitter;
-        this.listener = listener;
         this.random = random;
-        this.forward = forward;
     }
 
     /**
      * The answer to {@code batch}, for those of its {@code items} still current; {@code admission}
-     * is the call's, when this incarnation admitted it.
+     * is the call's, when this incarnation admitted it. The provider model and the health hear it now; what
+     * it does to the tickets is returned, for the scope's executor to apply.
      */
-    public void apply(InFlightBatch batch, List<WorkItem> items, ModelOutcome outcome, Optional<ProviderModel.Admission> admission, long now) {
+    public Effects apply(InFlightBatch batch, List<WorkItem> items, ModelOutcome outcome, Optional<ProviderModel.Admission> admission, long now) {
         OutcomePolicy.Decision decision = policy.decide(batch.maxTokens(), items, outcome, now);
         if (items.isEmpty()) {
             // every ticket of the call was updated or withdrawn while it was out: no ticket goes
             // anywhere, but the scope's health still hears the provider (a half-open probe's
             // permit is given back this way), and a 429 still pauses the scope
             hear(decision, outcome, now);
-            return;
+            return Effects.none();
         }
         if (provider.learn(batch, items, outcome, decision, admission, ledger.callsInFlight())) {
             LOG.info("{}: the provider's context window is {} tokens; larger tickets are dead-lettered too-large "
                     + "without a call", who, provider.window().tokens());
         }
         hear(decision, outcome, now);
+        Effects effects = new Effects();
         List<WorkItem> requeued = new ArrayList<>();
         for (OutcomePolicy.Action action : decision.actions()) {
             if (!(action instanceof OutcomePolicy.Action.Classify) && ledger.cancelledWhileOut(action.item().key())) {
                 // cancelled while its call was out, and that call did not answer it: it ends here, nothing written
-                ledger.finish(action.item());
-                endings.cancelled(action.item(), now);
+                effects.ledger(new Effects.Finish(action.item())).ended(new Effects.Cancelled(action.item()));
                 continue;
             }
             if (action instanceof OutcomePolicy.Action.Classify c) {
-                classified(c.item(), c.label(), batch, (ModelOutcome.Answered) outcome, now);
+                effects.and(classified(c.item(), c.label(), batch, (ModelOutcome.Answered) outcome, now));
             } else if (action instanceof OutcomePolicy.Action.Requeue r) {
                 requeued.add(r.item());
             } else if (action instanceof OutcomePolicy.Action.Retry r) {
@@ -148,19 +105,17 @@ public final class OutcomeApplier {
                 if (deadlines.settings().action() != DeadlineAction.KEEP
                         && DeadlinePolicy.retryMisses(r.item().deadline(), emitted.item().notBefore(), now - batch.dispatchedAt())) {
                     // its retry would come back too late for its deadline: it leaves now, before the deadline
-                    missed(emitted.item(), HandoffReason.ETA, emitted.item().notBefore() + (now - batch.dispatchedAt()), now);
+                    effects.and(missed(emitted.item(), HandoffReason.ETA, emitted.item().notBefore() + (now - batch.dispatchedAt()), now));
                     continue;
                 }
-                ledger.retried(emitted.item());
-                forward.accept(emitted.record());
-                listener.retried(scope, r.kind());
-                endings.retried(emitted.item(), r.kind(), now);
+                String kind = r.kind();
+                effects.ledger(new Effects.Retried(emitted.item())).ended(new Effects.RetriedAs(emitted.item(), kind))
+                        .forward(emitted.record()).notice(l -> l.retried(scope, kind));
             } else if (action instanceof OutcomePolicy.Action.DeadLetter d) {
-                deadLetter(d.item(), d.kind(), d.status(), d.message(), now);
+                effects.and(deadLetter(d.item(), d.kind(), d.status(), d.message(), now));
             }
         }
-        ledger.requeue(requeued);
-        endings.requeued(requeued, now);
+        return effects.ledger(new Effects.Requeue(requeued)).ended(new Effects.Requeued(requeued));
     }
 
     /**
@@ -191,11 +146,13 @@ public final class OutcomeApplier {
     /**
      * Dead-letters tickets past the maximum age: those that already failed at least once, and all
      * of them while the circuit is open (an outage longer than the budget ends in the dead-letter
-     * topic, ready for replay). A halted scope dead-letters nothing: a fixed key resumes the work.
+     * topic, ready for replay). A halted scope dead-letters nothing: a fixed key resumes the work. The tickets
+     * are taken from the ledger here; their dead letters are returned.
      */
-    public void expireOld(long now) {
+    public Effects expireOld(long now) {
+        Effects effects = new Effects();
         if (health.halted()) {
-            return;
+            return effects;
         }
         long maxAge = retry.maxAge().toMillis();
         boolean outage = health.circuitOpen();
@@ -207,10 +164,11 @@ public final class OutcomeApplier {
         for (WorkItem item : old) {
             String last = item.failure() == null ? "none (never dispatched: circuit " + health.circuitState() + ")"
                     : item.failure().kind() + ": " + item.failure().message();
-            deadLetter(item, ErrorKind.RETRIES_EXHAUSTED.wire(), item.failure() == null ? 0 : item.failure().status(),
+            effects.and(deadLetter(item, ErrorKind.RETRIES_EXHAUSTED.wire(), item.failure() == null ? 0 : item.failure().status(),
                     "older than " + retry.maxAge().toSeconds() + " s after " + item.attempt() + " attempts; last error: " + last,
-                    now);
+                    now));
         }
+        return effects;
     }
 
     /**
@@ -218,48 +176,42 @@ public final class OutcomeApplier {
      * as {@code deadline.action} says: handed off, or shed ({@code keep} never comes here). {@code etaAt}: when
      * it would have been done (0: not known).
      */
-    public void missed(WorkItem item, HandoffReason reason, long etaAt, long now) {
-        if (endings.answeredStale(item, now)) {
-            // an answer past its TTL, within cache.stale-ttl, rather than none in time
-            ledger.finish(item);
-            return;
-        }
-        if (deadlines.settings().action() == DeadlineAction.SHED) {
-            deadLetter(item, ErrorKind.SHED.wire(), 0, "would miss its deadline " + java.time.Instant.ofEpochMilli(item.deadline())
-                    + " (" + reason.wire() + "): shed (deadline.action=shed)", now);
-            return;
-        }
-        handOff(item, reason, etaAt, now);
+    public Effects missed(WorkItem item, HandoffReason reason, long etaAt, long now) {
+        // an answer past its TTL, within cache.stale-ttl, rather than none in time; else as deadline.action says
+        Effects otherwise = deadlines.settings().action() == DeadlineAction.SHED
+                ? deadLetter(item, ErrorKind.SHED.wire(), 0, "would miss its deadline " + java.time.Instant.ofEpochMilli(item.deadline())
+                        + " (" + reason.wire() + "): shed (deadline.action=shed)", now)
+                : handOff(item, reason, etaAt, now);
+        return new Effects().choose(new Effects.StaleAnswer(item, otherwise));
     }
 
     /** Writes {@code item} to {@code tickets.handoff}: one outcome, in the same transaction as its removal here. */
-    void handOff(WorkItem item, HandoffReason reason, long etaAt, long now) {
-        ledger.finish(item);
-        String route = endings.route(item);
-        forward.accept(emitter.handoff(item, reason.wire(), etaAt, route, now));
-        listener.handedOff(scope, route, item.priority(), reason.wire());
-        endings.handedOff(item, reason.wire(), now);
-        LOG.debug("{}: ticket {} handed off ({}), deadline {}", who, item.key(), reason.wire(), item.deadline());
+    Effects handOff(WorkItem item, HandoffReason reason, long etaAt, long now) {
+        String route = routeOf.apply(item);
+        Record<String, Outbound> record = emitter.handoff(item, reason.wire(), etaAt, route, now);
+        return new Effects().ledger(new Effects.Finish(item)).ended(new Effects.HandedOff(item, reason.wire())).forward(record)
+                .notice(l -> {
+                    l.handedOff(scope, route, item.priority(), reason.wire());
+                    LOG.debug("{}: ticket {} handed off ({}), deadline {}", who, item.key(), reason.wire(), item.deadline());
+                });
     }
 
     /** Ends {@code item} in the dead-letter topic (a {@code too-large} one goes to a context fallback if it has one). */
-    public void deadLetter(WorkItem item, String kind, int status, String message, long now) {
-        ledger.finish(item);
-        if (ErrorKind.TOO_LARGE.wire().equals(kind) && endings.divert(item, now)) {
-            return;
-        }
-        forward.accept(emitter.deadLetter(item, kind, status, message, now));
-        listener.deadLettered(scope, kind);
-        endings.deadLettered(item, kind, status, message, now);
+    public Effects deadLetter(WorkItem item, String kind, int status, String message, long now) {
+        Effects letter = new Effects().forward(emitter.deadLetter(item, kind, status, message, now))
+                .ended(new Effects.DeadLettered(item, kind, status, message)).notice(l -> l.deadLettered(scope, kind));
+        Effects effects = new Effects().ledger(new Effects.Finish(item));
+        return ErrorKind.TOO_LARGE.wire().equals(kind) ? effects.choose(new Effects.ContextFallback(item, letter)) : effects.and(letter);
     }
 
-    private void classified(WorkItem item, ModelOutcome.Label label, InFlightBatch batch, ModelOutcome.Answered answered, long now) {
+    private Effects classified(WorkItem item, ModelOutcome.Label label, InFlightBatch batch, ModelOutcome.Answered answered, long now) {
         Classification result = emitter.classification(item, label, batch, answered, now);
-        ledger.finish(item);
-        forward.accept(emitter.classified(item, result, now));
-        listener.classified(scope, item.priority(), result.queuedMs(), Math.max(0, now - item.enqueuedAt()));
-        listener.answered(scope, item.priority(), item.attempt() == 0, item.retryWaitMs());
-        endings.classified(item, result, now);
+        Record<String, Outbound> record = emitter.classified(item, result, now);
+        return new Effects().ledger(new Effects.Finish(item)).ended(new Effects.Classified(item, result)).forward(record)
+                .notice(l -> {
+                    l.classified(scope, item.priority(), result.queuedMs(), Math.max(0, now - item.enqueuedAt()));
+                    l.answered(scope, item.priority(), item.attempt() == 0, item.retryWaitMs());
+                });
     }
 
     /** A 429: the whole scope pauses for the provider's wait plus up to a quarter of it (at most 1 s) of jitter. */

@@ -24,7 +24,7 @@ public record BatchLimiter(DispatchView.Limiter provider, BatchCaller caller) im
     static final int NO_CALL_LIMIT = Integer.MAX_VALUE / 2;
 
     @Override
-    public int maxInFlight() {
+    public int maxInFlight(long nanos) {
         return NO_CALL_LIMIT;
     }
 
@@ -60,7 +60,7 @@ public record BatchLimiter(DispatchView.Limiter provider, BatchCaller caller) im
 
     /** Now while the enqueued-token limit has room for {@code charge} (whatever waits after it); else a second (a job must finish first). */
     @Override
-    public long nanosUntilAdmissible(Priority priority, Charge charge, Charge after) {
+    public long nanosUntilAdmissible(Priority priority, Charge charge, Charge after, long nanos) {
         return caller.room(charge.tokens()) ? 0 : TimeUnit.SECONDS.toNanos(1);
     }
 }

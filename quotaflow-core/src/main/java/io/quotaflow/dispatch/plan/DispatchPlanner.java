@@ -51,7 +51,7 @@ public final class DispatchPlanner {
     /** What the scope seen in {@code view} does next at {@code now} (epoch ms). */
     public DispatchStep next(DispatchView view, long now) {
         int callsOut = view.queue().callsInFlight();
-        int maxInFlight = view.limiter().maxInFlight();
+        int maxInFlight = view.limiter().maxInFlight(view.nanos());
         int extra = view.limiter().inFlightFixed() ? 0 : INTERACTIVE_EXTRA_CALLS;
         if (callsOut >= maxInFlight + extra) {
             return new DispatchStep.Idle(DispatchStep.Idle.Reason.CALLS_OUT);
@@ -83,7 +83,7 @@ public final class DispatchPlanner {
         Charge estimate = limiter.estimate(proposal);
         // what still waits behind this batch: the last calls of a backlog may spend what lowerings added to the reserve
         Charge after = limiter.behind(proposal, view.queue().backlog());
-        if (limiter.nanosUntilAdmissible(priority, estimate, after) > 0) {
+        if (limiter.nanosUntilAdmissible(priority, estimate, after, view.nanos()) > 0) {
             return new DispatchStep.Wait(proposal, estimate);
         }
         List<WorkItem> items = view.queue().load(proposal);
@@ -95,7 +95,7 @@ public final class DispatchPlanner {
         if (!window.fits(charge.tokens())) {
             return tooLarge(proposal, items, charge, window);
         }
-        if (limiter.nanosUntilAdmissible(priority, charge, after) > 0) {
+        if (limiter.nanosUntilAdmissible(priority, charge, after, view.nanos()) > 0) {
             return new DispatchStep.Wait(proposal, charge);
         }
         return new DispatchStep.Start(proposal, items, charge, after, probe);

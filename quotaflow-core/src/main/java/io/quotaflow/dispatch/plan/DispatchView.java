@@ -22,8 +22,10 @@ import java.util.function.ToIntFunction;
  * @param queue   the tickets waiting and the calls out ({@link DispatchLedger})
  * @param limiter the provider's limits and prices ({@link ProviderModel})
  * @param circuit what the scope's health lets start now
+ * @param nanos   the limiter's time of this view (epoch ns), read once when the view is built: the limiter
+ *                reads no clock while the planner asks it
  */
-public record DispatchView(Queue queue, Limiter limiter, Circuit circuit) {
+public record DispatchView(Queue queue, Limiter limiter, Circuit circuit, long nanos) {
 
     /** The tickets of a scope: what waits, what would go next, how many calls are out. */
     public interface Queue {
@@ -49,10 +51,10 @@ public record DispatchView(Queue queue, Limiter limiter, Circuit circuit) {
     /** What the scope knows of its provider: how much may go, and what a batch costs. */
     interface Limiter {
 
-        /** How many calls may be out at once now. */
-        int maxInFlight();
+        /** How many calls may be out at once at {@code nanos} (epoch ns). */
+        int maxInFlight(long nanos);
 
-        /** Whether {@link #maxInFlight()} is a configured number ({@code quota.max-in-flight}) rather than auto: then nothing goes beyond it. */
+        /** Whether {@link #maxInFlight(long)} is a configured number ({@code quota.max-in-flight}) rather than auto: then nothing goes beyond it. */
         boolean inFlightFixed();
 
         /** The prompt tokens one batch of {@code priority} may hold. */
@@ -71,10 +73,10 @@ public record DispatchView(Queue queue, Limiter limiter, Circuit circuit) {
         Charge estimate(Backlog backlog);
 
         /**
-         * Nanoseconds until a call charged {@code charge} at {@code priority}, with work charged
-         * {@code after} still waiting behind it, could be admitted; 0 if now.
+         * Nanoseconds after {@code nanos} (epoch ns) until a call charged {@code charge} at {@code priority},
+         * with work charged {@code after} still waiting behind it, could be admitted; 0 if then.
          */
-        long nanosUntilAdmissible(Priority priority, Charge charge, Charge after);
+        long nanosUntilAdmissible(Priority priority, Charge charge, Charge after, long nanos);
 
         /**
          * What still waits in {@code backlog} once {@code proposal} is out, priced: what the limiter is

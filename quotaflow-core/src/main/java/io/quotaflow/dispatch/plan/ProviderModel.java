@@ -92,13 +92,22 @@ public final class ProviderModel implements DispatchView.Limiter {
         return !inFlight.auto();
     }
 
-    @Override
+    /** The limiter's time now (epoch ns): read once for a {@link DispatchView}, which the planner asks at that time. */
+    public long epochNanos() {
+        return clock.epochNanos();
+    }
+
+    /** {@link #maxInFlight(long)} now (for reports). */
     public int maxInFlight() {
+        return maxInFlight(clock.epochNanos());
+    }
+
+    @Override
+    public int maxInFlight(long now) {
         if (!inFlight.auto()) {
             return inFlight.limit(0, 0);
         }
         QuotaSettings q = settings.quota();
-        long now = clock.epochNanos();
         // asked before every call the dispatcher starts: the scan of the calls out only while no latency is known
         long oldestMs = inFlight.latencyKnown() ? 0 : oldestOutstandingMs(now);
         int byRates = inFlight.limit(new InFlightLimit.Demand(q.requestsPerSecond(), q.tokensPerSecond(),
@@ -160,8 +169,8 @@ public final class ProviderModel implements DispatchView.Limiter {
     }
 
     @Override
-    public long nanosUntilAdmissible(Priority priority, Charge charge, Charge after) {
-        return limiter.nanosUntilAdmissible(priority, charge, after, clock.epochNanos());
+    public long nanosUntilAdmissible(Priority priority, Charge charge, Charge after, long nanos) {
+        return limiter.nanosUntilAdmissible(priority, charge, after, nanos);
     }
 
     /** A call charged {@code charge} waits for room (see {@link QuotaLimiter#heldBack}). */

@@ -69,7 +69,7 @@ public final class QueueViews {
      */
     public static QueueView take(DispatcherSettings settings, DispatchLedger ledger, Pace pace, long now) {
         PendingQueue queue = ledger.queue();
-        PendingQueue.Served served = queue.served(LISTED, ROTATION_TENANTS);
+        io.quotaflow.dispatch.ledger.Served served = queue.served(LISTED, ROTATION_TENANTS);
         List<Map.Entry<Priority, PendingQueue.Ref>> first = served.first();
         List<QueueView.Waiting> waiting = new ArrayList<>(first.size());
         for (Map.Entry<Priority, PendingQueue.Ref> e : first) {

@@ -43,8 +43,8 @@ public final class SnapshotTaker {
         }
         // the next call's wait as the dispatcher will ask it, told what waits behind the call
         long wait = queue.propose(settings.batch().maxItems(), provider::promptTokenCap, settings.limits().maxBatchBytes(), now)
-                .map(next -> provider.nanosUntilAdmissible(next.priority(), provider.estimate(next), provider.behind(next, ledger.backlog()))
-                        / 1_000_000)
+                .map(next -> provider.nanosUntilAdmissible(next.priority(), provider.estimate(next), provider.behind(next, ledger.backlog()),
+                        provider.epochNanos()) / 1_000_000)
                 .orElse(0L);
         ProviderModel.View v = provider.view();
         String state = health.halted() ? "HALTED: " + health.haltReason()

@@ -182,7 +182,7 @@ class DispatchLedgerSpillTest {
             ledger.accept(standard("T-" + i, i), i);
         }
         DispatchLedger restarted = ledger(CAP);
-        DispatchLedger.Restored restored = restarted.restore(item -> true);
+        Restored restored = restarted.restore(item -> true);
         assertThat(restored.pending()).isEqualTo(7);
         assertThat(restarted.queue().size()).isEqualTo(CAP);
         assertThat(restarted.spilled(Priority.STANDARD)).isEqualTo(4);

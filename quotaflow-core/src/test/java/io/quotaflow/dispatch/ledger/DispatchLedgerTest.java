@@ -200,7 +200,7 @@ class DispatchLedgerTest {
         String batch = sendNext(150);
 
         DispatchLedger restarted = ledger();
-        DispatchLedger.Restored restored = restarted.restore(item -> true);
+        Restored restored = restarted.restore(item -> true);
         assertThat(restored.pending()).isEqualTo(2);
         assertThat(restored.calls()).isEqualTo(1);
         assertThat(inFlight.get(batch)).isNull();

@@ -157,7 +157,7 @@ class PendingQueueTest {
         q.add(Priority.BULK, ref("small-0", "small", 100, 10));
         q.add(Priority.BULK, ref("small-1", "small", 100, 11));
 
-        PendingQueue.Served served = q.served(3, 10);
+        Served served = q.served(3, 10);
 
         assertThat(served.first().stream().map(e -> e.getValue().id())).containsExactly("big-0", "small-0", "big-1");
         assertThat(served.rotations().get(Priority.BULK).tenants()).containsExactlyInAnyOrder(

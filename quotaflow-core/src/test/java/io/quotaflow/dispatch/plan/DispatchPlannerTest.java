@@ -44,6 +44,16 @@ class DispatchPlannerTest {
     }
 
     @Test
+    void shouldAskTheLimiterAtTheTimeTheViewWasReadAtOnly() {
+        ViewBuilder builder = view().waiting(ticket("s1", Priority.STANDARD, 100, 0)).at(42_000_000_000L);
+
+        started(planner.next(builder.build(), NOW));
+
+        assertThat(builder.askedAt()).as("the in-flight limit, the estimate's and the price's admission").hasSize(3)
+                .containsOnly(42_000_000_000L);
+    }
+
+    @Test
     void shouldStayIdleWhileAsManyCallsAreOutAsMayBe() {
         DispatchView v = view().waiting(ticket("b1", Priority.BULK, 100, 0), ticket("s1", Priority.STANDARD, 100, 0))
                 .callsOut(4, 4).build();

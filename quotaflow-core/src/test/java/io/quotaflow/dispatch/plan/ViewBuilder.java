@@ -44,6 +44,10 @@ public final class ViewBuilder {
     private long offset;
     /** What the planner said waits behind each charge it asked the limiter about, in order. */
     private final List<Charge> asked = new ArrayList<>();
+    /** The limiter's time of the view (epoch ns). */
+    private long nanos;
+    /** The times the planner asked the limiter at, in order. */
+    private final List<Long> askedAt = new ArrayList<>();
 
     private ViewBuilder() {
     }
@@ -119,12 +123,23 @@ public final class ViewBuilder {
         return asked;
     }
 
+    /** The view is of the limiter's time {@code epochNanos}. */
+    ViewBuilder at(long epochNanos) {
+        this.nanos = epochNanos;
+        return this;
+    }
+
+    /** The times the planner asked the limiter at (its in-flight limit, its admission), in order. */
+    List<Long> askedAt() {
+        return askedAt;
+    }
+
     DispatchView build() {
         ContextWindow window = new ContextWindow(contextLearned ? 2 * contextTokens : contextTokens);
         if (contextLearned) {
             window.learn("This model's maximum context length is " + contextTokens + " tokens.");
         }
-        return new DispatchView(new Queue(), new Limiter(window), new DispatchView.Circuit(mode, probeOut));
+        return new DispatchView(new Queue(), new Limiter(window), new DispatchView.Circuit(mode, probeOut), nanos);
     }
 
     private final class Queue implements DispatchView.Queue {
@@ -161,7 +176,8 @@ public final class ViewBuilder {
         }
 
         @Override
-        public int maxInFlight() {
+        public int maxInFlight(long nanos) {
+            askedAt.add(nanos);
             return maxInFlight;
         }
 
@@ -201,8 +217,9 @@ public final class ViewBuilder {
         }
 
         @Override
-        public long nanosUntilAdmissible(Priority priority, Charge charge, Charge after) {
+        public long nanosUntilAdmissible(Priority priority, Charge charge, Charge after, long nanos) {
             asked.add(after);
+            askedAt.add(nanos);
             return charge.tokens() <= room ? 0 : 1_000_000_000L;
         }
     }

@@ -1,0 +1,139 @@
+package io.quotaflow.dispatch;
+
+import io.quotaflow.dispatch.ledger.DispatchLedger;
+import io.quotaflow.dispatch.ledger.TicketStatuses;
+import io.quotaflow.dispatch.outcome.CacheGate;
+import io.quotaflow.dispatch.outcome.Effects;
+import io.quotaflow.dispatch.outcome.Outbound;
+import io.quotaflow.dispatch.report.DispatcherListener;
+import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.ticket.WorkItem;
+import org.apache.kafka.streams.processor.api.Record;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * A scope's one executor of its outcomes' decisions ({@link Effects}): it applies them in a fixed order, the
+ * ledger, the statuses, the cache (whose followers' records it collects), the records forwarded, the metrics'
+ * notices, then the choices (a too-large ticket's context fallback through the {@link RouteMover}, a missed
+ * deadline's stale answer). The decisions are collected, records built, before any of it applies, so a decision
+ * that throws leaves the ledger as it was and forwards nothing.
+ */
+final class EffectExecutor {
+
+    private final String scope;
+    private final DispatchLedger ledger;
+    private final TicketStatuses statuses;
+    private final CacheGate gate;
+    private final RouteMover mover;
+    private final DispatcherListener listener;
+    private final DispatchOutput output;
+    private final Function<WorkItem, RouteSettings> routeOf;
+
+    /** For {@code scope}, whose tickets are on the route {@code routeOf} names. */
+    EffectExecutor(String scope, DispatchLedger ledger, TicketStatuses statuses, CacheGate gate, RouteMover mover,
+                   DispatcherListener listener, DispatchOutput output, Function<WorkItem, RouteSettings> routeOf) {
+        this.scope = scope;
+        this.ledger = ledger;
+        this.statuses = statuses;
+        this.gate = gate;
+        this.mover = mover;
+        this.listener = listener;
+        this.output = output;
+        this.routeOf = routeOf;
+    }
+
+    /** Applies {@code effects} at {@code now}: ledger, statuses, cache, records, notices, choices. */
+    void apply(Effects effects, long now) {
+        for (Effects.LedgerChange change : effects.ledgerChanges()) {
+            if (change instanceof Effects.Finish f) {
+                ledger.finish(f.item());
+            } else if (change instanceof Effects.Retried r) {
+                ledger.retried(r.item());
+            } else if (change instanceof Effects.Requeue r) {
+                ledger.requeue(r.items());
+            }
+        }
+        for (Effects.Ending ending : effects.endings()) {
+            status(ending, now);
+        }
+        List<Record<String, Outbound>> followers = new ArrayList<>();
+        for (Effects.Ending ending : effects.endings()) {
+            if (ending instanceof Effects.Classified c) {
+                followers.addAll(gate.classified(c.item(), c.result(), now));
+            } else if (ending instanceof Effects.DeadLettered d) {
+                followers.addAll(gate.deadLettered(d.item(), d.kind(), d.status(), d.message(), now));
+            } else if (ending instanceof Effects.Cancelled c) {
+                gate.left(c.item(), now);
+            } else if (ending instanceof Effects.HandedOff h) {
+                gate.left(h.item(), now);
+            }
+        }
+        effects.records().forEach(output);
+        followers.forEach(output);
+        effects.notices().forEach(notice -> notice.accept(listener));
+        for (Effects.Choice choice : effects.choices()) {
+            choose(choice, now);
+        }
+    }
+
+    private void status(Effects.Ending ending, long now) {
+        if (ending instanceof Effects.Classified c) {
+            statuses.classified(c.item(), false, now);
+        } else if (ending instanceof Effects.DeadLettered d) {
+            statuses.deadLettered(d.item(), d.kind(), now);
+        } else if (ending instanceof Effects.RetriedAs r) {
+            statuses.retried(r.item(), r.kind(), now);
+        } else if (ending instanceof Effects.Requeued r) {
+            statuses.requeued(r.items(), now);
+        } else if (ending instanceof Effects.Cancelled c) {
+            listener.cancelled(scope, c.item().key());
+            statuses.cancelled(c.item().key(), now);
+        } else if (ending instanceof Effects.HandedOff h) {
+            statuses.handedOff(h.item(), h.reason(), now);
+        }
+    }
+
+    private void choose(Effects.Choice choice, long now) {
+        if (choice instanceof Effects.ContextFallback c && mover.contextFallback(c.item(), routeOf.apply(c.item()), now)) {
+            gate.left(c.item(), now);
+        } else if (choice instanceof Effects.StaleAnswer s && gate.answerStale(s.item(), now)) {
+            ledger.finish(s.item());
+        } else {
+            apply(choice.otherwise(), now);
+        }
+    }
+
+    /** {@code item}, cancelled while a previous owner's call was out, ends now: withdrawn from the ledger, nothing written. */
+    void withdrawn(WorkItem item, long now) {
+        ledger.withdraw(item.key());
+        listener.cancelled(scope, item.key());
+        statuses.cancelled(item.key(), now);
+    }
+
+    /**
+     * The tickets of a batch job's call that ended unanswered: one cancelled while out ends; with {@code fallback},
+     * one an online fallback of its route holds moves there ({@link RouteMover#unfinished}); the others wait in
+     * the ledger again. No attempt is consumed.
+     */
+    void unanswered(List<WorkItem> items, boolean fallback, long now) {
+        List<WorkItem> stay = new ArrayList<>();
+        for (WorkItem item : items) {
+            if (ledger.cancelledWhileOut(item.key())) {
+                ledger.finish(item);
+                gate.left(item, now);
+                listener.cancelled(scope, item.key());
+                statuses.cancelled(item.key(), now);
+            } else if (fallback && mover.unfinished(item, routeOf.apply(item), now)) {
+                ledger.finish(item);
+                gate.left(item, now);
+            } else {
+                stay.add(item);
+            }
+        }
+        ledger.requeue(stay);
+        statuses.requeued(stay, now);
+    }
+}

@@ -1,0 +1,19 @@
+package io.quotaflow.dispatch.call;
+
+import io.quotaflow.batch.BatchJob;
+
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A job being collected. */
+final class FormingJob {
+    final long startedAt;
+    final List<BatchJob.Call> calls = new ArrayList<>();
+    final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    long recordBytes;
+
+    FormingJob(long startedAt) {
+        this.startedAt = startedAt;
+    }
+}

@@ -1,0 +1,22 @@
+package io.quotaflow.dispatch.call;
+
+import io.quotaflow.batch.BatchJob;
+import io.quotaflow.batch.BatchStatus;
+
+/** A job of the store: an intent on its way to the provider or not yet found, or a job the provider accepted. */
+final class LiveJob {
+    final String key;
+    BatchJob job;
+    long nextPoll;
+    boolean busy;
+    /** Its upload is on its way (this instance's). */
+    boolean submitting;
+    BatchStatus status = BatchStatus.VALIDATING;
+    boolean unknownLogged;
+
+    LiveJob(String key, BatchJob job, long nextPoll) {
+        this.key = key;
+        this.job = job;
+        this.nextPoll = nextPoll;
+    }
+}

@@ -1,0 +1,145 @@
+package io.quotaflow.dispatch.ledger;
+
+import io.quotaflow.records.Priority;
+import io.quotaflow.status.QueueView;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Iterator;
+import java.util.PriorityQueue;
+import java.util.function.ToLongFunction;
+
+/** The order in which the deficit round robin of a {@link PendingQueue} class serves its tenants' tickets. */
+final class ServingOrder {
+
+    private ServingOrder() {
+    }
+
+    /** A candidate tenant of a proposal or of {@link PendingQueue#served}: where it stands if its next ticket is taken. */
+    static final class Candidate {
+        final TenantQueue tq;
+        final Iterator<PendingQueue.Ref> refs;
+        final ToLongFunction<PendingQueue.Ref> cost;
+        PendingQueue.Ref next;
+        long spent;
+        int taken;
+        double finish;
+
+        Candidate(TenantQueue tq, ToLongFunction<PendingQueue.Ref> cost) {
+            this.tq = tq;
+            this.cost = cost;
+            this.refs = tq.refs.values().iterator();
+            this.next = refs.next();
+            this.finish = tq.finish;
+        }
+
+        /** Takes {@link #next}: the tenant's service moves on by its cost; false when nothing is left. */
+        boolean advance(ClassQueue q) {
+            spent += cost.applyAsLong(next);
+            taken++;
+            if (!refs.hasNext()) {
+                return false;
+            }
+            next = refs.next();
+            finish = q.shares.serviceOf(tq.tenant) + (spent + cost.applyAsLong(next)) / q.shares.weight(tq.tenant);
+            return true;
+        }
+    }
+
+    private static final Comparator<Candidate> CANDIDATES = Comparator.<Candidate>comparingDouble(c -> c.finish)
+            .thenComparingLong(c -> c.tq.seq).thenComparingLong(c -> c.tq.uid);
+
+    /**
+     * The tenants of a class in the order the deficit round robin would serve their next tickets:
+     * the class's ordered set, merged with those already taken from (their finish moved on).
+     */
+    static final class Merge {
+        final ClassQueue q;
+        final ToLongFunction<PendingQueue.Ref> cost;
+        final Iterator<TenantQueue> fresh;
+        TenantQueue nextFresh;
+        final PriorityQueue<Candidate> moved = new PriorityQueue<>(CANDIDATES);
+
+        Merge(ClassQueue q, ToLongFunction<PendingQueue.Ref> cost) {
+            this.q = q;
+            this.cost = cost;
+            this.fresh = q.ready.iterator();
+            this.nextFresh = fresh.hasNext() ? fresh.next() : null;
+        }
+
+        Candidate poll() {
+            Candidate m = moved.peek();
+            if (nextFresh != null && (m == null || freshFirst(m))) {
+                Candidate c = new Candidate(nextFresh, cost);
+                nextFresh = fresh.hasNext() ? fresh.next() : null;
+                return c;
+            }
+            return moved.poll();
+        }
+
+        private boolean freshFirst(Candidate m) {
+            int byFinish = Double.compare(nextFresh.finish, m.finish);
+            if (byFinish != 0) {
+                return byFinish < 0;
+            }
+            return nextFresh.seq != m.tq.seq ? nextFresh.seq < m.tq.seq : nextFresh.uid < m.tq.uid;
+        }
+
+        void putBack(Candidate c) {
+            moved.add(c);
+        }
+    }
+
+    /** {@link PendingQueue#served(int, int)} over {@code classes} ({@code size} tickets in all). */
+    static Served served(Map<Priority, ClassQueue> classes, int size, int completionPerTicket,
+                                      ToLongFunction<PendingQueue.Ref> cost, int limit, int maxTenants) {
+        List<Map.Entry<Priority, PendingQueue.Ref>> out = new ArrayList<>(Math.min(limit, size));
+        Map<Priority, QueueView.Rotation> rotations = new EnumMap<>(Priority.class);
+        for (Priority p : Priority.values()) {
+            ClassQueue q = classes.get(p);
+            Merge merge = new Merge(q, cost);
+            Map<TenantQueue, Candidate> touched = new HashMap<>();
+            boolean exhausted = false;
+            while (out.size() < limit) {
+                Candidate c = merge.poll();
+                if (c == null) {
+                    exhausted = true;
+                    break;
+                }
+                touched.put(c.tq, c);
+                out.add(Map.entry(p, c.next));
+                if (c.advance(q)) {
+                    merge.putBack(c);
+                }
+            }
+            if (!exhausted && q.size > 0 && q.byTenant.size() <= maxTenants) {
+                rotations.put(p, rotation(q, touched, completionPerTicket));
+            }
+        }
+        return new Served(out, rotations);
+    }
+
+    /** Each tenant of {@code q} past its tickets {@code touched} took (none for a tenant not in it). */
+    private static QueueView.Rotation rotation(ClassQueue q, Map<TenantQueue, Candidate> touched, int completionPerTicket) {
+        List<QueueView.TenantRest> rests = new ArrayList<>(q.byTenant.size());
+        for (TenantQueue tq : q.byTenant.values()) {
+            Candidate c = touched.get(tq);
+            long spent = c == null ? 0 : c.spent;
+            int taken = c == null ? 0 : c.taken;
+            int tickets = tq.refs.size() - taken;
+            if (tickets <= 0) {
+                continue;
+            }
+            long restCost = Math.max(0, tq.cost - spent);
+            long from = c == null ? tq.head().enqueuedAt() : c.next.enqueuedAt();
+            double weight = q.shares.weight(tq.tenant);
+            rests.add(new QueueView.TenantRest(tq.tenant, weight, q.shares.serviceOf(tq.tenant) + spent / weight, tickets,
+                    restCost, Math.max(0, restCost - (long) completionPerTicket * tickets), from, Math.max(from, tq.lastAt)));
+        }
+        return new QueueView.Rotation(rests);
+    }
+}
