@@ -9,8 +9,8 @@ import java.util.function.Consumer;
 /**
  * The one place the dispatcher's records leave it: every classification, retry, dead letter, hand-off
  * and route move is forwarded here, in the order it is given, to the task's {@link ProcessorContext}
- * (and so written in the task's transaction). The outcome and cache helpers hold it as a
- * {@code Consumer} and know nothing of Kafka Streams' processor API.
+ * (and so written in the task's transaction). The helpers (outcomes, cache, route moves) return
+ * their records as values; only the scope's executor and the processor hold this.
  */
 final class DispatchOutput implements Consumer<Record<String, Outbound>> {
 
@@ -24,6 +24,11 @@ final class DispatchOutput implements Consumer<Record<String, Outbound>> {
     @Override
     public void accept(Record<String, Outbound> record) {
         context.forward(record);
+    }
+
+    /** Writes {@code moved} (a route move, a re-route, a hand-over), stamped with the task's wall-clock time. */
+    void move(RouteMover.Moved moved) {
+        accept(moved.record(now()));
     }
 
     /** The task's wall-clock time, which stamps a record made here (a route move). */

@@ -161,6 +161,8 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
     };
 
     private ProcessorContext<String, Outbound> context;
+    /** The one writer of this task's records ({@link DispatchOutput}). */
+    private DispatchOutput output;
     private RouteMover mover;
     private Coalescer coalescer;
     private TicketStatuses statuses;
@@ -183,13 +185,13 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
     @Override
     public void init(ProcessorContext<String, Outbound> context) {
         this.context = context;
+        this.output = new DispatchOutput(context);
         KeyValueStore<String, WorkItem> pending = context.getStateStore(PENDING_STORE);
         KeyValueStore<String, WorkItem> delayed = context.getStateStore(DELAYED_STORE);
         Routing routing = settings.routing();
         this.statuses = new TicketStatuses(new StatusStore(context.getStateStore(StatusStore.STATUS),
                 context.getStateStore(StatusStore.EXPIRY), settings.statusRetention()), routing.defaultRoute());
-        this.mover = new RouteMover(routing, new RouteChooser(routing, settings.batch()), states, listener, new DispatchOutput(context),
-                statuses);
+        this.mover = new RouteMover(routing, new RouteChooser(routing, settings.batch()), states, context.applicationId());
         this.coalescer = CacheStores.coalescer(context, routing.cacheTtl(), routing.cacheStaleTtl());
         handOverForeign(pending, delayed, context.currentSystemTimeMs());
         for (String scope : routing.scopes()) {
@@ -223,7 +225,7 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
         DispatcherSettings own = settings.forScope(scope);
         RouteSettings first = routing.routesOf(scope).get(0);
         ScopeDispatcher unit = new ScopeDispatcher(scope, own, first.batchMode() ? null : clients.forRoute(first), random, listener,
-                new DispatchOutput(context), new DispatchLedger(context.getStateStore(PENDING_STORE), context.getStateStore(DELAYED_STORE),
+                output, new DispatchLedger(context.getStateStore(PENDING_STORE), context.getStateStore(DELAYED_STORE),
                 context.getStateStore(IN_FLIGHT_STORE), context.getStateStore(RETRYING_STORE), context.getStateStore(CANCELS_STORE),
                 new PendingQueue(own.tenants(), own.batch().completionTokensPerItem()), context.getStateStore(OVERFLOW_STORE), scope,
                 own.maxPending()), mover, coalescer, context.getStateStore(USAGE_STORE), limiterClock, statuses,
@@ -242,7 +244,7 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
         ScopeHandover.Result r = new ScopeHandover(this::scopeOf, foreign::contains, new ScopeHandover.Sink() {
             @Override
             public void handOver(WorkItem item, String scope) {
-                mover.handOver(item, scope);
+                output.move(mover.handOver(item, scope));
             }
 
             @Override
@@ -289,7 +291,7 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
         }
         for (WorkItem item : orphans) {
             store.delete(item.key());
-            mover.reroute(item);
+            output.move(mover.reroute(item));
         }
         if (!orphans.isEmpty()) {
             LOG.info("re-routed {} tickets of routes no longer configured", orphans.size());
@@ -314,12 +316,12 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
         ScopeDispatcher unit = units.get(record.key());
         if (unit == null) {
             if (settings.routing().routesOf(record.key()).isEmpty()) {
-                mover.reroute(item);
+                output.move(mover.reroute(item));
                 return;
             }
             if (!owns(record.key()) && record.headers().lastHeader(HANDOVER_HEADER) == null) {
                 // written by a writer that partitioned otherwise (a version before stable ownership): to the owner, once
-                mover.handOver(item, record.key());
+                output.move(mover.handOver(item, record.key()));
                 return;
             }
             // a handed-over ticket that still lands here (the topic's partition count disagrees with dispatch.partitions,

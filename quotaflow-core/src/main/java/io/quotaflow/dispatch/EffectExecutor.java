@@ -12,6 +12,7 @@ import org.apache.kafka.streams.processor.api.Record;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -48,7 +49,9 @@ final class EffectExecutor {
     /** Applies {@code effects} at {@code now}: ledger, statuses, cache, records, notices, choices. */
     void apply(Effects effects, long now) {
         for (Effects.LedgerChange change : effects.ledgerChanges()) {
-            if (change instanceof Effects.Finish f) {
+            if (change instanceof Effects.Take t) {
+                ledger.take(t.ids());
+            } else if (change instanceof Effects.Finish f) {
                 ledger.finish(f.item());
             } else if (change instanceof Effects.Retried r) {
                 ledger.retried(r.item());
@@ -69,6 +72,8 @@ final class EffectExecutor {
                 gate.left(c.item(), now);
             } else if (ending instanceof Effects.HandedOff h) {
                 gate.left(h.item(), now);
+            } else if (ending instanceof Effects.AnsweredFromCache a && a.leaves()) {
+                gate.left(a.item(), now);
             }
         }
         effects.records().forEach(output);
@@ -93,17 +98,40 @@ final class EffectExecutor {
             statuses.cancelled(c.item().key(), now);
         } else if (ending instanceof Effects.HandedOff h) {
             statuses.handedOff(h.item(), h.reason(), now);
+        } else if (ending instanceof Effects.AnsweredFromCache a) {
+            statuses.classified(a.item(), true, now);
         }
     }
 
     private void choose(Effects.Choice choice, long now) {
-        if (choice instanceof Effects.ContextFallback c && mover.contextFallback(c.item(), routeOf.apply(c.item()), now)) {
-            gate.left(c.item(), now);
-        } else if (choice instanceof Effects.StaleAnswer s && gate.answerStale(s.item(), now)) {
-            ledger.finish(s.item());
-        } else {
-            apply(choice.otherwise(), now);
+        if (choice instanceof Effects.ContextFallback c) {
+            Optional<RouteMover.Moved> moved = mover.contextFallback(c.item(), routeOf.apply(c.item()), now);
+            if (moved.isPresent()) {
+                move(moved.get(), now);
+                return;
+            }
+        } else if (choice instanceof Effects.StaleAnswer s) {
+            Optional<Effects> answered = gate.answerStale(s.item(), now);
+            if (answered.isPresent()) {
+                apply(answered.get(), now);
+                return;
+            }
         }
+        apply(choice.otherwise(), now);
+    }
+
+    /**
+     * Writes {@code moved}, a ticket already taken from the ledger, to its target ({@link RouteMover}'s value): the
+     * record, then, for a fallback, its status, metrics and log; the next of its followers here leads.
+     */
+    void move(RouteMover.Moved moved, long now) {
+        output.move(moved);
+        if (moved.fellBack()) {
+            listener.fellBack(moved.from(), moved.to(), moved.reason().wire());
+            statuses.moved(moved.taken(), moved.to(), moved.reason().wire(), now);
+            mover.logged(moved, now);
+        }
+        gate.left(moved.taken(), now);
     }
 
     /** {@code item}, cancelled while a previous owner's call was out, ends now: withdrawn from the ledger, nothing written. */
@@ -126,9 +154,12 @@ final class EffectExecutor {
                 gate.left(item, now);
                 listener.cancelled(scope, item.key());
                 statuses.cancelled(item.key(), now);
-            } else if (fallback && mover.unfinished(item, routeOf.apply(item), now)) {
+                continue;
+            }
+            Optional<RouteMover.Moved> moved = fallback ? mover.unfinished(item, routeOf.apply(item), now) : Optional.empty();
+            if (moved.isPresent()) {
                 ledger.finish(item);
-                gate.left(item, now);
+                move(moved.get(), now);
             } else {
                 stay.add(item);
             }

@@ -2,9 +2,7 @@ package io.quotaflow.dispatch;
 
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.dispatch.ledger.PendingQueue;
-import io.quotaflow.dispatch.ledger.TicketStatuses;
 import io.quotaflow.dispatch.outcome.Outbound;
-import io.quotaflow.dispatch.report.DispatcherListener;
 
 import io.quotaflow.routing.RouteSettings;
 import io.quotaflow.routing.Routing;
@@ -17,6 +15,7 @@ import io.quotaflow.routing.RouteStates;
 import io.quotaflow.ticket.BinarySerde;
 import io.quotaflow.records.Priority;
 import io.quotaflow.ticket.WorkItem;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.Record;
 
@@ -33,6 +32,11 @@ import java.util.Set;
  * across a move. Asks the {@link FallbackPolicy} once a second which waiting tickets leave, counts
  * and logs every move ({@link FallbackLog}), and carries a ticket too large for its route along
  * the context-fallback chain.
+ *
+ * <p>It only decides and builds: every method returns the move as a value ({@link Moved}: the ticket, the
+ * routes, the reason, the record already serialized), and the scope's {@link EffectExecutor} (or, for a
+ * re-route or a hand-over, the processor) writes it through {@link DispatchOutput#move} and tells the
+ * metrics, the statuses and the log ({@link #logged}). Nothing here forwards a record.
  */
 final class RouteMover {
 
@@ -41,22 +45,50 @@ final class RouteMover {
     private final FallbackPolicy policy;
     private final RouteStates states;
     private final FallbackLog log = new FallbackLog();
-    private final DispatcherListener listener;
-    private final DispatchOutput output;
     private final BinarySerde<WorkItem> serde = new BinarySerde<>(WorkItem.class);
     private final String applicationId;
-    private final TicketStatuses statuses;
 
-    RouteMover(Routing routing, RouteChooser chooser, RouteStates states, DispatcherListener listener, DispatchOutput output,
-               TicketStatuses statuses) {
-        this.statuses = statuses;
+    /** {@code applicationId}: the Streams application id, which names the dispatch topics. */
+    RouteMover(Routing routing, RouteChooser chooser, RouteStates states, String applicationId) {
         this.routing = routing;
         this.chooser = chooser;
         this.policy = new FallbackPolicy(routing, chooser);
         this.states = states;
-        this.listener = listener;
-        this.output = output;
-        this.applicationId = output.applicationId();
+        this.applicationId = applicationId;
+    }
+
+    /**
+     * One ticket written to a dispatch topic for another scope, as a value: what was moved, from and to
+     * which route and why ({@code from} and {@code reason} are null for a re-route or a hand-over, which are
+     * not fallbacks), and the record, serialized, keyed by the target scope. The writer stamps it.
+     *
+     * @param taken   the ticket as it was taken (its route the one it leaves)
+     * @param item    the ticket as written (routed and priced for the target)
+     * @param from    the route it left (null: not a fallback)
+     * @param to      the route (or, for a hand-over, the scope) it goes to
+     * @param reason  why it fell back (null: not a fallback)
+     * @param key     the record's key: the target's quota scope
+     * @param value   the serialized ticket and its topic
+     * @param headers the record's headers
+     */
+    record Moved(WorkItem taken, WorkItem item, String from, String to, FallbackReason reason, String key, Outbound value, Headers headers) {
+
+        /** Whether this is a fallback (counted, logged, and the ticket's status told), not a re-route or a hand-over. */
+        boolean fellBack() {
+            return reason != null;
+        }
+
+        /** The record to forward, stamped {@code timestamp}. */
+        Record<String, Outbound> record(long timestamp) {
+            return new Record<>(key, value, timestamp, headers);
+        }
+    }
+
+    /** Logs {@code moved}, a fallback the executor wrote, in the fallback log's tallies. */
+    void logged(Moved moved, long now) {
+        if (moved.fellBack()) {
+            log.moved(moved.from(), moved.to(), moved.reason(), 1, now);
+        }
     }
 
     void publishState(Collection<RouteSettings> routes, boolean canServe) {
@@ -105,9 +137,9 @@ final class RouteMover {
         return policy.decide(routes.get(0), condition, waiting, states::usable);
     }
 
-    /** Writes {@code item}, taken from route {@code from}'s ledger, to where {@code move} sends it. */
-    void move(WorkItem item, RouteSettings from, FallbackPolicy.Move move, long now) {
-        move(item, from, routing.route(move.to()).orElseThrow(), move.reason(), now);
+    /** The move of {@code item}, taken from route {@code from}'s ledger, to where {@code move} sends it. */
+    Moved move(WorkItem item, RouteSettings from, FallbackPolicy.Move move, long now) {
+        return move(item, from, routing.route(move.to()).orElseThrow(), move.reason(), now);
     }
 
     /** Whether a fallback of {@code scope}'s routes may take the waiting ticket {@code ref} now. */
@@ -118,58 +150,51 @@ final class RouteMover {
 
     /**
      * Moves {@code item}, taken from route {@code from} of {@code scope} because it would miss its deadline there,
-     * to the first fallback that can take it; false if none can.
+     * to the first fallback that can take it; empty if none can.
      */
-    boolean deadlineFallback(String scope, RouteSettings from, WorkItem item, long now) {
-        Optional<RouteSettings> to = policy.target(routing.routesOf(scope).get(0), item.tokens(), item.routed().fellBack(),
-                states::usable).flatMap(routing::route);
-        if (to.isEmpty()) {
-            return false;
-        }
-        move(item, from, to.get(), FallbackReason.DEADLINE, now);
-        return true;
+    Optional<Moved> deadlineFallback(String scope, RouteSettings from, WorkItem item, long now) {
+        return policy.target(routing.routesOf(scope).get(0), item.tokens(), item.routed().fellBack(), states::usable)
+                .flatMap(routing::route).map(to -> move(item, from, to, FallbackReason.DEADLINE, now));
     }
 
     /**
      * Sends {@code item}, too large for {@code from}, to the first route of its context-fallback
-     * chain that holds it; false when there is none (the caller dead-letters it).
+     * chain that holds it; empty when there is none (the caller dead-letters it).
      */
-    boolean contextFallback(WorkItem item, RouteSettings from, long now) {
+    Optional<Moved> contextFallback(WorkItem item, RouteSettings from, long now) {
         Set<String> seen = new HashSet<>();
         seen.add(from.name());
         ModelItem text = ModelItem.ofTicketJson(item);
         Optional<RouteSettings> next = routing.route(from.contextFallback());
         while (next.isPresent() && seen.add(next.get().name())) {
             if (chooser.tokens(next.get(), text) <= chooser.budget(next.get())) {
-                move(item, from, next.get(), FallbackReason.CONTEXT, now);
-                return true;
+                return Optional.of(move(item, from, next.get(), FallbackReason.CONTEXT, now));
             }
             next = routing.route(next.get().contextFallback());
         }
-        return false;
+        return Optional.empty();
     }
 
     /**
      * Sends {@code item}, which a batch job of {@code from} ended without answering, to the first online
-     * route of {@code from}'s fallback list that holds it; false when there is none (it waits on
+     * route of {@code from}'s fallback list that holds it; empty when there is none (it waits on
      * {@code from} for the next job).
      */
-    boolean unfinished(WorkItem item, RouteSettings from, long now) {
+    Optional<Moved> unfinished(WorkItem item, RouteSettings from, long now) {
         ModelItem text = ModelItem.ofTicketJson(item);
         for (String name : from.fallback()) {
             Optional<RouteSettings> to = routing.route(name);
             if (to.isPresent() && !to.get().batchMode() && chooser.tokens(to.get(), text) <= chooser.budget(to.get())) {
-                move(item, from, to.get(), FallbackReason.BATCH_EXPIRED, now);
-                return true;
+                return Optional.of(move(item, from, to.get(), FallbackReason.BATCH_EXPIRED, now));
             }
         }
-        return false;
+        return Optional.empty();
     }
 
     /** Re-routes a ticket whose scope no route of this configuration has any more. */
-    void reroute(WorkItem item) {
+    Moved reroute(WorkItem item) {
         RouteSettings to = routing.routeFor(item.priority(), item.tenant());
-        forward(item.withRouted(WorkItem.Routed.to(to.name())), to);
+        return written(item, item.withRouted(WorkItem.Routed.to(to.name())), null, to.name(), null, to.scope(), new RecordHeaders());
     }
 
     /**
@@ -177,29 +202,23 @@ final class RouteMover {
      * scope's owner: unchanged, keyed by the scope, marked {@link DispatcherProcessor#HANDOVER_HEADER} so
      * that it is handed over once at most.
      */
-    void handOver(WorkItem item, String scope) {
+    Moved handOver(WorkItem item, String scope) {
         RecordHeaders headers = new RecordHeaders();
         headers.add(DispatcherProcessor.HANDOVER_HEADER, new byte[] {1});
-        forward(item, scope, headers);
+        return written(item, item, null, scope, null, scope, headers);
     }
 
-    private void move(WorkItem item, RouteSettings from, RouteSettings to, FallbackReason reason, long now) {
+    private Moved move(WorkItem item, RouteSettings from, RouteSettings to, FallbackReason reason, long now) {
         int tokens = from.model().encoding().equals(to.model().encoding()) ? item.tokens()
                 : chooser.tokens(to, ModelItem.ofTicketJson(item));
-        forward(item.withRouted(new WorkItem.Routed(to.name(), from.name(), reason.wire())).withTokens(tokens), to);
-        listener.fellBack(from.name(), to.name(), reason.wire());
-        statuses.moved(item, to.name(), reason.wire(), now);
-        log.moved(from.name(), to.name(), reason, 1, now);
+        WorkItem moved = item.withRouted(new WorkItem.Routed(to.name(), from.name(), reason.wire())).withTokens(tokens);
+        return written(item, moved, from.name(), to.name(), reason, to.scope(), new RecordHeaders());
     }
 
-    /** Writes {@code item} to the dispatch topic of its class (an interactive ticket takes the interactive lane), for {@code to}'s scope. */
-    private void forward(WorkItem item, RouteSettings to) {
-        forward(item, to.scope(), new RecordHeaders());
-    }
-
-    private void forward(WorkItem item, String scope, RecordHeaders headers) {
+    /** {@code item} for the dispatch topic of its class (an interactive ticket takes the interactive lane), keyed {@code scope}. */
+    private Moved written(WorkItem taken, WorkItem item, String from, String to, FallbackReason reason, String scope, Headers headers) {
         String topic = DispatcherProcessor.dispatchTopic(applicationId, item.priority());
         byte[] bytes = serde.serializer().serialize(topic, item);
-        output.accept(new Record<>(scope, new Outbound(Outbound.Target.MOVE, bytes, topic), output.now(), headers));
+        return new Moved(taken, item, from, to, reason, scope, new Outbound(Outbound.Target.MOVE, bytes, topic), headers);
     }
 }

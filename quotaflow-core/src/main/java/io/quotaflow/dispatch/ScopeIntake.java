@@ -54,7 +54,9 @@ final class ScopeIntake {
 
     /** A ticket arriving from the dispatch topic: the cache may answer it, or an identical ticket's call. */
     void accept(WorkItem item, long now) {
-        if (!gate.admit(item, now)) {
+        CacheGate.Admission admission = gate.admit(item, now);
+        effects.apply(admission.effects(), now);
+        if (!admission.toLedger()) {
             return;
         }
         if (shed(item, now)) {

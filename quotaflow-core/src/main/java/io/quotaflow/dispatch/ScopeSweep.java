@@ -75,8 +75,7 @@ final class ScopeSweep {
         Map<String, FallbackPolicy.Move> byId = new HashMap<>();
         moves.forEach(m -> byId.put(m.id(), m));
         for (WorkItem item : ledger.expire(ref -> byId.containsKey(ref.id()))) {
-            mover.move(item, routeOf.apply(item), byId.get(item.key()), now);
-            gate.left(item, now);
+            effects.move(mover.move(item, routeOf.apply(item), byId.get(item.key()), now), now);
         }
     }
 
@@ -113,8 +112,9 @@ final class ScopeSweep {
     private void apply(WorkItem item, DeadlinePolicy.Verdict v, long now) {
         switch (v.kind()) {
             case FALL_BACK -> {
-                if (mover.deadlineFallback(scope, routeOf.apply(item), item, now)) {
-                    gate.left(item, now);
+                Optional<RouteMover.Moved> moved = mover.deadlineFallback(scope, routeOf.apply(item), item, now);
+                if (moved.isPresent()) {
+                    effects.move(moved.get(), now);
                 } else {
                     effects.apply(outcomes.missed(item, v.reason(), v.etaAt(), now), now);
                 }

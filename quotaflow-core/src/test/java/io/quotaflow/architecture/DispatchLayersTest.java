@@ -2,12 +2,22 @@ package io.quotaflow.architecture;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaAccess;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaField;
+import com.tngtech.archunit.core.domain.JavaParameterizedType;
+import com.tngtech.archunit.core.domain.JavaType;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.junit.jupiter.api.Test;
 
+import java.util.Set;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -16,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * dispatch package; the planner, the limiter and the callers know neither the outcomes nor the executor;
  * the outcomes and the reports know not the executor. Policies (the planner's package and every
  * {@code *Policy}) import no Kafka; only the executor's package and the topology touch {@link ProcessorContext},
- * and in dispatch only {@code DispatchOutput} forwards a record.
+ * and in dispatch only {@code DispatchOutput} forwards a record; no helper even holds a way to write one (a
+ * {@code ProcessorContext}, a {@code DispatchOutput}, a {@code Consumer} of records): helpers return values.
  */
 class DispatchLayersTest {
 
@@ -50,6 +61,57 @@ class DispatchLayersTest {
                 .should().accessTargetWhere(DescribedPredicate.describe("ProcessorContext.forward",
                         (JavaAccess<?> access) -> access.getName().equals("forward") && access.getTargetOwner().isAssignableTo(ProcessorContext.class)))
                 .because("one place forwards dispatch's records");
+    }
+
+    /**
+     * In {@code dispatch..}, no class but the {@code writers} (by simple name: the output, the executor, the processor)
+     * has a field holding a {@link ProcessorContext}, a {@code DispatchOutput} or a {@code Consumer} of {@code Record}s.
+     */
+    static ArchRule helpersHoldNoWriter(String dispatch, String... writers) {
+        Set<String> allowed = Set.of(writers);
+        String prefix = dispatch.replace("..", "");
+        return fields().that().areDeclaredInClassesThat(DescribedPredicate.describe("in " + dispatch + " other than " + allowed,
+                        (JavaClass c) -> (c.getPackageName().equals(prefix) || c.getPackageName().startsWith(prefix + "."))
+                                && !allowed.contains(topLevel(c).getSimpleName())))
+                .should(new ArchCondition<JavaField>("not hold a ProcessorContext, a DispatchOutput or a Consumer of records") {
+                    @Override
+                    public void check(JavaField field, ConditionEvents events) {
+                        if (writer(field.getType())) {
+                            events.add(SimpleConditionEvent.violated(field, field.getFullName() + " holds a way to write records"));
+                        }
+                    }
+                }).allowEmptyShould(true).because("helpers return values; the executor applies them");
+    }
+
+    private static JavaClass topLevel(JavaClass c) {
+        JavaClass out = c;
+        while (out.getEnclosingClass().isPresent()) {
+            out = out.getEnclosingClass().get();
+        }
+        return out;
+    }
+
+    private static boolean writer(JavaType type) {
+        JavaClass raw = type.toErasure();
+        if (raw.isAssignableTo(ProcessorContext.class) || raw.getSimpleName().equals("DispatchOutput")) {
+            return true;
+        }
+        return raw.isAssignableTo(java.util.function.Consumer.class) && type instanceof JavaParameterizedType p
+                && p.getActualTypeArguments().stream().anyMatch(a -> a.toErasure().getName().equals(
+                        org.apache.kafka.streams.processor.api.Record.class.getName()));
+    }
+
+    @Test
+    void shouldLetNoHelperHoldAWayToWriteRecords() {
+        helpersHoldNoWriter(DISPATCH + "..", "DispatchOutput", "EffectExecutor", "DispatcherProcessor").check(CORE);
+    }
+
+    @Test
+    void shouldRejectAHelperThatHoldsAWriter() {
+        JavaClasses fixture = new ClassFileImporter().importPackages("io.quotaflow.architecture.layerfixture.dispatch");
+
+        assertThatThrownBy(() -> helpersHoldNoWriter("io.quotaflow.architecture.layerfixture.dispatch..").check(fixture))
+                .isInstanceOf(AssertionError.class).hasMessageContaining("HoldsWriter.forward").hasMessageContaining("HoldsWriter.context");
     }
 
     @Test

@@ -118,6 +118,24 @@ class EffectExecutorTest {
     }
 
     @Test
+    void shouldDecideTheExpiryByAgeWithoutTakingFromTheLedger() {
+        byte[] bytes = "{\"id\":\"old\",\"body\":\"printer on fire\"}".getBytes(StandardCharsets.UTF_8);
+        WorkItem old = new WorkItem("old", Priority.STANDARD, "default", 10, bytes, new WorkItem.Origin("tickets.standard", 0, 0), NOW,
+                1, 0, null, 0, null, 0, 1);
+        ledger.accept(old, NOW);
+        long later = NOW + settings.retry().maxAge().toMillis() + 1;
+
+        Effects effects = outcomes(RandomGenerator.of("L64X128MixRandom")).expireOld(later);
+
+        assertThat(effects.ledgerChanges()).first().isEqualTo(new Effects.Take(List.of("old")));
+        assertThat(effects.endings()).singleElement().isInstanceOf(Effects.DeadLettered.class);
+        assertThat(effects.records()).hasSize(1);
+        assertThat(ledger.held("old")).as("decided, not applied").isPresent();
+        assertThat(ledger.queue().size()).isEqualTo(1);
+        assertThat(context.forwarded()).isEmpty();
+    }
+
+    @Test
     void shouldChangeNothingUntilTheExecutorAppliesTheDecisionThenRetryInOneStep() {
         WorkItem item = ticket("t1", 0);
         DispatchLedger.Completed done = sentAndAnswered(item);

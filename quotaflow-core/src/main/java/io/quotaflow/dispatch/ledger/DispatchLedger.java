@@ -198,6 +198,25 @@ public final class DispatchLedger {
      * Removes up to {@code max} spilled tickets that arrived at or before {@code arrivedBy}, oldest
      * first per class, and returns them (read from the front of each class's range: O(returned)).
      */
+    /**
+     * The waiting tickets {@code predicate} matches, and up to {@code spilledMax} spilled ones that arrived by
+     * {@code spilledBy} (none when {@code spilledMax} is 0): only read; the caller takes them
+     * ({@link #take}, {@link #finish}) once it has decided.
+     */
+    public List<WorkItem> expiring(Predicate<PendingQueue.Ref> predicate, long spilledBy, int spilledMax) {
+        List<WorkItem> out = new java.util.ArrayList<>();
+        for (PendingQueue.Ref ref : queue.matching(predicate)) {
+            WorkItem item = pending.get(ref.id());
+            if (item != null) {
+                out.add(item);
+            }
+        }
+        if (spilledMax > 0) {
+            out.addAll(spill.due(spilledBy, spilledMax, pending::get));
+        }
+        return out;
+    }
+
     public List<WorkItem> expireSpilled(long arrivedBy, int max) {
         return spill.expire(arrivedBy, max, pending::get, pending::delete);
     }

@@ -321,6 +321,13 @@ public final class PendingQueue {
 
     /** Removes and returns every ticket matching {@code predicate}, in any class (O(tickets held)). */
     List<Ref> removeIf(Predicate<Ref> predicate) {
+        List<Ref> matched = matching(predicate);
+        matched.forEach(r -> remove(r.id()));
+        return matched;
+    }
+
+    /** The waiting tickets {@code predicate} matches, only read (O(tickets held)). */
+    List<Ref> matching(Predicate<Ref> predicate) {
         List<Ref> matched = new ArrayList<>();
         for (ClassQueue q : classes.values()) {
             for (TenantQueue tq : q.byTenant.values()) {
@@ -331,7 +338,6 @@ public final class PendingQueue {
                 }
             }
         }
-        matched.forEach(r -> remove(r.id()));
         return matched;
     }
 

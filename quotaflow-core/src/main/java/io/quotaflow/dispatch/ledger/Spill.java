@@ -233,6 +233,37 @@ final class Spill {
      * Removes up to {@code max} spilled tickets that arrived at or before {@code arrivedBy} ({@link DispatchLedger#expireSpilled}),
      * read with {@code pending} and removed from it with {@code delete}.
      */
+    /**
+     * The spilled tickets that arrived by {@code arrivedBy}, oldest of each class first, at most {@code max}: only
+     * read (the caller finishes each in the ledger, which takes it off the overflow).
+     */
+    List<WorkItem> due(long arrivedBy, int max, Function<String, WorkItem> pending) {
+        List<WorkItem> out = new ArrayList<>();
+        if (!any()) {
+            return out;
+        }
+        String bound = pad(arrivedBy);
+        for (Priority p : Priority.values()) {
+            if (spilled[p.ordinal()] == 0) {
+                continue;
+            }
+            String prefix = prefix(scope, p);
+            try (KeyValueIterator<String, String> it = overflow.prefixScan(prefix, KEYS)) {
+                while (out.size() < max && it.hasNext()) {
+                    KeyValue<String, String> kv = it.next();
+                    if (kv.key.substring(prefix.length(), prefix.length() + TIME_DIGITS).compareTo(bound) > 0) {
+                        break;
+                    }
+                    WorkItem item = pending.apply(kv.value);
+                    if (item != null && spillKey(item).equals(kv.key)) {
+                        out.add(item);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
     List<WorkItem> expire(long arrivedBy, int max, Function<String, WorkItem> pending, Consumer<String> delete) {
         List<WorkItem> out = new ArrayList<>();
         if (!any()) {

@@ -18,7 +18,7 @@ import org.apache.kafka.streams.processor.api.Record;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
+import java.util.Optional;
 
 /**
  * Puts one scope's dispatcher behind the cache and coalescing (docs/design.md, "Cache"): an
@@ -26,7 +26,8 @@ import java.util.function.Consumer;
  * identical to a ticket waiting or in flight follows it, any other goes to the ledger; when a
  * ticket ends here its followers share the end (its answer, its dead letter), and when it leaves
  * (a fallback, a context fallback) the next of them leads. The decisions are the
- * {@link Coalescer}'s; this carries them out on the ledger and the outputs.
+ * {@link Coalescer}'s; this carries them out on the ledger and returns what is written as values
+ * ({@link Effects}, {@link Admission}): the scope's executor forwards the records.
  *
  * <p>While the scope cannot serve ({@code cannotServe}: halted, circuit open, out for the day), a new ticket
  * the live cache does not answer is answered from an answer past its TTL but within {@code cache.stale-ttl}
@@ -42,14 +43,13 @@ public final class CacheGate {
     private final DispatchLedger ledger;
     private final RecordEmitter emitter;
     private final DispatcherListener listener;
-    private final Consumer<Record<String, Outbound>> forward;
     private final TicketStatuses statuses;
     private final java.util.function.BooleanSupplier cannotServe;
     /** The last sweep found a full batch of expired answers due. */
     private boolean behind;
 
     public CacheGate(String scope, ModelSettings model, boolean sharedAcrossTenants, Coalescer coalescer, DispatchLedger ledger, RecordEmitter emitter,
-              DispatcherListener listener, Consumer<Record<String, Outbound>> forward, TicketStatuses statuses,
+              DispatcherListener listener, TicketStatuses statuses,
               java.util.function.BooleanSupplier cannotServe) {
         this.statuses = statuses;
         this.cannotServe = cannotServe;
@@ -60,7 +60,6 @@ public final class CacheGate {
         this.ledger = ledger;
         this.emitter = emitter;
         this.listener = listener;
-        this.forward = forward;
     }
 
     /** The content key of {@code item} under this scope's model (from the hash the intake took, else from its bytes). */
@@ -69,10 +68,28 @@ public final class CacheGate {
         return sharedAcrossTenants ? key : key.forTenant(item.tenant());
     }
 
-    /** Offers an arriving ticket; true when the ledger should take it as before the cache. */
-    public boolean admit(WorkItem item, long now) {
-        if (answeredStale(item, now)) {
-            return false;
+    /**
+     * What became of an arriving ticket at the cache.
+     *
+     * @param toLedger whether the ledger should take it as before the cache
+     * @param effects  what the executor applies (a ticket answered on arrival: its record, status and metrics)
+     */
+    public record Admission(boolean toLedger, Effects effects) {
+
+        static Admission taken() {
+            return new Admission(true, Effects.none());
+        }
+
+        static Admission answered(Effects effects) {
+            return new Admission(false, effects);
+        }
+    }
+
+    /** Offers an arriving ticket: to the ledger, or answered (its effects returned), or following an identical ticket. */
+    public Admission admit(WorkItem item, long now) {
+        Optional<Effects> stale = answeredStale(item, now);
+        if (stale.isPresent()) {
+            return Admission.answered(stale.get());
         }
         Arrival arrival = coalescer.onArrival(item, keyOf(item), ledger.held(item.key()).isPresent() || ledger.retrying(item.key()),
                 now);
@@ -80,20 +97,19 @@ public final class CacheGate {
         depart(arrival.departure(), item.key(), !lead, now);
         if (arrival instanceof Arrival.Hit hit) {
             listener.cacheHit(scope);
-            classify(item, hit.answer(), now);
-            return false;
+            return Admission.answered(answered(item, hit.answer(), false, false, now));
         }
         if (arrival instanceof Arrival.Join join) {
             if (!join.repeated()) {
                 listener.cacheHit(scope);
             }
             statuses.following(item, now);
-            return false;
+            return Admission.answered(Effects.none());
         }
         if (arrival instanceof Arrival.Lead l && l.newContent()) {
             listener.cacheMiss(scope);
         }
-        return true;
+        return Admission.taken();
     }
 
     /** {@code item} was answered by its call: the answer is cached and classifies its followers (their records returned). */
@@ -167,42 +183,44 @@ public final class CacheGate {
      * A new ticket (nothing here holds its id, it follows nobody) that the scope cannot serve now, with an answer
      * past its TTL but within {@code cache.stale-ttl} and no live one: answered from it, marked stale.
      */
-    private boolean answeredStale(WorkItem item, long now) {
+    private Optional<Effects> answeredStale(WorkItem item, long now) {
         if (!cannotServe.getAsBoolean() || ledger.held(item.key()).isPresent() || ledger.retrying(item.key())
                 || coalescer.membership(item.key()).isPresent()) {
-            return false;
+            return Optional.empty();
         }
-        java.util.Optional<CachedAnswer> stale = coalescer.cache().stale(keyOf(item), now);
+        Optional<CachedAnswer> stale = coalescer.cache().stale(keyOf(item), now);
         if (stale.isEmpty()) {
-            return false;
+            return Optional.empty();
         }
         listener.staleCacheHit(scope);
-        classify(item, stale.get(), true, now);
-        return true;
+        return Optional.of(answered(item, stale.get(), true, false, now));
     }
 
     /**
      * Answers {@code item}, taken from the ledger because it will miss its deadline, from an answer past its TTL but
-     * within {@code cache.stale-ttl}, if there is one ({@code "stale": true}); its next follower then leads. True
-     * when it did.
+     * within {@code cache.stale-ttl}, if there is one ({@code "stale": true}): its effects (finished in the ledger,
+     * its record; its next follower then leads), or empty when there is none.
      */
-    public boolean answerStale(WorkItem item, long now) {
-        java.util.Optional<CachedAnswer> stale = coalescer.cache().stale(keyOf(item), now);
+    public Optional<Effects> answerStale(WorkItem item, long now) {
+        Optional<CachedAnswer> stale = coalescer.cache().stale(keyOf(item), now);
         if (stale.isEmpty()) {
-            return false;
+            return Optional.empty();
         }
         listener.staleCacheHit(scope);
-        classify(item, stale.get(), true, now);
-        left(item, now);
-        return true;
+        return Optional.of(new Effects().ledger(new Effects.Finish(item)).and(answered(item, stale.get(), true, true, now)));
     }
 
-    private void classify(WorkItem item, CachedAnswer answer, long now) {
-        classify(item, answer, false, now);
-    }
-
-    private void classify(WorkItem item, CachedAnswer answer, boolean stale, long now) {
-        forward.accept(classified(item, answer, stale, now));
+    /**
+     * {@code item} answered from {@code answer}: its record, its status ({@code cached}) and metrics, and, with
+     * {@code leaves}, its next follower leading; as effects for the executor.
+     */
+    private Effects answered(WorkItem item, CachedAnswer answer, boolean stale, boolean leaves, long now) {
+        Classification result = emitter.cached(item, answer, stale, now);
+        Record<String, Outbound> record = emitter.classified(item, result, now);
+        return new Effects().ended(new Effects.AnsweredFromCache(item, leaves)).forward(record).notice(l -> {
+            l.classified(scope, item.priority(), result.queuedMs(), Math.max(0, now - item.enqueuedAt()));
+            l.answered(scope, item.priority(), Boolean.TRUE.equals(result.firstTry()), item.retryWaitMs());
+        });
     }
 
     /** The classification record of {@code item} answered from {@code answer}; its status and metrics are told now. */

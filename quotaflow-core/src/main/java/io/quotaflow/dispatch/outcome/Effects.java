@@ -21,7 +21,11 @@ import java.util.function.Consumer;
 public final class Effects {
 
     /** A change of the ledger. */
-    public sealed interface LedgerChange permits Finish, Retried, Requeue {
+    public sealed interface LedgerChange permits Take, Finish, Retried, Requeue {
+    }
+
+    /** The waiting tickets {@code ids} leave the queue and the store ({@code DispatchLedger.take}); a spilled one is finished. */
+    public record Take(List<String> ids) implements LedgerChange {
     }
 
     /** The ticket is done here ({@code DispatchLedger.finish}). */
@@ -37,7 +41,11 @@ public final class Effects {
     }
 
     /** How a ticket ended here: its status, and what its followers in the cache share. */
-    public sealed interface Ending permits Classified, DeadLettered, RetriedAs, Requeued, Cancelled, HandedOff {
+    public sealed interface Ending permits Classified, DeadLettered, RetriedAs, Requeued, Cancelled, HandedOff, AnsweredFromCache {
+    }
+
+    /** Answered from the cache (a live or a stale answer), no call: with {@code leaves}, its next follower here leads. */
+    public record AnsweredFromCache(WorkItem item, boolean leaves) implements Ending {
     }
 
     /** Classified by its call as {@code result}. */

@@ -146,8 +146,8 @@ public final class OutcomeApplier {
     /**
      * Dead-letters tickets past the maximum age: those that already failed at least once, and all
      * of them while the circuit is open (an outage longer than the budget ends in the dead-letter
-     * topic, ready for replay). A halted scope dead-letters nothing: a fixed key resumes the work. The tickets
-     * are taken from the ledger here; their dead letters are returned.
+     * topic, ready for replay). A halted scope dead-letters nothing: a fixed key resumes the work. Only decides:
+     * the ledger is read, and the effects returned take the tickets from it ({@link Effects.Take}) and dead-letter them.
      */
     public Effects expireOld(long now) {
         Effects effects = new Effects();
@@ -156,11 +156,14 @@ public final class OutcomeApplier {
         }
         long maxAge = retry.maxAge().toMillis();
         boolean outage = health.circuitOpen();
-        List<WorkItem> old = ledger.expire(r -> now - r.enqueuedAt() >= maxAge && (r.attempt() > 0 || outage));
-        if (outage) {
-            // spilled tickets are the newest of their class: read from the oldest, bounded per sweep
-            old.addAll(ledger.expireSpilled(now - maxAge, EXPIRE_SPILLED_PER_SWEEP));
+        // decided from what the ledger holds, only read; the executor takes them (spilled ones, the newest of
+        // their class, are read from the oldest, bounded per sweep, and only in an outage)
+        List<WorkItem> old = ledger.expiring(r -> now - r.enqueuedAt() >= maxAge && (r.attempt() > 0 || outage), now - maxAge,
+                outage ? EXPIRE_SPILLED_PER_SWEEP : 0);
+        if (old.isEmpty()) {
+            return effects;
         }
+        effects.ledger(new Effects.Take(old.stream().map(WorkItem::key).toList()));
         for (WorkItem item : old) {
             String last = item.failure() == null ? "none (never dispatched: circuit " + health.circuitState() + ")"
                     : item.failure().kind() + ": " + item.failure().message();
