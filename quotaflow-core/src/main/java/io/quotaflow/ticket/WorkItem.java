@@ -1,7 +1,7 @@
 package io.quotaflow.ticket;
 
-import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -14,64 +14,132 @@ import io.quotaflow.records.Ticket;
 
 /**
  * A validated ticket on its way through the dispatcher: what the internal repartition topic and
- * the dispatcher's stores hold.
+ * the dispatcher's stores hold, in five groups. Each field keeps its flat accessor ({@link #id()},
+ * {@link #attempt()}, ...); a wither rebuilds only the group it changes.
  *
- * @param id          ticket id
- * @param priority    its priority class (for a retry: the class of its origin topic)
- * @param tenant      the customer, for fair sharing within a class
- * @param tokens      estimated prompt tokens the ticket adds to a call
- * @param original    the bytes as the producer wrote them (re-sent unchanged to retry and dead-letter topics);
- *                    for a record too large to carry, a reduced ticket JSON (see {@link #reduced()})
- * @param origin      where the ticket first entered
- * @param enqueuedAt  epoch ms when quotaflow first accepted it (its age counts from here)
- * @param attempt     attempts consumed so far
- * @param notBefore   epoch ms before which it must not be dispatched (0: now)
- * @param failure     the last failure, if any
- * @param replayCount how many times operators replayed it from the dead-letter topic
- * @param replayOf    the dead-letter record it was replayed from ({@code partition:offset}), if any
- * @param batchCap    most tickets it may share a call with (0: no limit; halved on context-length errors)
- * @param maxTokensBoost multiplier for its completion budget after a {@code finish_reason=length} (1: none)
- * @param originalSize   size in bytes of the producer's record value
- * @param originalSha256 SHA-256 (hex) of the producer's record value: identifies its content
- * @param headers     the producer's own headers (bounded; {@code qf.*} never), kept on retries and dead letters
- * @param routed      the route it is on and, after a fallback, where from and why ({@link Routed#NONE}: the
- *                    routing rules decide)
- * @param contentKey  hex SHA-256 of its normalised subject and body (the cache's content part), or null
- * @param publishedAt epoch ms of the publication this copy is (its record's timestamp when intake first read it):
- *                    of two copies of one ticket on different routes, the later publication is the one answered
- *                    (docs/design.md, "Tenants"); 0 when unknown (state of an older version)
- * @param deadline    epoch ms by which it must be answered or handed off ({@code deadline} on the ticket, or
- *                    {@code deadline.<priority>} after intake); 0: none (docs/design.md, "Deadlines")
+ * <p>Stored ({@link BinarySerde}) as the five groups, {@code {"identity":{..},"content":{..},"journey":{..},
+ * "attempts":{..},"sizing":{..}}}; {@link WorkItemReader} also reads the flat form earlier versions stored
+ * (the 21 fields as top-level properties), so their state and dispatch-topic records still restore.
+ *
+ * @param identity which ticket it is
+ * @param content  the producer's record it carries
+ * @param journey  where it entered, when, and where it is going
+ * @param attempts what its attempts so far came to
+ * @param sizing   how much of a call it takes
  */
-public record WorkItem(String id, Priority priority, String tenant, int tokens, byte[] original, Origin origin,
-                       long enqueuedAt, int attempt, long notBefore, FailureState failure, int replayCount,
-                       String replayOf, int batchCap, int maxTokensBoost, long originalSize, String originalSha256,
-                       List<Header> headers, Routed routed, String contentKey, long publishedAt, long deadline) {
+@JsonDeserialize(using = WorkItemReader.class)
+public record WorkItem(Identity identity, Content content, Journey journey, Attempts attempts, Sizing sizing) {
 
-    @JsonCreator
     public WorkItem {
-        Objects.requireNonNull(id, "id");
-        Objects.requireNonNull(priority, "priority");
-        Objects.requireNonNull(original, "original");
-        Objects.requireNonNull(origin, "origin");
-        tenant = tenant == null || tenant.isBlank() ? Ticket.DEFAULT_TENANT : tenant;
-        maxTokensBoost = Math.max(1, maxTokensBoost);
-        if (originalSha256 == null || originalSha256.isEmpty()) {
-            originalSha256 = sha256(original);
-            originalSize = original.length;
-        }
-        headers = headers == null ? List.of() : List.copyOf(headers);
-        routed = routed == null ? Routed.NONE : routed;
-        deadline = Math.max(0, deadline);
+        Objects.requireNonNull(identity, "identity");
+        Objects.requireNonNull(content, "content");
+        Objects.requireNonNull(journey, "journey");
+        attempts = attempts == null ? Attempts.NONE : attempts;
+        sizing = sizing == null ? new Sizing(0, 0, 1) : sizing;
     }
 
-    /** An item on no particular route yet, with no content key. */
+    /**
+     * A fresh item in the flat form: on no particular route, no content key, no producer headers, no deadline,
+     * published when accepted.
+     *
+     * @deprecated build it from its groups; kept so the dispatch tests' fixtures need not change
+     */
+    @Deprecated
     public WorkItem(String id, Priority priority, String tenant, int tokens, byte[] original, Origin origin,
                     long enqueuedAt, int attempt, long notBefore, FailureState failure, int replayCount,
-                    String replayOf, int batchCap, int maxTokensBoost, long originalSize, String originalSha256,
-                    List<Header> headers) {
-        this(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, notBefore, failure, replayCount, replayOf,
-                batchCap, maxTokensBoost, originalSize, originalSha256, headers, Routed.NONE, null, enqueuedAt, 0);
+                    String replayOf, int batchCap, int maxTokensBoost) {
+        this(new Identity(id, priority, tenant), new Content(original, original.length, null, List.of(), null),
+                new Journey(origin, enqueuedAt, enqueuedAt, 0, Routed.NONE),
+                new Attempts(attempt, notBefore, failure, replayCount, replayOf), new Sizing(tokens, batchCap, maxTokensBoost));
+    }
+
+    /**
+     * Which ticket it is.
+     *
+     * @param id       ticket id
+     * @param priority its priority class (for a retry: the class of its origin topic)
+     * @param tenant   the customer, for fair sharing within a class
+     */
+    public record Identity(String id, Priority priority, String tenant) {
+
+        public Identity {
+            Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(priority, "priority");
+            tenant = tenant == null || tenant.isBlank() ? Ticket.DEFAULT_TENANT : tenant;
+        }
+    }
+
+    /**
+     * The producer's record it carries.
+     *
+     * @param original       the bytes as the producer wrote them (re-sent unchanged to retry and dead-letter topics);
+     *                       for a record too large to carry, a reduced ticket JSON (see {@link WorkItem#reduced()})
+     * @param originalSize   size in bytes of the producer's record value
+     * @param originalSha256 SHA-256 (hex) of the producer's record value: identifies its content
+     * @param headers        the producer's own headers (bounded; {@code qf.*} never), kept on retries and dead letters
+     * @param contentKey     hex SHA-256 of its normalised subject and body (the cache's content part), or null
+     */
+    public record Content(byte[] original, long originalSize, String originalSha256, List<Header> headers, String contentKey) {
+
+        public Content {
+            Objects.requireNonNull(original, "original");
+            if (originalSha256 == null || originalSha256.isEmpty()) {
+                originalSha256 = sha256(original);
+                originalSize = original.length;
+            }
+            headers = headers == null ? List.of() : List.copyOf(headers);
+        }
+    }
+
+    /**
+     * Where it entered, when, and where it is going.
+     *
+     * @param origin      where the ticket first entered
+     * @param enqueuedAt  epoch ms when quotaflow first accepted it (its age counts from here)
+     * @param publishedAt epoch ms of the publication this copy is (its record's timestamp when intake first read it):
+     *                    of two copies of one ticket on different routes, the later publication is the one answered
+     *                    (docs/design.md, "Tenants"); 0 when unknown (state of an older version)
+     * @param deadline    epoch ms by which it must be answered or handed off ({@code deadline} on the ticket, or
+     *                    {@code deadline.<priority>} after intake); 0: none (docs/design.md, "Deadlines")
+     * @param routed      the route it is on and, after a fallback, where from and why ({@link Routed#NONE}: the
+     *                    routing rules decide)
+     */
+    public record Journey(Origin origin, long enqueuedAt, long publishedAt, long deadline, Routed routed) {
+
+        public Journey {
+            Objects.requireNonNull(origin, "origin");
+            deadline = Math.max(0, deadline);
+            routed = routed == null ? Routed.NONE : routed;
+        }
+    }
+
+    /**
+     * What its attempts so far came to.
+     *
+     * @param attempt     attempts consumed so far
+     * @param notBefore   epoch ms before which it must not be dispatched (0: now)
+     * @param failure     the last failure, if any
+     * @param replayCount how many times operators replayed it from the dead-letter topic
+     * @param replayOf    the dead-letter record it was replayed from ({@code partition:offset}), if any
+     */
+    public record Attempts(int attempt, long notBefore, FailureState failure, int replayCount, String replayOf) {
+
+        /** Never attempted, never replayed. */
+        public static final Attempts NONE = new Attempts(0, 0, null, 0, null);
+    }
+
+    /**
+     * How much of a call it takes.
+     *
+     * @param tokens         estimated prompt tokens the ticket adds to a call
+     * @param batchCap       most tickets it may share a call with (0: no limit; halved on context-length errors)
+     * @param maxTokensBoost multiplier for its completion budget after a {@code finish_reason=length} (1: none)
+     */
+    public record Sizing(int tokens, int batchCap, int maxTokensBoost) {
+
+        public Sizing {
+            maxTokensBoost = Math.max(1, maxTokensBoost);
+        }
     }
 
     /**
@@ -97,13 +165,6 @@ public record WorkItem(String id, Priority priority, String tenant, int tokens, 
         public boolean fellBack() {
             return from != null;
         }
-    }
-    /** An item whose original is the whole record value, without producer headers. */
-    public WorkItem(String id, Priority priority, String tenant, int tokens, byte[] original, Origin origin,
-                    long enqueuedAt, int attempt, long notBefore, FailureState failure, int replayCount,
-                    String replayOf, int batchCap, int maxTokensBoost) {
-        this(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, notBefore, failure, replayCount,
-                replayOf, batchCap, maxTokensBoost, original.length, null, List.of());
     }
 
     /** Where a ticket first entered quotaflow. */
@@ -144,16 +205,82 @@ public record WorkItem(String id, Priority priority, String tenant, int tokens, 
         }
     }
 
+    // the flat accessors: each field where callers have always found it (documented on its group)
+
+    public String id() {
+        return identity.id();
+    }
+    public Priority priority() {
+        return identity.priority();
+    }
+    public String tenant() {
+        return identity.tenant();
+    }
+    public int tokens() {
+        return sizing.tokens();
+    }
+    public byte[] original() {
+        return content.original();
+    }
+    public Origin origin() {
+        return journey.origin();
+    }
+    public long enqueuedAt() {
+        return journey.enqueuedAt();
+    }
+    public int attempt() {
+        return attempts.attempt();
+    }
+    public long notBefore() {
+        return attempts.notBefore();
+    }
+    public FailureState failure() {
+        return attempts.failure();
+    }
+    public int replayCount() {
+        return attempts.replayCount();
+    }
+    public String replayOf() {
+        return attempts.replayOf();
+    }
+    public int batchCap() {
+        return sizing.batchCap();
+    }
+    public int maxTokensBoost() {
+        return sizing.maxTokensBoost();
+    }
+    public long originalSize() {
+        return content.originalSize();
+    }
+    public String originalSha256() {
+        return content.originalSha256();
+    }
+    public List<Header> headers() {
+        return content.headers();
+    }
+    public Routed routed() {
+        return journey.routed();
+    }
+    public String contentKey() {
+        return content.contentKey();
+    }
+    public long publishedAt() {
+        return journey.publishedAt();
+    }
+    public long deadline() {
+        return journey.deadline();
+    }
+
     /** Time its failed calls took so far (0 before a failure). */
     @JsonIgnore
     public long failedCallMs() {
-        return failure == null ? 0 : failure.callMs();
+        return failure() == null ? 0 : failure().callMs();
     }
 
     /** Backoff its retries were given so far (0 before a failure). */
     @JsonIgnore
     public long retryWaitMs() {
-        return failure == null ? 0 : failure.retryWaitMs();
+        return failure() == null ? 0 : failure().retryWaitMs();
     }
 
     /**
@@ -163,68 +290,78 @@ public record WorkItem(String id, Priority priority, String tenant, int tokens, 
      */
     @JsonIgnore
     public String key() {
-        return io.quotaflow.records.TicketKey.key(tenant, id);
+        return io.quotaflow.records.TicketKey.key(tenant(), id());
     }
 
     /** Whether {@link #original()} is a reduced form of a record value too large to carry. */
     @JsonIgnore
     public boolean reduced() {
-        return originalSize != original.length;
+        return content.originalSize() != content.original().length;
     }
 
     /** Whether {@code other} carries the same producer content at the same priority. */
     public boolean sameContent(WorkItem other) {
-        return originalSha256.equals(other.originalSha256) && priority == other.priority;
+        return originalSha256().equals(other.originalSha256()) && priority() == other.priority();
     }
 
     public WorkItem withAttemptFailed(FailureState newFailure, long newNotBefore) {
-        return new WorkItem(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt + 1, newNotBefore,
-                newFailure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey, publishedAt, deadline);
+        return with(new Attempts(attempt() + 1, newNotBefore, newFailure, replayCount(), replayOf()));
     }
 
     public WorkItem withFailure(FailureState newFailure) {
-        return new WorkItem(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, 0,
-                newFailure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey, publishedAt, deadline);
+        return with(new Attempts(attempt(), 0, newFailure, replayCount(), replayOf()));
     }
 
     public WorkItem withBatchCap(int cap) {
-        return new WorkItem(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, notBefore,
-                failure, replayCount, replayOf, cap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey, publishedAt, deadline);
+        return with(new Sizing(tokens(), cap, maxTokensBoost()));
     }
 
     public WorkItem withMaxTokensBoost(int boost) {
-        return new WorkItem(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, notBefore,
-                failure, replayCount, replayOf, batchCap, boost, originalSize, originalSha256, headers, routed, contentKey, publishedAt, deadline);
-    }
-
-    /** The same item, accepted earlier: an update keeps its place in the queue. */
-    public WorkItem withEnqueuedAt(long value) {
-        return new WorkItem(id, priority, tenant, tokens, original, origin, value, attempt, notBefore,
-                failure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey, publishedAt, deadline);
-    }
-
-    /** The same item on {@code value}. */
-    public WorkItem withRouted(Routed value) {
-        return new WorkItem(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, notBefore,
-                failure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, value, contentKey, publishedAt, deadline);
+        return with(new Sizing(tokens(), batchCap(), boost));
     }
 
     /** The same item with its estimated prompt tokens for another route's tokenizer. */
     public WorkItem withTokens(int value) {
-        return new WorkItem(id, priority, tenant, value, original, origin, enqueuedAt, attempt, notBefore,
-                failure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey, publishedAt, deadline);
+        return with(new Sizing(value, batchCap(), maxTokensBoost()));
+    }
+
+    /** The same item, accepted earlier: an update keeps its place in the queue. */
+    public WorkItem withEnqueuedAt(long value) {
+        return with(new Journey(origin(), value, publishedAt(), deadline(), routed()));
+    }
+
+    /** The same item on {@code value}. */
+    public WorkItem withRouted(Routed value) {
+        return with(new Journey(origin(), enqueuedAt(), publishedAt(), deadline(), value));
     }
 
     /** The same item due by {@code value} (epoch ms; 0: no deadline). */
     public WorkItem withDeadline(long value) {
-        return new WorkItem(id, priority, tenant, tokens, original, origin, enqueuedAt, attempt, notBefore,
-                failure, replayCount, replayOf, batchCap, maxTokensBoost, originalSize, originalSha256, headers, routed, contentKey, publishedAt, value);
+        return with(new Journey(origin(), enqueuedAt(), publishedAt(), value, routed()));
+    }
+
+    /** The same item carrying {@code value} as its producer headers. */
+    public WorkItem withHeaders(List<Header> value) {
+        return new WorkItem(identity, new Content(original(), originalSize(), originalSha256(), value, contentKey()),
+                journey, attempts, sizing);
+    }
+
+    private WorkItem with(Attempts value) {
+        return new WorkItem(identity, content, journey, value, sizing);
+    }
+
+    private WorkItem with(Sizing value) {
+        return new WorkItem(identity, content, journey, attempts, value);
+    }
+
+    private WorkItem with(Journey value) {
+        return new WorkItem(identity, content, value, attempts, sizing);
     }
 
     /** Whether it has a deadline. */
     @JsonIgnore
     public boolean hasDeadline() {
-        return deadline > 0;
+        return deadline() > 0;
     }
 
     /** Hex SHA-256 of {@code bytes}. */
@@ -238,18 +375,18 @@ public record WorkItem(String id, Priority priority, String tenant, int tokens, 
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof WorkItem w && id.equals(w.id) && origin.equals(w.origin) && attempt == w.attempt
-                && originalSha256.equals(w.originalSha256) && enqueuedAt == w.enqueuedAt && notBefore == w.notBefore;
+        return o instanceof WorkItem w && id().equals(w.id()) && origin().equals(w.origin()) && attempt() == w.attempt()
+                && originalSha256().equals(w.originalSha256()) && enqueuedAt() == w.enqueuedAt() && notBefore() == w.notBefore();
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(id, origin, attempt, originalSha256);
+        return Objects.hash(id(), origin(), attempt(), originalSha256());
     }
 
     @Override
     public String toString() {
-        return "WorkItem[id=" + id + ", priority=" + priority + ", tenant=" + tenant + ", tokens=" + tokens + ", bytes="
-                + originalSize + ", origin=" + origin + ", attempt=" + attempt + "]";
+        return "WorkItem[id=" + id() + ", priority=" + priority() + ", tenant=" + tenant() + ", tokens=" + tokens() + ", bytes="
+                + originalSize() + ", origin=" + origin() + ", attempt=" + attempt() + "]";
     }
 }

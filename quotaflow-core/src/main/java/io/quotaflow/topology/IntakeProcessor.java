@@ -166,9 +166,11 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
             reject(record, original, origin, producer, now, ErrorKind.BAD_INPUT.wire(), e.getMessage());
             return;
         }
-        WorkItem item = new WorkItem(ticket.id(), priority, ticket.tenant(), tokens, carried, origin, qf.enqueuedAt(), qf.attempt(),
-                qf.notBefore(), qf.failure(), qf.replayCount(), qf.replayOf(), qf.batchCap(), qf.boost(), size, sha256,
-                producer.kept(), route.routed(), ContentKey.contentHash(ticket.subject(), ticket.body()), qf.publishedAt(), deadline);
+        WorkItem item = new WorkItem(new WorkItem.Identity(ticket.id(), priority, ticket.tenant()),
+                new WorkItem.Content(carried, size, sha256, producer.kept(), ContentKey.contentHash(ticket.subject(), ticket.body())),
+                new WorkItem.Journey(origin, qf.enqueuedAt(), qf.publishedAt(), deadline, route.routed()),
+                new WorkItem.Attempts(qf.attempt(), qf.notBefore(), qf.failure(), qf.replayCount(), qf.replayOf()),
+                new WorkItem.Sizing(tokens, qf.batchCap(), qf.boost()));
         // its intake span, the child of the producer's traceparent: the item carries the span's context on
         item = settings.tracing().intake(item, now);
         String target = route.route().scope();

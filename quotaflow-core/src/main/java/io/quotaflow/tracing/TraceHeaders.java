@@ -45,10 +45,7 @@ public final class TraceHeaders {
         if (tracestate != null && !tracestate.isEmpty()) {
             headers.add(new WorkItem.Header(TRACESTATE, tracestate.getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
         }
-        return new WorkItem(item.id(), item.priority(), item.tenant(), item.tokens(), item.original(), item.origin(),
-                item.enqueuedAt(), item.attempt(), item.notBefore(), item.failure(), item.replayCount(), item.replayOf(),
-                item.batchCap(), item.maxTokensBoost(), item.originalSize(), item.originalSha256(), headers, item.routed(),
-                item.contentKey(), item.publishedAt(), item.deadline());
+        return item.withHeaders(headers);
     }
 
     /** Adds {@code item}'s trace headers, if it has any, to {@code headers} (in place of any there). */

@@ -37,9 +37,11 @@ class FailureHeadersTest {
 
     @Test
     void shouldPutTheProducersHeadersFirstAndQuotaflowsOwnOnceEach() {
-        WorkItem item = new WorkItem("T-1", Priority.BULK, "acme", 1, "{}".getBytes(StandardCharsets.UTF_8),
-                new WorkItem.Origin("tickets.bulk", 1, 2), 10, 1, 20, null, 0, null, 0, 1, 9_999, "abc",
-                List.of(new WorkItem.Header("trace-id", "t-1".getBytes(StandardCharsets.UTF_8))));
+        WorkItem item = new WorkItem(new WorkItem.Identity("T-1", Priority.BULK, "acme"),
+                new WorkItem.Content("{}".getBytes(StandardCharsets.UTF_8), 9_999, "abc",
+                        List.of(new WorkItem.Header("trace-id", "t-1".getBytes(StandardCharsets.UTF_8))), null),
+                new WorkItem.Journey(new WorkItem.Origin("tickets.bulk", 1, 2), 10, 10, 0, WorkItem.Routed.NONE),
+                new WorkItem.Attempts(1, 20, null, 0, null), new WorkItem.Sizing(1, 0, 1));
         Headers h = FailureHeaders.forItem(item, "transient", 503, "busy");
         assertThat(h.toArray()[0].key()).isEqualTo("trace-id");
         assertThat(h.headers(DeadLetterHeaders.ORIGIN_TOPIC)).hasSize(1);

@@ -14,9 +14,12 @@ class BinarySerdeTest {
     private final BinarySerde<WorkItem> serde = new BinarySerde<>(WorkItem.class);
 
     private static WorkItem item(byte[] original) {
-        return new WorkItem("T-1", Priority.BULK, "acme", 12, original, new WorkItem.Origin("tickets.bulk", 2, 99), 1_000, 1, 2_000,
-                new WorkItem.FailureState(1, 2, "transient", 503, "busy"), 1, "0:7", 4, 2, original.length, null,
-                List.of(new WorkItem.Header("trace-id", "t-1".getBytes(StandardCharsets.UTF_8)), new WorkItem.Header("empty", null)));
+        return new WorkItem(new WorkItem.Identity("T-1", Priority.BULK, "acme"),
+                new WorkItem.Content(original, original.length, null,
+                        List.of(new WorkItem.Header("trace-id", "t-1".getBytes(StandardCharsets.UTF_8)), new WorkItem.Header("empty", null)), null),
+                new WorkItem.Journey(new WorkItem.Origin("tickets.bulk", 2, 99), 1_000, 1_000, 0, WorkItem.Routed.NONE),
+                new WorkItem.Attempts(1, 2_000, new WorkItem.FailureState(1, 2, "transient", 503, "busy"), 1, "0:7"),
+                new WorkItem.Sizing(12, 4, 2));
     }
 
     @Test

@@ -60,7 +60,7 @@ public final class ViewBuilder {
     public static WorkItem ticket(String id, Priority priority, int tokens, long at) {
         byte[] bytes = ("{\"id\":\"" + id + "\",\"body\":\"b\"}").getBytes(StandardCharsets.UTF_8);
         return new WorkItem(id, priority, "acme", tokens, bytes, new WorkItem.Origin(priority.topic(), 0, at), at,
-                0, 0, null, 0, null, 0, 1, 0, null, List.of());
+                0, 0, null, 0, null, 0, 1);
     }
 
     /** Tickets waiting, in this order. */
