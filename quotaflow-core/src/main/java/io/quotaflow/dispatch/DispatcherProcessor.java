@@ -167,9 +167,7 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
     private Coalescer coalescer;
     private TicketStatuses statuses;
     private Cancellable punctuator;
-    private long nextSweep;
-    /** The last status sweep found a full batch due: the next tick sweeps again (bounded per tick, not per second). */
-    private boolean statusesBehind;
+    private final Sweeps sweeps = new Sweeps();
 
     /** @param time the limiter's time ({@link Time#SYSTEM} in production) */
     public DispatcherProcessor(DispatcherSettings settings, ModelClients clients, RandomGenerator random, DispatcherListener listener,
@@ -370,12 +368,12 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
     }
 
     void punctuate(long now) {
-        boolean sweep = now >= nextSweep;
+        boolean sweep = now >= sweeps.next;
         if (sweep) {
-            nextSweep = now + SWEEP_INTERVAL_MS;
+            sweeps.next = now + SWEEP_INTERVAL_MS;
         }
-        if (sweep || statusesBehind) {
-            statusesBehind = statuses.sweep(now);
+        if (sweep || sweeps.statusesBehind) {
+            sweeps.statusesBehind = statuses.sweep(now);
         }
         for (ScopeDispatcher unit : units.values()) {
             unit.punctuate(now);
@@ -391,5 +389,11 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
             punctuator.cancel();
         }
         units.values().forEach(ScopeDispatcher::close);
+    }
+
+    /** When the once-a-second sweep is next due, and whether the last status sweep found a full batch due (then every tick sweeps statuses). */
+    private static final class Sweeps {
+        long next;
+        boolean statusesBehind;
     }
 }

@@ -14,7 +14,7 @@ final class DelayedRetries {
     /** The first {@code limit} retries held for later, by due time (a store read each). */
     static List<io.quotaflow.status.QueueView.Retry> first(DispatchLedger l, int limit) {
         List<io.quotaflow.status.QueueView.Retry> out = new ArrayList<>();
-        for (DispatchLedger.DelayedRef ref : l.delayedIndex) {
+        for (DelayedRef ref : l.delayedIndex) {
             if (out.size() >= limit) {
                 break;
             }
@@ -29,7 +29,7 @@ final class DelayedRetries {
     /** Moves retries whose time has come to l.pending. */
     static void promoteDue(DispatchLedger l, long now) {
         while (!l.delayedIndex.isEmpty() && l.delayedIndex.first().notBefore() <= now) {
-            DispatchLedger.DelayedRef ref = l.delayedIndex.pollFirst();
+            DelayedRef ref = l.delayedIndex.pollFirst();
             WorkItem item = l.delayed.get(ref.id());
             l.delayed.delete(ref.id());
             if (item != null && l.pending.get(item.key()) == null) {

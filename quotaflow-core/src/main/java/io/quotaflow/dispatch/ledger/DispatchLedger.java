@@ -55,9 +55,6 @@ public final class DispatchLedger {
     public record Completed(InFlightBatch batch, List<WorkItem> items, int superseded) {
     }
 
-    record DelayedRef(long notBefore, String id) {
-    }
-
     /** Spilled tickets brought back to the queue per tick at most. */
     static final int REFILL_PER_TICK = Spill.REFILL_PER_TICK;
 
@@ -195,13 +192,8 @@ public final class DispatchLedger {
     }
 
     /**
-     * Removes up to {@code max} spilled tickets that arrived at or before {@code arrivedBy}, oldest
-     * first per class, and returns them (read from the front of each class's range: O(returned)).
-     */
-    /**
      * The waiting tickets {@code predicate} matches, and up to {@code spilledMax} spilled ones that arrived by
-     * {@code spilledBy} (none when {@code spilledMax} is 0): only read; the caller takes them
-     * ({@link #take}, {@link #finish}) once it has decided.
+     * {@code spilledBy} (none when 0): only read; the caller takes them ({@link #take}, {@link #finish}) once decided.
      */
     public List<WorkItem> expiring(Predicate<PendingQueue.Ref> predicate, long spilledBy, int spilledMax) {
         List<WorkItem> out = new java.util.ArrayList<>();
@@ -217,13 +209,9 @@ public final class DispatchLedger {
         return out;
     }
 
+    /** Removes up to {@code max} spilled tickets that arrived by {@code arrivedBy}, oldest first per class (O(returned)). */
     public List<WorkItem> expireSpilled(long arrivedBy, int max) {
         return spill.expire(arrivedBy, max, pending::get, pending::delete);
-    }
-
-    /** The prefix of every overflow key of {@code scope}. */
-    public static String scopePrefix(String scope) {
-        return Spill.scopePrefix(scope);
     }
 
     /** Deletes the overflow entries of scopes not in {@code owned} (no longer configured here); returns how many. */

@@ -15,7 +15,8 @@ final class LedgerExits {
     /** Removes the waiting tickets matching {@code predicate} and returns them. */
     static List<WorkItem> expire(DispatchLedger l, Predicate<PendingQueue.Ref> predicate) {
         List<WorkItem> out = new ArrayList<>();
-        for (PendingQueue.Ref ref : l.queue.removeIf(predicate)) {
+        for (PendingQueue.Ref ref : l.queue.matching(predicate)) {
+            l.queue.remove(ref.id());
             WorkItem item = l.pending.get(ref.id());
             if (item != null) {
                 l.pending.delete(ref.id());
@@ -53,7 +54,7 @@ final class LedgerExits {
         WorkItem later = l.delayed.get(id);
         if (later != null) {
             l.delayed.delete(id);
-            l.delayedIndex.remove(new DispatchLedger.DelayedRef(later.notBefore(), id));
+            l.delayedIndex.remove(new DelayedRef(later.notBefore(), id));
         }
         RetryMarker marker = l.retrying.get(id);
         if (marker != null && !marker.superseded()) {

@@ -41,7 +41,7 @@ final class LedgerIntake {
         WorkItem update = item.withEnqueuedAt(Math.min(held.enqueuedAt(), item.enqueuedAt()));
         if (waiting == null) {
             l.delayed.delete(id);
-            l.delayedIndex.remove(new DispatchLedger.DelayedRef(held.notBefore(), id));
+            l.delayedIndex.remove(new DelayedRef(held.notBefore(), id));
             l.hold(update, now);
         } else if (l.inFlightIds.contains(id)) {
             // its call is out: the answer for the old copy will be ignored, then this copy waits its turn

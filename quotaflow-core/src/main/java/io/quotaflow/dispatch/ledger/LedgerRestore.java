@@ -78,7 +78,7 @@ final class LedgerRestore {
         try (KeyValueIterator<String, WorkItem> it = l.delayed.all()) {
             it.forEachRemaining(kv -> {
                 if (mine.test(kv.value)) {
-                    l.delayedIndex.add(new DispatchLedger.DelayedRef(kv.value.notBefore(), kv.key));
+                    l.delayedIndex.add(new DelayedRef(kv.value.notBefore(), kv.key));
                 }
             });
         }

@@ -23,7 +23,7 @@ import java.util.function.ToIntFunction;
  * ({@link TenantCaps}) is skipped until it refills. Holds only ids and sizes; the tickets
  * themselves stay in the store. Rebuilt from the store when a task starts.
  *
- * <p>Every operation is O(1) or O(log tenants) but {@link #waiting}, {@link #removeIf} and
+ * <p>Every operation is O(1) or O(log tenants) but {@link #waiting}, {@link #matching} and
  * {@link #depthByTenant} (O(tickets held)): the tenants of a class are kept ordered by their next
  * ticket's finish tag ({@link TokenShares#finish}) and by their head's age, and every tenant's depth
  * is kept sorted, so a proposal, the first tickets in dispatch order ({@link #served}), the oldest
@@ -317,13 +317,6 @@ public final class PendingQueue {
             }
         }
         return false;
-    }
-
-    /** Removes and returns every ticket matching {@code predicate}, in any class (O(tickets held)). */
-    List<Ref> removeIf(Predicate<Ref> predicate) {
-        List<Ref> matched = matching(predicate);
-        matched.forEach(r -> remove(r.id()));
-        return matched;
     }
 
     /** The waiting tickets {@code predicate} matches, only read (O(tickets held)). */

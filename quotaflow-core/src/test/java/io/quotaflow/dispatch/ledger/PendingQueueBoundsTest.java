@@ -49,7 +49,7 @@ class PendingQueueBoundsTest {
         assertThat(q.tokens(Priority.STANDARD)).isEqualTo(10_000 + 200);
         assertThat(q.oldest(Priority.STANDARD)).contains(500L);
         assertThat(q.deepest(1)).containsExactly(Map.entry("a", 1_000));
-        q.removeIf(r -> r.tenant().equals("b"));
+        q.matching(r -> r.tenant().equals("b")).forEach(r -> q.remove(r.id()));
         assertThat(q.oldest(Priority.STANDARD)).contains(1_000L);
         q.replace(Priority.STANDARD, ref("a0", "a", 30, 1_000));
         assertThat(q.tokens(Priority.STANDARD)).isEqualTo(10_020);
