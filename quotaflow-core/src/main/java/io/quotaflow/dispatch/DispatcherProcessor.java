@@ -265,7 +265,7 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
             return null;
         }
         return new BatchCaller(scope, ScopeDispatcher.who(own, scope), route.batchApi(), new BatchApiClient(route.model()),
-                new BatchLines(new OpenAiChatClient(route.model())), context.getStateStore(BATCH_JOBS_STORE));
+                new BatchLines(new OpenAiChatClient(route.model())), context.getStateStore(BATCH_JOBS_STORE), own.tracing().jobs(route.model()));
     }
 
     /** The scope a held ticket belongs to: its route's (a ticket of a version before routes: the default route's). */

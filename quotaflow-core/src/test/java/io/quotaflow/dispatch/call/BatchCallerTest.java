@@ -134,6 +134,32 @@ class BatchCallerTest {
         return new BatchCaller("scope-1-batch", "route bulk", settings, api, new BatchLines(new OpenAiChatClient(MODEL)), jobs);
     }
 
+    private BatchCaller caller(BatchApiSettings settings, io.quotaflow.tracing.Tracing tracing) {
+        return new BatchCaller("scope-1-batch", "route bulk", settings, api, new BatchLines(new OpenAiChatClient(MODEL)), jobs,
+                tracing.jobs(MODEL));
+    }
+
+    private static io.quotaflow.tracing.Tracing tracing(io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter exporter) {
+        io.opentelemetry.sdk.OpenTelemetrySdk sdk = io.opentelemetry.sdk.OpenTelemetrySdk.builder()
+                .setTracerProvider(io.opentelemetry.sdk.trace.SdkTracerProvider.builder()
+                        .addSpanProcessor(io.opentelemetry.sdk.trace.export.SimpleSpanProcessor.create(exporter)).build()).build();
+        return new io.quotaflow.tracing.OtelTracing(sdk, false, sdk);
+    }
+
+    /** A ticket whose trace started at intake (a traceparent of its own). */
+    private static io.quotaflow.ticket.WorkItem traced(io.quotaflow.tracing.Tracing tracing, String id) {
+        return tracing.intake(io.quotaflow.dispatch.plan.ViewBuilder.ticket(id, io.quotaflow.records.Priority.STANDARD, 10, 0), 0);
+    }
+
+    private static String answerLineWithUsage(String callId, int in, int out) {
+        String content = "{\"results\":[{\"id\":\"1\",\"category\":\"billing\",\"urgency\":\"high\"}]}";
+        var body = Json.MAPPER.createObjectNode();
+        body.set("choices", Json.MAPPER.createArrayNode().add(Json.MAPPER.createObjectNode()
+                .put("finish_reason", "stop").set("message", Json.MAPPER.createObjectNode().put("content", content))));
+        body.set("usage", Json.MAPPER.createObjectNode().put("prompt_tokens", in).put("completion_tokens", out));
+        return "{\"custom_id\":\"" + callId + "\",\"response\":{\"status_code\":200,\"body\":" + body + "},\"error\":null}\n";
+    }
+
     private List<BatchJob> stored() {
         List<BatchJob> all = new ArrayList<>();
         try (var it = jobs.all()) {
@@ -250,6 +276,81 @@ class BatchCallerTest {
         assertThat(recorder.answered).containsOnlyKeys("c1");
         assertThat(recorder.unfinished).containsExactly("c2");
         assertThat(stored()).isEmpty();
+    }
+
+    @Test
+    void shouldTraceAJobAsOneSpanFromItsSubmissionToItsEndLinkedToEveryTicketWithTheUsageOfItsLines() {
+        var exporter = io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter.create();
+        io.quotaflow.tracing.Tracing tracing = tracing(exporter);
+        BatchCaller caller = caller(SETTINGS, tracing);
+        var a = traced(tracing, "t:a");
+        var b = traced(tracing, "t:b");
+        var c = traced(tracing, "t:c");
+        caller.send(request("c1", "t:a", "t:b"), List.of(a, b), 100, 0);
+        caller.send(request("c2", "t:c"), List.of(c), 100, 10);
+        caller.tick(1_000, recorder);
+        caller.tick(1_001, recorder);
+        assertThat(exporter.getFinishedSpanItems()).noneMatch(s -> s.getName().startsWith("batch "));
+        api.statuses.put("batch_1", CompletableFuture.completedFuture(info("batch_1", BatchStatus.COMPLETED, "file-out", null)));
+        api.files.put("file-out", answerLineWithUsage("c1", 30, 7) + answerLineWithUsage("c2", 12, 3));
+
+        caller.tick(1_600, recorder);
+        caller.tick(1_650, recorder);
+
+        assertThat(recorder.answered).containsOnlyKeys("c1", "c2");
+        var job = exporter.getFinishedSpanItems().stream().filter(s -> s.getName().equals("batch gpt-4o-mini")).toList();
+        assertThat(job).singleElement().satisfies(s -> {
+            assertThat(s.getKind()).isEqualTo(io.opentelemetry.api.trace.SpanKind.CLIENT);
+            assertThat(s.getStartEpochNanos()).isEqualTo(1_000_000_000L);
+            assertThat(s.getEndEpochNanos()).isEqualTo(1_650_000_000L);
+            assertThat(s.getLinks()).extracting(l -> l.getSpanContext().getTraceId()).containsExactlyInAnyOrder(
+                    traceOf(a), traceOf(b), traceOf(c));
+            assertThat(s.getTraceId()).isEqualTo(traceOf(a));
+            var attrs = s.getAttributes();
+            assertThat(attrs.get(io.opentelemetry.api.common.AttributeKey.stringKey("gen_ai.request.model"))).isEqualTo("gpt-4o-mini");
+            assertThat(attrs.get(io.opentelemetry.api.common.AttributeKey.stringKey("gen_ai.provider.name"))).isNotBlank();
+            assertThat(attrs.get(io.opentelemetry.api.common.AttributeKey.longKey("gen_ai.usage.input_tokens"))).isEqualTo(42L);
+            assertThat(attrs.get(io.opentelemetry.api.common.AttributeKey.longKey("gen_ai.usage.output_tokens"))).isEqualTo(10L);
+            assertThat(attrs.get(io.opentelemetry.api.common.AttributeKey.stringKey("quotaflow.batch.job"))).isEqualTo("batch_1");
+            assertThat(attrs.get(io.opentelemetry.api.common.AttributeKey.stringKey("quotaflow.batch.status"))).isEqualTo("completed");
+            assertThat(s.getStatus().getStatusCode()).isNotEqualTo(io.opentelemetry.api.trace.StatusCode.ERROR);
+        });
+        assertThat(exporter.getFinishedSpanItems().stream().filter(s -> s.getName().equals("quotaflow wait")).count())
+                .as("each ticket's wait ends when its call joins the job").isEqualTo(3);
+    }
+
+    @Test
+    void shouldEndTheSpanOfAnExpiredOrFailedJobWithAnErrorStatus() {
+        var exporter = io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter.create();
+        io.quotaflow.tracing.Tracing tracing = tracing(exporter);
+        BatchCaller caller = caller(SETTINGS, tracing);
+        caller.send(request("c1", "t:a"), List.of(traced(tracing, "t:a")), 100, 0);
+        caller.tick(1_000, recorder);
+        caller.tick(1_001, recorder);
+        api.statuses.put("batch_1", CompletableFuture.completedFuture(info("batch_1", BatchStatus.EXPIRED, null, null)));
+        caller.tick(1_600, recorder);
+        caller.tick(1_650, recorder);
+
+        caller.send(request("c2", "t:b"), List.of(traced(tracing, "t:b")), 100, 2_000);
+        caller.tick(3_000, recorder);
+        caller.tick(3_001, recorder);
+        api.statuses.put("batch_2", CompletableFuture.completedFuture(new BatchApiClient.Info("batch_2", BatchStatus.FAILED, null, null,
+                "line 1: invalid model")));
+        caller.tick(3_600, recorder);
+        caller.tick(3_601, recorder);
+
+        var jobs = exporter.getFinishedSpanItems().stream().filter(s -> s.getName().startsWith("batch ")).toList();
+        assertThat(jobs).hasSize(2).allSatisfy(s -> {
+            assertThat(s.getStatus().getStatusCode()).isEqualTo(io.opentelemetry.api.trace.StatusCode.ERROR);
+            assertThat(s.getLinks()).hasSize(1);
+        });
+        assertThat(jobs).extracting(s -> s.getAttributes().get(io.opentelemetry.api.common.AttributeKey.stringKey("error.type")))
+                .containsExactly("expired", "failed");
+    }
+
+    private static String traceOf(io.quotaflow.ticket.WorkItem item) {
+        return item.headers().stream().filter(h -> h.key().equals("traceparent")).map(h -> new String(h.value(), StandardCharsets.US_ASCII))
+                .findFirst().orElseThrow().substring(3, 35);
     }
 
     @Test
