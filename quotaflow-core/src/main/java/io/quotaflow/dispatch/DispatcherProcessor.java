@@ -189,7 +189,7 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
         this.statuses = new TicketStatuses(new StatusStore(context.getStateStore(StatusStore.STATUS),
                 context.getStateStore(StatusStore.EXPIRY), settings.statusRetention()), routing.defaultRoute());
         this.mover = new RouteMover(routing, new RouteChooser(routing, settings.batch()), states, listener, new DispatchOutput(context),
-                statuses);
+                statuses, settings.tracing());
         this.coalescer = CacheStores.coalescer(context, routing.cacheTtl(), routing.cacheStaleTtl());
         handOverForeign(pending, delayed, context.currentSystemTimeMs());
         for (String scope : routing.scopes()) {

@@ -46,9 +46,17 @@ final class RouteMover {
     private final BinarySerde<WorkItem> serde = new BinarySerde<>(WorkItem.class);
     private final String applicationId;
     private final TicketStatuses statuses;
+    private final io.quotaflow.tracing.Tracing tracing;
 
     RouteMover(Routing routing, RouteChooser chooser, RouteStates states, DispatcherListener listener, DispatchOutput output,
                TicketStatuses statuses) {
+        this(routing, chooser, states, listener, output, statuses, io.quotaflow.tracing.Tracing.NOOP);
+    }
+
+    /** As above, telling {@code tracing} of each fallback (an event on the ticket's trace). */
+    RouteMover(Routing routing, RouteChooser chooser, RouteStates states, DispatcherListener listener, DispatchOutput output,
+               TicketStatuses statuses, io.quotaflow.tracing.Tracing tracing) {
+        this.tracing = tracing;
         this.statuses = statuses;
         this.routing = routing;
         this.chooser = chooser;
@@ -189,6 +197,7 @@ final class RouteMover {
         forward(item.withRouted(new WorkItem.Routed(to.name(), from.name(), reason.wire())).withTokens(tokens), to);
         listener.fellBack(from.name(), to.name(), reason.wire());
         statuses.moved(item, to.name(), reason.wire(), now);
+        tracing.fallback(item, from.name(), to.name(), reason.wire(), now);
         log.moved(from.name(), to.name(), reason, 1, now);
     }
 

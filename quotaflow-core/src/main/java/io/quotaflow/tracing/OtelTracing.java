@@ -50,6 +50,7 @@ public final class OtelTracing implements Tracing {
     static final AttributeKey<String> BATCH = AttributeKey.stringKey("quotaflow.batch.id");
     static final AttributeKey<Long> BATCH_SIZE = AttributeKey.longKey("quotaflow.batch.size");
     static final AttributeKey<String> REASON = AttributeKey.stringKey("quotaflow.reason");
+    static final AttributeKey<Long> POSITION = AttributeKey.longKey("quotaflow.position");
     static final AttributeKey<String> FROM = AttributeKey.stringKey("quotaflow.route.from");
     static final AttributeKey<String> TO = AttributeKey.stringKey("quotaflow.route.to");
     static final AttributeKey<String> BATCH_JOB = AttributeKey.stringKey("quotaflow.batch.job");
@@ -71,7 +72,17 @@ public final class OtelTracing implements Tracing {
         }
     };
 
+    /** Waiting tickets whose position at entry is kept for their wait span at most; the oldest go first. */
+    static final int MAX_POSITIONS = 100_000;
+
     private final OpenTelemetry otel;
+    /** The position at entry of waiting tickets, by their intake span's id (bounded: {@link #MAX_POSITIONS}). */
+    private final Map<String, Integer> positions = new java.util.LinkedHashMap<>(1024, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Integer> eldest) {
+            return size() > MAX_POSITIONS;
+        }
+    };
     private final Tracer tracer;
     private final boolean captureContent;
     private final AutoCloseable sdk;
@@ -283,13 +294,36 @@ public final class OtelTracing implements Tracing {
         }
     }
 
+    @Override
+    public void entered(WorkItem item, int ahead) {
+        try {
+            SpanContext c = contextOf(item);
+            if (c.isValid()) {
+                synchronized (positions) {
+                    positions.put(c.getSpanId(), ahead);
+                }
+            }
+        } catch (RuntimeException e) {
+            // a trace never fails the pipeline
+        }
+    }
+
     /** The wait of {@code item} for capacity: from when it (last) entered the queue to now, its call's start. */
     private void waited(WorkItem item, SpanContext parent) {
         long entered = item.failure() == null ? item.enqueuedAt() : Math.max(item.enqueuedAt(), item.failure().lastFailure());
-        Span span = tracer.spanBuilder("quotaflow wait")
+        SpanBuilder b = tracer.spanBuilder("quotaflow wait")
                 .setParent(parent.isValid() ? Context.root().with(Span.wrap(parent)) : Context.root())
-                .setStartTimestamp(entered, TimeUnit.MILLISECONDS).setAllAttributes(ticketAttributes(item)).startSpan();
-        span.end();
+                .setStartTimestamp(entered, TimeUnit.MILLISECONDS).setAllAttributes(ticketAttributes(item));
+        Integer ahead = null;
+        if (parent.isValid()) {
+            synchronized (positions) {
+                ahead = positions.remove(parent.getSpanId());
+            }
+        }
+        if (ahead != null) {
+            b.setAttribute(POSITION, ahead.longValue());
+        }
+        b.startSpan().end();
     }
 
     private static void end(Span span, String model, ModelOutcome outcome) {

@@ -40,6 +40,13 @@ public interface Tracing {
     }
 
     /**
+     * {@code item} entered its scope's queue with {@code ahead} tickets of its class waiting before it: the
+     * {@code quotaflow.position} of its wait span (kept for a bounded number of waiting tickets).
+     */
+    default void entered(WorkItem item, int ahead) {
+    }
+
+    /**
      * {@code item} moves from route {@code from} to route {@code to} for {@code reason} (a fallback): an event
      * on its trace.
      */

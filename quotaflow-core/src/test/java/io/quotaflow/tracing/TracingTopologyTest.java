@@ -72,7 +72,9 @@ class TracingTopologyTest {
             assertThat(s.getParentSpanId()).isEqualTo("00f067aa0ba902b7");
             assertThat(s.getTraceId()).startsWith(TRACE.substring(0, 28));
         });
-        assertThat(spans.stream().filter(s -> s.getName().equals("quotaflow wait")).count()).isEqualTo(3);
+        assertThat(spans.stream().filter(s -> s.getName().equals("quotaflow wait")).toList()).hasSize(3)
+                .as("each wait knows how many tickets of its class were ahead when it entered")
+                .allSatisfy(s -> assertThat(s.getAttributes().get(AttributeKey.longKey("quotaflow.position"))).isNotNull().isNotNegative());
 
         List<SpanData> calls = spans.stream().filter(s -> s.getKind() == SpanKind.CLIENT).toList();
         assertThat(calls).isNotEmpty();
