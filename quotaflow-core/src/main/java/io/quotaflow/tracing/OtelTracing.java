@@ -86,16 +86,27 @@ public final class OtelTracing implements Tracing {
     private final Tracer tracer;
     private final boolean captureContent;
     private final AutoCloseable sdk;
+    private final SpanDrops drops;
 
     /**
      * Traces through {@code otel}; {@code captureContent} adds the prompt's messages to call spans; {@code sdk}
      * is closed by {@link #close} (null: nothing to close).
      */
     public OtelTracing(OpenTelemetry otel, boolean captureContent, AutoCloseable sdk) {
+        this(otel, captureContent, sdk, null);
+    }
+
+    /** As above, counting the spans the SDK drops with {@code drops} (null: none counted). */
+    public OtelTracing(OpenTelemetry otel, boolean captureContent, AutoCloseable sdk, SpanDrops drops) {
+        this.drops = drops;
         this.otel = otel;
         this.tracer = otel.getTracer("io.quotaflow");
         this.captureContent = captureContent;
         this.sdk = sdk;
+    }
+
+    SpanDrops drops() {
+        return drops;
     }
 
     OpenTelemetry openTelemetry() {
@@ -368,6 +379,11 @@ public final class OtelTracing implements Tracing {
         } catch (RuntimeException e) {
             // a trace never fails the pipeline
         }
+    }
+
+    @Override
+    public long spansDropped() {
+        return drops == null ? 0 : drops.dropped();
     }
 
     @Override

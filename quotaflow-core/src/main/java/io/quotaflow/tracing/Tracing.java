@@ -66,6 +66,11 @@ public interface Tracing {
         TraceHeaders.copy(item, headers);
     }
 
+    /** Spans dropped so far: their export failed, or the SDK's queue was full ({@code quotaflow_trace_spans_dropped_total}). */
+    default long spansDropped() {
+        return 0;
+    }
+
     /** Ends the SDK: flushes what it can within a few seconds. */
     default void close() {
     }

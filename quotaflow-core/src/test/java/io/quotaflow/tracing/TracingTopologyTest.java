@@ -117,8 +117,8 @@ class TracingTopologyTest {
 
     @Test
     void shouldStartNoSdkWhenNoExporterIsConfigured() {
-        assertThat(TracingSetup.start(io.quotaflow.settings.MetricsSettings.Traces.DEFAULT, k -> null, k -> null)).isSameAs(Tracing.NOOP);
-        assertThat(TracingSetup.start(new io.quotaflow.settings.MetricsSettings.Traces("none", false), k -> null, k -> null))
+        assertThat(TracingSetup.start(io.quotaflow.settings.MetricsSettings.Traces.DEFAULT, k -> null, k -> null, org.apache.kafka.common.utils.Time.SYSTEM)).isSameAs(Tracing.NOOP);
+        assertThat(TracingSetup.start(new io.quotaflow.settings.MetricsSettings.Traces("none", false), k -> null, k -> null, org.apache.kafka.common.utils.Time.SYSTEM))
                 .isSameAs(Tracing.NOOP);
     }
 }
