@@ -40,6 +40,19 @@ class TracingSetupTest {
     }
 
     @Test
+    void shouldStartTheSdkForBothOtlpProtocolsTheGrpcOneIncluded() {
+        // the JDK HttpClient sender has no gRPC: OkHttp's sender stays, or OTEL_EXPORTER_OTLP_PROTOCOL=grpc fails the start
+        for (String protocol : new String[] {"http/protobuf", "grpc"}) {
+            Tracing tracing = TracingSetup.start(KEY_OTLP, k -> null, k -> null, Time.SYSTEM, Map.of("otel.exporter.otlp.protocol", protocol));
+            try {
+                assertThat(tracing).as(protocol).isInstanceOf(OtelTracing.class);
+            } finally {
+                tracing.close();
+            }
+        }
+    }
+
+    @Test
     void shouldCountTheSpansOfFailedExportsAndOfAFullQueueAsDroppedAndNeverWaitForTheCollector() throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
