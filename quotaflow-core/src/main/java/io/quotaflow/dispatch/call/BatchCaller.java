@@ -80,12 +80,6 @@ public final class BatchCaller {
     boolean active;
 
     public BatchCaller(String scope, String who, BatchApiSettings settings, BatchApi client, BatchLines lines,
-                KeyValueStore<String, BatchJob> jobs) {
-        this(scope, who, settings, client, lines, jobs, Tracing.Jobs.NONE);
-    }
-
-    /** As above, with a span per job it submits ({@code traces}). */
-    public BatchCaller(String scope, String who, BatchApiSettings settings, BatchApi client, BatchLines lines,
                 KeyValueStore<String, BatchJob> jobs, Tracing.Jobs traces) {
         this.traces = traces;
         this.scope = scope;
@@ -110,12 +104,7 @@ public final class BatchCaller {
         return enqueued == 0 || enqueued + tokens <= limit.limit();
     }
 
-    /** Collects {@code request}, counted at {@code tokens}, into the job being formed. */
-    public void send(ModelRequest request, long tokens, long now) {
-        send(request, List.of(), tokens, now);
-    }
-
-    /** As above, for {@code tickets}: the job's span links to them. */
+    /** Collects {@code request} for {@code tickets} (its span links to them), counted at {@code tokens}, into the job being formed. */
     public void send(ModelRequest request, List<WorkItem> tickets, long tokens, long now) {
         byte[] line = BatchLines.requestLine(request.batchId(), request.prompt().body());
         BatchJob.Call call = new BatchJob.Call(request.batchId(), request.items().stream().map(ModelItem::id).toList(),
@@ -331,17 +320,11 @@ public final class BatchCaller {
         ModelOutcome missing = BatchRequests.transientFailure("the batch job's output has no line for this call");
         int answered = 0;
         int unfinished = 0;
-        long inputTokens = 0;
-        long outputTokens = 0;
         for (BatchJob.Call call : job.calls()) {
             ModelOutcome outcome = found.get(call.customId());
             if (outcome != null) {
                 answers.answered(call.customId(), outcome, now);
                 answered++;
-                if (outcome instanceof ModelOutcome.Answered a) {
-                    inputTokens += a.promptTokens();
-                    outputTokens += a.completionTokens();
-                }
             } else if (status.leavesUnfinished() || unfinishedLines.contains(call.customId())) {
                 answers.unfinished(call.customId(), now);
                 unfinished++;
@@ -350,7 +333,8 @@ public final class BatchCaller {
             }
         }
         forget(live);
-        live.span.end(status.wire(), inputTokens, outputTokens, answered, status == BatchStatus.COMPLETED ? null : status.wire(), now);
+        long[] usage = BatchRequests.usage(found.values());
+        live.span.end(status.wire(), usage[0], usage[1], answered, status == BatchStatus.COMPLETED ? null : status.wire(), now);
         String name = job.isAccepted() ? job.batchId() : "key " + live.key;
         if (unfinished > 0) {
             LOG.warn("{}: batch job {} {} with {} of {} calls unfinished; their tickets go to the route's fallback", who, name,

@@ -131,7 +131,8 @@ class BatchCallerTest {
     }
 
     private BatchCaller caller(BatchApiSettings settings) {
-        return new BatchCaller("scope-1-batch", "route bulk", settings, api, new BatchLines(new OpenAiChatClient(MODEL)), jobs);
+        return new BatchCaller("scope-1-batch", "route bulk", settings, api, new BatchLines(new OpenAiChatClient(MODEL)), jobs,
+                io.quotaflow.tracing.Tracing.Jobs.NONE);
     }
 
     private BatchCaller caller(BatchApiSettings settings, io.quotaflow.tracing.Tracing tracing) {
@@ -193,8 +194,8 @@ class BatchCallerTest {
     @Test
     void shouldSubmitTheCollectedCallsAsOneJobOnceTheCollectTimeHasPassed() {
         BatchCaller caller = caller(SETTINGS);
-        caller.send(request("c1", "t:a"), 100, 0);
-        caller.send(request("c2", "t:b"), 100, 10);
+        caller.send(request("c1", "t:a"), List.of(), 100, 0);
+        caller.send(request("c2", "t:b"), List.of(), 100, 10);
         caller.tick(500, recorder);
         assertThat(api.submitted).isEmpty();
 
@@ -215,8 +216,8 @@ class BatchCallerTest {
     @Test
     void shouldAnswerEachCallOnceWhenTheJobCompletesAndForgetTheJob() {
         BatchCaller caller = caller(SETTINGS);
-        caller.send(request("c1", "t:a"), 100, 0);
-        caller.send(request("c2", "t:b"), 100, 0);
+        caller.send(request("c1", "t:a"), List.of(), 100, 0);
+        caller.send(request("c2", "t:b"), List.of(), 100, 0);
         caller.tick(1_000, recorder);
         caller.tick(1_001, recorder);
         api.statuses.put("batch_1", CompletableFuture.completedFuture(info("batch_1", BatchStatus.COMPLETED, "file-out", "file-err")));
@@ -241,7 +242,7 @@ class BatchCallerTest {
     @Test
     void shouldPollAStoredJobAfterARestartAndKeepItsCallsOut() {
         BatchCaller first = caller(SETTINGS);
-        first.send(request("c1", "t:a"), 100, 0);
+        first.send(request("c1", "t:a"), List.of(), 100, 0);
         first.tick(1_000, recorder);
         first.tick(1_001, recorder);
         first.close();
@@ -262,8 +263,8 @@ class BatchCallerTest {
     @Test
     void shouldHandTheCallsAnExpiredJobDidNotGetToBackAsUnfinished() {
         BatchCaller caller = caller(SETTINGS);
-        caller.send(request("c1", "t:a"), 100, 0);
-        caller.send(request("c2", "t:b"), 100, 0);
+        caller.send(request("c1", "t:a"), List.of(), 100, 0);
+        caller.send(request("c2", "t:b"), List.of(), 100, 0);
         caller.tick(1_000, recorder);
         caller.tick(1_001, recorder);
         api.statuses.put("batch_1", CompletableFuture.completedFuture(info("batch_1", BatchStatus.EXPIRED, "file-out", "file-err")));
@@ -357,7 +358,7 @@ class BatchCallerTest {
     void shouldFailEveryCallOfAFailedJobOrARefusedSubmission() {
         BatchCaller caller = caller(SETTINGS);
         api.nextSubmit = CompletableFuture.failedFuture(new RuntimeException("refused"));
-        caller.send(request("c1", "t:a"), 100, 0);
+        caller.send(request("c1", "t:a"), List.of(), 100, 0);
         caller.tick(1_000, recorder);
         caller.tick(1_001, recorder);
         assertThat(recorder.answered.get("c1")).isInstanceOfSatisfying(ModelOutcome.Failed.class,
@@ -365,7 +366,7 @@ class BatchCallerTest {
         assertThat(caller.enqueuedTokens()).isZero();
 
         api.nextSubmit = null;
-        caller.send(request("c2", "t:b"), 100, 2_000);
+        caller.send(request("c2", "t:b"), List.of(), 100, 2_000);
         caller.tick(3_000, recorder);
         caller.tick(3_001, recorder);
         api.statuses.put("batch_2", CompletableFuture.completedFuture(new BatchApiClient.Info("batch_2", BatchStatus.FAILED, null, null,
@@ -381,11 +382,11 @@ class BatchCallerTest {
     void shouldRespectTheEnqueuedTokenLimitTheRequestsPerJobAndTheFileSize() {
         BatchCaller caller = caller(SETTINGS.withMaxRequests(2));
         assertThat(caller.room(5_000)).as("one call alone always goes").isTrue();
-        caller.send(request("c1", "t:a"), 400, 0);
-        caller.send(request("c2", "t:b"), 400, 0);
+        caller.send(request("c1", "t:a"), List.of(), 400, 0);
+        caller.send(request("c2", "t:b"), List.of(), 400, 0);
         assertThat(caller.room(300)).as("800 + 300 > 1000 enqueued").isFalse();
         assertThat(caller.room(200)).isTrue();
-        caller.send(request("c3", "t:c"), 200, 0);
+        caller.send(request("c3", "t:c"), List.of(), 200, 0);
         assertThat(api.submitted).as("the third call starts a new job").hasSize(1);
         assertThat(api.submitted.get(0).lines().count()).isEqualTo(2);
 
@@ -393,7 +394,7 @@ class BatchCallerTest {
         int lineBytes = BatchLines.requestLine("d0", request("d0", "t:x").prompt().body()).length;
         int perFile = 1_024 / lineBytes;
         for (int i = 0; i <= perFile; i++) {
-            small.send(request("d" + i, "t:x" + i), 1, 0);
+            small.send(request("d" + i, "t:x" + i), List.of(), 1, 0);
         }
         assertThat(api.submitted).hasSize(2);
         assertThat(api.submitted.get(1).getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(1_024);
@@ -402,7 +403,7 @@ class BatchCallerTest {
     @Test
     void shouldAskForAJobsStatusEveryPollInterval() {
         BatchCaller caller = caller(SETTINGS);
-        caller.send(request("c1", "t:a"), 100, 0);
+        caller.send(request("c1", "t:a"), List.of(), 100, 0);
         caller.tick(1_000, recorder);
         caller.tick(1_001, recorder);
         int polls = api.polls;
@@ -421,8 +422,8 @@ class BatchCallerTest {
     /** Submits {@code c1} and {@code c2} (100 tokens each) at 0 and has the provider accept them as batch_1. */
     private BatchCaller submitted(BatchApiSettings settings) {
         BatchCaller caller = caller(settings);
-        caller.send(request("c1", "t:a"), 100, 0);
-        caller.send(request("c2", "t:b"), 100, 0);
+        caller.send(request("c1", "t:a"), List.of(), 100, 0);
+        caller.send(request("c2", "t:b"), List.of(), 100, 0);
         caller.tick(1_000, recorder);
         caller.tick(1_001, recorder);
         return caller;
@@ -477,8 +478,8 @@ class BatchCallerTest {
     void shouldAdoptAJobOrphanedBetweenUploadAndStoreWhenTheNextOwnerFindsItByItsKey() {
         BatchCaller first = caller(SETTINGS);
         api.nextSubmit = new CompletableFuture<>(); // the provider accepts the job; its answer never reaches this owner
-        first.send(request("c1", "t:a"), 100, 0);
-        first.send(request("c2", "t:b"), 100, 0);
+        first.send(request("c1", "t:a"), List.of(), 100, 0);
+        first.send(request("c2", "t:b"), List.of(), 100, 0);
         first.tick(1_000, recorder);
         first.close();
         String key = stored().get(0).key();
@@ -539,7 +540,7 @@ class BatchCallerTest {
             for (int k = 0; k < keys.length; k++) {
                 keys[k] = "tenant-" + k + ":" + pad + "-" + i + "-" + k;
             }
-            caller.send(request("call-" + i, keys), 1_000, 0);
+            caller.send(request("call-" + i, keys), List.of(), 1_000, 0);
         }
         caller.tick(1_000, recorder);
         caller.tick(1_001, recorder);
@@ -564,7 +565,7 @@ class BatchCallerTest {
     void shouldLearnTheEnqueuedLimitFromTokenLimitExceededAndWaitWithoutFailingOrFallingBack() {
         BatchCaller caller = caller(SETTINGS.withMaxEnqueuedTokens(1_000_000));
         for (int i = 0; i < 10; i++) {
-            caller.send(request("c" + i, "t:" + i), 1_000, 0);
+            caller.send(request("c" + i, "t:" + i), List.of(), 1_000, 0);
         }
         caller.tick(1_000, recorder);
         caller.tick(1_001, recorder);
@@ -582,9 +583,9 @@ class BatchCallerTest {
 
         // smaller jobs as room frees: two calls fit, a third does not
         assertThat(caller.room(1_000)).isTrue();
-        caller.send(request("d1", "t:1"), 1_000, 2_000);
+        caller.send(request("d1", "t:1"), List.of(), 1_000, 2_000);
         assertThat(caller.room(1_000)).isTrue();
-        caller.send(request("d2", "t:2"), 1_000, 2_000);
+        caller.send(request("d2", "t:2"), List.of(), 1_000, 2_000);
         assertThat(caller.room(1_000)).isFalse();
         caller.tick(3_000, recorder);
         caller.tick(3_001, recorder);
@@ -606,15 +607,15 @@ class BatchCallerTest {
         BatchCaller caller = caller(SETTINGS.withMaxEnqueuedTokens(1_000_000));
         api.nextSubmit = CompletableFuture.failedFuture(new BatchApiClient.Refused(429, "{\"error\":{\"code\":\"token_limit_exceeded\","
                 + "\"message\":\"The number of enqueued tokens has surpassed the configured limit of 1K for the deployment.\"}}"));
-        caller.send(request("c1", "t:a"), 700, 0);
-        caller.send(request("c2", "t:b"), 700, 0);
+        caller.send(request("c1", "t:a"), List.of(), 700, 0);
+        caller.send(request("c2", "t:b"), List.of(), 700, 0);
         caller.tick(1_000, recorder);
         caller.tick(1_001, recorder);
         assertThat(recorder.requeued).containsExactly("c1", "c2");
         assertThat(recorder.answers).isZero();
         assertThat(caller.enqueuedLimit()).isEqualTo(900);
 
-        caller.send(request("c3", "t:c"), 2_000, 2_000);
+        caller.send(request("c3", "t:c"), List.of(), 2_000, 2_000);
         caller.tick(3_000, recorder);
         caller.tick(3_001, recorder);
         assertThat(recorder.answered.get("c3")).as("alone and still refused: the failure table decides")
