@@ -49,6 +49,8 @@ public final class TracingSetup {
         defaults.put("otel.metrics.exporter", "none");
         defaults.put("otel.logs.exporter", "none");
         defaults.put("otel.service.name", "quotaflow");
+        // a Batch API job's span links to every ticket of the job (OtelTracing.MAX_JOB_LINKS), past the SDK's 128
+        defaults.putIfAbsent("otel.span.link.count.limit", Integer.toString(OtelTracing.MAX_JOB_LINKS));
         SpanDrops drops = new SpanDrops(time);
         OpenTelemetrySdk sdk = AutoConfiguredOpenTelemetrySdk.builder().addPropertiesSupplier(() -> defaults)
                 .addSpanExporterCustomizer((spans, config) -> drops.exporter(spans))

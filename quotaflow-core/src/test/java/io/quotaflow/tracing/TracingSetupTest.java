@@ -34,6 +34,8 @@ class TracingSetupTest {
         Tracing tracing = TracingSetup.start(MetricsSettings.Traces.DEFAULT, Map.of("OTEL_TRACES_EXPORTER", "otlp")::get, k -> null, Time.SYSTEM);
         try {
             assertThat(tracing).isInstanceOf(OtelTracing.class);
+            assertThat(((io.opentelemetry.sdk.OpenTelemetrySdk) ((OtelTracing) tracing).openTelemetry()).getSdkTracerProvider()
+                    .getSpanLimits().getMaxNumberOfLinks()).as("a batch job links to all its tickets").isEqualTo(OtelTracing.MAX_JOB_LINKS);
         } finally {
             tracing.close();
         }
