@@ -78,7 +78,8 @@ public final class Pipeline implements AutoCloseable {
         Properties properties = streamsProperties(config);
         properties.putAll(io.quotaflow.topology.StreamErrorHandlers.properties(metrics, config.topics()));
         // traces: an SDK only when an exporter is configured (docs/operations.md, "Traces")
-        this.tracing = io.quotaflow.tracing.TracingSetup.start(config.metrics().traces());
+        this.tracing = io.quotaflow.tracing.TracingSetup.start(config.metrics().traces(), TIME);
+        metrics.spansDropped(tracing::spansDropped);
         Topology topology = QuotaflowTopology.build(config.dispatcher().withTracing(tracing), clients,
                 new SplittableRandom(new SecureRandom().nextLong()), metrics, properties, TIME);
         // the HTTP server binds first: its port is the application.server other instances forward to

@@ -189,7 +189,8 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
         Routing routing = settings.routing();
         this.statuses = new TicketStatuses(new StatusStore(context.getStateStore(StatusStore.STATUS),
                 context.getStateStore(StatusStore.EXPIRY), settings.statusRetention()), routing.defaultRoute());
-        this.mover = new RouteMover(routing, new RouteChooser(routing, settings.batch()), states, context.applicationId());
+        this.mover = new RouteMover(routing, new RouteChooser(routing, settings.batch()), states, context.applicationId(),
+                settings.tracing());
         this.coalescer = CacheStores.coalescer(context, routing.cacheTtl(), routing.cacheStaleTtl());
         handOverForeign(pending, delayed, context.currentSystemTimeMs());
         for (String scope : routing.scopes()) {
@@ -265,7 +266,7 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
             return null;
         }
         return new BatchCaller(scope, ScopeDispatcher.who(own, scope), route.batchApi(), new BatchApiClient(route.model()),
-                new BatchLines(new OpenAiChatClient(route.model())), context.getStateStore(BATCH_JOBS_STORE));
+                new BatchLines(new OpenAiChatClient(route.model())), context.getStateStore(BATCH_JOBS_STORE), own.tracing().jobs(route.model()));
     }
 
     /** The scope a held ticket belongs to: its route's (a ticket of a version before routes: the default route's). */

@@ -48,8 +48,16 @@ final class RouteMover {
     private final BinarySerde<WorkItem> serde = new BinarySerde<>(WorkItem.class);
     private final String applicationId;
 
+    private final io.quotaflow.tracing.Tracing tracing;
+
     /** {@code applicationId}: the Streams application id, which names the dispatch topics. */
     RouteMover(Routing routing, RouteChooser chooser, RouteStates states, String applicationId) {
+        this(routing, chooser, states, applicationId, io.quotaflow.tracing.Tracing.NOOP);
+    }
+
+    /** As above, telling {@code tracing} of each fallback once it is written (an event on the ticket's trace). */
+    RouteMover(Routing routing, RouteChooser chooser, RouteStates states, String applicationId, io.quotaflow.tracing.Tracing tracing) {
+        this.tracing = tracing;
         this.routing = routing;
         this.chooser = chooser;
         this.policy = new FallbackPolicy(routing, chooser);
@@ -88,6 +96,7 @@ final class RouteMover {
     void logged(Moved moved, long now) {
         if (moved.fellBack()) {
             log.moved(moved.from(), moved.to(), moved.reason(), 1, now);
+            tracing.fallback(moved.taken(), moved.from(), moved.to(), moved.reason().wire(), now);
         }
     }
 

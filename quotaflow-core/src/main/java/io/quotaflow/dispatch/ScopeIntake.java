@@ -62,9 +62,11 @@ final class ScopeIntake {
         if (shed(item, now)) {
             return;
         }
+        int ahead = settings.tracing() == io.quotaflow.tracing.Tracing.NOOP ? 0 : queue.size(item.priority()) + ledger.spilled(item.priority());
         DispatchLedger.Acceptance acceptance = ledger.accept(item, now);
         if (acceptance == DispatchLedger.Acceptance.ACCEPTED || acceptance == DispatchLedger.Acceptance.REPLACED) {
             statuses.accepted(item, now);
+            settings.tracing().entered(item, ahead);
         }
         if (acceptance != DispatchLedger.Acceptance.ACCEPTED) {
             LOG.debug("scope {}: ticket {} {}", scope, item.key(), acceptance);

@@ -141,7 +141,7 @@ final class StepExecutor {
         pace.admitted(now, items.size(), proposal.tokens(), start.charge().tokens());
         health.start(now);
         if (batch != null) {
-            batch.send(new ModelRequest(batchId, prompt), start.charge().tokens(), now);
+            batch.send(new ModelRequest(batchId, prompt), items, start.charge().tokens(), now);
         } else {
             calls.send(new ModelRequest(batchId, prompt), items);
         }

@@ -47,6 +47,8 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
     private final Counter cancelledCounter;
     private final Counter cancelRequests;
     private final ThreadFailures threadFailures;
+    /** The spans tracing dropped so far (none while traces are off). */
+    private volatile java.util.function.LongSupplier spansDropped = () -> 0;
 
     /** Meters for the given routes, every family registered now; the clock is {@code time}'s wall clock. */
     public PipelineMetrics(MeterRegistry registry, List<MeteredRoute> routes, Time time) {
@@ -80,6 +82,9 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
                 .description("tombstones (cancel requests) read from the input topics, whether or not their ticket was still waiting")
                 .register(registry);
         threadFailures = new ThreadFailures(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("quotaflow.trace.spans.dropped", this, m -> m.spansDropped.getAsLong())
+                .description("spans not delivered to the trace collector: their export failed, or the SDK's span queue was full")
+                .register(registry);
         intakeHolds = Counter.builder("quotaflow.intake.holds")
                 .description("times a stream thread held its input topics while its dispatchers caught up (intake.hold-dispatch-lag)")
                 .register(registry);
@@ -347,6 +352,11 @@ public final class PipelineMetrics implements DispatcherListener, StreamErrorLis
 
     public long http429() {
         return totals.http429.get();
+    }
+
+    /** Where {@code quotaflow_trace_spans_dropped_total} reads the spans tracing dropped. */
+    public void spansDropped(java.util.function.LongSupplier dropped) {
+        this.spansDropped = dropped;
     }
 
     public long classifiedCount() {

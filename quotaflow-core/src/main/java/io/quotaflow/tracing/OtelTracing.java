@@ -50,6 +50,15 @@ public final class OtelTracing implements Tracing {
     static final AttributeKey<String> BATCH = AttributeKey.stringKey("quotaflow.batch.id");
     static final AttributeKey<Long> BATCH_SIZE = AttributeKey.longKey("quotaflow.batch.size");
     static final AttributeKey<String> REASON = AttributeKey.stringKey("quotaflow.reason");
+    static final AttributeKey<Long> POSITION = AttributeKey.longKey("quotaflow.position");
+    static final AttributeKey<String> FROM = AttributeKey.stringKey("quotaflow.route.from");
+    static final AttributeKey<String> TO = AttributeKey.stringKey("quotaflow.route.to");
+    static final AttributeKey<String> BATCH_JOB = AttributeKey.stringKey("quotaflow.batch.job");
+    static final AttributeKey<String> BATCH_STATUS = AttributeKey.stringKey("quotaflow.batch.status");
+    static final AttributeKey<Long> BATCH_CALLS = AttributeKey.longKey("quotaflow.batch.calls");
+    static final AttributeKey<Long> BATCH_ANSWERED = AttributeKey.longKey("quotaflow.batch.answered");
+    /** Tickets a job's span links to at most (the SDK keeps {@code OTEL_SPAN_LINK_COUNT_LIMIT} of them, 128 unless set). */
+    static final int MAX_JOB_LINKS = 4096;
 
     private static final TextMapGetter<WorkItem> GETTER = new TextMapGetter<>() {
         @Override
@@ -63,20 +72,41 @@ public final class OtelTracing implements Tracing {
         }
     };
 
+    /** Waiting tickets whose position at entry is kept for their wait span at most; the oldest go first. */
+    static final int MAX_POSITIONS = 100_000;
+
     private final OpenTelemetry otel;
+    /** The position at entry of waiting tickets, by their intake span's id (bounded: {@link #MAX_POSITIONS}). */
+    private final Map<String, Integer> positions = new java.util.LinkedHashMap<>(1024, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Integer> eldest) {
+            return size() > MAX_POSITIONS;
+        }
+    };
     private final Tracer tracer;
     private final boolean captureContent;
     private final AutoCloseable sdk;
+    private final SpanDrops drops;
 
     /**
      * Traces through {@code otel}; {@code captureContent} adds the prompt's messages to call spans; {@code sdk}
      * is closed by {@link #close} (null: nothing to close).
      */
     public OtelTracing(OpenTelemetry otel, boolean captureContent, AutoCloseable sdk) {
+        this(otel, captureContent, sdk, null);
+    }
+
+    /** As above, counting the spans the SDK drops with {@code drops} (null: none counted). */
+    public OtelTracing(OpenTelemetry otel, boolean captureContent, AutoCloseable sdk, SpanDrops drops) {
+        this.drops = drops;
         this.otel = otel;
         this.tracer = otel.getTracer("io.quotaflow");
         this.captureContent = captureContent;
         this.sdk = sdk;
+    }
+
+    SpanDrops drops() {
+        return drops;
     }
 
     OpenTelemetry openTelemetry() {
@@ -160,13 +190,151 @@ public final class OtelTracing implements Tracing {
         return outcome -> end(span, model, outcome);
     }
 
+    @Override
+    public Jobs jobs(ModelSettings model) {
+        String provider = model.dialect().name().toLowerCase(java.util.Locale.ROOT);
+        String host = model.baseUrl().getHost();
+        int port = model.baseUrl().getPort();
+        return () -> new OtelJob(model.model(), provider, host, port);
+    }
+
+    @Override
+    public void fallback(WorkItem item, String from, String to, String reason, long nowMs) {
+        try {
+            Span span = tracer.spanBuilder("quotaflow fallback").setParent(parentOf(item))
+                    .setStartTimestamp(nowMs, TimeUnit.MILLISECONDS).setAllAttributes(ticketAttributes(item))
+                    .setAttribute(REASON, reason == null ? "" : reason).startSpan();
+            span.addEvent("fallback", Attributes.builder().put(REASON, reason == null ? "" : reason).put(FROM, from == null ? "" : from)
+                    .put(TO, to == null ? "" : to).build(), nowMs, TimeUnit.MILLISECONDS);
+            span.end(nowMs, TimeUnit.MILLISECONDS);
+        } catch (RuntimeException e) {
+            // a trace never fails the pipeline
+        }
+    }
+
+    /** A Batch API job's span: links collected while the job forms, the span from its submission to its end. */
+    private final class OtelJob implements Job {
+        private final String model;
+        private final String provider;
+        private final String host;
+        private final int port;
+        private final List<SpanContext> links = new ArrayList<>();
+        private final List<String> ids = new ArrayList<>();
+        private long maxTokens;
+        private Span span;
+
+        OtelJob(String model, String provider, String host, int port) {
+            this.model = model;
+            this.provider = provider;
+            this.host = host;
+            this.port = port;
+        }
+
+        @Override
+        public void add(ModelRequest request, List<WorkItem> tickets, long nowMs) {
+            try {
+                maxTokens = Math.max(maxTokens, request.prompt().maxTokens());
+                for (WorkItem t : tickets) {
+                    SpanContext c = contextOf(t);
+                    waited(t, c);
+                    if (c.isValid() && links.size() < MAX_JOB_LINKS) {
+                        links.add(c);
+                        ids.add(t.id());
+                    }
+                }
+            } catch (RuntimeException e) {
+                // a trace never fails the pipeline
+            }
+        }
+
+        @Override
+        public void submitted(int calls, long nowMs) {
+            try {
+                SpanBuilder b = tracer.spanBuilder("batch " + model).setSpanKind(SpanKind.CLIENT)
+                        .setParent(links.isEmpty() ? Context.root() : Context.root().with(Span.wrap(links.get(0))))
+                        .setStartTimestamp(nowMs, TimeUnit.MILLISECONDS)
+                        .setAttribute(OPERATION, "batch").setAttribute(PROVIDER, provider).setAttribute(REQUEST_MODEL, model)
+                        .setAttribute(SERVER_ADDRESS, host).setAttribute(BATCH_CALLS, (long) calls);
+                if (maxTokens > 0) {
+                    b.setAttribute(MAX_TOKENS, maxTokens);
+                }
+                if (port > 0) {
+                    b.setAttribute(SERVER_PORT, (long) port);
+                }
+                for (int i = 0; i < links.size(); i++) {
+                    b.addLink(links.get(i), Attributes.of(TICKET, ids.get(i)));
+                }
+                b.setAttribute(BATCH_SIZE, (long) links.size());
+                span = b.startSpan();
+                links.clear();
+                ids.clear();
+            } catch (RuntimeException e) {
+                span = null;
+            }
+        }
+
+        @Override
+        public void accepted(String batchId) {
+            if (span != null && batchId != null) {
+                span.setAttribute(BATCH_JOB, batchId);
+            }
+        }
+
+        @Override
+        public void end(String status, long inputTokens, long outputTokens, int answered, String error, long nowMs) {
+            Span s = span;
+            span = null;
+            if (s == null) {
+                return;
+            }
+            try {
+                s.setAttribute(BATCH_STATUS, status == null ? "" : status);
+                s.setAttribute(BATCH_ANSWERED, (long) answered);
+                if (answered > 0) {
+                    s.setAttribute(RESPONSE_MODEL, model);
+                    s.setAttribute(INPUT_TOKENS, inputTokens);
+                    s.setAttribute(OUTPUT_TOKENS, outputTokens);
+                }
+                if (error != null) {
+                    s.setAttribute(ERROR_TYPE, status == null || status.isEmpty() ? "_OTHER" : status);
+                    s.setStatus(StatusCode.ERROR, error);
+                }
+            } finally {
+                s.end(nowMs, TimeUnit.MILLISECONDS);
+            }
+        }
+    }
+
+    @Override
+    public void entered(WorkItem item, int ahead) {
+        try {
+            SpanContext c = contextOf(item);
+            if (c.isValid()) {
+                synchronized (positions) {
+                    positions.put(c.getSpanId(), ahead);
+                }
+            }
+        } catch (RuntimeException e) {
+            // a trace never fails the pipeline
+        }
+    }
+
     /** The wait of {@code item} for capacity: from when it (last) entered the queue to now, its call's start. */
     private void waited(WorkItem item, SpanContext parent) {
         long entered = item.failure() == null ? item.enqueuedAt() : Math.max(item.enqueuedAt(), item.failure().lastFailure());
-        Span span = tracer.spanBuilder("quotaflow wait")
+        SpanBuilder b = tracer.spanBuilder("quotaflow wait")
                 .setParent(parent.isValid() ? Context.root().with(Span.wrap(parent)) : Context.root())
-                .setStartTimestamp(entered, TimeUnit.MILLISECONDS).setAllAttributes(ticketAttributes(item)).startSpan();
-        span.end();
+                .setStartTimestamp(entered, TimeUnit.MILLISECONDS).setAllAttributes(ticketAttributes(item));
+        Integer ahead = null;
+        if (parent.isValid()) {
+            synchronized (positions) {
+                ahead = positions.remove(parent.getSpanId());
+            }
+        }
+        if (ahead != null) {
+            b.setAttribute(POSITION, ahead.longValue());
+        }
+        b.startSpan().end();
     }
 
     private static void end(Span span, String model, ModelOutcome outcome) {
@@ -211,6 +379,11 @@ public final class OtelTracing implements Tracing {
         } catch (RuntimeException e) {
             // a trace never fails the pipeline
         }
+    }
+
+    @Override
+    public long spansDropped() {
+        return drops == null ? 0 : drops.dropped();
     }
 
     @Override

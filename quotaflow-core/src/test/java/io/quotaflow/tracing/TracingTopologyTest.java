@@ -72,7 +72,9 @@ class TracingTopologyTest {
             assertThat(s.getParentSpanId()).isEqualTo("00f067aa0ba902b7");
             assertThat(s.getTraceId()).startsWith(TRACE.substring(0, 28));
         });
-        assertThat(spans.stream().filter(s -> s.getName().equals("quotaflow wait")).count()).isEqualTo(3);
+        assertThat(spans.stream().filter(s -> s.getName().equals("quotaflow wait")).toList()).hasSize(3)
+                .as("each wait knows how many tickets of its class were ahead when it entered")
+                .allSatisfy(s -> assertThat(s.getAttributes().get(AttributeKey.longKey("quotaflow.position"))).isNotNull().isNotNegative());
 
         List<SpanData> calls = spans.stream().filter(s -> s.getKind() == SpanKind.CLIENT).toList();
         assertThat(calls).isNotEmpty();
@@ -115,8 +117,8 @@ class TracingTopologyTest {
 
     @Test
     void shouldStartNoSdkWhenNoExporterIsConfigured() {
-        assertThat(TracingSetup.start(io.quotaflow.settings.MetricsSettings.Traces.DEFAULT, k -> null, k -> null)).isSameAs(Tracing.NOOP);
-        assertThat(TracingSetup.start(new io.quotaflow.settings.MetricsSettings.Traces("none", false), k -> null, k -> null))
+        assertThat(TracingSetup.start(io.quotaflow.settings.MetricsSettings.Traces.DEFAULT, k -> null, k -> null, org.apache.kafka.common.utils.Time.SYSTEM)).isSameAs(Tracing.NOOP);
+        assertThat(TracingSetup.start(new io.quotaflow.settings.MetricsSettings.Traces("none", false), k -> null, k -> null, org.apache.kafka.common.utils.Time.SYSTEM))
                 .isSameAs(Tracing.NOOP);
     }
 }

@@ -9,6 +9,8 @@ import io.quotaflow.model.ModelItem;
 import io.quotaflow.model.ModelOutcome;
 import io.quotaflow.model.ModelRequest;
 import io.quotaflow.settings.BatchApiSettings;
+import io.quotaflow.ticket.WorkItem;
+import io.quotaflow.tracing.Tracing;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,6 +69,7 @@ public final class BatchCaller {
     final BatchRequests requests;
     final KeyValueStore<String, BatchJob> jobs;
     private final EnqueuedLimit limit;
+    private final Tracing.Jobs traces;
     final Map<String, LiveJob> live = new LinkedHashMap<>();
     private FormingJob forming;
     /** Tokens of the calls collected, on their way, or in jobs not finished. */
@@ -77,7 +80,8 @@ public final class BatchCaller {
     boolean active;
 
     public BatchCaller(String scope, String who, BatchApiSettings settings, BatchApi client, BatchLines lines,
-                KeyValueStore<String, BatchJob> jobs) {
+                KeyValueStore<String, BatchJob> jobs, Tracing.Jobs traces) {
+        this.traces = traces;
         this.scope = scope;
         this.who = who;
         this.settings = settings;
@@ -100,8 +104,8 @@ public final class BatchCaller {
         return enqueued == 0 || enqueued + tokens <= limit.limit();
     }
 
-    /** Collects {@code request}, counted at {@code tokens}, into the job being formed. */
-    public void send(ModelRequest request, long tokens, long now) {
+    /** Collects {@code request} for {@code tickets} (its span links to them), counted at {@code tokens}, into the job being formed. */
+    public void send(ModelRequest request, List<WorkItem> tickets, long tokens, long now) {
         byte[] line = BatchLines.requestLine(request.batchId(), request.prompt().body());
         BatchJob.Call call = new BatchJob.Call(request.batchId(), request.items().stream().map(ModelItem::id).toList(),
                 request.prompt().wireIds(), tokens);
@@ -114,7 +118,9 @@ public final class BatchCaller {
         if (forming == null) {
             forming = new FormingJob(now);
             forming.recordBytes = new BatchJob(null, scope, null, now, List.of(), "").recordBytes() + 64;
+            forming.span = traces.forming();
         }
+        forming.span.add(request, tickets, now);
         forming.calls.add(call);
         forming.bytes.writeBytes(line);
         forming.recordBytes += call.recordBytes();
@@ -182,6 +188,7 @@ public final class BatchCaller {
             return;
         }
         job.job = job.job.accepted(s.info().id());
+        job.span.accepted(s.info().id());
         job.submitting = false;
         job.nextPoll = now + settings.poll().toMillis();
         jobs.put(job.key, job.job);
@@ -205,6 +212,7 @@ public final class BatchCaller {
             nextReconcile = Math.min(nextReconcile, now + settings.poll().toMillis());
         }
         forget(job);
+        job.span.end("not_submitted", 0, 0, 0, "not submitted", now);
         LOG.warn("{}: a batch job of {} calls could not be submitted: {}", who, job.job.calls().size(), BatchRequests.describe(outcome));
         job.job.calls().forEach(c -> answers.answered(c.customId(), outcome, now));
     }
@@ -247,6 +255,7 @@ public final class BatchCaller {
     private void failed(LiveJob job, String errors, long now, Answers answers) {
         ModelOutcome failed = BatchRequests.transientFailure("batch job " + job.job.batchId() + " failed" + (errors == null ? "" : ": " + errors));
         forget(job);
+        job.span.end(BatchStatus.FAILED.wire(), 0, 0, 0, "failed", now);
         LOG.warn("{}: batch job {} failed ({}): its first call fails, its other {} wait for the next job", who, job.job.batchId(),
                 errors == null ? "no reason given" : errors, job.job.calls().size() - 1);
         List<BatchJob.Call> calls = job.job.calls();
@@ -279,6 +288,7 @@ public final class BatchCaller {
         boolean alone = job.job.calls().size() == 1 && held <= job.job.tokens();
         long learned = limit.refused(message, held);
         forget(job);
+        job.span.end(BatchStatus.FAILED.wire(), 0, 0, 0, TOKEN_LIMIT, now);
         LOG.warn("{}: batch job of {} calls refused for the provider's enqueued-token limit ({} held here); limit learned: {} "
                 + "(theirs), {} (ours at ratio {}); its calls wait for room", who, job.job.calls().size(), held, learned, limit.limit(),
                 String.format(java.util.Locale.ROOT, "%.2f", limit.ratio()));
@@ -323,6 +333,8 @@ public final class BatchCaller {
             }
         }
         forget(live);
+        long[] usage = BatchRequests.usage(found.values());
+        live.span.end(status.wire(), usage[0], usage[1], answered, status == BatchStatus.COMPLETED ? null : status.wire(), now);
         String name = job.isAccepted() ? job.batchId() : "key " + live.key;
         if (unfinished > 0) {
             LOG.warn("{}: batch job {} {} with {} of {} calls unfinished; their tickets go to the route's fallback", who, name,
@@ -350,6 +362,8 @@ public final class BatchCaller {
         BatchJob intent = BatchJob.intent(key, scope, now, forming.calls);
         LiveJob job = new LiveJob(key, intent, Long.MAX_VALUE);
         job.submitting = true;
+        job.span = forming.span;
+        job.span.submitted(forming.calls.size(), now);
         jobs.put(key, intent);
         live.put(key, job);
         active = true;

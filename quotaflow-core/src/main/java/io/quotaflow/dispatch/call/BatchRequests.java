@@ -144,6 +144,18 @@ final class BatchRequests {
         return new ModelOutcome.Failed(ModelOutcome.FailureKind.TRANSIENT, 0, message, Optional.empty(), RateLimitInfo.EMPTY, 0);
     }
 
+    /** The prompt and completion tokens of the answered {@code outcomes}, summed. */
+    static long[] usage(java.util.Collection<ModelOutcome> outcomes) {
+        long[] usage = new long[2];
+        for (ModelOutcome o : outcomes) {
+            if (o instanceof ModelOutcome.Answered a) {
+                usage[0] += a.promptTokens();
+                usage[1] += a.completionTokens();
+            }
+        }
+        return usage;
+    }
+
     static String describe(ModelOutcome outcome) {
         if (outcome instanceof ModelOutcome.Failed f) {
             return (f.status() > 0 ? "HTTP " + f.status() + ": " : "") + f.message();

@@ -12,6 +12,8 @@ final class FormingJob {
     final List<BatchJob.Call> calls = new ArrayList<>();
     final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     long recordBytes;
+    /** The job's span, collecting its tickets' links until it is submitted. */
+    io.quotaflow.tracing.Tracing.Job span = io.quotaflow.tracing.Tracing.Job.NONE;
 
     FormingJob(long startedAt) {
         this.startedAt = startedAt;

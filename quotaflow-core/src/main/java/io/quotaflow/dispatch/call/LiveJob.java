@@ -13,6 +13,8 @@ final class LiveJob {
     boolean submitting;
     BatchStatus status = BatchStatus.VALIDATING;
     boolean unknownLogged;
+    /** The job's span (none for a job restored from the store). */
+    io.quotaflow.tracing.Tracing.Job span = io.quotaflow.tracing.Tracing.Job.NONE;
 
     LiveJob(String key, BatchJob job, long nextPoll) {
         this.key = key;

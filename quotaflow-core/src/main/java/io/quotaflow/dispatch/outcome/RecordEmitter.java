@@ -126,7 +126,8 @@ public final class RecordEmitter {
         WorkItem.FailureState failure = item.failure() != null && item.failure().lastFailure() == now ? item.failure()
                 : new WorkItem.FailureState(item.failure() == null ? now : item.failure().firstFailure(), now, kind, status, message,
                 item.failedCallMs(), item.retryWaitMs());
-        tracing.event(item, "dead-letter", kind, true, now);
+        // a shed ticket is its own event on the trace: dead-lettered on arrival for its class's depth
+        tracing.event(item, io.quotaflow.failure.ErrorKind.SHED.wire().equals(kind) ? "shed" : "dead-letter", kind, true, now);
         return new Record<>(item.key(), new Outbound(Outbound.Target.DEAD_LETTER, item.original()), now,
                 FailureHeaders.forItem(item.withFailure(failure), kind, status, message));
     }

@@ -131,7 +131,34 @@ class BatchCallerTest {
     }
 
     private BatchCaller caller(BatchApiSettings settings) {
-        return new BatchCaller("scope-1-batch", "route bulk", settings, api, new BatchLines(new OpenAiChatClient(MODEL)), jobs);
+        return new BatchCaller("scope-1-batch", "route bulk", settings, api, new BatchLines(new OpenAiChatClient(MODEL)), jobs,
+                io.quotaflow.tracing.Tracing.Jobs.NONE);
+    }
+
+    private BatchCaller caller(BatchApiSettings settings, io.quotaflow.tracing.Tracing tracing) {
+        return new BatchCaller("scope-1-batch", "route bulk", settings, api, new BatchLines(new OpenAiChatClient(MODEL)), jobs,
+                tracing.jobs(MODEL));
+    }
+
+    private static io.quotaflow.tracing.Tracing tracing(io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter exporter) {
+        io.opentelemetry.sdk.OpenTelemetrySdk sdk = io.opentelemetry.sdk.OpenTelemetrySdk.builder()
+                .setTracerProvider(io.opentelemetry.sdk.trace.SdkTracerProvider.builder()
+                        .addSpanProcessor(io.opentelemetry.sdk.trace.export.SimpleSpanProcessor.create(exporter)).build()).build();
+        return new io.quotaflow.tracing.OtelTracing(sdk, false, sdk);
+    }
+
+    /** A ticket whose trace started at intake (a traceparent of its own). */
+    private static io.quotaflow.ticket.WorkItem traced(io.quotaflow.tracing.Tracing tracing, String id) {
+        return tracing.intake(io.quotaflow.dispatch.plan.ViewBuilder.ticket(id, io.quotaflow.records.Priority.STANDARD, 10, 0), 0);
+    }
+
+    private static String answerLineWithUsage(String callId, int in, int out) {
+        String content = "{\"results\":[{\"id\":\"1\",\"category\":\"billing\",\"urgency\":\"high\"}]}";
+        var body = Json.MAPPER.createObjectNode();
+        body.set("choices", Json.MAPPER.createArrayNode().add(Json.MAPPER.createObjectNode()
+                .put("finish_reason", "stop").set("message", Json.MAPPER.createObjectNode().put("content", content))));
+        body.set("usage", Json.MAPPER.createObjectNode().put("prompt_tokens", in).put("completion_tokens", out));
+        return "{\"custom_id\":\"" + callId + "\",\"response\":{\"status_code\":200,\"body\":" + body + "},\"error\":null}\n";
     }
 
     private List<BatchJob> stored() {
@@ -167,8 +194,8 @@ class BatchCallerTest {
     @Test
     void shouldSubmitTheCollectedCallsAsOneJobOnceTheCollectTimeHasPassed() {
         BatchCaller caller = caller(SETTINGS);
-        caller.send(request("c1", "t:a"), 100, 0);
-        caller.send(request("c2", "t:b"), 100, 10);
+        caller.send(request("c1", "t:a"), List.of(), 100, 0);
+        caller.send(request("c2", "t:b"), List.of(), 100, 10);
         caller.tick(500, recorder);
         assertThat(api.submitted).isEmpty();
 
@@ -189,8 +216,8 @@ class BatchCallerTest {
     @Test
     void shouldAnswerEachCallOnceWhenTheJobCompletesAndForgetTheJob() {
         BatchCaller caller = caller(SETTINGS);
-        caller.send(request("c1", "t:a"), 100, 0);
-        caller.send(request("c2", "t:b"), 100, 0);
+        caller.send(request("c1", "t:a"), List.of(), 100, 0);
+        caller.send(request("c2", "t:b"), List.of(), 100, 0);
         caller.tick(1_000, recorder);
         caller.tick(1_001, recorder);
         api.statuses.put("batch_1", CompletableFuture.completedFuture(info("batch_1", BatchStatus.COMPLETED, "file-out", "file-err")));
@@ -215,7 +242,7 @@ class BatchCallerTest {
     @Test
     void shouldPollAStoredJobAfterARestartAndKeepItsCallsOut() {
         BatchCaller first = caller(SETTINGS);
-        first.send(request("c1", "t:a"), 100, 0);
+        first.send(request("c1", "t:a"), List.of(), 100, 0);
         first.tick(1_000, recorder);
         first.tick(1_001, recorder);
         first.close();
@@ -236,8 +263,8 @@ class BatchCallerTest {
     @Test
     void shouldHandTheCallsAnExpiredJobDidNotGetToBackAsUnfinished() {
         BatchCaller caller = caller(SETTINGS);
-        caller.send(request("c1", "t:a"), 100, 0);
-        caller.send(request("c2", "t:b"), 100, 0);
+        caller.send(request("c1", "t:a"), List.of(), 100, 0);
+        caller.send(request("c2", "t:b"), List.of(), 100, 0);
         caller.tick(1_000, recorder);
         caller.tick(1_001, recorder);
         api.statuses.put("batch_1", CompletableFuture.completedFuture(info("batch_1", BatchStatus.EXPIRED, "file-out", "file-err")));
@@ -253,10 +280,85 @@ class BatchCallerTest {
     }
 
     @Test
+    void shouldTraceAJobAsOneSpanFromItsSubmissionToItsEndLinkedToEveryTicketWithTheUsageOfItsLines() {
+        var exporter = io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter.create();
+        io.quotaflow.tracing.Tracing tracing = tracing(exporter);
+        BatchCaller caller = caller(SETTINGS, tracing);
+        var a = traced(tracing, "t:a");
+        var b = traced(tracing, "t:b");
+        var c = traced(tracing, "t:c");
+        caller.send(request("c1", "t:a", "t:b"), List.of(a, b), 100, 0);
+        caller.send(request("c2", "t:c"), List.of(c), 100, 10);
+        caller.tick(1_000, recorder);
+        caller.tick(1_001, recorder);
+        assertThat(exporter.getFinishedSpanItems()).noneMatch(s -> s.getName().startsWith("batch "));
+        api.statuses.put("batch_1", CompletableFuture.completedFuture(info("batch_1", BatchStatus.COMPLETED, "file-out", null)));
+        api.files.put("file-out", answerLineWithUsage("c1", 30, 7) + answerLineWithUsage("c2", 12, 3));
+
+        caller.tick(1_600, recorder);
+        caller.tick(1_650, recorder);
+
+        assertThat(recorder.answered).containsOnlyKeys("c1", "c2");
+        var job = exporter.getFinishedSpanItems().stream().filter(s -> s.getName().equals("batch gpt-4o-mini")).toList();
+        assertThat(job).singleElement().satisfies(s -> {
+            assertThat(s.getKind()).isEqualTo(io.opentelemetry.api.trace.SpanKind.CLIENT);
+            assertThat(s.getStartEpochNanos()).isEqualTo(1_000_000_000L);
+            assertThat(s.getEndEpochNanos()).isEqualTo(1_650_000_000L);
+            assertThat(s.getLinks()).extracting(l -> l.getSpanContext().getTraceId()).containsExactlyInAnyOrder(
+                    traceOf(a), traceOf(b), traceOf(c));
+            assertThat(s.getTraceId()).isEqualTo(traceOf(a));
+            var attrs = s.getAttributes();
+            assertThat(attrs.get(io.opentelemetry.api.common.AttributeKey.stringKey("gen_ai.request.model"))).isEqualTo("gpt-4o-mini");
+            assertThat(attrs.get(io.opentelemetry.api.common.AttributeKey.stringKey("gen_ai.provider.name"))).isNotBlank();
+            assertThat(attrs.get(io.opentelemetry.api.common.AttributeKey.longKey("gen_ai.usage.input_tokens"))).isEqualTo(42L);
+            assertThat(attrs.get(io.opentelemetry.api.common.AttributeKey.longKey("gen_ai.usage.output_tokens"))).isEqualTo(10L);
+            assertThat(attrs.get(io.opentelemetry.api.common.AttributeKey.stringKey("quotaflow.batch.job"))).isEqualTo("batch_1");
+            assertThat(attrs.get(io.opentelemetry.api.common.AttributeKey.stringKey("quotaflow.batch.status"))).isEqualTo("completed");
+            assertThat(s.getStatus().getStatusCode()).isNotEqualTo(io.opentelemetry.api.trace.StatusCode.ERROR);
+        });
+        assertThat(exporter.getFinishedSpanItems().stream().filter(s -> s.getName().equals("quotaflow wait")).count())
+                .as("each ticket's wait ends when its call joins the job").isEqualTo(3);
+    }
+
+    @Test
+    void shouldEndTheSpanOfAnExpiredOrFailedJobWithAnErrorStatus() {
+        var exporter = io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter.create();
+        io.quotaflow.tracing.Tracing tracing = tracing(exporter);
+        BatchCaller caller = caller(SETTINGS, tracing);
+        caller.send(request("c1", "t:a"), List.of(traced(tracing, "t:a")), 100, 0);
+        caller.tick(1_000, recorder);
+        caller.tick(1_001, recorder);
+        api.statuses.put("batch_1", CompletableFuture.completedFuture(info("batch_1", BatchStatus.EXPIRED, null, null)));
+        caller.tick(1_600, recorder);
+        caller.tick(1_650, recorder);
+
+        caller.send(request("c2", "t:b"), List.of(traced(tracing, "t:b")), 100, 2_000);
+        caller.tick(3_000, recorder);
+        caller.tick(3_001, recorder);
+        api.statuses.put("batch_2", CompletableFuture.completedFuture(new BatchApiClient.Info("batch_2", BatchStatus.FAILED, null, null,
+                "line 1: invalid model")));
+        caller.tick(3_600, recorder);
+        caller.tick(3_601, recorder);
+
+        var jobs = exporter.getFinishedSpanItems().stream().filter(s -> s.getName().startsWith("batch ")).toList();
+        assertThat(jobs).hasSize(2).allSatisfy(s -> {
+            assertThat(s.getStatus().getStatusCode()).isEqualTo(io.opentelemetry.api.trace.StatusCode.ERROR);
+            assertThat(s.getLinks()).hasSize(1);
+        });
+        assertThat(jobs).extracting(s -> s.getAttributes().get(io.opentelemetry.api.common.AttributeKey.stringKey("error.type")))
+                .containsExactly("expired", "failed");
+    }
+
+    private static String traceOf(io.quotaflow.ticket.WorkItem item) {
+        return item.headers().stream().filter(h -> h.key().equals("traceparent")).map(h -> new String(h.value(), StandardCharsets.US_ASCII))
+                .findFirst().orElseThrow().substring(3, 35);
+    }
+
+    @Test
     void shouldFailEveryCallOfAFailedJobOrARefusedSubmission() {
         BatchCaller caller = caller(SETTINGS);
         api.nextSubmit = CompletableFuture.failedFuture(new RuntimeException("refused"));
-        caller.send(request("c1", "t:a"), 100, 0);
+        caller.send(request("c1", "t:a"), List.of(), 100, 0);
         caller.tick(1_000, recorder);
         caller.tick(1_001, recorder);
         assertThat(recorder.answered.get("c1")).isInstanceOfSatisfying(ModelOutcome.Failed.class,
@@ -264,7 +366,7 @@ class BatchCallerTest {
         assertThat(caller.enqueuedTokens()).isZero();
 
         api.nextSubmit = null;
-        caller.send(request("c2", "t:b"), 100, 2_000);
+        caller.send(request("c2", "t:b"), List.of(), 100, 2_000);
         caller.tick(3_000, recorder);
         caller.tick(3_001, recorder);
         api.statuses.put("batch_2", CompletableFuture.completedFuture(new BatchApiClient.Info("batch_2", BatchStatus.FAILED, null, null,
@@ -280,11 +382,11 @@ class BatchCallerTest {
     void shouldRespectTheEnqueuedTokenLimitTheRequestsPerJobAndTheFileSize() {
         BatchCaller caller = caller(SETTINGS.withMaxRequests(2));
         assertThat(caller.room(5_000)).as("one call alone always goes").isTrue();
-        caller.send(request("c1", "t:a"), 400, 0);
-        caller.send(request("c2", "t:b"), 400, 0);
+        caller.send(request("c1", "t:a"), List.of(), 400, 0);
+        caller.send(request("c2", "t:b"), List.of(), 400, 0);
         assertThat(caller.room(300)).as("800 + 300 > 1000 enqueued").isFalse();
         assertThat(caller.room(200)).isTrue();
-        caller.send(request("c3", "t:c"), 200, 0);
+        caller.send(request("c3", "t:c"), List.of(), 200, 0);
         assertThat(api.submitted).as("the third call starts a new job").hasSize(1);
         assertThat(api.submitted.get(0).lines().count()).isEqualTo(2);
 
@@ -292,7 +394,7 @@ class BatchCallerTest {
         int lineBytes = BatchLines.requestLine("d0", request("d0", "t:x").prompt().body()).length;
         int perFile = 1_024 / lineBytes;
         for (int i = 0; i <= perFile; i++) {
-            small.send(request("d" + i, "t:x" + i), 1, 0);
+            small.send(request("d" + i, "t:x" + i), List.of(), 1, 0);
         }
         assertThat(api.submitted).hasSize(2);
         assertThat(api.submitted.get(1).getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(1_024);
@@ -301,7 +403,7 @@ class BatchCallerTest {
     @Test
     void shouldAskForAJobsStatusEveryPollInterval() {
         BatchCaller caller = caller(SETTINGS);
-        caller.send(request("c1", "t:a"), 100, 0);
+        caller.send(request("c1", "t:a"), List.of(), 100, 0);
         caller.tick(1_000, recorder);
         caller.tick(1_001, recorder);
         int polls = api.polls;
@@ -320,8 +422,8 @@ class BatchCallerTest {
     /** Submits {@code c1} and {@code c2} (100 tokens each) at 0 and has the provider accept them as batch_1. */
     private BatchCaller submitted(BatchApiSettings settings) {
         BatchCaller caller = caller(settings);
-        caller.send(request("c1", "t:a"), 100, 0);
-        caller.send(request("c2", "t:b"), 100, 0);
+        caller.send(request("c1", "t:a"), List.of(), 100, 0);
+        caller.send(request("c2", "t:b"), List.of(), 100, 0);
         caller.tick(1_000, recorder);
         caller.tick(1_001, recorder);
         return caller;
@@ -376,8 +478,8 @@ class BatchCallerTest {
     void shouldAdoptAJobOrphanedBetweenUploadAndStoreWhenTheNextOwnerFindsItByItsKey() {
         BatchCaller first = caller(SETTINGS);
         api.nextSubmit = new CompletableFuture<>(); // the provider accepts the job; its answer never reaches this owner
-        first.send(request("c1", "t:a"), 100, 0);
-        first.send(request("c2", "t:b"), 100, 0);
+        first.send(request("c1", "t:a"), List.of(), 100, 0);
+        first.send(request("c2", "t:b"), List.of(), 100, 0);
         first.tick(1_000, recorder);
         first.close();
         String key = stored().get(0).key();
@@ -438,7 +540,7 @@ class BatchCallerTest {
             for (int k = 0; k < keys.length; k++) {
                 keys[k] = "tenant-" + k + ":" + pad + "-" + i + "-" + k;
             }
-            caller.send(request("call-" + i, keys), 1_000, 0);
+            caller.send(request("call-" + i, keys), List.of(), 1_000, 0);
         }
         caller.tick(1_000, recorder);
         caller.tick(1_001, recorder);
@@ -463,7 +565,7 @@ class BatchCallerTest {
     void shouldLearnTheEnqueuedLimitFromTokenLimitExceededAndWaitWithoutFailingOrFallingBack() {
         BatchCaller caller = caller(SETTINGS.withMaxEnqueuedTokens(1_000_000));
         for (int i = 0; i < 10; i++) {
-            caller.send(request("c" + i, "t:" + i), 1_000, 0);
+            caller.send(request("c" + i, "t:" + i), List.of(), 1_000, 0);
         }
         caller.tick(1_000, recorder);
         caller.tick(1_001, recorder);
@@ -481,9 +583,9 @@ class BatchCallerTest {
 
         // smaller jobs as room frees: two calls fit, a third does not
         assertThat(caller.room(1_000)).isTrue();
-        caller.send(request("d1", "t:1"), 1_000, 2_000);
+        caller.send(request("d1", "t:1"), List.of(), 1_000, 2_000);
         assertThat(caller.room(1_000)).isTrue();
-        caller.send(request("d2", "t:2"), 1_000, 2_000);
+        caller.send(request("d2", "t:2"), List.of(), 1_000, 2_000);
         assertThat(caller.room(1_000)).isFalse();
         caller.tick(3_000, recorder);
         caller.tick(3_001, recorder);
@@ -505,15 +607,15 @@ class BatchCallerTest {
         BatchCaller caller = caller(SETTINGS.withMaxEnqueuedTokens(1_000_000));
         api.nextSubmit = CompletableFuture.failedFuture(new BatchApiClient.Refused(429, "{\"error\":{\"code\":\"token_limit_exceeded\","
                 + "\"message\":\"The number of enqueued tokens has surpassed the configured limit of 1K for the deployment.\"}}"));
-        caller.send(request("c1", "t:a"), 700, 0);
-        caller.send(request("c2", "t:b"), 700, 0);
+        caller.send(request("c1", "t:a"), List.of(), 700, 0);
+        caller.send(request("c2", "t:b"), List.of(), 700, 0);
         caller.tick(1_000, recorder);
         caller.tick(1_001, recorder);
         assertThat(recorder.requeued).containsExactly("c1", "c2");
         assertThat(recorder.answers).isZero();
         assertThat(caller.enqueuedLimit()).isEqualTo(900);
 
-        caller.send(request("c3", "t:c"), 2_000, 2_000);
+        caller.send(request("c3", "t:c"), List.of(), 2_000, 2_000);
         caller.tick(3_000, recorder);
         caller.tick(3_001, recorder);
         assertThat(recorder.answered.get("c3")).as("alone and still refused: the failure table decides")
