@@ -236,7 +236,10 @@ class DispatchLedgerSpillTest {
         for (int i = 0; i < DispatchLedger.REFILL_PER_TICK * 4; i++) {
             big.accept(standard("T-" + i, i), i);
         }
-        big.queue().matching(r -> true).forEach(r -> { big.queue().remove(r.id()); pending.delete(r.id()); });
+        for (PendingQueue.Ref r : big.queue().matching(ref -> true)) {
+            big.queue().remove(r.id());
+            pending.delete(r.id());
+        }
         assertThat(big.spilledTotal()).isEqualTo(DispatchLedger.REFILL_PER_TICK);
         int moved = big.refill();
         assertThat(moved).isEqualTo(DispatchLedger.REFILL_PER_TICK);
