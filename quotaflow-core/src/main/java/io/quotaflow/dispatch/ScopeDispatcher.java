@@ -103,7 +103,7 @@ final class ScopeDispatcher {
         this.calls = new CallSender(client, settings.tracing().calls(settings.model()));
         this.haltProber = batch == null ? new HaltProber(scope, settings.model().model(), provider, health, listener, calls, outcomes) : null;
         this.steps = new StepExecutor(scope, ledger, provider, health, batch, calls, outcomes, effects, listener, statuses, report.pace(),
-                new DispatchPlanner(settings.batch(), settings.limits().maxBatchBytes()));
+                StepExecutor.planner(settings.batch(), settings.limits().maxBatchBytes()));
     }
 
     /**
