@@ -9,7 +9,6 @@ import io.quotaflow.dispatch.outcome.CacheGate;
 import io.quotaflow.dispatch.outcome.OutcomeApplier;
 import io.quotaflow.dispatch.outcome.RecordEmitter;
 import io.quotaflow.dispatch.plan.DeadlineSweep;
-import io.quotaflow.dispatch.plan.DispatchPlanner;
 import io.quotaflow.dispatch.plan.ProviderModel;
 import io.quotaflow.dispatch.report.DispatcherListener;
 import io.quotaflow.dispatch.report.DispatcherSnapshot;

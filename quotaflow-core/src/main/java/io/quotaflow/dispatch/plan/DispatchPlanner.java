@@ -77,15 +77,19 @@ public final class DispatchPlanner {
         if (view.next().isEmpty()) {
             return new DispatchStep.Idle(DispatchStep.Idle.Reason.EMPTY);
         }
-        DispatchView.Candidate next = view.next().get();
-        PendingQueue.Proposal proposal = next.proposal();
-        if (callsOut >= maxInFlight && proposal.priority() != Priority.INTERACTIVE) {
+        if (callsOut >= maxInFlight && view.next().get().proposal().priority() != Priority.INTERACTIVE) {
             // the extra calls are interactive work's alone: bulk never fills them
             return new DispatchStep.Idle(DispatchStep.Idle.Reason.CALLS_OUT);
         }
+        return plan(view.next().get(), probe, view, now);
+    }
+
+    /** The next batch, the circuit letting it start: linger, wait on the estimate, or load it. */
+    private DispatchStep plan(DispatchView.Candidate next, boolean probe, DispatchView view, long now) {
+        PendingQueue.Proposal proposal = next.proposal();
         // with tickets spilled to disk the batch cannot fill from memory by waiting: no linger then
         if (!probe && !view.backlogged()
-                && proposal.mayLinger(lingerMs.getOrDefault(proposal.priority(), 0L), maxItems(circuit), next.tokenCap(), now)) {
+                && proposal.mayLinger(lingerMs.getOrDefault(proposal.priority(), 0L), batchItems, next.tokenCap(), now)) {
             return new DispatchStep.Linger(proposal);
         }
         if (next.waitNanos() > 0) {
