@@ -9,7 +9,6 @@ import io.quotaflow.dispatch.outcome.CacheGate;
 import io.quotaflow.dispatch.outcome.OutcomeApplier;
 import io.quotaflow.dispatch.outcome.RecordEmitter;
 import io.quotaflow.dispatch.plan.DeadlineSweep;
-import io.quotaflow.dispatch.plan.DispatchPlanner;
 import io.quotaflow.dispatch.plan.ProviderModel;
 import io.quotaflow.dispatch.report.DispatcherListener;
 import io.quotaflow.dispatch.report.DispatcherSnapshot;
@@ -103,7 +102,7 @@ final class ScopeDispatcher {
         this.calls = new CallSender(client, settings.tracing().calls(settings.model()));
         this.haltProber = batch == null ? new HaltProber(scope, settings.model().model(), provider, health, listener, calls, outcomes) : null;
         this.steps = new StepExecutor(scope, ledger, provider, health, batch, calls, outcomes, effects, listener, statuses, report.pace(),
-                new DispatchPlanner(settings.batch(), settings.limits().maxBatchBytes()));
+                StepExecutor.planner(settings.batch(), settings.limits().maxBatchBytes()));
     }
 
     /**

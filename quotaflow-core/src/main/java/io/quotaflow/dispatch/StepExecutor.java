@@ -11,25 +11,34 @@ import io.quotaflow.dispatch.plan.BatchLimiter;
 import io.quotaflow.dispatch.plan.DispatchPlanner;
 import io.quotaflow.dispatch.plan.DispatchStep;
 import io.quotaflow.dispatch.plan.DispatchView;
-import io.quotaflow.dispatch.plan.LedgerQueue;
 import io.quotaflow.dispatch.plan.ProviderModel;
 import io.quotaflow.dispatch.report.DispatcherListener;
 import io.quotaflow.failure.ErrorKind;
 import io.quotaflow.failure.ScopeHealth;
 import io.quotaflow.model.ChatPrompt;
 import io.quotaflow.model.ModelRequest;
+import io.quotaflow.quota.Charge;
+import io.quotaflow.quota.ContextWindow;
+import io.quotaflow.records.Priority;
+import io.quotaflow.settings.BatchSettings;
 import io.quotaflow.status.Pace;
 import io.quotaflow.ticket.WorkItem;
 
+import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
 /**
- * A scope's dispatch loop: asks the {@link DispatchPlanner} for the next step and carries it out (the ledger, the
- * limiter, the statuses, then the call), until a step stops dispatch for this tick. The planner decides from the
- * scope's view; this applies its {@link DispatchStep}s and builds the prompt of a call that starts.
+ * A scope's dispatch loop: reads the scope's {@link DispatchView} (a value: circuit, calls out, the next batch and the
+ * limiter's answers on it), asks the {@link DispatchPlanner} for the next step and carries it out (the ledger, the
+ * limiter, the statuses, then the call), until a step stops dispatch for this tick. The view is read again for every
+ * step, since each call that starts changes the queue and the limiter. The planner decides from the view alone; this
+ * loads and prices the tickets it chooses ({@link DispatchStep.Load}), applies its {@link DispatchStep}s and builds the
+ * prompt of a call that starts.
  */
 final class StepExecutor {
 
@@ -68,6 +77,15 @@ final class StepExecutor {
         this.planner = planner;
     }
 
+    /** The planner of {@code batch}'s grouping: the lingers read as milliseconds once, so that it holds no time type. */
+    static DispatchPlanner planner(BatchSettings batch, long maxBatchBytes) {
+        Map<Priority, Long> lingerMs = new EnumMap<>(Priority.class);
+        for (Priority p : Priority.values()) {
+            lingerMs.put(p, batch.linger(p).toMillis());
+        }
+        return new DispatchPlanner(batch.maxItems(), lingerMs, maxBatchBytes);
+    }
+
     /** Call {@code callId} ended (answered, or its batch job ended without it): a probe among them is no longer out. */
     void ended(String callId) {
         probes.remove(callId);
@@ -81,8 +99,13 @@ final class StepExecutor {
     void dispatch(long now) {
         boolean more = true;
         int budget = batch == null ? Integer.MAX_VALUE : BATCH_CALLS_PER_TICK;
+        DispatchView.Limiter limiter = batch == null ? provider : new BatchLimiter(provider, batch);
         while (more && budget > 0) {
-            DispatchStep step = planner.next(view(now), now);
+            long nanos = provider.epochNanos(); // the limiter's time of this step's view, read once
+            DispatchStep step = planner.next(view(limiter, nanos, now), now);
+            if (step instanceof DispatchStep.Load load) {
+                step = planner.priced(load, price(load, limiter, nanos));
+            }
             if (step instanceof DispatchStep.Start) {
                 budget--;
             }
@@ -90,11 +113,34 @@ final class StepExecutor {
         }
     }
 
-    /** This scope as the planner sees it at {@code now}: a halted online scope sends no ticket ({@link HaltProber} probes it). */
-    private DispatchView view(long now) {
+    /**
+     * This scope as the planner sees it at {@code now}, read first: a halted online scope sends no ticket ({@link HaltProber}
+     * probes it); the next batch is proposed within what one call may take, and the limiter answers on it at {@code nanos}.
+     */
+    private DispatchView view(DispatchView.Limiter limiter, long nanos, long now) {
         ScopeHealth.Mode mode = batch == null && health.halted() ? ScopeHealth.Mode.BLOCKED : health.mode(now);
-        return new DispatchView(new LedgerQueue(ledger), batch == null ? provider : new BatchLimiter(provider, batch),
-                new DispatchView.Circuit(mode, !probes.isEmpty()), provider.epochNanos());
+        DispatchView.Circuit circuit = new DispatchView.Circuit(mode, !probes.isEmpty());
+        Optional<DispatchView.Candidate> next = ledger.propose(planner.maxItems(circuit), limiter::promptTokenCap, planner.maxBatchBytes(), now)
+                .map(proposal -> {
+                    Charge estimate = limiter.estimate(proposal);
+                    Charge after = limiter.behind(proposal, ledger.backlog());
+                    return new DispatchView.Candidate(proposal, limiter.promptTokenCap(proposal.priority()), estimate, after,
+                            limiter.nanosUntilAdmissible(proposal.priority(), estimate, after, nanos));
+                });
+        return new DispatchView(circuit, ledger.callsInFlight(), limiter.maxInFlight(nanos), limiter.inFlightFixed(), next, ledger.backlogged());
+    }
+
+    /** The tickets {@code load} chose, loaded from the ledger and priced, with the limiter's answer on the price at {@code nanos}. */
+    private DispatchView.Priced price(DispatchStep.Load load, DispatchView.Limiter limiter, long nanos) {
+        List<WorkItem> items = ledger.load(load.proposal());
+        ContextWindow window = limiter.window();
+        if (items.isEmpty()) {
+            return new DispatchView.Priced(items, Charge.NONE, window.tokens(), window.learned(), true, 0);
+        }
+        Charge charge = limiter.charge(items);
+        boolean fits = window.fits(charge.tokens());
+        long wait = fits ? limiter.nanosUntilAdmissible(load.proposal().priority(), charge, load.after(), nanos) : 0;
+        return new DispatchView.Priced(items, charge, window.tokens(), window.learned(), fits, wait);
     }
 
     /** Does what {@code step} says; returns whether the loop asks the planner again (a refused admission ends it). */

@@ -48,6 +48,29 @@ class DispatchLayersTest {
                 .because("a policy decides from values; the executor talks to Kafka");
     }
 
+    /**
+     * The planner ({@code DispatchPlanner}, {@code DispatchView}, {@code DispatchStep} and their nested types in {@code plan})
+     * decides from values: it depends on no ledger class but the values a view carries ({@code Backlog}, a proposal and its
+     * refs), on no provider model or limiter behind one, on no Kafka and on no time type ({@code java.time}, Kafka's
+     * {@code Time}, {@code EpochNanoClock}).
+     */
+    static ArchRule plannerDecidesFromValues(String plan, String ledger) {
+        DescribedPredicate<JavaClass> live = new DescribedPredicate<>("a live ledger, provider model, Kafka or time class") {
+            @Override
+            public boolean test(JavaClass c) {
+                String name = c.getName();
+                boolean ledgerValue = name.endsWith(".Backlog") || name.endsWith(".PendingQueue$Proposal") || name.endsWith(".PendingQueue$Ref");
+                return (c.getPackageName().startsWith(ledger) && !ledgerValue)
+                        || c.getSimpleName().equals("ProviderModel") || c.getSimpleName().equals("BatchLimiter")
+                        || name.startsWith("org.apache.kafka.") || name.startsWith("java.time.")
+                        || name.equals("io.quotaflow.quota.EpochNanoClock");
+            }
+        };
+        return noClasses().that().resideInAPackage(plan).and().haveNameMatching(".*\\.Dispatch(Planner|View|Step)(\\$.*)?")
+                .should().dependOnClassesThat(live)
+                .because("the planner decides from a value read first: no ledger, no provider model, no Kafka, no clock");
+    }
+
     /** Only {@code executor} (the package, not its sub-packages) and {@code topology} depend on {@link ProcessorContext}. */
     static ArchRule onlyExecutorAndTopologyTouchTheContext(String root, String executor, String topology) {
         return noClasses().that().resideInAPackage(root).and().resideOutsideOfPackages(executor, topology)
@@ -130,6 +153,20 @@ class DispatchLayersTest {
     void shouldKeepOutcomesAndReportsBelowTheExecutor() {
         layer(DISPATCH + ".outcome..", DISPATCH).check(CORE);
         layer(DISPATCH + ".report..", DISPATCH, DISPATCH + ".outcome..").check(CORE);
+    }
+
+    @Test
+    void shouldLetThePlannerDecideFromValuesAlone() {
+        plannerDecidesFromValues(DISPATCH + ".plan", DISPATCH + ".ledger").check(CORE);
+    }
+
+    @Test
+    void shouldRejectAPlannerThatReadsTheClockOrTheLedger() {
+        JavaClasses fixture = new ClassFileImporter().importPackages("io.quotaflow.architecture.layerfixture.planner");
+
+        assertThatThrownBy(() -> plannerDecidesFromValues("io.quotaflow.architecture.layerfixture.planner",
+                "io.quotaflow.architecture.layerfixture.planner.ledger").check(fixture))
+                .isInstanceOf(AssertionError.class).hasMessageContaining("java.time.Duration").hasMessageContaining("Store");
     }
 
     @Test

@@ -10,8 +10,9 @@ import java.util.List;
 /**
  * What a scope's dispatch loop does next: the {@link DispatchPlanner}'s answer, as a value. The
  * loop carries out {@link Discard}, {@link Split} and {@link TooLarge} and asks again; it stops for
- * this tick on {@link Idle}, {@link Linger} and {@link Wait}; on {@link Start} it admits the call,
- * takes the circuit's permit last, sends it and asks again.
+ * this tick on {@link Idle}, {@link Linger} and {@link Wait}; on {@link Load} it loads and prices the
+ * chosen tickets and asks the planner on the price ({@link DispatchPlanner#priced}); on {@link Start}
+ * it admits the call, takes the circuit's permit last, builds the prompt, sends it and asks again.
  */
 public sealed interface DispatchStep {
 
@@ -55,6 +56,21 @@ public sealed interface DispatchStep {
         @Override
         public boolean continues() {
             return false;
+        }
+    }
+
+    /**
+     * The batch may go on its estimate: the executor loads its tickets from the store and prices them
+     * ({@link DispatchView.Priced}), and the planner decides on that price ({@link DispatchPlanner#priced}).
+     *
+     * @param after what the work still waiting behind it would be charged
+     * @param probe the circuit lets this one call through to probe the provider
+     */
+    record Load(PendingQueue.Proposal proposal, Charge after, boolean probe) implements DispatchStep {
+
+        @Override
+        public boolean continues() {
+            return true;
         }
     }
 

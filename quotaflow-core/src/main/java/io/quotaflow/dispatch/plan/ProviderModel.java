@@ -92,7 +92,7 @@ public final class ProviderModel implements DispatchView.Limiter {
         return !inFlight.auto();
     }
 
-    /** The limiter's time now (epoch ns): read once for a {@link DispatchView}, which the planner asks at that time. */
+    /** The limiter's time now (epoch ns): read once for each {@link DispatchView}, whose limiter answers are of that time. */
     public long epochNanos() {
         return clock.epochNanos();
     }

@@ -5,7 +5,6 @@ import io.quotaflow.dispatch.ledger.PendingQueue;
 
 import io.quotaflow.failure.ScopeHealth;
 import io.quotaflow.quota.Charge;
-import io.quotaflow.quota.ContextWindow;
 import io.quotaflow.records.Priority;
 import io.quotaflow.settings.TenantSettings;
 import io.quotaflow.ticket.WorkItem;
@@ -16,11 +15,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.ToIntFunction;
 
 /**
- * Builds {@link DispatchView}s for the planner's tests: a real {@link PendingQueue} of the tickets
- * given, and a limiter and a circuit that say what the test tells them. Unless told otherwise: no
+ * Builds {@link DispatchView} values for the planner's tests, without a ledger or a provider model: the
+ * next batch a real {@link PendingQueue} of the tickets given proposes, and a limiter and a circuit that
+ * say what the test tells them. Unless told otherwise: no
  * call out of four allowed, the circuit closed, room for any charge, a context window of 128 k, a
  * prompt of {@value #FIXED_TOKENS} tokens plus its tickets', {@value #MAX_TOKENS_PER_ITEM} completion
  * tokens a ticket, and a prompt-token cap of 6,000.
@@ -44,10 +43,6 @@ public final class ViewBuilder {
     private long offset;
     /** What the planner said waits behind each charge it asked the limiter about, in order. */
     private final List<Charge> asked = new ArrayList<>();
-    /** The limiter's time of the view (epoch ns). */
-    private long nanos;
-    /** The times the planner asked the limiter at, in order. */
-    private final List<Long> askedAt = new ArrayList<>();
 
     private ViewBuilder() {
     }
@@ -118,109 +113,69 @@ public final class ViewBuilder {
         return this;
     }
 
-    /** What waited behind each call the planner asked the limiter about, in the order asked. */
+    /** What waited behind each charge the limiter was asked about (the estimate's, then the price's), in the order asked. */
     List<Charge> askedAfter() {
         return asked;
     }
 
-    /** The view is of the limiter's time {@code epochNanos}. */
-    ViewBuilder at(long epochNanos) {
-        this.nanos = epochNanos;
-        return this;
+    /**
+     * The view the executor would read for {@code planner} at {@code now}: the next batch the queue
+     * proposes within what one call may take, with this builder's limiter's answers on it.
+     */
+    DispatchView build(DispatchPlanner planner, long now) {
+        DispatchView.Circuit circuit = new DispatchView.Circuit(mode, probeOut);
+        Optional<DispatchView.Candidate> next = queue.propose(planner.maxItems(circuit), p -> promptTokenCap, planner.maxBatchBytes(), now)
+                .map(proposal -> {
+                    Charge estimate = estimate(proposal);
+                    Charge after = behind(proposal);
+                    return new DispatchView.Candidate(proposal, promptTokenCap, estimate, after, waitNanos(estimate, after));
+                });
+        return new DispatchView(circuit, callsInFlight, maxInFlight, inFlightFixed, next, false);
     }
 
-    /** The times the planner asked the limiter at (its in-flight limit, its admission), in order. */
-    List<Long> askedAt() {
-        return askedAt;
+    /** The tickets of {@code load} still held, priced, as the executor would read them after the planner chose them. */
+    DispatchView.Priced priced(DispatchStep.Load load) {
+        List<WorkItem> items = new ArrayList<>();
+        load.proposal().refs().forEach(r -> Optional.ofNullable(held.get(r.id())).ifPresent(items::add));
+        if (items.isEmpty()) {
+            return new DispatchView.Priced(items, Charge.NONE, contextTokens, contextLearned, true, 0);
+        }
+        Charge charge = Charge.call(FIXED_TOKENS + items.stream().mapToInt(WorkItem::tokens).sum(), (long) MAX_TOKENS_PER_ITEM * items.size());
+        boolean fits = charge.tokens() <= contextTokens;
+        return new DispatchView.Priced(items, charge, contextTokens, contextLearned, fits, fits ? waitNanos(charge, load.after()) : 0);
     }
 
-    DispatchView build() {
-        ContextWindow window = new ContextWindow(contextLearned ? 2 * contextTokens : contextTokens);
-        if (contextLearned) {
-            window.learn("This model's maximum context length is " + contextTokens + " tokens.");
-        }
-        return new DispatchView(new Queue(), new Limiter(window), new DispatchView.Circuit(mode, probeOut), nanos);
+    /** What {@code planner} does next at {@code now}, the executor's way: on a {@link DispatchStep.Load} it prices the tickets and asks again. */
+    DispatchStep plan(DispatchPlanner planner, long now) {
+        DispatchStep step = planner.next(build(planner, now), now);
+        return step instanceof DispatchStep.Load load ? planner.priced(load, priced(load)) : step;
     }
 
-    private final class Queue implements DispatchView.Queue {
-
-        @Override
-        public Optional<PendingQueue.Proposal> propose(int maxItems, ToIntFunction<Priority> maxTokens, long maxBytes, long now) {
-            return queue.propose(maxItems, maxTokens, maxBytes, now);
-        }
-
-        @Override
-        public List<WorkItem> load(PendingQueue.Proposal proposal) {
-            List<WorkItem> items = new ArrayList<>();
-            proposal.refs().forEach(r -> Optional.ofNullable(held.get(r.id())).ifPresent(items::add));
-            return items;
-        }
-
-        @Override
-        public int callsInFlight() {
-            return callsInFlight;
-        }
-
-        @Override
-        public Backlog backlog() {
-            return new Backlog(queue.size(Priority.STANDARD) + queue.size(Priority.BULK), queue.tokens(Priority.STANDARD) + queue.tokens(Priority.BULK));
-        }
+    /** The queue's next proposal (for checking that planning took nothing from it). */
+    Optional<PendingQueue.Proposal> propose(long now) {
+        return queue.propose(10, p -> promptTokenCap, Long.MAX_VALUE, now);
     }
 
-    private final class Limiter implements DispatchView.Limiter {
+    private static Charge estimate(PendingQueue.Proposal proposal) {
+        return Charge.call(FIXED_TOKENS + proposal.tokens() - 2L * proposal.refs().size(), (long) MAX_TOKENS_PER_ITEM * proposal.refs().size());
+    }
 
-        private final ContextWindow window;
-
-        Limiter(ContextWindow window) {
-            this.window = window;
+    /** What waits behind {@code proposal}: one call per ticket, the fixed part, its tokens and its completion budget. */
+    private Charge behind(PendingQueue.Proposal proposal) {
+        Backlog all = new Backlog(queue.size(Priority.STANDARD) + queue.size(Priority.BULK), queue.tokens(Priority.STANDARD) + queue.tokens(Priority.BULK));
+        if (proposal.priority() == Priority.INTERACTIVE) {
+            return Charge.NONE;
         }
-
-        @Override
-        public int maxInFlight(long nanos) {
-            askedAt.add(nanos);
-            return maxInFlight;
+        Backlog backlog = all.after(proposal);
+        if (backlog.tickets() == 0) {
+            return Charge.NONE;
         }
+        return new Charge(backlog.tickets(), (long) (FIXED_TOKENS + MAX_TOKENS_PER_ITEM) * backlog.tickets() + backlog.promptTokens(),
+                (long) FIXED_TOKENS * backlog.tickets() + backlog.promptTokens(), (long) MAX_TOKENS_PER_ITEM * backlog.tickets());
+    }
 
-        @Override
-        public boolean inFlightFixed() {
-            return inFlightFixed;
-        }
-
-        @Override
-        public int promptTokenCap(Priority priority) {
-            return promptTokenCap;
-        }
-
-        @Override
-        public Charge estimate(PendingQueue.Proposal proposal) {
-            return Charge.call(FIXED_TOKENS + proposal.tokens() - 2L * proposal.refs().size(),
-                    (long) MAX_TOKENS_PER_ITEM * proposal.refs().size());
-        }
-
-        @Override
-        public Charge charge(List<WorkItem> items) {
-            int prompt = FIXED_TOKENS + items.stream().mapToInt(WorkItem::tokens).sum();
-            int maxTokens = MAX_TOKENS_PER_ITEM * items.size();
-            return Charge.call(prompt, maxTokens);
-        }
-
-        @Override
-        public ContextWindow window() {
-            return window;
-        }
-
-        /** One call per ticket: the fixed part, its tokens and its completion budget. */
-        @Override
-        public Charge estimate(Backlog backlog) {
-            return new Charge(backlog.tickets(), (long) (FIXED_TOKENS + MAX_TOKENS_PER_ITEM) * backlog.tickets() + backlog.promptTokens(),
-                    (long) FIXED_TOKENS * backlog.tickets() + backlog.promptTokens(), (long) MAX_TOKENS_PER_ITEM * backlog.tickets());
-        }
-
-        @Override
-        public long nanosUntilAdmissible(Priority priority, Charge charge, Charge after, long nanos) {
-            asked.add(after);
-            askedAt.add(nanos);
-            return charge.tokens() <= room ? 0 : 1_000_000_000L;
-        }
+    private long waitNanos(Charge charge, Charge after) {
+        asked.add(after);
+        return charge.tokens() <= room ? 0 : 1_000_000_000L;
     }
 }
