@@ -7,7 +7,7 @@
  */
 import io.quotaflow.bench.GeneratedTicket;
 import io.quotaflow.bench.TicketGenerator;
-import io.quotaflow.model.TicketText;
+import io.quotaflow.llm.TicketText;
 
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;

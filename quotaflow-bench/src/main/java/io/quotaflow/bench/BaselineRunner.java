@@ -3,10 +3,10 @@ package io.quotaflow.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.settings.Secret;
-import io.quotaflow.model.ChatPrompt;
-import io.quotaflow.model.ModelItem;
-import io.quotaflow.model.PromptBuilder;
-import io.quotaflow.model.PromptLevers;
+import io.quotaflow.llm.ChatPrompt;
+import io.quotaflow.llm.ModelItem;
+import io.quotaflow.llm.PromptBuilder;
+import io.quotaflow.llm.PromptLevers;
 import io.quotaflow.records.Json;
 
 import java.io.IOException;

@@ -9,9 +9,9 @@ import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.settings.Secret;
 import io.quotaflow.simulator.KeywordClassifier;
 import io.quotaflow.simulator.SimulatorConfig;
-import io.quotaflow.model.ChatPrompt;
-import io.quotaflow.model.ModelItem;
-import io.quotaflow.model.PromptBuilder;
+import io.quotaflow.llm.ChatPrompt;
+import io.quotaflow.llm.ModelItem;
+import io.quotaflow.llm.PromptBuilder;
 import io.quotaflow.wire.TokenCounter;
 import io.quotaflow.records.Priority;
 

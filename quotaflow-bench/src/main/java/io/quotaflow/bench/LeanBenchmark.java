@@ -1,13 +1,13 @@
 package io.quotaflow.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quotaflow.model.ChatPrompt;
-import io.quotaflow.model.ModelItem;
-import io.quotaflow.model.ModelOutcome;
-import io.quotaflow.model.ModelRequest;
-import io.quotaflow.model.OpenAiChatClient;
-import io.quotaflow.model.PromptBuilder;
-import io.quotaflow.model.PromptLevers;
+import io.quotaflow.llm.ChatPrompt;
+import io.quotaflow.llm.ModelItem;
+import io.quotaflow.llm.ModelOutcome;
+import io.quotaflow.llm.ModelRequest;
+import io.quotaflow.llm.OpenAiChatClient;
+import io.quotaflow.llm.PromptBuilder;
+import io.quotaflow.llm.PromptLevers;
 import io.quotaflow.records.Json;
 import io.quotaflow.records.TicketKey;
 import io.quotaflow.settings.BatchSettings;

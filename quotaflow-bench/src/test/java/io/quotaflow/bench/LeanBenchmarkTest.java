@@ -1,6 +1,6 @@
 package io.quotaflow.bench;
 
-import io.quotaflow.model.TicketText;
+import io.quotaflow.llm.TicketText;
 import io.quotaflow.simulator.KeywordClassifier;
 import org.junit.jupiter.api.Test;
 

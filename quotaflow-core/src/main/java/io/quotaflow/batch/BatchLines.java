@@ -2,11 +2,11 @@ package io.quotaflow.batch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.quotaflow.model.ChatPrompt;
-import io.quotaflow.model.ModelItem;
-import io.quotaflow.model.ModelOutcome;
-import io.quotaflow.model.ModelRequest;
-import io.quotaflow.model.OpenAiChatClient;
+import io.quotaflow.llm.ChatPrompt;
+import io.quotaflow.llm.ModelItem;
+import io.quotaflow.llm.ModelOutcome;
+import io.quotaflow.llm.ModelRequest;
+import io.quotaflow.llm.OpenAiChatClient;
 import io.quotaflow.quota.RateLimitInfo;
 import io.quotaflow.records.Json;
 

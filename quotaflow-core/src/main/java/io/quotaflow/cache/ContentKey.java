@@ -1,8 +1,8 @@
 package io.quotaflow.cache;
 
 import io.quotaflow.settings.ModelSettings;
-import io.quotaflow.model.ModelItem;
-import io.quotaflow.model.PromptBuilder;
+import io.quotaflow.llm.ModelItem;
+import io.quotaflow.llm.PromptBuilder;
 import io.quotaflow.ticket.WorkItem;
 
 import java.nio.charset.StandardCharsets;

@@ -14,7 +14,7 @@ import io.quotaflow.dispatch.report.DispatcherListener;
 import io.quotaflow.batch.BatchApiClient;
 import io.quotaflow.batch.BatchLines;
 import io.quotaflow.cache.CacheStores;
-import io.quotaflow.model.OpenAiChatClient;
+import io.quotaflow.llm.OpenAiChatClient;
 import io.quotaflow.cache.Coalescer;
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.quota.EpochNanoClock;

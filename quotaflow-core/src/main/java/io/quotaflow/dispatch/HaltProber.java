@@ -5,10 +5,10 @@ import io.quotaflow.dispatch.outcome.OutcomeApplier;
 import io.quotaflow.dispatch.plan.ProviderModel;
 import io.quotaflow.dispatch.report.DispatcherListener;
 import io.quotaflow.failure.ScopeHealth;
-import io.quotaflow.model.ChatPrompt;
-import io.quotaflow.model.ModelOutcome;
-import io.quotaflow.model.ModelRequest;
-import io.quotaflow.model.PromptBuilder;
+import io.quotaflow.llm.ChatPrompt;
+import io.quotaflow.llm.ModelOutcome;
+import io.quotaflow.llm.ModelRequest;
+import io.quotaflow.llm.PromptBuilder;
 import io.quotaflow.quota.Charge;
 import io.quotaflow.records.Priority;
 

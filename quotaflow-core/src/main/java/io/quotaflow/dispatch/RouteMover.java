@@ -6,7 +6,7 @@ import io.quotaflow.dispatch.outcome.Outbound;
 
 import io.quotaflow.routing.RouteSettings;
 import io.quotaflow.routing.Routing;
-import io.quotaflow.model.ModelItem;
+import io.quotaflow.llm.ModelItem;
 import io.quotaflow.routing.FallbackLog;
 import io.quotaflow.routing.FallbackPolicy;
 import io.quotaflow.routing.FallbackReason;

@@ -40,7 +40,7 @@ final class ScopeReport {
     }
 
     /** A call of {@code size} tickets came to {@code outcome}. */
-    void completed(String scope, io.quotaflow.model.ModelOutcome outcome, int size) {
+    void completed(String scope, io.quotaflow.llm.ModelOutcome outcome, int size) {
         listener.completed(scope, outcome, size);
     }
 

@@ -1,7 +1,7 @@
 package io.quotaflow.failure;
 
 import io.quotaflow.settings.RetrySettings;
-import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.llm.ModelOutcome;
 import io.quotaflow.ticket.WorkItem;
 
 import java.time.Duration;

@@ -3,7 +3,7 @@ package io.quotaflow.metrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quotaflow.failure.ErrorKind;
-import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.llm.ModelOutcome;
 import io.quotaflow.status.QueueView;
 import io.quotaflow.status.TicketDirectory;
 import io.quotaflow.records.Priority;

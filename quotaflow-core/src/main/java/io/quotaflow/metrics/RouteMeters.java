@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.llm.ModelOutcome;
 import io.quotaflow.quota.QuotaLevel;
 import io.quotaflow.quota.RateLimitCause;
 import io.quotaflow.records.Priority;

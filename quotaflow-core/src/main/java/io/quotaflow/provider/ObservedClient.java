@@ -1,8 +1,8 @@
 package io.quotaflow.provider;
 
-import io.quotaflow.model.ModelClient;
-import io.quotaflow.model.ModelOutcome;
-import io.quotaflow.model.ModelRequest;
+import io.quotaflow.llm.ModelClient;
+import io.quotaflow.llm.ModelOutcome;
+import io.quotaflow.llm.ModelRequest;
 
 import java.net.URI;
 import java.util.List;

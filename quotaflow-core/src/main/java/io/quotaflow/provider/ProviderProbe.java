@@ -3,8 +3,8 @@ package io.quotaflow.provider;
 import io.quotaflow.http.AnswerTooLargeException;
 import io.quotaflow.http.BoundedBodies;
 import io.quotaflow.http.BoundedCall;
-import io.quotaflow.model.ProviderDialect;
-import io.quotaflow.model.TransportCause;
+import io.quotaflow.llm.ProviderDialect;
+import io.quotaflow.llm.TransportCause;
 import io.quotaflow.records.Json;
 import io.quotaflow.routing.RouteSettings;
 import io.quotaflow.settings.Redactor;
@@ -42,7 +42,7 @@ public final class ProviderProbe implements AutoCloseable {
     public static final long MAX_ANSWER_BYTES = 16L * 1024 * 1024;
 
     /** What a check sends as the user's message (with {@code max_tokens} 1, a call of about ten tokens). */
-    static final String PING = io.quotaflow.model.PromptBuilder.PROBE_TEXT;
+    static final String PING = io.quotaflow.llm.PromptBuilder.PROBE_TEXT;
 
     private final ExecutorService executor;
     private final HttpClient http;
@@ -111,7 +111,7 @@ public final class ProviderProbe implements AutoCloseable {
 
     private HttpRequest chat(RouteSettings route) throws IOException {
         // the same one-token call a halted route probes with (PromptBuilder.probe)
-        var body = io.quotaflow.model.PromptBuilder.probe(route.model().model()).body();
+        var body = io.quotaflow.llm.PromptBuilder.probe(route.model().model()).body();
         ProviderDialect dialect = ProviderDialect.of(route.model().dialect());
         HttpRequest.Builder b = HttpRequest.newBuilder(dialect.chatUri(route.model())).timeout(timeout)
                 .header("Content-Type", "application/json").header("Accept", "application/json")

@@ -1,7 +1,7 @@
 package io.quotaflow.provider;
 
-import io.quotaflow.model.ModelOutcome;
-import io.quotaflow.model.TransportCause;
+import io.quotaflow.llm.ModelOutcome;
+import io.quotaflow.llm.TransportCause;
 
 import java.net.URI;
 import java.util.Locale;

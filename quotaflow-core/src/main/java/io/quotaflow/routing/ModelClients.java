@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
-import io.quotaflow.model.ModelClient;
-import io.quotaflow.model.OpenAiChatClient;
+import io.quotaflow.llm.ModelClient;
+import io.quotaflow.llm.OpenAiChatClient;
 
 /**
  * The model client of each quota scope: one per base URL, key and model, made on first use and

@@ -1,8 +1,8 @@
 package io.quotaflow.routing;
 
 import io.quotaflow.settings.BatchSettings;
-import io.quotaflow.model.ModelItem;
-import io.quotaflow.model.PromptBuilder;
+import io.quotaflow.llm.ModelItem;
+import io.quotaflow.llm.PromptBuilder;
 import io.quotaflow.records.Priority;
 import io.quotaflow.ticket.WorkItem;
 

@@ -7,7 +7,7 @@ import java.util.stream.Collectors;
 /**
  * How a route's provider is spoken to ({@code route.<name>.dialect}): the wire shape of its URL,
  * credentials, rate-limit headers and errors. Each value's behaviour lives in one class of
- * {@code io.quotaflow.model} ({@code ProviderDialect.of}).
+ * {@code io.quotaflow.llm} ({@code ProviderDialect.of}).
  */
 public enum Dialect {
 

@@ -9,7 +9,7 @@ import io.quotaflow.settings.RecordLimits;
 import io.quotaflow.failure.BoundedValue;
 import io.quotaflow.failure.ErrorKind;
 import io.quotaflow.failure.FailureHeaders;
-import io.quotaflow.model.ModelItem;
+import io.quotaflow.llm.ModelItem;
 import io.quotaflow.routing.RouteChooser;
 import io.quotaflow.records.Priority;
 import io.quotaflow.ticket.ReducedTicket;

@@ -12,8 +12,8 @@ import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.propagation.TextMapGetter;
-import io.quotaflow.model.ModelOutcome;
-import io.quotaflow.model.ModelRequest;
+import io.quotaflow.llm.ModelOutcome;
+import io.quotaflow.llm.ModelRequest;
 import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.ticket.WorkItem;
 

@@ -1,7 +1,7 @@
 package io.quotaflow.tracing;
 
-import io.quotaflow.model.ModelOutcome;
-import io.quotaflow.model.ModelRequest;
+import io.quotaflow.llm.ModelOutcome;
+import io.quotaflow.llm.ModelRequest;
 import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.ticket.WorkItem;
 import org.apache.kafka.common.header.Headers;

@@ -2,8 +2,8 @@ package io.quotaflow.batch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.quotaflow.model.ModelOutcome;
-import io.quotaflow.model.OpenAiChatClient;
+import io.quotaflow.llm.ModelOutcome;
+import io.quotaflow.llm.OpenAiChatClient;
 import io.quotaflow.records.Json;
 import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.settings.Secret;

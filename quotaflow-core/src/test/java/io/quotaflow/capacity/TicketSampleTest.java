@@ -1,7 +1,7 @@
 package io.quotaflow.capacity;
 
-import io.quotaflow.model.ModelItem;
-import io.quotaflow.model.PromptBuilder;
+import io.quotaflow.llm.ModelItem;
+import io.quotaflow.llm.PromptBuilder;
 import io.quotaflow.settings.BatchSettings;
 import io.quotaflow.testing.Fixtures;
 import org.junit.jupiter.api.Test;

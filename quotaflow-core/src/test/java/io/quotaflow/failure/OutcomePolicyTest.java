@@ -1,7 +1,7 @@
 package io.quotaflow.failure;
 
 import io.quotaflow.settings.RetrySettings;
-import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.llm.ModelOutcome;
 import io.quotaflow.quota.RateLimitInfo;
 import io.quotaflow.records.Priority;
 import io.quotaflow.ticket.WorkItem;

@@ -6,7 +6,7 @@ import io.quotaflow.admin.KafkaClients;
 import io.quotaflow.testkit.OutcomeCounter;
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.config.QuotaflowConfig;
-import io.quotaflow.model.OpenAiChatClient;
+import io.quotaflow.llm.OpenAiChatClient;
 import io.quotaflow.records.Json;
 import io.quotaflow.records.Priority;
 import io.quotaflow.routing.ModelClients;

@@ -20,7 +20,7 @@ import io.quotaflow.simulator.Faults;
 import io.quotaflow.simulator.ProviderSimulator;
 import io.quotaflow.simulator.SimulatorConfig;
 import io.quotaflow.routing.ModelClients;
-import io.quotaflow.model.OpenAiChatClient;
+import io.quotaflow.llm.OpenAiChatClient;
 import io.quotaflow.publish.TicketPublisher;
 import io.quotaflow.records.Json;
 import org.junit.jupiter.api.AfterEach;

@@ -13,7 +13,7 @@ import io.quotaflow.routing.RouteSettings;
 import io.quotaflow.routing.Routing;
 import io.quotaflow.settings.Secret;
 import io.quotaflow.settings.TopicNames;
-import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.llm.ModelOutcome;
 import io.quotaflow.quota.RateLimitInfo;
 import org.junit.jupiter.api.Test;
 

@@ -3,7 +3,7 @@ package io.quotaflow.metrics;
 import io.quotaflow.testkit.ManualTime;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.llm.ModelOutcome;
 import io.quotaflow.quota.RateLimitHeaders;
 import io.quotaflow.quota.RateLimitInfo;
 import io.quotaflow.testkit.ObservabilityContract;

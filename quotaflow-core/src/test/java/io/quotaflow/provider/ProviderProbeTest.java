@@ -1,7 +1,7 @@
 package io.quotaflow.provider;
 
 import io.quotaflow.http.RawHttpServer;
-import io.quotaflow.model.TransportCause;
+import io.quotaflow.llm.TransportCause;
 import io.quotaflow.routing.RouteSettings;
 import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.settings.QuotaSettings;

@@ -1,6 +1,6 @@
 package io.quotaflow.provider;
 
-import io.quotaflow.model.TransportCause;
+import io.quotaflow.llm.TransportCause;
 import org.junit.jupiter.api.Test;
 
 import javax.net.ssl.SSLHandshakeException;

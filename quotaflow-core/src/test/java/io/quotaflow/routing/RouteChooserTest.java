@@ -1,7 +1,7 @@
 package io.quotaflow.routing;
 
 import io.quotaflow.settings.BatchSettings;
-import io.quotaflow.model.ModelItem;
+import io.quotaflow.llm.ModelItem;
 import io.quotaflow.testing.Fixtures;
 import io.quotaflow.records.Priority;
 import io.quotaflow.ticket.WorkItem;

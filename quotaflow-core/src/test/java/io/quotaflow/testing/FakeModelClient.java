@@ -1,9 +1,9 @@
 package io.quotaflow.testing;
 
-import io.quotaflow.model.ModelClient;
-import io.quotaflow.model.ModelItem;
-import io.quotaflow.model.ModelOutcome;
-import io.quotaflow.model.ModelRequest;
+import io.quotaflow.llm.ModelClient;
+import io.quotaflow.llm.ModelItem;
+import io.quotaflow.llm.ModelOutcome;
+import io.quotaflow.llm.ModelRequest;
 import io.quotaflow.quota.RateLimitInfo;
 
 import java.util.ArrayList;

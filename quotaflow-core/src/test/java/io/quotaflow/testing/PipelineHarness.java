@@ -1,6 +1,6 @@
 package io.quotaflow.testing;
 
-import io.quotaflow.model.ModelClient;
+import io.quotaflow.llm.ModelClient;
 import io.quotaflow.records.Priority;
 import io.quotaflow.dispatch.report.DispatcherListener;
 import io.quotaflow.config.DispatcherSettings;

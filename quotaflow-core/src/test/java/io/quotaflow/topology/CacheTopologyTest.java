@@ -4,7 +4,7 @@ import io.quotaflow.records.DeadLetterHeaders;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.routing.Routing;
-import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.llm.ModelOutcome;
 import io.quotaflow.testing.FakeModelClient;
 import io.quotaflow.testing.Fixtures;
 import io.quotaflow.testing.PipelineHarness;

@@ -2,7 +2,7 @@ package io.quotaflow.topology;
 
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.settings.QuotaSettings;
-import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.llm.ModelOutcome;
 import io.quotaflow.testing.FakeModelClient;
 import io.quotaflow.testing.Fixtures;
 import io.quotaflow.testing.PipelineHarness;

@@ -8,7 +8,7 @@ import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.routing.RouteSettings;
 import io.quotaflow.routing.Routing;
-import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.llm.ModelOutcome;
 import io.quotaflow.quota.QuotaLevel;
 import io.quotaflow.quota.RateLimitInfo;
 import io.quotaflow.testing.FakeModelClient;

@@ -4,7 +4,7 @@ import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.deadline.DeadlineAction;
 import io.quotaflow.deadline.DeadlineSettings;
 import io.quotaflow.failure.FailureHeaders;
-import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.llm.ModelOutcome;
 import io.quotaflow.records.DeadLetterHeaders;
 import io.quotaflow.records.HandoffHeaders;
 import io.quotaflow.records.Priority;
@@ -36,7 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DeadlineTopologyTest {
 
-    private static final java.util.function.Function<io.quotaflow.model.ModelRequest, ModelOutcome> REFUSED = r -> FakeModelClient.failed(ModelOutcome.FailureKind.HALT, 401, "invalid api key");
+    private static final java.util.function.Function<io.quotaflow.llm.ModelRequest, ModelOutcome> REFUSED = r -> FakeModelClient.failed(ModelOutcome.FailureKind.HALT, 401, "invalid api key");
 
     private static String header(TestRecord<String, byte[]> r, String key) {
         return FailureHeaders.string(r.headers(), key).orElse(null);

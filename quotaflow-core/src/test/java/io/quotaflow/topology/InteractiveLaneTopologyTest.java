@@ -1,7 +1,7 @@
 package io.quotaflow.topology;
 
 import io.quotaflow.dispatch.report.DispatcherListener;
-import io.quotaflow.model.ModelItem;
+import io.quotaflow.llm.ModelItem;
 import io.quotaflow.records.Priority;
 import io.quotaflow.testing.FakeModelClient;
 import io.quotaflow.testing.Fixtures;

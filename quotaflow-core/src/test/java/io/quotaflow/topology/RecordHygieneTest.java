@@ -5,8 +5,8 @@ import io.quotaflow.config.DispatcherSettings;
 
 import io.quotaflow.settings.RecordLimits;
 import io.quotaflow.failure.FailureHeaders;
-import io.quotaflow.model.ModelItem;
-import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.llm.ModelItem;
+import io.quotaflow.llm.ModelOutcome;
 import io.quotaflow.testing.FakeModelClient;
 import io.quotaflow.testing.Fixtures;
 import io.quotaflow.testing.PipelineHarness;

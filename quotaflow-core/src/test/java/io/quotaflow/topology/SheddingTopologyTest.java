@@ -2,7 +2,7 @@ package io.quotaflow.topology;
 
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.failure.FailureHeaders;
-import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.llm.ModelOutcome;
 import io.quotaflow.records.DeadLetterHeaders;
 import io.quotaflow.records.Priority;
 import io.quotaflow.testing.FakeModelClient;

@@ -2,7 +2,7 @@ package io.quotaflow.topology;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.config.DispatcherSettings;
-import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.llm.ModelOutcome;
 import io.quotaflow.records.DeadLetterHeaders;
 import io.quotaflow.records.Json;
 import io.quotaflow.records.Priority;

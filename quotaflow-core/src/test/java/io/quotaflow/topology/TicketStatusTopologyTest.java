@@ -1,7 +1,7 @@
 package io.quotaflow.topology;
 
 import io.quotaflow.config.DispatcherSettings;
-import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.llm.ModelOutcome;
 import io.quotaflow.status.QueueView;
 import io.quotaflow.status.StatusStore;
 import io.quotaflow.status.TicketState;

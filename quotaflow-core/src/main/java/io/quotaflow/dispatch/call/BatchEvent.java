@@ -2,7 +2,7 @@ package io.quotaflow.dispatch.call;
 
 import io.quotaflow.batch.BatchApiClient;
 import io.quotaflow.batch.BatchStatus;
-import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.llm.ModelOutcome;
 
 import java.util.List;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package io.quotaflow.dispatch.call;
 
-import io.quotaflow.model.ModelClient;
-import io.quotaflow.model.ModelOutcome;
-import io.quotaflow.model.ModelRequest;
+import io.quotaflow.llm.ModelClient;
+import io.quotaflow.llm.ModelOutcome;
+import io.quotaflow.llm.ModelRequest;
 import io.quotaflow.quota.RateLimitInfo;
 
 import io.quotaflow.ticket.WorkItem;

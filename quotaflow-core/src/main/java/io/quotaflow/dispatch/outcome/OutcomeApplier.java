@@ -7,7 +7,7 @@ import io.quotaflow.dispatch.plan.ProviderModel;
 import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.failure.ErrorKind;
 import io.quotaflow.failure.ScopeHealth;
-import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.llm.ModelOutcome;
 import io.quotaflow.records.Classification;
 import io.quotaflow.ticket.WorkItem;
 import org.apache.kafka.streams.processor.api.Record;
@@ -120,7 +120,7 @@ public final class OutcomeApplier {
 
     /**
      * The answer to a halted scope's probe, a call of its own that carries no ticket
-     * ({@link io.quotaflow.model.PromptBuilder#probe}): the health hears it as any call's answer (accepted:
+     * ({@link io.quotaflow.llm.PromptBuilder#probe}): the health hears it as any call's answer (accepted:
      * dispatch resumes; refused again: the next probe an interval later; a 429: the key works, the scope
      * cools down), and a call refused before admission gives its charge back.
      */

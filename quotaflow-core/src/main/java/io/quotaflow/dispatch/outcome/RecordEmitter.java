@@ -4,7 +4,7 @@ import io.quotaflow.dispatch.ledger.InFlightBatch;
 
 import io.quotaflow.failure.Backoff;
 import io.quotaflow.failure.FailureHeaders;
-import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.llm.ModelOutcome;
 import io.quotaflow.records.Classification;
 import io.quotaflow.records.Json;
 import io.quotaflow.ticket.WorkItem;

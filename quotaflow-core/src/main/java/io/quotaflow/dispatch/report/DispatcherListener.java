@@ -1,6 +1,6 @@
 package io.quotaflow.dispatch.report;
 
-import io.quotaflow.model.ModelOutcome;
+import io.quotaflow.llm.ModelOutcome;
 import io.quotaflow.records.Priority;
 
 /**

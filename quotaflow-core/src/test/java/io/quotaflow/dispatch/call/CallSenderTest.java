@@ -1,9 +1,9 @@
 package io.quotaflow.dispatch.call;
 
-import io.quotaflow.model.ModelItem;
-import io.quotaflow.model.ModelOutcome;
-import io.quotaflow.model.ModelRequest;
-import io.quotaflow.model.PromptBuilder;
+import io.quotaflow.llm.ModelItem;
+import io.quotaflow.llm.ModelOutcome;
+import io.quotaflow.llm.ModelRequest;
+import io.quotaflow.llm.PromptBuilder;
 import io.quotaflow.testing.Fixtures;
 import org.junit.jupiter.api.Test;
 

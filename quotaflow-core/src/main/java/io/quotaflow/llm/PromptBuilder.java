@@ -1,4 +1,4 @@
-package io.quotaflow.model;
+package io.quotaflow.llm;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ArrayNode;

@@ -1,4 +1,4 @@
-package io.quotaflow.model;
+package io.quotaflow.llm;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.quotaflow.model;
+package io.quotaflow.llm;
 
 import io.quotaflow.quota.RateLimitInfo;
 import io.quotaflow.settings.Dialect;

@@ -1,4 +1,4 @@
-package io.quotaflow.model;
+package io.quotaflow.llm;
 
 import io.quotaflow.http.AnswerTooLargeException;
 import io.quotaflow.http.BoundedBodies;

@@ -1,4 +1,4 @@
-package io.quotaflow.model;
+package io.quotaflow.llm;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.records.Json;

@@ -1,4 +1,4 @@
-package io.quotaflow.model;
+package io.quotaflow.llm;
 
 /**
  * What a prompt leaves out to spend fewer tokens per ticket (docs/design.md, "Lean prompts"), each a

@@ -3,4 +3,4 @@
  * (Anthropic, Azure, Gemini), answer validation and the outcome of a call ({@code ModelOutcome}). It
  * speaks HTTP within {@code http}'s bounds and does not depend on Kafka, the dispatcher or routing.
  */
-package io.quotaflow.model;
+package io.quotaflow.llm;

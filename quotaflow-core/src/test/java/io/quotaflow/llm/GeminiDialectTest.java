@@ -1,4 +1,4 @@
-package io.quotaflow.model;
+package io.quotaflow.llm;
 
 import io.quotaflow.records.Json;
 import io.quotaflow.settings.Dialect;

@@ -1,4 +1,4 @@
-package io.quotaflow.model;
+package io.quotaflow.llm;
 
 import io.quotaflow.testing.Fixtures;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.quotaflow.model;
+package io.quotaflow.llm;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quotaflow.wire.TokenCounter.ChatMessage;
