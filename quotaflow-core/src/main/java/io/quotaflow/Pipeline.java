@@ -18,7 +18,7 @@ import io.quotaflow.llm.OpenAiChatClient;
 import io.quotaflow.provider.ObservedClient;
 import io.quotaflow.provider.RouteStateBoard;
 import io.quotaflow.provider.StartCheck;
-import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.settings.RouteSettings;
 import io.quotaflow.routing.ModelClients;
 import io.quotaflow.topology.QuotaflowTopology;
 import org.apache.kafka.common.utils.Time;
@@ -226,7 +226,7 @@ public final class Pipeline implements AutoCloseable {
      * Once per route at start: {@code route default: 500 RPM (default), 20000 TPM (set); a set limit is a ceiling the
      * provider's headers may only lower, a default or auto one learns from them} (its name and limits; no key, no URL).
      */
-    static String limitsLine(io.quotaflow.routing.RouteSettings route) {
+    static String limitsLine(io.quotaflow.settings.RouteSettings route) {
         var q = route.quota();
         boolean set = q.limitsRequests() && !q.rpmOrigin().learnsUp() || q.limitsTokens() && !q.tpmOrigin().learnsUp();
         boolean learns = q.limitsRequests() && q.rpmOrigin().learnsUp() || q.limitsTokens() && q.tpmOrigin().learnsUp();
@@ -240,7 +240,7 @@ public final class Pipeline implements AutoCloseable {
 
     /** Once per route at start: an {@code http://} base URL to another host sends the API key in the clear. */
     private static void warnPlaintext(QuotaflowConfig config) {
-        for (io.quotaflow.routing.RouteSettings route : config.dispatcher().routing().routes().values()) {
+        for (io.quotaflow.settings.RouteSettings route : config.dispatcher().routing().routes().values()) {
             java.net.URI url = route.model().baseUrl();
             if ("http".equalsIgnoreCase(url.getScheme()) && !loopback(url.getHost())) {
                 LOG.warn("route {} sends its API key unencrypted to {}: use https:// unless that network is trusted", route.name(),

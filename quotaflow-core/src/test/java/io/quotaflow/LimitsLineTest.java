@@ -1,7 +1,7 @@
 package io.quotaflow;
 
 import io.quotaflow.config.ConfigLoader;
-import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.settings.RouteSettings;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;

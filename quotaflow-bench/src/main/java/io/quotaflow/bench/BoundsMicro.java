@@ -6,7 +6,7 @@ import io.quotaflow.dispatch.ledger.PendingQueue;
 import io.quotaflow.dispatch.report.QueueViews;
 import io.quotaflow.dispatch.ledger.TokenShares;
 import io.quotaflow.records.Priority;
-import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.settings.RouteSettings;
 import io.quotaflow.settings.TenantSettings;
 import io.quotaflow.status.Pace;
 import io.quotaflow.status.QueueView;

@@ -9,7 +9,7 @@ import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.demo.TempDirs;
 import io.quotaflow.publish.PublishSummary;
 import io.quotaflow.publish.TicketPublisher;
-import io.quotaflow.routing.Routing;
+import io.quotaflow.settings.Routing;
 import io.quotaflow.simulator.ProviderSimulator;
 import io.quotaflow.simulator.SimulatorConfig;
 import io.quotaflow.simulator.SimulatorStats;

@@ -2,8 +2,8 @@ package io.quotaflow.demo;
 
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.settings.Prices;
-import io.quotaflow.routing.RouteSettings;
-import io.quotaflow.routing.Routing;
+import io.quotaflow.settings.RouteSettings;
+import io.quotaflow.settings.Routing;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

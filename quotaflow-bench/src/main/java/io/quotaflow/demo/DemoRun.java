@@ -93,10 +93,10 @@ public final class DemoRun {
     /** {@code config} with the outage scenario's deadline and cache: interactive tickets due 10 s after intake, answers fresh 2 s. */
     static QuotaflowConfig outage(QuotaflowConfig config) {
         DispatcherSettings d = config.dispatcher();
-        io.quotaflow.routing.Routing r = d.routing();
-        DispatcherSettings changed = d.withDeadlines(io.quotaflow.deadline.DeadlineSettings.DEFAULTS
+        io.quotaflow.settings.Routing r = d.routing();
+        DispatcherSettings changed = d.withDeadlines(io.quotaflow.settings.DeadlineSettings.DEFAULTS
                         .withDefaults(Map.of(io.quotaflow.records.Priority.INTERACTIVE, OUTAGE_DEADLINE)))
-                .withRouting(new io.quotaflow.routing.Routing(r.routes(), r.defaultRoute(), r.byPriority(), r.byTenant(), r.maxWait(),
+                .withRouting(new io.quotaflow.settings.Routing(r.routes(), r.defaultRoute(), r.byPriority(), r.byTenant(), r.maxWait(),
                         OUTAGE_CACHE_TTL, r.cacheShared(), r.cacheStaleTtl()));
         return new QuotaflowConfig(config.bootstrapServers(), config.applicationId(), config.stateDir(), config.httpPort(),
                 config.kafka(), changed);

@@ -11,7 +11,7 @@ import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.provider.ProbeLine;
 import io.quotaflow.provider.ProbeReport;
 import io.quotaflow.provider.ProviderProbe;
-import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.settings.RouteSettings;
 import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -6,7 +6,7 @@ import io.quotaflow.admin.TopicsApplier;
 import io.quotaflow.config.ConfigLoader;
 import io.quotaflow.config.ConfigValues;
 import io.quotaflow.config.QuotaflowConfig;
-import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.settings.RouteSettings;
 import io.quotaflow.settings.QuotaSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

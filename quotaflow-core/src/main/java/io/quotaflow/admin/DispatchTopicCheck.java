@@ -45,7 +45,7 @@ public final class DispatchTopicCheck {
      * @throws ConfigError a topic exists with another partition count
      */
     public static void verify(String bootstrapServers, Map<String, ?> kafka, List<String> topics, int configured, List<String> scopes) {
-        long partitionsUsed = scopes.stream().mapToInt(s -> io.quotaflow.routing.QuotaScope.dispatchPartition(s, configured)).distinct().count();
+        long partitionsUsed = scopes.stream().mapToInt(s -> io.quotaflow.settings.QuotaScope.dispatchPartition(s, configured)).distinct().count();
         if (partitionsUsed < scopes.size()) {
             LOG.warn("{} quota scopes hash to {} of the {} dispatch partitions ({}={}): scopes that share one share its task (each "
                     + "still has exactly one owner and a limiter of its own); see docs/operations.md, \"Dispatch partitions\"",

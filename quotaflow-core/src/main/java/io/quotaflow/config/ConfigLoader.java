@@ -19,7 +19,7 @@ import io.quotaflow.settings.InstanceId;
 import io.quotaflow.settings.RecordLimits;
 import io.quotaflow.settings.Redactor;
 import io.quotaflow.settings.RetrySettings;
-import io.quotaflow.routing.Routing;
+import io.quotaflow.settings.Routing;
 
 /**
  * Builds the configuration of every command from, lowest precedence first: built-in defaults
@@ -285,9 +285,9 @@ public final class ConfigLoader {
     }
 
     /** {@code deadline.<priority>}, {@code deadline.action}, {@code deadline.halt-grace} and {@code queue.max-wait.<priority>}. */
-    private static io.quotaflow.deadline.DeadlineSettings deadlines(ConfigValues p) {
-        return new io.quotaflow.deadline.DeadlineSettings(durations(p, Keys.DEADLINE_PREFIX),
-                io.quotaflow.deadline.DeadlineAction.parse(p.string(Keys.DEADLINE_ACTION)), durations(p, Keys.QUEUE_MAX_WAIT_PREFIX),
+    private static io.quotaflow.settings.DeadlineSettings deadlines(ConfigValues p) {
+        return new io.quotaflow.settings.DeadlineSettings(durations(p, Keys.DEADLINE_PREFIX),
+                io.quotaflow.settings.DeadlineAction.parse(p.string(Keys.DEADLINE_ACTION)), durations(p, Keys.QUEUE_MAX_WAIT_PREFIX),
                 ConfigDurations.require(Keys.DEADLINE_HALT_GRACE, p.string(Keys.DEADLINE_HALT_GRACE)));
     }
 

@@ -1,7 +1,7 @@
 package io.quotaflow.config;
 
 import io.quotaflow.settings.Keys;
-import io.quotaflow.deadline.DeadlineSettings;
+import io.quotaflow.settings.DeadlineSettings;
 import io.quotaflow.records.Priority;
 
 
@@ -11,12 +11,12 @@ import java.util.Map;
 import java.util.Objects;
 import io.quotaflow.settings.BatchSettings;
 import io.quotaflow.settings.ModelSettings;
-import io.quotaflow.routing.QuotaScope;
+import io.quotaflow.settings.QuotaScope;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.settings.RecordLimits;
 import io.quotaflow.settings.RetrySettings;
-import io.quotaflow.routing.RouteSettings;
-import io.quotaflow.routing.Routing;
+import io.quotaflow.settings.RouteSettings;
+import io.quotaflow.settings.Routing;
 import io.quotaflow.settings.TenantSettings;
 import io.quotaflow.settings.TopicNames;
 

@@ -9,7 +9,7 @@ import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.settings.RecordLimits;
 import io.quotaflow.settings.RetrySettings;
-import io.quotaflow.deadline.DeadlineSettings;
+import io.quotaflow.settings.DeadlineSettings;
 import io.quotaflow.state.BoundedRocksDb;
 
 import org.apache.kafka.common.config.ConfigDef;

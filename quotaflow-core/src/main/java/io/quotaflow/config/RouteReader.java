@@ -12,7 +12,7 @@ import io.quotaflow.settings.Dialect;
 import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.settings.Prices;
 import io.quotaflow.settings.QuotaSettings;
-import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.settings.RouteSettings;
 import io.quotaflow.settings.Secret;
 
 /**

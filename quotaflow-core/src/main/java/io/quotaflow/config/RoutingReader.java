@@ -12,8 +12,8 @@ import java.util.Map;
 import io.quotaflow.settings.Dialect;
 import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.settings.QuotaSettings;
-import io.quotaflow.routing.RouteSettings;
-import io.quotaflow.routing.Routing;
+import io.quotaflow.settings.RouteSettings;
+import io.quotaflow.settings.Routing;
 import io.quotaflow.settings.Secret;
 
 /**

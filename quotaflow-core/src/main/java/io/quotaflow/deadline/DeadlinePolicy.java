@@ -1,5 +1,7 @@
 package io.quotaflow.deadline;
 
+import io.quotaflow.settings.DeadlineAction;
+import io.quotaflow.settings.DeadlineSettings;
 import io.quotaflow.records.Priority;
 import io.quotaflow.status.Eta;
 

@@ -1,5 +1,6 @@
 package io.quotaflow.deadline;
 
+import io.quotaflow.settings.DeadlineSettings;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.records.Priority;
 

@@ -5,3 +5,6 @@
  * ({@link DeadlinePolicy}). The dispatcher carries the decisions out.
  */
 package io.quotaflow.deadline;
+
+import io.quotaflow.settings.DeadlineAction;
+import io.quotaflow.settings.DeadlineSettings;

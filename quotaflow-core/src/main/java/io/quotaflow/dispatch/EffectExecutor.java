@@ -6,7 +6,7 @@ import io.quotaflow.dispatch.outcome.CacheGate;
 import io.quotaflow.dispatch.outcome.Effects;
 import io.quotaflow.dispatch.outcome.Outbound;
 import io.quotaflow.dispatch.report.DispatcherListener;
-import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.settings.RouteSettings;
 import io.quotaflow.ticket.WorkItem;
 import org.apache.kafka.streams.processor.api.Record;
 

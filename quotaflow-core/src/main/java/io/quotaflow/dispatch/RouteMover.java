@@ -4,8 +4,8 @@ import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.dispatch.ledger.PendingQueue;
 import io.quotaflow.dispatch.outcome.Outbound;
 
-import io.quotaflow.routing.RouteSettings;
-import io.quotaflow.routing.Routing;
+import io.quotaflow.settings.RouteSettings;
+import io.quotaflow.settings.Routing;
 import io.quotaflow.llm.ModelItem;
 import io.quotaflow.routing.FallbackLog;
 import io.quotaflow.routing.FallbackPolicy;

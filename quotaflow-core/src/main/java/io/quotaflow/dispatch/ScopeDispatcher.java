@@ -16,7 +16,7 @@ import io.quotaflow.dispatch.report.SnapshotTaker;
 
 import io.quotaflow.cache.Coalescer;
 import io.quotaflow.config.DispatcherSettings;
-import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.settings.RouteSettings;
 import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.failure.Backoff;
 import io.quotaflow.failure.ScopeHealth;

@@ -14,7 +14,7 @@ import io.quotaflow.failure.ScopeHealth;
 import io.quotaflow.records.Priority;
 import io.quotaflow.routing.FallbackPolicy;
 import io.quotaflow.routing.FallbackReason;
-import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.settings.RouteSettings;
 import io.quotaflow.status.Eta;
 import io.quotaflow.status.Pace;
 import io.quotaflow.ticket.WorkItem;

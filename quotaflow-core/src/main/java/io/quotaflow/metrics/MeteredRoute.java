@@ -2,7 +2,7 @@ package io.quotaflow.metrics;
 
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.settings.Prices;
-import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.settings.RouteSettings;
 
 import java.util.List;
 import java.util.Objects;

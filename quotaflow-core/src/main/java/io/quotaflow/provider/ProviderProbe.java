@@ -6,7 +6,7 @@ import io.quotaflow.http.BoundedCall;
 import io.quotaflow.llm.ProviderDialect;
 import io.quotaflow.llm.TransportCause;
 import io.quotaflow.records.Json;
-import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.settings.RouteSettings;
 import io.quotaflow.settings.Redactor;
 import org.apache.kafka.common.utils.Time;
 

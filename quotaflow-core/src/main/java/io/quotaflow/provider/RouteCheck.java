@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.quota.RateLimitHeaders;
 import io.quotaflow.quota.RateLimitInfo;
 import io.quotaflow.records.Json;
-import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.settings.RouteSettings;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.settings.Redactor;
 import org.apache.kafka.common.utils.Time;

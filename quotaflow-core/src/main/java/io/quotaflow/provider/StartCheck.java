@@ -1,6 +1,6 @@
 package io.quotaflow.provider;
 
-import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.settings.RouteSettings;
 import io.quotaflow.settings.Redactor;
 
 import java.util.ArrayList;

@@ -1,6 +1,7 @@
 package io.quotaflow.routing;
 
 
+import io.quotaflow.settings.RouteSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

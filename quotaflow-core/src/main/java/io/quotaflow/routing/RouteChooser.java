@@ -1,5 +1,7 @@
 package io.quotaflow.routing;
 
+import io.quotaflow.settings.Routing;
+import io.quotaflow.settings.RouteSettings;
 import io.quotaflow.settings.BatchSettings;
 import io.quotaflow.llm.ModelItem;
 import io.quotaflow.llm.PromptBuilder;

@@ -1,6 +1,7 @@
 package io.quotaflow.routing;
 
 
+import io.quotaflow.settings.RouteSettings;
 import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

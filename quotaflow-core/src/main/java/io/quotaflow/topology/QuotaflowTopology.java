@@ -78,7 +78,7 @@ public final class QuotaflowTopology {
     /**
      * The topology over {@code builder}, a model client per quota scope from {@code clients}.
      * Each quota scope goes to the dispatch partition its name hashes to
-     * ({@link io.quotaflow.routing.QuotaScope#dispatchPartition}), so each scope has one owner task whatever the
+     * ({@link io.quotaflow.settings.QuotaScope#dispatchPartition}), so each scope has one owner task whatever the
      * configuration that wrote it; a ticket that changes
      * route is written back to the dispatch topic by its dispatcher (Target MOVE), partitioned the same way.
      */

@@ -1,7 +1,7 @@
 package io.quotaflow.topology;
 
 import io.quotaflow.dispatch.DispatcherProcessor;
-import io.quotaflow.routing.QuotaScope;
+import io.quotaflow.settings.QuotaScope;
 import org.apache.kafka.streams.processor.StreamPartitioner;
 
 import java.util.Optional;

@@ -1,8 +1,8 @@
 package io.quotaflow.config;
 
 import io.quotaflow.records.Priority;
-import io.quotaflow.routing.RouteSettings;
-import io.quotaflow.routing.Routing;
+import io.quotaflow.settings.RouteSettings;
+import io.quotaflow.settings.Routing;
 import io.quotaflow.settings.BatchApiSettings;
 import io.quotaflow.settings.Prices;
 import org.junit.jupiter.api.Test;

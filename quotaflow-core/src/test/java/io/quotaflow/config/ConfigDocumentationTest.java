@@ -13,7 +13,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import io.quotaflow.routing.Routing;
+import io.quotaflow.settings.Routing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

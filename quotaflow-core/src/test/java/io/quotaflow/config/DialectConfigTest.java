@@ -1,7 +1,7 @@
 package io.quotaflow.config;
 
-import io.quotaflow.routing.RouteSettings;
-import io.quotaflow.routing.Routing;
+import io.quotaflow.settings.RouteSettings;
+import io.quotaflow.settings.Routing;
 import io.quotaflow.settings.Dialect;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,6 +1,6 @@
 package io.quotaflow.config;
 
-import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.settings.RouteSettings;
 import io.quotaflow.settings.LimitOrigin;
 import io.quotaflow.settings.QuotaSettings;
 import org.junit.jupiter.api.Test;

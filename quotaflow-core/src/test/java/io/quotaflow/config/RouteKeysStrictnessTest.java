@@ -9,8 +9,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import io.quotaflow.routing.RouteSettings;
-import io.quotaflow.routing.Routing;
+import io.quotaflow.settings.RouteSettings;
+import io.quotaflow.settings.Routing;
 
 import static io.quotaflow.config.RoutesFixture.CANARY;
 import static org.assertj.core.api.Assertions.assertThat;

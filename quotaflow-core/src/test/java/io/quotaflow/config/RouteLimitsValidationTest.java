@@ -10,8 +10,8 @@ import java.util.Map;
 import io.quotaflow.settings.DailyLimits;
 import io.quotaflow.settings.Prices;
 import io.quotaflow.settings.QuotaSettings;
-import io.quotaflow.routing.RouteSettings;
-import io.quotaflow.routing.Routing;
+import io.quotaflow.settings.RouteSettings;
+import io.quotaflow.settings.Routing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -6,7 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import io.quotaflow.routing.Routing;
+import io.quotaflow.settings.Routing;
 
 /** The routes tests' shared fixture: a properties file of routes, the keys in the environment, loading. */
 final class RoutesFixture {

@@ -1,5 +1,7 @@
 package io.quotaflow.deadline;
 
+import io.quotaflow.settings.DeadlineAction;
+import io.quotaflow.settings.DeadlineSettings;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.records.Json;
 import io.quotaflow.records.Priority;

@@ -1,8 +1,8 @@
 package io.quotaflow.dispatch;
 
 import io.quotaflow.config.DispatcherSettings;
-import io.quotaflow.routing.RouteSettings;
-import io.quotaflow.routing.Routing;
+import io.quotaflow.settings.RouteSettings;
+import io.quotaflow.settings.Routing;
 import io.quotaflow.settings.BatchSettings;
 import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.settings.QuotaSettings;

@@ -9,7 +9,7 @@ import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.settings.RecordLimits;
 import io.quotaflow.settings.RetrySettings;
-import io.quotaflow.routing.Routing;
+import io.quotaflow.settings.Routing;
 import io.quotaflow.llm.ModelClient;
 import io.quotaflow.routing.ModelClients;
 import io.quotaflow.llm.ModelItem;

@@ -5,7 +5,7 @@ import io.quotaflow.Pipeline;
 import io.quotaflow.admin.KafkaClients;
 import io.quotaflow.testkit.OutcomeCounter;
 import io.quotaflow.config.QuotaflowConfig;
-import io.quotaflow.deadline.DeadlineSettings;
+import io.quotaflow.settings.DeadlineSettings;
 import io.quotaflow.publish.TicketPublisher;
 import io.quotaflow.records.HandoffHeaders;
 import io.quotaflow.records.Json;

@@ -7,7 +7,7 @@ import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.publish.TicketPublisher;
 import io.quotaflow.records.Json;
-import io.quotaflow.routing.Routing;
+import io.quotaflow.settings.Routing;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.simulator.Faults;

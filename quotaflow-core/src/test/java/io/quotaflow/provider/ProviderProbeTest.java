@@ -2,7 +2,7 @@ package io.quotaflow.provider;
 
 import io.quotaflow.http.RawHttpServer;
 import io.quotaflow.llm.TransportCause;
-import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.settings.RouteSettings;
 import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.settings.Secret;

@@ -1,6 +1,6 @@
 package io.quotaflow.provider;
 
-import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.settings.RouteSettings;
 import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.settings.Secret;

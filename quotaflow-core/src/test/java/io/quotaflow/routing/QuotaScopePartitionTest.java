@@ -1,5 +1,6 @@
 package io.quotaflow.routing;
 
+import io.quotaflow.settings.QuotaScope;
 import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.settings.Secret;
 import org.junit.jupiter.api.Test;

@@ -47,22 +47,22 @@ public final class Fixtures {
     }
 
     /** A route named {@code name} at {@code http://<name>/v1} (its own scope), with generous limits and {@code contextTokens}. */
-    public static io.quotaflow.routing.RouteSettings route(String name, int contextTokens, java.util.List<String> fallback,
+    public static io.quotaflow.settings.RouteSettings route(String name, int contextTokens, java.util.List<String> fallback,
                                                           String contextFallback) {
         ModelSettings model = ModelSettings.of(URI.create("http://" + name + ".test/v1"), "gpt-4o-mini", Secret.of(API_KEY))
                 .withContextTokens(contextTokens);
-        return new io.quotaflow.routing.RouteSettings(name, model, QuotaSettings.ofDefaults().withRpm(6_000).withTpm(2_000_000),
+        return new io.quotaflow.settings.RouteSettings(name, model, QuotaSettings.ofDefaults().withRpm(6_000).withTpm(2_000_000),
                 fallback, contextFallback, null, null, 0, 0);
     }
 
     /** Settings over {@code routes}, the first the default, with {@code maxWait} per priority and the cache off. */
     public static DispatcherSettings routed(java.util.Map<io.quotaflow.records.Priority, java.time.Duration> maxWait,
-                                            io.quotaflow.routing.RouteSettings... routes) {
-        java.util.Map<String, io.quotaflow.routing.RouteSettings> byName = new java.util.LinkedHashMap<>();
-        for (io.quotaflow.routing.RouteSettings r : routes) {
+                                            io.quotaflow.settings.RouteSettings... routes) {
+        java.util.Map<String, io.quotaflow.settings.RouteSettings> byName = new java.util.LinkedHashMap<>();
+        for (io.quotaflow.settings.RouteSettings r : routes) {
             byName.put(r.name(), r);
         }
-        io.quotaflow.routing.Routing routing = new io.quotaflow.routing.Routing(byName, routes[0].name(), java.util.Map.of(),
+        io.quotaflow.settings.Routing routing = new io.quotaflow.settings.Routing(byName, routes[0].name(), java.util.Map.of(),
                 java.util.Map.of(), maxWait, java.time.Duration.ZERO);
         return DispatcherSettings.of(routing, BatchSettings.ofDefaults(), RetrySettings.ofDefaults(),
                 io.quotaflow.settings.RecordLimits.ofDefaults(), io.quotaflow.settings.TopicNames.DEFAULT);

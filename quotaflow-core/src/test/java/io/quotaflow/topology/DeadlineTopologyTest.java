@@ -1,8 +1,8 @@
 package io.quotaflow.topology;
 
 import io.quotaflow.config.DispatcherSettings;
-import io.quotaflow.deadline.DeadlineAction;
-import io.quotaflow.deadline.DeadlineSettings;
+import io.quotaflow.settings.DeadlineAction;
+import io.quotaflow.settings.DeadlineSettings;
 import io.quotaflow.failure.FailureHeaders;
 import io.quotaflow.llm.ModelOutcome;
 import io.quotaflow.records.DeadLetterHeaders;
@@ -271,8 +271,8 @@ class DeadlineTopologyTest {
     @Test
     void shouldAnswerFromAStaleCacheEntryATicketThatWouldMissItsDeadline() {
         DispatcherSettings slow = slow();
-        io.quotaflow.routing.Routing r = slow.routing();
-        DispatcherSettings settings = slow.withRouting(new io.quotaflow.routing.Routing(r.routes(), r.defaultRoute(), r.byPriority(),
+        io.quotaflow.settings.Routing r = slow.routing();
+        DispatcherSettings settings = slow.withRouting(new io.quotaflow.settings.Routing(r.routes(), r.defaultRoute(), r.byPriority(),
                 r.byTenant(), r.maxWait(), Duration.ofSeconds(1), r.cacheShared(), Duration.ofDays(7)));
         try (PipelineHarness h = new PipelineHarness(settings, FakeModelClient.labellingAll("account", "high"))) {
             h.pipe(Priority.STANDARD, "A", ticket("A", null));

@@ -4,7 +4,7 @@ import io.quotaflow.records.TicketKey;
 import io.quotaflow.records.DeadLetterHeaders;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.config.DispatcherSettings;
-import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.settings.RouteSettings;
 import io.quotaflow.routing.ModelClients;
 import io.quotaflow.llm.ModelOutcome;
 import io.quotaflow.llm.ModelRequest;
@@ -230,7 +230,7 @@ class RoutesTopologyTest {
         RouteSettings a = Fixtures.route("a", 128_000, List.of(), null);
         RouteSettings b = Fixtures.route("b", 128_000, List.of(), null);
         DispatcherSettings base = Fixtures.routed(Map.of(), a, b);
-        return base.withRouting(new io.quotaflow.routing.Routing(base.routing().routes(), "a",
+        return base.withRouting(new io.quotaflow.settings.Routing(base.routing().routes(), "a",
                 Map.of(Priority.INTERACTIVE, "b"), Map.of(), Map.of(), Duration.ZERO));
     }
 
@@ -306,7 +306,7 @@ class RoutesTopologyTest {
         RouteSettings b = Fixtures.route("b", 128_000, List.of(), null);
         RouteSettings c = Fixtures.route("c", 128_000, List.of(), null);
         DispatcherSettings base = Fixtures.routed(Map.of(), a, b, c);
-        io.quotaflow.routing.Routing routing = new io.quotaflow.routing.Routing(base.routing().routes(), "a",
+        io.quotaflow.settings.Routing routing = new io.quotaflow.settings.Routing(base.routing().routes(), "a",
                 Map.of(Priority.BULK, "b"), Map.of("vip", "c"), Map.of(), Duration.ZERO);
         try (PipelineHarness h = harness(base.withRouting(routing))) {
             h.pipe(Priority.STANDARD, "std", Fixtures.ticket("std"));

@@ -1,7 +1,7 @@
 package io.quotaflow.topology;
 
 import io.quotaflow.dispatch.DispatcherProcessor;
-import io.quotaflow.routing.QuotaScope;
+import io.quotaflow.settings.QuotaScope;
 import org.junit.jupiter.api.Test;
 
 import java.util.Optional;

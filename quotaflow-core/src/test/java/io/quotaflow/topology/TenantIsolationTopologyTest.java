@@ -6,7 +6,7 @@ import io.quotaflow.llm.ModelOutcome;
 import io.quotaflow.records.DeadLetterHeaders;
 import io.quotaflow.records.Json;
 import io.quotaflow.records.Priority;
-import io.quotaflow.routing.Routing;
+import io.quotaflow.settings.Routing;
 import io.quotaflow.testing.FakeModelClient;
 import io.quotaflow.testing.Fixtures;
 import io.quotaflow.testing.PipelineHarness;

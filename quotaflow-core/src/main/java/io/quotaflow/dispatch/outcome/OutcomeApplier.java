@@ -21,7 +21,7 @@ import java.util.Optional;
 import java.util.function.Function;
 import java.util.random.RandomGenerator;
 import io.quotaflow.failure.OutcomePolicy;
-import io.quotaflow.deadline.DeadlineAction;
+import io.quotaflow.settings.DeadlineAction;
 import io.quotaflow.deadline.DeadlinePolicy;
 import io.quotaflow.deadline.HandoffReason;
 

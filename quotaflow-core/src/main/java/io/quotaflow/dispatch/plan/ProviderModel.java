@@ -6,7 +6,7 @@ import io.quotaflow.dispatch.ledger.PendingQueue;
 
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.settings.QuotaSettings;
-import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.settings.RouteSettings;
 import io.quotaflow.llm.ChatPrompt;
 import io.quotaflow.llm.ModelItem;
 import io.quotaflow.llm.ModelOutcome;

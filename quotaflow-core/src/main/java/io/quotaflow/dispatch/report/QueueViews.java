@@ -4,7 +4,7 @@ import io.quotaflow.dispatch.ledger.DispatchLedger;
 import io.quotaflow.dispatch.ledger.PendingQueue;
 
 import io.quotaflow.config.DispatcherSettings;
-import io.quotaflow.routing.RouteSettings;
+import io.quotaflow.settings.RouteSettings;
 import io.quotaflow.status.AdmittedRate;
 import io.quotaflow.status.Eta;
 import io.quotaflow.status.Pace;

@@ -1,6 +1,5 @@
-package io.quotaflow.deadline;
+package io.quotaflow.settings;
 
-import io.quotaflow.settings.Keys;
 import io.quotaflow.records.Priority;
 
 import java.time.Duration;

@@ -1,13 +1,7 @@
-package io.quotaflow.routing;
+package io.quotaflow.settings;
 
 import java.util.List;
 import java.util.Objects;
-import io.quotaflow.settings.BatchApiSettings;
-import io.quotaflow.settings.DailyLimits;
-import io.quotaflow.settings.Dialect;
-import io.quotaflow.settings.ModelSettings;
-import io.quotaflow.settings.Prices;
-import io.quotaflow.settings.QuotaSettings;
 
 /**
  * One route: one model behind one key at one base URL, with its own limits (docs/design.md, "Routes").

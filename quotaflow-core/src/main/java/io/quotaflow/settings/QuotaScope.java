@@ -1,11 +1,10 @@
-package io.quotaflow.routing;
+package io.quotaflow.settings;
 
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
-import io.quotaflow.settings.ModelSettings;
 
 /**
  * Names the quota shared by all calls with the same base URL, API key and model. The name is a

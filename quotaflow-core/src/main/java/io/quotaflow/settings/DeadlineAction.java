@@ -1,4 +1,4 @@
-package io.quotaflow.deadline;
+package io.quotaflow.settings;
 
 import java.util.Locale;
 

@@ -1,6 +1,5 @@
-package io.quotaflow.routing;
+package io.quotaflow.settings;
 
-import io.quotaflow.settings.Keys;
 import io.quotaflow.records.Priority;
 
 import java.time.Duration;
@@ -11,8 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import io.quotaflow.settings.ModelSettings;
-import io.quotaflow.settings.QuotaSettings;
 
 /**
  * Every route and which tickets go where (docs/design.md, "Routes"): {@code routes},
