@@ -16,16 +16,16 @@ import java.util.Set;
  * instance, so it never makes one unready: it is for {@code /status}, the metrics and the alerts, and the
  * ready probe's body names it ({@code haltedRoutes}, {@code routeStates}) without changing its status.
  */
-final class HealthCheck {
+public final class HealthCheck {
 
     private static final Set<KafkaStreams.State> STOPPED = Set.of(KafkaStreams.State.PENDING_ERROR, KafkaStreams.State.ERROR,
             KafkaStreams.State.PENDING_SHUTDOWN, KafkaStreams.State.NOT_RUNNING);
 
     /** A probe's answer: UP (200) or DOWN (503), with the streams' state, halted routes and why it is DOWN. */
-    record Report(boolean up, KafkaStreams.State streams, Map<String, String> haltedRoutes, List<String> reasons,
+    public record Report(boolean up, KafkaStreams.State streams, Map<String, String> haltedRoutes, List<String> reasons,
                   Map<String, String> routeStates) {
 
-        Report {
+        public Report {
             haltedRoutes = Map.copyOf(haltedRoutes);
             reasons = List.copyOf(reasons);
             routeStates = Map.copyOf(routeStates);
@@ -36,15 +36,15 @@ final class HealthCheck {
         }
 
         /** The same report naming the routes that cannot serve ({@code "routeStates"}); its status is unchanged. */
-        Report withRouteStates(Map<String, String> states) {
+        public Report withRouteStates(Map<String, String> states) {
             return new Report(up, streams, haltedRoutes, reasons, states);
         }
 
-        int status() {
+        public int status() {
             return up ? 200 : 503;
         }
 
-        String json() {
+        public String json() {
             ObjectNode body = Json.MAPPER.createObjectNode();
             body.put("status", up ? "UP" : "DOWN");
             body.put("streams", String.valueOf(streams));
@@ -67,7 +67,7 @@ final class HealthCheck {
      * threads keep failing ({@code notLiveReason}, from {@link PipelineMetrics#notLiveReason}: each is
      * replaced, so some thread is always alive, yet nothing is processed).
      */
-    static Report live(KafkaStreams.State state, int aliveThreads, String notLiveReason, Map<String, String> halted) {
+    public static Report live(KafkaStreams.State state, int aliveThreads, String notLiveReason, Map<String, String> halted) {
         if (STOPPED.contains(state)) {
             return new Report(false, state, halted, List.of("the streams have stopped (" + state + "); see the log"));
         }
@@ -85,7 +85,7 @@ final class HealthCheck {
      * {@code notReadyReason} holds; {@code halted} routes are reported in the body only (every instance shares a
      * provider's refusal: failing readiness on it would take every instance out of the Service at once).
      */
-    static Report ready(KafkaStreams.State state, boolean wasRunning, String notReadyReason, Map<String, String> halted) {
+    public static Report ready(KafkaStreams.State state, boolean wasRunning, String notReadyReason, Map<String, String> halted) {
         List<String> reasons = new java.util.ArrayList<>();
         boolean working = state == KafkaStreams.State.RUNNING || state == KafkaStreams.State.REBALANCING && wasRunning;
         if (!working) {

@@ -16,23 +16,23 @@ import java.util.zip.GZIPOutputStream;
  * thread. A scrape that arrives after a render finished gets a fresh one. The gzipped page is made
  * on the same thread, once per render (Prometheus asks for it on every scrape).
  */
-final class MetricsPage {
+public final class MetricsPage {
 
     /** One render: the page as text and gzipped. */
-    record Page(byte[] plain, byte[] gzipped) {
+    public record Page(byte[] plain, byte[] gzipped) {
     }
 
     private final Supplier<byte[]> render;
     private final Executor renderer;
     private CompletableFuture<Page> rendering;
 
-    MetricsPage(Supplier<byte[]> render, Executor renderer) {
+    public MetricsPage(Supplier<byte[]> render, Executor renderer) {
         this.render = Objects.requireNonNull(render, "render");
         this.renderer = Objects.requireNonNull(renderer, "renderer");
     }
 
     /** The page of the render under way, or of a new one; the caller's own copy (time it out, cancel it freely). */
-    synchronized CompletableFuture<Page> next() {
+    public synchronized CompletableFuture<Page> next() {
         if (rendering == null || rendering.isDone()) {
             rendering = CompletableFuture.supplyAsync(() -> {
                 byte[] plain = render.get();
@@ -56,7 +56,7 @@ final class MetricsPage {
      * Whether an {@code Accept-Encoding} header accepts gzip: it names {@code gzip} (or {@code *})
      * without {@code q=0}.
      */
-    static boolean acceptsGzip(String acceptEncoding) {
+    public static boolean acceptsGzip(String acceptEncoding) {
         if (acceptEncoding == null) {
             return false;
         }

@@ -3,6 +3,7 @@ package io.quotaflow.metrics;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.http.server.StatusServer;
 import io.quotaflow.quota.QuotaLevel;
 import io.quotaflow.testkit.PrometheusText;
 import io.quotaflow.records.Json;

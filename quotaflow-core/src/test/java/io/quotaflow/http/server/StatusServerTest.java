@@ -1,9 +1,14 @@
-package io.quotaflow.metrics;
+package io.quotaflow.http.server;
 
-import io.quotaflow.testkit.ManualTime;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import com.fasterxml.jackson.databind.JsonNode;
+import io.quotaflow.dispatch.report.DispatcherSnapshot;
+import io.quotaflow.metrics.MeteredRoute;
+import io.quotaflow.metrics.PipelineMetrics;
+import io.quotaflow.metrics.StreamsProbe;
+import io.quotaflow.records.Json;
+import io.quotaflow.records.Priority;
 import io.quotaflow.status.Eta;
 import io.quotaflow.status.QueueView;
 import io.quotaflow.status.TicketForwarder;
@@ -12,9 +17,7 @@ import io.quotaflow.status.TicketPaths;
 import io.quotaflow.status.TicketService;
 import io.quotaflow.status.TicketState;
 import io.quotaflow.status.TicketStatus;
-import io.quotaflow.records.Json;
-import io.quotaflow.records.Priority;
-import io.quotaflow.dispatch.report.DispatcherSnapshot;
+import io.quotaflow.testkit.ManualTime;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,8 +1,11 @@
-package io.quotaflow.metrics;
+package io.quotaflow.http.server;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.metrics.MeteredRoute;
+import io.quotaflow.metrics.PipelineMetrics;
+import io.quotaflow.metrics.StreamsProbe;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

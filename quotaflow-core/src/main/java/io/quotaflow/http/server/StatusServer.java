@@ -1,6 +1,11 @@
-package io.quotaflow.metrics;
+package io.quotaflow.http.server;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.metrics.HealthCheck;
+import io.quotaflow.metrics.MetricsPage;
+import io.quotaflow.metrics.MetricsText;
+import io.quotaflow.metrics.PipelineMetrics;
+import io.quotaflow.metrics.StreamsProbe;
 import io.quotaflow.provider.RouteStateBoard;
 import io.quotaflow.records.Json;
 import io.quotaflow.records.TicketKey;

@@ -1,8 +1,10 @@
-package io.quotaflow.metrics;
+package io.quotaflow.http.server;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quotaflow.dispatch.report.DispatcherSnapshot;
+import io.quotaflow.metrics.PipelineMetrics;
+import io.quotaflow.metrics.StreamsProbe;
 import io.quotaflow.provider.RouteStateBoard;
 import io.quotaflow.records.Json;
 import io.quotaflow.records.Priority;

@@ -1,4 +1,4 @@
-package io.quotaflow.metrics;
+package io.quotaflow.http.server;
 
 import io.quotaflow.settings.HttpSettings;
 import io.quotaflow.status.HttpAccess;

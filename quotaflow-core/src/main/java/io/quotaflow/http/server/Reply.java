@@ -1,5 +1,6 @@
-package io.quotaflow.metrics;
+package io.quotaflow.http.server;
 
+import io.quotaflow.metrics.HealthCheck;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;

@@ -1,14 +1,14 @@
-package io.quotaflow.metrics;
+package io.quotaflow.http.server;
 
-import org.apache.kafka.common.utils.Time;
-import io.quotaflow.testkit.ManualTime;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.metrics.MeteredRoute;
+import io.quotaflow.metrics.PipelineMetrics;
+import io.quotaflow.settings.AccessTokens;
 import io.quotaflow.settings.HttpSettings;
 import io.quotaflow.settings.Secret;
 import io.quotaflow.settings.TestCertificates;
 import io.quotaflow.settings.TlsIdentity;
-import io.quotaflow.settings.AccessTokens;
 import io.quotaflow.status.Caller;
 import io.quotaflow.status.TicketAnswer;
 import io.quotaflow.status.TicketForwarder;
@@ -16,6 +16,8 @@ import io.quotaflow.status.TicketLocator;
 import io.quotaflow.status.TicketService;
 import io.quotaflow.status.TicketState;
 import io.quotaflow.status.TicketStatus;
+import io.quotaflow.testkit.ManualTime;
+import org.apache.kafka.common.utils.Time;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,7 +1,9 @@
-package io.quotaflow.metrics;
+package io.quotaflow.http.server;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.metrics.MeteredRoute;
+import io.quotaflow.metrics.PipelineMetrics;
 import io.quotaflow.settings.HttpSettings;
 import io.quotaflow.settings.Secret;
 import io.quotaflow.settings.TestCertificates;
