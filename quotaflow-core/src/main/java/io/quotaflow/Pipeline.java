@@ -329,7 +329,7 @@ public final class Pipeline implements AutoCloseable {
         return metrics;
     }
 
-    /** Each route's state on this instance ({@code "routeState"} in {@code /status} and ticket statuses). */
+    /** This instance's record of route health ({@code "routeState"} in {@code /status} and ticket statuses; fallback choice). */
     public RouteStateBoard routeStates() {
         return routeStates;
     }
