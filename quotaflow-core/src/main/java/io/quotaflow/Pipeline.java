@@ -81,7 +81,7 @@ public final class Pipeline implements AutoCloseable {
         this.tracing = io.quotaflow.tracing.TracingSetup.start(config.metrics().traces(), TIME);
         metrics.spansDropped(tracing::spansDropped);
         Topology topology = QuotaflowTopology.build(config.dispatcher().withTracing(tracing), clients,
-                new SplittableRandom(new SecureRandom().nextLong()), metrics, properties, TIME);
+                new SplittableRandom(new SecureRandom().nextLong()), metrics, properties, TIME, routeStates);
         // the HTTP server binds first: its port is the application.server other instances forward to
         LateProbe late = new LateProbe();
         try {
@@ -329,7 +329,7 @@ public final class Pipeline implements AutoCloseable {
         return metrics;
     }
 
-    /** Each route's state on this instance ({@code "routeState"} in {@code /status} and ticket statuses). */
+    /** This instance's record of route health ({@code "routeState"} in {@code /status} and ticket statuses; fallback choice). */
     public RouteStateBoard routeStates() {
         return routeStates;
     }

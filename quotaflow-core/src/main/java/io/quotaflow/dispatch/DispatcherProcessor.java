@@ -24,7 +24,7 @@ import io.quotaflow.settings.QuotaScope;
 import io.quotaflow.settings.Routing;
 import io.quotaflow.routing.ModelClients;
 import io.quotaflow.routing.RouteChooser;
-import io.quotaflow.routing.RouteStates;
+import io.quotaflow.provider.RouteStateBoard;
 import io.quotaflow.status.StatusStore;
 import io.quotaflow.ticket.WorkItem;
 import org.apache.kafka.common.utils.Time;
@@ -138,7 +138,7 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
     private final ModelClients clients;
     private final RandomGenerator random;
     private final DispatcherListener listener;
-    private final RouteStates states;
+    private final RouteStateBoard states;
     /**
      * The limiter's time, in nanoseconds since the epoch, read from the {@link Time} given: real time
      * in production, because the Streams context's time is cached per loop iteration and may be
@@ -171,7 +171,7 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
 
     /** @param time the limiter's time ({@link Time#SYSTEM} in production) */
     public DispatcherProcessor(DispatcherSettings settings, ModelClients clients, RandomGenerator random, DispatcherListener listener,
-                        RouteStates states, Time time) {
+                        RouteStateBoard states, Time time) {
         this.settings = settings;
         this.clients = clients;
         this.random = random;

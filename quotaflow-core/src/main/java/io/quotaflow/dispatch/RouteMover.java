@@ -11,7 +11,7 @@ import io.quotaflow.routing.FallbackLog;
 import io.quotaflow.routing.FallbackPolicy;
 import io.quotaflow.routing.FallbackReason;
 import io.quotaflow.routing.RouteChooser;
-import io.quotaflow.routing.RouteStates;
+import io.quotaflow.provider.RouteStateBoard;
 import io.quotaflow.ticket.BinarySerde;
 import io.quotaflow.records.Priority;
 import io.quotaflow.ticket.WorkItem;
@@ -43,7 +43,7 @@ final class RouteMover {
     private final Routing routing;
     private final RouteChooser chooser;
     private final FallbackPolicy policy;
-    private final RouteStates states;
+    private final RouteStateBoard states;
     private final FallbackLog log = new FallbackLog();
     private final BinarySerde<WorkItem> serde = new BinarySerde<>(WorkItem.class);
     private final String applicationId;
@@ -51,12 +51,12 @@ final class RouteMover {
     private final io.quotaflow.tracing.Tracing tracing;
 
     /** {@code applicationId}: the Streams application id, which names the dispatch topics. */
-    RouteMover(Routing routing, RouteChooser chooser, RouteStates states, String applicationId) {
+    RouteMover(Routing routing, RouteChooser chooser, RouteStateBoard states, String applicationId) {
         this(routing, chooser, states, applicationId, io.quotaflow.tracing.Tracing.NOOP);
     }
 
     /** As above, telling {@code tracing} of each fallback once it is written (an event on the ticket's trace). */
-    RouteMover(Routing routing, RouteChooser chooser, RouteStates states, String applicationId, io.quotaflow.tracing.Tracing tracing) {
+    RouteMover(Routing routing, RouteChooser chooser, RouteStateBoard states, String applicationId, io.quotaflow.tracing.Tracing tracing) {
         this.tracing = tracing;
         this.routing = routing;
         this.chooser = chooser;

@@ -1,5 +1,6 @@
 package io.quotaflow.provider;
 
+import io.quotaflow.settings.RouteSettings;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,10 +13,20 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Each route's {@link RouteState} on this instance: set by the provider check at start and by every
- * real call's answer, read by {@code /status} and {@code GET /tickets/{id}}. A change is logged once,
- * naming the route and the cause (WARN when the route cannot serve, INFO when it can again).
- * Thread-safe: written from the HTTP client's threads, never from a stream thread's wait.
+ * The one record of each route's health on this instance, in two parts that hold different things:
+ * <ul>
+ *   <li><b>observed</b> ({@link #set}, {@link #heard}, {@link #state}, {@link #entries}, {@link #allServe}):
+ *   each route's {@link RouteState} as the provider check at start and every real call's answer show it,
+ *   read by {@code /status}, the ready probe's {@code routeStates} and {@code GET /tickets/{id}}. A change
+ *   is logged once, naming the route and the cause (WARN when the route cannot serve, INFO when it can
+ *   again). Written from the HTTP client's threads, never from a stream thread's wait.</li>
+ *   <li><b>published</b> ({@link #publish}, {@link #usable}): whether the dispatcher task that owns a
+ *   route says it can take tickets now (not halted, circuit closed, not out for the day), published once
+ *   a second by that task and read by every task's fallback choice. A route owned by another instance is
+ *   unknown here and taken as usable (its owner moves what it cannot serve, once).</li>
+ * </ul>
+ * The parts do not read each other: a fallback is chosen on what owners publish, not on what calls saw.
+ * Thread-safe; bounded by the configured routes.
  */
 public final class RouteStateBoard {
 
@@ -29,7 +40,10 @@ public final class RouteStateBoard {
         }
     }
 
+    /** The observed part: each route's state from the start check and the calls' answers. */
     private final Map<String, Entry> states = new ConcurrentHashMap<>();
+    /** The published part: whether each route's owning dispatcher says it can take tickets. */
+    private final Map<String, Boolean> published = new ConcurrentHashMap<>();
     private final Time time;
 
     /** Every route of {@code routes} unchecked, on the real clock. */
@@ -91,5 +105,15 @@ public final class RouteStateBoard {
     /** Whether every route can serve. */
     public boolean allServe() {
         return states.values().stream().allMatch(e -> e.state().canServe());
+    }
+
+    /** Published part: the owner of {@code routes} says whether they can take tickets now. */
+    public void publish(Collection<RouteSettings> routes, boolean canServe) {
+        routes.forEach(r -> published.put(r.name(), canServe));
+    }
+
+    /** Published part: whether {@code route} may take tickets, as far as this instance knows (true when no owner here said). */
+    public boolean usable(String route) {
+        return published.getOrDefault(route, Boolean.TRUE);
     }
 }

@@ -4,7 +4,7 @@ import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.settings.TopicNames;
 
 import io.quotaflow.routing.ModelClients;
-import io.quotaflow.routing.RouteStates;
+import io.quotaflow.provider.RouteStateBoard;
 import io.quotaflow.ticket.BinarySerde;
 import io.quotaflow.ticket.WorkItem;
 import org.apache.kafka.common.serialization.Serdes;
@@ -57,11 +57,21 @@ public final class QuotaflowTopology {
      */
     public static Topology build(DispatcherSettings settings, ModelClients clients, RandomGenerator random,
                                  DispatcherListener listener, java.util.Properties streamsProperties, Time time) {
+        return build(settings, clients, random, listener, streamsProperties, time, new RouteStateBoard(java.util.List.of(), time));
+    }
+
+    /**
+     * As above, the dispatchers publishing whether their routes can serve on {@code routes}, the instance's one
+     * record of route health (its published part), which every task's fallback choice reads.
+     */
+    public static Topology build(DispatcherSettings settings, ModelClients clients, RandomGenerator random,
+                                 DispatcherListener listener, java.util.Properties streamsProperties, Time time,
+                                 RouteStateBoard routes) {
         org.apache.kafka.streams.StreamsConfig config = new org.apache.kafka.streams.StreamsConfig(withDefaults(streamsProperties));
         StreamsBuilder builder = new StreamsBuilder(new org.apache.kafka.streams.TopologyConfig(config));
         // the dispatcher's stores are Processor API stores, which Streams builds as they are given: they follow
         // dsl.store.suppliers.class like the DSL's own (RocksDB by default; in memory, changelogged, if set so)
-        build(builder, settings, clients, random, listener, time,
+        build(builder, settings, clients, random, listener, time, routes,
                 config.getConfiguredInstance(org.apache.kafka.streams.StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG, DslStoreSuppliers.class));
         return builder.build(streamsProperties);
     }
@@ -83,7 +93,7 @@ public final class QuotaflowTopology {
      * route is written back to the dispatch topic by its dispatcher (Target MOVE), partitioned the same way.
      */
     private static void build(StreamsBuilder builder, DispatcherSettings settings, ModelClients clients, RandomGenerator random,
-                              DispatcherListener listener, Time time, DslStoreSuppliers stores) {
+                              DispatcherListener listener, Time time, RouteStateBoard routes, DslStoreSuppliers stores) {
         BinarySerde<WorkItem> workItemSerde = new BinarySerde<>(WorkItem.class);
         ScopePartitioner<WorkItem> partitioner = new ScopePartitioner<>();
 
@@ -121,7 +131,7 @@ public final class QuotaflowTopology {
                 .repartition(Repartitioned.with(Serdes.String(), workItemSerde).withName(DispatcherProcessor.INTERACTIVE_REPARTITION)
                         .withNumberOfPartitions(settings.dispatchPartitions()).withStreamPartitioner(partitioner));
         KStream<String, Outbound> outbound = dispatch.merge(interactive, Named.as("dispatch-lanes"))
-                .process(new DispatcherSupplier(settings, clients, random, listener, time, stores), Named.as("dispatcher"));
+                .process(new DispatcherSupplier(settings, clients, random, listener, time, routes, stores), Named.as("dispatcher"));
 
         Map<String, KStream<String, Outbound>> out = outbound.split(Named.as("out-"))
                 .branch((k, v) -> v.target() == Outbound.Target.CLASSIFIED, Branched.as("classified"))
@@ -179,7 +189,7 @@ public final class QuotaflowTopology {
         return stores;
     }
 
-    /** Creates one dispatcher per task, with its stores; the route states are shared by every task of the instance. */
+    /** Creates one dispatcher per task, with its stores; the route-state board is shared by every task of the instance. */
     static final class DispatcherSupplier implements ProcessorSupplier<String, WorkItem, String, Outbound> {
 
         private final DispatcherSettings settings;
@@ -188,11 +198,12 @@ public final class QuotaflowTopology {
         private final DispatcherListener listener;
         private final Time time;
         private final DslStoreSuppliers stores;
-        private final RouteStates states = new RouteStates();
+        private final RouteStateBoard states;
 
         DispatcherSupplier(DispatcherSettings settings, ModelClients clients, RandomGenerator random, DispatcherListener listener,
-                           Time time, DslStoreSuppliers stores) {
+                           Time time, RouteStateBoard states, DslStoreSuppliers stores) {
             this.time = time;
+            this.states = states;
             this.stores = stores;
             this.settings = settings;
             this.clients = clients;
