@@ -64,15 +64,16 @@ final class ScopeHandover {
     /** Hands over the foreign tickets of the stores, and drops what else they hold of foreign scopes. */
     Result apply(Stores stores, Set<String> foreignScopes) {
         int calls = dropCalls(stores.inFlight(), stores.pending());
-        int[] cancelled = {0};
+        int cancelled = 0;
         int tickets = 0;
         for (KeyValueStore<String, WorkItem> store : List.of(stores.pending(), stores.delayed())) {
-            for (WorkItem item : collect(store)) {
-                store.delete(item.key());
-                if (store == stores.pending() && stores.cancels().get(item.key()) != null) {
-                    stores.cancels().delete(item.key());
+            for (String key : collect(store)) {
+                WorkItem item = store.get(key);
+                store.delete(key);
+                if (store == stores.pending() && stores.cancels().get(key) != null) {
+                    stores.cancels().delete(key);
                     sink.cancelled(item);
-                    cancelled[0]++;
+                    cancelled++;
                 } else {
                     sink.handOver(item, scopeOf.apply(item));
                     tickets++;
@@ -87,15 +88,16 @@ final class ScopeHandover {
                 usage = true;
             }
         }
-        return new Result(tickets, cancelled[0], calls, jobs, usage);
+        return new Result(tickets, cancelled, calls, jobs, usage);
     }
 
-    private List<WorkItem> collect(KeyValueStore<String, WorkItem> store) {
-        List<WorkItem> out = new ArrayList<>();
+    /** The keys of the foreign tickets of {@code store}: keys only, so a large backlog is not held in memory twice. */
+    private List<String> collect(KeyValueStore<String, WorkItem> store) {
+        List<String> out = new ArrayList<>();
         try (KeyValueIterator<String, WorkItem> it = store.all()) {
             it.forEachRemaining(kv -> {
                 if (leaves(kv.value)) {
-                    out.add(kv.value);
+                    out.add(kv.key);
                 }
             });
         }

@@ -12,7 +12,6 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -41,10 +40,7 @@ class ScopeHandoverTest {
     private long offset;
 
     private static <V> KeyValueStore<String, V> store(MockProcessorContext<?, ?> context, String name, Serde<V> serde) {
-        KeyValueStore<String, V> store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name), Serdes.String(), serde)
-                .withLoggingDisabled().build();
-        store.init(context.getStateStoreContext(), store);
-        return store;
+        return io.quotaflow.testing.MemoryStores.open(context, name, serde);
     }
 
     @BeforeEach

@@ -1,8 +1,5 @@
-package io.quotaflow.routing;
+package io.quotaflow.settings;
 
-import io.quotaflow.settings.QuotaScope;
-import io.quotaflow.settings.ModelSettings;
-import io.quotaflow.settings.Secret;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -17,11 +14,14 @@ class QuotaScopePartitionTest {
 
     @Test
     void shouldKeepEveryScopesPartitionAcrossVersions() {
-        // pinned: changing the function moves every scope of every deployment to another owner on upgrade
-        assertThat(QuotaScope.dispatchPartition("scope-000000000000", 6)).isEqualTo(
-                org.apache.kafka.common.utils.Utils.toPositive(org.apache.kafka.common.utils.Utils.murmur2(
-                        "scope-000000000000".getBytes(java.nio.charset.StandardCharsets.UTF_8))) % 6);
-        assertThat(QuotaScope.dispatchPartition("scope-3f2a9c41d0e7", 6)).isEqualTo(QuotaScope.dispatchPartition("scope-3f2a9c41d0e7", 6));
+        // pinned values (murmur2 of the name, as Kafka's own key partitioning): changing the function moves every
+        // scope of every deployment to another owner on upgrade
+        assertThat(QuotaScope.dispatchPartition("scope-000000000000", 6)).isZero();
+        assertThat(QuotaScope.dispatchPartition("scope-000000000000", 24)).isEqualTo(12);
+        assertThat(QuotaScope.dispatchPartition("scope-3f2a9c41d0e7", 6)).isEqualTo(5);
+        assertThat(QuotaScope.dispatchPartition("scope-3f2a9c41d0e7", 24)).isEqualTo(17);
+        assertThat(QuotaScope.dispatchPartition("scope-aaaaaaaaaaaa", 6)).isEqualTo(3);
+        assertThat(QuotaScope.dispatchPartition("scope-0123456789ab", 12)).isEqualTo(1);
         assertThat(QuotaScope.dispatchPartition("anything", 1)).isZero();
     }
 
