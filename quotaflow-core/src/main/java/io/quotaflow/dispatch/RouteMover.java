@@ -50,12 +50,10 @@ final class RouteMover {
 
     private final io.quotaflow.tracing.Tracing tracing;
 
-    /** {@code applicationId}: the Streams application id, which names the dispatch topics. */
-    RouteMover(Routing routing, RouteChooser chooser, RouteStateBoard states, String applicationId) {
-        this(routing, chooser, states, applicationId, io.quotaflow.tracing.Tracing.NOOP);
-    }
-
-    /** As above, telling {@code tracing} of each fallback once it is written (an event on the ticket's trace). */
+    /**
+     * {@code applicationId}: the Streams application id, which names the dispatch topics; {@code tracing} is told of each
+     * fallback once it is written (an event on the ticket's trace).
+     */
     RouteMover(Routing routing, RouteChooser chooser, RouteStateBoard states, String applicationId, io.quotaflow.tracing.Tracing tracing) {
         this.tracing = tracing;
         this.routing = routing;
