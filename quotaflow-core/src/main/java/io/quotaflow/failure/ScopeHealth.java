@@ -29,6 +29,10 @@ public final class ScopeHealth {
     private static final Duration HALT_LOG_INTERVAL = Duration.ofMinutes(1);
     /** Calls the half-open circuit lets through: one probe. */
     private static final int HALF_OPEN_CALLS = 1;
+    /** The breaker's window: the failure rate of the calls that ended within this many seconds. */
+    static final int WINDOW_SECONDS = 30;
+    /** Calls the window must hold before its failure rate counts. */
+    static final int MINIMUM_CALLS = 5;
 
     /** What dispatch may do now. */
     public enum Mode {
@@ -79,9 +83,12 @@ public final class ScopeHealth {
         this.who = who;
         this.settings = settings;
         CircuitBreakerConfig config = CircuitBreakerConfig.custom()
-                .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
-                .slidingWindowSize(10)
-                .minimumNumberOfCalls(5)
+                // the calls that ended in the last WINDOW_SECONDS, not the last ten: a call that times out ends
+                // late by construction, so a few stalled calls among a hundred good ones would otherwise all
+                // land in the last ten outcomes at a backlog's tail and read as an outage
+                .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.TIME_BASED)
+                .slidingWindowSize(WINDOW_SECONDS)
+                .minimumNumberOfCalls(MINIMUM_CALLS)
                 .failureRateThreshold(50)
                 .waitDurationInOpenState(settings.circuitOpenWait())
                 .permittedNumberOfCallsInHalfOpenState(HALF_OPEN_CALLS)

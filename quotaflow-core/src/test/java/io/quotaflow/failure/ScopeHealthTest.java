@@ -63,4 +63,40 @@ class ScopeHealthTest {
         assertThat(health.circuitOpen()).isFalse();
         assertThat(transitions).containsExactly("CLOSED->OPEN", "OPEN->HALF_OPEN", "HALF_OPEN->CLOSED");
     }
+
+    @Test
+    void shouldKeepTheCircuitClosedWhenAFewStalledCallsEndLateAmongManyGoodOnes() {
+        // a backlog's tail: 120 calls answered within 5 s, 6 of the calls started among them stall and end at their
+        // 2 s deadline after the rest; the last ten outcomes are then mostly timeouts, the last 30 s are not
+        ScopeHealth health = new ScopeHealth("s", RetrySettings.ofDefaults(), (a, b) -> { });
+        for (int i = 0; i < 120; i++) {
+            assertThat(health.tryStart(i * 40L)).isTrue();
+            health.succeeded(i * 40L + 50, 50);
+        }
+        for (int i = 0; i < 6; i++) {
+            assertThat(health.tryStart(3_000 + i * 100L)).isTrue();
+            health.failed(5_000 + i * 100L, 2_000, "timeout");
+        }
+        assertThat(health.circuitOpen()).as("6 timeouts of 126 calls in the window").isFalse();
+    }
+
+    @Test
+    void shouldOpenTheCircuitWhenTheProviderFailsAfterGoodCalls() {
+        ScopeHealth health = new ScopeHealth("s", RetrySettings.ofDefaults(), (a, b) -> { });
+        for (int i = 0; i < 10; i++) {
+            assertThat(health.tryStart(i * 100L)).isTrue();
+            health.succeeded(i * 100L + 50, 50);
+        }
+        // the outage: every call fails from here on
+        int failures = 0;
+        long t = 2_000;
+        while (!health.circuitOpen() && failures < 100) {
+            assertThat(health.tryStart(t)).isTrue();
+            health.failed(t + 10, 10, "503");
+            failures++;
+            t += 200;
+        }
+        assertThat(health.circuitOpen()).isTrue();
+        assertThat(failures).as("half of the window's calls failed").isEqualTo(10);
+    }
 }
