@@ -213,7 +213,7 @@ public final class Pipeline implements AutoCloseable {
         config.dispatcher().routing().routes().values().forEach(r -> encodings.add(r.model().encoding()));
         Thread preload = new Thread(() -> encodings.forEach(e -> {
             try {
-                io.quotaflow.wire.TokenCounter.forEncoding(e).count("Hello, world");
+                io.quotaflow.tokens.TokenCounter.forEncoding(e).count("Hello, world");
             } catch (RuntimeException ex) {
                 LOG.debug("token encoding {} not preloaded: {}", e, ex.toString()); // its first use says why
             }

@@ -12,7 +12,7 @@ import io.quotaflow.simulator.SimulatorConfig;
 import io.quotaflow.llm.ChatPrompt;
 import io.quotaflow.llm.ModelItem;
 import io.quotaflow.llm.PromptBuilder;
-import io.quotaflow.wire.TokenCounter;
+import io.quotaflow.tokens.TokenCounter;
 import io.quotaflow.records.Priority;
 
 import java.io.UncheckedIOException;

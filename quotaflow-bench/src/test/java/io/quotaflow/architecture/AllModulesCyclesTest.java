@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Core's cycle rule ({@link PackageCyclesTest#NO_PACKAGE_CYCLES}) over every module's production code:
- * this module's test classpath holds them all (core, records, wire, testkit, simulator, cli, bench), so a
+ * this module's test classpath holds them all (core, records, tokens, testkit, simulator, cli, bench), so a
  * cycle through a module built on core fails here. No bench class sits in one of core's packages.
  */
 class AllModulesCyclesTest {
@@ -23,7 +23,7 @@ class AllModulesCyclesTest {
 
         assertThat(production.stream().map(c -> c.getPackageName()).distinct())
                 .as("the scan sees every module")
-                .contains("io.quotaflow.records", "io.quotaflow.wire", "io.quotaflow.simulator", "io.quotaflow.testkit",
+                .contains("io.quotaflow.records", "io.quotaflow.tokens", "io.quotaflow.duration", "io.quotaflow.simulator", "io.quotaflow.testkit",
                         "io.quotaflow.dispatch", "io.quotaflow.dispatch.ledger", "io.quotaflow.failure", "io.quotaflow.routing",
                         "io.quotaflow.topology", "io.quotaflow.cli", "io.quotaflow.dev", "io.quotaflow.bench");
         PackageCyclesTest.NO_PACKAGE_CYCLES.check(production);

@@ -44,7 +44,7 @@ class ProductionJarIT {
     @Test
     void shouldCarryThePipelineAndTheProductionCommands() {
         assertThat(entries).contains("io/quotaflow/cli/QuotaflowCommand.class", "io/quotaflow/cli/RunCommand.class",
-                "io/quotaflow/Pipeline.class", "io/quotaflow/records/Classification.class", "io/quotaflow/wire/TokenCounter.class",
+                "io/quotaflow/Pipeline.class", "io/quotaflow/records/Classification.class", "io/quotaflow/tokens/TokenCounter.class",
                 "org/apache/kafka/streams/KafkaStreams.class", "topics/tickets.classified.json", "logback.xml", "quotaflow-logback-text.xml", "quotaflow-logback-json.xml",
                 "ch/qos/logback/classic/Logger.class", "org/slf4j/bridge/SLF4JBridgeHandler.class");
         assertThat(entries).as("one logging backend").noneMatch(e -> e.startsWith("org/slf4j/simple/"))

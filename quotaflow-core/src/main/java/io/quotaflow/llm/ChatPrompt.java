@@ -1,7 +1,7 @@
 package io.quotaflow.llm;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.quotaflow.wire.TokenCounter.ChatMessage;
+import io.quotaflow.tokens.TokenCounter.ChatMessage;
 
 import java.util.List;
 

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quotaflow.settings.ModelSettings;
-import io.quotaflow.wire.TokenCounter;
-import io.quotaflow.wire.TokenCounter.ChatMessage;
+import io.quotaflow.tokens.TokenCounter;
+import io.quotaflow.tokens.TokenCounter.ChatMessage;
 import io.quotaflow.records.Json;
 
 import java.io.UncheckedIOException;

@@ -13,7 +13,7 @@ import java.util.OptionalLong;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import io.quotaflow.wire.GoDuration;
+import io.quotaflow.duration.GoDuration;
 
 /**
  * Reads a provider's rate-limit headers. OpenAI: {@code x-ratelimit-{limit,remaining,reset}-{requests,tokens}}

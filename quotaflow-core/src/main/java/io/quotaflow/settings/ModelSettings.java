@@ -1,6 +1,6 @@
 package io.quotaflow.settings;
 
-import io.quotaflow.wire.TokenCounter;
+import io.quotaflow.tokens.TokenCounter;
 
 import java.util.Locale;
 

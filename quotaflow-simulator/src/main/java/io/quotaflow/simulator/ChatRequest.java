@@ -1,7 +1,7 @@
 package io.quotaflow.simulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quotaflow.wire.TokenCounter.ChatMessage;
+import io.quotaflow.tokens.TokenCounter.ChatMessage;
 
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package io.quotaflow.simulator;
 
-import io.quotaflow.wire.GoDuration;
+import io.quotaflow.duration.GoDuration;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;

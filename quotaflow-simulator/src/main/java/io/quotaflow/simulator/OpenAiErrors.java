@@ -3,7 +3,7 @@ package io.quotaflow.simulator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.quotaflow.wire.GoDuration;
+import io.quotaflow.duration.GoDuration;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

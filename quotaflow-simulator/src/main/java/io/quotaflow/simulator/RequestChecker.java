@@ -2,7 +2,7 @@ package io.quotaflow.simulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.quotaflow.wire.TokenCounter.ChatMessage;
+import io.quotaflow.tokens.TokenCounter.ChatMessage;
 
 import java.io.IOException;
 import java.util.ArrayList;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.Headers;
-import io.quotaflow.wire.GoDuration;
+import io.quotaflow.duration.GoDuration;
 
 import java.io.IOException;
 import java.time.Duration;

@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.quotaflow.wire.GoDuration;
-import io.quotaflow.wire.TokenCounter;
-import io.quotaflow.wire.TokenCounter.ChatMessage;
+import io.quotaflow.duration.GoDuration;
+import io.quotaflow.tokens.TokenCounter;
+import io.quotaflow.tokens.TokenCounter.ChatMessage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -3,7 +3,7 @@ package io.quotaflow.simulator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.quotaflow.wire.TokenCounter.ChatMessage;
+import io.quotaflow.tokens.TokenCounter.ChatMessage;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

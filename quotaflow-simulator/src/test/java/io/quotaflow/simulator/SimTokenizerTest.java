@@ -1,7 +1,7 @@
 package io.quotaflow.simulator;
 
-import io.quotaflow.wire.TokenCounter;
-import io.quotaflow.wire.TokenCounter.ChatMessage;
+import io.quotaflow.tokens.TokenCounter;
+import io.quotaflow.tokens.TokenCounter.ChatMessage;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

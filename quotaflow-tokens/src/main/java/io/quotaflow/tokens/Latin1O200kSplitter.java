@@ -1,4 +1,4 @@
-package io.quotaflow.wire;
+package io.quotaflow.tokens;
 
 import java.util.function.Consumer;
 

@@ -1,4 +1,4 @@
-package io.quotaflow.wire;
+package io.quotaflow.tokens;
 
 import com.knuddels.jtokkit.Encodings;
 import com.knuddels.jtokkit.api.Encoding;

@@ -1,6 +1,6 @@
-package io.quotaflow.wire;
+package io.quotaflow.tokens;
 
-import io.quotaflow.wire.TokenCounter.ChatMessage;
+import io.quotaflow.tokens.TokenCounter.ChatMessage;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.quotaflow.wire;
+package io.quotaflow.duration;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

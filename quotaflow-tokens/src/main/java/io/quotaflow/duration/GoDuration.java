@@ -1,4 +1,4 @@
-package io.quotaflow.wire;
+package io.quotaflow.duration;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
