@@ -192,8 +192,7 @@ public final class BoundsRun {
         String tenant = "tenant-" + (i % tenants);
         byte[] body = ("{\"id\":\"n" + i + "\",\"subject\":\"Invoice " + i + "\",\"body\":\"I was charged twice for order " + i
                 + " and would like a refund of the second payment, please.\"}").getBytes(StandardCharsets.UTF_8);
-        return new WorkItem("n" + i, Priority.BULK, tenant, 40 + i % 60, body, new WorkItem.Origin("tickets.bulk", 0, i), now,
-                0, 0, null, 0, null, 0, 1);
+        return WorkItem.accepted(new WorkItem.Identity("n" + i, Priority.BULK, tenant), body, new WorkItem.Origin("tickets.bulk", 0, i), now, 40 + i % 60);
     }
 
     /** Heap used after two full collections. */

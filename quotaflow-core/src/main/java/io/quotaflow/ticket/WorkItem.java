@@ -39,18 +39,17 @@ public record WorkItem(Identity identity, Content content, Journey journey, Atte
     }
 
     /**
-     * A fresh item in the flat form: on no particular route, no content key, no producer headers, no deadline,
-     * published when accepted.
-     *
-     * @deprecated build it from its groups; kept so the dispatch tests' fixtures need not change
+     * A ticket as intake accepts it: {@code original} as the producer's whole record (no content key, no producer
+     * headers), published when accepted, no deadline, on no particular route, no attempt yet.
      */
-    @Deprecated
-    public WorkItem(String id, Priority priority, String tenant, int tokens, byte[] original, Origin origin,
-                    long enqueuedAt, int attempt, long notBefore, FailureState failure, int replayCount,
-                    String replayOf, int batchCap, int maxTokensBoost) {
-        this(new Identity(id, priority, tenant), new Content(original, original.length, null, List.of(), null),
-                new Journey(origin, enqueuedAt, enqueuedAt, 0, Routed.NONE),
-                new Attempts(attempt, notBefore, failure, replayCount, replayOf), new Sizing(tokens, batchCap, maxTokensBoost));
+    public static WorkItem accepted(Identity identity, byte[] original, Origin origin, long acceptedAt, int tokens) {
+        return new WorkItem(identity, new Content(original, original.length, null, List.of(), null),
+                new Journey(origin, acceptedAt, acceptedAt, 0, Routed.NONE), Attempts.NONE, new Sizing(tokens, 0, 1));
+    }
+
+    /** The same item as on its {@code value}-th attempt (0: the first), not before any time, with no failure yet. */
+    public WorkItem withAttempt(int value) {
+        return with(new Attempts(value, 0, failure(), replayCount(), replayOf()));
     }
 
     /**

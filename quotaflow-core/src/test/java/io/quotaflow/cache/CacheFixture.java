@@ -89,8 +89,7 @@ final class CacheFixture {
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }
-        return new WorkItem(id, priority, "default", 20, bytes, new WorkItem.Origin(priority.topic(), 0, offset++),
-                1_000 + offset, 0, 0, null, 0, null, 0, 1);
+        return WorkItem.accepted(new WorkItem.Identity(id, priority, "default"), bytes, new WorkItem.Origin(priority.topic(), 0, offset++), 1_000 + offset, 20);
     }
 
     /** The same copy back from the retry topic, one attempt spent. */

@@ -99,8 +99,7 @@ class EffectExecutorTest {
 
     private WorkItem ticket(String id, long offset) {
         byte[] bytes = ("{\"id\":\"" + id + "\",\"body\":\"printer on fire\"}").getBytes(StandardCharsets.UTF_8);
-        return new WorkItem(id, Priority.STANDARD, "default", 10, bytes, new WorkItem.Origin("tickets.standard", 0, offset), NOW,
-                0, 0, null, 0, null, 0, 1);
+        return WorkItem.accepted(new WorkItem.Identity(id, Priority.STANDARD, "default"), bytes, new WorkItem.Origin("tickets.standard", 0, offset), NOW, 10);
     }
 
     /** Sends {@code items} as one call and takes its answer back from the ledger, as the dispatcher does. */
@@ -116,8 +115,7 @@ class EffectExecutorTest {
     @Test
     void shouldDecideTheExpiryByAgeWithoutTakingFromTheLedger() {
         byte[] bytes = "{\"id\":\"old\",\"body\":\"printer on fire\"}".getBytes(StandardCharsets.UTF_8);
-        WorkItem old = new WorkItem("old", Priority.STANDARD, "default", 10, bytes, new WorkItem.Origin("tickets.standard", 0, 0), NOW,
-                1, 0, null, 0, null, 0, 1);
+        WorkItem old = WorkItem.accepted(new WorkItem.Identity("old", Priority.STANDARD, "default"), bytes, new WorkItem.Origin("tickets.standard", 0, 0), NOW, 10).withAttempt(1);
         ledger.accept(old, NOW);
         long later = NOW + settings.retry().maxAge().toMillis() + 1;
 

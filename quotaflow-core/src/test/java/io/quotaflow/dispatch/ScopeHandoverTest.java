@@ -57,8 +57,7 @@ class ScopeHandoverTest {
     private WorkItem item(String id, String route) {
         byte[] bytes = ("{\"id\":\"" + id + "\",\"body\":\"b\"}").getBytes(StandardCharsets.UTF_8);
         routes.put(id, route);
-        return new WorkItem(id, Priority.STANDARD, "default", 10, bytes, new WorkItem.Origin("tickets.standard", 0, offset++), 1_000,
-                0, 0, null, 0, null, 0, 1).withRouted(WorkItem.Routed.to(route));
+        return WorkItem.accepted(new WorkItem.Identity(id, Priority.STANDARD, "default"), bytes, new WorkItem.Origin("tickets.standard", 0, offset++), 1_000, 10).withRouted(WorkItem.Routed.to(route));
     }
 
     private String scopeOf(WorkItem item) {

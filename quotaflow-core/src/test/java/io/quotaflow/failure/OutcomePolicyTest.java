@@ -23,8 +23,7 @@ class OutcomePolicyTest {
     private final OutcomePolicy policy = new OutcomePolicy(RetrySettings.ofDefaults().withMaxAttempts(3));
 
     private static WorkItem item(String id, int attempt) {
-        return new WorkItem(id, Priority.STANDARD, "default", 10, ("{\"id\":\"" + id + "\"}").getBytes(StandardCharsets.UTF_8),
-                new WorkItem.Origin("tickets.standard", 0, id.hashCode() & 0xffff), NOW - 1_000, attempt, 0, null, 0, null, 0, 1);
+        return WorkItem.accepted(new WorkItem.Identity(id, Priority.STANDARD, "default"), ("{\"id\":\"" + id + "\"}").getBytes(StandardCharsets.UTF_8), new WorkItem.Origin("tickets.standard", 0, id.hashCode() & 0xffff), NOW - 1_000, 10).withAttempt(attempt);
     }
 
     private static final List<WorkItem> TWO = List.of(item("A", 0), item("B", 0));
@@ -169,8 +168,7 @@ class OutcomePolicyTest {
                     assertThat(d.item().attempt()).isEqualTo(3);
                     assertThat(d.message()).contains("3 attempts").contains("boom");
                 });
-        WorkItem old = new WorkItem("O", Priority.BULK, "acme", 10, "{}".getBytes(StandardCharsets.UTF_8),
-                new WorkItem.Origin("tickets.bulk", 0, 1), NOW - RetrySettings.ofDefaults().maxAge().toMillis(), 0, 0, null, 0, null, 0, 1);
+        WorkItem old = WorkItem.accepted(new WorkItem.Identity("O", Priority.BULK, "acme"), "{}".getBytes(StandardCharsets.UTF_8), new WorkItem.Origin("tickets.bulk", 0, 1), NOW - RetrySettings.ofDefaults().maxAge().toMillis(), 10);
         assertThat(decide(List.of(old), boom).actions()).singleElement()
                 .isInstanceOfSatisfying(OutcomePolicy.Action.DeadLetter.class, d -> assertThat(d.message()).startsWith("older than"));
         ModelOutcome.Answered bad = new ModelOutcome.Answered(Map.of(), Map.of("A", "missing"), "stop", 10, 1, RateLimitInfo.EMPTY, 4);

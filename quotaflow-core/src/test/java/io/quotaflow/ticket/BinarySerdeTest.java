@@ -44,8 +44,7 @@ class BinarySerdeTest {
     @Test
     void shouldReadTheJsonThatEarlierVersionsStored() throws Exception {
         byte[] original = "{\"id\":\"T-1\",\"body\":\"hi\"}".getBytes(StandardCharsets.UTF_8);
-        WorkItem legacy = new WorkItem("T-1", Priority.STANDARD, "acme", 5, original, new WorkItem.Origin("tickets.standard", 0, 3),
-                10, 0, 0, null, 0, null, 0, 1);
+        WorkItem legacy = WorkItem.accepted(new WorkItem.Identity("T-1", Priority.STANDARD, "acme"), original, new WorkItem.Origin("tickets.standard", 0, 3), 10, 5);
         byte[] json = Json.MAPPER.writeValueAsBytes(java.util.Map.of("id", "T-1", "priority", "STANDARD", "tenant", "acme",
                 "tokens", 5, "original", original, "origin", legacy.origin(), "enqueuedAt", 10, "maxTokensBoost", 1));
         WorkItem back = serde.deserializer().deserialize("t", json);

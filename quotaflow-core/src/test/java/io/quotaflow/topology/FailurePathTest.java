@@ -135,10 +135,10 @@ class FailurePathTest {
     void shouldNeverDispatchARetryBeforeItsNotBefore() {
         FakeModelClient client = FakeModelClient.labellingAll("billing", "low");
         try (PipelineHarness h = new PipelineHarness(Fixtures.settings(), client)) {
-            var headers = FailureHeaders.forItem(new io.quotaflow.ticket.WorkItem("T-9", Priority.INTERACTIVE, "acme", 10,
-                    Fixtures.ticket("T-9"), new io.quotaflow.ticket.WorkItem.Origin("tickets.interactive", 0, 5),
-                    h.now().toEpochMilli(), 2, h.now().toEpochMilli() + 4_000,
-                    new io.quotaflow.ticket.WorkItem.FailureState(1, 2, "transient", 503, "x"), 0, null, 0, 1), "transient", 503, "x");
+            var headers = FailureHeaders.forItem(io.quotaflow.ticket.WorkItem.accepted(new io.quotaflow.ticket.WorkItem.Identity("T-9", Priority.INTERACTIVE, "acme"),
+                    Fixtures.ticket("T-9"), new io.quotaflow.ticket.WorkItem.Origin("tickets.interactive", 0, 5), h.now().toEpochMilli(), 10)
+                    .withAttempt(1).withAttemptFailed(new io.quotaflow.ticket.WorkItem.FailureState(1, 2, "transient", 503, "x"),
+                            h.now().toEpochMilli() + 4_000), "transient", 503, "x");
             h.pipeRetry("T-9", Fixtures.ticket("T-9"), headers);
             h.advance(Duration.ofMillis(3_900));
             assertThat(client.requests()).isEmpty();

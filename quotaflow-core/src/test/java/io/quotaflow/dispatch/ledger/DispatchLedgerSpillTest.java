@@ -62,8 +62,7 @@ class DispatchLedgerSpillTest {
 
     private WorkItem item(String id, Priority priority, String body, long at) {
         byte[] bytes = ("{\"id\":\"" + id + "\",\"body\":\"" + body + "\"}").getBytes(StandardCharsets.UTF_8);
-        return new WorkItem(id, priority, "default", 10, bytes, new WorkItem.Origin("tickets.standard", 0, offset++), at,
-                0, 0, null, 0, null, 0, 1);
+        return WorkItem.accepted(new WorkItem.Identity(id, priority, "default"), bytes, new WorkItem.Origin("tickets.standard", 0, offset++), at, 10);
     }
 
     private WorkItem standard(String id, long at) {

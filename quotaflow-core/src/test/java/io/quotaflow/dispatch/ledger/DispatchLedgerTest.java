@@ -55,8 +55,7 @@ class DispatchLedgerTest {
 
     private WorkItem fresh(String id, String body, long now) {
         byte[] bytes = ("{\"id\":\"" + id + "\",\"body\":\"" + body + "\"}").getBytes(StandardCharsets.UTF_8);
-        return new WorkItem(id, Priority.STANDARD, "default", 10, bytes, new WorkItem.Origin("tickets.standard", 0, offset++), now,
-                0, 0, null, 0, null, 0, 1);
+        return WorkItem.accepted(new WorkItem.Identity(id, Priority.STANDARD, "default"), bytes, new WorkItem.Origin("tickets.standard", 0, offset++), now, 10);
     }
 
     private static WorkItem asRetry(WorkItem item, long notBefore) {

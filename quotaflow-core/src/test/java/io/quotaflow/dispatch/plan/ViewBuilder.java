@@ -54,8 +54,7 @@ public final class ViewBuilder {
     /** A ticket of {@code priority} with {@code tokens} prompt tokens, queued at {@code at} (epoch ms). */
     public static WorkItem ticket(String id, Priority priority, int tokens, long at) {
         byte[] bytes = ("{\"id\":\"" + id + "\",\"body\":\"b\"}").getBytes(StandardCharsets.UTF_8);
-        return new WorkItem(id, priority, "acme", tokens, bytes, new WorkItem.Origin(priority.topic(), 0, at), at,
-                0, 0, null, 0, null, 0, 1);
+        return WorkItem.accepted(new WorkItem.Identity(id, priority, "acme"), bytes, new WorkItem.Origin(priority.topic(), 0, at), at, tokens);
     }
 
     /** Tickets waiting, in this order. */
