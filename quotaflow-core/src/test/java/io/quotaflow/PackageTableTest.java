@@ -40,6 +40,28 @@ class PackageTableTest {
     }
 
     @Test
+    void shouldGiveEveryMainPackageOfEveryModuleAPackageInfo() throws IOException {
+        Path root = RepositoryFiles.root();
+        List<String> without = new ArrayList<>();
+        try (Stream<Path> modules = Files.list(root)) {
+            for (Path module : modules.filter(m -> m.getFileName().toString().startsWith("quotaflow-")).toList()) {
+                Path sources = module.resolve("src/main/java");
+                for (String pkg : mainPackages(root).stream().filter(p -> Files.isDirectory(sources.resolve(p.replace('.', '/')))).toList()) {
+                    Path dir = sources.resolve(pkg.replace('.', '/'));
+                    boolean holdsJava;
+                    try (Stream<Path> files = Files.list(dir)) {
+                        holdsJava = files.anyMatch(f -> f.toString().endsWith(".java"));
+                    }
+                    if (holdsJava && !Files.exists(dir.resolve("package-info.java"))) {
+                        without.add(root.relativize(module) + ": " + pkg);
+                    }
+                }
+            }
+        }
+        assertThat(without).as("main packages without a package-info.java saying what they hold").isEmpty();
+    }
+
+    @Test
     void shouldFindAMissingPackageAStaleNameAndAcceptSubPackagesOfAWildcard() {
         Set<String> packages = Set.of("io.quotaflow", "io.quotaflow.records", "io.quotaflow.dispatch.ledger",
                 "io.quotaflow.dispatch.plan", "io.quotaflow.cache");

@@ -2,9 +2,9 @@ package io.quotaflow.bench;
 
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.dispatch.ledger.DispatchLedger;
-import io.quotaflow.dispatch.ledger.PendingQueue;
+import io.quotaflow.dispatch.queue.PendingQueue;
 import io.quotaflow.dispatch.report.QueueViews;
-import io.quotaflow.dispatch.ledger.TokenShares;
+import io.quotaflow.dispatch.queue.TokenShares;
 import io.quotaflow.records.Priority;
 import io.quotaflow.settings.RouteSettings;
 import io.quotaflow.settings.TenantSettings;

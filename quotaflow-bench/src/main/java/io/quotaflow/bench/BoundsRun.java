@@ -3,7 +3,7 @@ package io.quotaflow.bench;
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.dispatch.ledger.DispatchLedger;
 import io.quotaflow.dispatch.ledger.InFlightBatch;
-import io.quotaflow.dispatch.ledger.PendingQueue;
+import io.quotaflow.dispatch.queue.PendingQueue;
 import io.quotaflow.dispatch.report.QueueViews;
 import io.quotaflow.dispatch.ledger.RetryMarker;
 import io.quotaflow.dispatch.outcome.Outbound;

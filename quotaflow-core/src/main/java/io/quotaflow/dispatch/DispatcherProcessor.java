@@ -1,10 +1,11 @@
 package io.quotaflow.dispatch;
 
+import io.quotaflow.ticket.Publication;
 import io.quotaflow.dispatch.call.BatchCaller;
 import io.quotaflow.dispatch.call.CallSender;
 import io.quotaflow.dispatch.ledger.DispatchLedger;
 import io.quotaflow.dispatch.ledger.Lanes;
-import io.quotaflow.dispatch.ledger.PendingQueue;
+import io.quotaflow.dispatch.queue.PendingQueue;
 import io.quotaflow.dispatch.ledger.TicketStatuses;
 import io.quotaflow.dispatch.outcome.Outbound;
 import io.quotaflow.dispatch.outcome.OutcomeApplier;
@@ -339,10 +340,7 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
 
     /** Remembers {@code p} as the newest publication of its ticket heard of, unless a newer one was. */
     private void hear(Publication p) {
-        Publication before = heard.get(p.key());
-        if (before == null || p.supersedes(before.at(), before.sha256(), before.scope())) {
-            heard.put(p.key(), p);
-        }
+        heard.merge(p.key(), p, (before, now) -> now.supersedes(before.at(), before.sha256(), before.scope()) ? now : before);
     }
 
     /** A null value: a cancel, or the notice of a publication sent to another scope. */

@@ -1,7 +1,7 @@
 package io.quotaflow.dispatch;
 
 import io.quotaflow.config.DispatcherSettings;
-import io.quotaflow.dispatch.ledger.PendingQueue;
+import io.quotaflow.dispatch.queue.PendingQueue;
 import io.quotaflow.dispatch.outcome.Outbound;
 
 import io.quotaflow.settings.RouteSettings;

@@ -1,8 +1,9 @@
 package io.quotaflow.dispatch;
 
+import io.quotaflow.ticket.Publication;
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.dispatch.ledger.DispatchLedger;
-import io.quotaflow.dispatch.ledger.PendingQueue;
+import io.quotaflow.dispatch.queue.PendingQueue;
 import io.quotaflow.dispatch.ledger.RetryMarker;
 import io.quotaflow.dispatch.ledger.TicketStatuses;
 import io.quotaflow.dispatch.outcome.CacheGate;

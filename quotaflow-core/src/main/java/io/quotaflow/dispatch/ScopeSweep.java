@@ -4,7 +4,7 @@ import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.deadline.DeadlinePolicy;
 import io.quotaflow.deadline.HandoffReason;
 import io.quotaflow.dispatch.ledger.DispatchLedger;
-import io.quotaflow.dispatch.ledger.PendingQueue;
+import io.quotaflow.dispatch.queue.PendingQueue;
 import io.quotaflow.dispatch.report.QueueViews;
 import io.quotaflow.dispatch.outcome.CacheGate;
 import io.quotaflow.dispatch.outcome.OutcomeApplier;

@@ -27,7 +27,7 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 import java.util.Optional;
 import io.quotaflow.dispatch.report.DispatcherListener;
 import io.quotaflow.dispatch.DispatcherProcessor;
-import io.quotaflow.dispatch.Publication;
+import io.quotaflow.ticket.Publication;
 
 /**
  * Parses and validates each input record, picks its route ({@link RouteChooser}: the rules, or

@@ -23,8 +23,8 @@ public sealed interface IntakeResult permits IntakeResult.Accepted, IntakeResult
 
     /**
      * The notice of a fresh publication, sent to every quota scope but the one the ticket goes to
-     * ({@link io.quotaflow.dispatch.Publication}): an older copy held there is withdrawn.
+     * ({@link io.quotaflow.ticket.Publication}): an older copy held there is withdrawn.
      */
-    record Notice(io.quotaflow.dispatch.Publication publication) implements IntakeResult {
+    record Notice(io.quotaflow.ticket.Publication publication) implements IntakeResult {
     }
 }

@@ -60,7 +60,7 @@ class DispatchLayersTest {
             public boolean test(JavaClass c) {
                 String name = c.getName();
                 boolean ledgerValue = name.endsWith(".Backlog") || name.endsWith(".PendingQueue$Proposal") || name.endsWith(".PendingQueue$Ref");
-                return (c.getPackageName().startsWith(ledger) && !ledgerValue)
+                return ((c.getPackageName().startsWith(ledger) || c.getPackageName().startsWith(DISPATCH + ".queue")) && !ledgerValue)
                         || c.getSimpleName().equals("ProviderModel") || c.getSimpleName().equals("BatchLimiter")
                         || name.startsWith("org.apache.kafka.") || name.startsWith("java.time.")
                         || name.equals("io.quotaflow.quota.EpochNanoClock");
@@ -135,6 +135,22 @@ class DispatchLayersTest {
 
         assertThatThrownBy(() -> helpersHoldNoWriter("io.quotaflow.architecture.layerfixture.dispatch..").check(fixture))
                 .isInstanceOf(AssertionError.class).hasMessageContaining("HoldsWriter.forward").hasMessageContaining("HoldsWriter.context");
+    }
+
+    /** The queue's mutators ({@code add}, {@code replace}, {@code remove}, {@code admit}) are called by the ledger alone. */
+    static ArchRule onlyTheLedgerChangesTheQueue(String queue, String ledger) {
+        return noClasses().that().resideOutsideOfPackages(queue, ledger)
+                .should().callMethodWhere(DescribedPredicate.describe("a PendingQueue mutator",
+                        (com.tngtech.archunit.core.domain.JavaMethodCall call) -> call.getTargetOwner().getSimpleName().equals("PendingQueue")
+                                && Set.of("add", "replace", "remove", "admit").contains(call.getName())))
+                .because("the ledger keeps the queue, its spill and its statuses in step; everyone else reads");
+    }
+
+    @Test
+    void shouldKeepTheQueueBelowTheLedgerAndLetOnlyTheLedgerChangeIt() {
+        layer(DISPATCH + ".queue..", DISPATCH + ".ledger..", DISPATCH, DISPATCH + ".plan..", DISPATCH + ".call..",
+                DISPATCH + ".outcome..", DISPATCH + ".report..").check(CORE);
+        onlyTheLedgerChangesTheQueue(DISPATCH + ".queue..", DISPATCH + ".ledger..").check(CORE);
     }
 
     @Test

@@ -4,7 +4,7 @@ import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.deadline.DeadlinePolicy;
 import io.quotaflow.dispatch.ledger.DispatchLedger;
 import io.quotaflow.dispatch.ledger.InFlightBatch;
-import io.quotaflow.dispatch.ledger.PendingQueue;
+import io.quotaflow.dispatch.queue.PendingQueue;
 import io.quotaflow.dispatch.ledger.RetryMarker;
 import io.quotaflow.dispatch.ledger.TicketStatuses;
 import io.quotaflow.dispatch.outcome.Effects;

@@ -1,5 +1,6 @@
 package io.quotaflow.dispatch.ledger;
 
+import io.quotaflow.dispatch.queue.PendingQueue;
 import io.quotaflow.ticket.WorkItem;
 
 import java.util.ArrayList;

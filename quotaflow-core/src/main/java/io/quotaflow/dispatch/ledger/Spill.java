@@ -1,5 +1,6 @@
 package io.quotaflow.dispatch.ledger;
 
+import io.quotaflow.dispatch.queue.PendingQueue;
 import io.quotaflow.records.Priority;
 import io.quotaflow.ticket.WorkItem;
 import org.apache.kafka.common.serialization.StringSerializer;

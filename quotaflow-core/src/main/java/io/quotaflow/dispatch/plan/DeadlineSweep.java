@@ -1,7 +1,6 @@
 package io.quotaflow.dispatch.plan;
 
-import io.quotaflow.dispatch.ledger.PendingQueue;
-
+import io.quotaflow.dispatch.queue.PendingQueue;
 import io.quotaflow.deadline.DeadlinePolicy;
 import io.quotaflow.records.Priority;
 

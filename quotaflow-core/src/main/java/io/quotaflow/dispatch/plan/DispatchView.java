@@ -1,7 +1,7 @@
 package io.quotaflow.dispatch.plan;
 
 import io.quotaflow.dispatch.ledger.Backlog;
-import io.quotaflow.dispatch.ledger.PendingQueue;
+import io.quotaflow.dispatch.queue.PendingQueue;
 
 import io.quotaflow.failure.ScopeHealth;
 import io.quotaflow.quota.Charge;

@@ -2,7 +2,7 @@ package io.quotaflow.dispatch.plan;
 
 import io.quotaflow.dispatch.ledger.Backlog;
 import io.quotaflow.dispatch.ledger.InFlightBatch;
-import io.quotaflow.dispatch.ledger.PendingQueue;
+import io.quotaflow.dispatch.queue.PendingQueue;
 
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.settings.QuotaSettings;

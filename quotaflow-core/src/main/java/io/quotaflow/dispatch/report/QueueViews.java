@@ -1,7 +1,7 @@
 package io.quotaflow.dispatch.report;
 
 import io.quotaflow.dispatch.ledger.DispatchLedger;
-import io.quotaflow.dispatch.ledger.PendingQueue;
+import io.quotaflow.dispatch.queue.PendingQueue;
 
 import io.quotaflow.config.DispatcherSettings;
 import io.quotaflow.settings.RouteSettings;
@@ -69,7 +69,7 @@ public final class QueueViews {
      */
     public static QueueView take(DispatcherSettings settings, DispatchLedger ledger, Pace pace, long now) {
         PendingQueue queue = ledger.queue();
-        io.quotaflow.dispatch.ledger.Served served = queue.served(LISTED, ROTATION_TENANTS);
+        io.quotaflow.dispatch.queue.Served served = queue.served(LISTED, ROTATION_TENANTS);
         List<Map.Entry<Priority, PendingQueue.Ref>> first = served.first();
         List<QueueView.Waiting> waiting = new ArrayList<>(first.size());
         for (Map.Entry<Priority, PendingQueue.Ref> e : first) {

@@ -1,7 +1,7 @@
 package io.quotaflow.dispatch.report;
 
 import io.quotaflow.dispatch.ledger.DispatchLedger;
-import io.quotaflow.dispatch.ledger.PendingQueue;
+import io.quotaflow.dispatch.queue.PendingQueue;
 import io.quotaflow.dispatch.plan.ProviderModel;
 
 import io.quotaflow.config.DispatcherSettings;

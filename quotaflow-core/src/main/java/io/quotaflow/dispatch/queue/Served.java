@@ -1,4 +1,4 @@
-package io.quotaflow.dispatch.ledger;
+package io.quotaflow.dispatch.queue;
 
 import io.quotaflow.records.Priority;
 import io.quotaflow.status.QueueView;

@@ -1,4 +1,4 @@
-package io.quotaflow.dispatch.ledger;
+package io.quotaflow.dispatch.queue;
 
 import io.quotaflow.status.QueueView;
 import io.quotaflow.settings.TenantSettings;
@@ -84,12 +84,12 @@ public final class PendingQueue {
         return (long) ref.tokens() + completionPerTicket;
     }
 
-    boolean contains(String id) {
+    public boolean contains(String id) {
         return index.containsKey(id);
     }
 
     /** The class ticket {@code id} waits in here, if it does. */
-    Optional<Priority> priorityOf(String id) {
+    public Optional<Priority> priorityOf(String id) {
         TenantQueue tq = index.get(id);
         return tq == null ? Optional.empty() : Optional.of(tq.priority);
     }
@@ -286,7 +286,7 @@ public final class PendingQueue {
     }
 
     /** Tickets waiting per tenant, every class (O(tenants)). */
-    Map<String, Integer> depthByTenant() {
+    public Map<String, Integer> depthByTenant() {
         return depths.byTenant();
     }
 
@@ -320,7 +320,7 @@ public final class PendingQueue {
     }
 
     /** The waiting tickets {@code predicate} matches, only read (O(tickets held)). */
-    List<Ref> matching(Predicate<Ref> predicate) {
+    public List<Ref> matching(Predicate<Ref> predicate) {
         List<Ref> matched = new ArrayList<>();
         for (ClassQueue q : classes.values()) {
             for (TenantQueue tq : q.byTenant.values()) {
@@ -338,7 +338,7 @@ public final class PendingQueue {
      * Puts {@code ref} where the waiting ticket with its id is (an update keeps its place), or at
      * the end when that ticket waits in another class or for another tenant, or not at all.
      */
-    void replace(Priority priority, Ref ref) {
+    public void replace(Priority priority, Ref ref) {
         TenantQueue tq = index.get(ref.id());
         if (tq != null && tq.priority == priority && tq.tenant.equals(ref.tenant())) {
             ClassQueue q = classes.get(priority);
@@ -360,7 +360,7 @@ public final class PendingQueue {
     }
 
     /** Removes one ticket, if it is waiting. */
-    Optional<Ref> remove(String id) {
+    public Optional<Ref> remove(String id) {
         TenantQueue tq = index.remove(id);
         if (tq == null) {
             return Optional.empty();
@@ -386,7 +386,7 @@ public final class PendingQueue {
     }
 
     /** Removes a proposal's tickets (those still as proposed: an update meanwhile stays). */
-    void remove(Proposal proposal) {
+    public void remove(Proposal proposal) {
         for (Ref ref : proposal.refs()) {
             TenantQueue tq = index.get(ref.id());
             if (tq != null && tq.priority == proposal.priority() && ref.equals(tq.refs.get(ref.id()))) {

@@ -1,4 +1,4 @@
-package io.quotaflow.dispatch.ledger;
+package io.quotaflow.dispatch.queue;
 
 import java.util.Comparator;
 import java.util.HashMap;

@@ -1,4 +1,4 @@
-package io.quotaflow.dispatch.ledger;
+package io.quotaflow.dispatch.queue;
 
 /**
  * Builds {@link PendingQueue.Ref}s for tests: a ticket of tenant {@code t}, 10 tokens, 100 bytes,

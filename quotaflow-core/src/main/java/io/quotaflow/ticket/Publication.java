@@ -1,6 +1,5 @@
-package io.quotaflow.dispatch;
+package io.quotaflow.ticket;
 
-import io.quotaflow.ticket.WorkItem;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 
@@ -41,7 +40,7 @@ public record Publication(String key, long at, String scope, String sha256) {
     }
 
     /** Whether this publication replaces a copy published {@code otherAt} with content {@code otherSha} held on {@code otherScope}. */
-    boolean supersedes(long otherAt, String otherSha, String otherScope) {
+    public boolean supersedes(long otherAt, String otherSha, String otherScope) {
         if (at != otherAt) {
             return at > otherAt;
         }
@@ -49,7 +48,7 @@ public record Publication(String key, long at, String scope, String sha256) {
     }
 
     /** Whether this publication replaces {@code copy}, held on {@code copyScope}. */
-    boolean supersedes(WorkItem copy, String copyScope) {
+    public boolean supersedes(WorkItem copy, String copyScope) {
         return !copyScope.equals(scope) && supersedes(copy.publishedAt(), copy.originalSha256(), copyScope);
     }
 
@@ -64,7 +63,7 @@ public record Publication(String key, long at, String scope, String sha256) {
     }
 
     /** The notice these headers carry, if they carry one. */
-    static Optional<Publication> read(Headers headers) {
+    public static Optional<Publication> read(Headers headers) {
         String key = text(headers, KEY);
         String at = text(headers, AT);
         String scope = text(headers, SCOPE);
