@@ -46,8 +46,40 @@ final class EffectExecutor {
         this.routeOf = routeOf;
     }
 
-    /** Applies {@code effects} at {@code now}: ledger, statuses, cache, records, notices, choices. */
+    /**
+     * Applies {@code effects} at {@code now}: ledger, statuses, cache, records, notices, choices. The cache step
+     * returns its own effects (the followers' endings and records, a follower that leads now), applied in the same
+     * order right after it, with the records after this decision's own.
+     */
     void apply(Effects effects, long now) {
+        applyLedger(effects, now);
+        effects.endings().forEach(ending -> status(ending, now));
+        Effects cached = Effects.none();
+        for (Effects.Ending ending : effects.endings()) {
+            if (ending instanceof Effects.Classified c) {
+                cached.and(gate.classified(c.item(), c.result(), now));
+            } else if (ending instanceof Effects.DeadLettered d) {
+                cached.and(gate.deadLettered(d.item(), d.kind(), d.status(), d.message(), now));
+            } else if (ending instanceof Effects.Cancelled c) {
+                cached.and(gate.left(c.item()));
+            } else if (ending instanceof Effects.HandedOff h) {
+                cached.and(gate.left(h.item()));
+            } else if (ending instanceof Effects.AnsweredFromCache a && a.leaves()) {
+                cached.and(gate.left(a.item()));
+            }
+        }
+        applyLedger(cached, now);
+        cached.endings().forEach(ending -> status(ending, now));
+        effects.records().forEach(output);
+        cached.records().forEach(output);
+        effects.notices().forEach(notice -> notice.accept(listener));
+        cached.notices().forEach(notice -> notice.accept(listener));
+        for (Effects.Choice choice : effects.choices()) {
+            choose(choice, now);
+        }
+    }
+
+    private void applyLedger(Effects effects, long now) {
         for (Effects.LedgerChange change : effects.ledgerChanges()) {
             if (change instanceof Effects.Take t) {
                 ledger.take(t.ids());
@@ -57,30 +89,11 @@ final class EffectExecutor {
                 ledger.retried(r.item());
             } else if (change instanceof Effects.Requeue r) {
                 ledger.requeue(r.items());
+            } else if (change instanceof Effects.Withdraw w) {
+                ledger.withdraw(w.id());
+            } else if (change instanceof Effects.Lead l) {
+                ledger.accept(l.item(), now);
             }
-        }
-        for (Effects.Ending ending : effects.endings()) {
-            status(ending, now);
-        }
-        List<Record<String, Outbound>> followers = new ArrayList<>();
-        for (Effects.Ending ending : effects.endings()) {
-            if (ending instanceof Effects.Classified c) {
-                followers.addAll(gate.classified(c.item(), c.result(), now));
-            } else if (ending instanceof Effects.DeadLettered d) {
-                followers.addAll(gate.deadLettered(d.item(), d.kind(), d.status(), d.message(), now));
-            } else if (ending instanceof Effects.Cancelled c) {
-                gate.left(c.item(), now);
-            } else if (ending instanceof Effects.HandedOff h) {
-                gate.left(h.item(), now);
-            } else if (ending instanceof Effects.AnsweredFromCache a && a.leaves()) {
-                gate.left(a.item(), now);
-            }
-        }
-        effects.records().forEach(output);
-        followers.forEach(output);
-        effects.notices().forEach(notice -> notice.accept(listener));
-        for (Effects.Choice choice : effects.choices()) {
-            choose(choice, now);
         }
     }
 
@@ -88,6 +101,8 @@ final class EffectExecutor {
         if (ending instanceof Effects.Classified c) {
             statuses.classified(c.item(), false, now);
         } else if (ending instanceof Effects.DeadLettered d) {
+            statuses.deadLettered(d.item(), d.kind(), now);
+        } else if (ending instanceof Effects.FollowedIntoDeadLetter d) {
             statuses.deadLettered(d.item(), d.kind(), now);
         } else if (ending instanceof Effects.RetriedAs r) {
             statuses.retried(r.item(), r.kind(), now);
@@ -100,6 +115,8 @@ final class EffectExecutor {
             statuses.handedOff(h.item(), h.reason(), now);
         } else if (ending instanceof Effects.AnsweredFromCache a) {
             statuses.classified(a.item(), true, now);
+        } else if (ending instanceof Effects.Following f) {
+            statuses.following(f.item(), now);
         }
     }
 
@@ -131,7 +148,7 @@ final class EffectExecutor {
             statuses.moved(moved.taken(), moved.to(), moved.reason().wire(), now);
             mover.logged(moved, now);
         }
-        gate.left(moved.taken(), now);
+        applyLedger(gate.left(moved.taken()), now);
     }
 
     /** {@code item}, cancelled while a previous owner's call was out, ends now: withdrawn from the ledger, nothing written. */
@@ -151,7 +168,7 @@ final class EffectExecutor {
         for (WorkItem item : items) {
             if (ledger.cancelledWhileOut(item.key())) {
                 ledger.finish(item);
-                gate.left(item, now);
+                applyLedger(gate.left(item), now);
                 listener.cancelled(scope, item.key());
                 statuses.cancelled(item.key(), now);
                 continue;

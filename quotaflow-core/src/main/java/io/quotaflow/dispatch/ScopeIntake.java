@@ -113,7 +113,7 @@ final class ScopeIntake {
             return;
         }
         if (ledger.held(id).isPresent() || ledger.retrying(id)) {
-            ledger.held(id).ifPresent(item -> gate.left(item, now));
+            ledger.held(id).ifPresent(item -> effects.apply(gate.left(item), now));
             ledger.withdraw(id);
             listener.cancelled(scope, id);
             statuses.cancelled(id, now);
@@ -133,7 +133,7 @@ final class ScopeIntake {
         if (held.isPresent()) {
             stale = newer.supersedes(held.get(), scope);
             if (stale) {
-                gate.left(held.get(), now);
+                effects.apply(gate.left(held.get()), now);
             }
         } else {
             Optional<RetryMarker> retry = ledger.retryingMarker(key);

@@ -146,6 +146,29 @@ class DispatchLayersTest {
                 .because("the ledger keeps the queue, its spill and its statuses in step; everyone else reads");
     }
 
+    /** The ledger's mutators, called by the executor (the {@code dispatch} package itself) and the ledger alone. */
+    static final Set<String> LEDGER_MUTATORS = Set.of("accept", "take", "finish", "retried", "requeue", "withdraw", "expire",
+            "expireSpilled", "refill", "promoteDue", "restore", "cancelWhileOut", "admit");
+
+    /** Outside {@code executor} and {@code ledger}, no class calls a {@code DispatchLedger} mutator: policies and gates return values. */
+    static ArchRule onlyTheExecutorChangesTheLedger(String executor, String ledger) {
+        return noClasses().that().resideOutsideOfPackages(executor, ledger)
+                .should().callMethodWhere(DescribedPredicate.describe("a DispatchLedger mutator",
+                        (com.tngtech.archunit.core.domain.JavaMethodCall call) -> call.getTargetOwner().getSimpleName().equals("DispatchLedger")
+                                && LEDGER_MUTATORS.contains(call.getName())))
+                .because("a decision returns its ledger changes as values; the executor applies them");
+    }
+
+    @Test
+    void shouldLetOnlyTheExecutorChangeTheLedger() {
+        onlyTheExecutorChangesTheLedger(DISPATCH, DISPATCH + ".ledger..").check(CORE);
+        // the rule sees the executor's own calls when the executor is not exempt
+        assertThatThrownBy(() -> onlyTheExecutorChangesTheLedger("io.quotaflow.nowhere", DISPATCH + ".ledger..").check(CORE))
+                .isInstanceOf(AssertionError.class).hasMessageContaining("EffectExecutor").hasMessageContaining("DispatchLedger.withdraw");
+        assertThatThrownBy(() -> onlyTheLedgerChangesTheQueue("io.quotaflow.nowhere", DISPATCH + ".ledger..").check(CORE))
+                .isInstanceOf(AssertionError.class).hasMessageContaining("PendingQueue.");
+    }
+
     @Test
     void shouldKeepTheQueueBelowTheLedgerAndLetOnlyTheLedgerChangeIt() {
         layer(DISPATCH + ".queue..", DISPATCH + ".ledger..", DISPATCH, DISPATCH + ".plan..", DISPATCH + ".call..",

@@ -248,7 +248,8 @@ class RoutesIT {
                 await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> pipeline.metrics().snapshots()
                         .stream().anyMatch(snap -> snap.scope().equals(a.scope()) && snap.state().equals("RUNNING")));
             } finally {
-                poller.shutdownNow();
+                // shutdown, not shutdownNow: an interrupted probe in flight would read as a failed one (-1)
+                poller.shutdown();
                 poller.awaitTermination(5, TimeUnit.SECONDS);
             }
             List<Integer> seen = List.copyOf(readiness);

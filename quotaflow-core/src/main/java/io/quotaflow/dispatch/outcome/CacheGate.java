@@ -1,8 +1,5 @@
 package io.quotaflow.dispatch.outcome;
 
-import io.quotaflow.dispatch.ledger.DispatchLedger;
-import io.quotaflow.dispatch.ledger.TicketStatuses;
-import io.quotaflow.dispatch.report.DispatcherListener;
 
 import io.quotaflow.cache.Answer;
 import io.quotaflow.cache.Answered;
@@ -16,9 +13,8 @@ import io.quotaflow.records.Classification;
 import io.quotaflow.ticket.WorkItem;
 import org.apache.kafka.streams.processor.api.Record;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Puts one scope's dispatcher behind the cache and coalescing (docs/design.md, "Cache"): an
@@ -26,8 +22,9 @@ import java.util.Optional;
  * identical to a ticket waiting or in flight follows it, any other goes to the ledger; when a
  * ticket ends here its followers share the end (its answer, its dead letter), and when it leaves
  * (a fallback, a context fallback) the next of them leads. The decisions are the
- * {@link Coalescer}'s; this carries them out on the ledger and returns what is written as values
- * ({@link Effects}, {@link Admission}): the scope's executor forwards the records.
+ * {@link Coalescer}'s; the gate keeps the cache and returns everything else as values ({@link Effects},
+ * {@link Admission}): the ledger's changes (a copy withdrawn, a follower that leads), the statuses, the records and
+ * the metrics' notices, which the scope's executor applies. It reads the ledger, never changes it.
  *
  * <p>While the scope cannot serve ({@code cannotServe}: halted, circuit open, out for the day), a new ticket
  * the live cache does not answer is answered from an answer past its TTL but within {@code cache.stale-ttl}
@@ -40,26 +37,26 @@ public final class CacheGate {
     /** {@code cache.scope=global}: identical text of two tenants shares one answer (else each tenant has its own). */
     private final boolean sharedAcrossTenants;
     private final Coalescer coalescer;
-    private final DispatchLedger ledger;
+    /** Whether the ledger holds a ticket's id (waiting, delayed, out, or on its way back from the retry topic): read only. */
+    private final Predicate<String> held;
     private final RecordEmitter emitter;
-    private final DispatcherListener listener;
-    private final TicketStatuses statuses;
     private final java.util.function.BooleanSupplier cannotServe;
     /** The last sweep found a full batch of expired answers due. */
     private boolean behind;
 
-    public CacheGate(String scope, ModelSettings model, boolean sharedAcrossTenants, Coalescer coalescer, DispatchLedger ledger, RecordEmitter emitter,
-              DispatcherListener listener, TicketStatuses statuses,
-              java.util.function.BooleanSupplier cannotServe) {
-        this.statuses = statuses;
+    /**
+     * For {@code scope}: {@code held} reads whether its ledger holds an id, {@code cannotServe} whether the scope can
+     * call now; the gate changes neither, it returns what the executor applies.
+     */
+    public CacheGate(String scope, ModelSettings model, boolean sharedAcrossTenants, Coalescer coalescer, Predicate<String> held,
+                     RecordEmitter emitter, java.util.function.BooleanSupplier cannotServe) {
         this.cannotServe = cannotServe;
         this.scope = scope;
         this.model = model;
         this.sharedAcrossTenants = sharedAcrossTenants;
         this.coalescer = coalescer;
-        this.ledger = ledger;
+        this.held = held;
         this.emitter = emitter;
-        this.listener = listener;
     }
 
     /** The content key of {@code item} under this scope's model (from the hash the intake took, else from its bytes). */
@@ -91,53 +88,48 @@ public final class CacheGate {
         if (stale.isPresent()) {
             return Admission.answered(stale.get());
         }
-        Arrival arrival = coalescer.onArrival(item, keyOf(item), ledger.held(item.key()).isPresent() || ledger.retrying(item.key()),
-                now);
+        Arrival arrival = coalescer.onArrival(item, keyOf(item), held.test(item.key()), now);
         boolean lead = arrival instanceof Arrival.Lead || arrival instanceof Arrival.Pass;
-        depart(arrival.departure(), item.key(), !lead, now);
+        Effects effects = depart(arrival.departure(), item.key(), !lead);
         if (arrival instanceof Arrival.Hit hit) {
-            listener.cacheHit(scope);
-            return Admission.answered(answered(item, hit.answer(), false, false, now));
+            return Admission.answered(effects.notice(l -> l.cacheHit(scope)).and(answered(item, hit.answer(), false, false, now)));
         }
         if (arrival instanceof Arrival.Join join) {
             if (!join.repeated()) {
-                listener.cacheHit(scope);
+                effects.notice(l -> l.cacheHit(scope));
             }
-            statuses.following(item, now);
-            return Admission.answered(Effects.none());
+            return Admission.answered(effects.ended(new Effects.Following(item)));
         }
         if (arrival instanceof Arrival.Lead l && l.newContent()) {
-            listener.cacheMiss(scope);
+            effects.notice(n -> n.cacheMiss(scope));
         }
-        return Admission.taken();
+        return new Admission(true, effects);
     }
 
-    /** {@code item} was answered by its call: the answer is cached and classifies its followers (their records returned). */
-    public List<Record<String, Outbound>> classified(WorkItem item, Classification result, long now) {
+    /** {@code item} was answered by its call: the answer is cached and classifies its followers (their effects returned). */
+    public Effects classified(WorkItem item, Classification result, long now) {
         Answered answered = coalescer.onAnswered(keyOf(item), item.key(),
                 new Answer(result.category(), result.urgency(), result.model(), result.promptTokens(), result.completionTokens()), now);
-        List<Record<String, Outbound>> out = new ArrayList<>();
+        Effects out = Effects.none();
         for (WorkItem follower : answered.followers()) {
-            out.add(classified(follower, answered.answer(), false, now));
+            out.and(answered(follower, answered.answer(), false, false, now));
         }
         return out;
     }
 
-    /** {@code item} was dead-lettered: its followers share its fate (their records returned). */
-    public List<Record<String, Outbound>> deadLettered(WorkItem item, String kind, int status, String message, long now) {
-        List<WorkItem> followers = coalescer.onLeaderFailed(keyOf(item), item.key());
-        List<Record<String, Outbound>> out = new ArrayList<>();
-        for (WorkItem follower : followers) {
-            out.add(emitter.deadLetter(follower, kind, status, "the identical ticket it followed failed: " + message, now));
-            listener.deadLettered(scope, kind);
-            statuses.deadLettered(follower, kind, now);
+    /** {@code item} was dead-lettered: its followers share its fate (their effects returned). */
+    public Effects deadLettered(WorkItem item, String kind, int status, String message, long now) {
+        Effects out = Effects.none();
+        for (WorkItem follower : coalescer.onLeaderFailed(keyOf(item), item.key())) {
+            out.forward(emitter.deadLetter(follower, kind, status, "the identical ticket it followed failed: " + message, now))
+                    .ended(new Effects.FollowedIntoDeadLetter(follower, kind)).notice(l -> l.deadLettered(scope, kind));
         }
         return out;
     }
 
-    /** {@code item} left for another route: the next of its followers leads here. */
-    public void left(WorkItem item, long now) {
-        depart(coalescer.leave(item.key()), item.key(), false, now);
+    /** {@code item} left for another route: the next of its followers leads here (the ledger change returned). */
+    public Effects left(WorkItem item) {
+        return depart(coalescer.leave(item.key()), item.key(), false);
     }
 
     /** Cancels {@code id} if it only follows an identical ticket here (nothing else holds it); true when it did. */
@@ -167,16 +159,18 @@ public final class CacheGate {
     }
 
     /**
-     * Carries out a departure: a follower promoted to lead goes to the ledger; the held copy of
-     * {@code id} is withdrawn when the new copy does not lead (it is answered otherwise).
+     * A departure as ledger changes: a follower promoted to lead goes to the ledger; the held copy of {@code id} is
+     * withdrawn when the new copy does not lead (it is answered otherwise).
      */
-    private void depart(Departure departure, String id, boolean withdrawHeld, long now) {
+    private static Effects depart(Departure departure, String id, boolean withdrawHeld) {
+        Effects effects = Effects.none();
         if (departure instanceof Departure.HandedOver handed) {
             if (withdrawHeld) {
-                ledger.withdraw(id);
+                effects.ledger(new Effects.Withdraw(id));
             }
-            handed.newLeader().ifPresent(leader -> ledger.accept(leader, now));
+            handed.newLeader().ifPresent(leader -> effects.ledger(new Effects.Lead(leader)));
         }
+        return effects;
     }
 
     /**
@@ -184,16 +178,14 @@ public final class CacheGate {
      * past its TTL but within {@code cache.stale-ttl} and no live one: answered from it, marked stale.
      */
     private Optional<Effects> answeredStale(WorkItem item, long now) {
-        if (!cannotServe.getAsBoolean() || ledger.held(item.key()).isPresent() || ledger.retrying(item.key())
-                || coalescer.membership(item.key()).isPresent()) {
+        if (!cannotServe.getAsBoolean() || held.test(item.key()) || coalescer.membership(item.key()).isPresent()) {
             return Optional.empty();
         }
         Optional<CachedAnswer> stale = coalescer.cache().stale(keyOf(item), now);
         if (stale.isEmpty()) {
             return Optional.empty();
         }
-        listener.staleCacheHit(scope);
-        return Optional.of(answered(item, stale.get(), true, false, now));
+        return Optional.of(answered(item, stale.get(), true, false, now).notice(l -> l.staleCacheHit(scope)));
     }
 
     /**
@@ -206,8 +198,8 @@ public final class CacheGate {
         if (stale.isEmpty()) {
             return Optional.empty();
         }
-        listener.staleCacheHit(scope);
-        return Optional.of(new Effects().ledger(new Effects.Finish(item)).and(answered(item, stale.get(), true, true, now)));
+        return Optional.of(new Effects().ledger(new Effects.Finish(item)).and(answered(item, stale.get(), true, true, now))
+                .notice(l -> l.staleCacheHit(scope)));
     }
 
     /**
@@ -221,15 +213,5 @@ public final class CacheGate {
             l.classified(scope, item.priority(), result.queuedMs(), Math.max(0, now - item.enqueuedAt()));
             l.answered(scope, item.priority(), Boolean.TRUE.equals(result.firstTry()), item.retryWaitMs());
         });
-    }
-
-    /** The classification record of {@code item} answered from {@code answer}; its status and metrics are told now. */
-    private Record<String, Outbound> classified(WorkItem item, CachedAnswer answer, boolean stale, long now) {
-        Classification result = emitter.cached(item, answer, stale, now);
-        Record<String, Outbound> record = emitter.classified(item, result, now);
-        listener.classified(scope, item.priority(), result.queuedMs(), Math.max(0, now - item.enqueuedAt()));
-        listener.answered(scope, item.priority(), Boolean.TRUE.equals(result.firstTry()), item.retryWaitMs());
-        statuses.classified(item, true, now);
-        return record;
     }
 }

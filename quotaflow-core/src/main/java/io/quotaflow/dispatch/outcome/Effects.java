@@ -21,7 +21,7 @@ import java.util.function.Consumer;
 public final class Effects {
 
     /** A change of the ledger. */
-    public sealed interface LedgerChange permits Take, Finish, Retried, Requeue {
+    public sealed interface LedgerChange permits Take, Finish, Retried, Requeue, Withdraw, Lead {
     }
 
     /** The waiting tickets {@code ids} leave the queue and the store ({@code DispatchLedger.take}); a spilled one is finished. */
@@ -40,8 +40,25 @@ public final class Effects {
     public record Requeue(List<WorkItem> items) implements LedgerChange {
     }
 
+    /** The copy of ticket {@code id} held here goes ({@code DispatchLedger.withdraw}): a newer copy follows or is answered. */
+    public record Withdraw(String id) implements LedgerChange {
+    }
+
+    /** A follower of an identical ticket that left leads now: the ledger takes it ({@code DispatchLedger.accept}). */
+    public record Lead(WorkItem item) implements LedgerChange {
+    }
+
     /** How a ticket ended here: its status, and what its followers in the cache share. */
-    public sealed interface Ending permits Classified, DeadLettered, RetriedAs, Requeued, Cancelled, HandedOff, AnsweredFromCache {
+    public sealed interface Ending permits Classified, DeadLettered, RetriedAs, Requeued, Cancelled, HandedOff, AnsweredFromCache,
+            Following, FollowedIntoDeadLetter {
+    }
+
+    /** Waits for the answer of an identical ticket here (status {@code following}); nothing written yet. */
+    public record Following(WorkItem item) implements Ending {
+    }
+
+    /** A follower dead-lettered with the identical ticket it followed (its record among the same effects). */
+    public record FollowedIntoDeadLetter(WorkItem item, String kind) implements Ending {
     }
 
     /** Answered from the cache (a live or a stale answer), no call: with {@code leaves}, its next follower here leads. */
