@@ -4,11 +4,9 @@ import io.quotaflow.dispatch.ledger.DispatchLedger;
 import io.quotaflow.dispatch.ledger.TicketStatuses;
 import io.quotaflow.dispatch.outcome.CacheGate;
 import io.quotaflow.dispatch.outcome.Effects;
-import io.quotaflow.dispatch.outcome.Outbound;
 import io.quotaflow.dispatch.report.DispatcherListener;
 import io.quotaflow.settings.RouteSettings;
 import io.quotaflow.ticket.WorkItem;
-import org.apache.kafka.streams.processor.api.Record;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -91,7 +91,8 @@ final class ScopeDispatcher {
         RecordEmitter emitter = new RecordEmitter(scope, settings.model().model(), new Backoff(settings.retry(), random),
                 settings.routing().routesOf(scope).get(0).name(), settings.tracing());
         this.gate = new CacheGate(scope, settings.model(), settings.routing().cacheShared(), coalescer,
-                id -> ledger.held(id).isPresent() || ledger.retrying(id), emitter, () -> health.halted() || health.circuitOpen() || provider.outForDayUntil().isPresent());
+                id -> ledger.held(id).isPresent() || ledger.retrying(id), emitter,
+                () -> health.halted() || health.circuitOpen() || provider.outForDayUntil().isPresent());
         // a batch route's tickets may wait out a whole completion window before a failed line sends them round again
         RetrySettings aging = batch == null ? settings.retry() : settings.retry().withMaxAge(settings.retry().maxAge().plus(BATCH_WINDOW));
         DeadlinePolicy deadlinePolicy = new DeadlinePolicy(settings.deadlines());
