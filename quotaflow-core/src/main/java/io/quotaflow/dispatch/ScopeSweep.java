@@ -7,6 +7,7 @@ import io.quotaflow.dispatch.ledger.DispatchLedger;
 import io.quotaflow.dispatch.queue.PendingQueue;
 import io.quotaflow.dispatch.report.QueueViews;
 import io.quotaflow.dispatch.outcome.CacheGate;
+import io.quotaflow.dispatch.outcome.Effects;
 import io.quotaflow.dispatch.outcome.OutcomeApplier;
 import io.quotaflow.dispatch.plan.DeadlineSweep;
 import io.quotaflow.failure.ErrorKind;
@@ -19,7 +20,7 @@ import io.quotaflow.status.Eta;
 import io.quotaflow.status.Pace;
 import io.quotaflow.ticket.WorkItem;
 
-import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,17 +67,24 @@ final class ScopeSweep {
         mover.publishState(settings.routing().routesOf(scope), canServe);
     }
 
-    /** Moves what this scope should not keep waiting ({@link RouteMover#fallbacks}): taken from the ledger, then written. */
+    /**
+     * Moves what this scope should not keep waiting ({@link RouteMover#fallbacks}): every move is built (its record
+     * serialized) from the tickets as they wait, then they are taken from the ledger and the moves written, so a
+     * move that fails to build leaves the ledger as it was.
+     */
     void fallBack(Optional<FallbackReason> blocked, boolean probesHaltApart, long now) {
         List<FallbackPolicy.Move> moves = mover.fallbacks(new RouteMover.Standing(scope, settings, blocked, probesHaltApart, queue));
         if (moves.isEmpty()) {
             return;
         }
-        Map<String, FallbackPolicy.Move> byId = new HashMap<>();
+        Map<String, FallbackPolicy.Move> byId = new LinkedHashMap<>();
         moves.forEach(m -> byId.put(m.id(), m));
-        for (WorkItem item : ledger.expire(ref -> byId.containsKey(ref.id()))) {
-            effects.move(mover.move(item, routeOf.apply(item), byId.get(item.key()), now), now);
+        List<RouteMover.Moved> built = new ArrayList<>();
+        for (WorkItem item : ledger.waiting(byId.keySet())) {
+            built.add(mover.move(item, routeOf.apply(item), byId.get(item.key()), now));
         }
+        ledger.take(built.stream().map(m -> m.taken().key()).toList());
+        built.forEach(m -> effects.move(m, now));
     }
 
     /**
@@ -104,30 +112,32 @@ final class ScopeSweep {
         }
         Map<String, DeadlinePolicy.Verdict> byId = new LinkedHashMap<>();
         verdicts.forEach(v -> byId.put(v.id(), v));
-        for (WorkItem item : ledger.take(byId.keySet())) {
-            apply(item, byId.get(item.key()), now);
+        // every ticket's end is built first (records serialized), then they are taken and the ends applied
+        List<End> ends = new ArrayList<>();
+        for (WorkItem item : ledger.waiting(byId.keySet())) {
+            ends.add(end(item, byId.get(item.key()), now));
+        }
+        ledger.take(ends.stream().map(e -> e.item().key()).toList());
+        for (End end : ends) {
+            end.moved().ifPresentOrElse(m -> effects.move(m, now), () -> effects.apply(end.otherwise(), now));
         }
     }
 
-    private void apply(WorkItem item, DeadlinePolicy.Verdict v, long now) {
-        switch (v.kind()) {
-            case FALL_BACK -> {
-                Optional<RouteMover.Moved> moved = mover.deadlineFallback(scope, routeOf.apply(item), item, now);
-                if (moved.isPresent()) {
-                    effects.move(moved.get(), now);
-                } else {
-                    effects.apply(outcomes.missed(item, v.reason(), v.etaAt(), now), now);
-                }
-            }
-            case HAND_OFF -> effects.apply(outcomes.missed(item, v.reason(), v.etaAt(), now), now);
-            case SHED -> {
-                if (v.reason() == HandoffReason.MAX_WAIT) {
-                    effects.apply(outcomes.deadLetter(item, ErrorKind.SHED.wire(), 0, shedMessage(item, v), now), now);
-                } else {
-                    effects.apply(outcomes.missed(item, v.reason(), v.etaAt(), now), now);
-                }
+    /** How a ticket taken for its deadline ends: moved to a fallback, or else {@code otherwise} (handed off, shed). */
+    private record End(WorkItem item, Optional<RouteMover.Moved> moved, Effects otherwise) {
+    }
+
+    /** What ends {@code item} as {@code v} says, built (records serialized) before anything is applied. */
+    private End end(WorkItem item, DeadlinePolicy.Verdict v, long now) {
+        if (v.kind() == DeadlinePolicy.Kind.FALL_BACK) {
+            Optional<RouteMover.Moved> moved = mover.deadlineFallback(scope, routeOf.apply(item), item, now);
+            if (moved.isPresent()) {
+                return new End(item, moved, Effects.none());
             }
         }
+        return new End(item, Optional.empty(), v.kind() == DeadlinePolicy.Kind.SHED && v.reason() == HandoffReason.MAX_WAIT
+                ? outcomes.deadLetter(item, ErrorKind.SHED.wire(), 0, shedMessage(item, v), now)
+                : outcomes.missed(item, v.reason(), v.etaAt(), now));
     }
 
     /** The dead letter's message of a ticket shed for {@code queue.max-wait}. */

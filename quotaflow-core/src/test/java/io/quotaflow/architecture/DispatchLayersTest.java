@@ -147,7 +147,7 @@ class DispatchLayersTest {
     }
 
     /** The ledger's mutators, called by the executor (the {@code dispatch} package itself) and the ledger alone. */
-    static final Set<String> LEDGER_MUTATORS = Set.of("accept", "take", "finish", "retried", "requeue", "withdraw", "expire",
+    static final Set<String> LEDGER_MUTATORS = Set.of("accept", "take", "finish", "retried", "requeue", "withdraw",
             "expireSpilled", "refill", "promoteDue", "restore", "cancelWhileOut", "admit");
 
     /** Outside {@code executor} and {@code ledger}, no class calls a {@code DispatchLedger} mutator: policies and gates return values. */

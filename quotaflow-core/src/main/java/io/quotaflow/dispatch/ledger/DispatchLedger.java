@@ -347,9 +347,9 @@ public final class DispatchLedger {
         }
     }
 
-    /** Removes the waiting tickets matching {@code predicate} and returns them. */
-    public List<WorkItem> expire(Predicate<PendingQueue.Ref> predicate) {
-        return LedgerExits.expire(this, predicate);
+    /** The waiting tickets named by {@code ids} (in the queue, not spilled), read and left where they are. */
+    public List<WorkItem> waiting(java.util.Collection<String> ids) {
+        return LedgerExits.waiting(this, ids);
     }
 
     /** Takes the waiting tickets named by {@code ids} out of the queue and the store (the ones not waiting stay as they are). */

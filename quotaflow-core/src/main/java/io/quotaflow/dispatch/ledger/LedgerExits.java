@@ -1,26 +1,22 @@
 package io.quotaflow.dispatch.ledger;
 
-import io.quotaflow.dispatch.queue.PendingQueue;
 import io.quotaflow.ticket.WorkItem;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Predicate;
 
-/** Tickets leaving a {@link DispatchLedger} unanswered: expired by age, taken for a move, withdrawn for another copy. */
+/** Tickets leaving a {@link DispatchLedger} unanswered: read, then taken for a move or an end; withdrawn for another copy. */
 final class LedgerExits {
 
     private LedgerExits() {
     }
 
-    /** Removes the waiting tickets matching {@code predicate} and returns them. */
-    static List<WorkItem> expire(DispatchLedger l, Predicate<PendingQueue.Ref> predicate) {
+    /** The waiting tickets named by {@code ids}, read before a move or an end is built for each (then taken). */
+    static List<WorkItem> waiting(DispatchLedger l, java.util.Collection<String> ids) {
         List<WorkItem> out = new ArrayList<>();
-        for (PendingQueue.Ref ref : l.queue.matching(predicate)) {
-            l.queue.remove(ref.id());
-            WorkItem item = l.pending.get(ref.id());
+        for (String id : ids) {
+            WorkItem item = l.queue.contains(id) ? l.pending.get(id) : null;
             if (item != null) {
-                l.pending.delete(ref.id());
                 out.add(item);
             }
         }
