@@ -39,55 +39,12 @@ final class SimBatches {
     private final String defaultModel;
     private final LongSupplier epochMs;
     private final Map<String, byte[]> files = new ConcurrentHashMap<>();
-    private final Map<String, Job> jobs = new ConcurrentHashMap<>();
+    private final Map<String, SimBatchJob> jobs = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong created = new AtomicLong();
     private final AtomicLong outputLines = new AtomicLong();
     private final java.util.concurrent.atomic.AtomicInteger tokenLimitRefusals = new java.util.concurrent.atomic.AtomicInteger();
     private volatile BatchBehaviour behaviour = BatchBehaviour.DEFAULT;
-
-    /** One job: what it was made of and, once done, its status and files. */
-    private static final class Job {
-        final String id;
-        final String inputFileId;
-        final String authorization;
-        final long createdAt;
-        final int expireAfter;
-        final long delay;
-        final Map<String, String> metadata;
-        final long counted;
-        final boolean fails;
-        final boolean vanishes;
-        final int malformedEvery;
-        volatile boolean refused;
-        volatile String status = "validating";
-        volatile String outputFileId;
-        volatile String errorFileId;
-        volatile int total;
-        volatile int completed;
-        volatile int failed;
-        volatile boolean read;
-
-        Job(String id, String inputFileId, String authorization, long createdAt, BatchBehaviour b, long n, Map<String, String> metadata,
-            long counted) {
-            this.id = id;
-            this.inputFileId = inputFileId;
-            this.authorization = authorization;
-            this.createdAt = createdAt;
-            this.delay = b.delayMs();
-            this.expireAfter = b.expireAfter() >= 0 && BatchBehaviour.picked(n, b.expireEvery()) ? b.expireAfter() : -1;
-            this.fails = BatchBehaviour.picked(n, b.failEvery());
-            this.vanishes = BatchBehaviour.picked(n, b.vanishEvery());
-            this.malformedEvery = b.malformedEvery();
-            this.metadata = Map.copyOf(metadata);
-            this.counted = counted;
-        }
-
-        /** Whether it holds enqueued tokens at {@code now}: accepted and not yet ended. */
-        boolean enqueued(long now) {
-            return !refused && (status.equals("validating") || status.equals("in_progress")) && now - createdAt < delay;
-        }
-    }
 
     SimBatches(ChatCompletions chat, String defaultModel, LongSupplier epochMs) {
         this.chat = chat;
@@ -121,13 +78,13 @@ final class SimBatches {
 
     /** Whether job {@code id} was run to its end and its files read (output, else errors). */
     boolean read(String id) {
-        Job job = jobs.get(id);
+        SimBatchJob job = jobs.get(id);
         return job != null && job.read;
     }
 
     /** The ids of the jobs created so far, oldest first. */
     java.util.List<String> ids() {
-        return jobs.values().stream().sorted(java.util.Comparator.comparingLong((Job j) -> j.createdAt).thenComparing(j -> j.id.length())
+        return jobs.values().stream().sorted(java.util.Comparator.comparingLong((SimBatchJob j) -> j.createdAt).thenComparing(j -> j.id.length())
                 .thenComparing(j -> j.id)).map(j -> j.id).toList();
     }
 
@@ -141,9 +98,9 @@ final class SimBatches {
         if (!authorized(authorization)) {
             return OpenAiErrors.unauthorized(false);
         }
-        String boundary = boundary(contentType);
-        byte[] file = boundary == null ? null : part(body, boundary, "file");
-        String purpose = boundary == null ? null : text(part(body, boundary, "purpose"));
+        String boundary = Multipart.boundary(contentType);
+        byte[] file = boundary == null ? null : Multipart.part(body, boundary, "file");
+        String purpose = boundary == null ? null : text(Multipart.part(body, boundary, "purpose"));
         if (file == null || !"batch".equals(purpose == null ? null : purpose.strip())) {
             return OpenAiErrors.error(400, "A multipart body with purpose=batch and a file is required.", INVALID_REQUEST,
                     "file", null, Map.of(), false);
@@ -175,10 +132,10 @@ final class SimBatches {
         String[] lines = lines(files.get(fileId));
         BatchBehaviour b = behaviour;
         String id = "batch_sim_" + ids.incrementAndGet();
-        Job job;
+        SimBatchJob job;
         synchronized (this) {
             long now = epochMs.getAsLong();
-            job = new Job(id, fileId, authorization, now, b, created.incrementAndGet(), metadata, count(lines, b.countFactor()));
+            job = new SimBatchJob(id, fileId, authorization, now, b, created.incrementAndGet(), metadata, count(lines, b.countFactor()));
             long held = jobs.values().stream().filter(j -> j.enqueued(now)).mapToLong(j -> j.counted).sum();
             job.refused = b.enqueuedLimit() > 0 && held + job.counted > b.enqueuedLimit();
             job.total = lines.length;
@@ -225,7 +182,7 @@ final class SimBatches {
         ObjectNode answer = mapper.createObjectNode().put("object", "list");
         com.fasterxml.jackson.databind.node.ArrayNode data = answer.putArray("data");
         for (String id : page) {
-            Job job = jobs.get(id);
+            SimBatchJob job = jobs.get(id);
             advance(job);
             data.add(describe(job));
         }
@@ -239,7 +196,7 @@ final class SimBatches {
         if (!authorized(authorization)) {
             return OpenAiErrors.unauthorized(false);
         }
-        Job job = jobs.get(id);
+        SimBatchJob job = jobs.get(id);
         if (job == null || job.vanishes) {
             return OpenAiErrors.error(404, "No batch found with id '" + id + "'.", INVALID_REQUEST, null, null, Map.of(), false);
         }
@@ -269,7 +226,7 @@ final class SimBatches {
         if (!authorized(authorization)) {
             return OpenAiErrors.unauthorized(false);
         }
-        Job job = jobs.get(id);
+        SimBatchJob job = jobs.get(id);
         if (job == null || job.vanishes) {
             return OpenAiErrors.error(404, "No batch found with id '" + id + "'.", INVALID_REQUEST, null, null, Map.of(), false);
         }
@@ -291,7 +248,7 @@ final class SimBatches {
         return new Reply.Now(200, Map.of(), file, false);
     }
 
-    private synchronized void advance(Job job) throws IOException {
+    private synchronized void advance(SimBatchJob job) throws IOException {
         long age = epochMs.getAsLong() - job.createdAt;
         if (terminal(job.status) || failed(job, age)) {
             return;
@@ -318,7 +275,7 @@ final class SimBatches {
     }
 
     /** Whether {@code job}, {@code age} ms old, has failed (for the enqueued limit at once, else after validating); marks it so. */
-    private static boolean failed(Job job, long age) {
+    private static boolean failed(SimBatchJob job, long age) {
         if (job.refused || job.fails && age >= job.delay / 10) {
             job.status = "failed";
             return true;
@@ -327,7 +284,7 @@ final class SimBatches {
     }
 
     /** Line {@code n} of {@code job}: answered into {@code output} (a 200) or {@code errors}, or expired. */
-    private void answer(Job job, JsonNode line, int n, ByteArrayOutputStream output, ByteArrayOutputStream errors) throws IOException {
+    private void answer(SimBatchJob job, JsonNode line, int n, ByteArrayOutputStream output, ByteArrayOutputStream errors) throws IOException {
         ObjectNode out = mapper.createObjectNode().put("id", "batch_req_sim_" + ids.incrementAndGet())
                 .put("custom_id", line.path("custom_id").asText());
         if (job.expireAfter >= 0 && n >= job.expireAfter) {
@@ -366,7 +323,7 @@ final class SimBatches {
         }
     }
 
-    private ObjectNode describe(Job job) {
+    private ObjectNode describe(SimBatchJob job) {
         ObjectNode node = mapper.createObjectNode().put("id", job.id).put("object", "batch").put("endpoint", "/v1/chat/completions");
         if (job.status.equals("failed")) {
             ObjectNode error = node.putObject("errors").put("object", "list").putArray("data").addObject();
@@ -415,61 +372,5 @@ final class SimBatches {
 
     private static String text(byte[] bytes) {
         return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
-    }
-
-    /** The boundary of a {@code multipart/form-data} content type, or null. */
-    static String boundary(String contentType) {
-        if (contentType == null || !contentType.toLowerCase(java.util.Locale.ROOT).startsWith("multipart/form-data")) {
-            return null;
-        }
-        for (String param : contentType.split(";")) {
-            String p = param.strip();
-            if (p.toLowerCase(java.util.Locale.ROOT).startsWith("boundary=")) {
-                String b = p.substring("boundary=".length());
-                return b.startsWith("\"") && b.endsWith("\"") && b.length() > 1 ? b.substring(1, b.length() - 1) : b;
-            }
-        }
-        return null;
-    }
-
-    /** The content of part {@code name} of a multipart body, or null. */
-    static byte[] part(byte[] body, String boundary, String name) {
-        byte[] delimiter = ("--" + boundary).getBytes(StandardCharsets.ISO_8859_1);
-        int at = indexOf(body, delimiter, 0);
-        while (at >= 0) {
-            int headersStart = at + delimiter.length;
-            if (headersStart + 2 <= body.length && body[headersStart] == '-' && body[headersStart + 1] == '-') {
-                return null;
-            }
-            int headersEnd = indexOf(body, "\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1), headersStart);
-            if (headersEnd < 0) {
-                return null;
-            }
-            int next = indexOf(body, ("\r\n--" + boundary).getBytes(StandardCharsets.ISO_8859_1), headersEnd + 4);
-            if (next < 0) {
-                return null;
-            }
-            String headers = new String(body, headersStart, headersEnd - headersStart, StandardCharsets.ISO_8859_1);
-            if (headers.contains("name=\"" + name + "\"")) {
-                byte[] out = new byte[next - headersEnd - 4];
-                System.arraycopy(body, headersEnd + 4, out, 0, out.length);
-                return out;
-            }
-            at = next + 2;
-        }
-        return null;
-    }
-
-    private static int indexOf(byte[] haystack, byte[] needle, int from) {
-        outer:
-        for (int i = Math.max(0, from); i <= haystack.length - needle.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
     }
 }

@@ -194,9 +194,9 @@ class SimBatchesTest {
         byte[] body = ("--x\r\nContent-Disposition: form-data; name=\"purpose\"\r\n\r\nbatch\r\n--x\r\nContent-Disposition: form-data; "
                 + "name=\"file\"; filename=\"a\"\r\n\r\n{\"a\":1}\n{\"b\":2}\n\r\n--x--\r\n").getBytes(StandardCharsets.UTF_8);
 
-        assertThat(SimBatches.boundary("multipart/form-data; boundary=\"x\"")).isEqualTo("x");
-        assertThat(new String(SimBatches.part(body, "x", "file"), StandardCharsets.UTF_8)).isEqualTo("{\"a\":1}\n{\"b\":2}\n");
-        assertThat(new String(SimBatches.part(body, "x", "purpose"), StandardCharsets.UTF_8)).isEqualTo("batch");
-        assertThat(SimBatches.part(body, "x", "other")).isNull();
+        assertThat(Multipart.boundary("multipart/form-data; boundary=\"x\"")).isEqualTo("x");
+        assertThat(new String(Multipart.part(body, "x", "file"), StandardCharsets.UTF_8)).isEqualTo("{\"a\":1}\n{\"b\":2}\n");
+        assertThat(new String(Multipart.part(body, "x", "purpose"), StandardCharsets.UTF_8)).isEqualTo("batch");
+        assertThat(Multipart.part(body, "x", "other")).isNull();
     }
 }
