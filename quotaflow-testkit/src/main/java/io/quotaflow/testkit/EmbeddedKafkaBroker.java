@@ -61,13 +61,13 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafkaBroker.class);
 
-    private static final int NODE_ID = 1;
-    private static final String CONTROLLER_LISTENER = "CONTROLLER";
-    private static final String BROKER_LISTENER = "PLAINTEXT";
-    private static final String HOST = "localhost";
+    static final int NODE_ID = 1;
+    static final String CONTROLLER_LISTENER = "CONTROLLER";
+    static final String BROKER_LISTENER = "PLAINTEXT";
+    static final String HOST = "localhost";
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
     /** The client listener of a broker with SASL users ({@link #startWithSaslUsers}). */
-    private static final String SASL_LISTENER = "SASL_PLAINTEXT";
+    static final String SASL_LISTENER = "SASL_PLAINTEXT";
     /** The super user of a broker with SASL users: the broker itself, and the client that creates topics and ACLs. */
     public static final String SASL_ADMIN = "admin";
 
@@ -163,9 +163,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             }
             int brokerPort = port == 0 ? freePort() : port;
             int controllerPort = freePort(brokerPort);
-            Properties props = brokerProperties(dir, brokerPort, controllerPort);
+            Properties props = BrokerSettings.brokerProperties(dir, brokerPort, controllerPort);
             if (!saslUsers.isEmpty()) {
-                props.putAll(saslProperties(brokerPort, controllerPort, saslUsers));
+                props.putAll(BrokerSettings.saslProperties(brokerPort, controllerPort, saslUsers));
             }
             if (!temporary) {
                 // After an unclean stop (SIGKILL) the restarted controller keeps the old incarnation's
@@ -219,7 +219,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             throw new IllegalArgumentException("no SASL user " + user + " on this broker");
         }
         return Map.of("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "PLAIN",
-                "sasl.jaas.config", plainLogin(user, password, Map.of()));
+                "sasl.jaas.config", BrokerSettings.plainLogin(user, password, Map.of()));
     }
 
     /** The client port. */
@@ -254,77 +254,6 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 deleteRecursively(dataDir);
             }
         }
-    }
-
-    static Properties brokerProperties(Path dir, int brokerPort, int controllerPort) {
-        Properties p = new Properties();
-        // KRaft combined mode with a static single-voter quorum: the voter set comes from the
-        // configuration, so the controller port may change from one restart to the next.
-        p.put("process.roles", "broker,controller");
-        p.put("node.id", String.valueOf(NODE_ID));
-        p.put("controller.quorum.voters", NODE_ID + "@" + HOST + ":" + controllerPort);
-        p.put("controller.listener.names", CONTROLLER_LISTENER);
-        p.put("listeners", BROKER_LISTENER + "://" + HOST + ":" + brokerPort + ","
-                + CONTROLLER_LISTENER + "://" + HOST + ":" + controllerPort);
-        p.put("advertised.listeners", BROKER_LISTENER + "://" + HOST + ":" + brokerPort);
-        p.put("listener.security.protocol.map",
-                BROKER_LISTENER + ":PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
-        p.put("inter.broker.listener.name", BROKER_LISTENER);
-        p.put("log.dirs", dir.toString());
-        p.put("metadata.log.dir", dir.toString());
-
-        // One node: every replication factor and min ISR is 1.
-        p.put("default.replication.factor", "1");
-        p.put("min.insync.replicas", "1");
-        p.put("offsets.topic.replication.factor", "1");
-        p.put("offsets.topic.num.partitions", "5");
-        p.put("transaction.state.log.replication.factor", "1");
-        p.put("transaction.state.log.min.isr", "1");
-        p.put("transaction.state.log.num.partitions", "5");
-        p.put("share.coordinator.state.topic.replication.factor", "1");
-        p.put("share.coordinator.state.topic.min.isr", "1");
-        p.put("num.partitions", "1");
-        p.put("auto.create.topics.enable", "false");
-
-        // Fast and light for local use.
-        p.put("group.initial.rebalance.delay.ms", "0");
-        p.put("log.cleaner.dedupe.buffer.size", String.valueOf(2 * 1024 * 1024));
-        p.put("log.cleaner.threads", "1");
-        p.put("num.network.threads", "3");
-        p.put("num.io.threads", "8");
-        p.put("background.threads", "2");
-        p.put("num.replica.fetchers", "1");
-        p.put("num.recovery.threads.per.data.dir", "1");
-        return p;
-    }
-
-    /**
-     * The settings that make the client listener {@code SASL_PLAINTEXT} (PLAIN, these users; the
-     * broker logs in to it as {@link #SASL_ADMIN}) and turn on the StandardAuthorizer.
-     */
-    static Map<String, String> saslProperties(int brokerPort, int controllerPort, Map<String, String> users) {
-        String prefix = "listener.name." + SASL_LISTENER.toLowerCase(java.util.Locale.ROOT) + ".plain.";
-        Map<String, String> p = new java.util.HashMap<>();
-        p.put("listeners", SASL_LISTENER + "://" + HOST + ":" + brokerPort + ","
-                + CONTROLLER_LISTENER + "://" + HOST + ":" + controllerPort);
-        p.put("advertised.listeners", SASL_LISTENER + "://" + HOST + ":" + brokerPort);
-        p.put("listener.security.protocol.map",
-                SASL_LISTENER + ":SASL_PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
-        p.put("inter.broker.listener.name", SASL_LISTENER);
-        p.put("sasl.enabled.mechanisms", "PLAIN");
-        p.put("sasl.mechanism.inter.broker.protocol", "PLAIN");
-        p.put(prefix + "sasl.jaas.config", plainLogin(SASL_ADMIN, users.get(SASL_ADMIN), users));
-        p.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
-        p.put("super.users", "User:" + SASL_ADMIN + ";User:ANONYMOUS");
-        p.put("allow.everyone.if.no.acl.found", "false");
-        return p;
-    }
-
-    private static String plainLogin(String user, String password, Map<String, String> users) {
-        StringBuilder jaas = new StringBuilder("org.apache.kafka.common.security.plain.PlainLoginModule required")
-                .append(" username=\"").append(user).append("\" password=\"").append(password).append('"');
-        users.forEach((u, pw) -> jaas.append(" user_").append(u).append("=\"").append(pw).append('"'));
-        return jaas.append(';').toString();
     }
 
     private static void formatIfNeeded(Path dir) {
