@@ -80,8 +80,8 @@ public final class Pipeline implements AutoCloseable {
         // traces: an SDK only when an exporter is configured (docs/operations.md, "Traces")
         this.tracing = io.quotaflow.tracing.TracingSetup.start(config.metrics().traces(), TIME);
         metrics.spansDropped(tracing::spansDropped);
-        Topology topology = QuotaflowTopology.build(config.dispatcher().withTracing(tracing), clients,
-                new SplittableRandom(new SecureRandom().nextLong()), metrics, properties, TIME, routeStates);
+        Topology topology = QuotaflowTopology.build(config.dispatcher(), clients,
+                new SplittableRandom(new SecureRandom().nextLong()), metrics, properties, TIME, routeStates, tracing);
         // the HTTP server binds first: its port is the application.server other instances forward to
         LateProbe late = new LateProbe();
         try {

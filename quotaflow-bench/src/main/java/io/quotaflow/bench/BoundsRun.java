@@ -1,6 +1,6 @@
 package io.quotaflow.bench;
 
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.dispatch.ledger.DispatchLedger;
 import io.quotaflow.dispatch.ledger.InFlightBatch;
 import io.quotaflow.dispatch.queue.PendingQueue;

@@ -5,7 +5,7 @@ import io.quotaflow.Pipeline;
 import io.quotaflow.admin.KafkaClients;
 import io.quotaflow.admin.TopicsApplier;
 import io.quotaflow.settings.BatchSettings;
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.config.QuotaflowConfig;

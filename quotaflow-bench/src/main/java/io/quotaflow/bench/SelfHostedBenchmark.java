@@ -3,7 +3,7 @@ package io.quotaflow.bench;
 import io.quotaflow.Pipeline;
 import io.quotaflow.admin.KafkaClients;
 import io.quotaflow.admin.TopicsApplier;
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.publish.TicketPublisher;
 import io.quotaflow.records.Priority;

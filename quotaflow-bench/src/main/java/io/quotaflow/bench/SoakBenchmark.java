@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.quotaflow.Pipeline;
 import io.quotaflow.admin.KafkaClients;
 import io.quotaflow.admin.TopicsApplier;
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.demo.TempDirs;
 import io.quotaflow.publish.PublishSummary;

@@ -21,7 +21,7 @@ import io.quotaflow.simulator.SimulatorConfig;
 import io.quotaflow.simulator.SimulatorStats;
 import io.quotaflow.publish.PublishSummary;
 import io.quotaflow.publish.TicketPublisher;
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.settings.Prices;
 import org.apache.kafka.clients.admin.Admin;
 

@@ -1,6 +1,6 @@
 package io.quotaflow.config;
 
-
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.settings.ClusterSettings;
 import io.quotaflow.settings.Origin;
 import io.quotaflow.settings.Keys;

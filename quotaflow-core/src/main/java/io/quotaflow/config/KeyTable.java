@@ -1,5 +1,6 @@
 package io.quotaflow.config;
 
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.settings.BatchSettings;
 import io.quotaflow.settings.Dialect;
 import io.quotaflow.settings.GroupMembership;

@@ -1,6 +1,6 @@
 package io.quotaflow.config;
 
-
+import io.quotaflow.settings.DispatcherSettings;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;

@@ -17,15 +17,13 @@ import io.quotaflow.batch.BatchLines;
 import io.quotaflow.cache.CacheStores;
 import io.quotaflow.llm.OpenAiChatClient;
 import io.quotaflow.cache.Coalescer;
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.quota.EpochNanoClock;
 import io.quotaflow.records.Priority;
 import io.quotaflow.settings.RouteSettings;
 import io.quotaflow.settings.QuotaScope;
 import io.quotaflow.settings.Routing;
-import io.quotaflow.routing.ModelClients;
 import io.quotaflow.routing.RouteChooser;
-import io.quotaflow.provider.RouteStateBoard;
 import io.quotaflow.status.StatusStore;
 import io.quotaflow.ticket.WorkItem;
 import org.apache.kafka.common.utils.Time;
@@ -45,7 +43,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.random.RandomGenerator;
 
 /**
  * The dispatcher of one task: owns its stores and its punctuator, and drives one
@@ -136,10 +133,9 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
     static final int MAX_HEARD = 10_000;
 
     private final DispatcherSettings settings;
-    private final ModelClients clients;
-    private final RandomGenerator random;
+    /** The collaborators every task is built with: model clients, randomness, listener, route health, time, tracing. */
+    private final DispatchParts parts;
     private final DispatcherListener listener;
-    private final RouteStateBoard states;
     /**
      * The limiter's time, in nanoseconds since the epoch, read from the {@link Time} given: real time
      * in production, because the Streams context's time is cached per loop iteration and may be
@@ -170,15 +166,12 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
     private Cancellable punctuator;
     private final Sweeps sweeps = new Sweeps();
 
-    /** @param time the limiter's time ({@link Time#SYSTEM} in production) */
-    public DispatcherProcessor(DispatcherSettings settings, ModelClients clients, RandomGenerator random, DispatcherListener listener,
-                        RouteStateBoard states, Time time) {
+    /** A dispatcher task of {@code settings}, built with {@code parts}. */
+    public DispatcherProcessor(DispatcherSettings settings, DispatchParts parts) {
         this.settings = settings;
-        this.clients = clients;
-        this.random = random;
-        this.listener = listener;
-        this.states = states;
-        this.limiterClock = EpochNanoClock.of(time);
+        this.parts = parts;
+        this.listener = parts.listener();
+        this.limiterClock = EpochNanoClock.of(parts.time());
     }
 
     @Override
@@ -190,8 +183,8 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
         Routing routing = settings.routing();
         this.statuses = new TicketStatuses(new StatusStore(context.getStateStore(StatusStore.STATUS),
                 context.getStateStore(StatusStore.EXPIRY), settings.statusRetention()), routing.defaultRoute());
-        this.mover = new RouteMover(routing, new RouteChooser(routing, settings.batch()), states, context.applicationId(),
-                settings.tracing());
+        this.mover = new RouteMover(routing, new RouteChooser(routing, settings.batch()), parts.states(), context.applicationId(),
+                parts.tracing());
         this.coalescer = CacheStores.coalescer(context, routing.cacheTtl(), routing.cacheStaleTtl());
         handOverForeign(pending, delayed, context.currentSystemTimeMs());
         for (String scope : routing.scopes()) {
@@ -224,12 +217,12 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
         Routing routing = settings.routing();
         DispatcherSettings own = settings.forScope(scope);
         RouteSettings first = routing.routesOf(scope).get(0);
-        ScopeDispatcher unit = new ScopeDispatcher(scope, own, first.batchMode() ? null : clients.forRoute(first), random, listener,
+        ScopeDispatcher unit = new ScopeDispatcher(scope, own, first.batchMode() ? null : parts.clients().forRoute(first), parts.random(), listener,
                 output, new DispatchLedger(context.getStateStore(PENDING_STORE), context.getStateStore(DELAYED_STORE),
                 context.getStateStore(IN_FLIGHT_STORE), context.getStateStore(RETRYING_STORE), context.getStateStore(CANCELS_STORE),
                 new PendingQueue(own.tenants(), own.batch().completionTokensPerItem()), context.getStateStore(OVERFLOW_STORE), scope,
                 own.maxPending()), mover, coalescer, context.getStateStore(USAGE_STORE), limiterClock, statuses,
-                batchCaller(scope, first, own));
+                batchCaller(scope, first, own), parts.tracing());
         units.put(scope, unit);
         return unit;
     }
@@ -267,7 +260,7 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
             return null;
         }
         return new BatchCaller(scope, ScopeDispatcher.who(own, scope), route.batchApi(), new BatchApiClient(route.model()),
-                new BatchLines(new OpenAiChatClient(route.model())), context.getStateStore(BATCH_JOBS_STORE), own.tracing().jobs(route.model()));
+                new BatchLines(new OpenAiChatClient(route.model())), context.getStateStore(BATCH_JOBS_STORE), parts.tracing().jobs(route.model()));
     }
 
     /** The scope a held ticket belongs to: its route's (a ticket of a version before routes: the default route's). */

@@ -1,6 +1,6 @@
 package io.quotaflow.dispatch;
 
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.dispatch.queue.PendingQueue;
 import io.quotaflow.dispatch.outcome.Outbound;
 

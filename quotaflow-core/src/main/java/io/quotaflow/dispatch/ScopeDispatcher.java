@@ -1,5 +1,7 @@
 package io.quotaflow.dispatch;
 
+import io.quotaflow.dispatch.report.UsageKeeper;
+import io.quotaflow.dispatch.report.ScopeReport;
 import io.quotaflow.ticket.Publication;
 import io.quotaflow.dispatch.call.BatchCaller;
 import io.quotaflow.dispatch.call.CallSender;
@@ -16,7 +18,7 @@ import io.quotaflow.dispatch.report.DispatcherSnapshot;
 import io.quotaflow.dispatch.report.SnapshotTaker;
 
 import io.quotaflow.cache.Coalescer;
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.settings.RouteSettings;
 import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.failure.Backoff;
@@ -28,6 +30,7 @@ import io.quotaflow.quota.EpochNanoClock;
 import io.quotaflow.quota.ScopeUsage;
 import io.quotaflow.routing.FallbackReason;
 import io.quotaflow.ticket.WorkItem;
+import io.quotaflow.tracing.Tracing;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -78,7 +81,8 @@ final class ScopeDispatcher {
     /** A scope whose calls go through {@code batch} (a batch route's), or to {@code client} when it is null. */
     ScopeDispatcher(String scope, DispatcherSettings settings, ModelClient client, RandomGenerator random, DispatcherListener listener,
                     DispatchOutput output, DispatchLedger ledger, RouteMover mover, Coalescer coalescer,
-                    KeyValueStore<String, ScopeUsage> usage, EpochNanoClock clock, TicketStatuses statuses, BatchCaller batch) {
+                    KeyValueStore<String, ScopeUsage> usage, EpochNanoClock clock, TicketStatuses statuses, BatchCaller batch,
+                    Tracing tracing) {
         this.batch = batch;
         this.report = new ScopeReport(settings, listener, new UsageKeeper(usage, scope));
         this.scope = scope;
@@ -89,7 +93,7 @@ final class ScopeDispatcher {
         this.health = new ScopeHealth(scope, who, settings.retry(), (from, to) -> listener.circuitTransition(scope, from, to));
         this.health.at(output.now());
         RecordEmitter emitter = new RecordEmitter(scope, settings.model().model(), new Backoff(settings.retry(), random),
-                settings.routing().routesOf(scope).get(0).name(), settings.tracing());
+                settings.routing().routesOf(scope).get(0).name(), tracing);
         this.gate = new CacheGate(scope, settings.model(), settings.routing().cacheShared(), coalescer,
                 id -> ledger.held(id).isPresent() || ledger.retrying(id), emitter,
                 () -> health.halted() || health.circuitOpen() || provider.outForDayUntil().isPresent());
@@ -99,9 +103,9 @@ final class ScopeDispatcher {
         this.effects = new EffectExecutor(scope, ledger, statuses, gate, mover, listener, output, this::routeOf);
         this.outcomes = new OutcomeApplier(scope, who, aging, new OutcomePolicy(settings.retry()), provider, health, ledger,
                 emitter, random, item -> routeOf(item).name(), deadlinePolicy);
-        this.intake = new ScopeIntake(scope, who, settings, ledger, gate, outcomes, effects, statuses, listener);
+        this.intake = new ScopeIntake(scope, who, settings, ledger, gate, outcomes, effects, statuses, listener, tracing);
         this.sweeps = new ScopeSweep(scope, who, settings, ledger, mover, gate, outcomes, effects, new DeadlineSweep(deadlinePolicy), this::routeOf);
-        this.calls = new CallSender(client, settings.tracing().calls(settings.model()));
+        this.calls = new CallSender(client, tracing.calls(settings.model()));
         this.haltProber = batch == null ? new HaltProber(scope, settings.model().model(), provider, health, listener, calls, outcomes) : null;
         this.steps = new StepExecutor(scope, ledger, provider, health, batch, calls, outcomes, effects, listener, statuses, report.pace(),
                 StepExecutor.planner(settings.batch(), settings.limits().maxBatchBytes()));

@@ -1,7 +1,7 @@
 package io.quotaflow.dispatch;
 
 import io.quotaflow.ticket.Publication;
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.dispatch.ledger.DispatchLedger;
 import io.quotaflow.dispatch.queue.PendingQueue;
 import io.quotaflow.dispatch.ledger.RetryMarker;
@@ -11,6 +11,7 @@ import io.quotaflow.dispatch.outcome.OutcomeApplier;
 import io.quotaflow.dispatch.report.DispatcherListener;
 import io.quotaflow.failure.ErrorKind;
 import io.quotaflow.ticket.WorkItem;
+import io.quotaflow.tracing.Tracing;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +28,7 @@ final class ScopeIntake {
     /** The scope's log lines keep the dispatcher's logger, as operators configure it. */
     private static final Logger LOG = LoggerFactory.getLogger(ScopeDispatcher.class);
 
+    private final Tracing tracing;
     private final String scope;
     /** What the log lines and dead letters name the scope by. */
     private final String who;
@@ -40,8 +42,9 @@ final class ScopeIntake {
     private final DispatcherListener listener;
 
     ScopeIntake(String scope, String who, DispatcherSettings settings, DispatchLedger ledger, CacheGate gate, OutcomeApplier outcomes, EffectExecutor effects,
-                TicketStatuses statuses, DispatcherListener listener) {
+                TicketStatuses statuses, DispatcherListener listener, Tracing tracing) {
         this.scope = scope;
+        this.tracing = tracing;
         this.who = who;
         this.settings = settings;
         this.ledger = ledger;
@@ -63,11 +66,11 @@ final class ScopeIntake {
         if (shed(item, now)) {
             return;
         }
-        int ahead = settings.tracing() == io.quotaflow.tracing.Tracing.NOOP ? 0 : queue.size(item.priority()) + ledger.spilled(item.priority());
+        int ahead = tracing == Tracing.NOOP ? 0 : queue.size(item.priority()) + ledger.spilled(item.priority());
         DispatchLedger.Acceptance acceptance = ledger.accept(item, now);
         if (acceptance == DispatchLedger.Acceptance.ACCEPTED || acceptance == DispatchLedger.Acceptance.REPLACED) {
             statuses.accepted(item, now);
-            settings.tracing().entered(item, ahead);
+            tracing.entered(item, ahead);
         }
         if (acceptance != DispatchLedger.Acceptance.ACCEPTED) {
             LOG.debug("scope {}: ticket {} {}", scope, item.key(), acceptance);

@@ -1,6 +1,6 @@
 package io.quotaflow.dispatch;
 
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.deadline.DeadlinePolicy;
 import io.quotaflow.deadline.HandoffReason;
 import io.quotaflow.dispatch.ledger.DispatchLedger;

@@ -1,6 +1,6 @@
 package io.quotaflow.metrics;
 
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.settings.Prices;
 import io.quotaflow.settings.RouteSettings;
 

@@ -1,7 +1,7 @@
 package io.quotaflow.topology;
 
 import io.quotaflow.records.DeadLetterHeaders;
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 
 import io.quotaflow.cache.ContentKey;
 import io.quotaflow.deadline.Deadlines;
@@ -17,6 +17,7 @@ import io.quotaflow.records.Ticket;
 import io.quotaflow.records.TicketKey;
 import io.quotaflow.records.TicketParser;
 import io.quotaflow.ticket.WorkItem;
+import io.quotaflow.tracing.Tracing;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -58,11 +59,13 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
     private final String scope;
     private final RecordLimits limits;
     private final TenantCheck tenants;
+    private final Tracing tracing;
     private ProcessorContext<String, IntakeResult> context;
     private RouteChooser routes;
 
-    IntakeProcessor(DispatcherSettings settings, DispatcherListener listener) {
+    IntakeProcessor(DispatcherSettings settings, DispatcherListener listener, Tracing tracing) {
         this.settings = settings;
+        this.tracing = tracing;
         this.listener = listener;
         this.scope = settings.scope();
         this.limits = settings.limits();
@@ -172,7 +175,7 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
                 new WorkItem.Attempts(qf.attempt(), qf.notBefore(), qf.failure(), qf.replayCount(), qf.replayOf()),
                 new WorkItem.Sizing(tokens, qf.batchCap(), qf.boost()));
         // its intake span, the child of the producer's traceparent: the item carries the span's context on
-        item = settings.tracing().intake(item, now);
+        item = tracing.intake(item, now);
         String target = route.route().scope();
         if (!fromRetry && settings.routing().scopes().size() > 1) {
             // every other scope hears of it first: a copy it holds of an older publication is withdrawn

@@ -1,12 +1,13 @@
 package io.quotaflow.topology;
 
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.settings.TopicNames;
 
 import io.quotaflow.routing.ModelClients;
 import io.quotaflow.provider.RouteStateBoard;
 import io.quotaflow.ticket.BinarySerde;
 import io.quotaflow.ticket.WorkItem;
+import io.quotaflow.tracing.Tracing;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -29,6 +30,7 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.random.RandomGenerator;
 import io.quotaflow.dispatch.report.DispatcherListener;
+import io.quotaflow.dispatch.DispatchParts;
 import io.quotaflow.dispatch.DispatcherProcessor;
 import io.quotaflow.dispatch.ledger.InFlightBatch;
 import io.quotaflow.dispatch.outcome.Outbound;
@@ -57,21 +59,23 @@ public final class QuotaflowTopology {
      */
     public static Topology build(DispatcherSettings settings, ModelClients clients, RandomGenerator random,
                                  DispatcherListener listener, java.util.Properties streamsProperties, Time time) {
-        return build(settings, clients, random, listener, streamsProperties, time, new RouteStateBoard(java.util.List.of(), time));
+        return build(settings, clients, random, listener, streamsProperties, time, new RouteStateBoard(java.util.List.of(), time),
+                Tracing.NOOP);
     }
 
     /**
      * As above, the dispatchers publishing whether their routes can serve on {@code routes}, the instance's one
-     * record of route health (its published part), which every task's fallback choice reads.
+     * record of route health (its published part), which every task's fallback choice reads, and each ticket's spans
+     * sent to {@code tracing} ({@link Tracing#NOOP}: traces off; docs/operations.md, "Traces").
      */
     public static Topology build(DispatcherSettings settings, ModelClients clients, RandomGenerator random,
                                  DispatcherListener listener, java.util.Properties streamsProperties, Time time,
-                                 RouteStateBoard routes) {
+                                 RouteStateBoard routes, Tracing tracing) {
         org.apache.kafka.streams.StreamsConfig config = new org.apache.kafka.streams.StreamsConfig(withDefaults(streamsProperties));
         StreamsBuilder builder = new StreamsBuilder(new org.apache.kafka.streams.TopologyConfig(config));
         // the dispatcher's stores are Processor API stores, which Streams builds as they are given: they follow
         // dsl.store.suppliers.class like the DSL's own (RocksDB by default; in memory, changelogged, if set so)
-        build(builder, settings, clients, random, listener, time, routes,
+        build(builder, settings, clients, random, listener, time, routes, tracing,
                 config.getConfiguredInstance(org.apache.kafka.streams.StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG, DslStoreSuppliers.class));
         return builder.build(streamsProperties);
     }
@@ -93,7 +97,7 @@ public final class QuotaflowTopology {
      * route is written back to the dispatch topic by its dispatcher (Target MOVE), partitioned the same way.
      */
     private static void build(StreamsBuilder builder, DispatcherSettings settings, ModelClients clients, RandomGenerator random,
-                              DispatcherListener listener, Time time, RouteStateBoard routes, DslStoreSuppliers stores) {
+                              DispatcherListener listener, Time time, RouteStateBoard routes, Tracing tracing, DslStoreSuppliers stores) {
         BinarySerde<WorkItem> workItemSerde = new BinarySerde<>(WorkItem.class);
         ScopePartitioner<WorkItem> partitioner = new ScopePartitioner<>();
 
@@ -104,7 +108,7 @@ public final class QuotaflowTopology {
         KStream<String, byte[]> input = builder.stream(inputs, Topics.INTERACTIVE.consumed());
 
         Map<String, KStream<String, IntakeResult>> intake = input
-                .process(() -> new IntakeProcessor(settings, listener), Named.as("intake"))
+                .process(() -> new IntakeProcessor(settings, listener, tracing), Named.as("intake"))
                 .split(Named.as("intake-"))
                 .branch((key, value) -> value instanceof IntakeResult.Rejected, Branched.as("rejected"))
                 .defaultBranch(Branched.as("accepted"));
@@ -131,7 +135,7 @@ public final class QuotaflowTopology {
                 .repartition(Repartitioned.with(Serdes.String(), workItemSerde).withName(DispatcherProcessor.INTERACTIVE_REPARTITION)
                         .withNumberOfPartitions(settings.dispatchPartitions()).withStreamPartitioner(partitioner));
         KStream<String, Outbound> outbound = dispatch.merge(interactive, Named.as("dispatch-lanes"))
-                .process(new DispatcherSupplier(settings, clients, random, listener, time, routes, stores), Named.as("dispatcher"));
+                .process(new DispatcherSupplier(settings, new DispatchParts(clients, random, listener, routes, time, tracing), stores), Named.as("dispatcher"));
 
         Map<String, KStream<String, Outbound>> out = outbound.split(Named.as("out-"))
                 .branch((k, v) -> v.target() == Outbound.Target.CLASSIFIED, Branched.as("classified"))
@@ -193,27 +197,18 @@ public final class QuotaflowTopology {
     static final class DispatcherSupplier implements ProcessorSupplier<String, WorkItem, String, Outbound> {
 
         private final DispatcherSettings settings;
-        private final ModelClients clients;
-        private final RandomGenerator random;
-        private final DispatcherListener listener;
-        private final Time time;
+        private final DispatchParts parts;
         private final DslStoreSuppliers stores;
-        private final RouteStateBoard states;
 
-        DispatcherSupplier(DispatcherSettings settings, ModelClients clients, RandomGenerator random, DispatcherListener listener,
-                           Time time, RouteStateBoard states, DslStoreSuppliers stores) {
-            this.time = time;
-            this.states = states;
-            this.stores = stores;
+        DispatcherSupplier(DispatcherSettings settings, DispatchParts parts, DslStoreSuppliers stores) {
             this.settings = settings;
-            this.clients = clients;
-            this.random = random;
-            this.listener = listener;
+            this.parts = parts;
+            this.stores = stores;
         }
 
         @Override
         public DispatcherProcessor get() {
-            return new DispatcherProcessor(settings, clients, random, listener, states, time);
+            return new DispatcherProcessor(settings, parts);
         }
 
         @Override

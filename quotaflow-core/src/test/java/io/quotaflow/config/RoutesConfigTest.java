@@ -1,5 +1,6 @@
 package io.quotaflow.config;
 
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.records.Priority;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,6 +1,6 @@
 package io.quotaflow.dispatch;
 
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.settings.RouteSettings;
 import io.quotaflow.settings.Routing;
 import io.quotaflow.settings.BatchSettings;

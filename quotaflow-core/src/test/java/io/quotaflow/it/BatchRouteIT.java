@@ -3,7 +3,7 @@ package io.quotaflow.it;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.Pipeline;
 import io.quotaflow.testkit.OutcomeCounter;
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.publish.TicketPublisher;
 import io.quotaflow.records.Json;

@@ -2,7 +2,7 @@ package io.quotaflow.it;
 
 import io.quotaflow.Pipeline;
 import io.quotaflow.testkit.OutcomeCounter;
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.settings.BatchSettings;
 import io.quotaflow.settings.ModelSettings;

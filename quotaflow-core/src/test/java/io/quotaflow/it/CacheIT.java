@@ -4,7 +4,7 @@ import io.quotaflow.testkit.OutcomeCounter;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.Pipeline;
 import io.quotaflow.settings.BatchSettings;
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.settings.RecordLimits;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.Pipeline;
 import io.quotaflow.settings.BatchSettings;
 import io.quotaflow.settings.DailyLimits;
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.settings.Prices;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.config.QuotaflowConfig;

@@ -1,7 +1,7 @@
 package io.quotaflow.it;
 
 import io.quotaflow.testkit.OutcomeCounter;
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.settings.RouteSettings;
 import io.quotaflow.settings.Routing;

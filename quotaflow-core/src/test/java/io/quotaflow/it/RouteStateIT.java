@@ -2,7 +2,7 @@ package io.quotaflow.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.Pipeline;
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.records.Json;
 import io.quotaflow.settings.BatchSettings;

@@ -1,7 +1,7 @@
 package io.quotaflow.it;
 
 import io.quotaflow.Pipeline;
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.settings.BatchSettings;
 import io.quotaflow.settings.QuotaSettings;

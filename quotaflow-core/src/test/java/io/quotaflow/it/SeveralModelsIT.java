@@ -6,7 +6,7 @@ import io.quotaflow.settings.Prices;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.settings.RetrySettings;
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.settings.RouteSettings;
 import io.quotaflow.settings.Routing;
 import io.quotaflow.simulator.ModelStats;

@@ -3,7 +3,7 @@ package io.quotaflow.metrics;
 import io.quotaflow.testkit.ManualTime;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quotaflow.settings.BatchSettings;
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.settings.Prices;
 import io.quotaflow.settings.QuotaSettings;

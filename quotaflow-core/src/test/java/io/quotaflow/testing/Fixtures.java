@@ -5,7 +5,7 @@ import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.settings.Secret;
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

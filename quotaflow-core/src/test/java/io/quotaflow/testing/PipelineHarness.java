@@ -3,7 +3,7 @@ package io.quotaflow.testing;
 import io.quotaflow.llm.ModelClient;
 import io.quotaflow.records.Priority;
 import io.quotaflow.dispatch.report.DispatcherListener;
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.topology.QuotaflowTopology;
 import io.quotaflow.topology.Topics;
 import org.apache.kafka.common.header.Headers;
@@ -55,6 +55,12 @@ public final class PipelineHarness implements AutoCloseable {
 
     /** A pipeline whose routes each call their own client. */
     public PipelineHarness(DispatcherSettings settings, io.quotaflow.routing.ModelClients clients, DispatcherListener listener) {
+        this(settings, clients, listener, io.quotaflow.tracing.Tracing.NOOP);
+    }
+
+    /** A pipeline whose tickets' spans go to {@code tracing}. */
+    public PipelineHarness(DispatcherSettings settings, io.quotaflow.routing.ModelClients clients, DispatcherListener listener,
+                           io.quotaflow.tracing.Tracing tracing) {
         try {
             stateDir = io.quotaflow.testkit.TestDirs.temporary("qf-ttd");
         } catch (java.io.IOException e) {
@@ -70,8 +76,9 @@ public final class PipelineHarness implements AutoCloseable {
         props.put(StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG,
                 org.apache.kafka.streams.state.BuiltInDslStoreSuppliers.InMemoryDslStoreSuppliers.class);
         // the driver runs one task on partition 0 of every topic: one dispatch partition, which owns every scope
+        HarnessTime time = new HarnessTime();
         driver = new TopologyTestDriver(QuotaflowTopology.build(settings.withDispatchPartitions(1), clients, new SplittableRandom(7), listener, props,
-                new HarnessTime()), props, START);
+                time, new io.quotaflow.provider.RouteStateBoard(java.util.List.of(), time), tracing), props, START);
         for (Priority p : Priority.values()) {
             inputs.put(p, driver.createInputTopic(p.topic(), new StringSerializer(), new ByteArraySerializer(), START, Duration.ZERO));
         }

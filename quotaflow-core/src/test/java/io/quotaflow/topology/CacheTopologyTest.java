@@ -2,7 +2,7 @@ package io.quotaflow.topology;
 
 import io.quotaflow.records.DeadLetterHeaders;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.settings.Routing;
 import io.quotaflow.llm.ModelOutcome;
 import io.quotaflow.testing.FakeModelClient;

@@ -2,7 +2,7 @@ package io.quotaflow.topology;
 
 import io.quotaflow.settings.BatchSettings;
 import io.quotaflow.settings.DailyLimits;
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.settings.Prices;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.settings.RetrySettings;

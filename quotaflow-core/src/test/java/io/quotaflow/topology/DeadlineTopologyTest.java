@@ -1,6 +1,6 @@
 package io.quotaflow.topology;
 
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.settings.DeadlineAction;
 import io.quotaflow.settings.DeadlineSettings;
 import io.quotaflow.failure.FailureHeaders;

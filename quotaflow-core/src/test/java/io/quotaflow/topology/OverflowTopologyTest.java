@@ -1,6 +1,6 @@
 package io.quotaflow.topology;
 
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.dispatch.report.DispatcherListener;
 import io.quotaflow.dispatch.report.DispatcherSnapshot;
 import io.quotaflow.records.Priority;

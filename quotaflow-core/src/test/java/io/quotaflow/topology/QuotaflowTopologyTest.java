@@ -2,7 +2,7 @@ package io.quotaflow.topology;
 
 import io.quotaflow.records.TicketKey;
 import io.quotaflow.records.DeadLetterHeaders;
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.settings.BatchSettings;

@@ -1,7 +1,7 @@
 package io.quotaflow.topology;
 
 import io.quotaflow.records.DeadLetterHeaders;
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 
 import io.quotaflow.settings.RecordLimits;
 import io.quotaflow.failure.FailureHeaders;

@@ -3,7 +3,7 @@ package io.quotaflow.topology;
 import io.quotaflow.records.TicketKey;
 import io.quotaflow.records.DeadLetterHeaders;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.settings.RouteSettings;
 import io.quotaflow.routing.ModelClients;
 import io.quotaflow.llm.ModelOutcome;

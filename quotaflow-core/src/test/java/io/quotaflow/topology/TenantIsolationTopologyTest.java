@@ -1,7 +1,7 @@
 package io.quotaflow.topology;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.llm.ModelOutcome;
 import io.quotaflow.records.DeadLetterHeaders;
 import io.quotaflow.records.Json;

@@ -1,7 +1,7 @@
 package io.quotaflow.topology;
 
 import io.quotaflow.records.TicketKey;
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.settings.TenantSettings;
 import io.quotaflow.testing.FakeModelClient;
 import io.quotaflow.testing.Fixtures;

@@ -1,6 +1,6 @@
 package io.quotaflow.topology;
 
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.records.DeadLetterHeaders;
 import io.quotaflow.records.Priority;
 import io.quotaflow.settings.TenantAccess;

@@ -1,6 +1,6 @@
 package io.quotaflow.topology;
 
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.llm.ModelOutcome;
 import io.quotaflow.status.QueueView;
 import io.quotaflow.status.StatusStore;

@@ -42,7 +42,8 @@ class TracingTopologyTest {
 
     private static void run(OtelTracing tracing, int tickets) {
         FakeModelClient client = FakeModelClient.labellingAll("billing", "low");
-        try (PipelineHarness h = new PipelineHarness(Fixtures.settings().withTracing(tracing), client)) {
+        try (PipelineHarness h = new PipelineHarness(Fixtures.settings(), io.quotaflow.routing.ModelClients.of(client),
+                io.quotaflow.dispatch.report.DispatcherListener.NONE, tracing)) {
             for (int i = 0; i < tickets; i++) {
                 RecordHeaders headers = new RecordHeaders();
                 headers.add("traceparent", parent(i).getBytes(StandardCharsets.US_ASCII));

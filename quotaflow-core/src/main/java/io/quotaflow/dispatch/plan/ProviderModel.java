@@ -4,7 +4,7 @@ import io.quotaflow.dispatch.ledger.Backlog;
 import io.quotaflow.dispatch.ledger.InFlightBatch;
 import io.quotaflow.dispatch.queue.PendingQueue;
 
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.settings.RouteSettings;
 import io.quotaflow.llm.ChatPrompt;

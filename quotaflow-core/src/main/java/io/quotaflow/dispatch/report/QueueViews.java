@@ -3,7 +3,7 @@ package io.quotaflow.dispatch.report;
 import io.quotaflow.dispatch.ledger.DispatchLedger;
 import io.quotaflow.dispatch.queue.PendingQueue;
 
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.settings.RouteSettings;
 import io.quotaflow.status.AdmittedRate;
 import io.quotaflow.status.Eta;

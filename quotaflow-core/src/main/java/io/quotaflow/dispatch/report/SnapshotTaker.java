@@ -4,7 +4,7 @@ import io.quotaflow.dispatch.ledger.DispatchLedger;
 import io.quotaflow.dispatch.queue.PendingQueue;
 import io.quotaflow.dispatch.plan.ProviderModel;
 
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.failure.ScopeHealth;
 import io.quotaflow.quota.QuotaLevel;
 import io.quotaflow.records.Priority;

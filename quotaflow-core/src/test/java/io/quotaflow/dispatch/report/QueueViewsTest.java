@@ -52,7 +52,7 @@ class QueueViewsTest {
 
     @Test
     void shouldMeasureThePaceOfARouteWithoutLimits() {
-        io.quotaflow.config.DispatcherSettings settings = io.quotaflow.config.DispatcherSettings.builder(io.quotaflow.testing.Fixtures.model(),
+        io.quotaflow.settings.DispatcherSettings settings = io.quotaflow.settings.DispatcherSettings.builder(io.quotaflow.testing.Fixtures.model(),
                 io.quotaflow.settings.QuotaSettings.ofDefaults().withRpm(io.quotaflow.settings.QuotaSettings.NONE)
                         .withTpm(io.quotaflow.settings.QuotaSettings.NONE),
                 io.quotaflow.settings.BatchSettings.ofDefaults(), io.quotaflow.settings.RetrySettings.ofDefaults()).build();

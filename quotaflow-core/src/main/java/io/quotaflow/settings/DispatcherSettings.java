@@ -1,24 +1,11 @@
-package io.quotaflow.config;
+package io.quotaflow.settings;
 
-import io.quotaflow.settings.Keys;
-import io.quotaflow.settings.DeadlineSettings;
 import io.quotaflow.records.Priority;
 
 
-import io.quotaflow.tracing.Tracing;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
-import io.quotaflow.settings.BatchSettings;
-import io.quotaflow.settings.ModelSettings;
-import io.quotaflow.settings.QuotaScope;
-import io.quotaflow.settings.QuotaSettings;
-import io.quotaflow.settings.RecordLimits;
-import io.quotaflow.settings.RetrySettings;
-import io.quotaflow.settings.RouteSettings;
-import io.quotaflow.settings.Routing;
-import io.quotaflow.settings.TenantSettings;
-import io.quotaflow.settings.TopicNames;
 
 /**
  * Everything the topology needs to know, as one immutable value.
@@ -33,12 +20,11 @@ import io.quotaflow.settings.TopicNames;
  * @param deadlines          deadline defaults, what happens to a ticket that will miss one, and waiting limits
  *                           ({@code deadline.*}, {@code queue.max-wait.*}; docs/design.md, "Deadlines and hand-off")
  * @param ownScope           the quota scope {@link #forScope} made these settings for, null for none
- * @param tracing            where the pipeline's spans go ({@link Tracing#NOOP}: traces off; docs/operations.md, "Traces")
  */
 public record DispatcherSettings(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry,
                                  RecordLimits limits, TopicNames topics, Routing routing, TenantSettings tenants,
                                  Duration statusRetention, int dispatchPartitions, int maxPending, Map<Priority, Integer> maxDepth,
-                                 DeadlineSettings deadlines, String ownScope, Tracing tracing) {
+                                 DeadlineSettings deadlines, String ownScope) {
 
     /**
      * {@code queue.max-pending}'s default: about 250 bytes of heap per ticket indexed (docs/design.md,
@@ -63,7 +49,7 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
 
     private DispatcherSettings(Builder b) {
         this(b.model, b.quota, b.batch, b.retry, b.limits, b.topics, b.routing == null ? Routing.single(b.model, b.quota) : b.routing,
-                b.tenants, b.statusRetention, b.dispatchPartitions, b.maxPending, b.maxDepth, b.deadlines, b.ownScope, b.tracing);
+                b.tenants, b.statusRetention, b.dispatchPartitions, b.maxPending, b.maxDepth, b.deadlines, b.ownScope);
     }
 
     public DispatcherSettings {
@@ -83,7 +69,6 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
         maxDepth = maxDepth == null || maxDepth.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.EnumMap<>(maxDepth));
         maxDepth.forEach((p, d) -> QuotaSettings.require(d != null && d >= 1, Keys.QUEUE_MAX_DEPTH_PREFIX + p.wireName() + " must be at least 1"));
         deadlines = deadlines == null ? DeadlineSettings.DEFAULTS : deadlines;
-        tracing = tracing == null ? Tracing.NOOP : tracing;
     }
 
     /**
@@ -112,15 +97,7 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
                 .statusRetention(statusRetention).dispatchPartitions(dispatchPartitions).maxPending(maxPending)
                 .maxDepth(maxDepth).deadlines(deadlines);
         b.ownScope = ownScope;
-        b.tracing = tracing;
         return b;
-    }
-
-    /** These settings with their spans sent to {@code value}. */
-    public DispatcherSettings withTracing(Tracing value) {
-        Builder b = toBuilder();
-        b.tracing = value;
-        return b.build();
     }
 
     /** These settings as seen by the owner of {@code scope}: its first route's model and quota. */
@@ -199,7 +176,6 @@ public record DispatcherSettings(ModelSettings model, QuotaSettings quota, Batch
         private Map<Priority, Integer> maxDepth = Map.of();
         private DeadlineSettings deadlines = DeadlineSettings.DEFAULTS;
         private String ownScope;
-        private Tracing tracing = Tracing.NOOP;
 
         private Builder(ModelSettings model, QuotaSettings quota, BatchSettings batch, RetrySettings retry) {
             this.model = model;

@@ -1,10 +1,7 @@
-package io.quotaflow.dispatch;
+package io.quotaflow.dispatch.report;
 
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.dispatch.ledger.DispatchLedger;
-import io.quotaflow.dispatch.report.DispatcherListener;
-import io.quotaflow.dispatch.report.DispatcherSnapshot;
-import io.quotaflow.dispatch.report.QueueViews;
 import io.quotaflow.status.Pace;
 
 import java.util.function.Supplier;
@@ -14,10 +11,10 @@ import java.util.function.Supplier;
  * {@value #SNAPSHOT_INTERVAL_MS} ms, once it has seen work here (scopes of other tasks stay silent), and the
  * pace its calls keep.
  */
-final class ScopeReport {
+public final class ScopeReport {
 
     /** /status and the gauges need no more than this; every tick would re-propose a batch for nothing. */
-    static final long SNAPSHOT_INTERVAL_MS = 500;
+    public static final long SNAPSHOT_INTERVAL_MS = 500;
 
     private final DispatcherSettings settings;
     private final DispatcherListener listener;
@@ -29,41 +26,41 @@ final class ScopeReport {
     /** What the scope's next owner takes over, kept as it changes. */
     private final UsageKeeper usage;
 
-    ScopeReport(DispatcherSettings settings, DispatcherListener listener, UsageKeeper usage) {
+    public ScopeReport(DispatcherSettings settings, DispatcherListener listener, UsageKeeper usage) {
         this.settings = settings;
         this.listener = listener;
         this.usage = usage;
     }
 
-    UsageKeeper usage() {
+    public UsageKeeper usage() {
         return usage;
     }
 
     /** A call of {@code size} tickets came to {@code outcome}. */
-    void completed(String scope, io.quotaflow.llm.ModelOutcome outcome, int size) {
+    public void completed(String scope, io.quotaflow.llm.ModelOutcome outcome, int size) {
         listener.completed(scope, outcome, size);
     }
 
     /** This instance no longer holds {@code scope}. */
-    void released(String scope) {
+    public void released(String scope) {
         listener.released(scope);
     }
 
-    Pace pace() {
+    public Pace pace() {
         return pace;
     }
 
     /** The scope has seen work here: from now on it reports. */
-    void activate() {
+    public void activate() {
         active = true;
     }
 
-    boolean active() {
+    public boolean active() {
         return active;
     }
 
     /** Reports the scope's state and queue when one is due at {@code now}. */
-    void tick(long now, Supplier<DispatcherSnapshot> snapshot, DispatchLedger ledger) {
+    public void tick(long now, Supplier<DispatcherSnapshot> snapshot, DispatchLedger ledger) {
         if (active && now >= nextSnapshot) {
             nextSnapshot = now + SNAPSHOT_INTERVAL_MS;
             listener.state(snapshot.get());
