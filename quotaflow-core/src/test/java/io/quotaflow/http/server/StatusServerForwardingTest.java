@@ -140,7 +140,7 @@ class StatusServerForwardingTest {
         assertThat(probe.status()).isEqualTo(200);
         assertThat(probe.millis()).as("probe while the look-up waits on the peers").isLessThan(1_000L);
         assertThat(r.body()).contains("\"unknown\"");
-        assertThat(ms).as("four silent peers cost one timeout (800 ms), not four").isBetween(700L, 2_000L);
+        assertThat(ms).as("four silent peers cost one timeout (800 ms), not four (3,200 ms and more)").isBetween(700L, 3_100L);
     }
 
     @Test
