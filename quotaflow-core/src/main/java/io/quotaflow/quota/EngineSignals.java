@@ -19,9 +19,10 @@ import java.util.Arrays;
  *       former had at least {@value #SPREAD}× as many out on average and took {@value #RISE}× as long,
  *       latency rises with concurrency. The verdict holds until an answer carries headers.</li>
  *   <li>Meanwhile, the safe thing: until an answer has carried headers or the verdict is in, the
- *       calls out are at most {@value #INITIAL_CAP}, or twice the most that were out when an
- *       answered call was sent: concurrency doubles per round trip, as a slow start, rather than
- *       jumping to the ceiling before anything is known.</li>
+ *       calls out are at most {@value #INITIAL_CAP}, doubling each second the first calls wait
+ *       while none is answered, and then twice the most that were out when an answered call was
+ *       sent: concurrency doubles per round trip, as a slow start, rather than jumping to the
+ *       ceiling before anything is known.</li>
  * </ul>
  * Owned by one stream task; not thread-safe; a pure function of what it was told.
  */
@@ -85,10 +86,22 @@ public final class EngineSignals {
         return headersSeen;
     }
 
-    /** The calls that may be out while nothing is known (see the class comment); no cap once it is. */
+    /** {@link #cap(long)} once something has been answered. */
     public int cap() {
+        return cap(0);
+    }
+
+    /**
+     * The calls that may be out while nothing is known (see the class comment), the oldest call
+     * still out having waited {@code oldestOutstandingMs}; no cap once it is known.
+     */
+    public int cap(long oldestOutstandingMs) {
         if (headersSeen || engine) {
             return Integer.MAX_VALUE;
+        }
+        if (headerless == 0) {
+            // no answer yet, the round trip unknown: doubling each second the first calls wait
+            return (int) Math.min(Integer.MAX_VALUE, INITIAL_CAP * Math.pow(2, Math.min(30, Math.max(0, oldestOutstandingMs) / 1000.0)));
         }
         return Math.max(INITIAL_CAP, 2 * mostOut);
     }

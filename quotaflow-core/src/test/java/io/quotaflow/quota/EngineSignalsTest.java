@@ -74,6 +74,8 @@ class EngineSignalsTest {
     void shouldHoldTheCallsOutUntilSomethingIsKnown() {
         EngineSignals signals = new EngineSignals();
         assertThat(signals.cap()).isEqualTo(EngineSignals.INITIAL_CAP);
+        // nothing answered yet: doubling each second the first calls wait, as a slow provider's would
+        assertThat(signals.cap(3_000)).isEqualTo(8 * EngineSignals.INITIAL_CAP);
         for (int i = 0; i < 8; i++) {
             signals.answered(12, 400, 500);
         }

@@ -34,9 +34,12 @@ final class EngineWatch {
         this.latency = auto && configured ? new LatencyLimit(ceiling, nowNanos) : null;
     }
 
-    /** An auto limit by the rates, {@code byRates}, bounded by what is known of the latency. */
-    int limit(int byRates) {
-        int limit = signals == null ? byRates : Math.min(byRates, signals.cap());
+    /**
+     * An auto limit by the rates, {@code byRates}, bounded by what is known of the latency; the
+     * oldest call still out has waited {@code oldestOutstandingMs} (0 once a latency is known).
+     */
+    int limit(int byRates, long oldestOutstandingMs) {
+        int limit = signals == null ? byRates : Math.min(byRates, signals.cap(oldestOutstandingMs));
         return latency == null ? limit : Math.min(limit, latency.limit());
     }
 

@@ -110,7 +110,7 @@ public final class ProviderModel implements DispatchView.Limiter {
         long oldestMs = inFlight.latencyKnown() ? 0 : oldestOutstandingMs(now);
         int byRates = inFlight.limit(new InFlightLimit.Demand(q.requestsPerSecond(), q.tokensPerSecond(),
                 limiter.availableRequests(now), limiter.availableTokens(now), oldestMs));
-        return engine.limit(byRates);
+        return engine.limit(byRates, oldestMs);
     }
 
     /** How long the oldest call still out has waited, in milliseconds (0 when none is out). */
