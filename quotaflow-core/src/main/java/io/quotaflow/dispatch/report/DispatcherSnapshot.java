@@ -44,18 +44,7 @@ public record DispatcherSnapshot(String scope, long at, Map<Priority, Integer> p
         spilled = spilled == null || spilled.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.EnumMap<>(spilled));
     }
 
-    /** A snapshot of a route that does not look like an engine it was not configured as. */
-    public DispatcherSnapshot(String scope, long at, Map<Priority, Integer> pending, Map<Priority, Long> oldestAgeMs,
-                              int delayed, int inFlightCalls, double availableTokens, double availableRequests,
-                              long cooldownMs, long estimatedWaitMs, String state, double estimateRatio,
-                              long contextTokens, int inFlightLimit, double tokenCapacity, Map<String, QuotaLevel> limits,
-                              String outForDayUntil, Map<String, TenantState> tenants, Map<Priority, Integer> spilled) {
-        this(scope, at, pending, oldestAgeMs, delayed, inFlightCalls, availableTokens, availableRequests, cooldownMs,
-                estimatedWaitMs, state, estimateRatio, contextTokens, inFlightLimit, tokenCapacity, limits, outForDayUntil, tenants,
-                spilled, null);
-    }
-
-    /** A snapshot with nothing spilled. */
+    /** A snapshot with nothing spilled, of a route that does not look like an engine it was not configured as. */
     public DispatcherSnapshot(String scope, long at, Map<Priority, Integer> pending, Map<Priority, Long> oldestAgeMs,
                               int delayed, int inFlightCalls, double availableTokens, double availableRequests,
                               long cooldownMs, long estimatedWaitMs, String state, double estimateRatio,
@@ -63,7 +52,7 @@ public record DispatcherSnapshot(String scope, long at, Map<Priority, Integer> p
                               String outForDayUntil, Map<String, TenantState> tenants) {
         this(scope, at, pending, oldestAgeMs, delayed, inFlightCalls, availableTokens, availableRequests, cooldownMs,
                 estimatedWaitMs, state, estimateRatio, contextTokens, inFlightLimit, tokenCapacity, limits, outForDayUntil, tenants,
-                Map.of());
+                Map.of(), null);
     }
 
     /** A snapshot without the per-tenant view. */
