@@ -83,10 +83,13 @@ import io.quotaflow.cli.ProgressLine;
                 "",
                 "  y  self-hosted  (only alone: --scenario y) an engine saturating at 8",
                 "     running calls of 500 ms, refusing beyond 128 (429 overloaded), no",
-                "     rate limits; route rpm/tpm none; max-in-flight=auto against a fixed",
-                "     128 (the baseline): calls/s against the engine's most, median and",
-                "     p90 call against an unloaded one, overload 429s; exit 1 when auto",
-                "     is under 90 %% of the most, its median over 1.5 x, or it is refused.",
+                "     rate limits or headers; the route with rpm/tpm none and auto, with",
+                "     huge numeric limits (rpm 1000000, tpm 100000000) and auto, and the",
+                "     baseline: those limits with a fixed 128 in flight: calls/s against",
+                "     the engine's most, median and p90 call against an unloaded one,",
+                "     overload 429s, whether /status says it looks like an engine; exit 1",
+                "     when an auto route is under 90 %% of the most, its median over",
+                "     1.5 x, or it is refused.",
                 "",
                 "  w  slow-provider  (only when named; not part of all)  500 RPM, 200k",
                 "     TPM, burst 5 s, cl100k_base counting, 8 192-token context, ~2 s",
@@ -388,7 +391,7 @@ public final class BenchCommand implements Callable<Integer> {
         return r.clean() ? ExitCodes.OK : ExitCodes.FAILURE;
     }
 
-    /** Bench (y): a self-hosted engine at its knee, auto against a fixed 128 in flight (exit 1 when auto misses its marks). */
+    /** Bench (y): a self-hosted engine at its knee, configured as one or not, against a fixed 128 (exit 1 when auto misses its marks). */
     private int selfHosted(PrintWriter out, ProgressLine line) {
         var r = new io.quotaflow.bench.SelfHostedBenchmark(seed, m -> line.println("[y self-hosted] " + m)).run();
         line.clear();

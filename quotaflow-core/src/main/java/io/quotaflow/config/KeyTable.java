@@ -204,7 +204,8 @@ final class KeyTable {
                 + "seconds of refill (never a full minute)");
         add(Keys.QUOTA_MAX_IN_FLIGHT, Type.STRING, ConfigRules.autoOrPositive(),
                 "auto", null, "most calls outstanding: `auto` (Little's law from "
-                + "the limits and the measured latency; for a route with `rpm` or `tpm` `none`, also found from the latency: "
+                + "the limits and the measured latency; for a route with `rpm` or `tpm` `none`, or found to look like a self-hosted "
+                + "engine (no rate-limit headers, latency rising with calls in flight), also found from the latency: "
                 + "raised while calls are not slower, lowered when they are or on an overload, the lower of the two wins) "
                 + "or a number");
         add(Keys.QUOTA_MAX_IN_FLIGHT_CEILING, Type.INT, Integer.toString(q.maxInFlightCeiling()), null, "the most "

@@ -212,6 +212,7 @@ final class ScopeDispatcher {
         Optional<DispatchLedger.Completed> done = ledger.complete(batchId);
         steps.ended(batchId);
         Optional<ProviderModel.Admission> admission = provider.answered(batchId, outcome);
+        provider.engineNotice().ifPresent(notice -> LOG.warn("{}: {}", who(settings, scope), notice));
         report.pace().answered(outcome.latencyMs());
         if (done.isEmpty()) {
             return;

@@ -233,7 +233,7 @@ final class RouteCheck {
         String configured = "configured rpm " + QuotaSettings.limitText(rpm) + ", tpm " + QuotaSettings.limitText(tpm);
         if (limitHeaders == null) {
             if (answered) {
-                ok("rate limits", "no rate-limit headers (a self-hosted server?); quotaflow keeps to the " + configured);
+                ok("rate limits", noHeaders(configured));
             } else {
                 skip("rate limits", "not checked: only a call's answer carries them" + (call ? "" : " (--no-call)"));
             }
@@ -265,6 +265,24 @@ final class RouteCheck {
         } else {
             lines.add(new ProbeLine(ProbeLine.Verdict.FAIL, subject, "rate limits", seen + "; configured " + String.join("; ", above)));
         }
+    }
+
+    /**
+     * An answer without rate-limit headers: a self-hosted engine's (vLLM, TGI, Ollama), whose limit is
+     * how many calls run at once, not a rate; how the route is configured for one, or how to.
+     */
+    private String noHeaders(String configured) {
+        QuotaSettings q = route.quota();
+        String inFlight = q.maxInFlight() == QuotaSettings.AUTO ? "auto" : Integer.toString(q.maxInFlight());
+        if (q.selfHosted()) {
+            return "no rate-limit headers, as a self-hosted engine's; " + configured + ", max-in-flight " + inFlight
+                    + (q.maxInFlight() == QuotaSettings.AUTO ? ": the in-flight limit follows the calls' latency (the engine's knee)" : "");
+        }
+        return "no rate-limit headers: a self-hosted engine? Its limit is how many calls run at once, not a rate: configure it as one, "
+                + key("rpm", Keys.QUOTA_RPM) + "=none, " + key("tpm", Keys.QUOTA_TPM) + "=none, " + Keys.QUOTA_MAX_IN_FLIGHT + "=auto; "
+                + "meanwhile quotaflow keeps to the " + configured + (q.maxInFlight() == QuotaSettings.AUTO
+                ? " and, once the calls take longer the more are in flight, finds the engine's knee from their latency"
+                : " and max-in-flight " + inFlight);
     }
 
     /** The key setting {@code suffix} of this route: its own, or the single-route key for the default route. */

@@ -79,8 +79,20 @@ class RouteCheckTest {
 
         assertThat(r.failed()).isFalse();
         assertThat(texts(r)).contains("ok   route default: key: accepted (a 1-token call answered)",
-                "ok   route default: rate limits: no rate-limit headers (a self-hosted server?); quotaflow keeps to the configured rpm 500, "
-                        + "tpm 100000");
+                "ok   route default: rate limits: no rate-limit headers: a self-hosted engine? Its limit is how many calls run at once, "
+                        + "not a rate: configure it as one, quota.rpm (or route.default.rpm)=none, quota.tpm (or route.default.tpm)=none, "
+                        + "quota.max-in-flight=auto; meanwhile quotaflow keeps to the configured rpm 500, tpm 100000 and, once the calls take "
+                        + "longer the more are in flight, finds the engine's knee from their latency");
+    }
+
+    @Test
+    void shouldSayARouteConfiguredAsAnEngineFollowsItsLatency() {
+        RouteCheck check = new RouteCheck(route("http://127.0.0.1:8000/v1", QuotaSettings.NONE, QuotaSettings.NONE), true, CLOCK);
+        check.models(answer("http://127.0.0.1:8000/v1/models", 404, Map.of(), "{\"detail\":\"Not Found\"}"));
+        check.chat(answer("http://127.0.0.1:8000/v1/chat/completions", 200, Map.of(), "{}"));
+
+        assertThat(texts(check.finish())).contains("ok   route default: rate limits: no rate-limit headers, as a self-hosted engine's; "
+                + "configured rpm none, tpm none, max-in-flight auto: the in-flight limit follows the calls' latency (the engine's knee)");
     }
 
     @Test

@@ -20,11 +20,14 @@ class LatencyLimitTest {
 
     /** A discrete-event engine kept busy at the limit's concurrency (an endless queue). */
     private static final class Engine {
-        private record Call(long sentNanos, int outAtSend, long doneNanos) {
+        private record Call(long sentNanos, int outAtSend, long tokens, long doneNanos) {
         }
 
-        final int saturation;
-        final long baseMs;
+        /** Changed by a test: another client takes part of the engine, or calls become larger. */
+        int saturation;
+        long baseMs;
+        /** What the calls sent from now on are charged; 0: the limit is told no size. */
+        long tokens;
         final double jitter;
         final Random random = new Random(7);
         final PriorityQueue<Call> running = new PriorityQueue<>((a, b) -> Long.compare(a.doneNanos, b.doneNanos));
@@ -49,7 +52,11 @@ class LatencyLimitTest {
                 long latencyMs = (now - done.sentNanos) / MS;
                 latencies.add(latencyMs);
                 completed++;
-                limit.answered(done.sentNanos, done.outAtSend, latencyMs, now);
+                if (done.tokens == 0) {
+                    limit.answered(done.sentNanos, done.outAtSend, latencyMs, now);
+                } else {
+                    limit.answered(done.sentNanos, done.outAtSend, done.tokens, latencyMs, now);
+                }
                 limits.add(limit.limit());
                 fill(limit);
             }
@@ -59,7 +66,7 @@ class LatencyLimitTest {
             while (running.size() < limit.limit()) {
                 int out = running.size() + 1;
                 double factor = Math.max(1.0, out / (double) saturation) * (1 + jitter * (2 * random.nextDouble() - 1));
-                running.add(new Call(now, out, now + (long) (baseMs * factor * MS)));
+                running.add(new Call(now, out, tokens, now + (long) (baseMs * factor * MS)));
             }
         }
 
@@ -92,7 +99,7 @@ class LatencyLimitTest {
         assertThat(engine.median()).isLessThan(1.5 * 500);
         assertThat(engine.limits).allSatisfy(l -> assertThat(l).isBetween(6, 10));
         assertThat(engine.meanLimit()).isBetween(7.5, 9.5);
-        assertThat(limit.baselineMs()).isBetween(430.0, 570.0);
+        assertThat(limit.baselineMs(0)).isBetween(430.0, 570.0);
     }
 
     @Test
@@ -190,7 +197,52 @@ class LatencyLimitTest {
             limit.answered(5 * MS, 4, 100, 11 * MS);
         }
         assertThat(limit.limit()).isEqualTo(LatencyLimit.INITIAL);
-        assertThat(limit.baselineMs()).isNaN();
+        assertThat(limit.baselineMs(0)).isNaN();
+    }
+
+    @Test
+    void shouldNotShrinkWhenFullBatchesFollowSingleTicketCalls() {
+        // single-ticket calls of 400 tokens take 200 ms unloaded; then a backlog's full batches of 4 000 tokens take 1.5 s
+        assertThat(afterBacklog(true).meanLimit()).as("told each call's size").isBetween(7.0, 11.0);
+        // told no size, the batches read as 7.5 times overloaded and the limit halves window after window
+        assertThat(afterBacklog(false).meanLimit()).as("told no size").isLessThan(3.0);
+    }
+
+    @Test
+    void shouldStillShrinkOnRealOverloadOfFullBatches() {
+        Engine engine = backlog(true);
+        LatencyLimit limit = new LatencyLimit(256, engine.now);
+        engine.run(limit, 20);
+        engine.tokens = 4_000;
+        engine.baseMs = 1_500;
+        engine.run(limit, 60);
+        assertThat(limit.limit()).isBetween(7, 11);
+        // another client takes half the engine: the same batches take twice as long at the same limit
+        engine.saturation = 4;
+        engine.run(limit, 60);
+        engine.reset();
+        engine.run(limit, 60);
+        assertThat(engine.meanLimit()).isBetween(3.0, 6.0);
+        assertThat(engine.median()).isLessThan(1.5 * 1_500);
+    }
+
+    private static Engine backlog(boolean sized) {
+        Engine engine = new Engine(8, 200, 0.1);
+        engine.tokens = sized ? 400 : 0;
+        return engine;
+    }
+
+    /** Single-ticket calls for 20 s, then full batches for 60 s: the engine measured over the last 30 s. */
+    private static Engine afterBacklog(boolean sized) {
+        Engine engine = backlog(sized);
+        LatencyLimit limit = new LatencyLimit(256, engine.now);
+        engine.run(limit, 20);
+        engine.tokens = sized ? 4_000 : 0;
+        engine.baseMs = 1_500;
+        engine.run(limit, 30);
+        engine.reset();
+        engine.run(limit, 30);
+        return engine;
     }
 
     /** {@code n} answers of {@code latencyMs}, sent at {@code sentMs} with {@code out} out, answered at {@code doneMs}. */

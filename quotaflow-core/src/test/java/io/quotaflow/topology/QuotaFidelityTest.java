@@ -138,11 +138,15 @@ class QuotaFidelityTest {
     @Test
     void shouldKeepMoreCallsInFlightWhenTheyTakeLonger() {
         List<Long> latency = new ArrayList<>(List.of(40L));
+        // a provider with a quota announces its limits: without, calls slower the more are out would be an engine's (EngineWatch)
+        RateLimitInfo announced = new RateLimitInfo(java.util.OptionalLong.of(6_000), java.util.OptionalLong.of(2_000_000),
+                java.util.OptionalLong.empty(), java.util.OptionalLong.empty(), java.util.Optional.empty(), java.util.Optional.empty(),
+                java.util.Optional.empty());
         FakeModelClient client = new FakeModelClient(r -> {
             Map<String, ModelOutcome.Label> labels = new LinkedHashMap<>();
             r.items().forEach(i -> labels.put(i.id(), new ModelOutcome.Label("billing", "low")));
             return new ModelOutcome.Answered(labels, Map.of(), "stop", r.prompt().promptTokens(), 5L * labels.size(),
-                    RateLimitInfo.EMPTY, latency.get(0));
+                    announced, latency.get(0));
         });
         Recorder recorder = new Recorder();
         try (PipelineHarness h = new PipelineHarness(Fixtures.settings(), client, recorder)) {

@@ -18,7 +18,6 @@ import io.quotaflow.quota.ContextWindow;
 import io.quotaflow.quota.CostCalibration;
 import io.quotaflow.quota.ScopeUsage;
 import io.quotaflow.quota.InFlightLimit;
-import io.quotaflow.quota.LatencyLimit;
 import io.quotaflow.quota.QuotaDimension;
 import io.quotaflow.quota.QuotaLevel;
 import io.quotaflow.quota.QuotaLimiter;
@@ -56,8 +55,8 @@ public final class ProviderModel implements DispatchView.Limiter {
     private final CostCalibration calibration = new CostCalibration();
     private final ContextWindow window;
     private final InFlightLimit inFlight;
-    /** Auto on a route without a request or token limit (a self-hosted engine): the limit found from latency; else null. */
-    private final LatencyLimit latency;
+    /** The limit found from latency on a self-hosted engine, configured as one or found to look like one. */
+    private final EngineWatch engine;
     private final CompletionBudget budget;
     /** The calls out that this incarnation admitted (a restarted task has none of its own), by batch id. */
     private final Map<String, Admission> admissions = new HashMap<>();
@@ -76,16 +75,15 @@ public final class ProviderModel implements DispatchView.Limiter {
         this.limiter = new QuotaLimiter(settings.quota(), route.daily(), route.inputTpm(), route.outputTpm(), clock.epochNanos());
         this.window = new ContextWindow(settings.model().contextTokens());
         this.inFlight = new InFlightLimit(settings.quota().maxInFlight(), settings.quota().maxInFlightCeiling());
-        this.latency = inFlight.auto() && settings.quota().selfHosted()
-                ? new LatencyLimit(settings.quota().maxInFlightCeiling(), clock.epochNanos()) : null;
+        this.engine = new EngineWatch(settings.quota(), inFlight.auto(), clock.epochNanos());
         this.budget = new CompletionBudget(settings.batch().completionTokensPerItem());
     }
 
     /**
      * Calls this scope may have out now: fixed, or by Little's law from its limits and latency, with
      * room to spend what the buckets hold now; before the first answer the oldest call's wait stands
-     * in for the latency. On a route without a request or token limit the limit found from latency
-     * ({@link LatencyLimit}) also bounds auto: the lower wins.
+     * in for the latency. On a self-hosted engine, configured as one or found to look like one, the
+     * limit found from latency also bounds auto: the lower wins ({@link EngineWatch}).
      */
     @Override
     public boolean inFlightFixed() {
@@ -112,7 +110,7 @@ public final class ProviderModel implements DispatchView.Limiter {
         long oldestMs = inFlight.latencyKnown() ? 0 : oldestOutstandingMs(now);
         int byRates = inFlight.limit(new InFlightLimit.Demand(q.requestsPerSecond(), q.tokensPerSecond(),
                 limiter.availableRequests(now), limiter.availableTokens(now), oldestMs));
-        return latency == null ? byRates : Math.min(byRates, latency.limit());
+        return engine.limit(byRates, oldestMs);
     }
 
     /** How long the oldest call still out has waited, in milliseconds (0 when none is out). */
@@ -234,13 +232,13 @@ public final class ProviderModel implements DispatchView.Limiter {
             return Optional.empty();
         }
         if (outcome instanceof ModelOutcome.Answered answered) {
-            if (latency != null) {
-                latency.answered(admission.sentNanos(), admission.outAtSend(), outcome.latencyMs(), clock.epochNanos());
-            }
+            engine.answered(admission.sentNanos(), admission.outAtSend(), admission.charge().tokens(), outcome.latencyMs(),
+                    !outcome.rateLimits().isEmpty(), clock.epochNanos());
             // the provider charged its own count of the prompt at admission: an over-estimate was never spent
             limiter.overestimated(admission.charge().inputTokens(), answered.promptTokens(), clock.epochNanos());
         }
         if (!outcome.rateLimits().isEmpty()) {
+            engine.headers();
             // the provider computed its headers somewhere between our send and its answer; credit refill
             // only from the answer on (the latest it can have been), so no refill is counted twice
             long latestSnapshot = admission.sentNanos() + Math.max(0, outcome.latencyMs()) * 1_000_000L;
@@ -294,9 +292,9 @@ public final class ProviderModel implements DispatchView.Limiter {
      */
     private void overloaded(ModelOutcome.Failed failed, Optional<Admission> admission, int callsInFlight, long now) {
         boolean overload = failed.kind() == ModelOutcome.FailureKind.OVERLOADED;
-        if (latency != null && (overload || failed.status() == 503)) {
-            latency.overloaded(admission.map(Admission::sentNanos).orElse(Long.MIN_VALUE), now);
-        } else if (overload) {
+        boolean taken = (overload || failed.status() == 503)
+                && engine.overloaded(admission.map(Admission::sentNanos).orElse(Long.MIN_VALUE), now);
+        if (overload && !taken) {
             inFlight.concurrencyLimited(callsInFlight + 1);
         }
     }
@@ -330,7 +328,7 @@ public final class ProviderModel implements DispatchView.Limiter {
     /** The numbers /status shows. */
     public record View(double availableTokens, double availableRequests, long cooldownMs, boolean cooldown, double estimateRatio,
                 long contextTokens, int inFlightLimit, double tokenCapacity, Map<QuotaDimension, QuotaLevel> levels,
-                OptionalLong outForDayUntil) {
+                OptionalLong outForDayUntil, String engine) {
     }
 
     public View view() {
@@ -339,11 +337,19 @@ public final class ProviderModel implements DispatchView.Limiter {
         return new View(finite(limiter.availableTokens(now)), finite(limiter.availableRequests(now)),
                 limiter.cooldownRemainingNanos(now) / 1_000_000,
                 limiter.inCooldown(now), calibration.factor(), window.tokens(), maxInFlight(), finite(limiter.tokenCapacity()),
-                limiter.levels(now), limiter.outForDayUntil(now));
+                limiter.levels(now), limiter.outForDayUntil(now), engine.hint());
     }
 
     private static double finite(double value) {
         return Double.isInfinite(value) ? 0 : value;
+    }
+
+    /**
+     * Once, the moment the route was found to look like a self-hosted engine it was not configured
+     * as: what to tell the operator (no secret: settings keys and latencies); else empty.
+     */
+    public Optional<String> engineNotice() {
+        return Optional.ofNullable(engine.takeNotice());
     }
 
     /** What the scope's next owner takes over from this one, for a store ({@link QuotaLimiter#usage}). */

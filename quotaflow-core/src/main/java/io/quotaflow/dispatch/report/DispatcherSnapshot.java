@@ -28,12 +28,15 @@ import java.util.Map;
  *                          the {@link TenantState#MAX_TENANTS} deepest by name, the rest summed as {@link TenantState#OTHER}
  * @param spilled           of {@code pending}, the tickets per priority beyond {@code queue.max-pending}, waiting on disk
  *                          (docs/design.md, "Bounds")
+ * @param engine            when the route looks like a self-hosted engine it was not configured as (no rate-limit
+ *                          headers, latency rising with calls in flight): why, and how to configure it; else null
  */
 public record DispatcherSnapshot(String scope, long at, Map<Priority, Integer> pending, Map<Priority, Long> oldestAgeMs,
                                  int delayed, int inFlightCalls, double availableTokens, double availableRequests,
                                  long cooldownMs, long estimatedWaitMs, String state, double estimateRatio,
                                  long contextTokens, int inFlightLimit, double tokenCapacity, Map<String, QuotaLevel> limits,
-                                 String outForDayUntil, Map<String, TenantState> tenants, Map<Priority, Integer> spilled) {
+                                 String outForDayUntil, Map<String, TenantState> tenants, Map<Priority, Integer> spilled,
+                                 String engine) {
 
     public DispatcherSnapshot {
         limits = limits == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(limits));
@@ -41,7 +44,7 @@ public record DispatcherSnapshot(String scope, long at, Map<Priority, Integer> p
         spilled = spilled == null || spilled.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.EnumMap<>(spilled));
     }
 
-    /** A snapshot with nothing spilled. */
+    /** A snapshot with nothing spilled, of a route that does not look like an engine it was not configured as. */
     public DispatcherSnapshot(String scope, long at, Map<Priority, Integer> pending, Map<Priority, Long> oldestAgeMs,
                               int delayed, int inFlightCalls, double availableTokens, double availableRequests,
                               long cooldownMs, long estimatedWaitMs, String state, double estimateRatio,
@@ -49,7 +52,7 @@ public record DispatcherSnapshot(String scope, long at, Map<Priority, Integer> p
                               String outForDayUntil, Map<String, TenantState> tenants) {
         this(scope, at, pending, oldestAgeMs, delayed, inFlightCalls, availableTokens, availableRequests, cooldownMs,
                 estimatedWaitMs, state, estimateRatio, contextTokens, inFlightLimit, tokenCapacity, limits, outForDayUntil, tenants,
-                Map.of());
+                Map.of(), null);
     }
 
     /** A snapshot without the per-tenant view. */

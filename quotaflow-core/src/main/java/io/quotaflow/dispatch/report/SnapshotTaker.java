@@ -52,7 +52,8 @@ public final class SnapshotTaker {
                 : v.cooldown() ? "COOLDOWN" : "RUNNING";
         return new DispatcherSnapshot(settings.scope(), now, sizes, ages, ledger.delayedCount(), ledger.callsInFlight(),
                 v.availableTokens(), v.availableRequests(), v.cooldownMs(), Math.max(0, wait), state, v.estimateRatio(),
-                v.contextTokens(), v.inFlightLimit(), v.tokenCapacity(), limits(v), outForDayUntil(v), tenants(queue, now), spilled);
+                v.contextTokens(), v.inFlightLimit(), v.tokenCapacity(), limits(v), outForDayUntil(v), tenants(queue, now), spilled,
+                v.engine());
     }
 
     /**
