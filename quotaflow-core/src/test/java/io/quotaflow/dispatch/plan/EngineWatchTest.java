@@ -1,6 +1,6 @@
 package io.quotaflow.dispatch.plan;
 
-import io.quotaflow.config.DispatcherSettings;
+import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.llm.ModelOutcome;
 import io.quotaflow.llm.PromptBuilder;
 import io.quotaflow.quota.Charge;
