@@ -18,9 +18,15 @@ final class HeldRate {
     static final long TAU_MS = 30_000;
     /** A gap between admissions longer than this ends a stretch (the scope ran dry); the next starts at a hold. */
     static final long CHAIN_MS = 10_000;
-    /** Fewer (decayed) admissions than this, or less (decayed) time than {@link #MIN_SECONDS}: nothing measured yet. */
+    /**
+     * Fewer (decayed) admissions than this, or less (decayed) time than {@link #MIN_SECONDS}: nothing measured yet. The
+     * first seconds after a hold still carry what is left of the provider's burst (a bucket larger than the limiter's,
+     * found through the headers), so ten seconds are measured before the rate counts.
+     */
     static final double MIN_CALLS = 3;
-    static final double MIN_SECONDS = 2;
+    static final double MIN_SECONDS = 10;
+    /** {@link #MIN_SECONDS} as the decaying sum holds them. */
+    private static final double MIN_DECAYED_SECONDS = TAU_MS / 1000.0 * (1 - Math.exp(-MIN_SECONDS * 1000 / TAU_MS));
 
     private double seconds;
     private double calls;
@@ -67,7 +73,7 @@ final class HeldRate {
 
     /** Tickets and estimated tokens per second while the limits bound, if enough was measured; the latency is {@code latencyMs}. */
     Optional<Eta.Rates> rates(long latencyMs) {
-        if (calls < MIN_CALLS || seconds < MIN_SECONDS || !(tickets > 0)) {
+        if (calls < MIN_CALLS || seconds < MIN_DECAYED_SECONDS || !(tickets > 0)) {
             return Optional.empty();
         }
         double perSecond = tickets / seconds;

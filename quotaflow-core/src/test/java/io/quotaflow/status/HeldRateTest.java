@@ -32,11 +32,11 @@ class HeldRateTest {
 
     @Test
     void shouldConvergeOnWhatTheProviderAdmitsWhileOurChargeIsOff() {
-        Pace pace = providerAdmitting20PerSecond(9);
+        Pace pace = providerAdmitting20PerSecond(21);
 
-        Eta.Rates rates = pace.measured(T0 + 4_000, CEILING).orElseThrow();
+        Eta.Rates rates = pace.measured(T0 + 10_000, CEILING).orElseThrow();
 
-        assertThat(rates.ticketsPerSecond()).as("within 8 calls, not the ceiling's 14.3").isCloseTo(20.0, within(0.01));
+        assertThat(rates.ticketsPerSecond()).as("within 20 calls (10 s), not the ceiling's 14.3").isCloseTo(20.0, within(0.01));
         assertThat(rates.tokensPerSecond()).as("150 estimated tokens a ticket").isCloseTo(3_000.0, within(1.0));
         assertThat(rates.measured()).isTrue();
     }
@@ -129,5 +129,14 @@ class HeldRateTest {
         pace.admitted(T0 + 2_000, 10, 1_500, 2_100);
 
         assertThat(pace.measured(T0 + 2_000, CEILING)).isEmpty();
+    }
+
+    @Test
+    void shouldHoldTheFirstTenSecondsAfterAHoldToTheLimitsAtOurCharge() {
+        Pace early = providerAdmitting20PerSecond(20); // 9.5 s after the first hold
+
+        assertThat(early.measured(T0 + 9_500, CEILING).orElseThrow().ticketsPerSecond())
+                .as("the rest of a provider's burst may still be in it: the ceiling until ten seconds are measured")
+                .isCloseTo(3_000.0 / 210, within(0.01));
     }
 }
