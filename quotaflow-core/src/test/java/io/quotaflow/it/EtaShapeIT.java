@@ -101,6 +101,8 @@ class EtaShapeIT {
             errors.sort(Double::compare);
             double median = errors.size() % 2 == 1 ? errors.get(errors.size() / 2)
                     : (errors.get(errors.size() / 2 - 1) + errors.get(errors.size() / 2)) / 2;
+            System.out.printf(java.util.Locale.ROOT, "EtaShapeIT: median error %.1f %%: %s; pace %s, %d waiting%n", median * 100, told,
+                    view.rates(), view.size());
             assertThat(median).as("median error over the time left, of " + errors + ": " + told + "; pace " + view.rates()
                     + ", " + view.size() + " waiting").isLessThanOrEqualTo(0.25);
         }
