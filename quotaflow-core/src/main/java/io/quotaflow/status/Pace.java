@@ -7,8 +7,9 @@ import java.util.Optional;
 /**
  * What a scope admitted lately and how long its calls took: the measured side of the ETA. While the
  * limits bind, rates are what the provider admitted since the limiter first held the scope back, over a
- * decaying window ({@link HeldRate}). Otherwise they are taken over the admissions of the last {@link #RECENT_MS} (the last {@link #WINDOW_MS} while those
- * are too few), between the first and the last of them, so an idle stretch before a backlog does not
+ * decaying window ({@link HeldRate}). Otherwise they are taken over the admissions of the last
+ * {@link #RECENT_MS} (the last {@link #WINDOW_MS} while those are too few), between the first and the
+ * last of them, so an idle stretch before a backlog does not
  * dilute them and a start that was slower than the route's steady pace (a full bucket's burst, a
  * {@code max_tokens} budget still being learned, a cold client) is soon forgotten; and never above the
  * limits ({@link AdmittedRate}). Used on the stream thread only; times in epoch ms.
