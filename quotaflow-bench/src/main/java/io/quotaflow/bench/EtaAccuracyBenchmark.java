@@ -52,7 +52,8 @@ import java.util.function.Consumer;
  * the time it still had to wait when asked. It runs against one {@link Provider} shape at a time:
  * {@link Provider#ours()} (the simulator counting as the client does, 3k RPM, 400k TPM) and
  * {@link Provider#slow()} (a provider shaped unlike ours: cl100k_base counting, a 5 s bucket, headers
- * taken at admission, 200k TPM, about 2 s a call). Not a test: the figures are reported.
+ * taken at admission, 200k TPM, about 2 s a call) and {@link Provider#input()} (the same, its TPM counting the
+ * prompt only). Not a test: the figures are reported.
  */
 public final class EtaAccuracyBenchmark {
 
@@ -70,8 +71,10 @@ public final class EtaAccuracyBenchmark {
      * @param shape        how the simulator differs from what the client assumes (tokenizer, latency, context)
      * @param headersAt    when the simulator takes a 200's rate-limit headers
      * @param target       the median error it must stay within
+     * @param chargesMaxTokens whether the simulator's TPM counts {@code max_tokens} besides the prompt
      */
-    public record Provider(String name, int rpm, int tpm, double burstSeconds, ScenarioShape shape, HeaderMoment headersAt, double target) {
+    public record Provider(String name, int rpm, int tpm, double burstSeconds, ScenarioShape shape, HeaderMoment headersAt, double target,
+                           boolean chargesMaxTokens) {
 
         public Provider {
             Objects.requireNonNull(name, "name");
@@ -85,7 +88,7 @@ public final class EtaAccuracyBenchmark {
 
         /** The simulator as the client assumes it: its tokenizer, 3k RPM, 400k TPM, a 5 s bucket, 150 ms + 2 ms/token; target 15 %. */
         public static Provider ours() {
-            return new Provider("ours", 3_000, 400_000, 5, ScenarioShape.DEFAULT, HeaderMoment.ADMISSION, 0.15);
+            return new Provider("ours", 3_000, 400_000, 5, ScenarioShape.DEFAULT, HeaderMoment.ADMISSION, 0.15, true);
         }
 
         /**
@@ -93,12 +96,21 @@ public final class EtaAccuracyBenchmark {
          * about 2 s a call of ten, 500 RPM, 200k TPM, a 5 s bucket, headers taken at admission; target 25 %.
          */
         public static Provider slow() {
-            return new Provider("slow", 500, 200_000, 5, Scenario.SLOW_PROVIDER, HeaderMoment.ADMISSION, 0.25);
+            return new Provider("slow", 500, 200_000, 5, Scenario.SLOW_PROVIDER, HeaderMoment.ADMISSION, 0.25, true);
         }
 
-        /** Both, ours first. */
-        public static List<Provider> both() {
-            return List.of(ours(), slow());
+        /**
+         * {@link #slow()} whose TPM counts the prompt only (input tokens), not {@code max_tokens}: the limiter's
+         * charge per ticket is well above what the provider debits, and what it admits is learned from the
+         * headers; target 25 %.
+         */
+        public static Provider input() {
+            return new Provider("input", 500, 200_000, 5, Scenario.SLOW_PROVIDER, HeaderMoment.ADMISSION, 0.25, false);
+        }
+
+        /** All three, ours first. */
+        public static List<Provider> all() {
+            return List.of(ours(), slow(), input());
         }
 
         /** {@code 3000 RPM, 400000 TPM, burst 5 s, headers at admission} and what the shape changes. */
@@ -106,7 +118,7 @@ public final class EtaAccuracyBenchmark {
             String shaped = shape.describe();
             return String.format(Locale.ROOT, "%d RPM, %d TPM, burst %s s, headers at %s%s", rpm, tpm,
                     burstSeconds == Math.rint(burstSeconds) ? Long.toString((long) burstSeconds) : Double.toString(burstSeconds),
-                    headersAt.label(), shaped.isEmpty() ? "" : ", " + shaped);
+                    headersAt.label(), shaped.isEmpty() ? "" : ", " + shaped) + (chargesMaxTokens ? "" : ", TPM counts the prompt only");
         }
     }
 
@@ -209,7 +221,8 @@ public final class EtaAccuracyBenchmark {
             }
             Provider provider = options.provider();
             SimulatorConfig simConfig = provider.shape().applyTo(SimulatorConfig.builder().port(0).rpm(provider.rpm()).tpm(provider.tpm())
-                    .burstSeconds(provider.burstSeconds()).headersAt(provider.headersAt()).apiKeys(Set.of(key))).build();
+                    .burstSeconds(provider.burstSeconds()).headersAt(provider.headersAt()).chargesMaxTokens(provider.chargesMaxTokens())
+                    .apiKeys(Set.of(key))).build();
             try (ProviderSimulator sim = ProviderSimulator.start(simConfig);
                  Pipeline pipeline = Pipeline.start(config(broker.bootstrapServers(), sim.baseUrl(), simConfig.model(), key))) {
                 if (!pipeline.awaitRunning(Duration.ofSeconds(90))) {

@@ -70,10 +70,11 @@ import io.quotaflow.cli.ProgressLine;
                 "",
                 "  m  eta-accuracy  (only alone: --scenario m) 5 000 bulk tickets; 60 s in,",
                 "     GET /tickets/{id} for 10 tickets spread over the queue; each",
-                "     estimatedDoneAt against its classifiedAt, on two providers in turn",
+                "     estimatedDoneAt against its classifiedAt, on three providers in turn",
                 "     (--eta-providers): ours (3k RPM, 400k TPM; target: median error <= 15 %%",
-                "     of the time left) and slow (w's: cl100k_base, ~2 s calls, 200k TPM,",
-                "     headers at admission; target 25 %%). Exit 1 when one is missed.",
+                "     of the time left), slow (w's: cl100k_base, ~2 s calls, 200k TPM,",
+                "     headers at admission; target 25 %%) and input (slow, its TPM counting",
+                "     the prompt only; target 25 %%). Exit 1 when one is missed.",
                 "",
                 "  n  bounds  (only alone: --scenario n) 1 000 000 bulk tickets (--tickets)",
                 "     published while the provider hangs, in-process (test driver, RocksDB):",
@@ -238,9 +239,10 @@ public final class BenchCommand implements Callable<Integer> {
                     + "default = the configuration's 1h and 24h).")
     String soakRetention;
 
-    @Option(names = "--eta-providers", paramLabel = "LIST", defaultValue = "ours,slow",
+    @Option(names = "--eta-providers", paramLabel = "LIST", defaultValue = "ours,slow,input",
             description = "With --scenario m: the provider shapes served by, in turn (ours: counts as the client does, 3k RPM, 400k "
-                    + "TPM; slow: (w)'s provider, cl100k_base, ~2 s calls, 200k TPM; default: ${DEFAULT-VALUE}).")
+                    + "TPM; slow: (w)'s provider, cl100k_base, ~2 s calls, 200k TPM; input: slow, its TPM counting the prompt only; default: "
+                    + "${DEFAULT-VALUE}).")
     String etaProviders;
 
     @Option(names = "--timeout-minutes", paramLabel = "M", defaultValue = "30",
@@ -561,14 +563,15 @@ public final class BenchCommand implements Callable<Integer> {
         return met ? ExitCodes.OK : ExitCodes.FAILURE;
     }
 
-    /** {@code ours,slow}: the providers of bench (m), in the order named. */
+    /** {@code ours,slow,input}: the providers of bench (m), in the order named. */
     static List<io.quotaflow.bench.EtaAccuracyBenchmark.Provider> etaProviderList(String names) {
         List<io.quotaflow.bench.EtaAccuracyBenchmark.Provider> out = new java.util.ArrayList<>();
         for (String name : names.split(",")) {
             switch (name.strip().toLowerCase(Locale.ROOT)) {
                 case "ours" -> out.add(io.quotaflow.bench.EtaAccuracyBenchmark.Provider.ours());
                 case "slow" -> out.add(io.quotaflow.bench.EtaAccuracyBenchmark.Provider.slow());
-                default -> throw new IllegalArgumentException("--eta-providers: unknown provider '" + name.strip() + "' (ours, slow)");
+                case "input" -> out.add(io.quotaflow.bench.EtaAccuracyBenchmark.Provider.input());
+                default -> throw new IllegalArgumentException("--eta-providers: unknown provider '" + name.strip() + "' (ours, slow, input)");
             }
         }
         return out;

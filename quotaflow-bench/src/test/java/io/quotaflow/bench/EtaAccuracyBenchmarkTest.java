@@ -80,4 +80,15 @@ class EtaAccuracyBenchmarkTest {
         assertThat(EtaAccuracyBenchmark.timeline(List.of(T + 1_000, T + 16_000, T + 17_000, T + 46_000), T, 15_000)).isEqualTo("1 2 0 1");
         assertThat(EtaAccuracyBenchmark.timeline(List.of(), T, 15_000)).isEmpty();
     }
+
+    @Test
+    void shouldServeTheInputProviderFromASimulatorWhoseTpmCountsThePromptOnly() {
+        EtaAccuracyBenchmark.Provider input = EtaAccuracyBenchmark.Provider.input();
+
+        assertThat(input.chargesMaxTokens()).isFalse();
+        assertThat(EtaAccuracyBenchmark.Provider.slow().chargesMaxTokens()).isTrue();
+        assertThat(input.target()).isEqualTo(0.25);
+        assertThat(input.describe()).contains("200000 TPM", "burst 5 s", "headers at admission", "cl100k_base", "TPM counts the prompt only");
+        assertThat(EtaAccuracyBenchmark.Provider.all()).extracting(EtaAccuracyBenchmark.Provider::name).containsExactly("ours", "slow", "input");
+    }
 }

@@ -43,8 +43,8 @@ class BenchCommandTest {
 
     @Test
     void shouldRunBenchMOnTheProvidersNamedInOrder() {
-        assertThat(BenchCommand.etaProviderList("ours,slow")).extracting(io.quotaflow.bench.EtaAccuracyBenchmark.Provider::name)
-                .containsExactly("ours", "slow");
+        assertThat(BenchCommand.etaProviderList("ours,slow,input")).extracting(io.quotaflow.bench.EtaAccuracyBenchmark.Provider::name)
+                .containsExactly("ours", "slow", "input");
         assertThat(BenchCommand.etaProviderList(" SLOW ")).extracting(io.quotaflow.bench.EtaAccuracyBenchmark.Provider::name)
                 .containsExactly("slow");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> BenchCommand.etaProviderList("ours,fast"))

@@ -150,6 +150,7 @@ final class StepExecutor {
         }
         if (step instanceof DispatchStep.Wait wait) {
             provider.heldBack(wait.charge());
+            pace.held(now);
         } else if (step instanceof DispatchStep.Discard discard) {
             ledger.discard(discard.proposal());
         } else if (step instanceof DispatchStep.Split split) {
@@ -175,6 +176,7 @@ final class StepExecutor {
         ChatPrompt prompt = provider.prompt(items); // after the decision: the planner priced the tickets, built no prompt
         String batchId = UUID.randomUUID().toString();
         if (batch != null ? !batch.room(start.charge().tokens()) : !provider.admit(batchId, proposal.priority(), start.charge(), start.after())) {
+            pace.held(now);
             return false;
         }
         ledger.dispatched(proposal, InFlightBatch.of(batchId, proposal.priority(), items, now, prompt.promptTokens(),

@@ -5,9 +5,11 @@ import java.util.Iterator;
 import java.util.Optional;
 
 /**
- * What a scope admitted lately and how long its calls took: the measured side of the ETA. Rates are
- * taken over the admissions of the last {@link #RECENT_MS} (the last {@link #WINDOW_MS} while those
- * are too few), between the first and the last of them, so an idle stretch before a backlog does not
+ * What a scope admitted lately and how long its calls took: the measured side of the ETA. While the
+ * limits bind, rates are what the provider admitted since the limiter first held the scope back, over a
+ * decaying window ({@link HeldRate}). Otherwise they are taken over the admissions of the last
+ * {@link #RECENT_MS} (the last {@link #WINDOW_MS} while those are too few), between the first and the
+ * last of them, so an idle stretch before a backlog does not
  * dilute them and a start that was slower than the route's steady pace (a full bucket's burst, a
  * {@code max_tokens} budget still being learned, a cold client) is soon forgotten; and never above the
  * limits ({@link AdmittedRate}). Used on the stream thread only; times in epoch ms.
@@ -27,6 +29,7 @@ public final class Pace {
     }
 
     private final ArrayDeque<Admission> admissions = new ArrayDeque<>();
+    private final HeldRate held = new HeldRate();
     private final ArrayDeque<Long> latencies = new ArrayDeque<>();
     private long latencySum;
 
@@ -41,7 +44,13 @@ public final class Pace {
      */
     public void admitted(long at, int tickets, long tokens, long charged) {
         admissions.addLast(new Admission(at, tickets, tokens, Math.max(0, charged)));
+        held.admitted(at, tickets, tokens);
         trim(at);
+    }
+
+    /** The limiter held the scope's next call back at {@code at}: the limits bind. */
+    public void held(long at) {
+        held.held(at);
     }
 
     /** A call's answer took {@code latencyMs}. */
@@ -66,9 +75,19 @@ public final class Pace {
         return measured(now, AdmittedRate.Ceiling.NONE);
     }
 
-    /** The rates measured at {@code now} and held to {@code ceiling}, if there is enough history. */
+    /**
+     * The rates measured at {@code now}, if there is enough history: while the limits bind, what the
+     * provider admitted since the limiter first held the scope back ({@link HeldRate}), whatever the
+     * limiter charged; otherwise the admissions of the last seconds held to {@code ceiling}.
+     */
     public Optional<Eta.Rates> measured(long now, AdmittedRate.Ceiling ceiling) {
         trim(now);
+        if (held.binding()) {
+            Optional<Eta.Rates> binding = held.rates(latencyMs());
+            if (binding.isPresent()) {
+                return binding;
+            }
+        }
         Optional<AdmittedRate.Sums> sums = sums(now - RECENT_MS);
         if (sums.isEmpty()) {
             sums = sums(now - WINDOW_MS);

@@ -180,7 +180,8 @@ final class ChatCompletions {
             return failure;
         }
 
-        long cost = (long) promptTokens + maxTokens;
+        // what the token bucket is debited: the prompt and max_tokens, or the prompt only
+        long cost = (long) promptTokens + (config.chargesMaxTokens() ? maxTokens : 0);
         Reply reply = engine != null ? engineRun(request, model, fault, promptTokens, maxTokens, cost)
                 : limited(request, model, fault, limiter, promptTokens, maxTokens, cost);
         return stalled(fault, reply);

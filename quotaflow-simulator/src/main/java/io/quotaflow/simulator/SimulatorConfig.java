@@ -53,6 +53,10 @@ import java.util.Set;
  * @param engine               empty (the default): a rate-limited provider; present: a self-hosted engine
  *                             ({@link EngineMode}) with no rate limits and no rate-limit headers, whose latency
  *                             grows beyond its saturation and which refuses beyond its most running calls
+ * @param chargesMaxTokens     whether the token bucket is debited the prompt plus {@code max_tokens} (true, the
+ *                             default, as OpenAI does) or the prompt only (a provider whose token limit counts
+ *                             input tokens): a client charging {@code max_tokens} then admits fewer than the
+ *                             provider would by its own model, and learns the difference from the headers
  */
 public record SimulatorConfig(
         int port,
@@ -75,7 +79,8 @@ public record SimulatorConfig(
         List<ModelSpec> extraModels,
         HeaderMoment headersAt,
         SimDialect dialect,
-        Optional<EngineMode> engine) {
+        Optional<EngineMode> engine,
+        boolean chargesMaxTokens) {
 
     public static final int DEFAULT_PORT = 8089;
     public static final String DEFAULT_BIND_ADDRESS = "127.0.0.1";
@@ -165,7 +170,7 @@ public record SimulatorConfig(
                 .perCompletionTokenMs(perCompletionTokenMs).latencyJitter(latencyJitter).seed(seed)
                 .defaultMaxTokens(defaultMaxTokens).faults(faults).tokenizer(tokenizer).contextTokens(contextTokens)
                 .startLevel(startLevel).classify(classify).extraModels(extraModels).headersAt(headersAt).dialect(dialect)
-                .engine(engine.orElse(null));
+                .engine(engine.orElse(null)).chargesMaxTokens(chargesMaxTokens);
     }
 
     /** The tokenizer actually used: {@link #tokenizer()} with {@link SimTokenizer#AUTO} resolved for the model. */
@@ -198,7 +203,7 @@ public record SimulatorConfig(
                 + ", defaultMaxTokens=" + defaultMaxTokens + ", faults=" + faults + ", tokenizer=" + tokenizer
                 + ", contextTokens=" + contextTokens + ", startLevel=" + startLevel + ", headersAt=" + headersAt.label()
                 + (extraModels.isEmpty() ? "" : ", extraModels=" + extraModels)
-                + engine.map(e -> ", engine=" + e.label()).orElse("") + "]";
+                + engine.map(e -> ", engine=" + e.label()).orElse("") + (chargesMaxTokens ? "" : ", charges the prompt only") + "]";
     }
 
     /** Mutable builder; {@link #build()} validates. */
@@ -224,8 +229,15 @@ public record SimulatorConfig(
         private HeaderMoment headersAt = HeaderMoment.ADMISSION;
         private SimDialect dialect = SimDialect.OPENAI;
         private EngineMode engine;
+        private boolean chargesMaxTokens = true;
 
         private Builder() {
+        }
+
+        /** Whether the token bucket is debited {@code max_tokens} besides the prompt; true by default. */
+        public Builder chargesMaxTokens(boolean value) {
+            this.chargesMaxTokens = value;
+            return this;
         }
 
         public Builder port(int port) {
@@ -368,7 +380,7 @@ public record SimulatorConfig(
         public SimulatorConfig build() {
             return new SimulatorConfig(port, bindAddress, rpm, tpm, burstSeconds, apiKeys, model, baseLatencyMs,
                     perCompletionTokenMs, latencyJitter, seed, defaultMaxTokens, faults, tokenizer, contextTokens,
-                    startLevel, classify, extraModels, headersAt, dialect, Optional.ofNullable(engine));
+                    startLevel, classify, extraModels, headersAt, dialect, Optional.ofNullable(engine), chargesMaxTokens);
         }
     }
 }

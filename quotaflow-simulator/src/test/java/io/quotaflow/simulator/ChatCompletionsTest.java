@@ -132,4 +132,19 @@ class ChatCompletionsTest {
                 .containsEntry("x-ratelimit-remaining-requests", "3")
                 .containsKey("openai-processing-ms");
     }
+
+    @Test
+    void shouldDebitThePromptOnlyWhenToldNotToChargeMaxTokens() throws Exception {
+        // 60,000 TPM, a 5 s bucket: 5,000 tokens; a prompt of some tens of tokens and max_tokens of 1,000
+        ChatCompletions both = endpoint(SimulatorConfig.builder().noLatency().tpm(60_000).burstSeconds(5));
+        ChatCompletions promptOnly = endpoint(SimulatorConfig.builder().noLatency().tpm(60_000).burstSeconds(5).chargesMaxTokens(false));
+
+        long withMax = 5_000 - Long.parseLong(((Reply.Later) both.handle(body(1_000), BEARER)).headers()
+                .get("x-ratelimit-remaining-tokens"));
+        long prompt = 5_000 - Long.parseLong(((Reply.Later) promptOnly.handle(body(1_000), BEARER)).headers()
+                .get("x-ratelimit-remaining-tokens"));
+
+        assertThat(prompt).as("the prompt's tokens").isBetween(10L, 100L);
+        assertThat(withMax).as("the prompt and max_tokens").isEqualTo(prompt + 1_000);
+    }
 }

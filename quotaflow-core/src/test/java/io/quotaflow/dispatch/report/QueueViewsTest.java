@@ -68,4 +68,28 @@ class QueueViewsTest {
         assertThat(QueueViews.rates(settings, new io.quotaflow.status.Pace(), 10, 1_000, 1_005_000).ticketsPerSecond())
                 .as("nothing measured: no limit binds").isGreaterThan(1_000);
     }
+
+    @Test
+    void shouldTakeWhatTheProviderAdmitsWhileTheLimitsBindAboveTheLimitsAtOurCharge() {
+        // 60,000 TPM × 0.98: 980 charged tokens a second; we charge 196 a ticket, so the limits at our charge say 5 a second
+        io.quotaflow.config.DispatcherSettings settings = io.quotaflow.config.DispatcherSettings.builder(io.quotaflow.testing.Fixtures.model(),
+                io.quotaflow.settings.QuotaSettings.ofDefaults().withRpm(10_000).withTpm(60_000),
+                io.quotaflow.settings.BatchSettings.ofDefaults(), io.quotaflow.settings.RetrySettings.ofDefaults()).build();
+        io.quotaflow.status.Pace unbound = new io.quotaflow.status.Pace();
+        io.quotaflow.status.Pace held = new io.quotaflow.status.Pace();
+        // the provider counts less than we charge and admits 7 tickets a second: a call of 7 every second
+        for (int i = 0; i <= 10; i++) {
+            unbound.admitted(1_000_000L + i * 1_000L, 7, 700, 7 * 196);
+            held.admitted(1_000_000L + i * 1_000L, 7, 700, 7 * 196);
+            held.held(1_000_000L + i * 1_000L);
+        }
+
+        io.quotaflow.status.Eta.Rates asHeld = QueueViews.rates(settings, held, 100, 10_000, 1_010_000);
+        io.quotaflow.status.Eta.Rates asUnbound = QueueViews.rates(settings, unbound, 100, 10_000, 1_010_000);
+
+        assertThat(asHeld.ticketsPerSecond()).as("what the provider admitted").isCloseTo(7.0, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(asHeld.measured()).isTrue();
+        assertThat(asUnbound.ticketsPerSecond()).as("never held back: held to the limits at our charge")
+                .isCloseTo(5.0, org.assertj.core.data.Offset.offset(1e-6));
+    }
 }
