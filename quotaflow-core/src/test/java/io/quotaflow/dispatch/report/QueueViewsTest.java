@@ -72,7 +72,7 @@ class QueueViewsTest {
     @Test
     void shouldTakeWhatTheProviderAdmitsWhileTheLimitsBindAboveTheLimitsAtOurCharge() {
         // 60,000 TPM × 0.98: 980 charged tokens a second; we charge 196 a ticket, so the limits at our charge say 5 a second
-        io.quotaflow.config.DispatcherSettings settings = io.quotaflow.config.DispatcherSettings.builder(io.quotaflow.testing.Fixtures.model(),
+        io.quotaflow.settings.DispatcherSettings settings = io.quotaflow.settings.DispatcherSettings.builder(io.quotaflow.testing.Fixtures.model(),
                 io.quotaflow.settings.QuotaSettings.ofDefaults().withRpm(10_000).withTpm(60_000),
                 io.quotaflow.settings.BatchSettings.ofDefaults(), io.quotaflow.settings.RetrySettings.ofDefaults()).build();
         io.quotaflow.status.Pace unbound = new io.quotaflow.status.Pace();
