@@ -191,7 +191,8 @@ public final class BenchmarkRunner {
                 before);
         listener.phase(scenario, coldNote);
         if (!options.warmUp()) {
-            return cold.withNote(coldNote + "; no warm-up (--warmup off): the figures above are the cold run's");
+            return withRuns(cold.withNote(coldNote + "; no warm-up (--warmup off): the figures above are the cold run's"),
+                    cpuOf(cold, COLD));
         }
         List<Double> warmUpRates = new ArrayList<>();
         while (!WarmUp.done(warmUpRates)) {
@@ -206,14 +207,17 @@ public final class BenchmarkRunner {
         }
         listener.phase(scenario, "fresh pipeline JVM: " + tickets.size() + " tickets (measured) through `quotaflow run` started in a JVM "
                 + "of its own, the broker and the simulator warm here");
+        List<ScenarioFigures.PipelineCpu> runs = new ArrayList<>(cpuOf(cold, COLD));
+        runs.addAll(cpuOf(result, WARM));
         ScenarioResult fresh;
         try {
             fresh = runPipeline(scenario, tickets, true);
         } catch (RuntimeException e) {
             // the cold and warm figures stand on their own, as a failed baseline leaves a scenario's
             listener.phase(scenario, "fresh pipeline JVM failed: " + e.getMessage());
-            return result.withNote("fresh pipeline JVM failed: " + e.getMessage());
+            return withRuns(result.withNote("fresh pipeline JVM failed: " + e.getMessage()), runs);
         }
+        runs.addAll(cpuOf(fresh, FRESH_JVM));
         String freshNote = WarmUp.describeFreshJvm(fresh.figures().ticketsPerSecond(), fresh.figures().drainTicketsPerSecond(),
                 tickets.size(), options.pipelineJvmArgs());
         listener.phase(scenario, freshNote);
@@ -221,7 +225,9 @@ public final class BenchmarkRunner {
         for (String note : fresh.notes()) {
             result = result.withNote("fresh pipeline JVM: " + note);
         }
-        return result;
+        ScenarioResult measured = withRuns(result, runs);
+        listener.phase(scenario, ResultTable.pipelineCpu(runs));
+        return measured;
     }
 
     /** {@code scenario}'s pipeline run with each instance in a fresh JVM of its own, as (i)'s last run (no baseline). */
@@ -403,9 +409,10 @@ public final class BenchmarkRunner {
                 long ownCpuNanos = ownCpuSince(pipelines, ownCpuAtStart);
                 progress(scenario, lastAnswer - start, expected, counter, sim.stats());
                 awaitLateDuplicates(counter);
-                return withOwnCpu(withCpu(scenario, MeasuredRun.of(scenario, tickets, counter, sim.stats(),
+                ScenarioResult measured = withOwnCpu(withCpu(scenario, MeasuredRun.of(scenario, tickets, counter, sim.stats(),
                         new RunTiming(start, lastPublish, lastAnswer, feed.publishedAt())), cpu, expected), ownCpuNanos, expected,
                         lastAnswer - start);
+                return scenario.kind() == Scenario.Kind.OVERHEAD ? withPipelineCpu(measured, cpu, ownCpuNanos, expected) : measured;
             }
         }
     }
@@ -414,6 +421,35 @@ public final class BenchmarkRunner {
     private static ScenarioResult withCpu(Scenario scenario, ScenarioResult result, Map<CpuUse.Group, Long> cpu, long tickets) {
         return scenario.kind() == Scenario.Kind.OVERHEAD
                 ? result.withNote(CpuUse.describe(cpu, tickets, Runtime.getRuntime().availableProcessors())) : result;
+    }
+
+    /**
+     * (i): the pipeline's own CPU a ticket as a figure beside the run's rate: its JVM's process CPU when it ran in one of its
+     * own ({@code ownNanos} ≥ 0), else its threads' here (stream threads and the rest of the pipeline).
+     */
+    private static ScenarioResult withPipelineCpu(ScenarioResult result, Map<CpuUse.Group, Long> cpu, long ownNanos, long tickets) {
+        boolean own = ownNanos >= 0;
+        long nanos = own ? ownNanos : cpu.getOrDefault(CpuUse.Group.STREAM_THREAD, 0L) + cpu.getOrDefault(CpuUse.Group.PIPELINE_OTHER, 0L);
+        ScenarioFigures.PipelineCpu run = new ScenarioFigures.PipelineCpu(own ? FRESH_JVM : "this run", nanos / 1e3 / Math.max(1, tickets),
+                result.figures().ticketsPerSecond(), own ? "process" : "threads");
+        return result.withFigures(result.figures().withPipelineCpu(List.of(run)));
+    }
+
+    /** The run names of (i)'s CPU figures. */
+    static final String COLD = "cold";
+    static final String WARM = "warm";
+    static final String FRESH_JVM = "fresh JVM";
+
+    /** {@code result}'s own CPU figure, named {@code run}; empty when it has none. */
+    private static List<ScenarioFigures.PipelineCpu> cpuOf(ScenarioResult result, String run) {
+        List<ScenarioFigures.PipelineCpu> cpu = result.figures().pipelineCpu();
+        return cpu == null ? List.of() : cpu.stream().map(c -> new ScenarioFigures.PipelineCpu(run, c.microsPerTicket(),
+                c.ticketsPerSecond(), c.counted())).toList();
+    }
+
+    /** The warm row with every run's CPU beside its rate, and one note saying them. */
+    private static ScenarioResult withRuns(ScenarioResult result, List<ScenarioFigures.PipelineCpu> runs) {
+        return result.withFigures(result.figures().withPipelineCpu(runs)).withNote(ResultTable.pipelineCpu(runs));
     }
 
     /** A run whose instances had JVMs of their own: their CPU, as a note ({@code nanos} -1: they ran in this JVM, no note). */
