@@ -371,6 +371,7 @@ public final class BenchmarkRunner {
         listener.phase(scenario, "publishing " + backlog + " tickets" + (interactive ? " to " + Priority.BULK.topic() : ""));
         CpuUse cpuAtStart = CpuUse.now();
         List<Duration> ownCpuAtStart = pipelines.stream().map(BenchInstance::ownCpu).toList();
+        List<JvmThreadsCpu> ownThreadsAtStart = pipelines.stream().map(BenchInstance::ownThreads).toList();
         long start = System.currentTimeMillis();
         try (TicketPublisher publisher = new TicketPublisher(broker.bootstrapServers(), Map.of())) {
             publish(publisher, tickets.subList(0, backlog), interactive ? Optional.of(Priority.BULK) : Optional.empty());
@@ -407,11 +408,15 @@ public final class BenchmarkRunner {
                 }
                 Map<CpuUse.Group, Long> cpu = CpuUse.now().since(cpuAtStart, APPLICATION_ID);
                 long ownCpuNanos = ownCpuSince(pipelines, ownCpuAtStart);
+                Map<JvmThreadsCpu.Group, Long> ownThreads = new java.util.EnumMap<>(JvmThreadsCpu.Group.class);
+                for (int i = 0; i < pipelines.size(); i++) {
+                    pipelines.get(i).ownThreads().since(ownThreadsAtStart.get(i)).forEach((g, n) -> ownThreads.merge(g, n, Long::sum));
+                }
                 progress(scenario, lastAnswer - start, expected, counter, sim.stats());
                 awaitLateDuplicates(counter);
                 ScenarioResult measured = withOwnCpu(withCpu(scenario, MeasuredRun.of(scenario, tickets, counter, sim.stats(),
                         new RunTiming(start, lastPublish, lastAnswer, feed.publishedAt())), cpu, expected), ownCpuNanos, expected,
-                        lastAnswer - start);
+                        lastAnswer - start, JvmThreadsCpu.describe(ownThreads, expected));
                 return scenario.kind() == Scenario.Kind.OVERHEAD ? withPipelineCpu(measured, cpu, ownCpuNanos, expected) : measured;
             }
         }
@@ -453,10 +458,10 @@ public final class BenchmarkRunner {
     }
 
     /** A run whose instances had JVMs of their own: their CPU, as a note ({@code nanos} -1: they ran in this JVM, no note). */
-    private static ScenarioResult withOwnCpu(ScenarioResult result, long nanos, long tickets, long wallMs) {
+    private static ScenarioResult withOwnCpu(ScenarioResult result, long nanos, long tickets, long wallMs, String byThreads) {
         return nanos < 0 ? result : result.withNote(String.format(java.util.Locale.ROOT,
-                "the pipeline's own JVM: CPU %,d µs a ticket (%.2f cores over the run)", nanos / 1_000 / Math.max(1, tickets),
-                nanos / 1e6 / Math.max(1, wallMs)));
+                "the pipeline's own JVM: CPU %,d µs a ticket (%.2f cores over the run)%s", nanos / 1_000 / Math.max(1, tickets),
+                nanos / 1e6 / Math.max(1, wallMs), byThreads.isEmpty() ? "" : ": " + byThreads));
     }
 
     private void progress(Scenario scenario, long elapsedMs, long expected, OutcomeCounter counter, SimulatorStats s) {
