@@ -66,9 +66,12 @@ public final class BenchmarkRunner {
      * @param warmUp           (i): after its cold run, warm up and measure again ({@link WarmUp}); false: the cold run only
      * @param pipelineJvmArgs  JVM options of a pipeline in a JVM of its own ((i)'s fresh pipeline JVM), as the chaos and
      *                         failover runners' {@code childJvmArgs}
+     * @param freshOnly        (i): the fresh pipeline JVM's run alone, no run in this JVM before it (its broker and simulator
+     *                         cold here; the pipeline's CPU is its own process's all the same)
      */
     public record Options(long seed, Duration timeout, Duration progressInterval,
-                          java.util.function.UnaryOperator<SimulatorConfig.Builder> simulator, boolean warmUp, List<String> pipelineJvmArgs) {
+                          java.util.function.UnaryOperator<SimulatorConfig.Builder> simulator, boolean warmUp, List<String> pipelineJvmArgs,
+                          boolean freshOnly) {
 
         /** The heap of a pipeline in a JVM of its own, before any {@link #withPipelineJvmOptions extra options}. */
         static final List<String> PIPELINE_JVM_ARGS = List.of("-Xmx768m");
@@ -82,11 +85,16 @@ public final class BenchmarkRunner {
 
         public Options(long seed, Duration timeout, Duration progressInterval,
                        java.util.function.UnaryOperator<SimulatorConfig.Builder> simulator) {
-            this(seed, timeout, progressInterval, simulator, true, PIPELINE_JVM_ARGS);
+            this(seed, timeout, progressInterval, simulator, true, PIPELINE_JVM_ARGS, false);
         }
 
         public Options withWarmUp(boolean value) {
-            return new Options(seed, timeout, progressInterval, simulator, value, pipelineJvmArgs);
+            return new Options(seed, timeout, progressInterval, simulator, value, pipelineJvmArgs, freshOnly);
+        }
+
+        /** (i): the fresh pipeline JVM's run alone ({@code --warmup fresh}). */
+        public Options withFreshOnly(boolean value) {
+            return new Options(seed, timeout, progressInterval, simulator, warmUp, pipelineJvmArgs, value);
         }
 
         public static Options defaults(long seed) {
@@ -94,15 +102,15 @@ public final class BenchmarkRunner {
         }
 
         public Options withTimeout(Duration value) {
-            return new Options(seed, value, progressInterval, simulator, warmUp, pipelineJvmArgs);
+            return new Options(seed, value, progressInterval, simulator, warmUp, pipelineJvmArgs, freshOnly);
         }
 
         public Options withProgressInterval(Duration value) {
-            return new Options(seed, timeout, value, simulator, warmUp, pipelineJvmArgs);
+            return new Options(seed, timeout, value, simulator, warmUp, pipelineJvmArgs, freshOnly);
         }
 
         public Options withSimulator(java.util.function.UnaryOperator<SimulatorConfig.Builder> value) {
-            return new Options(seed, timeout, progressInterval, value, warmUp, pipelineJvmArgs);
+            return new Options(seed, timeout, progressInterval, value, warmUp, pipelineJvmArgs, freshOnly);
         }
 
         /** {@link #PIPELINE_JVM_ARGS} and then {@code extra} (whitespace-separated; null or blank: none). */
@@ -111,7 +119,7 @@ public final class BenchmarkRunner {
             if (extra != null && !extra.isBlank()) {
                 args.addAll(List.of(extra.strip().split("\\s+")));
             }
-            return new Options(seed, timeout, progressInterval, simulator, warmUp, args);
+            return new Options(seed, timeout, progressInterval, simulator, warmUp, args, freshOnly);
         }
     }
 
@@ -184,6 +192,15 @@ public final class BenchmarkRunner {
      * side: the cold and the fresh-JVM ones in notes.
      */
     private ScenarioResult runOverhead(Scenario scenario, List<GeneratedTicket> tickets) {
+        if (options.freshOnly()) {
+            listener.phase(scenario, "fresh pipeline JVM alone: " + tickets.size() + " tickets (measured) through `quotaflow run` "
+                    + "started in a JVM of its own");
+            ScenarioResult fresh = runPipeline(scenario, tickets, true);
+            List<ScenarioFigures.PipelineCpu> runs = cpuOf(fresh, FRESH_JVM);
+            listener.phase(scenario, ResultTable.pipelineCpu(runs));
+            return withRuns(fresh.withNote(WarmUp.describeFreshJvm(fresh.figures().ticketsPerSecond(),
+                    fresh.figures().drainTicketsPerSecond(), tickets.size(), options.pipelineJvmArgs())), runs);
+        }
         int before = PIPELINE_RUNS.get();
         listener.phase(scenario, "cold run: " + tickets.size() + " tickets (measured), " + WarmUp.runsBefore(before));
         ScenarioResult cold = runPipeline(scenario, tickets);
