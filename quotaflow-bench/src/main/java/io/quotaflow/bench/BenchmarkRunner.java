@@ -299,8 +299,8 @@ public final class BenchmarkRunner {
                                 apiKey));
                     }
                     for (BenchInstance p : pipelines) {
-                        if (!p.awaitRunning(Duration.ofSeconds(90))) {
-                            throw new IllegalStateException("a pipeline instance did not start within 90 s: " + p);
+                        if (!p.awaitRunning(Duration.ofSeconds(START_SECONDS))) {
+                            throw new IllegalStateException("a pipeline instance did not start within " + START_SECONDS + " s: " + p);
                         }
                     }
                     return publishAndMeasure(scenario, tickets, broker, sim, pipelines);
@@ -456,6 +456,9 @@ public final class BenchmarkRunner {
                 result.figures().ticketsPerSecond(), own ? "process" : "threads");
         return result.withFigures(result.figures().withPipelineCpu(List.of(run)));
     }
+
+    /** How long a pipeline instance may take to reach RUNNING: a cold JVM on a loaded shared machine takes minutes. */
+    static final int START_SECONDS = 240;
 
     /** The run names of (i)'s CPU figures. */
     static final String COLD = "cold";
