@@ -425,16 +425,12 @@ public final class BenchmarkRunner {
                 }
                 Map<CpuUse.Group, Long> cpu = CpuUse.now().since(cpuAtStart, APPLICATION_ID);
                 long ownCpuNanos = ownCpuSince(pipelines, ownCpuAtStart);
-                Map<JvmThreadsCpu.Group, Long> ownThreads = new java.util.EnumMap<>(JvmThreadsCpu.Group.class);
-                for (int i = 0; i < pipelines.size(); i++) {
-                    pipelines.get(i).ownThreads().since(ownThreadsAtStart.get(i)).forEach((g, n) -> ownThreads.merge(g, n, Long::sum));
-                }
+                Map<JvmThreadsCpu.Group, Long> ownThreads = ownThreadsSince(pipelines, ownThreadsAtStart);
                 progress(scenario, lastAnswer - start, expected, counter, sim.stats());
                 awaitLateDuplicates(counter);
-                ScenarioResult measured = withOwnCpu(withCpu(scenario, MeasuredRun.of(scenario, tickets, counter, sim.stats(),
+                return withPipelineCpu(scenario, withOwnCpu(withCpu(scenario, MeasuredRun.of(scenario, tickets, counter, sim.stats(),
                         new RunTiming(start, lastPublish, lastAnswer, feed.publishedAt())), cpu, expected), ownCpuNanos, expected,
-                        lastAnswer - start, JvmThreadsCpu.describe(ownThreads, expected));
-                return scenario.kind() == Scenario.Kind.OVERHEAD ? withPipelineCpu(measured, cpu, ownCpuNanos, expected) : measured;
+                        lastAnswer - start, JvmThreadsCpu.describe(ownThreads, expected)), cpu, ownCpuNanos, expected);
             }
         }
     }
@@ -449,7 +445,11 @@ public final class BenchmarkRunner {
      * (i): the pipeline's own CPU a ticket as a figure beside the run's rate: its JVM's process CPU when it ran in one of its
      * own ({@code ownNanos} ≥ 0), else its threads' here (stream threads and the rest of the pipeline).
      */
-    private static ScenarioResult withPipelineCpu(ScenarioResult result, Map<CpuUse.Group, Long> cpu, long ownNanos, long tickets) {
+    private static ScenarioResult withPipelineCpu(Scenario scenario, ScenarioResult result, Map<CpuUse.Group, Long> cpu, long ownNanos,
+                                                  long tickets) {
+        if (scenario.kind() != Scenario.Kind.OVERHEAD) {
+            return result;
+        }
         boolean own = ownNanos >= 0;
         long nanos = own ? ownNanos : cpu.getOrDefault(CpuUse.Group.STREAM_THREAD, 0L) + cpu.getOrDefault(CpuUse.Group.PIPELINE_OTHER, 0L);
         ScenarioFigures.PipelineCpu run = new ScenarioFigures.PipelineCpu(own ? FRESH_JVM : "this run", nanos / 1e3 / Math.max(1, tickets),
@@ -505,6 +505,15 @@ public final class BenchmarkRunner {
                         + expected + " tickets accounted for");
             }
         }
+    }
+
+    /** CPU the instances in JVMs of their own used since {@code atStart}, by thread group (all zero when they run in this JVM). */
+    private static Map<JvmThreadsCpu.Group, Long> ownThreadsSince(List<BenchInstance> pipelines, List<JvmThreadsCpu> atStart) {
+        Map<JvmThreadsCpu.Group, Long> spent = new java.util.EnumMap<>(JvmThreadsCpu.Group.class);
+        for (int i = 0; i < pipelines.size(); i++) {
+            pipelines.get(i).ownThreads().since(atStart.get(i)).forEach((g, n) -> spent.merge(g, n, Long::sum));
+        }
+        return spent;
     }
 
     /** CPU the instances in JVMs of their own used since {@code atStart}, in ns; -1 when they run in this JVM. */
