@@ -29,6 +29,11 @@ sealed interface BenchInstance extends AutoCloseable {
     /** CPU time its own process has used so far, or null when it shares this JVM ({@link CpuUse} has its threads). */
     Duration ownCpu();
 
+    /** Its own process's CPU by thread group ({@link JvmThreadsCpu}), or {@link JvmThreadsCpu#NONE} when it shares this JVM. */
+    default JvmThreadsCpu ownThreads() {
+        return JvmThreadsCpu.NONE;
+    }
+
     @Override
     void close();
 
@@ -115,6 +120,11 @@ sealed interface BenchInstance extends AutoCloseable {
         @Override
         public Duration ownCpu() {
             return ProcessHandle.of(process.pid()).flatMap(h -> h.info().totalCpuDuration()).orElse(Duration.ZERO);
+        }
+
+        @Override
+        public JvmThreadsCpu ownThreads() {
+            return JvmThreadsCpu.of(process.pid());
         }
 
         @Override

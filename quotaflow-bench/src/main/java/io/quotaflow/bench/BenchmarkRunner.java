@@ -66,9 +66,12 @@ public final class BenchmarkRunner {
      * @param warmUp           (i): after its cold run, warm up and measure again ({@link WarmUp}); false: the cold run only
      * @param pipelineJvmArgs  JVM options of a pipeline in a JVM of its own ((i)'s fresh pipeline JVM), as the chaos and
      *                         failover runners' {@code childJvmArgs}
+     * @param freshOnly        (i): the fresh pipeline JVM's run alone, no run in this JVM before it (its broker and simulator
+     *                         cold here; the pipeline's CPU is its own process's all the same)
      */
     public record Options(long seed, Duration timeout, Duration progressInterval,
-                          java.util.function.UnaryOperator<SimulatorConfig.Builder> simulator, boolean warmUp, List<String> pipelineJvmArgs) {
+                          java.util.function.UnaryOperator<SimulatorConfig.Builder> simulator, boolean warmUp, List<String> pipelineJvmArgs,
+                          boolean freshOnly) {
 
         /** The heap of a pipeline in a JVM of its own, before any {@link #withPipelineJvmOptions extra options}. */
         static final List<String> PIPELINE_JVM_ARGS = List.of("-Xmx768m");
@@ -82,11 +85,16 @@ public final class BenchmarkRunner {
 
         public Options(long seed, Duration timeout, Duration progressInterval,
                        java.util.function.UnaryOperator<SimulatorConfig.Builder> simulator) {
-            this(seed, timeout, progressInterval, simulator, true, PIPELINE_JVM_ARGS);
+            this(seed, timeout, progressInterval, simulator, true, PIPELINE_JVM_ARGS, false);
         }
 
         public Options withWarmUp(boolean value) {
-            return new Options(seed, timeout, progressInterval, simulator, value, pipelineJvmArgs);
+            return new Options(seed, timeout, progressInterval, simulator, value, pipelineJvmArgs, freshOnly);
+        }
+
+        /** (i): the fresh pipeline JVM's run alone ({@code --warmup fresh}). */
+        public Options withFreshOnly(boolean value) {
+            return new Options(seed, timeout, progressInterval, simulator, warmUp, pipelineJvmArgs, value);
         }
 
         public static Options defaults(long seed) {
@@ -94,15 +102,15 @@ public final class BenchmarkRunner {
         }
 
         public Options withTimeout(Duration value) {
-            return new Options(seed, value, progressInterval, simulator, warmUp, pipelineJvmArgs);
+            return new Options(seed, value, progressInterval, simulator, warmUp, pipelineJvmArgs, freshOnly);
         }
 
         public Options withProgressInterval(Duration value) {
-            return new Options(seed, timeout, value, simulator, warmUp, pipelineJvmArgs);
+            return new Options(seed, timeout, value, simulator, warmUp, pipelineJvmArgs, freshOnly);
         }
 
         public Options withSimulator(java.util.function.UnaryOperator<SimulatorConfig.Builder> value) {
-            return new Options(seed, timeout, progressInterval, value, warmUp, pipelineJvmArgs);
+            return new Options(seed, timeout, progressInterval, value, warmUp, pipelineJvmArgs, freshOnly);
         }
 
         /** {@link #PIPELINE_JVM_ARGS} and then {@code extra} (whitespace-separated; null or blank: none). */
@@ -111,7 +119,7 @@ public final class BenchmarkRunner {
             if (extra != null && !extra.isBlank()) {
                 args.addAll(List.of(extra.strip().split("\\s+")));
             }
-            return new Options(seed, timeout, progressInterval, simulator, warmUp, args);
+            return new Options(seed, timeout, progressInterval, simulator, warmUp, args, freshOnly);
         }
     }
 
@@ -184,6 +192,15 @@ public final class BenchmarkRunner {
      * side: the cold and the fresh-JVM ones in notes.
      */
     private ScenarioResult runOverhead(Scenario scenario, List<GeneratedTicket> tickets) {
+        if (options.freshOnly()) {
+            listener.phase(scenario, "fresh pipeline JVM alone: " + tickets.size() + " tickets (measured) through `quotaflow run` "
+                    + "started in a JVM of its own");
+            ScenarioResult fresh = runPipeline(scenario, tickets, true);
+            List<ScenarioFigures.PipelineCpu> runs = cpuOf(fresh, FRESH_JVM);
+            listener.phase(scenario, ResultTable.pipelineCpu(runs));
+            return withRuns(fresh.withNote(WarmUp.describeFreshJvm(fresh.figures().ticketsPerSecond(),
+                    fresh.figures().drainTicketsPerSecond(), tickets.size(), options.pipelineJvmArgs())), runs);
+        }
         int before = PIPELINE_RUNS.get();
         listener.phase(scenario, "cold run: " + tickets.size() + " tickets (measured), " + WarmUp.runsBefore(before));
         ScenarioResult cold = runPipeline(scenario, tickets);
@@ -191,7 +208,8 @@ public final class BenchmarkRunner {
                 before);
         listener.phase(scenario, coldNote);
         if (!options.warmUp()) {
-            return cold.withNote(coldNote + "; no warm-up (--warmup off): the figures above are the cold run's");
+            return withRuns(cold.withNote(coldNote + "; no warm-up (--warmup off): the figures above are the cold run's"),
+                    cpuOf(cold, COLD));
         }
         List<Double> warmUpRates = new ArrayList<>();
         while (!WarmUp.done(warmUpRates)) {
@@ -206,14 +224,17 @@ public final class BenchmarkRunner {
         }
         listener.phase(scenario, "fresh pipeline JVM: " + tickets.size() + " tickets (measured) through `quotaflow run` started in a JVM "
                 + "of its own, the broker and the simulator warm here");
+        List<ScenarioFigures.PipelineCpu> runs = new ArrayList<>(cpuOf(cold, COLD));
+        runs.addAll(cpuOf(result, WARM));
         ScenarioResult fresh;
         try {
             fresh = runPipeline(scenario, tickets, true);
         } catch (RuntimeException e) {
             // the cold and warm figures stand on their own, as a failed baseline leaves a scenario's
             listener.phase(scenario, "fresh pipeline JVM failed: " + e.getMessage());
-            return result.withNote("fresh pipeline JVM failed: " + e.getMessage());
+            return withRuns(result.withNote("fresh pipeline JVM failed: " + e.getMessage()), runs);
         }
+        runs.addAll(cpuOf(fresh, FRESH_JVM));
         String freshNote = WarmUp.describeFreshJvm(fresh.figures().ticketsPerSecond(), fresh.figures().drainTicketsPerSecond(),
                 tickets.size(), options.pipelineJvmArgs());
         listener.phase(scenario, freshNote);
@@ -221,7 +242,9 @@ public final class BenchmarkRunner {
         for (String note : fresh.notes()) {
             result = result.withNote("fresh pipeline JVM: " + note);
         }
-        return result;
+        ScenarioResult measured = withRuns(result, runs);
+        listener.phase(scenario, ResultTable.pipelineCpu(runs));
+        return measured;
     }
 
     /** {@code scenario}'s pipeline run with each instance in a fresh JVM of its own, as (i)'s last run (no baseline). */
@@ -276,8 +299,8 @@ public final class BenchmarkRunner {
                                 apiKey));
                     }
                     for (BenchInstance p : pipelines) {
-                        if (!p.awaitRunning(Duration.ofSeconds(90))) {
-                            throw new IllegalStateException("a pipeline instance did not start within 90 s: " + p);
+                        if (!p.awaitRunning(Duration.ofSeconds(START_SECONDS))) {
+                            throw new IllegalStateException("a pipeline instance did not start within " + START_SECONDS + " s: " + p);
                         }
                     }
                     return publishAndMeasure(scenario, tickets, broker, sim, pipelines);
@@ -365,6 +388,7 @@ public final class BenchmarkRunner {
         listener.phase(scenario, "publishing " + backlog + " tickets" + (interactive ? " to " + Priority.BULK.topic() : ""));
         CpuUse cpuAtStart = CpuUse.now();
         List<Duration> ownCpuAtStart = pipelines.stream().map(BenchInstance::ownCpu).toList();
+        List<JvmThreadsCpu> ownThreadsAtStart = pipelines.stream().map(BenchInstance::ownThreads).toList();
         long start = System.currentTimeMillis();
         try (TicketPublisher publisher = new TicketPublisher(broker.bootstrapServers(), Map.of())) {
             publish(publisher, tickets.subList(0, backlog), interactive ? Optional.of(Priority.BULK) : Optional.empty());
@@ -401,11 +425,12 @@ public final class BenchmarkRunner {
                 }
                 Map<CpuUse.Group, Long> cpu = CpuUse.now().since(cpuAtStart, APPLICATION_ID);
                 long ownCpuNanos = ownCpuSince(pipelines, ownCpuAtStart);
+                Map<JvmThreadsCpu.Group, Long> ownThreads = ownThreadsSince(pipelines, ownThreadsAtStart);
                 progress(scenario, lastAnswer - start, expected, counter, sim.stats());
                 awaitLateDuplicates(counter);
-                return withOwnCpu(withCpu(scenario, MeasuredRun.of(scenario, tickets, counter, sim.stats(),
+                return withPipelineCpu(scenario, withOwnCpu(withCpu(scenario, MeasuredRun.of(scenario, tickets, counter, sim.stats(),
                         new RunTiming(start, lastPublish, lastAnswer, feed.publishedAt())), cpu, expected), ownCpuNanos, expected,
-                        lastAnswer - start);
+                        lastAnswer - start, JvmThreadsCpu.describe(ownThreads, expected)), cpu, ownCpuNanos, expected);
             }
         }
     }
@@ -416,11 +441,47 @@ public final class BenchmarkRunner {
                 ? result.withNote(CpuUse.describe(cpu, tickets, Runtime.getRuntime().availableProcessors())) : result;
     }
 
+    /**
+     * (i): the pipeline's own CPU a ticket as a figure beside the run's rate: its JVM's process CPU when it ran in one of its
+     * own ({@code ownNanos} ≥ 0), else its threads' here (stream threads and the rest of the pipeline).
+     */
+    private static ScenarioResult withPipelineCpu(Scenario scenario, ScenarioResult result, Map<CpuUse.Group, Long> cpu, long ownNanos,
+                                                  long tickets) {
+        if (scenario.kind() != Scenario.Kind.OVERHEAD) {
+            return result;
+        }
+        boolean own = ownNanos >= 0;
+        long nanos = own ? ownNanos : cpu.getOrDefault(CpuUse.Group.STREAM_THREAD, 0L) + cpu.getOrDefault(CpuUse.Group.PIPELINE_OTHER, 0L);
+        ScenarioFigures.PipelineCpu run = new ScenarioFigures.PipelineCpu(own ? FRESH_JVM : "this run", nanos / 1e3 / Math.max(1, tickets),
+                result.figures().ticketsPerSecond(), own ? "process" : "threads");
+        return result.withFigures(result.figures().withPipelineCpu(List.of(run)));
+    }
+
+    /** How long a pipeline instance may take to reach RUNNING: a cold JVM on a loaded shared machine takes minutes. */
+    static final int START_SECONDS = 240;
+
+    /** The run names of (i)'s CPU figures. */
+    static final String COLD = "cold";
+    static final String WARM = "warm";
+    static final String FRESH_JVM = "fresh JVM";
+
+    /** {@code result}'s own CPU figure, named {@code run}; empty when it has none. */
+    private static List<ScenarioFigures.PipelineCpu> cpuOf(ScenarioResult result, String run) {
+        List<ScenarioFigures.PipelineCpu> cpu = result.figures().pipelineCpu();
+        return cpu == null ? List.of() : cpu.stream().map(c -> new ScenarioFigures.PipelineCpu(run, c.microsPerTicket(),
+                c.ticketsPerSecond(), c.counted())).toList();
+    }
+
+    /** The warm row with every run's CPU beside its rate, and one note saying them. */
+    private static ScenarioResult withRuns(ScenarioResult result, List<ScenarioFigures.PipelineCpu> runs) {
+        return result.withFigures(result.figures().withPipelineCpu(runs)).withNote(ResultTable.pipelineCpu(runs));
+    }
+
     /** A run whose instances had JVMs of their own: their CPU, as a note ({@code nanos} -1: they ran in this JVM, no note). */
-    private static ScenarioResult withOwnCpu(ScenarioResult result, long nanos, long tickets, long wallMs) {
+    private static ScenarioResult withOwnCpu(ScenarioResult result, long nanos, long tickets, long wallMs, String byThreads) {
         return nanos < 0 ? result : result.withNote(String.format(java.util.Locale.ROOT,
-                "the pipeline's own JVM: CPU %,d µs a ticket (%.2f cores over the run)", nanos / 1_000 / Math.max(1, tickets),
-                nanos / 1e6 / Math.max(1, wallMs)));
+                "the pipeline's own JVM: CPU %,d µs a ticket (%.2f cores over the run)%s", nanos / 1_000 / Math.max(1, tickets),
+                nanos / 1e6 / Math.max(1, wallMs), byThreads.isEmpty() ? "" : ": " + byThreads));
     }
 
     private void progress(Scenario scenario, long elapsedMs, long expected, OutcomeCounter counter, SimulatorStats s) {
@@ -444,6 +505,15 @@ public final class BenchmarkRunner {
                         + expected + " tickets accounted for");
             }
         }
+    }
+
+    /** CPU the instances in JVMs of their own used since {@code atStart}, by thread group (all zero when they run in this JVM). */
+    private static Map<JvmThreadsCpu.Group, Long> ownThreadsSince(List<BenchInstance> pipelines, List<JvmThreadsCpu> atStart) {
+        Map<JvmThreadsCpu.Group, Long> spent = new java.util.EnumMap<>(JvmThreadsCpu.Group.class);
+        for (int i = 0; i < pipelines.size(); i++) {
+            pipelines.get(i).ownThreads().since(atStart.get(i)).forEach((g, n) -> spent.merge(g, n, Long::sum));
+        }
+        return spent;
     }
 
     /** CPU the instances in JVMs of their own used since {@code atStart}, in ns; -1 when they run in this JVM. */

@@ -72,6 +72,8 @@ final class MeasuredRun {
             notes.add(String.format(Locale.ROOT, "whole run: first call to last call (%.1f s); to the last answer, %.1f s later: "
                     + "%.1f %%", whole.seconds(), (whole.lastAnswerEpochMs() - whole.lastCallEpochMs()) / 1000.0,
                     whole.useToLastAnswer() * 100));
+            // where the run left quota unused: the start, batch boundaries, the tail
+            notes.add(SlotUse.describe(SlotUse.of(stats, scenario.binding(), firstCall, lastCall), firstCall, lastCall));
         }
         ScenarioFigures figures = figures(n, busyMs, whole, lastAnswerEpochMs);
         return new ScenarioResult(scenario.key(), scenario.name(), scenario.description(), false, scenario.instances(),

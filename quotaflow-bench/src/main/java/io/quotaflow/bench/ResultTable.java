@@ -230,7 +230,9 @@ public final class ResultTable {
         sb.append("- **Category, urgency**: share of classified tickets whose category (urgency) matches the label the generator "
                 + "wrote the ticket to have; the simulator's model is a keyword classifier, and some tickets are written "
                 + "to mislead it.\n");
-        sb.append("- **Speed**: (i) tickets / (last result's `classifiedAt` − first publish); (j) nearest-rank 99th "
+        sb.append("- **Speed**: (i) tickets / (last result's `classifiedAt` − first publish), and the pipeline's own CPU "
+                + "microseconds a ticket over the same span (its threads' in the bench JVM; its process's in a JVM of its own); "
+                + "(j) nearest-rank 99th "
                 + "percentile of the interactive tickets' publish → `classifiedAt` (with 30 tickets: the slowest); "
                 + "(k) dead letters replayed with `--rate 0` / the replay's elapsed time.\n");
         for (ScenarioResult r : results) {
@@ -279,10 +281,40 @@ public final class ResultTable {
             return "p99 " + seconds(f.interactive().p99Ms());
         }
         if (f.ticketsPerSecond() != null) {
-            return String.format(Locale.ROOT, "%,.0f tickets/s", f.ticketsPerSecond());
+            String rate = String.format(Locale.ROOT, "%,.0f tickets/s", f.ticketsPerSecond());
+            // the row's own run is the one of its rate
+            return f.pipelineCpu() == null ? rate : f.pipelineCpu().stream().filter(c -> f.ticketsPerSecond().equals(c.ticketsPerSecond()))
+                    .findFirst().map(c -> String.format(Locale.ROOT, "%s, %,.0f µs", rate, c.microsPerTicket())).orElse(rate);
         }
         return NONE;
     }
+
+    /**
+     * (i) {@code pipeline CPU a ticket (publish to last result): cold 1,020 µs at 900 tickets/s (its threads), ...}: each
+     * run's CPU beside its rate, the fresh JVM's against the target.
+     */
+    static String pipelineCpu(List<ScenarioFigures.PipelineCpu> runs) {
+        StringBuilder sb = new StringBuilder("pipeline CPU a ticket, first publish to last result:");
+        String sep = " ";
+        for (ScenarioFigures.PipelineCpu c : runs) {
+            sb.append(sep).append(String.format(Locale.ROOT, "%s %,.0f µs at %s tickets/s (%s)", c.run(), c.microsPerTicket(),
+                    c.ticketsPerSecond() == null ? NONE : String.format(Locale.ROOT, "%,.0f", c.ticketsPerSecond()),
+                    "process".equals(c.counted()) ? "its JVM's process CPU, JIT and GC included" : "its threads in the bench JVM"));
+            sep = "; ";
+        }
+        if (runs.isEmpty()) {
+            sb.append(" not measured");
+        }
+        runs.stream().filter(c -> "process".equals(c.counted())).findFirst().ifPresent(c -> sb.append(String.format(Locale.ROOT,
+                "; target: at most %,d µs a ticket in a fresh JVM (or %,d tickets/s): %s", PIPELINE_CPU_TARGET_MICROS,
+                PIPELINE_RATE_TARGET, c.microsPerTicket() <= PIPELINE_CPU_TARGET_MICROS
+                        || c.ticketsPerSecond() != null && c.ticketsPerSecond() >= PIPELINE_RATE_TARGET ? "met" : "not met")));
+        return sb.toString();
+    }
+
+    /** (i)'s target: the pipeline's CPU a ticket in a fresh JVM, or its rate. */
+    static final int PIPELINE_CPU_TARGET_MICROS = 500;
+    static final int PIPELINE_RATE_TARGET = 5_000;
 
     /** {@code $0.042}: the usage's cost at {@link #ASSUMED_PRICES} per 1 000 classified tickets, or a dash without any. */
     static String costPerThousand(long promptTokens, long completionTokens, Long classified) {

@@ -22,15 +22,49 @@ import java.util.List;
  * @param publishMs              (i) first publish to last publish
  * @param interactive            (j) interactive tickets' time from publish to result
  * @param replay                 (k) the dead-letter replay
+ * @param pipelineCpu            (i) the pipeline's own CPU a ticket beside its rate, one entry per measured run (this run's alone,
+ *                               or the cold, warm and fresh-JVM runs together on the warm row)
  */
 public record ScenarioFigures(String kind, String shape, Long lost, Long busyMs, Double ticketsPerBusyMinute, WholeRunUse wholeRun,
                               Long contextLengthRefusals, BaselineResult baseline, Double baselineRatio,
                               Double baselineFeasibleRatio, Double ticketsPerSecond, Double drainTicketsPerSecond, Long publishMs,
-                              Latency interactive, Replay replay) {
+                              Latency interactive, Replay replay, List<PipelineCpu> pipelineCpu) {
 
     /** Nothing measured beyond the original figures. */
     public static final ScenarioFigures NONE = new ScenarioFigures(null, null, null, null, null, null, null, null, null, null, null,
             null, null, null, null);
+
+    public ScenarioFigures {
+        pipelineCpu = pipelineCpu == null ? null : List.copyOf(pipelineCpu);
+    }
+
+    /** Figures without a CPU measurement. */
+    public ScenarioFigures(String kind, String shape, Long lost, Long busyMs, Double ticketsPerBusyMinute, WholeRunUse wholeRun,
+                           Long contextLengthRefusals, BaselineResult baseline, Double baselineRatio, Double baselineFeasibleRatio,
+                           Double ticketsPerSecond, Double drainTicketsPerSecond, Long publishMs, Latency interactive, Replay replay) {
+        this(kind, shape, lost, busyMs, ticketsPerBusyMinute, wholeRun, contextLengthRefusals, baseline, baselineRatio,
+                baselineFeasibleRatio, ticketsPerSecond, drainTicketsPerSecond, publishMs, interactive, replay, null);
+    }
+
+    /**
+     * (i) What the pipeline itself spent on one run's tickets, from the first publish to the last result: CPU that
+     * is comparable across days on a shared machine, where the rate is not.
+     *
+     * @param run              which run: {@code cold} (the bench JVM's first), {@code warm}, {@code fresh JVM}
+     * @param microsPerTicket  the pipeline's CPU microseconds a ticket: its threads' when it runs in the bench JVM
+     *                         (stream threads, producers, HTTP client; not the JIT and GC it shares with the broker),
+     *                         its whole process's when it runs in a JVM of its own (JIT and GC included)
+     * @param ticketsPerSecond the same run's tickets / (last result − first publish)
+     * @param counted          what {@code microsPerTicket} counts: {@code threads} or {@code process}
+     */
+    public record PipelineCpu(String run, double microsPerTicket, Double ticketsPerSecond, String counted) {
+    }
+
+    /** These figures with the CPU of the runs given ({@code runs} in order). */
+    public ScenarioFigures withPipelineCpu(List<PipelineCpu> runs) {
+        return new ScenarioFigures(kind, shape, lost, busyMs, ticketsPerBusyMinute, wholeRun, contextLengthRefusals, baseline,
+                baselineRatio, baselineFeasibleRatio, ticketsPerSecond, drainTicketsPerSecond, publishMs, interactive, replay, runs);
+    }
 
     /**
      * Time from publish to result of a few tickets, in milliseconds.
@@ -81,6 +115,6 @@ public record ScenarioFigures(String kind, String shape, Long lost, Long busyMs,
         Double feasible = value == null || wholeRun == null || value.wholeRun() == null ? null
                 : WholeRunUse.ratio(wholeRun.use(), value.wholeRun().use());
         return new ScenarioFigures(kind, shape, lost, busyMs, ticketsPerBusyMinute, wholeRun, contextLengthRefusals, value, ratio,
-                feasible, ticketsPerSecond, drainTicketsPerSecond, publishMs, interactive, replay);
+                feasible, ticketsPerSecond, drainTicketsPerSecond, publishMs, interactive, replay, pipelineCpu);
     }
 }

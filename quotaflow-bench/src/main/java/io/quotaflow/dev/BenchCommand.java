@@ -215,9 +215,9 @@ public final class BenchCommand implements Callable<Integer> {
                     + FailoverRunner.DEFAULT_BURST_SECONDS + "; 60 is a full-minute bucket).")
     Double failoverBurst;
 
-    @Option(names = "--warmup", paramLabel = "on|off", defaultValue = "on",
+    @Option(names = "--warmup", paramLabel = "on|off|fresh", defaultValue = "on",
             description = "(i): after the cold run (the first in the JVM), warm up and measure the warm rate; off = the "
-                    + "cold run only (default: ${DEFAULT-VALUE}).")
+                    + "cold run only; fresh = the fresh pipeline JVM's run only (default: ${DEFAULT-VALUE}).")
     String warmup;
 
     @Option(names = "--soak-minutes", paramLabel = "M", defaultValue = "" + io.quotaflow.bench.SoakBenchmark.DEFAULT_MINUTES,
@@ -269,6 +269,7 @@ public final class BenchCommand implements Callable<Integer> {
         BenchmarkRunner runner = new BenchmarkRunner(
                 BenchmarkRunner.Options.defaults(seed).withTimeout(Duration.ofMinutes(timeoutMinutes))
                         .withProgressInterval(Duration.ofMillis(terminal ? 250 : 5_000)).withWarmUp(warmUp())
+                        .withFreshOnly("fresh".equalsIgnoreCase(warmup.strip()))
                         .withPipelineJvmOptions(System.getenv(PIPELINE_JVM_OPTS_ENV)),
                 new BenchmarkRunner.Listener() {
                     @Override
@@ -346,9 +347,9 @@ public final class BenchCommand implements Callable<Integer> {
 
     private boolean warmUp() {
         return switch (warmup.strip().toLowerCase(Locale.ROOT)) {
-            case "on" -> true;
+            case "on", "fresh" -> true;
             case "off" -> false;
-            default -> throw new IllegalArgumentException("--warmup must be on or off");
+            default -> throw new IllegalArgumentException("--warmup must be on, off or fresh");
         };
     }
 

@@ -25,6 +25,8 @@ public final class QuotaflowDevCommand {
     }
 
     public static void main(String[] args) {
+        // before anything reads it: model answers handed on by pooled threads, not a thread each (AsyncPool)
+        io.quotaflow.http.AsyncPool.useCommonPool();
         // this distribution's logging (quiet loggers for the in-process broker), unless one is chosen
         if (System.getProperty(LOGBACK_CONFIGURATION) == null) {
             System.setProperty(LOGBACK_CONFIGURATION, "quotaflow-dev-logback.xml");

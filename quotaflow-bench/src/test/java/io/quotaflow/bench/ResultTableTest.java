@@ -101,6 +101,23 @@ class ResultTableTest {
     }
 
     @Test
+    void shouldShowTheRowsOwnPipelineCpuBesideItsRate() {
+        List<ScenarioFigures.PipelineCpu> runs = List.of(new ScenarioFigures.PipelineCpu("cold", 1_020.4, 900.0, "threads"),
+                new ScenarioFigures.PipelineCpu("warm", 380.2, 2_600.0, "threads"),
+                new ScenarioFigures.PipelineCpu("fresh JVM", 1_418.0, 1_148.0, "process"));
+        ScenarioFigures warm = new ScenarioFigures("OVERHEAD", null, 0L, 9_000L, 333_333.0, null, 0L, null, null, null, 2_600.0,
+                3_000.0, 3_000L, null, null).withPipelineCpu(runs);
+        assertThat(ResultTable.detailCells(measured().withFigures(warm)).get(5)).isEqualTo("2,600 tickets/s, 380 µs");
+        assertThat(ResultTable.pipelineCpu(runs)).contains("cold 1,020 µs at 900 tickets/s (its threads in the bench JVM)")
+                .contains("warm 380 µs at 2,600 tickets/s").contains("fresh JVM 1,418 µs at 1,148 tickets/s (its JVM's process CPU")
+                .endsWith("target: at most 500 µs a ticket in a fresh JVM (or 5,000 tickets/s): not met");
+        assertThat(ResultTable.pipelineCpu(List.of(new ScenarioFigures.PipelineCpu("fresh JVM", 480, 2_000.0, "process"))))
+                .endsWith(": met");
+        assertThat(ResultTable.pipelineCpu(List.of(new ScenarioFigures.PipelineCpu("fresh JVM", 900, 5_100.0, "process"))))
+                .endsWith(": met");
+    }
+
+    @Test
     void shouldPriceTheUsagePerThousandClassifiedTicketsAtTheAssumedPrices() {
         // 400 000 prompt × $0.15 / M + 25 000 completion × $0.60 / M = $0.075 for 1 499 tickets
         assertThat(ResultTable.detailCells(measured()).get(6)).isEqualTo("$0.0500");

@@ -74,6 +74,15 @@ class WarmUpTest {
     }
 
     @Test
+    void shouldKeepTheFreshJvmAloneChoiceThroughEveryCopy() {
+        BenchmarkRunner.Options defaults = BenchmarkRunner.Options.defaults(1);
+        assertThat(defaults.freshOnly()).isFalse();
+        BenchmarkRunner.Options fresh = defaults.withFreshOnly(true);
+        assertThat(fresh.withWarmUp(true).withTimeout(Duration.ofMinutes(1)).withProgressInterval(Duration.ofSeconds(1))
+                .withSimulator(b -> b).withPipelineJvmOptions("-XX:+UseSerialGC").freshOnly()).isTrue();
+    }
+
+    @Test
     void shouldLetQuotaflowRunStartWithThePipelineJvmOptionsSet() {
         // a shell that set it for a benchmark also starts `quotaflow run` (the bench's children inherit it)
         assertThat(io.quotaflow.config.ConfigKeys.unknownVariable(java.util.Map.of(io.quotaflow.dev.BenchCommand.PIPELINE_JVM_OPTS_ENV,

@@ -66,6 +66,8 @@ public final class QuotaflowCommand implements java.util.concurrent.Callable<Int
     }
 
     public static void main(String[] args) {
+        // before anything reads it: model answers handed on by pooled threads, not a thread each (AsyncPool)
+        io.quotaflow.http.AsyncPool.useCommonPool();
         GracefulStop.exit(execute(args));
     }
 

@@ -3,6 +3,8 @@ package io.quotaflow.ticket;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.dataformat.cbor.CBORGenerator;
 import com.fasterxml.jackson.dataformat.cbor.databind.CBORMapper;
 import org.apache.kafka.common.errors.SerializationException;
@@ -29,9 +31,14 @@ public final class BinarySerde<T> implements Serde<T> {
             .build();
 
     private final Class<T> type;
+    /** Bound to the type once: a call does not look up its root serializer and deserializer again. */
+    private final ObjectWriter writer;
+    private final ObjectReader reader;
 
     public BinarySerde(Class<T> type) {
         this.type = type;
+        this.writer = CBOR.writerFor(type);
+        this.reader = CBOR.readerFor(type);
     }
 
     @Override
@@ -41,7 +48,7 @@ public final class BinarySerde<T> implements Serde<T> {
                 return null;
             }
             try {
-                return CBOR.writeValueAsBytes(data);
+                return writer.writeValueAsBytes(data);
             } catch (IOException e) {
                 throw new SerializationException("cannot serialise " + type.getSimpleName(), e);
             }
@@ -55,7 +62,7 @@ public final class BinarySerde<T> implements Serde<T> {
                 return null;
             }
             try {
-                return data.length > 0 && data[0] == '{' ? Json.MAPPER.readValue(data, type) : CBOR.readValue(data, type);
+                return data.length > 0 && data[0] == '{' ? Json.MAPPER.readValue(data, type) : reader.readValue(data);
             } catch (IOException e) {
                 throw new SerializationException("cannot deserialise " + type.getSimpleName() + " from " + topic, e);
             }
