@@ -97,6 +97,10 @@ public final class LeanBenchmark {
         int maxTokens(int items, int boost);
 
         void record(int items, long completionTokens);
+
+        /** An answer of {@code items} tickets cut at {@code maxTokens}. */
+        default void recordCut(int items, int maxTokens) {
+        }
     }
 
     /** The pipeline's {@link io.quotaflow.quota.CompletionBudget}. */
@@ -111,6 +115,11 @@ public final class LeanBenchmark {
             @Override
             public void record(int items, long completionTokens) {
                 budget.record(items, completionTokens);
+            }
+
+            @Override
+            public void recordCut(int items, int maxTokens) {
+                budget.recordCut(items, maxTokens);
             }
         };
     }
@@ -338,6 +347,7 @@ public final class LeanBenchmark {
         List<Labelled> rest = p.items().stream().filter(l -> !a.labels().containsKey(l.key())).toList();
         if (a.truncated()) {
             t.cut++;
+            budget.recordCut(p.items().size(), maxTokens);
             if (!rest.isEmpty() && p.boost() < 8) {
                 queue.addFirst(new Pending(rest, p.boost() * 2, p.tries()));
             }
