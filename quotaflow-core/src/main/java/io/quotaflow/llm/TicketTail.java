@@ -30,7 +30,8 @@ public final class TicketTail {
         /**
          * A signature without a sign-off: the last lines of the ticket when they are contact lines
          * (a phone number, a web or mail address, {@code Tel:}, {@code Mobile:}) and the short lines
-         * just above them (a name, a role, a company), at most {@value #CONTACT_BLOCK} lines.
+         * just above them (a name, a role, a company), at most {@value #CONTACT_BLOCK} lines, none of
+         * them a sentence (ending in {@code .}, {@code !} or {@code ?}).
          */
         CONTACTS,
         /**
@@ -195,11 +196,11 @@ public final class TicketTail {
         int contacts = 0;
         while (start > 0 && end - start < CONTACT_BLOCK) {
             String line = lines.get(start - 1);
-            if (line.isEmpty() || line.length() > SHORT_LINE) {
+            if (line.isEmpty() || line.length() > SHORT_LINE || SENTENCE_END.matcher(line).find()) {
                 break;
             }
             boolean contact = CONTACT.matcher(line).find();
-            if (!contact && (contacts == 0 || SENTENCE_END.matcher(line).find())) {
+            if (!contact && contacts == 0) {
                 break;
             }
             contacts += contact ? 1 : 0;
