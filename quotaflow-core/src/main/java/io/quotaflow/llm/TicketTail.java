@@ -31,7 +31,7 @@ public final class TicketTail {
          * A signature without a sign-off: the last lines of the ticket when they are contact lines
          * (a phone number, a web or mail address, {@code Tel:}, {@code Mobile:}) and the short lines
          * just above them (a name, a role, a company), at most {@value #CONTACT_BLOCK} lines, none of
-         * them a sentence (ending in {@code .}, {@code !} or {@code ?}).
+         * them a sentence (ending in {@code .}, {@code !} or {@code ?}), a log line or a table row.
          */
         CONTACTS,
         /**
@@ -196,7 +196,8 @@ public final class TicketTail {
         int contacts = 0;
         while (start > 0 && end - start < CONTACT_BLOCK) {
             String line = lines.get(start - 1);
-            if (line.isEmpty() || line.length() > SHORT_LINE || SENTENCE_END.matcher(line).find()) {
+            if (line.isEmpty() || line.length() > SHORT_LINE || SENTENCE_END.matcher(line).find()
+                    || TicketText.isLog(line) || isMoreLog(line) || isTableRow(line)) {
                 break;
             }
             boolean contact = CONTACT.matcher(line).find();

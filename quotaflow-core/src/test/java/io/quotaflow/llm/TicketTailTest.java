@@ -113,6 +113,9 @@ class TicketTailTest {
                 .as("a contact line that is a sentence of the ticket: a block needs its lines short and the ticket something above")
                 .isEqualTo("The API returns 502.\nCall me on +44 20 7946 7645.");
         assertThat(lean("+44 20 7946 7645", TicketTail.Cut.CONTACTS)).as("never empties a ticket").isEqualTo("+44 20 7946 7645");
+        String tracking = "Where is my parcel?\n\n2025-07-08 13:32:44 Curitiba in transit\n2025-07-09 05:59:53 Porto out for delivery";
+        assertThat(lean(tracking, TicketTail.Cut.CONTACTS)).as("a date is no phone number: log lines are no contact block")
+                .isEqualTo(TicketText.lean(tracking));
     }
 
     @Test
