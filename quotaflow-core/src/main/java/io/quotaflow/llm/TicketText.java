@@ -80,6 +80,15 @@ public final class TicketText {
         for (String line : raw) {
             lines.add(collapseSpaces(line));
         }
+        StringBuilder out = joined(cleaned(lines, cuts), text.length());
+        if (out.length() == 0) {
+            return collapseSpaces(WHITESPACE.matcher(text).replaceAll(" "));
+        }
+        return out.toString();
+    }
+
+    /** {@code lines} without what the basic clean-up and each of {@code cuts} take. */
+    private static List<String> cleaned(List<String> lines, Set<TicketTail.Cut> cuts) {
         List<String> kept = cuts.contains(TicketTail.Cut.THREAD) ? TicketTail.withoutThread(lines) : lines;
         kept = withoutQuotes(kept);
         if (cuts.contains(TicketTail.Cut.DISCLAIMER)) {
@@ -96,7 +105,12 @@ public final class TicketText {
         if (cuts.contains(TicketTail.Cut.TABLES)) {
             kept = TicketTail.runsCut(kept, TicketTail::isTableRow, TicketTail.TABLE_KEEP_HEAD, TicketTail.TABLE_KEEP_TAIL, "rows");
         }
-        StringBuilder out = new StringBuilder(text.length());
+        return kept;
+    }
+
+    /** The non-empty lines of {@code kept}, one per line. */
+    private static StringBuilder joined(List<String> kept, int capacity) {
+        StringBuilder out = new StringBuilder(capacity);
         for (String line : kept) {
             if (!line.isEmpty()) {
                 if (out.length() > 0) {
@@ -105,10 +119,7 @@ public final class TicketText {
                 out.append(line);
             }
         }
-        if (out.length() == 0) {
-            return collapseSpaces(WHITESPACE.matcher(text).replaceAll(" "));
-        }
-        return out.toString();
+        return out;
     }
 
     /** Quoted lines, quote headers and the mail headers right under one. */
