@@ -8,6 +8,7 @@ import io.quotaflow.llm.ModelRequest;
 import io.quotaflow.llm.OpenAiChatClient;
 import io.quotaflow.llm.PromptBuilder;
 import io.quotaflow.llm.PromptLevers;
+import io.quotaflow.llm.TicketTail;
 import io.quotaflow.records.Json;
 import io.quotaflow.records.TicketKey;
 import io.quotaflow.settings.BatchSettings;
@@ -26,6 +27,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -97,6 +99,10 @@ public final class LeanBenchmark {
         int maxTokens(int items, int boost);
 
         void record(int items, long completionTokens);
+
+        /** An answer of {@code items} tickets cut at {@code maxTokens}. */
+        default void recordCut(int items, int maxTokens) {
+        }
     }
 
     /** The pipeline's {@link io.quotaflow.quota.CompletionBudget}. */
@@ -112,6 +118,11 @@ public final class LeanBenchmark {
             public void record(int items, long completionTokens) {
                 budget.record(items, completionTokens);
             }
+
+            @Override
+            public void recordCut(int items, int maxTokens) {
+                budget.recordCut(items, maxTokens);
+            }
         };
     }
 
@@ -123,12 +134,26 @@ public final class LeanBenchmark {
     record Step(String name, PromptLevers levers, boolean tightBudget) {
     }
 
-    static final List<Step> STEPS = List.of(
-            new Step("baseline (prompt v1)", PromptLevers.FULL, false),
-            new Step("+ short ids", PromptLevers.FULL.withShortIds(true), false),
-            new Step("+ short system prompt", PromptLevers.FULL.withShortIds(true).withCompactSystem(true), false),
-            new Step("+ lean text", PromptLevers.LEAN, false),
-            new Step("+ tight max_tokens (pipeline)", PromptLevers.LEAN, true));
+    static final List<Step> STEPS = steps();
+
+    private static List<Step> steps() {
+        List<Step> steps = new ArrayList<>(List.of(
+                new Step("baseline (prompt v1)", PromptLevers.FULL, false),
+                new Step("+ short ids", PromptLevers.FULL.withShortIds(true), false),
+                new Step("+ short system prompt", PromptLevers.FULL.withShortIds(true).withCompactSystem(true), false)));
+        PromptLevers levers = PromptLevers.LEAN.withTailCuts(Set.of());
+        steps.add(new Step("+ lean text", levers, false));
+        EnumSet<TicketTail.Cut> cuts = EnumSet.noneOf(TicketTail.Cut.class);
+        for (TicketTail.Cut cut : TicketTail.Cut.values()) {
+            cuts.add(cut);
+            steps.add(new Step("+ cut " + cut.name().toLowerCase(Locale.ROOT), levers.withTailCuts(cuts), false));
+        }
+        steps.add(new Step("+ tight max_tokens (pipeline)", PromptLevers.LEAN, true));
+        return List.copyOf(steps);
+    }
+
+    /** Tickets of the real-shaped set ({@link RealShapes}). */
+    static final int REAL_SHAPED_TICKETS = 500;
 
     /** A ticket and the label it was written to have. */
     record Labelled(String key, String subject, String body, String category, String urgency) {
@@ -262,6 +287,7 @@ public final class LeanBenchmark {
     public Result run() {
         Map<String, List<Labelled>> sets = new LinkedHashMap<>();
         sets.put("generated", generated(tickets, seed));
+        sets.put("real-shaped", realShaped(REAL_SHAPED_TICKETS, seed));
         sets.put("demo", demo());
         List<Row> rows = new ArrayList<>();
         Disagreements why = null;
@@ -338,6 +364,7 @@ public final class LeanBenchmark {
         List<Labelled> rest = p.items().stream().filter(l -> !a.labels().containsKey(l.key())).toList();
         if (a.truncated()) {
             t.cut++;
+            budget.recordCut(p.items().size(), maxTokens);
             if (!rest.isEmpty() && p.boost() < 8) {
                 queue.addFirst(new Pending(rest, p.boost() * 2, p.tries()));
             }
@@ -381,6 +408,18 @@ public final class LeanBenchmark {
                 .toList();
     }
 
+    /** {@code count} generated tickets (of another seed than the generated set's) with {@link RealShapes}' heavy tail. */
+    static List<Labelled> realShaped(int count, long seed) {
+        RealShapes shapes = new RealShapes(seed);
+        List<Labelled> base = generated(count, seed + 1);
+        List<Labelled> out = new ArrayList<>(base.size());
+        for (int i = 0; i < base.size(); i++) {
+            Labelled l = base.get(i);
+            out.add(new Labelled(l.key(), l.subject(), shapes.shape(i, l.body()), l.category(), l.urgency()));
+        }
+        return out;
+    }
+
     /** The demo's labelled tickets (its malformed lines and its ticket too large for any model left out). */
     static List<Labelled> demo() {
         Map<String, DemoDataset.Label> labels = DemoDataset.labels();
@@ -411,17 +450,17 @@ public final class LeanBenchmark {
 
     static String report(List<Row> rows) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%-10s %-30s %8s %7s %7s %7s %8s %10s %9s %9s %12s %12s%n", "set", "step", "admitted",
+        sb.append(String.format(Locale.ROOT, "%-11s %-30s %8s %7s %7s %7s %8s %10s %9s %9s %12s %12s%n", "set", "step", "admitted",
                 "used", "prompt", "compl.", "max_tok", "cut calls", "category", "urgency", "cat lost/won", "urg lost/won"));
         for (Row r : rows) {
             Changes c = r.changes();
-            sb.append(String.format(Locale.ROOT, "%-10s %-30s %8.1f %7.1f %7.1f %7.1f %8.1f %5d/%-4d %8.2f%% %8.2f%% %12s %12s%n",
+            sb.append(String.format(Locale.ROOT, "%-11s %-30s %8.1f %7.1f %7.1f %7.1f %8.1f %5d/%-4d %8.2f%% %8.2f%% %12s %12s%n",
                     r.set(), r.step(), r.perTicket(r.admittedTokens()), r.perTicket(r.promptTokens() + r.completionTokens()),
                     r.perTicket(r.promptTokens()), r.perTicket(r.completionTokens()), r.perTicket(r.maxTokens()), r.cutCalls(), r.calls(),
                     Row.pct(r.categoryRight(), r.classified()), Row.pct(r.urgencyRight(), r.classified()),
                     c.categoryLost() + "/" + c.categoryWon(), c.urgencyLost() + "/" + c.urgencyWon()));
             if (r.classified() < r.tickets()) {
-                sb.append(String.format(Locale.ROOT, "%-10s   %d of %d tickets unclassified%n", "", r.tickets() - r.classified(), r.tickets()));
+                sb.append(String.format(Locale.ROOT, "%-11s   %d of %d tickets unclassified%n", "", r.tickets() - r.classified(), r.tickets()));
             }
         }
         sb.append("Tokens per classified ticket: admitted = prompt + max_tokens (what a TPM limit counts), used = prompt + completion.\n")

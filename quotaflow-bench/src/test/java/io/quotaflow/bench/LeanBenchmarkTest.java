@@ -19,15 +19,24 @@ class LeanBenchmarkTest {
         LeanBenchmark.Result result = new LeanBenchmark(300, 42, m -> { }).run();
 
         assertThat(result.clean()).isTrue();
-        assertThat(result.rows()).hasSize(2 * LeanBenchmark.STEPS.size());
-        for (String set : List.of("generated", "demo")) {
+        assertThat(result.rows()).hasSize(3 * LeanBenchmark.STEPS.size());
+        for (String set : List.of("generated", "real-shaped", "demo")) {
             for (int step = 1; step < LeanBenchmark.STEPS.size(); step++) {
                 assertThat(row(result.rows(), set, step).admittedTokens()).as(set + " step " + step)
-                        .isLessThan(row(result.rows(), set, step - 1).admittedTokens());
+                        .isLessThanOrEqualTo(row(result.rows(), set, step - 1).admittedTokens());
             }
+        }
+        // the real-shaped set carries every shape of the heavy tail: each lever, each cut and the reservation take tokens off
+        for (int step = 1; step < LeanBenchmark.STEPS.size(); step++) {
+            assertThat(row(result.rows(), "real-shaped", step).admittedTokens()).as("real-shaped step " + step)
+                    .isLessThan(row(result.rows(), "real-shaped", step - 1).admittedTokens());
         }
         LeanBenchmark.Row lean = row(result.rows(), "generated", LeanBenchmark.STEPS.size() - 1);
         assertThat(lean.changes()).isEqualTo(new LeanBenchmark.Changes(0, 0, 0, 0));
+        LeanBenchmark.Row real = row(result.rows(), "real-shaped", LeanBenchmark.STEPS.size() - 1);
+        assertThat(real.changes().categoryLost()).as("no category the full prompt got right is lost").isZero();
+        assertThat(real.changes().urgencyLost()).as("no urgency the full prompt got right is lost").isZero();
+        assertThat(real.perTicket(real.admittedTokens())).isLessThan(200);
         assertThat(result.report()).contains("baseline (prompt v1)").contains("without a confuser");
     }
 

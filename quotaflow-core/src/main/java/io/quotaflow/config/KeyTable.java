@@ -216,7 +216,7 @@ final class KeyTable {
         add(Keys.BATCH_MAX_PROMPT_TOKENS, Type.INT, Integer.toString(b.maxPromptTokens()), null, "prompt tokens per "
                 + "call (lowered to fit the bucket)");
         add(Keys.BATCH_COMPLETION_TOKENS_PER_ITEM, Type.INT, Integer.toString(b.completionTokensPerItem()), null,
-                "initial `max_tokens` budget per ticket; then learned (p99 of answers + 15 %)");
+                "`max_tokens` per ticket until the first answer; then learned per batch size (p98 of answers)");
         add(Keys.BATCH_PUNCTUATE_MS, Type.LONG, Long.toString(b.punctuateInterval().toMillis()), null, "dispatcher tick");
         add(Keys.BATCH_STANDARD_LINGER_MS, Type.LONG, Long.toString(b.standardLinger().toMillis()), null, "how long a "
                 + "standard batch that is not full may wait to fill up (interactive never waits)");

@@ -145,7 +145,7 @@ public final class PromptBuilder {
         ObjectNode node = Json.MAPPER.createObjectNode();
         node.put("id", wireId);
         String subject = levers.leanText() ? TicketText.lean(item.subject()) : item.subject();
-        String body = levers.leanText() ? TicketText.lean(item.body()) : item.body();
+        String body = levers.leanText() ? TicketText.lean(item.body(), levers.tailCuts()) : item.body();
         if (subject != null && !subject.isBlank()) {
             node.put("subject", subject);
         }

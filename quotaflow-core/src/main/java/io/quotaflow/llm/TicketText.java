@@ -2,7 +2,7 @@ package io.quotaflow.llm;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -65,8 +65,13 @@ public final class TicketText {
     private TicketText() {
     }
 
-    /** {@code text} without what carries no signal; null stays null. */
+    /** {@code text} without what carries no signal, without the heavy tail's cuts; null stays null. */
     public static String lean(String text) {
+        return lean(text, Set.of());
+    }
+
+    /** {@code text} without what carries no signal and without what each of {@code cuts} takes ({@link TicketTail}); null stays null. */
+    public static String lean(String text, Set<TicketTail.Cut> cuts) {
         if (text == null || text.isEmpty()) {
             return text;
         }
@@ -75,11 +80,37 @@ public final class TicketText {
         for (String line : raw) {
             lines.add(collapseSpaces(line));
         }
-        List<String> kept = withoutQuotes(lines);
+        StringBuilder out = joined(cleaned(lines, cuts), text.length());
+        if (out.length() == 0) {
+            return collapseSpaces(WHITESPACE.matcher(text).replaceAll(" "));
+        }
+        return out.toString();
+    }
+
+    /** {@code lines} without what the basic clean-up and each of {@code cuts} take. */
+    private static List<String> cleaned(List<String> lines, Set<TicketTail.Cut> cuts) {
+        List<String> kept = cuts.contains(TicketTail.Cut.THREAD) ? TicketTail.withoutThread(lines) : lines;
+        kept = withoutQuotes(kept);
+        if (cuts.contains(TicketTail.Cut.DISCLAIMER)) {
+            kept = TicketTail.withoutDisclaimers(kept);
+        }
         kept = withoutSignature(kept);
+        if (cuts.contains(TicketTail.Cut.CONTACTS)) {
+            kept = withoutSignature(TicketTail.withoutContactBlock(kept));
+        }
         kept = withoutGreeting(kept);
-        kept = logsCut(kept);
-        StringBuilder out = new StringBuilder(text.length());
+        kept = cuts.contains(TicketTail.Cut.LOGS)
+                ? TicketTail.runsCut(kept, l -> isLog(l) || TicketTail.isMoreLog(l), TicketTail.LOG_KEEP_HEAD, TicketTail.LOG_KEEP_TAIL, "lines")
+                : TicketTail.runsCut(kept, TicketText::isLog, LOG_KEEP_HEAD, LOG_KEEP_TAIL, "lines");
+        if (cuts.contains(TicketTail.Cut.TABLES)) {
+            kept = TicketTail.runsCut(kept, TicketTail::isTableRow, TicketTail.TABLE_KEEP_HEAD, TicketTail.TABLE_KEEP_TAIL, "rows");
+        }
+        return kept;
+    }
+
+    /** The non-empty lines of {@code kept}, one per line. */
+    private static StringBuilder joined(List<String> kept, int capacity) {
+        StringBuilder out = new StringBuilder(capacity);
         for (String line : kept) {
             if (!line.isEmpty()) {
                 if (out.length() > 0) {
@@ -88,10 +119,7 @@ public final class TicketText {
                 out.append(line);
             }
         }
-        if (out.length() == 0) {
-            return collapseSpaces(WHITESPACE.matcher(text).replaceAll(" "));
-        }
-        return out.toString();
+        return out;
     }
 
     /** Quoted lines, quote headers and the mail headers right under one. */
@@ -156,42 +184,7 @@ public final class TicketText {
         return lines;
     }
 
-    /** Runs of log-like lines (blank lines inside a run belong to it) cut to head and tail. */
-    private static List<String> logsCut(List<String> lines) {
-        List<String> out = new ArrayList<>(lines.size());
-        int i = 0;
-        while (i < lines.size()) {
-            if (!isLog(lines.get(i))) {
-                out.add(lines.get(i));
-                i++;
-                continue;
-            }
-            List<String> run = new ArrayList<>();
-            int j = i;
-            while (j < lines.size()) {
-                String line = lines.get(j);
-                if (isLog(line)) {
-                    run.add(line);
-                    j++;
-                } else if (line.isEmpty() && j + 1 < lines.size() && isLog(lines.get(j + 1))) {
-                    j++;
-                } else {
-                    break;
-                }
-            }
-            if (run.size() > LOG_KEEP_HEAD + LOG_KEEP_TAIL + 1) {
-                out.addAll(run.subList(0, LOG_KEEP_HEAD));
-                out.add(String.format(Locale.ROOT, "[%d similar lines left out]", run.size() - LOG_KEEP_HEAD - LOG_KEEP_TAIL));
-                out.addAll(run.subList(run.size() - LOG_KEEP_TAIL, run.size()));
-            } else {
-                out.addAll(run);
-            }
-            i = j;
-        }
-        return out;
-    }
-
-    private static boolean isLog(String line) {
+    static boolean isLog(String line) {
         return !line.isEmpty() && LOG_LINE.matcher(line).lookingAt();
     }
 

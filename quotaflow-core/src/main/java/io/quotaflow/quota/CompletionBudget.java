@@ -1,37 +1,62 @@
 package io.quotaflow.quota;
 
+import java.util.Arrays;
 
 /**
- * Learns how many completion tokens a ticket's answer takes and sizes {@code max_tokens} from it.
- * Providers admit a request by its prompt plus {@code max_tokens}, so every unused token of a loose
- * budget is quota that could have classified another ticket (docs/design.md, "Lean prompts").
+ * Learns how many completion tokens an answer of {@code n} tickets takes and sizes {@code max_tokens}
+ * from it. Providers admit a request by its prompt plus {@code max_tokens}, so every unused token of a
+ * loose reservation is quota that could have classified another ticket (docs/design.md, "Lean prompts").
  *
- * <p>An answer's size hardly varies: one {@code {"id","category","urgency"}} entry per ticket, with
- * short ids and closed-set values. So the budget per ticket is the <em>largest</em> per-ticket size of
- * the last {@value #WINDOW} complete answers (its envelope, {@value #ENVELOPE} tokens, set apart) plus
- * {@value #MARGIN_PERCENT} %, within bounds; a call of {@code n} tickets gets the envelope plus
- * {@code n} times that, rounded up. Until {@value #MIN_SAMPLES} answers came back the budget only rises
- * from the configured value. An answer cut at {@code max_tokens} ({@code finish_reason=length}) is no
- * sample: the dispatcher re-sends its unanswered tickets at once with twice the budget, without
- * consuming an attempt, and that complete answer is the sample that raises the budget.
+ * <p>Per batch size: once {@value #MIN_SAME_SIZE} complete answers of {@code n} tickets came back, a
+ * call of {@code n} reserves the {@value #QUANTILE_PERCENT}th percentile of the last
+ * {@value #SIZE_WINDOW} such answers' completion tokens plus {@value #MARGIN_TOKENS} token. The sum of
+ * {@code n} entries varies far less than {@code n} times the largest entry, so a full batch reserves
+ * close to what it uses. A size without enough answers of its own reserves the envelope
+ * ({@value #ENVELOPE} tokens) plus {@code n} times the same percentile of the per-ticket sizes of the
+ * last {@value #WINDOW} answers of any size, plus {@value #MARGIN_PERCENT} % (plus
+ * {@value #COLD_MARGIN_PERCENT} % while fewer than {@value #MIN_SAMPLES} answers came back). Before the
+ * first answer, the configured budget per ticket. Every reservation stays between a floor of
+ * {@code max(6, configured / 3)} and a cap of {@code 4 x configured} tokens per ticket (plus the envelope).
  *
- * <p>Owned by one stream task; not thread-safe.
+ * <p>An answer cut at {@code max_tokens} ({@code finish_reason=length}) loses nothing: the dispatcher
+ * re-sends its unanswered tickets at once with twice the reservation, without consuming an attempt.
+ * The cut itself is recorded ({@link #recordCut}) as an answer of one token more than it was allowed,
+ * a lower bound of its true size, so the percentile of that size rises; the complete answer of the
+ * re-sent tickets is an ordinary sample.
+ *
+ * <p>Memory is bounded: {@value #WINDOW} per-ticket sizes and at most {@value #SIZE_WINDOW} answers for
+ * each of the {@value #MAX_ITEMS} batch sizes. Owned by one stream task; not thread-safe.
  */
 public final class CompletionBudget {
 
     /** Tokens of the answer's envelope, {@code {"results":[ ... ]}}, whatever the batch size. */
     static final int ENVELOPE = io.quotaflow.settings.BatchSettings.COMPLETION_ENVELOPE;
+    /** Per-ticket sizes kept over all batch sizes. */
     static final int WINDOW = 256;
+    /** Answers kept per batch size. */
+    static final int SIZE_WINDOW = 64;
+    /** Largest batch size learned on its own ({@code batch.max-items} is at most this). */
+    static final int MAX_ITEMS = 100;
+    /** Answers of one size before that size's own percentile is used. */
+    static final int MIN_SAME_SIZE = 8;
+    /** Answers of any size before the per-ticket margin drops to {@value #MARGIN_PERCENT} %. */
     static final int MIN_SAMPLES = 8;
+    static final int QUANTILE_PERCENT = 98;
+    static final int MARGIN_TOKENS = 1;
     static final int MARGIN_PERCENT = 3;
-    private static final double MARGIN = 1 + MARGIN_PERCENT / 100.0;
+    static final int COLD_MARGIN_PERCENT = 15;
 
     private final int minPerItem;
     private final int maxPerItem;
-    private final double[] samples = new double[WINDOW];
+    private final double[] perItemSamples = new double[WINDOW];
     private int count;
     private int next;
     private double learnedPerItem;
+    private final int[][] bySize = new int[MAX_ITEMS + 1][];
+    private final int[] sizeCount = new int[MAX_ITEMS + 1];
+    private final int[] sizeNext = new int[MAX_ITEMS + 1];
+    /** The reservation of each size at boost 1, 0 when it must be worked out again. */
+    private final int[] reserved = new int[MAX_ITEMS + 1];
 
     /**
      * @param initialPerItem the budget per ticket before anything was learned (the configured value)
@@ -47,38 +72,75 @@ public final class CompletionBudget {
         if (items <= 0 || completionTokens <= 0) {
             return;
         }
-        add(Math.max(0, completionTokens - ENVELOPE) / (double) items);
-        double fromAnswers = bounded(largest() * MARGIN);
-        // until enough answers came back, only upwards from the configured value
-        learnedPerItem = count >= MIN_SAMPLES ? fromAnswers : Math.max(learnedPerItem, fromAnswers);
+        add(items, completionTokens);
     }
 
-    private void add(double perItem) {
-        samples[next] = perItem;
+    /**
+     * Records an answer of {@code items} tickets cut at {@code maxTokens} ({@code finish_reason=length}):
+     * it needed more, so it counts as {@code maxTokens + 1}, a lower bound of its size.
+     */
+    public void recordCut(int items, int maxTokens) {
+        if (items <= 0 || maxTokens <= 0) {
+            return;
+        }
+        add(items, maxTokens + 1L);
+    }
+
+    private void add(int items, long completionTokens) {
+        perItemSamples[next] = Math.max(0, completionTokens - ENVELOPE) / (double) items;
         next = (next + 1) % WINDOW;
         count = Math.min(WINDOW, count + 1);
-    }
-
-    private double largest() {
-        double max = 0;
-        for (int i = 0; i < count; i++) {
-            max = Math.max(max, samples[i]);
+        double margin = 1 + (count >= MIN_SAMPLES ? MARGIN_PERCENT : COLD_MARGIN_PERCENT) / 100.0;
+        learnedPerItem = Math.max(minPerItem, Math.min(maxPerItem, quantile(Arrays.copyOf(perItemSamples, count)) * margin));
+        if (items <= MAX_ITEMS) {
+            if (bySize[items] == null) {
+                bySize[items] = new int[SIZE_WINDOW];
+            }
+            bySize[items][sizeNext[items]] = (int) Math.min(Integer.MAX_VALUE, completionTokens);
+            sizeNext[items] = (sizeNext[items] + 1) % SIZE_WINDOW;
+            sizeCount[items] = Math.min(SIZE_WINDOW, sizeCount[items] + 1);
         }
-        return max;
+        Arrays.fill(reserved, 0);
     }
 
-    private double bounded(double perItem) {
-        return Math.max(minPerItem, Math.min(maxPerItem, perItem));
+    /** The {@value #QUANTILE_PERCENT}th percentile (nearest rank) of {@code values}, which it sorts. */
+    private static double quantile(double[] values) {
+        Arrays.sort(values);
+        return values[Math.max(0, (int) Math.ceil(QUANTILE_PERCENT / 100.0 * values.length) - 1)];
     }
 
-    /** Tokens per ticket currently budgeted, rounded up. */
+    private static int quantile(int[] values) {
+        Arrays.sort(values);
+        return values[Math.max(0, (int) Math.ceil(QUANTILE_PERCENT / 100.0 * values.length) - 1)];
+    }
+
+    /** Tokens per ticket currently budgeted for a size without answers of its own, rounded up. */
     public int perItem() {
-        return (int) Math.ceil(learnedPerItem);
+        return (int) Math.ceil(learnedPerItem - 1e-9);
     }
 
     /** {@code max_tokens} for a call of {@code items} tickets, times {@code boost} after a truncation. */
     public int maxTokensFor(int items, int boost) {
-        return (ENVELOPE + (int) Math.ceil(items * learnedPerItem - 1e-9)) * Math.max(1, boost);
+        int n = Math.max(1, items);
+        int base;
+        if (n <= MAX_ITEMS) {
+            if (reserved[n] == 0) {
+                reserved[n] = reserve(n);
+            }
+            base = reserved[n];
+        } else {
+            base = ENVELOPE + (int) Math.ceil(n * learnedPerItem - 1e-9);
+        }
+        return base * Math.max(1, boost);
+    }
+
+    private int reserve(int n) {
+        int fromAll = ENVELOPE + (int) Math.ceil(n * learnedPerItem - 1e-9);
+        if (sizeCount[n] < MIN_SAME_SIZE) {
+            return fromAll;
+        }
+        int fromSize = quantile(Arrays.copyOf(bySize[n], sizeCount[n])) + MARGIN_TOKENS;
+        return Math.max(ENVELOPE + n * minPerItem, Math.min(ENVELOPE + n * maxPerItem, fromSize));
     }
 
     /** The configured formula: the answer's envelope plus {@code perItem} per ticket. */

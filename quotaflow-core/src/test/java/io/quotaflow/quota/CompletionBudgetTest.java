@@ -2,6 +2,8 @@ package io.quotaflow.quota;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.SplittableRandom;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 class CompletionBudgetTest {
@@ -14,27 +16,64 @@ class CompletionBudgetTest {
     }
 
     @Test
-    void shouldTightenToTheLargestAnswerPerTicketOfTheWindowWithASmallMargin() {
+    void shouldConvergeToTheHighPercentileOfAnswersOfTheSameSize() {
         CompletionBudget budget = new CompletionBudget(28);
-        for (int i = 0; i < 100; i++) {
-            budget.record(10, 8 + (i % 10 == 0 ? 152 : 148));
+        // 64 answers of ten tickets: 140 .. 203 completion tokens, each once
+        for (int i = 0; i < CompletionBudget.SIZE_WINDOW; i++) {
+            budget.record(10, 140 + (i * 37) % 64);
         }
-        // the largest answer took 15.2 tokens a ticket; with the 3 % margin: 15.656, so 157 for ten tickets
-        assertThat(budget.perItem()).isEqualTo(16);
-        assertThat(budget.maxTokensFor(10, 1)).isEqualTo(8 + 157);
-        assertThat(budget.maxTokensFor(1, 1)).isEqualTo(8 + 16);
-        assertThat(budget.maxTokensFor(10, 2)).isEqualTo(2 * (8 + 157));
+        // the 98th percentile (nearest rank) of 64 values is the 63rd: 202; plus one token
+        assertThat(budget.maxTokensFor(10, 1)).isEqualTo(203);
+        assertThat(budget.maxTokensFor(10, 2)).isEqualTo(2 * 203);
     }
 
     @Test
-    void shouldKeepTheConfiguredBudgetUntilEnoughAnswersCameBack() {
+    void shouldReserveForAFullBatchCloseToWhatItUsesNotTenTimesTheLargestTicket() {
         CompletionBudget budget = new CompletionBudget(28);
-        for (int i = 0; i < CompletionBudget.MIN_SAMPLES - 1; i++) {
+        SplittableRandom random = new SplittableRandom(7);
+        long used = 0;
+        int calls = 0;
+        for (int i = 0; i < 200; i++) {
+            // ten entries of 12 to 15 tokens each
+            int answer = 8;
+            for (int t = 0; t < 10; t++) {
+                answer += 12 + random.nextInt(4);
+            }
+            budget.record(10, answer);
+            if (i >= 100) {
+                used += answer;
+                calls++;
+            }
+        }
+        double meanUsed = (double) used / calls;
+        // ten times the largest entry would be 8 + 150 (and 3 % on top); the sum's own percentile is far below
+        assertThat(budget.maxTokensFor(10, 1)).isLessThan(8 + 150).isGreaterThan((int) meanUsed);
+        assertThat(budget.maxTokensFor(10, 1) / meanUsed).isLessThan(1.08);
+    }
+
+    @Test
+    void shouldSizeABatchWithoutAnswersOfItsOwnFromThePerTicketPercentile() {
+        CompletionBudget budget = new CompletionBudget(28);
+        for (int i = 0; i < 20; i++) {
             budget.record(10, 8 + 150);
         }
-        assertThat(budget.maxTokensFor(10, 1)).isEqualTo(8 + 280);
-        budget.record(10, 8 + 150);
-        assertThat(budget.maxTokensFor(10, 1)).isEqualTo(8 + 155);
+        // 15 tokens a ticket, + 3 %: 15.45 a ticket
+        assertThat(budget.perItem()).isEqualTo(16);
+        assertThat(budget.maxTokensFor(3, 1)).isEqualTo(8 + 47);
+        assertThat(budget.maxTokensFor(10, 1)).as("its own size: its percentile + 1").isEqualTo(8 + 150 + 1);
+    }
+
+    @Test
+    void shouldLearnFromTheFirstAnswerWithAColdMargin() {
+        CompletionBudget budget = new CompletionBudget(28);
+        budget.record(10, 8 + 140);
+        // 14 tokens a ticket, + 15 % while fewer than 8 answers came back: 16.1
+        assertThat(budget.maxTokensFor(10, 1)).isEqualTo(8 + 161);
+        for (int i = 1; i < CompletionBudget.MIN_SAMPLES; i++) {
+            budget.record(10, 8 + 140);
+        }
+        // then + 3 %: 14.42
+        assertThat(budget.maxTokensFor(5, 1)).isEqualTo(8 + 73);
     }
 
     @Test
@@ -44,48 +83,50 @@ class CompletionBudgetTest {
         for (int i = 0; i < CompletionBudget.WINDOW; i++) {
             budget.record(10, 8 + 150);
         }
-        assertThat(budget.maxTokensFor(10, 1)).isEqualTo(8 + 155);
+        assertThat(budget.maxTokensFor(10, 1)).isEqualTo(8 + 151);
+        assertThat(budget.maxTokensFor(9, 1)).as("nine tickets at 15.45").isEqualTo(8 + 140);
     }
 
     @Test
-    void shouldLearnFromTheCompleteRetryOfACallCutAtMaxTokens() {
+    void shouldRaiseTheReservationOfASizeAfterACutAnswer() {
         CompletionBudget budget = new CompletionBudget(28);
         for (int i = 0; i < 20; i++) {
             budget.record(10, 8 + 150);
         }
-        int cut = budget.maxTokensFor(10, 1);
+        int before = budget.maxTokensFor(10, 1);
 
-        // the cut call's tickets answered in full with twice the budget: 17.5 tokens each
-        budget.record(10, 8 + 175);
+        budget.recordCut(10, before);
+        budget.recordCut(10, before);
 
-        assertThat(budget.maxTokensFor(10, 1)).isEqualTo(8 + 181).isGreaterThan(cut);
-        for (int i = 0; i < 20; i++) {
-            budget.record(10, 8 + 150);
-        }
-        assertThat(budget.maxTokensFor(10, 1)).as("the large answer is still in the window").isEqualTo(8 + 181);
+        // two cuts of 21 answers: above the 98th percentile's rank, so the reservation is what the cut needed at least
+        assertThat(budget.maxTokensFor(10, 1)).isEqualTo(before + 2).isGreaterThan(before);
     }
 
     @Test
-    void shouldOnlyRaiseTheConfiguredBudgetBeforeEnoughAnswersCameBack() {
-        CompletionBudget budget = new CompletionBudget(8);
-
-        budget.record(10, 8 + 135);
-        assertThat(budget.perItem()).isEqualTo(14);
-
-        budget.record(10, 8 + 60);
-        assertThat(budget.perItem()).isEqualTo(14);
-    }
-
-    @Test
-    void shouldStayWithinBounds() {
+    void shouldNeverReserveBelowTheFloorOrAboveTheCap() {
         CompletionBudget budget = new CompletionBudget(30);
-        for (int i = 0; i < 50; i++) {
+        for (int i = 0; i < 100; i++) {
             budget.record(5, 1);
         }
-        assertThat(budget.perItem()).isEqualTo(10);
+        assertThat(budget.perItem()).as("floor: a third of the configured value").isEqualTo(10);
+        assertThat(budget.maxTokensFor(5, 1)).isEqualTo(8 + 50);
         for (int i = 0; i < 300; i++) {
             budget.record(1, 10_000);
+            budget.record(5, 10_000);
         }
-        assertThat(budget.perItem()).isEqualTo(120);
+        assertThat(budget.perItem()).as("cap: four times the configured value").isEqualTo(120);
+        assertThat(budget.maxTokensFor(5, 1)).isEqualTo(8 + 600);
+    }
+
+    @Test
+    void shouldKeepABoundedHistoryWhateverTheBatchSizes() {
+        CompletionBudget budget = new CompletionBudget(20);
+        for (int i = 0; i < 10_000; i++) {
+            int items = 1 + i % 150;
+            budget.record(items, 8 + 14L * items);
+        }
+        // sizes above the largest learned on their own are sized per ticket: 14 a ticket + 3 %
+        assertThat(budget.maxTokensFor(150, 1)).isEqualTo(8 + 2163);
+        assertThat(budget.maxTokensFor(100, 1)).isEqualTo(8 + 1400 + 1);
     }
 }

@@ -245,9 +245,60 @@ class FailurePathTest {
             h.pipe(Priority.INTERACTIVE, "T-1", Fixtures.ticket("T-1"));
             h.advance(Duration.ofSeconds(1));
             assertThat(client.requests()).hasSize(2);
-            assertThat(client.requests().get(1).prompt().maxTokens()).isEqualTo(2 * client.requests().get(0).prompt().maxTokens());
+            assertThat(client.requests().get(1).prompt().maxTokens())
+                    .as("twice the reservation, which the cut itself raised").isGreaterThan(2 * client.requests().get(0).prompt().maxTokens());
             assertThat(h.retries()).isEmpty();
+            assertThat(h.deadLetters()).isEmpty();
             assertThat(Json.MAPPER.readTree(h.classified().get(0).value()).get("attempts").asInt()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void shouldClassifyEveryTicketOfAnAnswerCutByTheLearnedReservationByResendingTheRestWithALargerOne() throws Exception {
+        // an answer takes the envelope (8) plus 12 tokens a ticket, or 30 for a "long" one; one cut at max_tokens keeps the entries that fit
+        List<ModelRequest> cut = new java.util.ArrayList<>();
+        FakeModelClient client = new FakeModelClient(r -> {
+            Map<String, ModelOutcome.Label> labels = new LinkedHashMap<>();
+            int used = 8;
+            for (ModelItem item : r.items()) {
+                int entry = item.id().startsWith("long") ? 30 : 12;
+                if (used + entry > r.prompt().maxTokens()) {
+                    cut.add(r);
+                    return new ModelOutcome.Answered(labels, Map.of(), "length", 100, r.prompt().maxTokens(), RateLimitInfo.EMPTY, 3);
+                }
+                used += entry;
+                labels.put(item.id(), new ModelOutcome.Label("technical", "high"));
+            }
+            return new ModelOutcome.Answered(labels, Map.of(), "stop", 100, used, RateLimitInfo.EMPTY, 3);
+        });
+        try (PipelineHarness h = new PipelineHarness(Fixtures.settings(), client)) {
+            for (int i = 0; i < 60; i++) {
+                h.pipe(Priority.STANDARD, "T-" + i, Fixtures.ticket("T-" + i));
+            }
+            h.advance(Duration.ofSeconds(2));
+            int learned = client.requests().get(client.requests().size() - 1).prompt().maxTokens();
+            assertThat(learned).as("learned from the answers: about 12 a ticket, not the configured 28")
+                    .isLessThan(BatchSettings.ofDefaults().completionTokensPerItem() * client.requests().get(client.requests().size() - 1).items().size());
+            assertThat(cut).isEmpty();
+
+            for (int i = 0; i < 10; i++) {
+                h.pipe(Priority.STANDARD, "long-" + i, Fixtures.ticket("long-" + i));
+            }
+            h.advance(Duration.ofSeconds(2));
+
+            assertThat(cut).as("the learned reservation is too small for the long answers").isNotEmpty();
+            ModelRequest first = cut.get(0);
+            String unanswered = first.items().get(first.items().size() - 1).id();
+            ModelRequest resent = client.requests().subList(client.requests().indexOf(first) + 1, client.requests().size()).stream()
+                    .filter(r -> r.items().stream().anyMatch(i -> i.id().equals(unanswered))).findFirst().orElseThrow();
+            assertThat(resent.prompt().maxTokens()).as("the rest asked again with a larger reservation")
+                    .isGreaterThan(first.prompt().maxTokens());
+            assertThat(h.classified()).hasSize(70);
+            assertThat(h.retries()).isEmpty();
+            assertThat(h.deadLetters()).isEmpty();
+            for (TestRecord<String, byte[]> r : h.classified()) {
+                assertThat(Json.MAPPER.readTree(r.value()).get("attempts").asInt()).as(r.key()).isEqualTo(1);
+            }
         }
     }
 

@@ -262,6 +262,8 @@ public final class ProviderModel implements DispatchView.Limiter {
             limiter.reconcile(batch.chargedTokens() - batch.maxTokens(), answered.promptTokens(), now);
             if (decision.budgetSample()) {
                 budget.record(items.size(), answered.completionTokens());
+            } else if (answered.truncated()) {
+                budget.recordCut(items.size(), batch.maxTokens());
             }
         } else if (outcome instanceof ModelOutcome.RateLimited limited) {
             if (RateLimitHeaders.aboutTokens(limited.message())) {
