@@ -374,7 +374,8 @@ public final class BenchmarkRunner {
                     + InteractiveFeed.describe(later, scenario.interactiveFrom()));
             InteractiveFeed feed = new InteractiveFeed(later, publisher);
             long feedFrom = Math.max(1, (long) Math.ceil(backlog * scenario.interactiveFrom()));
-            try (OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of())) {
+            try (OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of());
+                 LaneWatch lane = interactive ? new LaneWatch(broker.bootstrapServers(), APPLICATION_ID) : null) {
                 long deadline = start + options.timeout().toMillis();
                 long nextTick = start;
                 long lastAnswer;
@@ -404,7 +405,8 @@ public final class BenchmarkRunner {
                 progress(scenario, lastAnswer - start, expected, counter, sim.stats());
                 awaitLateDuplicates(counter);
                 return withOwnCpu(withCpu(scenario, MeasuredRun.of(scenario, tickets, counter, sim.stats(),
-                        new RunTiming(start, lastPublish, lastAnswer, feed.publishedAt())), cpu, expected), ownCpuNanos, expected,
+                        new RunTiming(start, lastPublish, lastAnswer, feed.publishedAt(), lane == null ? Map.of() : lane.all())), cpu,
+                        expected), ownCpuNanos, expected,
                         lastAnswer - start);
             }
         }

@@ -1,6 +1,7 @@
 package io.quotaflow.dispatch;
 
 import io.quotaflow.dispatch.ledger.DispatchLedger;
+import io.quotaflow.dispatch.ledger.Lanes;
 import io.quotaflow.dispatch.ledger.TicketStatuses;
 import io.quotaflow.dispatch.outcome.CacheGate;
 import io.quotaflow.dispatch.outcome.Effects;
@@ -78,10 +79,21 @@ final class EffectExecutor {
         }
         effects.records().forEach(output);
         followers.forEach(output);
+        if (!effects.records().isEmpty() && effects.endings().stream().anyMatch(EffectExecutor::interactiveAnswered)) {
+            output.interactiveOut(now);
+        }
         effects.notices().forEach(notice -> notice.accept(listener));
         for (Effects.Choice choice : effects.choices()) {
             choose(choice, now);
         }
+    }
+
+    /** Whether {@code ending} is an interactive ticket's last word: its result or its dead letter. */
+    private static boolean interactiveAnswered(Effects.Ending ending) {
+        if (ending instanceof Effects.Classified c) {
+            return Lanes.interactive(c.item().priority());
+        }
+        return ending instanceof Effects.DeadLettered d && Lanes.interactive(d.item().priority());
     }
 
     private void status(Effects.Ending ending, long now) {

@@ -4,6 +4,7 @@ import io.quotaflow.dispatch.call.BatchCaller;
 import io.quotaflow.dispatch.call.CallSender;
 import io.quotaflow.dispatch.ledger.DispatchLedger;
 import io.quotaflow.dispatch.ledger.InFlightBatch;
+import io.quotaflow.dispatch.ledger.Lanes;
 import io.quotaflow.dispatch.ledger.TicketStatuses;
 import io.quotaflow.dispatch.outcome.CacheGate;
 import io.quotaflow.dispatch.outcome.OutcomeApplier;
@@ -136,10 +137,18 @@ final class ScopeDispatcher {
         }
     }
 
-    /** A ticket arriving from the dispatch topic: the cache may answer it, or an identical ticket's call ({@link ScopeIntake#accept}). */
+    /**
+     * A ticket arriving from the dispatch topic: the cache may answer it, or an identical ticket's call ({@link ScopeIntake#accept}).
+     * The first interactive ticket to arrive between two ticks is dispatched at once, as a tick would (its call of its own, from
+     * the reserve, when the limiter and the in-flight limit have room), rather than at the next tick; the others wait for that
+     * tick, which batches them, so a burst of them costs at most one call more a tick.
+     */
     void accept(WorkItem item, long now) {
         report.activate();
         intake.accept(item, now);
+        if (Lanes.interactive(item.priority())) {
+            steps.interactiveArrived(now);
+        }
     }
 
     /** Cancels ticket {@code id} if this scope holds it and has not sent it ({@link ScopeIntake#cancel}). */
@@ -163,7 +172,7 @@ final class ScopeDispatcher {
         if (haltProber != null) {
             haltProber.probe(now);
         }
-        steps.dispatch(now);
+        steps.tick(now);
         report.usage().keep(provider.usage());
         gate.sweepIfBehind(now);
         report.tick(now, () -> snapshot(now), ledger);

@@ -27,6 +27,8 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 import java.util.Optional;
 import io.quotaflow.dispatch.report.DispatcherListener;
 import io.quotaflow.dispatch.DispatcherProcessor;
+import io.quotaflow.dispatch.ledger.LaneCommits;
+import io.quotaflow.dispatch.ledger.Lanes;
 import io.quotaflow.dispatch.Publication;
 
 /**
@@ -59,6 +61,8 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
     private final RecordLimits limits;
     private final TenantCheck tenants;
     private ProcessorContext<String, IntakeResult> context;
+    /** When an interactive ticket written to the lane asks for an early commit. */
+    private final LaneCommits laneCommits = new LaneCommits();
     private RouteChooser routes;
 
     IntakeProcessor(DispatcherSettings settings, DispatcherListener listener) {
@@ -186,6 +190,10 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
         }
         context.forward(new Record<String, IntakeResult>(target, new IntakeResult.Accepted(item), record.timestamp(),
                 new RecordHeaders()));
+        if (Lanes.interactive(item.priority()) && laneCommits.due(now)) {
+            // readable on the lane once this transaction commits: now, not at the next commit interval
+            context.commit();
+        }
     }
 
     /**
