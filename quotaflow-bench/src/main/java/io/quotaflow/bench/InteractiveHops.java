@@ -10,7 +10,7 @@ import java.util.StringJoiner;
 /**
  * Where the interactive tickets' time went, hop by hop, from what each one's result says (its
  * {@code classifiedAt}, {@code latencyMs}, the intake time its {@code queuedMs} gives, the send time of its
- * call in {@code qf.sent-at}) and what the {@link LaneWatch} saw (when it became readable on the
+ * call in {@code qf.sent-at}, its arrival at the dispatcher in {@code qf.arrived-at}) and what the {@link LaneWatch} saw (when it became readable on the
  * interactive lane, and its result on {@code tickets.classified}). A ticket counts in a hop only when
  * both of the hop's ends are known.
  */
@@ -20,7 +20,8 @@ final class InteractiveHops {
     enum Hop {
         INTAKE("publish → intake"),
         LANE("intake → readable on the lane (commit)"),
-        DISPATCH("lane → call sent (fetch, tick, capacity)"),
+        FETCH("lane → at the dispatcher (fetch)"),
+        DISPATCH("at the dispatcher → call sent (tick, capacity)"),
         CALL("the call"),
         APPLY("answer → result written (tick)"),
         RESULT("result written → readable (commit)"),
@@ -46,13 +47,14 @@ final class InteractiveHops {
         InteractiveHops hops = new InteractiveHops();
         for (Map.Entry<String, Long> p : publishedAt.entrySet()) {
             ResultTimes t = times.get(p.getKey());
-            LaneWatch.Seen s = seen.getOrDefault(p.getKey(), new LaneWatch.Seen(0, 0, 0));
+            LaneWatch.Seen s = seen.getOrDefault(p.getKey(), LaneWatch.Seen.NONE);
             long published = p.getValue();
             long intake = t == null ? 0 : t.intakeAtMs();
             long answered = t == null || s.sentAt() == 0 ? 0 : s.sentAt() + t.latencyMs();
             hops.add(Hop.INTAKE, published, intake);
             hops.add(Hop.LANE, intake, s.onLaneAt());
-            hops.add(Hop.DISPATCH, s.onLaneAt(), s.sentAt());
+            hops.add(Hop.FETCH, s.onLaneAt(), s.arrivedAt());
+            hops.add(Hop.DISPATCH, s.arrivedAt(), s.sentAt());
             hops.add(Hop.CALL, s.sentAt(), answered);
             hops.add(Hop.APPLY, answered, t == null ? 0 : t.classifiedAtMs());
             hops.add(Hop.RESULT, t == null ? 0 : t.classifiedAtMs(), s.resultAt());

@@ -33,8 +33,12 @@ final class LaneWatch implements AutoCloseable {
 
     static final int MAX_TICKETS = 10_000;
 
-    /** What the watch saw of one interactive ticket, in epoch ms (0: not seen). */
-    record Seen(long onLaneAt, long resultAt, long sentAt) {
+    /**
+     * What the watch saw of one interactive ticket, in epoch ms (0: not seen): when it was readable on the lane,
+     * when its result was, and the result's {@link ResultHeaders#SENT_AT} and {@link ResultHeaders#ARRIVED_AT}.
+     */
+    record Seen(long onLaneAt, long resultAt, long sentAt, long arrivedAt) {
+        static final Seen NONE = new Seen(0, 0, 0, 0);
     }
 
     private final KafkaConsumer<String, byte[]> consumer;
@@ -74,9 +78,8 @@ final class LaneWatch implements AutoCloseable {
                     } else if (r.key() != null) {
                         String id = TicketKey.parse(r.key()).id();
                         if (onLane.containsKey(id)) {
-                            Header sent = r.headers().lastHeader(ResultHeaders.SENT_AT);
-                            long sentAt = sent == null ? 0 : Long.parseLong(new String(sent.value(), StandardCharsets.US_ASCII));
-                            results.putIfAbsent(id, new long[] {now, sentAt});
+                            results.putIfAbsent(id, new long[] {now, header(r.headers().lastHeader(ResultHeaders.SENT_AT)),
+                                header(r.headers().lastHeader(ResultHeaders.ARRIVED_AT))});
                         }
                     }
                 }
@@ -86,10 +89,15 @@ final class LaneWatch implements AutoCloseable {
         }
     }
 
+    private static long header(Header h) {
+        return h == null || h.value() == null ? 0 : Long.parseLong(new String(h.value(), StandardCharsets.US_ASCII));
+    }
+
     /** What was seen of ticket {@code id}. */
     Seen seen(String id) {
         long[] result = results.get(id);
-        return new Seen(onLane.getOrDefault(id, 0L), result == null ? 0 : result[0], result == null ? 0 : result[1]);
+        return result == null ? new Seen(onLane.getOrDefault(id, 0L), 0, 0, 0)
+                : new Seen(onLane.getOrDefault(id, 0L), result[0], result[1], result[2]);
     }
 
     /** Everything seen so far, by ticket id. */

@@ -33,10 +33,18 @@ final class EffectExecutor {
     private final DispatcherListener listener;
     private final DispatchOutput output;
     private final Function<WorkItem, RouteSettings> routeOf;
+    private final Arrivals arrivals;
 
     /** For {@code scope}, whose tickets are on the route {@code routeOf} names. */
     EffectExecutor(String scope, DispatchLedger ledger, TicketStatuses statuses, CacheGate gate, RouteMover mover,
                    DispatcherListener listener, DispatchOutput output, Function<WorkItem, RouteSettings> routeOf) {
+        this(scope, ledger, statuses, gate, mover, listener, output, routeOf, new Arrivals());
+    }
+
+    /** As above, stamping interactive results with their arrival at the dispatcher ({@link Arrivals}). */
+    EffectExecutor(String scope, DispatchLedger ledger, TicketStatuses statuses, CacheGate gate, RouteMover mover,
+                   DispatcherListener listener, DispatchOutput output, Function<WorkItem, RouteSettings> routeOf, Arrivals arrivals) {
+        this.arrivals = arrivals;
         this.scope = scope;
         this.ledger = ledger;
         this.statuses = statuses;
@@ -75,6 +83,15 @@ final class EffectExecutor {
                 gate.left(h.item(), now);
             } else if (ending instanceof Effects.AnsweredFromCache a && a.leaves()) {
                 gate.left(a.item(), now);
+            }
+        }
+        if (!arrivals.isEmpty()) {
+            for (Effects.Ending ending : effects.endings()) {
+                if (ending instanceof Effects.Classified c) {
+                    arrivals.stamp(c.item().key(), effects.records());
+                } else if (ending instanceof Effects.DeadLettered d) {
+                    arrivals.forget(d.item().key());
+                }
             }
         }
         effects.records().forEach(output);

@@ -95,10 +95,11 @@ final class ScopeDispatcher {
         // a batch route's tickets may wait out a whole completion window before a failed line sends them round again
         RetrySettings aging = batch == null ? settings.retry() : settings.retry().withMaxAge(settings.retry().maxAge().plus(BATCH_WINDOW));
         DeadlinePolicy deadlinePolicy = new DeadlinePolicy(settings.deadlines());
-        this.effects = new EffectExecutor(scope, ledger, statuses, gate, mover, listener, output, this::routeOf);
+        Arrivals arrivals = new Arrivals();
+        this.effects = new EffectExecutor(scope, ledger, statuses, gate, mover, listener, output, this::routeOf, arrivals);
         this.outcomes = new OutcomeApplier(scope, who, aging, new OutcomePolicy(settings.retry()), provider, health, ledger,
                 emitter, random, item -> routeOf(item).name(), deadlinePolicy);
-        this.intake = new ScopeIntake(scope, who, settings, ledger, gate, outcomes, effects, statuses, listener);
+        this.intake = new ScopeIntake(scope, who, settings, ledger, gate, outcomes, effects, statuses, listener, arrivals);
         this.sweeps = new ScopeSweep(scope, who, settings, ledger, mover, gate, outcomes, effects, new DeadlineSweep(deadlinePolicy), this::routeOf);
         this.calls = new CallSender(client, settings.tracing().calls(settings.model()));
         this.haltProber = batch == null ? new HaltProber(scope, settings.model().model(), provider, health, listener, calls, outcomes) : null;

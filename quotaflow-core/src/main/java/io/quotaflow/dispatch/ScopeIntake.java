@@ -37,9 +37,12 @@ final class ScopeIntake {
     private final EffectExecutor effects;
     private final TicketStatuses statuses;
     private final DispatcherListener listener;
+    /** When each interactive ticket arrived, for its result's header. */
+    private final Arrivals arrivals;
 
     ScopeIntake(String scope, String who, DispatcherSettings settings, DispatchLedger ledger, CacheGate gate, OutcomeApplier outcomes, EffectExecutor effects,
-                TicketStatuses statuses, DispatcherListener listener) {
+                TicketStatuses statuses, DispatcherListener listener, Arrivals arrivals) {
+        this.arrivals = arrivals;
         this.scope = scope;
         this.who = who;
         this.settings = settings;
@@ -66,6 +69,9 @@ final class ScopeIntake {
         DispatchLedger.Acceptance acceptance = ledger.accept(item, now);
         if (acceptance == DispatchLedger.Acceptance.ACCEPTED || acceptance == DispatchLedger.Acceptance.REPLACED) {
             statuses.accepted(item, now);
+            if (io.quotaflow.dispatch.ledger.Lanes.interactive(item.priority())) {
+                arrivals.arrived(item.key(), now);
+            }
             settings.tracing().entered(item, ahead);
         }
         if (acceptance != DispatchLedger.Acceptance.ACCEPTED) {

@@ -91,11 +91,17 @@ class InteractiveArrivalTopologyTest {
             assertThat(client.requestedIds()).as("bulk still waits").hasSize(1 + client.requests().get(0).items().size());
             client.completeAll();
             h.advance(Duration.ofMillis(50));
-            TestRecord<String, byte[]> result = h.classified().stream().filter(r -> r.key().equals("I-1")).findFirst().orElseThrow();
+            java.util.List<TestRecord<String, byte[]>> results = h.classified();
+            TestRecord<String, byte[]> result = results.stream().filter(r -> r.key().equals("I-1")).findFirst().orElseThrow();
             Header sent = result.headers().lastHeader(ResultHeaders.SENT_AT);
             assertThat(sent).as("the result says when its call went out").isNotNull();
             assertThat(Long.parseLong(new String(sent.value(), StandardCharsets.US_ASCII)))
                     .isEqualTo(arrival);
+            Header arrived = result.headers().lastHeader(ResultHeaders.ARRIVED_AT);
+            assertThat(arrived).as("and when it reached the dispatcher").isNotNull();
+            assertThat(Long.parseLong(new String(arrived.value(), StandardCharsets.US_ASCII))).isEqualTo(arrival);
+            TestRecord<String, byte[]> bulk = results.stream().filter(r -> r.key().startsWith("B-")).findFirst().orElseThrow();
+            assertThat(bulk.headers().lastHeader(ResultHeaders.ARRIVED_AT)).as("only an interactive result says when it arrived").isNull();
         }
     }
 }
