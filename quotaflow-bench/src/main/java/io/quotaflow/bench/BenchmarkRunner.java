@@ -375,7 +375,7 @@ public final class BenchmarkRunner {
             InteractiveFeed feed = new InteractiveFeed(later, publisher);
             long feedFrom = Math.max(1, (long) Math.ceil(backlog * scenario.interactiveFrom()));
             try (OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of());
-                 LaneWatch lane = interactive ? new LaneWatch(broker.bootstrapServers(), APPLICATION_ID) : null) {
+                 LaneWatch lane = LaneWatch.forScenario(scenario, broker.bootstrapServers(), APPLICATION_ID)) {
                 long deadline = start + options.timeout().toMillis();
                 long nextTick = start;
                 long lastAnswer;
@@ -405,7 +405,7 @@ public final class BenchmarkRunner {
                 progress(scenario, lastAnswer - start, expected, counter, sim.stats());
                 awaitLateDuplicates(counter);
                 return withOwnCpu(withCpu(scenario, MeasuredRun.of(scenario, tickets, counter, sim.stats(),
-                        new RunTiming(start, lastPublish, lastAnswer, feed.publishedAt(), lane == null ? Map.of() : lane.all())), cpu,
+                        new RunTiming(start, lastPublish, lastAnswer, feed.publishedAt(), LaneWatch.all(lane))), cpu,
                         expected), ownCpuNanos, expected,
                         lastAnswer - start);
             }

@@ -65,6 +65,16 @@ final class LaneWatch implements AutoCloseable {
         this.thread.start();
     }
 
+    /** A watch for an interactive scenario's run; null for any other. */
+    static LaneWatch forScenario(Scenario scenario, String bootstrapServers, String applicationId) {
+        return scenario.kind() == Scenario.Kind.INTERACTIVE ? new LaneWatch(bootstrapServers, applicationId) : null;
+    }
+
+    /** What {@code watch} saw so far ({@link #all()}); nothing without one. */
+    static Map<String, Seen> all(LaneWatch watch) {
+        return watch == null ? Map.of() : watch.all();
+    }
+
     private void run() {
         try (BinarySerde<WorkItem> serde = new BinarySerde<>(WorkItem.class)) {
             while (running) {

@@ -85,23 +85,34 @@ final class EffectExecutor {
                 gate.left(a.item(), now);
             }
         }
-        if (!arrivals.isEmpty()) {
-            for (Effects.Ending ending : effects.endings()) {
-                if (ending instanceof Effects.Classified c) {
-                    arrivals.stamp(c.item().key(), effects.records());
-                } else if (ending instanceof Effects.DeadLettered d) {
-                    arrivals.forget(d.item().key());
-                }
-            }
-        }
+        stampArrivals(effects);
         effects.records().forEach(output);
         followers.forEach(output);
-        if (!effects.records().isEmpty() && effects.endings().stream().anyMatch(EffectExecutor::interactiveAnswered)) {
-            output.interactiveOut(now);
-        }
+        commitSoonIfInteractive(effects, now);
         effects.notices().forEach(notice -> notice.accept(listener));
         for (Effects.Choice choice : effects.choices()) {
             choose(choice, now);
+        }
+    }
+
+    /** An interactive ticket's outcome among the records just forwarded: asks for an early commit ({@link DispatchOutput#interactiveOut}). */
+    private void commitSoonIfInteractive(Effects effects, long now) {
+        if (!effects.records().isEmpty() && effects.endings().stream().anyMatch(EffectExecutor::interactiveAnswered)) {
+            output.interactiveOut(now);
+        }
+    }
+
+    /** Stamps the interactive results among {@code effects} with their tickets' arrival ({@link Arrivals}). */
+    private void stampArrivals(Effects effects) {
+        if (arrivals.isEmpty()) {
+            return;
+        }
+        for (Effects.Ending ending : effects.endings()) {
+            if (ending instanceof Effects.Classified c) {
+                arrivals.stamp(c.item().key(), effects.records());
+            } else if (ending instanceof Effects.DeadLettered d) {
+                arrivals.forget(d.item().key());
+            }
         }
     }
 
