@@ -398,7 +398,8 @@ public final class BenchmarkRunner {
                     + InteractiveFeed.describe(later, scenario.interactiveFrom()));
             InteractiveFeed feed = new InteractiveFeed(later, publisher);
             long feedFrom = Math.max(1, (long) Math.ceil(backlog * scenario.interactiveFrom()));
-            try (OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of())) {
+            try (OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of());
+                 LaneWatch lane = LaneWatch.forScenario(scenario, broker.bootstrapServers(), APPLICATION_ID)) {
                 long deadline = start + options.timeout().toMillis();
                 long nextTick = start;
                 long lastAnswer;
@@ -429,8 +430,8 @@ public final class BenchmarkRunner {
                 progress(scenario, lastAnswer - start, expected, counter, sim.stats());
                 awaitLateDuplicates(counter);
                 return withPipelineCpu(scenario, withOwnCpu(withCpu(scenario, MeasuredRun.of(scenario, tickets, counter, sim.stats(),
-                        new RunTiming(start, lastPublish, lastAnswer, feed.publishedAt())), cpu, expected), ownCpuNanos, expected,
-                        lastAnswer - start, JvmThreadsCpu.describe(ownThreads, expected)), cpu, ownCpuNanos, expected);
+                        new RunTiming(start, lastPublish, lastAnswer, feed.publishedAt(), LaneWatch.all(lane))), cpu, expected), ownCpuNanos,
+                        expected, lastAnswer - start, JvmThreadsCpu.describe(ownThreads, expected)), cpu, ownCpuNanos, expected);
             }
         }
     }

@@ -181,6 +181,9 @@ final class MeasuredRun {
                         + "first result; publish to classifiedAt p50 %s, p99 %s, max %s%s%s",
                 samples.size(), Scenario.INTERACTIVE_SPACING_MS, seconds(latency.p50Ms()), seconds(latency.p99Ms()),
                 seconds(latency.maxMs()), slowest, missing > 0 ? ", " + missing + " without a result" : ""));
+        if (!timing.lane().isEmpty()) {
+            notes.add(InteractiveHops.of(timing.publishedAt(), times, timing.lane()).describe(timing.publishedAt().size()));
+        }
         return latency;
     }
 

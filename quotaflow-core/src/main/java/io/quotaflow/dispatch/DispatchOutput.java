@@ -1,5 +1,6 @@
 package io.quotaflow.dispatch;
 
+import io.quotaflow.dispatch.ledger.LaneCommits;
 import io.quotaflow.dispatch.outcome.Outbound;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -15,6 +16,7 @@ import java.util.function.Consumer;
 final class DispatchOutput implements Consumer<Record<String, Outbound>> {
 
     private final ProcessorContext<String, Outbound> context;
+    private final LaneCommits laneCommits = new LaneCommits();
 
     DispatchOutput(ProcessorContext<String, Outbound> context) {
         this.context = context;
@@ -24,6 +26,16 @@ final class DispatchOutput implements Consumer<Record<String, Outbound>> {
     @Override
     public void accept(Record<String, Outbound> record) {
         context.forward(record);
+    }
+
+    /**
+     * An interactive ticket's outcome was forwarded at {@code now}: asks Kafka Streams to commit at once, so that
+     * it is readable downstream without waiting for the commit interval ({@link LaneCommits}: a bounded number).
+     */
+    void interactiveOut(long now) {
+        if (laneCommits.due(now)) {
+            context.commit();
+        }
     }
 
     /** Writes {@code moved} (a route move, a re-route, a hand-over), stamped with the task's wall-clock time. */

@@ -1,6 +1,7 @@
 package io.quotaflow.dispatch;
 
 import io.quotaflow.dispatch.ledger.DispatchLedger;
+import io.quotaflow.dispatch.ledger.Lanes;
 import io.quotaflow.dispatch.ledger.TicketStatuses;
 import io.quotaflow.dispatch.outcome.CacheGate;
 import io.quotaflow.dispatch.outcome.Effects;
@@ -30,10 +31,18 @@ final class EffectExecutor {
     private final DispatcherListener listener;
     private final DispatchOutput output;
     private final Function<WorkItem, RouteSettings> routeOf;
+    private final Arrivals arrivals;
 
     /** For {@code scope}, whose tickets are on the route {@code routeOf} names. */
     EffectExecutor(String scope, DispatchLedger ledger, TicketStatuses statuses, CacheGate gate, RouteMover mover,
                    DispatcherListener listener, DispatchOutput output, Function<WorkItem, RouteSettings> routeOf) {
+        this(scope, ledger, statuses, gate, mover, listener, output, routeOf, new Arrivals());
+    }
+
+    /** As above, stamping interactive results with their arrival at the dispatcher ({@link Arrivals}). */
+    EffectExecutor(String scope, DispatchLedger ledger, TicketStatuses statuses, CacheGate gate, RouteMover mover,
+                   DispatcherListener listener, DispatchOutput output, Function<WorkItem, RouteSettings> routeOf, Arrivals arrivals) {
+        this.arrivals = arrivals;
         this.scope = scope;
         this.ledger = ledger;
         this.statuses = statuses;
@@ -68,8 +77,10 @@ final class EffectExecutor {
         }
         applyLedger(cached, now);
         cached.endings().forEach(ending -> status(ending, now));
+        stampArrivals(effects);
         effects.records().forEach(output);
         cached.records().forEach(output);
+        commitSoonIfInteractive(effects, now);
         effects.notices().forEach(notice -> notice.accept(listener));
         cached.notices().forEach(notice -> notice.accept(listener));
         for (Effects.Choice choice : effects.choices()) {
@@ -93,6 +104,35 @@ final class EffectExecutor {
                 ledger.accept(l.item(), now);
             }
         }
+    }
+
+    /** An interactive ticket's outcome among the records just forwarded: asks for an early commit ({@link DispatchOutput#interactiveOut}). */
+    private void commitSoonIfInteractive(Effects effects, long now) {
+        if (!effects.records().isEmpty() && effects.endings().stream().anyMatch(EffectExecutor::interactiveAnswered)) {
+            output.interactiveOut(now);
+        }
+    }
+
+    /** Stamps the interactive results among {@code effects} with their tickets' arrival ({@link Arrivals}). */
+    private void stampArrivals(Effects effects) {
+        if (arrivals.isEmpty()) {
+            return;
+        }
+        for (Effects.Ending ending : effects.endings()) {
+            if (ending instanceof Effects.Classified c) {
+                arrivals.stamp(c.item().key(), effects.records());
+            } else if (ending instanceof Effects.DeadLettered d) {
+                arrivals.forget(d.item().key());
+            }
+        }
+    }
+
+    /** Whether {@code ending} is an interactive ticket's last word: its result or its dead letter. */
+    private static boolean interactiveAnswered(Effects.Ending ending) {
+        if (ending instanceof Effects.Classified c) {
+            return Lanes.interactive(c.item().priority());
+        }
+        return ending instanceof Effects.DeadLettered d && Lanes.interactive(d.item().priority());
     }
 
     private void status(Effects.Ending ending, long now) {

@@ -7,6 +7,7 @@ import io.quotaflow.dispatch.call.BatchCaller;
 import io.quotaflow.dispatch.call.CallSender;
 import io.quotaflow.dispatch.ledger.DispatchLedger;
 import io.quotaflow.dispatch.ledger.InFlightBatch;
+import io.quotaflow.dispatch.ledger.Lanes;
 import io.quotaflow.dispatch.ledger.TicketStatuses;
 import io.quotaflow.dispatch.outcome.CacheGate;
 import io.quotaflow.dispatch.outcome.OutcomeApplier;
@@ -100,10 +101,11 @@ final class ScopeDispatcher {
         // a batch route's tickets may wait out a whole completion window before a failed line sends them round again
         RetrySettings aging = batch == null ? settings.retry() : settings.retry().withMaxAge(settings.retry().maxAge().plus(BATCH_WINDOW));
         DeadlinePolicy deadlinePolicy = new DeadlinePolicy(settings.deadlines());
-        this.effects = new EffectExecutor(scope, ledger, statuses, gate, mover, listener, output, this::routeOf);
+        Arrivals arrivals = new Arrivals();
+        this.effects = new EffectExecutor(scope, ledger, statuses, gate, mover, listener, output, this::routeOf, arrivals);
         this.outcomes = new OutcomeApplier(scope, who, aging, new OutcomePolicy(settings.retry()), provider, health, ledger,
                 emitter, random, item -> routeOf(item).name(), deadlinePolicy);
-        this.intake = new ScopeIntake(scope, who, settings, ledger, gate, outcomes, effects, statuses, listener, tracing);
+        this.intake = new ScopeIntake(scope, who, settings, ledger, gate, outcomes, effects, statuses, listener, tracing, arrivals);
         this.sweeps = new ScopeSweep(scope, who, settings, ledger, mover, gate, outcomes, effects, new DeadlineSweep(deadlinePolicy), this::routeOf);
         this.calls = new CallSender(client, tracing.calls(settings.model()));
         this.haltProber = batch == null ? new HaltProber(scope, settings.model().model(), provider, health, listener, calls, outcomes) : null;
@@ -142,10 +144,18 @@ final class ScopeDispatcher {
         }
     }
 
-    /** A ticket arriving from the dispatch topic: the cache may answer it, or an identical ticket's call ({@link ScopeIntake#accept}). */
+    /**
+     * A ticket arriving from the dispatch topic: the cache may answer it, or an identical ticket's call ({@link ScopeIntake#accept}).
+     * The first interactive ticket to arrive between two ticks is dispatched at once, as a tick would (its call of its own, from
+     * the reserve, when the limiter and the in-flight limit have room), rather than at the next tick; the others wait for that
+     * tick, which batches them, so a burst of them costs at most one call more a tick.
+     */
     void accept(WorkItem item, long now) {
         report.activate();
         intake.accept(item, now);
+        if (Lanes.interactive(item.priority())) {
+            steps.interactiveArrived(now);
+        }
     }
 
     /** Cancels ticket {@code id} if this scope holds it and has not sent it ({@link ScopeIntake#cancel}). */
@@ -169,7 +179,7 @@ final class ScopeDispatcher {
         if (haltProber != null) {
             haltProber.probe(now);
         }
-        steps.dispatch(now);
+        steps.tick(now);
         report.usage().keep(provider.usage());
         gate.sweepIfBehind(now);
         report.tick(now, () -> snapshot(now), ledger);

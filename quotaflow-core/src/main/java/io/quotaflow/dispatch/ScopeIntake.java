@@ -40,9 +40,12 @@ final class ScopeIntake {
     private final EffectExecutor effects;
     private final TicketStatuses statuses;
     private final DispatcherListener listener;
+    /** When each interactive ticket arrived, for its result's header. */
+    private final Arrivals arrivals;
 
     ScopeIntake(String scope, String who, DispatcherSettings settings, DispatchLedger ledger, CacheGate gate, OutcomeApplier outcomes, EffectExecutor effects,
-                TicketStatuses statuses, DispatcherListener listener, Tracing tracing) {
+                TicketStatuses statuses, DispatcherListener listener, Tracing tracing, Arrivals arrivals) {
+        this.arrivals = arrivals;
         this.scope = scope;
         this.tracing = tracing;
         this.who = who;
@@ -70,6 +73,9 @@ final class ScopeIntake {
         DispatchLedger.Acceptance acceptance = ledger.accept(item, now);
         if (acceptance == DispatchLedger.Acceptance.ACCEPTED || acceptance == DispatchLedger.Acceptance.REPLACED) {
             statuses.accepted(item, now);
+            if (io.quotaflow.dispatch.ledger.Lanes.interactive(item.priority())) {
+                arrivals.arrived(item.key(), now);
+            }
             tracing.entered(item, ahead);
         }
         if (acceptance != DispatchLedger.Acceptance.ACCEPTED) {

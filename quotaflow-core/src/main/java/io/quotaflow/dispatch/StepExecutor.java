@@ -60,6 +60,8 @@ final class StepExecutor {
     private final DispatchPlanner planner;
     /** The calls out that probe the circuit (one ticket each): the next probe waits for their answer. */
     private final Set<String> probes = new HashSet<>();
+    /** Whether an interactive ticket was dispatched on arrival since the last tick ({@link #interactiveArrived}). */
+    private boolean dispatchedOnArrival;
 
     StepExecutor(String scope, DispatchLedger ledger, ProviderModel provider, ScopeHealth health, BatchCaller batch, CallSender calls,
                  OutcomeApplier outcomes, EffectExecutor effects, DispatcherListener listener, TicketStatuses statuses, Pace pace, DispatchPlanner planner) {
@@ -84,6 +86,23 @@ final class StepExecutor {
             lingerMs.put(p, batch.linger(p).toMillis());
         }
         return new DispatchPlanner(batch.maxItems(), lingerMs, maxBatchBytes);
+    }
+
+    /** Dispatch of a tick ({@link #dispatch}); an interactive ticket arriving after it may be dispatched on arrival again. */
+    void tick(long now) {
+        dispatch(now);
+        dispatchedOnArrival = false;
+    }
+
+    /**
+     * An interactive ticket arrived at {@code now}: the first since the last tick is dispatched at once, as a tick would
+     * ({@link #dispatch}); later ones wait for the next tick, which batches them.
+     */
+    void interactiveArrived(long now) {
+        if (!dispatchedOnArrival) {
+            dispatchedOnArrival = true;
+            dispatch(now);
+        }
     }
 
     /** Call {@code callId} ended (answered, or its batch job ended without it): a probe among them is no longer out. */

@@ -29,6 +29,8 @@ import java.util.Optional;
 import io.quotaflow.dispatch.report.DispatcherListener;
 import io.quotaflow.dispatch.DispatcherProcessor;
 import io.quotaflow.ticket.Publication;
+import io.quotaflow.dispatch.ledger.LaneCommits;
+import io.quotaflow.dispatch.ledger.Lanes;
 
 /**
  * Parses and validates each input record, picks its route ({@link RouteChooser}: the rules, or
@@ -61,6 +63,8 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
     private final TenantCheck tenants;
     private final Tracing tracing;
     private ProcessorContext<String, IntakeResult> context;
+    /** When an interactive ticket written to the lane asks for an early commit. */
+    private final LaneCommits laneCommits = new LaneCommits();
     private RouteChooser routes;
 
     IntakeProcessor(DispatcherSettings settings, DispatcherListener listener, Tracing tracing) {
@@ -189,6 +193,10 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
         }
         context.forward(new Record<String, IntakeResult>(target, new IntakeResult.Accepted(item), record.timestamp(),
                 new RecordHeaders()));
+        if (Lanes.interactive(item.priority()) && laneCommits.due(now)) {
+            // readable on the lane once this transaction commits: now, not at the next commit interval
+            context.commit();
+        }
     }
 
     /**

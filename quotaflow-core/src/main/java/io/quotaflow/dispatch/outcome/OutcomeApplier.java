@@ -210,6 +210,9 @@ public final class OutcomeApplier {
     private Effects classified(WorkItem item, ModelOutcome.Label label, InFlightBatch batch, ModelOutcome.Answered answered, long now) {
         Classification result = emitter.classification(item, label, batch, answered, now);
         Record<String, Outbound> record = emitter.classified(item, result, now);
+        // when the call went out: the wait before it, the call and what follows it can be told apart downstream
+        record.headers().add(io.quotaflow.records.ResultHeaders.SENT_AT,
+                Long.toString(batch.dispatchedAt()).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
         return new Effects().ledger(new Effects.Finish(item)).ended(new Effects.Classified(item, result)).forward(record)
                 .notice(l -> {
                     l.classified(scope, item.priority(), result.queuedMs(), Math.max(0, now - item.enqueuedAt()));
