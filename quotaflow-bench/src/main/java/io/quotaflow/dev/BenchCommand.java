@@ -211,6 +211,11 @@ public final class BenchCommand implements Callable<Integer> {
                     + FailoverRunner.DEFAULT_BURST_SECONDS + "; 60 is a full-minute bucket).")
     Double failoverBurst;
 
+    @Option(names = "--failover-shape", paramLabel = "ours|slow",
+            description = "With --scenario failover: the simulators' shape: ours (default) or slow, (w)'s provider (cl100k_base, "
+                    + "an 8 192-token context, about 2 s a call).")
+    String failoverShape;
+
     @Option(names = "--warmup", paramLabel = "on|off", defaultValue = "on",
             description = "(i): after the cold run (the first in the JVM), warm up and measure the warm rate; off = the "
                     + "cold run only (default: ${DEFAULT-VALUE}).")
@@ -371,7 +376,8 @@ public final class BenchCommand implements Callable<Integer> {
             return soak(out, line);
         }
         if (failoverOptionsGiven()) {
-            throw new IllegalArgumentException("--failover-variants, --failover-tpm and --failover-burst go with --scenario failover only");
+            throw new IllegalArgumentException(
+                    "--failover-variants, --failover-tpm, --failover-burst and --failover-shape go with --scenario failover only");
         }
         return null;
     }
@@ -463,7 +469,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     /** Whether an option of the failover scenario alone was given. */
     private boolean failoverOptionsGiven() {
-        return failoverVariants != null || failoverTpm != null || failoverBurst != null;
+        return failoverVariants != null || failoverTpm != null || failoverBurst != null || failoverShape != null;
     }
 
     /** The failover scenario: each variant on fresh infrastructure, the first one the baseline of the ratios. */
@@ -479,6 +485,13 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (failoverBurst != null) {
             options = options.withBurstSeconds(failoverBurst);
+        }
+        if (failoverShape != null) {
+            options = options.withShape(switch (failoverShape.strip().toLowerCase(Locale.ROOT)) {
+                case "ours" -> io.quotaflow.bench.ScenarioShape.DEFAULT;
+                case "slow" -> io.quotaflow.bench.Scenario.SLOW_PROVIDER;
+                default -> throw new IllegalArgumentException("--failover-shape is ours or slow: " + failoverShape);
+            });
         }
         FailoverRunner runner = new FailoverRunner(options, new FailoverRunner.Listener() {
             @Override
