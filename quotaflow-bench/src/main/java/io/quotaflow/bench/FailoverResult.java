@@ -107,8 +107,9 @@ public record FailoverResult(String variant, String description, String settings
     public static String markdown(List<FailoverResult> results, String command) {
         StringBuilder sb = new StringBuilder("## Failover: one of three instances killed (six quota scopes)\n\n");
         sb.append("`").append(command).append("`\n\n");
-        sb.append("| variant | seconds until its scopes admit again | ≤ 10 s | seconds from restore to 90 % of the key | ≤ 15 s | use over the run | before the kill | after | "
-                + "after, moved scopes | after, kept scopes | run × baseline | owner changes after the kill | 429s | lost | dup |\n");
+        sb.append("| variant | seconds until its scopes admit again | ≤ 10 s | seconds from restore to 90 % of the key | ≤ 15 s "
+                + "| use over the run | before the kill | after | after, moved scopes | after, kept scopes | run × baseline "
+                + "| owner changes after the kill | 429s | lost | dup |\n");
         sb.append("|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         FailoverResult base = results.isEmpty() ? null : results.get(0);
         for (FailoverResult r : results) {
