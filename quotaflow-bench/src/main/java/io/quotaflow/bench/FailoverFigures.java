@@ -49,7 +49,7 @@ public record FailoverFigures(long firstCallMs, long killMs, long lastCallMs, Li
     /** Admissions this soon after the kill may be the killed instance's own last calls, sampled late: not counted. */
     static final long KILL_MARGIN_MS = 250;
 
-    /** Who owned each dispatcher task (partition → instance label) at {@code epochMs}. */
+    /** Who owned each scope's dispatcher task (scope index → instance label) at {@code epochMs}. */
     public record OwnerSnapshot(long epochMs, Map<Integer, String> owners) {
         public OwnerSnapshot {
             owners = Map.copyOf(owners);
@@ -67,7 +67,7 @@ public record FailoverFigures(long firstCallMs, long killMs, long lastCallMs, Li
     }
 
     /**
-     * @param timelines scope i's admissions (scope i = dispatcher partition i)
+     * @param timelines scope i's admissions
      * @param quotas    scope i's limits
      * @param killMs    when the instance was killed
      * @param victim    the killed instance's label

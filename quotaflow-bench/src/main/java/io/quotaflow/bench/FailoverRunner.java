@@ -81,10 +81,12 @@ public final class FailoverRunner {
      * @param childJvmArgs     JVM options of the instances
      * @param tpm              each scope's tokens per minute (its simulator's limit and its route's {@code tpm})
      * @param burstSeconds     how many seconds of its limit each simulator's bucket holds (60: a full-minute bucket)
+     * @param shape            the simulators' shape (tokenizer, context, latency); {@link ScenarioShape#DEFAULT}: ours
      */
     public record Options(long seed, int tickets, Duration timeout, Duration progressInterval, List<String> childJvmArgs, long tpm,
-                          double burstSeconds) {
+                          double burstSeconds, ScenarioShape shape) {
         public Options {
+            Objects.requireNonNull(shape, "shape");
             if (tpm < 1_000) {
                 throw new IllegalArgumentException("tpm must be >= 1000: " + tpm);
             }
@@ -101,27 +103,32 @@ public final class FailoverRunner {
 
         public static Options defaults(long seed) {
             return new Options(seed, DEFAULT_TICKETS, Duration.ofMinutes(15), Duration.ofSeconds(5), List.of("-Xmx512m"), DEFAULT_TPM,
-                    DEFAULT_BURST_SECONDS);
+                    DEFAULT_BURST_SECONDS, ScenarioShape.DEFAULT);
         }
 
         public Options withTickets(int value) {
-            return new Options(seed, value, timeout, progressInterval, childJvmArgs, tpm, burstSeconds);
+            return new Options(seed, value, timeout, progressInterval, childJvmArgs, tpm, burstSeconds, shape);
         }
 
         public Options withTimeout(Duration value) {
-            return new Options(seed, tickets, value, progressInterval, childJvmArgs, tpm, burstSeconds);
+            return new Options(seed, tickets, value, progressInterval, childJvmArgs, tpm, burstSeconds, shape);
         }
 
         public Options withProgressInterval(Duration value) {
-            return new Options(seed, tickets, timeout, value, childJvmArgs, tpm, burstSeconds);
+            return new Options(seed, tickets, timeout, value, childJvmArgs, tpm, burstSeconds, shape);
         }
 
         public Options withTpm(long value) {
-            return new Options(seed, tickets, timeout, progressInterval, childJvmArgs, value, burstSeconds);
+            return new Options(seed, tickets, timeout, progressInterval, childJvmArgs, value, burstSeconds, shape);
+        }
+
+        /** The simulators shaped as {@code value} (e.g. {@link Scenario#SLOW_PROVIDER}, (w)'s: cl100k_base, ~2 s calls). */
+        public Options withShape(ScenarioShape value) {
+            return new Options(seed, tickets, timeout, progressInterval, childJvmArgs, tpm, burstSeconds, value);
         }
 
         public Options withBurstSeconds(double value) {
-            return new Options(seed, tickets, timeout, progressInterval, childJvmArgs, tpm, value);
+            return new Options(seed, tickets, timeout, progressInterval, childJvmArgs, tpm, value, shape);
         }
     }
 
@@ -193,6 +200,17 @@ public final class FailoverRunner {
         return sb.toString();
     }
 
+    /** Each scope's dispatch partition, as an instance reading {@code config} with {@code apiKey} computes it. */
+    static List<Integer> scopePartitions(Path config, String apiKey) {
+        io.quotaflow.config.QuotaflowConfig c = io.quotaflow.config.ConfigLoader.load(config, Map.of(API_KEY_ENV, apiKey), Map.of());
+        List<Integer> out = new ArrayList<>();
+        for (int i = 0; i < SCOPES; i++) {
+            String scope = c.dispatcher().routing().route(route(i)).orElseThrow().scope();
+            out.add(io.quotaflow.settings.QuotaScope.dispatchPartition(scope, c.dispatcher().dispatchPartitions()));
+        }
+        return out;
+    }
+
     /** Runs one variant on fresh infrastructure. */
     public FailoverResult run(FailoverVariant variant) {
         Objects.requireNonNull(variant, "variant");
@@ -214,13 +232,15 @@ public final class FailoverRunner {
                 String apiKey = "sk-failover-" + UUID.randomUUID();
                 List<String> baseUrls = new ArrayList<>();
                 for (int i = 0; i < SCOPES; i++) {
-                    ProviderSimulator sim = ProviderSimulator.start(SimulatorConfig.builder().port(0).rpm(RPM).tpm(options.tpm())
-                            .burstSeconds(options.burstSeconds()).seed(options.seed() + i).apiKeys(Set.of(apiKey)).build());
+                    ProviderSimulator sim = ProviderSimulator.start(options.shape().applyTo(SimulatorConfig.builder().port(0).rpm(RPM)
+                            .tpm(options.tpm()).burstSeconds(options.burstSeconds()).seed(options.seed() + i).apiKeys(Set.of(apiKey)))
+                            .build());
                     sims.add(sim);
                     baseUrls.add("http://127.0.0.1:" + sim.port() + "/v1");
                 }
                 listener.phase(variant, SCOPES + " provider simulators (" + RPM + " RPM, " + options.tpm() + " TPM, burst "
-                        + options.burstSeconds() + " s each); starting " + INSTANCES + " instances: " + variant.description());
+                        + options.burstSeconds() + " s each" + (options.shape().describe().isEmpty() ? "" : ", " + options.shape().describe())
+                        + "); starting " + INSTANCES + " instances: " + variant.description());
                 Run run = new Run(variant, root, broker.bootstrapServers(), baseUrls, apiKey, children);
                 FailoverResult result = run.execute(sims, loadAtStart);
                 passed = result.clean();
@@ -274,6 +294,8 @@ public final class FailoverRunner {
         final List<String> labels = new ArrayList<>();
         final List<String> notes = new ArrayList<>();
         int victim = -1;
+        /** Scope i's dispatch partition: a hash of the scope's name, so two scopes may share one (and its task). */
+        List<Integer> partitions = List.of();
         long killMs;
         Long restartRunningMs;
         int starts;
@@ -304,6 +326,9 @@ public final class FailoverRunner {
                 commands.add(ChildProcess.command(jvmArgs(), List.of("run", "--config", config.toString(), "--state-dir",
                         root.resolve("state").resolve(label(i)).toString(), "--http-port", Integer.toString(port))));
                 instances.add(spawn(i));
+                if (i == 0) {
+                    partitions = scopePartitions(config, apiKey);
+                }
             }
             long startDeadline = System.currentTimeMillis() + 180_000;
             for (int i = 0; i < INSTANCES; i++) {
@@ -430,7 +455,7 @@ public final class FailoverRunner {
         }
 
         private void kill() {
-            Map<Integer, String> now = latestOwners();
+            Map<Integer, String> now = byScope(latestOwners());
             String busiest = FailoverFigures.busiest(new FailoverFigures.OwnerSnapshot(System.currentTimeMillis(), now));
             if (busiest == null) {
                 throw new IllegalStateException("the group's task ownership is unknown; cannot choose the instance to kill");
@@ -479,7 +504,9 @@ public final class FailoverRunner {
                 http429 += st.http429();
             }
             String victimLabel = label(victim);
-            FailoverFigures figures = FailoverFigures.compute(timelines, quotas, killMs, victimLabel, List.copyOf(owners));
+            List<FailoverFigures.OwnerSnapshot> byScope = owners.stream()
+                    .map(o -> new FailoverFigures.OwnerSnapshot(o.epochMs(), byScope(o.owners()))).toList();
+            FailoverFigures figures = FailoverFigures.compute(timelines, quotas, killMs, victimLabel, byScope);
             Set<String> accounted = new HashSet<>(counter.classifiedIds());
             accounted.addAll(counter.deadLetters().keySet());
             // results and dead letters are keyed as TicketKey says; one the intake refused keeps the key it was published under
@@ -489,7 +516,20 @@ public final class FailoverRunner {
             return new FailoverResult(variant.name(), variant.description(), settings(), tickets.size(), victimLabel,
                     figures.victimScopes().stream().map(FailoverRunner::route).toList(), figures,
                     restartRunningMs == null ? null : restartRunningMs / 1000.0, http429, calls, counter.classified(),
-                    counter.deadLettered(), lost, counter.duplicates(), lastOutcome - start, root.resolve("logs").toString(), notes);
+                    counter.deadLettered(), lost, counter.duplicates(), lastOutcome - start, root.resolve("logs").toString(), notes,
+                    FullRateFigures.compute(timelines, quotas, figures));
+        }
+
+        /** Who owns each scope, from who owns each dispatch partition. */
+        private Map<Integer, String> byScope(Map<Integer, String> byPartition) {
+            Map<Integer, String> out = new TreeMap<>();
+            for (int i = 0; i < partitions.size(); i++) {
+                String owner = byPartition.get(partitions.get(i));
+                if (owner != null) {
+                    out.put(i, owner);
+                }
+            }
+            return out;
         }
 
         private String settings() {

@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Which instance owns each dispatcher task (one per quota scope: dispatch partition i is scope i),
+ * Which instance owns each dispatcher task (by dispatch partition; a scope's partition is a hash of its name, FailoverRunner maps them),
  * as the group coordinator describes the application's group: a classic consumer group's member
  * assignments, or a streams group's (KIP-1071) active tasks. Instances are told apart by their
  * {@code client.id}, which the failover scenario sets to a label per instance; the group's members

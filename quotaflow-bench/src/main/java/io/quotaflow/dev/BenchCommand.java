@@ -111,10 +111,11 @@ import io.quotaflow.cli.ProgressLine;
                 "  failover  (only alone: --scenario failover)  three instances (child",
                 "         processes) share six quota scopes (six simulators, 1 000 RPM,",
                 "         60k TPM each (--failover-tpm), 5 s buckets (--failover-burst),",
-                "         2 400 tickets); at 30 %% of the tickets the one owning the most",
-                "         scopes is SIGKILLed, for good or",
+                "         2 400 tickets; --failover-shape slow: (w)'s provider); at 30 %% of",
+                "         the tickets the one owning the most scopes is SIGKILLed, for good or",
                 "         (+restart) restarted at once. Prints the seconds until each of its",
-                "         scopes admits a call again (target 10 s), the six quotas' use over the",
+                "         scopes admits a call again (target 10 s) and until a 10 s window",
+                "         holds 90 %% of its key (target 15 s), the six quotas' use over the",
                 "         run, before and after the kill, the ratio to the first variant,",
                 "         429s, lost and duplicated. --failover-variants picks the settings",
                 "         measured (default: before,defaults,before+restart,defaults+restart;",
@@ -214,6 +215,11 @@ public final class BenchCommand implements Callable<Integer> {
             description = "With --scenario failover: how many seconds of its limit each simulator's bucket holds (default: "
                     + FailoverRunner.DEFAULT_BURST_SECONDS + "; 60 is a full-minute bucket).")
     Double failoverBurst;
+
+    @Option(names = "--failover-shape", paramLabel = "ours|slow",
+            description = "With --scenario failover: the simulators' shape: ours (default) or slow, (w)'s provider (cl100k_base, "
+                    + "an 8 192-token context, about 2 s a call).")
+    String failoverShape;
 
     @Option(names = "--warmup", paramLabel = "on|off|fresh", defaultValue = "on",
             description = "(i): after the cold run (the first in the JVM), warm up and measure the warm rate; off = the "
@@ -377,7 +383,8 @@ public final class BenchCommand implements Callable<Integer> {
             return soak(out, line);
         }
         if (failoverOptionsGiven()) {
-            throw new IllegalArgumentException("--failover-variants, --failover-tpm and --failover-burst go with --scenario failover only");
+            throw new IllegalArgumentException(
+                    "--failover-variants, --failover-tpm, --failover-burst and --failover-shape go with --scenario failover only");
         }
         return null;
     }
@@ -469,7 +476,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     /** Whether an option of the failover scenario alone was given. */
     private boolean failoverOptionsGiven() {
-        return failoverVariants != null || failoverTpm != null || failoverBurst != null;
+        return failoverVariants != null || failoverTpm != null || failoverBurst != null || failoverShape != null;
     }
 
     /** The failover scenario: each variant on fresh infrastructure, the first one the baseline of the ratios. */
@@ -485,6 +492,13 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (failoverBurst != null) {
             options = options.withBurstSeconds(failoverBurst);
+        }
+        if (failoverShape != null) {
+            options = options.withShape(switch (failoverShape.strip().toLowerCase(Locale.ROOT)) {
+                case "ours" -> io.quotaflow.bench.ScenarioShape.DEFAULT;
+                case "slow" -> io.quotaflow.bench.Scenario.SLOW_PROVIDER;
+                default -> throw new IllegalArgumentException("--failover-shape is ours or slow: " + failoverShape);
+            });
         }
         FailoverRunner runner = new FailoverRunner(options, new FailoverRunner.Listener() {
             @Override

@@ -56,7 +56,7 @@ class BenchCommandTest {
     void shouldTakeTheFailoverQuotaWithTheFailoverScenarioOnly() {
         DevRun run = DevRun.quotaflow("bench", "--scenario", "g", "--failover-tpm", "150000");
         assertThat(run.exitCode()).isNotZero();
-        assertThat(run.err()).contains("--failover-burst go with --scenario failover only");
+        assertThat(run.err()).contains("--failover-shape go with --scenario failover only");
         assertThat(DevRun.quotaflow("bench", "--help").out()).contains("--failover-tpm", "--failover-burst");
         io.quotaflow.bench.FailoverRunner.Options options = io.quotaflow.bench.FailoverRunner.Options.defaults(1);
         assertThat(options.tpm()).isEqualTo(io.quotaflow.bench.FailoverRunner.DEFAULT_TPM);

@@ -8,7 +8,7 @@ import java.util.List;
  * The limiter's recent admissions, oldest first: what the provider may not have counted yet when it
  * answered an earlier call, so that a re-seed from its headers subtracts them (see
  * {@link QuotaLimiter#reseed(RateLimitInfo, long, long, long)}). Own calls are kept two minutes;
- * calls inherited from a previous owner of the scope until their request timeout.
+ * calls inherited from a previous owner of the scope until they surely reached the provider.
  *
  * <p>Indexed, since an answer's re-seed runs on the stream thread and the log holds two minutes of
  * admissions (about 20,000 at 10,000 RPM): the calls are kept in admission order with the sum of

@@ -144,12 +144,12 @@ public final class QuotaLimiter {
      * Calls a previous owner of the scope had out when this one took over ({@code calls} of
      * {@code tokens} in all). Their answers will never reach us, and under load some may reach the
      * provider only after our first call does, so the level it reports then does not hold them
-     * yet: until {@code expiresNanos} (the request timeout), every re-seed counts them as not yet
+     * yet: until {@code expiresNanos} ({@link ScopeUsage#inheritedUntil}), every re-seed counts them as not yet
      * charged, as it does our own unanswered calls. They do not enter the local buckets, which
      * start empty anyway.
      */
     public void inherit(int calls, long tokens, long nowNanos, long expiresNanos) {
-        if (calls > 0) {
+        if (calls > 0 && expiresNanos > nowNanos) {
             admissions.inherit(calls, tokens, nowNanos, expiresNanos);
         }
     }

@@ -10,4 +10,27 @@ package io.quotaflow.quota;
  * @param day            the budget day's usage; null without daily limits
  */
 public record ScopeUsage(long lastAdmittedMs, DailyUsage day) {
+
+    /** How far two instances' clocks may differ when one reads the time the other recorded ({@link #inheritedUntil}). */
+    static final long CLOCK_MARGIN_NANOS = java.time.Duration.ofSeconds(1).toNanos();
+    private static final long NANOS_PER_MILLI = 1_000_000L;
+
+    /**
+     * Until when a previous owner's calls found still out ({@link QuotaLimiter#inherit}) may be missing from the
+     * provider's headers: its usage record ({@code previous}) is committed with its calls, so each was
+     * sent at or before the record's last admission, and reached the provider within a transit of it
+     * ({@link TransitBound#MAX_NANOS}; {@link #CLOCK_MARGIN_NANOS} more for the two owners'
+     * clocks). After that the provider counts them as surely as our own calls sent that long before an
+     * answer. Without a record they count until the request timeout ({@code timeoutNanos} from now).
+     * Counted that long after a crash, they would hold the moved scope near 60 % of its key for that
+     * minute: every re-seed would lower the level by calls the provider charged long ago, so its
+     * bucket would sit full and lose its refill.
+     */
+    public static long inheritedUntil(ScopeUsage previous, long nowNanos, long timeoutNanos) {
+        long timeout = nowNanos + timeoutNanos;
+        if (previous == null || previous.lastAdmittedMs() <= 0) {
+            return timeout;
+        }
+        return Math.min(timeout, previous.lastAdmittedMs() * NANOS_PER_MILLI + TransitBound.MAX_NANOS + CLOCK_MARGIN_NANOS);
+    }
 }

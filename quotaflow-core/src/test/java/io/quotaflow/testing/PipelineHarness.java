@@ -43,7 +43,7 @@ public final class PipelineHarness implements AutoCloseable {
     private final TestOutputTopic<String, byte[]> dlq;
     private final TestOutputTopic<String, byte[]> handoff;
     private final Path stateDir;
-    private Instant now = START;
+    private Instant now;
 
     public PipelineHarness(DispatcherSettings settings, ModelClient client) {
         this(settings, client, DispatcherListener.NONE);
@@ -61,6 +61,25 @@ public final class PipelineHarness implements AutoCloseable {
     /** A pipeline whose tickets' spans go to {@code tracing}. */
     public PipelineHarness(DispatcherSettings settings, io.quotaflow.routing.ModelClients clients, DispatcherListener listener,
                            io.quotaflow.tracing.Tracing tracing) {
+        this(settings, clients, listener, tracing, START,
+                org.apache.kafka.streams.state.BuiltInDslStoreSuppliers.InMemoryDslStoreSuppliers.class);
+    }
+
+    /**
+     * A pipeline whose clock starts at {@code start}, its stores from {@code stores} (Streams'
+     * {@code dsl.store.suppliers.class}): {@link SharedMemoryStores} hands a later harness what an
+     * earlier one left, as a task's next owner restores it.
+     */
+    public PipelineHarness(DispatcherSettings settings, io.quotaflow.routing.ModelClients clients, DispatcherListener listener,
+                           Instant start, Class<? extends org.apache.kafka.streams.state.DslStoreSuppliers> stores) {
+        this(settings, clients, listener, io.quotaflow.tracing.Tracing.NOOP, start, stores);
+    }
+
+    /** The whole of it: spans to {@code tracing}, the clock from {@code start}, the stores from {@code stores}. */
+    public PipelineHarness(DispatcherSettings settings, io.quotaflow.routing.ModelClients clients, DispatcherListener listener,
+                           io.quotaflow.tracing.Tracing tracing, Instant start,
+                           Class<? extends org.apache.kafka.streams.state.DslStoreSuppliers> stores) {
+        now = start;
         try {
             stateDir = io.quotaflow.testkit.TestDirs.temporary("qf-ttd");
         } catch (java.io.IOException e) {
@@ -73,16 +92,15 @@ public final class PipelineHarness implements AutoCloseable {
         props.put(StreamsConfig.DEFAULT_TIMESTAMP_EXTRACTOR_CLASS_CONFIG, io.quotaflow.topology.DispatchLanes.Timestamps.class.getName());
         // the driver commits, and RocksDB flushes and checkpoints, at every advance step: in memory a topology test
         // runs in about a third of the time (QuotaflowTopologyStoresTest holds the production default, RocksDB)
-        props.put(StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG,
-                org.apache.kafka.streams.state.BuiltInDslStoreSuppliers.InMemoryDslStoreSuppliers.class);
+        props.put(StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG, stores);
         // the driver runs one task on partition 0 of every topic: one dispatch partition, which owns every scope
         HarnessTime time = new HarnessTime();
         driver = new TopologyTestDriver(QuotaflowTopology.build(settings.withDispatchPartitions(1), clients, new SplittableRandom(7), listener, props,
-                time, new io.quotaflow.provider.RouteStateBoard(java.util.List.of(), time), tracing), props, START);
+                time, new io.quotaflow.provider.RouteStateBoard(java.util.List.of(), time), tracing), props, start);
         for (Priority p : Priority.values()) {
-            inputs.put(p, driver.createInputTopic(p.topic(), new StringSerializer(), new ByteArraySerializer(), START, Duration.ZERO));
+            inputs.put(p, driver.createInputTopic(p.topic(), new StringSerializer(), new ByteArraySerializer(), start, Duration.ZERO));
         }
-        retryIn = driver.createInputTopic(Topics.RETRY.name(), new StringSerializer(), new ByteArraySerializer(), START, Duration.ZERO);
+        retryIn = driver.createInputTopic(Topics.RETRY.name(), new StringSerializer(), new ByteArraySerializer(), start, Duration.ZERO);
         classified = driver.createOutputTopic(Topics.CLASSIFIED.name(), new StringDeserializer(), new ByteArrayDeserializer());
         retryOut = driver.createOutputTopic(Topics.RETRY.name(), new StringDeserializer(), new ByteArrayDeserializer());
         dlq = driver.createOutputTopic(Topics.DLQ.name(), new StringDeserializer(), new ByteArrayDeserializer());

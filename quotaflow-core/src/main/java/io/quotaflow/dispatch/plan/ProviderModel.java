@@ -303,13 +303,14 @@ public final class ProviderModel implements DispatchView.Limiter {
 
     /**
      * Takes over from the scope's previous owner: its calls found in flight at restore count as not
-     * yet charged by the provider until the request timeout has passed ({@link QuotaLimiter#inherit});
+     * yet charged by the provider until they certainly reached it ({@link ScopeUsage#inheritedUntil}:
+     * a transit after its last recorded admission; the request timeout without a record);
      * its usage record ({@code previous}, null for none) carries the day's usage on and credits the
      * refill since its last admission, over at most {@code quietBound} ({@link QuotaLimiter#takeOver}).
      */
     public void takeOver(ScopeUsage previous, java.time.Duration quietBound, int calls, long tokens) {
         long now = clock.epochNanos();
-        limiter.inherit(calls, tokens, now, now + settings.model().timeout().toNanos());
+        limiter.inherit(calls, tokens, now, ScopeUsage.inheritedUntil(previous, now, settings.model().timeout().toNanos()));
         limiter.takeOver(previous, quietBound.toNanos(), calls, tokens, now);
     }
 
