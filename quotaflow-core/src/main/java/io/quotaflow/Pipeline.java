@@ -1,9 +1,9 @@
 package io.quotaflow;
 
+import io.quotaflow.dispatch.ledger.DispatchTopics;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.admin.DispatchTopicCheck;
 import io.quotaflow.config.QuotaflowConfig;
-import io.quotaflow.dispatch.DispatcherProcessor;
 import io.quotaflow.http.server.StatusServer;
 import io.quotaflow.metrics.ClientMetrics;
 import io.quotaflow.metrics.ConsumerLag;
@@ -119,7 +119,7 @@ public final class Pipeline implements AutoCloseable {
     /** The topics the stream threads read: the input topics, retry, and the two dispatch topics. */
     static java.util.List<String> consumedTopics(QuotaflowConfig config) {
         java.util.List<String> topics = new java.util.ArrayList<>(config.topics().inputs());
-        topics.addAll(DispatcherProcessor.dispatchTopics(config.applicationId()));
+        topics.addAll(DispatchTopics.dispatchTopics(config.applicationId()));
         return topics;
     }
 
@@ -189,7 +189,7 @@ public final class Pipeline implements AutoCloseable {
 
     private static Pipeline start(QuotaflowConfig config, ModelClients clients, RouteStateBoard board) {
         try {
-            DispatchTopicCheck.verify(config.bootstrapServers(), config.kafka(), DispatcherProcessor.dispatchTopics(config.applicationId()),
+            DispatchTopicCheck.verify(config.bootstrapServers(), config.kafka(), DispatchTopics.dispatchTopics(config.applicationId()),
                     config.dispatcher().dispatchPartitions(), config.dispatcher().routing().scopes());
         } catch (RuntimeException e) {
             clients.close();
@@ -301,7 +301,7 @@ public final class Pipeline implements AutoCloseable {
 
     /** The hold on intake of {@code config}: the dispatch topics are read first, the interactive input always. */
     static io.quotaflow.topology.IntakeHold intakeHold(QuotaflowConfig config) {
-        return new io.quotaflow.topology.IntakeHold(java.util.Set.copyOf(DispatcherProcessor.dispatchTopics(config.applicationId())),
+        return new io.quotaflow.topology.IntakeHold(java.util.Set.copyOf(DispatchTopics.dispatchTopics(config.applicationId())),
                 java.util.Set.of(config.topics().input(io.quotaflow.records.Priority.INTERACTIVE)), config.intakeHoldLag());
     }
 

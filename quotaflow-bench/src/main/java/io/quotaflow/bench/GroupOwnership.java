@@ -1,6 +1,6 @@
 package io.quotaflow.bench;
 
-import io.quotaflow.dispatch.DispatcherProcessor;
+import io.quotaflow.dispatch.ledger.DispatchTopics;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
@@ -32,7 +32,7 @@ final class GroupOwnership {
 
     /** The dispatch (repartition) topic of {@code applicationId}. */
     static String dispatchTopic(String applicationId) {
-        return applicationId + "-" + DispatcherProcessor.REPARTITION + "-repartition";
+        return applicationId + "-" + DispatchTopics.REPARTITION + "-repartition";
     }
 
     /** Partition → instance label now; empty when the group is not there yet or the broker does not answer. */

@@ -1,6 +1,6 @@
 package io.quotaflow.bench;
 
-import io.quotaflow.dispatch.DispatcherProcessor;
+import io.quotaflow.dispatch.ledger.DispatchTopics;
 import io.quotaflow.records.ResultHeaders;
 import io.quotaflow.records.TicketKey;
 import io.quotaflow.ticket.BinarySerde;
@@ -53,7 +53,7 @@ final class LaneWatch implements AutoCloseable {
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
                 ConsumerConfig.CLIENT_ID_CONFIG, "quotaflow-bench-lane-watch");
         this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
-        this.lane = DispatcherProcessor.interactiveTopic(applicationId);
+        this.lane = DispatchTopics.interactiveTopic(applicationId);
         List<TopicPartition> partitions = new ArrayList<>();
         for (String topic : List.of(lane, "tickets.classified")) {
             consumer.partitionsFor(topic, Duration.ofSeconds(30)).forEach(pi -> partitions.add(new TopicPartition(topic, pi.partition())));

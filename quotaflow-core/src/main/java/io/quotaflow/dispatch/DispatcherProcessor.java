@@ -1,15 +1,15 @@
 package io.quotaflow.dispatch;
 
+import io.quotaflow.dispatch.ledger.DispatchTopics;
 import io.quotaflow.ticket.Publication;
 import io.quotaflow.dispatch.call.BatchCaller;
 import io.quotaflow.dispatch.call.CallSender;
 import io.quotaflow.dispatch.ledger.DispatchLedger;
-import io.quotaflow.dispatch.ledger.Lanes;
 import io.quotaflow.dispatch.queue.PendingQueue;
 import io.quotaflow.dispatch.ledger.TicketStatuses;
 import io.quotaflow.dispatch.outcome.Outbound;
 import io.quotaflow.dispatch.outcome.OutcomeApplier;
-import io.quotaflow.dispatch.plan.ProviderModel;
+import io.quotaflow.dispatch.limit.ProviderModel;
 import io.quotaflow.dispatch.report.DispatcherListener;
 
 import io.quotaflow.batch.BatchApiClient;
@@ -19,7 +19,6 @@ import io.quotaflow.llm.OpenAiChatClient;
 import io.quotaflow.cache.Coalescer;
 import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.quota.EpochNanoClock;
-import io.quotaflow.records.Priority;
 import io.quotaflow.settings.RouteSettings;
 import io.quotaflow.settings.QuotaScope;
 import io.quotaflow.settings.Routing;
@@ -64,52 +63,6 @@ import java.util.Optional;
  */
 public final class DispatcherProcessor implements Processor<String, WorkItem, String, Outbound> {
 
-    /** Name of the repartition topic that routes each ticket to the task owning its quota scope. */
-    public static final String REPARTITION = "dispatch";
-    /**
-     * Name of the interactive lane: the repartition topic that carries interactive tickets to the same
-     * tasks, partitioned the same way, so that they do not wait behind a backlog of other tickets
-     * still to be read from the dispatch topic (docs/design.md, "Interactive lane").
-     */
-    public static final String INTERACTIVE_REPARTITION = "dispatch-interactive";
-    /**
-     * The dispatch repartition topic of application {@code applicationId}, as Kafka Streams names it:
-     * {@code <application.id>-dispatch-repartition}. Its partition count is {@code dispatch.partitions}.
-     */
-    public static String dispatchTopic(String applicationId) {
-        return applicationId + "-" + REPARTITION + "-repartition";
-    }
-
-    /** The interactive lane of application {@code applicationId}: {@code <application.id>-dispatch-interactive-repartition}. */
-    public static String interactiveTopic(String applicationId) {
-        return applicationId + "-" + INTERACTIVE_REPARTITION + "-repartition";
-    }
-
-    /** Both dispatch topics of application {@code applicationId}: the dispatch topic, then the interactive lane. */
-    public static List<String> dispatchTopics(String applicationId) {
-        return List.of(dispatchTopic(applicationId), interactiveTopic(applicationId));
-    }
-
-    /** Whether a ticket of {@code priority} reaches the dispatcher on the interactive lane: an interactive one. */
-    public static boolean onInteractiveLane(Priority priority) {
-        return Lanes.interactive(priority);
-    }
-
-    /** The dispatch topic a ticket of {@code priority} travels ({@link #onInteractiveLane}). */
-    public static String dispatchTopic(String applicationId, Priority priority) {
-        return onInteractiveLane(priority) ? interactiveTopic(applicationId) : dispatchTopic(applicationId);
-    }
-
-    /**
-     * The key of a record for every dispatch partition (a cancel): the dispatch topics' partitioner sends it to
-     * all of them, so it reaches each scope's owner whatever scopes the writer's configuration knows.
-     */
-    public static final String EVERY_PARTITION = "*";
-    /** Header of a ticket handed to its scope's owner by a task that held it without owning the scope ({@link ScopeHandover}). */
-    public static final String HANDOVER_HEADER = "qf.handover";
-
-    /** Header of a cancel (tombstone) on the dispatch repartition topic: the cancelled ticket's id. */
-    public static final String CANCEL_HEADER = "qf.cancel";
 
     public static final String PENDING_STORE = "qf-pending";
     public static final String DELAYED_STORE = "qf-delayed";
@@ -312,7 +265,7 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
                 output.move(mover.reroute(item));
                 return;
             }
-            if (!owns(record.key()) && record.headers().lastHeader(HANDOVER_HEADER) == null) {
+            if (!owns(record.key()) && record.headers().lastHeader(DispatchTopics.HANDOVER_HEADER) == null) {
                 // written by a writer that partitioned otherwise (a version before stable ownership): to the owner, once
                 output.move(mover.handOver(item, record.key()));
                 return;
@@ -338,9 +291,9 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
 
     /** A null value: a cancel, or the notice of a publication sent to another scope. */
     private void notice(Record<String, WorkItem> record) {
-        org.apache.kafka.common.header.Header cancel = record.headers().lastHeader(CANCEL_HEADER);
+        org.apache.kafka.common.header.Header cancel = record.headers().lastHeader(DispatchTopics.CANCEL_HEADER);
         if (cancel != null) {
-            // to every partition (EVERY_PARTITION), or to one scope (a writer before stable ownership): each unit here looks
+            // to every partition (DispatchTopics.EVERY_PARTITION), or to one scope (a writer before stable ownership): each unit here looks
             String id = new String(cancel.value(), java.nio.charset.StandardCharsets.UTF_8);
             for (ScopeDispatcher unit : units.values()) {
                 unit.cancel(id, context.currentSystemTimeMs());

@@ -1,5 +1,6 @@
 package io.quotaflow.dispatch;
 
+import io.quotaflow.dispatch.outcome.Arrivals;
 import io.quotaflow.dispatch.ledger.DispatchLedger;
 import io.quotaflow.dispatch.ledger.Lanes;
 import io.quotaflow.dispatch.ledger.TicketStatuses;

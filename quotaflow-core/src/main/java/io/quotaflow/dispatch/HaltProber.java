@@ -2,7 +2,7 @@ package io.quotaflow.dispatch;
 
 import io.quotaflow.dispatch.call.CallSender;
 import io.quotaflow.dispatch.outcome.OutcomeApplier;
-import io.quotaflow.dispatch.plan.ProviderModel;
+import io.quotaflow.dispatch.limit.ProviderModel;
 import io.quotaflow.dispatch.report.DispatcherListener;
 import io.quotaflow.failure.ScopeHealth;
 import io.quotaflow.llm.ChatPrompt;

@@ -1,5 +1,6 @@
 package io.quotaflow.dispatch;
 
+import io.quotaflow.dispatch.ledger.DispatchTopics;
 import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.dispatch.queue.PendingQueue;
 import io.quotaflow.dispatch.outcome.Outbound;
@@ -206,12 +207,12 @@ final class RouteMover {
 
     /**
      * Hands {@code item}, held here for {@code scope} whose dispatch partition is another one, to that
-     * scope's owner: unchanged, keyed by the scope, marked {@link DispatcherProcessor#HANDOVER_HEADER} so
+     * scope's owner: unchanged, keyed by the scope, marked {@link DispatcherProcessor#DispatchTopics.HANDOVER_HEADER} so
      * that it is handed over once at most.
      */
     Moved handOver(WorkItem item, String scope) {
         RecordHeaders headers = new RecordHeaders();
-        headers.add(DispatcherProcessor.HANDOVER_HEADER, new byte[] {1});
+        headers.add(DispatchTopics.HANDOVER_HEADER, new byte[] {1});
         return written(item, item, null, scope, null, scope, headers);
     }
 
@@ -224,7 +225,7 @@ final class RouteMover {
 
     /** {@code item} for the dispatch topic of its class (an interactive ticket takes the interactive lane), keyed {@code scope}. */
     private Moved written(WorkItem taken, WorkItem item, String from, String to, FallbackReason reason, String scope, Headers headers) {
-        String topic = DispatcherProcessor.dispatchTopic(applicationId, item.priority());
+        String topic = DispatchTopics.dispatchTopic(applicationId, item.priority());
         byte[] bytes = serde.serializer().serialize(topic, item);
         return new Moved(taken, item, from, to, reason, scope, new Outbound(Outbound.Target.MOVE, bytes, topic), headers);
     }

@@ -1,5 +1,6 @@
 package io.quotaflow.dispatch;
 
+import io.quotaflow.dispatch.outcome.Arrivals;
 import io.quotaflow.dispatch.report.UsageKeeper;
 import io.quotaflow.dispatch.report.ScopeReport;
 import io.quotaflow.ticket.Publication;
@@ -12,8 +13,8 @@ import io.quotaflow.dispatch.ledger.TicketStatuses;
 import io.quotaflow.dispatch.outcome.CacheGate;
 import io.quotaflow.dispatch.outcome.OutcomeApplier;
 import io.quotaflow.dispatch.outcome.RecordEmitter;
-import io.quotaflow.dispatch.plan.DeadlineSweep;
-import io.quotaflow.dispatch.plan.ProviderModel;
+import io.quotaflow.dispatch.queue.DeadlineSweep;
+import io.quotaflow.dispatch.limit.ProviderModel;
 import io.quotaflow.dispatch.report.DispatcherListener;
 import io.quotaflow.dispatch.report.DispatcherSnapshot;
 import io.quotaflow.dispatch.report.SnapshotTaker;

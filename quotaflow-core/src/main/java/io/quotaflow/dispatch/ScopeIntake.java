@@ -1,5 +1,6 @@
 package io.quotaflow.dispatch;
 
+import io.quotaflow.dispatch.outcome.Arrivals;
 import io.quotaflow.ticket.Publication;
 import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.dispatch.ledger.DispatchLedger;

@@ -9,7 +9,7 @@ import io.quotaflow.dispatch.report.QueueViews;
 import io.quotaflow.dispatch.outcome.CacheGate;
 import io.quotaflow.dispatch.outcome.Effects;
 import io.quotaflow.dispatch.outcome.OutcomeApplier;
-import io.quotaflow.dispatch.plan.DeadlineSweep;
+import io.quotaflow.dispatch.queue.DeadlineSweep;
 import io.quotaflow.failure.ErrorKind;
 import io.quotaflow.failure.ScopeHealth;
 import io.quotaflow.records.Priority;

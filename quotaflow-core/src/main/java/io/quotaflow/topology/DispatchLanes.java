@@ -1,6 +1,6 @@
 package io.quotaflow.topology;
 
-import io.quotaflow.dispatch.DispatcherProcessor;
+import io.quotaflow.dispatch.ledger.DispatchTopics;
 import io.quotaflow.records.Priority;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.streams.processor.FailOnInvalidTimestamp;
@@ -40,7 +40,7 @@ public final class DispatchLanes {
     public static final Duration LEAD = Duration.ofHours(1);
 
     /** The interactive lane's name without the application id before it. */
-    private static final String LANE_SUFFIX = DispatcherProcessor.interactiveTopic("");
+    private static final String LANE_SUFFIX = DispatchTopics.interactiveTopic("");
     /** The interactive input topic, whatever {@code topics.prefix} goes before it. */
     private static final String INPUT_SUFFIX = Priority.INTERACTIVE.topic();
     /** A tenant's interactive input topic, {@code [prefix]tickets.<tenant>.interactive} (tenants.from=topic|principal). */
@@ -54,7 +54,7 @@ public final class DispatchLanes {
 
     /** Whether intake's {@code result} takes the interactive lane: an interactive ticket. */
     static boolean interactive(IntakeResult result) {
-        return result instanceof IntakeResult.Accepted accepted && DispatcherProcessor.onInteractiveLane(accepted.item().priority());
+        return result instanceof IntakeResult.Accepted accepted && DispatchTopics.onInteractiveLane(accepted.item().priority());
     }
 
     /**

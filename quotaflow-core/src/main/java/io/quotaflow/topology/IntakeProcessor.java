@@ -1,5 +1,6 @@
 package io.quotaflow.topology;
 
+import io.quotaflow.dispatch.ledger.DispatchTopics;
 import io.quotaflow.records.DeadLetterHeaders;
 import io.quotaflow.settings.DispatcherSettings;
 
@@ -27,7 +28,6 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 import java.util.Optional;
 import io.quotaflow.dispatch.report.DispatcherListener;
-import io.quotaflow.dispatch.DispatcherProcessor;
 import io.quotaflow.ticket.Publication;
 import io.quotaflow.dispatch.ledger.LaneCommits;
 import io.quotaflow.dispatch.ledger.Lanes;
@@ -224,8 +224,8 @@ final class IntakeProcessor implements Processor<String, byte[], String, IntakeR
         listener.cancelRequested();
         // one record to every dispatch partition: it reaches each scope's owner, also a scope this configuration lacks
         RecordHeaders headers = new RecordHeaders();
-        headers.add(DispatcherProcessor.CANCEL_HEADER, key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        context.forward(new Record<String, IntakeResult>(DispatcherProcessor.EVERY_PARTITION, new IntakeResult.Cancel(key),
+        headers.add(DispatchTopics.CANCEL_HEADER, key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        context.forward(new Record<String, IntakeResult>(DispatchTopics.EVERY_PARTITION, new IntakeResult.Cancel(key),
                 record.timestamp(), headers));
     }
 

@@ -1,5 +1,6 @@
 package io.quotaflow.topology;
 
+import io.quotaflow.dispatch.ledger.DispatchTopics;
 import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.settings.TopicNames;
 
@@ -128,11 +129,11 @@ public final class QuotaflowTopology {
                 .mapValues(v -> v instanceof IntakeResult.Accepted a ? a.item() : null, Named.as("accepted-item"))
                 // the count is quotaflow's (dispatch.partitions): derived from the inputs, it would change
                 // when an input topic gains partitions, and Streams refuses the existing topic from then on
-                .repartition(Repartitioned.with(Serdes.String(), workItemSerde).withName(DispatcherProcessor.REPARTITION)
+                .repartition(Repartitioned.with(Serdes.String(), workItemSerde).withName(DispatchTopics.REPARTITION)
                         .withNumberOfPartitions(settings.dispatchPartitions()).withStreamPartitioner(partitioner));
         KStream<String, WorkItem> interactive = lanes.get("lane-interactive")
                 .mapValues(v -> ((IntakeResult.Accepted) v).item(), Named.as("interactive-item"))
-                .repartition(Repartitioned.with(Serdes.String(), workItemSerde).withName(DispatcherProcessor.INTERACTIVE_REPARTITION)
+                .repartition(Repartitioned.with(Serdes.String(), workItemSerde).withName(DispatchTopics.INTERACTIVE_REPARTITION)
                         .withNumberOfPartitions(settings.dispatchPartitions()).withStreamPartitioner(partitioner));
         KStream<String, Outbound> outbound = dispatch.merge(interactive, Named.as("dispatch-lanes"))
                 .process(new DispatcherSupplier(settings, new DispatchParts(clients, random, listener, routes, time, tracing), stores), Named.as("dispatcher"));
@@ -164,7 +165,7 @@ public final class QuotaflowTopology {
      */
     public static java.util.SortedSet<String> internalTopics(String applicationId) {
         java.util.SortedSet<String> names = new java.util.TreeSet<>();
-        names.addAll(DispatcherProcessor.dispatchTopics(applicationId));
+        names.addAll(DispatchTopics.dispatchTopics(applicationId));
         storeBuilders(new BuiltInDslStoreSuppliers.RocksDBDslStoreSuppliers()).forEach(store -> names.add(applicationId + "-" + store.name() + "-changelog"));
         return names;
     }

@@ -1,6 +1,6 @@
 package io.quotaflow.topology;
 
-import io.quotaflow.dispatch.DispatcherProcessor;
+import io.quotaflow.dispatch.ledger.DispatchTopics;
 import io.quotaflow.settings.QuotaScope;
 import org.apache.kafka.streams.processor.StreamPartitioner;
 
@@ -13,7 +13,7 @@ import java.util.stream.IntStream;
  * Puts each quota scope on the dispatch partition its name hashes to ({@link QuotaScope#dispatchPartition}),
  * whatever the configuration of the instance that writes it: adding, removing or reordering routes moves no
  * scope, and two instances on two configurations during a roll-out agree on every scope's owner. A record
- * keyed {@link DispatcherProcessor#EVERY_PARTITION} (a cancel) goes to every partition, so that it reaches a
+ * keyed {@link DispatchTopics#EVERY_PARTITION} (a cancel) goes to every partition, so that it reaches a
  * scope this instance's configuration does not know.
  */
 final class ScopePartitioner<V> implements StreamPartitioner<String, V> {
@@ -24,7 +24,7 @@ final class ScopePartitioner<V> implements StreamPartitioner<String, V> {
         if (key == null) {
             return Optional.empty();
         }
-        if (DispatcherProcessor.EVERY_PARTITION.equals(key)) {
+        if (DispatchTopics.EVERY_PARTITION.equals(key)) {
             return Optional.of(IntStream.range(0, numPartitions).boxed().collect(Collectors.toUnmodifiableSet()));
         }
         return Optional.of(Set.of(QuotaScope.dispatchPartition(key, numPartitions)));

@@ -11,7 +11,7 @@ import io.quotaflow.dispatch.outcome.Effects;
 import io.quotaflow.dispatch.outcome.Outbound;
 import io.quotaflow.dispatch.outcome.OutcomeApplier;
 import io.quotaflow.dispatch.outcome.RecordEmitter;
-import io.quotaflow.dispatch.plan.ProviderModel;
+import io.quotaflow.dispatch.limit.ProviderModel;
 import io.quotaflow.dispatch.report.DispatcherListener;
 import io.quotaflow.failure.Backoff;
 import io.quotaflow.failure.OutcomePolicy;

@@ -113,7 +113,7 @@ class InputPartitionsIT {
             assertThat(failedOnce).isNotEmpty();
             assertThat(pipeline.metrics().threadFailureCount()).as("stream thread failures (each one replaced)").isZero();
             assertThat(pipeline.streams().state()).isEqualTo(org.apache.kafka.streams.KafkaStreams.State.RUNNING);
-            List<String> dispatchTopics = io.quotaflow.dispatch.DispatcherProcessor.dispatchTopics(config.applicationId());
+            List<String> dispatchTopics = io.quotaflow.dispatch.ledger.DispatchTopics.dispatchTopics(config.applicationId());
             assertThat(dispatchTopics).contains(dispatchTopic);
             Map<String, TopicDescription> dispatch = admin.describeTopics(dispatchTopics).allTopicNames().get(30, TimeUnit.SECONDS);
             for (String topic : dispatchTopics) {

@@ -1,6 +1,6 @@
 package io.quotaflow.topology;
 
-import io.quotaflow.dispatch.DispatcherProcessor;
+import io.quotaflow.dispatch.ledger.DispatchTopics;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.streams.errors.StreamsException;
 import org.junit.jupiter.api.Test;
@@ -20,8 +20,8 @@ class DispatchLanesTest {
     @Test
     void shouldDateInteractiveTicketsAnHourEarlierOnTheirLaneOnly() {
         long t = 1_800_000_000_000L;
-        assertThat(timestamps.extract(record(DispatcherProcessor.interactiveTopic("qf"), t), -1)).isEqualTo(t - 3_600_000L);
-        assertThat(timestamps.extract(record(DispatcherProcessor.dispatchTopic("qf"), t), -1)).isEqualTo(t);
+        assertThat(timestamps.extract(record(DispatchTopics.interactiveTopic("qf"), t), -1)).isEqualTo(t - 3_600_000L);
+        assertThat(timestamps.extract(record(DispatchTopics.dispatchTopic("qf"), t), -1)).isEqualTo(t);
         assertThat(timestamps.extract(record("tickets.standard", t), -1)).isEqualTo(t);
         // another deployment's lookalike name is a lane too only when it ends like one
         assertThat(timestamps.extract(record("qf-dispatch-interactive-repartition-copy", t), -1)).isEqualTo(t);
@@ -42,7 +42,7 @@ class DispatchLanesTest {
     void shouldLeaveTimestampsNearTheEpochAsTheyAreAndRefuseAnInvalidOneAsKafkaStreamsDoes() {
         // within the first hour after the epoch (tests' clocks); the second hour is the one ambiguous span
         for (long t : new long[] {0L, 1_000L, 3_599_999L}) {
-            assertThat(timestamps.extract(record(DispatcherProcessor.interactiveTopic("qf"), t), -1)).isEqualTo(t);
+            assertThat(timestamps.extract(record(DispatchTopics.interactiveTopic("qf"), t), -1)).isEqualTo(t);
             assertThat(DispatchLanes.publishedTime("tickets.interactive", timestamps.extract(record("tickets.interactive", t), -1)))
                     .isEqualTo(t);
         }

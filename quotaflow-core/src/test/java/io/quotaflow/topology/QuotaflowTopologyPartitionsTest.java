@@ -1,8 +1,8 @@
 package io.quotaflow.topology;
 
+import io.quotaflow.dispatch.ledger.DispatchTopics;
 import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.dispatch.report.DispatcherListener;
-import io.quotaflow.dispatch.DispatcherProcessor;
 import io.quotaflow.routing.ModelClients;
 import io.quotaflow.testing.FakeModelClient;
 import io.quotaflow.testing.Fixtures;
@@ -36,8 +36,8 @@ class QuotaflowTopologyPartitionsTest {
     void shouldDeclareTheDispatchTopicWithTheDefaultCountOfTheBundledInputs() throws Exception {
         Map<String, InternalTopicConfig> repartition = repartitionTopics(Fixtures.settings());
 
-        assertThat(repartition).containsOnlyKeys(DispatcherProcessor.dispatchTopics(APPLICATION_ID));
-        for (String topic : DispatcherProcessor.dispatchTopics(APPLICATION_ID)) {
+        assertThat(repartition).containsOnlyKeys(DispatchTopics.dispatchTopics(APPLICATION_ID));
+        for (String topic : DispatchTopics.dispatchTopics(APPLICATION_ID)) {
             InternalTopicConfig dispatch = repartition.get(topic);
             assertThat(dispatch.numberOfPartitions()).as(topic).contains(DispatcherSettings.DEFAULT_DISPATCH_PARTITIONS).contains(6);
             assertThat(dispatch.hasEnforcedNumberOfPartitions()).as("fixed, not derived from the inputs").isTrue();
@@ -48,7 +48,7 @@ class QuotaflowTopologyPartitionsTest {
     void shouldDeclareBothDispatchTopicsWithTheConfiguredCount() throws Exception {
         for (int n : new int[] {1, 4, 12}) {
             Map<String, InternalTopicConfig> repartition = repartitionTopics(Fixtures.settings().withDispatchPartitions(n));
-            for (String topic : DispatcherProcessor.dispatchTopics(APPLICATION_ID)) {
+            for (String topic : DispatchTopics.dispatchTopics(APPLICATION_ID)) {
                 InternalTopicConfig dispatch = repartition.get(topic);
                 assertThat(dispatch.numberOfPartitions()).as(topic + " with dispatch.partitions=" + n).isEqualTo(Optional.of(n));
                 assertThat(dispatch.hasEnforcedNumberOfPartitions()).isTrue();
@@ -67,7 +67,7 @@ class QuotaflowTopologyPartitionsTest {
         String dispatcher = topology.describe().subtopologies().stream()
                 .filter(s -> s.nodes().stream().anyMatch(n -> n.name().equals("dispatcher")))
                 .map(Object::toString).findFirst().orElseThrow();
-        for (String topic : DispatcherProcessor.dispatchTopics(APPLICATION_ID)) {
+        for (String topic : DispatchTopics.dispatchTopics(APPLICATION_ID)) {
             assertThat(dispatcher).contains("topics: [" + topic.substring(APPLICATION_ID.length() + 1) + "]");
         }
     }

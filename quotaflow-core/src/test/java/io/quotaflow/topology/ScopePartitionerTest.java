@@ -1,6 +1,6 @@
 package io.quotaflow.topology;
 
-import io.quotaflow.dispatch.DispatcherProcessor;
+import io.quotaflow.dispatch.ledger.DispatchTopics;
 import io.quotaflow.settings.QuotaScope;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +23,7 @@ class ScopePartitionerTest {
 
     @Test
     void shouldSendACancelToEveryPartition() {
-        assertThat(partitioner.partitions("t", DispatcherProcessor.EVERY_PARTITION, null, null, 4))
+        assertThat(partitioner.partitions("t", DispatchTopics.EVERY_PARTITION, null, null, 4))
                 .isEqualTo(Optional.of(Set.of(0, 1, 2, 3)));
     }
 }

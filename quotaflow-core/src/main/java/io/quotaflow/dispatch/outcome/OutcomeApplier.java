@@ -2,7 +2,7 @@ package io.quotaflow.dispatch.outcome;
 
 import io.quotaflow.dispatch.ledger.DispatchLedger;
 import io.quotaflow.dispatch.ledger.InFlightBatch;
-import io.quotaflow.dispatch.plan.ProviderModel;
+import io.quotaflow.dispatch.limit.ProviderModel;
 
 import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.failure.ErrorKind;

@@ -114,7 +114,7 @@ public sealed interface DispatchStep {
 
     /**
      * A call goes now: {@code items}, charged {@code charge}; the executor builds their prompt
-     * ({@link ProviderModel#prompt}), whose tokens are those charged.
+     * ({@code ProviderModel.prompt}), whose tokens are those charged.
      *
      * @param after what the work still waiting behind it would be charged (the limiter admits it on both)
      * @param probe the circuit lets this one call through to probe the provider

@@ -2,7 +2,7 @@ package io.quotaflow.dispatch.report;
 
 import io.quotaflow.dispatch.ledger.DispatchLedger;
 import io.quotaflow.dispatch.queue.PendingQueue;
-import io.quotaflow.dispatch.plan.ProviderModel;
+import io.quotaflow.dispatch.limit.ProviderModel;
 
 import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.failure.ScopeHealth;

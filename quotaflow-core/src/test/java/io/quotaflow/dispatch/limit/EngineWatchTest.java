@@ -1,4 +1,4 @@
-package io.quotaflow.dispatch.plan;
+package io.quotaflow.dispatch.limit;
 
 import io.quotaflow.settings.DispatcherSettings;
 import io.quotaflow.llm.ModelOutcome;

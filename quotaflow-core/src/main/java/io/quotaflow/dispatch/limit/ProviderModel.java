@@ -1,5 +1,6 @@
-package io.quotaflow.dispatch.plan;
+package io.quotaflow.dispatch.limit;
 
+import io.quotaflow.dispatch.plan.DispatchView;
 import io.quotaflow.dispatch.ledger.Backlog;
 import io.quotaflow.dispatch.ledger.InFlightBatch;
 import io.quotaflow.dispatch.queue.PendingQueue;

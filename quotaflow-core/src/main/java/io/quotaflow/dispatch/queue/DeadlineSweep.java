@@ -1,6 +1,5 @@
-package io.quotaflow.dispatch.plan;
+package io.quotaflow.dispatch.queue;
 
-import io.quotaflow.dispatch.queue.PendingQueue;
 import io.quotaflow.deadline.DeadlinePolicy;
 import io.quotaflow.records.Priority;
 

@@ -1,4 +1,4 @@
-package io.quotaflow.dispatch.plan;
+package io.quotaflow.dispatch.limit;
 
 import io.quotaflow.quota.EngineSignals;
 import io.quotaflow.quota.LatencyLimit;

@@ -1,6 +1,5 @@
-package io.quotaflow.dispatch;
+package io.quotaflow.dispatch.outcome;
 
-import io.quotaflow.dispatch.outcome.Outbound;
 import io.quotaflow.records.ResultHeaders;
 import org.apache.kafka.streams.processor.api.Record;
 
@@ -16,7 +15,7 @@ import java.util.Map;
  * In memory, the most recent {@value #MAX} (oldest forgotten first; a restart forgets them all: those
  * results go without the header). On the stream thread.
  */
-final class Arrivals {
+public final class Arrivals {
 
     static final int MAX = 10_000;
 
@@ -28,12 +27,12 @@ final class Arrivals {
     };
 
     /** Interactive ticket {@code key} reached the dispatcher at {@code now} (a later copy keeps the first time). */
-    void arrived(String key, long now) {
+    public void arrived(String key, long now) {
         at.putIfAbsent(key, now);
     }
 
     /** Stamps the result of ticket {@code key} among {@code records} with its arrival, and forgets it. */
-    void stamp(String key, List<Record<String, Outbound>> records) {
+    public void stamp(String key, List<Record<String, Outbound>> records) {
         Long arrived = at.remove(key);
         if (arrived == null) {
             return;
@@ -46,11 +45,11 @@ final class Arrivals {
     }
 
     /** Forgets ticket {@code key} (it ended without a result of a call: a dead letter, a cancel, a move). */
-    void forget(String key) {
+    public void forget(String key) {
         at.remove(key);
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return at.isEmpty();
     }
 }

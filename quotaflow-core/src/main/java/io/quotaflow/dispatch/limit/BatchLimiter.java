@@ -1,5 +1,7 @@
-package io.quotaflow.dispatch.plan;
+package io.quotaflow.dispatch.limit;
 
+import io.quotaflow.dispatch.plan.DispatchPlanner;
+import io.quotaflow.dispatch.plan.DispatchView;
 import io.quotaflow.dispatch.call.BatchCaller;
 import io.quotaflow.dispatch.ledger.Backlog;
 import io.quotaflow.dispatch.queue.PendingQueue;
