@@ -67,7 +67,8 @@ final class FailoverRun {
     Long restartRunningMs;
     int starts;
 
-    FailoverRun(FailoverRunner.Options options, FailoverRunner.Listener listener, HttpClient http, FailoverVariant variant, Path root, String bootstrap, List<String> baseUrls, String apiKey, List<ChildProcess> children) {
+    FailoverRun(FailoverRunner.Options options, FailoverRunner.Listener listener, HttpClient http, FailoverVariant variant, Path root,
+                String bootstrap, List<String> baseUrls, String apiKey, List<ChildProcess> children) {
         this.options = options;
         this.listener = listener;
         this.http = http;
