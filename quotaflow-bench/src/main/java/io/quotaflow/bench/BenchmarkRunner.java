@@ -12,18 +12,13 @@ import io.quotaflow.config.QuotaflowConfig;
 import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.settings.Secret;
 import io.quotaflow.testkit.EmbeddedKafkaBroker;
-import io.quotaflow.testkit.OutcomeCounter;
 import io.quotaflow.demo.TempDirs;
 import io.quotaflow.simulator.ProviderSimulator;
 import io.quotaflow.simulator.SimulatorConfig;
 import io.quotaflow.simulator.SimulatorStats;
-import io.quotaflow.publish.PublishSummary;
-import io.quotaflow.publish.TicketPublisher;
 import io.quotaflow.settings.DispatcherSettings;
-import io.quotaflow.records.Priority;
 import org.apache.kafka.clients.admin.Admin;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -33,10 +28,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
@@ -196,9 +189,9 @@ public final class BenchmarkRunner {
             listener.phase(scenario, "fresh pipeline JVM alone: " + tickets.size() + " tickets (measured) through `quotaflow run` "
                     + "started in a JVM of its own");
             ScenarioResult fresh = runPipeline(scenario, tickets, true);
-            List<ScenarioFigures.PipelineCpu> runs = cpuOf(fresh, FRESH_JVM);
+            List<ScenarioFigures.PipelineCpu> runs = RunCpu.cpuOf(fresh, RunCpu.FRESH_JVM);
             listener.phase(scenario, ResultTable.pipelineCpu(runs));
-            return withRuns(fresh.withNote(WarmUp.describeFreshJvm(fresh.figures().ticketsPerSecond(),
+            return RunCpu.withRuns(fresh.withNote(WarmUp.describeFreshJvm(fresh.figures().ticketsPerSecond(),
                     fresh.figures().drainTicketsPerSecond(), tickets.size(), options.pipelineJvmArgs())), runs);
         }
         int before = PIPELINE_RUNS.get();
@@ -208,8 +201,8 @@ public final class BenchmarkRunner {
                 before);
         listener.phase(scenario, coldNote);
         if (!options.warmUp()) {
-            return withRuns(cold.withNote(coldNote + "; no warm-up (--warmup off): the figures above are the cold run's"),
-                    cpuOf(cold, COLD));
+            return RunCpu.withRuns(cold.withNote(coldNote + "; no warm-up (--warmup off): the figures above are the cold run's"),
+                    RunCpu.cpuOf(cold, RunCpu.COLD));
         }
         List<Double> warmUpRates = new ArrayList<>();
         while (!WarmUp.done(warmUpRates)) {
@@ -224,17 +217,17 @@ public final class BenchmarkRunner {
         }
         listener.phase(scenario, "fresh pipeline JVM: " + tickets.size() + " tickets (measured) through `quotaflow run` started in a JVM "
                 + "of its own, the broker and the simulator warm here");
-        List<ScenarioFigures.PipelineCpu> runs = new ArrayList<>(cpuOf(cold, COLD));
-        runs.addAll(cpuOf(result, WARM));
+        List<ScenarioFigures.PipelineCpu> runs = new ArrayList<>(RunCpu.cpuOf(cold, RunCpu.COLD));
+        runs.addAll(RunCpu.cpuOf(result, RunCpu.WARM));
         ScenarioResult fresh;
         try {
             fresh = runPipeline(scenario, tickets, true);
         } catch (RuntimeException e) {
             // the cold and warm figures stand on their own, as a failed baseline leaves a scenario's
             listener.phase(scenario, "fresh pipeline JVM failed: " + e.getMessage());
-            return withRuns(result.withNote("fresh pipeline JVM failed: " + e.getMessage()), runs);
+            return RunCpu.withRuns(result.withNote("fresh pipeline JVM failed: " + e.getMessage()), runs);
         }
-        runs.addAll(cpuOf(fresh, FRESH_JVM));
+        runs.addAll(RunCpu.cpuOf(fresh, RunCpu.FRESH_JVM));
         String freshNote = WarmUp.describeFreshJvm(fresh.figures().ticketsPerSecond(), fresh.figures().drainTicketsPerSecond(),
                 tickets.size(), options.pipelineJvmArgs());
         listener.phase(scenario, freshNote);
@@ -242,7 +235,7 @@ public final class BenchmarkRunner {
         for (String note : fresh.notes()) {
             result = result.withNote("fresh pipeline JVM: " + note);
         }
-        ScenarioResult measured = withRuns(result, runs);
+        ScenarioResult measured = RunCpu.withRuns(result, runs);
         listener.phase(scenario, ResultTable.pipelineCpu(runs));
         return measured;
     }
@@ -303,7 +296,7 @@ public final class BenchmarkRunner {
                             throw new IllegalStateException("a pipeline instance did not start within " + START_SECONDS + " s: " + p);
                         }
                     }
-                    return publishAndMeasure(scenario, tickets, broker, sim, pipelines);
+                    return new RunMeasurement(listener, options).publishAndMeasure(scenario, tickets, broker, sim, pipelines);
                 } finally {
                     closeAll(scenario, pipelines);
                 }
@@ -379,211 +372,8 @@ public final class BenchmarkRunner {
         return settings;
     }
 
-    private ScenarioResult publishAndMeasure(Scenario scenario, List<GeneratedTicket> tickets, EmbeddedKafkaBroker broker,
-                                             ProviderSimulator sim, List<BenchInstance> pipelines) throws InterruptedException {
-        boolean interactive = scenario.kind() == Scenario.Kind.INTERACTIVE;
-        // (j): the bulk backlog first, then the interactive tickets one by one
-        int backlog = interactive ? scenario.tickets() : tickets.size();
-        List<GeneratedTicket> later = tickets.subList(backlog, tickets.size());
-        listener.phase(scenario, "publishing " + backlog + " tickets" + (interactive ? " to " + Priority.BULK.topic() : ""));
-        CpuUse cpuAtStart = CpuUse.now();
-        List<Duration> ownCpuAtStart = pipelines.stream().map(BenchInstance::ownCpu).toList();
-        List<JvmThreadsCpu> ownThreadsAtStart = pipelines.stream().map(BenchInstance::ownThreads).toList();
-        long start = System.currentTimeMillis();
-        try (TicketPublisher publisher = new TicketPublisher(broker.bootstrapServers(), Map.of())) {
-            publish(publisher, tickets.subList(0, backlog), interactive ? Optional.of(Priority.BULK) : Optional.empty());
-            long lastPublish = System.currentTimeMillis();
-            long expected = tickets.size();
-            listener.phase(scenario, "published in " + (lastPublish - start) + " ms; classifying"
-                    + InteractiveFeed.describe(later, scenario.interactiveFrom()));
-            InteractiveFeed feed = new InteractiveFeed(later, publisher);
-            long feedFrom = Math.max(1, (long) Math.ceil(backlog * scenario.interactiveFrom()));
-            try (OutcomeCounter counter = new OutcomeCounter(broker.bootstrapServers(), Map.of());
-                 LaneWatch lane = LaneWatch.forScenario(scenario, broker.bootstrapServers(), APPLICATION_ID)) {
-                long deadline = start + options.timeout().toMillis();
-                long nextTick = start;
-                long lastAnswer;
-                while (true) {
-                    counter.poll(Duration.ofMillis(100));
-                    long now = System.currentTimeMillis();
-                    if (feed.publishIfDue(now, counter.classified() >= feedFrom)) {
-                        lastPublish = System.currentTimeMillis();
-                    }
-                    long done = (long) counter.classified() + counter.deadLettered();
-                    if (done >= expected) {
-                        lastAnswer = now;
-                        break;
-                    }
-                    if (now >= nextTick) {
-                        progress(scenario, now - start, expected, counter, sim.stats());
-                        nextTick = now + options.progressInterval().toMillis();
-                        requireRunning(pipelines, done, expected);
-                    }
-                    if (now > deadline) {
-                        throw new IllegalStateException("timed out after " + options.timeout().toSeconds() + " s with " + done
-                                + " of " + expected + " tickets accounted for");
-                    }
-                }
-                Map<CpuUse.Group, Long> cpu = CpuUse.now().since(cpuAtStart, APPLICATION_ID);
-                long ownCpuNanos = ownCpuSince(pipelines, ownCpuAtStart);
-                Map<JvmThreadsCpu.Group, Long> ownThreads = ownThreadsSince(pipelines, ownThreadsAtStart);
-                progress(scenario, lastAnswer - start, expected, counter, sim.stats());
-                awaitLateDuplicates(counter);
-                return withPipelineCpu(scenario, withOwnCpu(withCpu(scenario, MeasuredRun.of(scenario, tickets, counter, sim.stats(),
-                        new RunTiming(start, lastPublish, lastAnswer, feed.publishedAt(), LaneWatch.all(lane))), cpu, expected), ownCpuNanos,
-                        expected, lastAnswer - start, JvmThreadsCpu.describe(ownThreads, expected)), cpu, ownCpuNanos, expected);
-            }
-        }
-    }
-
-    /** (i): where the measured window's CPU went ({@link CpuUse}), as a note. */
-    private static ScenarioResult withCpu(Scenario scenario, ScenarioResult result, Map<CpuUse.Group, Long> cpu, long tickets) {
-        return scenario.kind() == Scenario.Kind.OVERHEAD
-                ? result.withNote(CpuUse.describe(cpu, tickets, Runtime.getRuntime().availableProcessors())) : result;
-    }
-
-    /**
-     * (i): the pipeline's own CPU a ticket as a figure beside the run's rate: its JVM's process CPU when it ran in one of its
-     * own ({@code ownNanos} ≥ 0), else its threads' here (stream threads and the rest of the pipeline).
-     */
-    private static ScenarioResult withPipelineCpu(Scenario scenario, ScenarioResult result, Map<CpuUse.Group, Long> cpu, long ownNanos,
-                                                  long tickets) {
-        if (scenario.kind() != Scenario.Kind.OVERHEAD) {
-            return result;
-        }
-        boolean own = ownNanos >= 0;
-        long nanos = own ? ownNanos : cpu.getOrDefault(CpuUse.Group.STREAM_THREAD, 0L) + cpu.getOrDefault(CpuUse.Group.PIPELINE_OTHER, 0L);
-        ScenarioFigures.PipelineCpu run = new ScenarioFigures.PipelineCpu(own ? FRESH_JVM : "this run", nanos / 1e3 / Math.max(1, tickets),
-                result.figures().ticketsPerSecond(), own ? "process" : "threads");
-        return result.withFigures(result.figures().withPipelineCpu(List.of(run)));
-    }
-
     /** How long a pipeline instance may take to reach RUNNING: a cold JVM on a loaded shared machine takes minutes. */
     static final int START_SECONDS = 240;
-
-    /** The run names of (i)'s CPU figures. */
-    static final String COLD = "cold";
-    static final String WARM = "warm";
-    static final String FRESH_JVM = "fresh JVM";
-
-    /** {@code result}'s own CPU figure, named {@code run}; empty when it has none. */
-    private static List<ScenarioFigures.PipelineCpu> cpuOf(ScenarioResult result, String run) {
-        List<ScenarioFigures.PipelineCpu> cpu = result.figures().pipelineCpu();
-        return cpu == null ? List.of() : cpu.stream().map(c -> new ScenarioFigures.PipelineCpu(run, c.microsPerTicket(),
-                c.ticketsPerSecond(), c.counted())).toList();
-    }
-
-    /** The warm row with every run's CPU beside its rate, and one note saying them. */
-    private static ScenarioResult withRuns(ScenarioResult result, List<ScenarioFigures.PipelineCpu> runs) {
-        return result.withFigures(result.figures().withPipelineCpu(runs)).withNote(ResultTable.pipelineCpu(runs));
-    }
-
-    /** A run whose instances had JVMs of their own: their CPU, as a note ({@code nanos} -1: they ran in this JVM, no note). */
-    private static ScenarioResult withOwnCpu(ScenarioResult result, long nanos, long tickets, long wallMs, String byThreads) {
-        return nanos < 0 ? result : result.withNote(String.format(java.util.Locale.ROOT,
-                "the pipeline's own JVM: CPU %,d µs a ticket (%.2f cores over the run)%s", nanos / 1_000 / Math.max(1, tickets),
-                nanos / 1e6 / Math.max(1, wallMs), byThreads.isEmpty() ? "" : ": " + byThreads));
-    }
-
-    private void progress(Scenario scenario, long elapsedMs, long expected, OutcomeCounter counter, SimulatorStats s) {
-        listener.progress(scenario, new Progress(elapsedMs, expected, counter.classified(), counter.deadLettered(),
-                s.totalRequests(), s.http429(), s.tokensAdmitted()));
-    }
-
-    /** Anything arriving late would be a duplicate: gives it a moment to show up. */
-    private static void awaitLateDuplicates(OutcomeCounter counter) {
-        long quietUntil = System.currentTimeMillis() + 1_500;
-        while (System.currentTimeMillis() < quietUntil) {
-            counter.poll(Duration.ofMillis(250));
-        }
-    }
-
-    private static void requireRunning(List<BenchInstance> pipelines, long done, long expected) {
-        for (BenchInstance p : pipelines) {
-            String stopped = p.stopped();
-            if (stopped != null) {
-                throw new IllegalStateException("a pipeline instance stopped (" + stopped + ") with " + done + " of "
-                        + expected + " tickets accounted for");
-            }
-        }
-    }
-
-    /** CPU the instances in JVMs of their own used since {@code atStart}, by thread group (all zero when they run in this JVM). */
-    private static Map<JvmThreadsCpu.Group, Long> ownThreadsSince(List<BenchInstance> pipelines, List<JvmThreadsCpu> atStart) {
-        Map<JvmThreadsCpu.Group, Long> spent = new java.util.EnumMap<>(JvmThreadsCpu.Group.class);
-        for (int i = 0; i < pipelines.size(); i++) {
-            pipelines.get(i).ownThreads().since(atStart.get(i)).forEach((g, n) -> spent.merge(g, n, Long::sum));
-        }
-        return spent;
-    }
-
-    /** CPU the instances in JVMs of their own used since {@code atStart}, in ns; -1 when they run in this JVM. */
-    private static long ownCpuSince(List<BenchInstance> pipelines, List<Duration> atStart) {
-        long nanos = -1;
-        for (int i = 0; i < pipelines.size(); i++) {
-            Duration now = pipelines.get(i).ownCpu();
-            if (now != null && atStart.get(i) != null) {
-                nanos = Math.max(nanos, 0) + now.minus(atStart.get(i)).toNanos();
-            }
-        }
-        return nanos;
-    }
-
-    /**
-     * (j) The interactive tickets, published one at a time into the bulk backlog: the first once a
-     * result has been seen ((t): once its share of the backlog is classified), then one every
-     * {@link Scenario#INTERACTIVE_SPACING_MS}.
-     */
-    private static final class InteractiveFeed {
-        private final List<GeneratedTicket> tickets;
-        private final TicketPublisher publisher;
-        private final Map<String, Long> publishedAt = new LinkedHashMap<>();
-        private long nextAt = Long.MAX_VALUE;
-        private int published;
-
-        InteractiveFeed(List<GeneratedTicket> tickets, TicketPublisher publisher) {
-            this.tickets = tickets;
-            this.publisher = publisher;
-        }
-
-        /** Publishes the next ticket when it is due; returns whether it did. */
-        boolean publishIfDue(long now, boolean resultSeen) {
-            if (published >= tickets.size()) {
-                return false;
-            }
-            if (nextAt == Long.MAX_VALUE && resultSeen) {
-                nextAt = now;
-            }
-            if (now < nextAt) {
-                return false;
-            }
-            GeneratedTicket t = tickets.get(published++);
-            publishedAt.put(t.id(), System.currentTimeMillis());
-            publish(publisher, List.of(t), Optional.of(Priority.INTERACTIVE));
-            nextAt += Scenario.INTERACTIVE_SPACING_MS;
-            return true;
-        }
-
-        /** What the phase line says about the feed: nothing when there are no interactive tickets. */
-        static String describe(List<GeneratedTicket> tickets, double from) {
-            String start = from > 0 ? String.format(Locale.ROOT, "follow %.0f %% of the backlog's results", from * 100) : "follow the first result";
-            return tickets.isEmpty() ? "" : "; " + tickets.size() + " interactive tickets " + start + ", one every "
-                    + Scenario.INTERACTIVE_SPACING_MS + " ms";
-        }
-
-        /** When each ticket's publish started, by id. */
-        Map<String, Long> publishedAt() {
-            return publishedAt;
-        }
-    }
-
-    private static void publish(TicketPublisher publisher, List<GeneratedTicket> tickets, Optional<Priority> priority) {
-        PublishSummary summary = publisher.publish(new ByteArrayInputStream(TicketGenerator.jsonLines(tickets)), priority, false,
-                p -> { }, issue -> { });
-        if (!summary.succeeded() || summary.acknowledged() != tickets.size()) {
-            throw new IllegalStateException("publishing failed: " + summary.describe());
-        }
-    }
 
     private static String fmt(double seconds) {
         return seconds == Math.rint(seconds) ? Long.toString((long) seconds) : Double.toString(seconds);

@@ -63,73 +63,10 @@ public final class LeanBenchmark {
     /** Tries for a ticket answered invalidly or a failed call before it counts as unclassified. */
     private static final int TRIES = 3;
 
-    /** The per-ticket {@code max_tokens} rule of prompt version 1: 99th percentile of answers, plus 15 % and a token. */
-    static final class LegacyBudget implements Budget {
-        private final int initial;
-        private final List<Double> samples = new ArrayList<>();
-        private int perItem;
-
-        LegacyBudget(int initial) {
-            this.initial = initial;
-            this.perItem = initial;
-        }
-
-        @Override
-        public int maxTokens(int items, int boost) {
-            return BatchSettings.maxTokens(items, perItem) * Math.max(1, boost);
-        }
-
-        @Override
-        public void record(int items, long completionTokens) {
-            samples.add(Math.max(0, completionTokens - BatchSettings.COMPLETION_ENVELOPE) / (double) items);
-            if (samples.size() > 256) {
-                samples.remove(0);
-            }
-            if (samples.size() >= 8) {
-                List<Double> sorted = samples.stream().sorted().toList();
-                double p = sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(0.99 * sorted.size()) - 1));
-                perItem = (int) Math.max(Math.max(6, initial / 3), Math.min(initial * 4L, Math.ceil(p * 1.15) + 1));
-            }
-        }
-
-    }
-
-    /** How a step sizes {@code max_tokens}. */
-    interface Budget {
-        int maxTokens(int items, int boost);
-
-        void record(int items, long completionTokens);
-
-        /** An answer of {@code items} tickets cut at {@code maxTokens}. */
-        default void recordCut(int items, int maxTokens) {
-        }
-    }
-
-    /** The pipeline's {@link io.quotaflow.quota.CompletionBudget}. */
-    private static Budget learned(int initial) {
-        io.quotaflow.quota.CompletionBudget budget = new io.quotaflow.quota.CompletionBudget(initial);
-        return new Budget() {
-            @Override
-            public int maxTokens(int items, int boost) {
-                return budget.maxTokensFor(items, boost);
-            }
-
-            @Override
-            public void record(int items, long completionTokens) {
-                budget.record(items, completionTokens);
-            }
-
-            @Override
-            public void recordCut(int items, int maxTokens) {
-                budget.recordCut(items, maxTokens);
-            }
-        };
-    }
-
     /**
      * One step: the levers pulled so far.
      *
-     * @param tightBudget {@code max_tokens} by {@link io.quotaflow.quota.CompletionBudget} (else by {@link LegacyBudget})
+     * @param tightBudget {@code max_tokens} by {@link io.quotaflow.quota.CompletionBudget} (else by {@link LeanBudget.Legacy})
      */
     record Step(String name, PromptLevers levers, boolean tightBudget) {
     }
@@ -176,80 +113,6 @@ public final class LeanBenchmark {
     record Changes(int categoryLost, int categoryWon, int urgencyLost, int urgencyWon) {
     }
 
-    /** Which of the generator's deliberate confusers ({@link Phrases}) a ticket's text carries. */
-    record Confusers(boolean mention, boolean hiddenCritical, boolean hiddenLow, boolean innocentHigh) {
-
-        static Confusers of(Labelled l) {
-            String text = (l.subject() == null ? "" : l.subject()) + "\n" + l.body();
-            return new Confusers(carries(text, Phrases.EN.mentions().values()) || carries(text, Phrases.PT.mentions().values()),
-                    carries(text, List.of(Phrases.EN.hiddenCritical(), Phrases.PT.hiddenCritical())),
-                    carries(text, List.of(Phrases.EN.hiddenLow(), Phrases.PT.hiddenLow())),
-                    carries(text, List.of(Phrases.EN.innocentHigh(), Phrases.PT.innocentHigh())));
-        }
-
-        boolean any() {
-            return mention || hiddenCritical || hiddenLow || innocentHigh;
-        }
-
-        private static boolean carries(String text, java.util.Collection<List<String>> pools) {
-            for (List<String> pool : pools) {
-                for (String sentence : pool) {
-                    if (text.contains(sentence)) {
-                        return true;
-                    }
-                }
-            }
-            return false;
-        }
-    }
-
-    /**
-     * Why the simulator's answers on the whole text differ from the generated labels: each wrong
-     * answer of the baseline step put down to the deliberate confuser its ticket carries
-     * ({@link TicketGenerator}), if any, and the accuracy on the tickets that carry none.
-     */
-    record Disagreements(int categoryWrong, int categoryByMention, int urgencyWrong, int urgencyByHiddenCritical,
-                         int urgencyByHiddenLow, int urgencyByInnocentHigh, int plain, int plainCategoryRight, int plainUrgencyRight) {
-
-        static Disagreements of(List<Labelled> tickets, Map<String, ModelOutcome.Label> answers) {
-            int[] d = new int[9];
-            for (Labelled l : tickets) {
-                ModelOutcome.Label got = answers.get(l.key());
-                if (got != null) {
-                    count(d, Confusers.of(l), !got.category().equals(l.category()), !got.urgency().equals(l.urgency()));
-                }
-            }
-            return new Disagreements(d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8]);
-        }
-
-        private static void count(int[] d, Confusers c, boolean categoryWrong, boolean urgencyWrong) {
-            if (categoryWrong) {
-                d[0]++;
-                d[1] += c.mention() ? 1 : 0;
-            }
-            if (urgencyWrong) {
-                d[2]++;
-                d[3] += c.hiddenCritical() ? 1 : 0;
-                d[4] += c.hiddenLow() && !c.hiddenCritical() ? 1 : 0;
-                d[5] += c.innocentHigh() && !c.hiddenCritical() && !c.hiddenLow() ? 1 : 0;
-            }
-            if (!c.any()) {
-                d[6]++;
-                d[7] += categoryWrong ? 0 : 1;
-                d[8] += urgencyWrong ? 0 : 1;
-            }
-        }
-
-        String report() {
-            return String.format(Locale.ROOT, "Generated set, whole text (baseline step): the simulator disagrees with the label on %d categories "
-                            + "(%d of them carry a mention of another category) and %d urgencies (%d an outage in words no rule knows, "
-                            + "%d a low urgency in words no rule knows, %d an innocent \"cannot\"): the generator's deliberate confusers.%n"
-                            + "On the %d generated tickets without a confuser: category %.2f%%, urgency %.2f%%.%n",
-                    categoryWrong, categoryByMention, urgencyWrong, urgencyByHiddenCritical, urgencyByHiddenLow, urgencyByInnocentHigh, plain,
-                    Row.pct(plainCategoryRight, plain), Row.pct(plainUrgencyRight, plain));
-        }
-    }
-
     /** The figures and the printed table. */
     public record Result(List<Row> rows, String report) {
 
@@ -290,7 +153,7 @@ public final class LeanBenchmark {
         sets.put("real-shaped", realShaped(REAL_SHAPED_TICKETS, seed));
         sets.put("demo", demo());
         List<Row> rows = new ArrayList<>();
-        Disagreements why = null;
+        LeanDisagreements why = null;
         SimulatorConfig config = SimulatorConfig.builder().port(0).rpm(1_000_000_000L).tpm(1_000_000_000_000L).noLatency()
                 .apiKeys(Set.of(API_KEY)).seed(seed).build();
         try (ProviderSimulator simulator = ProviderSimulator.start(config)) {
@@ -306,7 +169,7 @@ public final class LeanBenchmark {
                         if (baseline == null) {
                             baseline = answers;
                             if (set.getKey().equals("generated")) {
-                                why = Disagreements.of(set.getValue(), answers);
+                                why = LeanDisagreements.of(set.getValue(), answers);
                             }
                         }
                     }
@@ -333,7 +196,7 @@ public final class LeanBenchmark {
     private Row runStep(String set, List<Labelled> all, Step step, ModelSettings settings, OpenAiChatClient client,
                         Map<String, ModelOutcome.Label> answers, Map<String, ModelOutcome.Label> baseline) {
         PromptBuilder prompts = new PromptBuilder(settings, step.levers());
-        Budget budget = step.tightBudget() ? learned(initialPerItem) : new LegacyBudget(initialPerItem);
+        LeanBudget budget = step.tightBudget() ? LeanBudget.learned(initialPerItem) : new LeanBudget.Legacy(initialPerItem);
         Deque<Pending> queue = new ArrayDeque<>();
         for (int from = 0; from < all.size(); from += batchItems) {
             queue.add(new Pending(all.subList(from, Math.min(all.size(), from + batchItems)), 1, 0));
@@ -356,7 +219,7 @@ public final class LeanBenchmark {
     }
 
     /** The dispatcher's handling of an answer: a cut call's rest asked again at twice the budget, an invalid ticket alone. */
-    private static void answered(Pending p, ModelOutcome.Answered a, int maxTokens, Budget budget, Deque<Pending> queue, Tally t) {
+    private static void answered(Pending p, ModelOutcome.Answered a, int maxTokens, LeanBudget budget, Deque<Pending> queue, Tally t) {
         t.prompt += a.promptTokens();
         t.completion += a.completionTokens();
         t.admitted += a.promptTokens() + maxTokens;

@@ -223,13 +223,13 @@ public final class DemoRun {
                 log.printf("%n>>> OUTAGE: the provider now answers 503 to everything; tickets go to tickets.retry, the circuit opens,"
                         + " interactive tickets are handed off before their %d s deadline, the others are dead-lettered after their"
                         + " %d s budget%n", OUTAGE_DEADLINE.toSeconds(), OUTAGE_RETRY.maxAge().toSeconds());
-                long arrived = publishInteractive(broker, lines, log);
+                long arrived = OutageTickets.publishInteractive(broker, lines, log);
                 ticker.expected = expected + arrived + OUTAGE_REPEATS;
                 waitUntil(ticker, deadline, () -> pipeline.metrics().snapshots().stream().anyMatch(s -> "CIRCUIT_OPEN".equals(s.state())));
                 // every answer given before the outage has expired by now: the repeats find stale ones only
                 long expired = System.currentTimeMillis() + OUTAGE_CACHE_TTL.toMillis() + 500;
                 waitUntil(ticker, deadline, () -> System.currentTimeMillis() >= expired);
-                repeats = arrived + publishRepeats(broker, lines, counter.classifiedIds(), log);
+                repeats = arrived + OutageTickets.publishRepeats(broker, lines, counter.classifiedIds(), log);
                 long all = expected + repeats;
                 ticker.expected = all;
                 waitUntil(ticker, deadline, () -> (long) counter.classified() + counter.deadLettered() + counter.handedOff() >= all);
@@ -254,89 +254,8 @@ public final class DemoRun {
             DemoReport report = report(summary.acknowledged() + repeats, counter, stats, elapsed, options)
                     .withCost(pipeline.metrics().costUsd(), Prices.ASSUMED_GPT_4O_MINI);
             return options.scenario() == Scenario.OUTAGE ? report.withOutage(pipeline.metrics().retriedCount(), replayed,
-                    stats.requestsWithStatus(503), counter.handedOff(), staleAnswers(counter)) : report;
+                    stats.requestsWithStatus(503), counter.handedOff(), OutageTickets.staleAnswers(counter)) : report;
         }
-    }
-
-    /**
-     * Sends {@link #OUTAGE_REPEATS} tickets again under new ids ({@code R-<id>}, same tenant and text), of those
-     * already classified: while the route is down their expired cache entries answer them, marked stale.
-     */
-    private static long publishRepeats(EmbeddedKafkaBroker broker, byte[] lines, java.util.Set<String> classified, PrintStream log) {
-        StringBuilder repeats = new StringBuilder();
-        int n = 0;
-        for (String line : new String(lines, java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
-            if (n >= OUTAGE_REPEATS || line.isBlank()) {
-                continue;
-            }
-            try {
-                com.fasterxml.jackson.databind.node.ObjectNode t = (com.fasterxml.jackson.databind.node.ObjectNode)
-                        io.quotaflow.records.Json.MAPPER.readTree(line);
-                String key = io.quotaflow.records.TicketKey.key(t.path("tenant").asText(io.quotaflow.records.Ticket.DEFAULT_TENANT),
-                        t.path("id").asText());
-                if (classified.contains(key) && !"interactive".equals(t.path("priority").asText())) {
-                    t.put("id", "R-" + t.path("id").asText());
-                    t.put("priority", "standard");
-                    repeats.append(io.quotaflow.records.Json.MAPPER.writeValueAsString(t)).append('\n');
-                    n++;
-                }
-            } catch (IOException | ClassCastException e) {
-                // a malformed line of the dataset (sent on purpose): not repeated
-            }
-        }
-        long sent = publish(broker, repeats.toString());
-        log.printf("%n>>> the route is down; %d tickets classified before are sent again (new ids, same text): their expired"
-                + " cache entries answer them, marked stale%n", sent);
-        return sent;
-    }
-
-    /**
-     * Publishes {@link #OUTAGE_INTERACTIVE} interactive tickets of the dataset under new ids ({@code O-<id>}) and
-     * with new text (no cache entry answers them): arriving while the route is down, they are handed off before
-     * their {@link #OUTAGE_DEADLINE}.
-     */
-    private static long publishInteractive(EmbeddedKafkaBroker broker, byte[] lines, PrintStream log) {
-        StringBuilder arriving = new StringBuilder();
-        int n = 0;
-        for (String line : new String(lines, java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
-            if (n < OUTAGE_INTERACTIVE && line.contains("interactive")) {
-                try {
-                    com.fasterxml.jackson.databind.node.ObjectNode t = (com.fasterxml.jackson.databind.node.ObjectNode)
-                            io.quotaflow.records.Json.MAPPER.readTree(line);
-                    if (!"interactive".equals(t.path("priority").asText())) {
-                        continue;
-                    }
-                    t.put("id", "O-" + t.path("id").asText());
-                    t.put("body", t.path("body").asText() + " (Sent again: still waiting.)");
-                    arriving.append(io.quotaflow.records.Json.MAPPER.writeValueAsString(t)).append('\n');
-                    n++;
-                } catch (IOException | ClassCastException e) {
-                    // a malformed line of the dataset (sent on purpose): not sent again
-                }
-            }
-        }
-        long sent = publish(broker, arriving.toString());
-        log.printf(">>> %d interactive tickets arrive during the outage%n", sent);
-        return sent;
-    }
-
-    /** Publishes {@code jsonl} (one ticket a line) and returns how many the broker acknowledged. */
-    private static long publish(EmbeddedKafkaBroker broker, String jsonl) {
-        try (TicketPublisher publisher = new TicketPublisher(broker.bootstrapServers(), Map.of())) {
-            return publisher.publish(new ByteArrayInputStream(jsonl.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
-                    Optional.empty(), false, p -> { }, issue -> { }).acknowledged();
-        }
-    }
-
-    /** Results answered from an expired cache entry ({@code "stale": true}). */
-    private static long staleAnswers(OutcomeCounter counter) {
-        return counter.results().values().stream().filter(v -> {
-            try {
-                return io.quotaflow.records.Json.MAPPER.readTree(v).path("stale").asBoolean(false);
-            } catch (IOException e) {
-                return false;
-            }
-        }).count();
     }
 
     private static void waitUntil(Ticker ticker, long deadline, java.util.function.BooleanSupplier done) {

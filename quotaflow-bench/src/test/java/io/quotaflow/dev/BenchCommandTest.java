@@ -43,11 +43,11 @@ class BenchCommandTest {
 
     @Test
     void shouldRunBenchMOnTheProvidersNamedInOrder() {
-        assertThat(BenchCommand.etaProviderList("ours,slow,input")).extracting(io.quotaflow.bench.EtaAccuracyBenchmark.Provider::name)
+        assertThat(EtaBench.providerList("ours,slow,input")).extracting(io.quotaflow.bench.EtaAccuracyBenchmark.Provider::name)
                 .containsExactly("ours", "slow", "input");
-        assertThat(BenchCommand.etaProviderList(" SLOW ")).extracting(io.quotaflow.bench.EtaAccuracyBenchmark.Provider::name)
+        assertThat(EtaBench.providerList(" SLOW ")).extracting(io.quotaflow.bench.EtaAccuracyBenchmark.Provider::name)
                 .containsExactly("slow");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> BenchCommand.etaProviderList("ours,fast"))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> EtaBench.providerList("ours,fast"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("fast");
         assertThat(DevRun.quotaflow("bench", "--help").out()).contains("--eta-providers");
     }
