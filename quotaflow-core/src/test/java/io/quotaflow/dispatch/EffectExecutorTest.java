@@ -26,13 +26,9 @@ import io.quotaflow.settings.ModelSettings;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.settings.RetrySettings;
 import io.quotaflow.settings.Secret;
-import io.quotaflow.settings.TenantSettings;
 import io.quotaflow.status.StatusFixture;
 import io.quotaflow.testkit.ManualTime;
-import io.quotaflow.ticket.BinarySerde;
 import io.quotaflow.ticket.WorkItem;
-import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.BeforeEach;
@@ -68,18 +64,13 @@ class EffectExecutorTest {
     private DispatcherSettings settings;
     private EffectExecutor executor;
 
-    private static <V> KeyValueStore<String, V> store(MockProcessorContext<?, ?> context, String name, Serde<V> serde) {
-        return io.quotaflow.testing.MemoryStores.open(context, name, serde);
-    }
-
     @BeforeEach
     void setUp() {
         context = new MockProcessorContext<>();
-        pending = store(context, "p", new BinarySerde<>(WorkItem.class));
-        retrying = store(context, "r", new BinarySerde<>(RetryMarker.class));
-        ledger = new DispatchLedger(pending, store(context, "d", new BinarySerde<>(WorkItem.class)),
-                store(context, "f", new BinarySerde<>(InFlightBatch.class)), retrying, store(context, "c", Serdes.Long()),
-                new PendingQueue(TenantSettings.NONE, 0));
+        io.quotaflow.testing.LedgerStores stores = io.quotaflow.testing.LedgerStores.open(context);
+        pending = stores.pending();
+        retrying = stores.retrying();
+        ledger = stores.ledger();
         settings = DispatcherSettings.builder(MODEL, QuotaSettings.ofDefaults(), BatchSettings.ofDefaults(), RetrySettings.ofDefaults())
                 .build();
         TicketStatuses statuses = new TicketStatuses(new StatusFixture().store(java.time.Duration.ofHours(1)), "default");

@@ -9,7 +9,6 @@ import io.quotaflow.records.Priority;
 import io.quotaflow.ticket.BinarySerde;
 import io.quotaflow.ticket.WorkItem;
 import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.BeforeEach;
@@ -46,10 +45,11 @@ class ScopeHandoverTest {
     @BeforeEach
     void setUp() {
         MockProcessorContext<String, Outbound> context = new MockProcessorContext<>();
-        pending = store(context, "p", new BinarySerde<>(WorkItem.class));
-        delayed = store(context, "d", new BinarySerde<>(WorkItem.class));
-        inFlight = store(context, "f", new BinarySerde<>(InFlightBatch.class));
-        cancels = store(context, "c", Serdes.Long());
+        io.quotaflow.testing.LedgerStores stores = io.quotaflow.testing.LedgerStores.open(context);
+        pending = stores.pending();
+        delayed = stores.delayed();
+        inFlight = stores.inFlight();
+        cancels = stores.cancels();
         usage = store(context, "u", new BinarySerde<>(ScopeUsage.class));
         jobs = store(context, "j", new BinarySerde<>(BatchJob.class));
     }

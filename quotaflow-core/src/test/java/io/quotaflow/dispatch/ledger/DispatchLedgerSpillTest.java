@@ -6,13 +6,9 @@ import io.quotaflow.dispatch.report.QueueViews;
 import io.quotaflow.dispatch.outcome.Outbound;
 
 import io.quotaflow.records.Priority;
-import io.quotaflow.settings.TenantSettings;
-import io.quotaflow.ticket.BinarySerde;
+import io.quotaflow.testing.LedgerStores;
 import io.quotaflow.ticket.WorkItem;
-import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -31,34 +27,18 @@ class DispatchLedgerSpillTest {
     private static final String SCOPE = "scope-a";
     private static final int CAP = 3;
 
-    private KeyValueStore<String, WorkItem> pending;
-    private KeyValueStore<String, WorkItem> delayed;
-    private KeyValueStore<String, InFlightBatch> inFlight;
-    private KeyValueStore<String, RetryMarker> retrying;
-    private KeyValueStore<String, Long> cancels;
-    private KeyValueStore<String, String> overflow;
+    private LedgerStores stores;
     private DispatchLedger ledger;
     private long offset;
 
-    private static <V> KeyValueStore<String, V> store(MockProcessorContext<?, ?> context, String name, Serde<V> serde) {
-        return io.quotaflow.testing.MemoryStores.open(context, name, serde);
-    }
-
     @BeforeEach
     void setUp() {
-        MockProcessorContext<String, Outbound> context = new MockProcessorContext<>();
-        pending = store(context, "p", new BinarySerde<>(WorkItem.class));
-        delayed = store(context, "d", new BinarySerde<>(WorkItem.class));
-        inFlight = store(context, "f", new BinarySerde<>(InFlightBatch.class));
-        retrying = store(context, "r", new BinarySerde<>(RetryMarker.class));
-        cancels = store(context, "c", Serdes.Long());
-        overflow = store(context, "o", Serdes.String());
+        stores = LedgerStores.open(new MockProcessorContext<String, Outbound>());
         ledger = ledger(CAP);
     }
 
     private DispatchLedger ledger(int cap) {
-        return new DispatchLedger(pending, delayed, inFlight, retrying, cancels, new PendingQueue(TenantSettings.NONE, 0), overflow, SCOPE,
-                cap);
+        return stores.ledger(SCOPE, cap);
     }
 
     private WorkItem item(String id, Priority priority, String body, long at) {
@@ -102,8 +82,8 @@ class DispatchLedgerSpillTest {
         assertThat(drain(ledger)).containsExactly("T-1", "T-2", "T-3", "T-4", "T-5", "T-6", "T-7", "T-8");
         assertThat(ledger.spilledTotal()).isZero();
         assertThat(ledger.refilledEver()).isEqualTo(5);
-        assertThat(pending.approximateNumEntries()).isZero();
-        assertThat(overflow.approximateNumEntries()).isZero();
+        assertThat(stores.pending().approximateNumEntries()).isZero();
+        assertThat(stores.overflow().approximateNumEntries()).isZero();
     }
 
     @Test
@@ -116,7 +96,7 @@ class DispatchLedgerSpillTest {
         assertThat(ledger.spilled(Priority.BULK)).isEqualTo(1);
         // room, but an older bulk ticket is spilled: a new one waits behind it
         ledger.queue().remove("B-1");
-        pending.delete("B-1");
+        stores.pending().delete("B-1");
         ledger.accept(item("B-5", Priority.BULK, "b", 20), 20);
         assertThat(ledger.spilled(Priority.BULK)).isEqualTo(2);
 
@@ -156,7 +136,7 @@ class DispatchLedgerSpillTest {
         assertThat(ledger.spilled(Priority.STANDARD)).isEqualTo(2);
 
         assertThat(drain(ledger)).containsExactly("T-1", "T-2", "T-3", "T-5", "T-6");
-        assertThat(overflow.approximateNumEntries()).isZero();
+        assertThat(stores.overflow().approximateNumEntries()).isZero();
     }
 
     @Test
@@ -200,8 +180,7 @@ class DispatchLedgerSpillTest {
 
     @Test
     void shouldLeaveAnotherScopesSpilledTicketsAlone() {
-        DispatchLedger other = new DispatchLedger(pending, delayed, inFlight, retrying, cancels, new PendingQueue(TenantSettings.NONE, 0),
-                overflow, "scope-b", 1);
+        DispatchLedger other = stores.ledger("scope-b", 1);
         other.accept(standard("B-1", 1), 1);
         other.accept(standard("B-2", 2), 2);
         assertThat(other.spilledTotal()).isEqualTo(1);
@@ -221,7 +200,7 @@ class DispatchLedgerSpillTest {
         assertThat(ledger.expireSpilled(6_000, 2)).extracting(WorkItem::id).containsExactly("T-4", "T-5");
         assertThat(ledger.expireSpilled(6_000, 100)).extracting(WorkItem::id).containsExactly("T-6");
         assertThat(ledger.held("T-5")).isEmpty();
-        assertThat(pending.get("T-5")).isNull();
+        assertThat(stores.pending().get("T-5")).isNull();
         assertThat(ledger.spilled(Priority.STANDARD)).isEqualTo(4);
         assertThat(drain(ledger)).containsExactly("T-1", "T-2", "T-3", "T-7", "T-8", "T-9", "T-10");
     }
@@ -234,7 +213,7 @@ class DispatchLedgerSpillTest {
         }
         for (PendingQueue.Ref r : big.queue().matching(ref -> true)) {
             big.queue().remove(r.id());
-            pending.delete(r.id());
+            stores.pending().delete(r.id());
         }
         assertThat(big.spilledTotal()).isEqualTo(DispatchLedger.REFILL_PER_TICK);
         int moved = big.refill();

@@ -3,14 +3,11 @@ package io.quotaflow.dispatch.ledger;
 import io.quotaflow.dispatch.queue.PendingQueue;
 import io.quotaflow.dispatch.outcome.Outbound;
 
-import io.quotaflow.settings.TenantSettings;
 import io.quotaflow.ticket.BinarySerde;
 import io.quotaflow.records.Priority;
+import io.quotaflow.testing.LedgerStores;
 import io.quotaflow.ticket.WorkItem;
-import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -26,32 +23,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The ledger on real in-memory stores: updates, identical re-publishes and stale retries. */
 class DispatchLedgerTest {
 
-    private KeyValueStore<String, WorkItem> pending;
-    private KeyValueStore<String, WorkItem> delayed;
-    private KeyValueStore<String, InFlightBatch> inFlight;
-    private KeyValueStore<String, RetryMarker> retrying;
-    private KeyValueStore<String, Long> cancels;
+    private LedgerStores stores;
     private DispatchLedger ledger;
     private long offset;
 
-    private static <V> KeyValueStore<String, V> store(MockProcessorContext<?, ?> context, String name, Serde<V> serde) {
-        return io.quotaflow.testing.MemoryStores.open(context, name, serde);
-    }
-
     @BeforeEach
     void setUp() {
-        MockProcessorContext<String, Outbound> context = new MockProcessorContext<>();
-        pending = store(context, "p", new BinarySerde<>(WorkItem.class));
-        delayed = store(context, "d", new BinarySerde<>(WorkItem.class));
-        inFlight = store(context, "f", new BinarySerde<>(InFlightBatch.class));
-        retrying = store(context, "r", new BinarySerde<>(RetryMarker.class));
-        cancels = store(context, "c", Serdes.Long());
+        stores = LedgerStores.open(new MockProcessorContext<String, Outbound>());
         ledger = ledger();
     }
 
     /** A ledger over the test's stores, its queue of tenants of weight 1, none capped. */
     private DispatchLedger ledger() {
-        return new DispatchLedger(pending, delayed, inFlight, retrying, cancels, new PendingQueue(TenantSettings.NONE, 0));
+        return stores.ledger();
     }
 
     private WorkItem fresh(String id, String body, long now) {
@@ -86,8 +70,8 @@ class DispatchLedgerTest {
         assertThat(ledger.accept(fresh("T-1", "new", 200), 200)).isEqualTo(REPLACED);
 
         assertThat(ledger.queue().size()).isEqualTo(2);
-        assertThat(body(pending.get("T-1"))).contains("new");
-        assertThat(pending.get("T-1").enqueuedAt()).isEqualTo(100);
+        assertThat(body(stores.pending().get("T-1"))).contains("new");
+        assertThat(stores.pending().get("T-1").enqueuedAt()).isEqualTo(100);
         assertThat(next().refs()).extracting(PendingQueue.Ref::id).containsExactly("T-1", "T-2");
     }
 
@@ -96,7 +80,7 @@ class DispatchLedgerTest {
         WorkItem first = fresh("T-1", "same", 100);
         ledger.accept(first, 100);
         assertThat(ledger.accept(fresh("T-1", "same", 200), 200)).isEqualTo(IDENTICAL);
-        assertThat(pending.get("T-1").origin()).isEqualTo(first.origin());
+        assertThat(stores.pending().get("T-1").origin()).isEqualTo(first.origin());
         assertThat(ledger.queue().size()).isEqualTo(1);
     }
 
@@ -113,8 +97,8 @@ class DispatchLedgerTest {
         assertThat(done.items()).extracting(WorkItem::id).containsExactly("T-2");
         assertThat(done.superseded()).isEqualTo(1);
         assertThat(next().refs()).extracting(PendingQueue.Ref::id).containsExactly("T-1");
-        assertThat(body(pending.get("T-1"))).contains("new");
-        assertThat(inFlight.get(batch)).isNull();
+        assertThat(body(stores.pending().get("T-1"))).contains("new");
+        assertThat(stores.inFlight().get(batch)).isNull();
     }
 
     @Test
@@ -123,9 +107,9 @@ class DispatchLedgerTest {
             ledger.accept(fresh("T-" + i, "x".repeat(100_000), 100), 100);
         }
         String batch = sendNext(150);
-        byte[] record = new BinarySerde<>(InFlightBatch.class).serializer().serialize("t", inFlight.get(batch));
+        byte[] record = new BinarySerde<>(InFlightBatch.class).serializer().serialize("t", stores.inFlight().get(batch));
         assertThat(record.length).isLessThan(4_000);
-        assertThat(pending.approximateNumEntries()).isEqualTo(10);
+        assertThat(stores.pending().approximateNumEntries()).isEqualTo(10);
     }
 
     @Test
@@ -135,7 +119,7 @@ class DispatchLedgerTest {
         String batch = sendNext(150);
         WorkItem failed = asRetry(ledger.complete(batch).orElseThrow().items().get(0), 5_000);
         ledger.retried(failed);
-        assertThat(pending.get("T-1")).isNull();
+        assertThat(stores.pending().get("T-1")).isNull();
 
         assertThat(ledger.accept(fresh("T-1", "new", 300), 300)).isEqualTo(ACCEPTED);
         String second = sendNext(350);
@@ -143,9 +127,9 @@ class DispatchLedgerTest {
 
         // the old copy comes back from tickets.retry after the new one was classified
         assertThat(ledger.accept(failed, 400)).isEqualTo(SUPERSEDED);
-        assertThat(pending.get("T-1")).isNull();
-        assertThat(delayed.get("T-1")).isNull();
-        assertThat(retrying.get("T-1")).isNull();
+        assertThat(stores.pending().get("T-1")).isNull();
+        assertThat(stores.delayed().get("T-1")).isNull();
+        assertThat(stores.retrying().get("T-1")).isNull();
     }
 
     @Test
@@ -155,9 +139,9 @@ class DispatchLedgerTest {
         ledger.retried(failed);
         assertThat(ledger.accept(fresh("T-1", "same", 200), 200)).isEqualTo(IDENTICAL);
         assertThat(ledger.accept(failed, 300)).isEqualTo(ACCEPTED);
-        assertThat(delayed.get("T-1")).isNotNull();
+        assertThat(stores.delayed().get("T-1")).isNotNull();
         ledger.promoteDue(5_000);
-        assertThat(pending.get("T-1").attempt()).isEqualTo(1);
+        assertThat(stores.pending().get("T-1").attempt()).isEqualTo(1);
     }
 
     @Test
@@ -171,7 +155,7 @@ class DispatchLedgerTest {
 
         assertThat(ledger.accept(retryA, 500)).isEqualTo(SUPERSEDED);
         assertThat(ledger.accept(retryB, 500)).isEqualTo(ACCEPTED);
-        assertThat(body(pending.get("T-1"))).contains("\"b\"");
+        assertThat(body(stores.pending().get("T-1"))).contains("\"b\"");
     }
 
     @Test
@@ -184,8 +168,8 @@ class DispatchLedgerTest {
 
         assertThat(ledger.accept(fresh("T-1", "new", 300), 300)).isEqualTo(REPLACED);
         assertThat(ledger.delayedCount()).isZero();
-        assertThat(delayed.get("T-1")).isNull();
-        assertThat(pending.get("T-1").attempt()).isZero();
+        assertThat(stores.delayed().get("T-1")).isNull();
+        assertThat(stores.pending().get("T-1").attempt()).isZero();
         assertThat(ledger.queue().contains("T-1")).isTrue();
     }
 
@@ -199,7 +183,7 @@ class DispatchLedgerTest {
         Restored restored = restarted.restore(item -> true);
         assertThat(restored.pending()).isEqualTo(2);
         assertThat(restored.calls()).isEqualTo(1);
-        assertThat(inFlight.get(batch)).isNull();
+        assertThat(stores.inFlight().get(batch)).isNull();
         assertThat(restarted.queue().size()).isEqualTo(2);
         assertThat(restarted.callsInFlight()).isZero();
     }
