@@ -215,11 +215,7 @@ class BatchCallerTest {
 
     @Test
     void shouldAnswerEachCallOnceWhenTheJobCompletesAndForgetTheJob() {
-        BatchCaller caller = caller(SETTINGS);
-        caller.send(request("c1", "t:a"), List.of(), 100, 0);
-        caller.send(request("c2", "t:b"), List.of(), 100, 0);
-        caller.tick(1_000, recorder);
-        caller.tick(1_001, recorder);
+        BatchCaller caller = submittedTwoCalls();
         api.statuses.put("batch_1", CompletableFuture.completedFuture(info("batch_1", BatchStatus.COMPLETED, "file-out", "file-err")));
         api.files.put("file-out", answerLine("c1"));
         api.files.put("file-err", "{\"custom_id\":\"c2\",\"response\":{\"status_code\":500,\"body\":{\"error\":{\"message\":\"boom\"}}},"
@@ -262,11 +258,7 @@ class BatchCallerTest {
 
     @Test
     void shouldHandTheCallsAnExpiredJobDidNotGetToBackAsUnfinished() {
-        BatchCaller caller = caller(SETTINGS);
-        caller.send(request("c1", "t:a"), List.of(), 100, 0);
-        caller.send(request("c2", "t:b"), List.of(), 100, 0);
-        caller.tick(1_000, recorder);
-        caller.tick(1_001, recorder);
+        BatchCaller caller = submittedTwoCalls();
         api.statuses.put("batch_1", CompletableFuture.completedFuture(info("batch_1", BatchStatus.EXPIRED, "file-out", "file-err")));
         api.files.put("file-out", answerLine("c1"));
         api.files.put("file-err", "{\"custom_id\":\"c2\",\"response\":null,\"error\":{\"code\":\"batch_expired\",\"message\":\"late\"}}\n");
@@ -649,5 +641,15 @@ class BatchCallerTest {
         }
         assertThat(api.lists).isZero();
         assertThat(api.cancelled).isEmpty();
+    }
+
+    /** A caller of {@code SETTINGS} whose two calls, c1 and c2, went out as job batch_1 (its upload, then its creation). */
+    private BatchCaller submittedTwoCalls() {
+        BatchCaller caller = caller(SETTINGS);
+        caller.send(request("c1", "t:a"), List.of(), 100, 0);
+        caller.send(request("c2", "t:b"), List.of(), 100, 0);
+        caller.tick(1_000, recorder);
+        caller.tick(1_001, recorder);
+        return caller;
     }
 }
