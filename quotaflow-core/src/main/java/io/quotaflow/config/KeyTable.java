@@ -262,7 +262,7 @@ final class KeyTable {
                 + "(estimated prompt and completion): past it its tickets wait, never rejected (default: no cap)");
         template(TenantKeys.PREFIX + TenantKeys.NAME + ".rpm", Type.LONG, ConfigRules.atLeast("at least 1", 1),
                 null, "that tenant's own tickets per minute, "
-                + "held the same way (default: no cap)");
+                + "held the same way; a ticket sent again after a call that did not answer it counts once (default: no cap)");
         template(TenantKeys.PREFIX + TenantKeys.NAME + ".principal", Type.STRING, null, "the Kafka principal "
                 + "(`User:alice`) allowed to write that tenant's input topics under `tenants.from=principal` "
                 + "(the ACLs: docs/operations.md, \"Tenants and access\")");

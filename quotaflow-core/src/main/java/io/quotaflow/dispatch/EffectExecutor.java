@@ -98,7 +98,7 @@ final class EffectExecutor {
             } else if (change instanceof Effects.Retried r) {
                 ledger.retried(r.item());
             } else if (change instanceof Effects.Requeue r) {
-                ledger.requeue(r.items());
+                ledger.requeue(r.items(), true);
             } else if (change instanceof Effects.Withdraw w) {
                 ledger.withdraw(w.id());
             } else if (change instanceof Effects.Lead l) {
@@ -220,7 +220,7 @@ final class EffectExecutor {
                 stay.add(item);
             }
         }
-        ledger.requeue(stay);
+        ledger.requeue(stay, true);
         statuses.requeued(stay, now);
     }
 }

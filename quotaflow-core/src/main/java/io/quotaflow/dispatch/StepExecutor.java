@@ -174,7 +174,7 @@ final class StepExecutor {
             ledger.discard(discard.proposal());
         } else if (step instanceof DispatchStep.Split split) {
             ledger.discard(split.proposal());
-            ledger.requeue(split.requeued());
+            ledger.requeue(split.requeued(), false);
         } else if (step instanceof DispatchStep.TooLarge large) {
             ledger.discard(large.proposal());
             effects.apply(outcomes.deadLetter(large.item(), ErrorKind.TOO_LARGE.wire(), 0, "needs about " + large.cost() + " tokens with "

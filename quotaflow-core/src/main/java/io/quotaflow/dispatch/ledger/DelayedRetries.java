@@ -34,7 +34,7 @@ final class DelayedRetries {
             l.delayed.delete(ref.id());
             if (item != null && l.pending.get(item.key()) == null) {
                 l.pending.put(item.key(), item);
-                l.index(item);
+                l.index(item, false);
             }
         }
     }

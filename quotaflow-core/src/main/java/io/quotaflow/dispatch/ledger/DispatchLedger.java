@@ -56,9 +56,6 @@ public final class DispatchLedger {
     public record Completed(InFlightBatch batch, List<WorkItem> items, int superseded) {
     }
 
-    /** Spilled tickets brought back to the queue per tick at most. */
-    static final int REFILL_PER_TICK = Spill.REFILL_PER_TICK;
-
     final KeyValueStore<String, WorkItem> pending;
     final KeyValueStore<String, WorkItem> delayed;
     final KeyValueStore<String, InFlightBatch> inFlight;
@@ -140,18 +137,19 @@ public final class DispatchLedger {
             delayedIndex.add(new DelayedRef(item.notBefore(), item.key()));
         } else {
             pending.put(item.key(), item);
-            index(item);
+            index(item, false);
         }
     }
 
-    void index(WorkItem item) {
+    /** {@code capPaid}: see {@link PendingQueue.Ref#capPaid}; a ticket spilled to disk loses it (and may count once more). */
+    void index(WorkItem item, boolean capPaid) {
         if (inFlightIds.contains(item.key()) || queue.contains(item.key())) {
             return;
         }
         if (spill.must(item.priority())) {
-            spill.spill(item.priority(), ref(item));
+            spill.spill(item.priority(), ref(item, false));
         } else {
-            queue.add(item.priority(), ref(item));
+            queue.add(item.priority(), ref(item, capPaid));
         }
     }
 
@@ -185,11 +183,11 @@ public final class DispatchLedger {
 
     /**
      * Brings spilled tickets back while the queue has room: highest class first, oldest first, at
-     * most {@link #REFILL_PER_TICK}. An entry whose ticket is gone or changed is dropped. Returns how
+     * most {@link Spill#REFILL_PER_TICK}. An entry whose ticket is gone or changed is dropped. Returns how
      * many came back.
      */
     public int refill() {
-        return spill.refill(pending::get, inFlightIds::contains, DispatchLedger::ref);
+        return spill.refill(pending::get, inFlightIds::contains, item -> ref(item, false));
     }
 
     /**
@@ -220,9 +218,9 @@ public final class DispatchLedger {
         return Spill.dropOrphans(overflow, owned);
     }
 
-    static PendingQueue.Ref ref(WorkItem item) {
+    static PendingQueue.Ref ref(WorkItem item, boolean capPaid) {
         return new PendingQueue.Ref(item.key(), item.tenant(), item.tokens(), item.enqueuedAt(), item.batchCap(), item.attempt(),
-                item.original().length, item.routed().fellBack(), item.deadline());
+                item.original().length, item.routed().fellBack(), item.deadline(), capPaid);
     }
 
     /** The first {@code limit} retries held for later, by due time (a store read each). */
@@ -297,7 +295,7 @@ public final class DispatchLedger {
                 items.add(current);
             } else {
                 superseded++;
-                index(current);
+                index(current, false);
             }
         }
         return Optional.of(new Completed(batch, items, superseded));
@@ -339,11 +337,15 @@ public final class DispatchLedger {
         retrying.put(item.key(), RetryMarker.of(item));
     }
 
-    /** The tickets wait again (split, bisected, rate limited, halted), as given. */
-    public void requeue(List<WorkItem> items) {
+    /**
+     * The tickets wait again, as given: after a call that did not answer them (cut, bisected, rate limited, halted, a batch
+     * job that ended without them; {@code capPaid}: their tenants' caps were charged when it was admitted, and are not
+     * again), or split before it was sent (still to be charged).
+     */
+    public void requeue(List<WorkItem> items, boolean capPaid) {
         for (WorkItem item : items) {
             pending.put(item.key(), item);
-            index(item);
+            index(item, capPaid);
         }
     }
 

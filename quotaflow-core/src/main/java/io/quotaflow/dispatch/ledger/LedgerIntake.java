@@ -48,12 +48,12 @@ final class LedgerIntake {
             l.pending.put(id, update);
         } else if (l.queue.contains(id)) {
             l.pending.put(id, update);
-            l.queue.replace(update.priority(), DispatchLedger.ref(update));
+            l.queue.replace(update.priority(), DispatchLedger.ref(update, false));
         } else {
             // spilled (it takes its place on disk by its class and arrival), or another scope's copy
             l.spill.unspill(waiting);
             l.pending.put(id, update);
-            l.index(update);
+            l.index(update, false);
         }
         return DispatchLedger.Acceptance.REPLACED;
     }

@@ -62,7 +62,7 @@ final class LedgerRestore {
                 if (l.spill.holds(kv.value)) {
                     l.spill.count(kv.value.priority(), 1, kv.value.tokens());
                 } else {
-                    held.add(java.util.Map.entry(kv.value.priority(), DispatchLedger.ref(kv.value)));
+                    held.add(java.util.Map.entry(kv.value.priority(), DispatchLedger.ref(kv.value, false)));
                 }
             });
         }

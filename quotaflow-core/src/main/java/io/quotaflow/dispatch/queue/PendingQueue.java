@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,16 +32,17 @@ import java.util.function.ToIntFunction;
  */
 public final class PendingQueue {
 
-    /** A proposal gives up on a batch after this many tenants it could not take a ticket from (capped, or too large for the room left). */
-    static final int MAX_SKIPS = 1_024;
-
-    /** An index entry; {@code deadline} is epoch ms, 0 for none. */
+    /**
+     * An index entry; {@code deadline} is epoch ms, 0 for none. {@code capPaid}: the ticket waits again after a call that
+     * did not answer it (cut at {@code max_tokens}, bisected, rate limited, an engine full, a halt), and its tenant's cap was
+     * charged for it when that call was admitted: a ticket counts once against its tenant's cap ({@link TenantCaps}).
+     */
     public record Ref(String id, String tenant, int tokens, long enqueuedAt, int batchCap, int attempt, int bytes, boolean fellBack,
-               long deadline) {
+               long deadline, boolean capPaid) {
 
-        /** An entry without a deadline. */
+        /** An entry without a deadline, its tenant's cap still to be charged. */
         public Ref(String id, String tenant, int tokens, long enqueuedAt, int batchCap, int attempt, int bytes, boolean fellBack) {
-            this(id, tenant, tokens, enqueuedAt, batchCap, attempt, bytes, fellBack, 0);
+            this(id, tenant, tokens, enqueuedAt, batchCap, attempt, bytes, fellBack, 0, false);
         }
     }
 
@@ -105,8 +107,13 @@ public final class PendingQueue {
             q.byTenant.put(tq.tenant, tq);
             q.shares.join(tq.tenant);
         }
-        boolean first = tq.refs.isEmpty();
-        tq.refs.put(ref.id(), canonical(tq, ref));
+        boolean first = tq.isEmpty();
+        // a ticket back from a call goes ahead of the tickets not sent yet: the tenant's head may change
+        boolean newHead = !first && ref.capPaid() && !tq.head().capPaid();
+        if (newHead) {
+            detach(q, tq);
+        }
+        tq.add(canonical(tq, ref));
         tq.cost += cost(ref);
         tq.lastAt = Math.max(tq.lastAt, ref.enqueuedAt());
         index.put(ref.id(), tq);
@@ -114,7 +121,7 @@ public final class PendingQueue {
         q.size++;
         q.tokens += ref.tokens();
         depths.deepen(tq.tenant, 1);
-        if (first) {
+        if (first || newHead) {
             attach(q, tq);
         }
     }
@@ -122,7 +129,7 @@ public final class PendingQueue {
     /** The ref with the tenant's one shared name (the ticket's own copy of it is not kept). */
     private static Ref canonical(TenantQueue tq, Ref ref) {
         return ref.tenant() == tq.tenant ? ref : new Ref(ref.id(), tq.tenant, ref.tokens(), ref.enqueuedAt(), ref.batchCap(),
-                ref.attempt(), ref.bytes(), ref.fellBack(), ref.deadline());
+                ref.attempt(), ref.bytes(), ref.fellBack(), ref.deadline(), ref.capPaid());
     }
 
     private void attach(ClassQueue q, TenantQueue tq) {
@@ -163,7 +170,7 @@ public final class PendingQueue {
             return List.of();
         }
         List<Ref> out = new ArrayList<>(q.size);
-        q.byTenant.values().forEach(tq -> out.addAll(tq.refs.values()));
+        q.byTenant.values().forEach(tq -> tq.addTo(out));
         out.sort(Comparator.comparingLong(Ref::enqueuedAt));
         return out;
     }
@@ -187,51 +194,12 @@ public final class PendingQueue {
             if (q.size == 0) {
                 continue;
             }
-            Proposal proposal = propose(p, q, maxItems, maxTokens.applyAsInt(p), maxBytes, now);
+            Proposal proposal = ServingOrder.propose(p, q, this::cost, caps.use(), new ServingOrder.Room(maxItems, maxTokens.applyAsInt(p), maxBytes), now);
             if (!proposal.refs().isEmpty()) {
                 return Optional.of(proposal);
             }
         }
         return Optional.empty();
-    }
-
-    private Proposal propose(Priority priority, ClassQueue q, int maxItems, int maxTokens, long maxBytes, long now) {
-        List<Ref> refs = new ArrayList<>();
-        ServingOrder.Merge merge = new ServingOrder.Merge(q, this::cost);
-        int tokens = 0;
-        long bytes = 0;
-        int cap = maxItems;
-        int skips = 0;
-        while (refs.size() < cap && skips < MAX_SKIPS) {
-            ServingOrder.Candidate c = merge.poll();
-            if (c == null) {
-                break;
-            }
-            Ref candidate = c.next;
-            long cost = cost(candidate);
-            int candidateCap = candidate.batchCap() > 0 ? candidate.batchCap() : Integer.MAX_VALUE;
-            boolean held = !caps.allows(c.tq.tenant, c.spent + cost, c.taken + 1, now);
-            boolean full = !refs.isEmpty() && (tokens + candidate.tokens() > maxTokens || bytes + candidate.bytes() > maxBytes
-                    || refs.size() + 1 > Math.min(cap, candidateCap));
-            if (held || full) {
-                // this tenant's next ticket may not go now; others may
-                skips++;
-                continue;
-            }
-            if (refs.isEmpty()) {
-                cap = Math.min(cap, candidateCap);
-            }
-            refs.add(candidate);
-            tokens += candidate.tokens();
-            bytes += candidate.bytes();
-            if (c.advance(q)) {
-                merge.putBack(c);
-            }
-            if (tokens >= maxTokens) {
-                break;
-            }
-        }
-        return new Proposal(priority, List.copyOf(refs), tokens);
     }
 
     /**
@@ -254,16 +222,17 @@ public final class PendingQueue {
 
     /**
      * A proposal's call was admitted at {@code now}: its tickets are charged to their tenants'
-     * shares and caps, then removed as by {@link #remove(Proposal)}. Returns the tokens charged per tenant.
+     * shares and (those not {@link Ref#capPaid} before) caps, then removed as by {@link #remove(Proposal)}. Returns the tokens charged per tenant.
      */
     public Map<String, Long> admit(Proposal proposal, long now) {
         ClassQueue q = classes.get(proposal.priority());
         Map<String, Long> byTenant = new TreeMap<>();
-        Map<String, Integer> tickets = new HashMap<>();
+        TenantCaps.Use capUse = caps.use();
         for (Ref ref : proposal.refs()) {
             byTenant.merge(ref.tenant(), cost(ref), Long::sum);
-            tickets.merge(ref.tenant(), 1, Integer::sum);
+            capUse.take(ref, ref.tenant(), cost(ref));
         }
+        capUse.charge(now);
         byTenant.forEach((tenant, cost) -> {
             TenantQueue tq = q.byTenant.get(tenant);
             if (tq != null) {
@@ -273,7 +242,6 @@ public final class PendingQueue {
                 tq.seq = ++counter;
                 attach(q, tq);
             }
-            caps.charge(tenant, cost, tickets.get(tenant), now);
             activity.admitted(tenant, cost, now);
         });
         remove(proposal);
@@ -312,8 +280,8 @@ public final class PendingQueue {
         }
         for (ClassQueue q : classes.values()) {
             TenantQueue tq = q.byTenant.get(tenant);
-            if (tq != null && !tq.refs.isEmpty()) {
-                return caps.holds(tenant, cost(tq.head()), now);
+            if (tq != null && !tq.isEmpty()) {
+                return !tq.head().capPaid() && caps.holds(tenant, cost(tq.head()), now);
             }
         }
         return false;
@@ -324,7 +292,8 @@ public final class PendingQueue {
         List<Ref> matched = new ArrayList<>();
         for (ClassQueue q : classes.values()) {
             for (TenantQueue tq : q.byTenant.values()) {
-                for (Ref r : tq.refs.values()) {
+                for (Iterator<Ref> it = tq.iterator(); it.hasNext();) {
+                    Ref r = it.next();
                     if (predicate.test(r)) {
                         matched.add(r);
                     }
@@ -346,7 +315,7 @@ public final class PendingQueue {
             if (head) {
                 detach(q, tq);
             }
-            Ref old = tq.refs.put(ref.id(), canonical(tq, ref));
+            Ref old = tq.replace(canonical(tq, ref));
             q.tokens += ref.tokens() - (old == null ? 0 : old.tokens());
             withDeadline += (ref.deadline() > 0 ? 1 : 0) - (old != null && old.deadline() > 0 ? 1 : 0);
             tq.cost += cost(ref) - (old == null ? 0 : cost(old));
@@ -370,13 +339,13 @@ public final class PendingQueue {
         if (head) {
             detach(q, tq);
         }
-        Ref r = tq.refs.remove(id);
+        Ref r = tq.remove(id);
         withDeadline -= r.deadline() > 0 ? 1 : 0;
         tq.cost -= cost(r);
         q.size--;
         q.tokens -= r.tokens();
         depths.deepen(tq.tenant, -1);
-        if (tq.refs.isEmpty()) {
+        if (tq.isEmpty()) {
             q.byTenant.remove(tq.tenant);
             q.shares.leave(tq.tenant);
         } else if (head) {
@@ -389,7 +358,7 @@ public final class PendingQueue {
     public void remove(Proposal proposal) {
         for (Ref ref : proposal.refs()) {
             TenantQueue tq = index.get(ref.id());
-            if (tq != null && tq.priority == proposal.priority() && ref.equals(tq.refs.get(ref.id()))) {
+            if (tq != null && tq.priority == proposal.priority() && ref.equals(tq.get(ref.id()))) {
                 remove(ref.id());
             }
         }

@@ -16,6 +16,13 @@ import java.util.function.ToLongFunction;
 /** The order in which the deficit round robin of a {@link PendingQueue} class serves its tenants' tickets. */
 final class ServingOrder {
 
+    /** A proposal gives up on a batch after this many tenants it could not take a ticket from (capped, or too large for the room left). */
+    static final int MAX_SKIPS = 1_024;
+
+    /** What one call may take: tickets, estimated prompt tokens, ticket bytes. */
+    record Room(int maxItems, int maxTokens, long maxBytes) {
+    }
+
     private ServingOrder() {
     }
 
@@ -32,7 +39,7 @@ final class ServingOrder {
         Candidate(TenantQueue tq, ToLongFunction<PendingQueue.Ref> cost) {
             this.tq = tq;
             this.cost = cost;
-            this.refs = tq.refs.values().iterator();
+            this.refs = tq.iterator();
             this.next = refs.next();
             this.finish = tq.finish;
         }
@@ -130,7 +137,7 @@ final class ServingOrder {
             Candidate c = touched.get(tq);
             long spent = c == null ? 0 : c.spent;
             int taken = c == null ? 0 : c.taken;
-            int tickets = tq.refs.size() - taken;
+            int tickets = tq.size() - taken;
             if (tickets <= 0) {
                 continue;
             }
@@ -141,5 +148,51 @@ final class ServingOrder {
                     restCost, Math.max(0, restCost - (long) completionPerTicket * tickets), from, Math.max(from, tq.lastAt)));
         }
         return new QueueView.Rotation(rests);
+    }
+
+    /**
+     * The next batch of class {@code q} at {@code now}, tenants in serving order ({@link PendingQueue#propose}), within
+     * {@code room}, each tenant's cap asked through {@code capUse}; nothing is removed.
+     */
+    static PendingQueue.Proposal propose(Priority priority, ClassQueue q, ToLongFunction<PendingQueue.Ref> costOf, TenantCaps.Use capUse,
+                                         Room room, long now) {
+        int maxTokens = room.maxTokens();
+        List<PendingQueue.Ref> refs = new ArrayList<>();
+        Merge merge = new Merge(q, costOf);
+        int tokens = 0;
+        long bytes = 0;
+        int cap = room.maxItems();
+        int skips = 0;
+        while (refs.size() < cap && skips < MAX_SKIPS) {
+            Candidate c = merge.poll();
+            if (c == null) {
+                break;
+            }
+            PendingQueue.Ref candidate = c.next;
+            long cost = costOf.applyAsLong(candidate);
+            int candidateCap = candidate.batchCap() > 0 ? candidate.batchCap() : Integer.MAX_VALUE;
+            boolean held = !capUse.allows(candidate, c.tq.tenant, cost, now);
+            boolean full = !refs.isEmpty() && (tokens + candidate.tokens() > maxTokens || bytes + candidate.bytes() > room.maxBytes()
+                    || refs.size() + 1 > Math.min(cap, candidateCap));
+            if (held || full) {
+                // this tenant's next ticket may not go now; others may
+                skips++;
+                continue;
+            }
+            if (refs.isEmpty()) {
+                cap = Math.min(cap, candidateCap);
+            }
+            refs.add(candidate);
+            capUse.take(candidate, c.tq.tenant, cost);
+            tokens += candidate.tokens();
+            bytes += candidate.bytes();
+            if (c.advance(q)) {
+                merge.putBack(c);
+            }
+            if (tokens >= maxTokens) {
+                break;
+            }
+        }
+        return new PendingQueue.Proposal(priority, List.copyOf(refs), tokens);
     }
 }

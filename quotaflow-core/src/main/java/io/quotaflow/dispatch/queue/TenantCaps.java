@@ -26,6 +26,46 @@ public final class TenantCaps {
         this.settings = settings;
     }
 
+    /** A new account of what one batch asks of the caps. */
+    Use use() {
+        return new Use();
+    }
+
+    /**
+     * What one batch asks of its tenants' caps, ticket by ticket: the tokens and tickets of each capped tenant not paid
+     * before ({@link PendingQueue.Ref#capPaid}: a ticket counts once). Made only where a cap is configured.
+     */
+    final class Use {
+        private Map<String, long[]> byTenant;
+
+        /** Whether {@code ref} of {@code tenant}, costing {@code cost}, may join the batch at {@code now}. */
+        boolean allows(PendingQueue.Ref ref, String tenant, long cost, long now) {
+            if (ref.capPaid() || !capped(tenant)) {
+                return true;
+            }
+            long[] use = byTenant == null ? null : byTenant.get(tenant);
+            return TenantCaps.this.allows(tenant, (use == null ? 0 : use[0]) + cost, (use == null ? 0 : (int) use[1]) + 1, now);
+        }
+
+        /** {@code ref} joined the batch. */
+        void take(PendingQueue.Ref ref, String tenant, long cost) {
+            if (ref.capPaid() || !capped(tenant)) {
+                return;
+            }
+            byTenant = byTenant == null ? new HashMap<>() : byTenant;
+            long[] use = byTenant.computeIfAbsent(tenant, t -> new long[2]);
+            use[0] += cost;
+            use[1]++;
+        }
+
+        /** The batch was admitted at {@code now}: each tenant's cap is charged with what it took. */
+        void charge(long now) {
+            if (byTenant != null) {
+                byTenant.forEach((tenant, use) -> TenantCaps.this.charge(tenant, use[0], (int) use[1], now));
+            }
+        }
+    }
+
     /** Whether {@code tenant} has a cap at all. */
     boolean capped(String tenant) {
         return settings.of(tenant).capped();

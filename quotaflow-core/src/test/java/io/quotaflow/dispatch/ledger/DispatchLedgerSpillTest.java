@@ -207,17 +207,17 @@ class DispatchLedgerSpillTest {
 
     @Test
     void shouldBringBackAtMostABoundedNumberPerTick() {
-        DispatchLedger big = ledger(DispatchLedger.REFILL_PER_TICK * 3);
-        for (int i = 0; i < DispatchLedger.REFILL_PER_TICK * 4; i++) {
+        DispatchLedger big = ledger(Spill.REFILL_PER_TICK * 3);
+        for (int i = 0; i < Spill.REFILL_PER_TICK * 4; i++) {
             big.accept(standard("T-" + i, i), i);
         }
         for (PendingQueue.Ref r : big.queue().matching(ref -> true)) {
             big.queue().remove(r.id());
             stores.pending().delete(r.id());
         }
-        assertThat(big.spilledTotal()).isEqualTo(DispatchLedger.REFILL_PER_TICK);
+        assertThat(big.spilledTotal()).isEqualTo(Spill.REFILL_PER_TICK);
         int moved = big.refill();
-        assertThat(moved).isEqualTo(DispatchLedger.REFILL_PER_TICK);
+        assertThat(moved).isEqualTo(Spill.REFILL_PER_TICK);
         assertThat(big.spilledTotal()).isZero();
         assertThat(big.refill()).isZero();
     }

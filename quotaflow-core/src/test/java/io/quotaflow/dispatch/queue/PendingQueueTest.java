@@ -130,6 +130,31 @@ class PendingQueueTest {
     }
 
     @Test
+    void shouldCountATicketOnceAgainstItsTenantsCapWhenItWaitsAgainAfterACallThatDidNotAnswerIt() {
+        PendingQueue q = new PendingQueue(io.quotaflow.settings.TenantSettings.builder().rpm("capped", 2).build(), 0);
+        long t0 = 1_700_000_000_000L;
+        q.add(Priority.INTERACTIVE, ref("a", "capped", 10, 1));
+        q.add(Priority.INTERACTIVE, ref("b", "capped", 10, 2));
+        q.add(Priority.INTERACTIVE, ref("c", "capped", 10, 3));
+        PendingQueue.Proposal first = q.propose(10, prio -> 100_000, Long.MAX_VALUE, t0).orElseThrow();
+        assertThat(ids(first)).as("two tickets a minute, both at once").containsExactly("a", "b");
+        q.admit(first, t0);
+        assertThat(q.heldByCap("capped", t0)).isTrue();
+
+        // the call was cut at max_tokens: both wait again, already paid for, ahead of c, which is not
+        PendingQueue.Ref paidA = new PendingQueue.Ref("a", "capped", 10, 1, 0, 0, 100, false, 0, true);
+        PendingQueue.Ref paidB = new PendingQueue.Ref("b", "capped", 10, 2, 0, 0, 100, false, 0, true);
+        q.add(Priority.INTERACTIVE, paidA);
+        q.add(Priority.INTERACTIVE, paidB);
+        assertThat(q.heldByCap("capped", t0 + 1)).as("the head was paid for").isFalse();
+        PendingQueue.Proposal again = q.propose(10, prio -> 100_000, Long.MAX_VALUE, t0 + 1).orElseThrow();
+        assertThat(ids(again)).as("sent again at once; c still waits for the bucket").containsExactlyInAnyOrder("a", "b");
+        q.admit(again, t0 + 1);
+        assertThat(q.heldByCap("capped", t0 + 29_000)).as("the bucket is where the first call left it: 1 in 30 s").isTrue();
+        assertThat(ids(q.propose(10, prio -> 100_000, Long.MAX_VALUE, t0 + 30_001).orElseThrow())).containsExactly("c");
+    }
+
+    @Test
     void shouldShareByWeightWithHeavyTailedTicketsAndOversizedOnesGoingAlone() {
         PendingQueue q = new PendingQueue(io.quotaflow.settings.TenantSettings.builder().weight("gold", 3).build(), 36);
         java.util.Random random = new java.util.Random(7);
