@@ -20,9 +20,12 @@ import java.util.TreeMap;
  * @param useAfterRestore   per scope of the killed instance, its use from its restore to its own last admission
  * @param useRunPerScope    each scope's use from the run's first call to the last (its starting level once)
  * @param tokensPer10s      each scope's admitted tokens per 10 s from the run's first call (row i: scope i)
+ * @param useOwnWork        the keys' use, each from the run's first call to its own last admission (its starting level
+ *                          once), pooled: unlike the use over the run, a key whose scope ran out of work while others
+ *                          finished is not counted idle for it
  */
 public record FullRateFigures(Map<Integer, Double> secondsToFullRate, Map<Integer, Double> useAfterRestore,
-                              List<Double> useRunPerScope, List<List<Long>> tokensPer10s) {
+                              List<Double> useRunPerScope, List<List<Long>> tokensPer10s, double useOwnWork) {
 
     /** A 10-second window at or above this share of the key's rate is full rate. */
     static final double FULL_SHARE = 0.9;
@@ -63,16 +66,21 @@ public record FullRateFigures(Map<Integer, Double> secondsToFullRate, Map<Intege
         }
         List<Double> run = new ArrayList<>();
         List<List<Long>> per10 = new ArrayList<>();
+        double ownAdmitted = 0;
+        double ownAdmissible = 0;
         for (int i = 0; i < timelines.size(); i++) {
             ScopeTimeline t = timelines.get(i);
             run.add(use(t, quotas.get(i), f.firstCallMs() - 1, f.lastCallMs(), true));
+            long ownLast = Math.min(f.lastCallMs(), t.lastAdmissionMs().orElse(f.firstCallMs()));
+            ownAdmitted += t.tokensBetween(f.firstCallMs() - 1, ownLast);
+            ownAdmissible += quotas.get(i).tpm() * (ownLast - f.firstCallMs() + 1) / 60_000.0 + quotas.get(i).startTokens();
             List<Long> row = new ArrayList<>();
             for (long from = f.firstCallMs() - 1; from < f.lastCallMs(); from += WINDOW_MS) {
                 row.add(t.tokensBetween(from, from + WINDOW_MS));
             }
             per10.add(row);
         }
-        return new FullRateFigures(seconds, after, run, per10);
+        return new FullRateFigures(seconds, after, run, per10, ownAdmissible > 0 ? ownAdmitted / ownAdmissible : Double.NaN);
     }
 
     private static double use(ScopeTimeline t, FailoverFigures.Quota q, long fromMs, long toMs, boolean withStart) {
@@ -102,7 +110,8 @@ public record FullRateFigures(Map<Integer, Double> secondsToFullRate, Map<Intege
         for (int i = 0; i < useRunPerScope.size(); i++) {
             parts.add("s" + i + " " + FailoverResult.pct(useRunPerScope.get(i)));
         }
-        return String.join(", ", parts);
+        return String.join(", ", parts) + "; the keys over each one's own work (the run's first call to its last): "
+                + FailoverResult.pct(useOwnWork);
     }
 
     /** The admitted tokens per 10 s, one row per window, one column per scope, as Markdown. */

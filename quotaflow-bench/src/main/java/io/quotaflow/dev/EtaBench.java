@@ -23,6 +23,8 @@ final class EtaBench {
     int run(BenchCommand bench) throws Exception {
         PrintWriter err = bench.spec.commandLine().getErr();
         boolean met = true;
+        StringBuilder reports = new StringBuilder();
+        List<Object> results = new java.util.ArrayList<>();
         for (var provider : providerList(etaProviders)) {
             var options = io.quotaflow.bench.EtaAccuracyBenchmark.Options.defaults(bench.seed).withProvider(provider);
             if (bench.tickets != null) {
@@ -35,7 +37,10 @@ final class EtaBench {
             bench.spec.commandLine().getOut().print(result.report());
             bench.spec.commandLine().getOut().flush();
             met &= result.metTarget();
+            reports.append(result.report());
+            results.add(result);
         }
+        AloneBenches.writeFiles(bench, "m", reports.toString(), results, met);
         return met ? ExitCodes.OK : ExitCodes.FAILURE;
     }
 

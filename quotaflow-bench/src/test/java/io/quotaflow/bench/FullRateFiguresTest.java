@@ -63,6 +63,20 @@ class FullRateFiguresTest {
     }
 
     @Test
+    void shouldNotCountAKeyIdleAfterItsScopeRanOutOfWorkInTheUseOverEachKeysOwnWork() {
+        // s0 runs at its key's rate and runs out of work at 40 s; s1 runs at its rate to 80 s
+        List<ScopeTimeline> timelines = List.of(scope(ms -> ms <= 40_000 ? 1_000 : 0), scope(ms -> 1_000));
+        List<FailoverFigures.Quota> quotas = List.of(new FailoverFigures.Quota(TPM, 0), new FailoverFigures.Quota(TPM, 0));
+        FailoverFigures f = FailoverFigures.compute(timelines, quotas, 20_200, "fo-2",
+                List.of(owners(10_000, "fo-1", "fo-2"), owners(30_000, "fo-1", "fo-2")));
+        FullRateFigures r = FullRateFigures.compute(timelines, quotas, f);
+        assertThat(r.useRunPerScope().get(0)).as("over the run, s0 idle for its last 40 s").isCloseTo(0.5, within(0.02));
+        assertThat(r.useOwnWork()).as("each key over its own work: both at their rate").isCloseTo(1.0, within(0.02));
+        assertThat(r.perScopeText()).endsWith("the keys over each one's own work (the run's first call to its last): "
+                + FailoverResult.pct(r.useOwnWork()));
+    }
+
+    @Test
     void shouldSayNeverWhenAMovedScopeNeverReachedNinetyPercentBeforeItsWorkRanOut() {
         List<ScopeTimeline> timelines = List.of(scope(ms -> 1_000), scope(ms -> ms <= 20_000 ? 1_000 : ms < 27_000 ? 0 : 800));
         List<FailoverFigures.Quota> quotas = List.of(new FailoverFigures.Quota(TPM, 0), new FailoverFigures.Quota(TPM, 0));

@@ -1,8 +1,14 @@
 package io.quotaflow.dev;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.bench.Scenario;
+import io.quotaflow.records.Json;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -64,5 +70,37 @@ class BenchCommandTest {
         assertThatThrownBy(() -> options.withTpm(10)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tpm");
         assertThat(options.withBurstSeconds(60).burstSeconds()).isEqualTo(60);
         assertThatThrownBy(() -> options.withBurstSeconds(61)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("burst");
+    }
+
+    /** A result as a bench returns one. */
+    record Figures(int calls, double share) {
+    }
+
+    @Test
+    void shouldWriteAnAloneBenchsReportToTheMarkdownAndJsonFilesAsked(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("y.json");
+        Path markdown = dir.resolve("y.md");
+        BenchCommand bench = new BenchCommand();
+        new CommandLine(bench).parseArgs("--scenario", "y", "--json", json.toString(), "--markdown", markdown.toString());
+        String report = "| route | calls/s |\n| auto | 15.7 |\n";
+
+        AloneBenches.writeFiles(bench, "y", report, new Figures(628, 0.98), true);
+
+        assertThat(Files.readString(markdown)).isEqualTo("```\n" + report + "```\n");
+        JsonNode root = Json.MAPPER.readTree(json.toFile());
+        assertThat(root.path("command").asText()).isEqualTo("quotaflow --scenario y --json " + json + " --markdown " + markdown);
+        assertThat(root.path("scenario").asText()).isEqualTo("y");
+        assertThat(root.path("clean").asBoolean()).isTrue();
+        assertThat(root.path("report")).hasSize(2);
+        assertThat(root.path("report").get(1).asText()).isEqualTo("| auto | 15.7 |");
+        assertThat(root.path("result").path("calls").asInt()).isEqualTo(628);
+        assertThat(root.path("result").path("share").asDouble()).isEqualTo(0.98);
+
+        AloneBenches.writeFiles(bench, "y", report, new Object(), false);
+        JsonNode unwritable = Json.MAPPER.readTree(json.toFile());
+        assertThat(unwritable.has("result")).isFalse();
+        assertThat(unwritable.path("resultNotWritten").asText()).isNotBlank();
+        assertThat(unwritable.path("report")).as("the report is there all the same").hasSize(2);
+        assertThat(unwritable.path("clean").asBoolean()).isFalse();
     }
 }
