@@ -310,24 +310,31 @@ public final class BenchCommand implements Callable<Integer> {
     /** Bench (l) or (m) when selected: each runs alone, on its own broker and simulator; null for the others. */
     private Integer runAlone(PrintWriter out, ProgressLine line) throws Exception {
         if (io.quotaflow.bench.EtaAccuracyBenchmark.named(scenarios)) {
+            refuseUnused("m", "--tickets", "--seed");
             return eta.run(this);
         }
         if (TENANT_SHARES.contains(scenarios.strip().toLowerCase(Locale.ROOT))) {
+            refuseUnused("l", "--tickets", "--seed", "--timeout-minutes");
             return AloneBenches.tenantShares(this, out, line);
         }
         if (io.quotaflow.bench.SelfHostedBenchmark.named(scenarios)) {
+            refuseUnused("y", "--seed");
             return AloneBenches.selfHosted(this, out, line);
         }
         if (BOUNDS.contains(scenarios.strip().toLowerCase(Locale.ROOT))) {
+            refuseUnused("n", "--tickets");
             return AloneBenches.bounds(this, out, line);
         }
         if (FAILOVER.equals(scenarios.strip().toLowerCase(Locale.ROOT))) {
+            refuseUnused(FAILOVER, "--tickets", "--seed", "--timeout-minutes");
             return failover.run(this, out, line);
         }
         if (LEAN.equals(scenarios.strip().toLowerCase(Locale.ROOT))) {
+            refuseUnused(LEAN, "--tickets", "--seed");
             return AloneBenches.lean(this, out, line);
         }
         if (SOAK.equals(scenarios.strip().toLowerCase(Locale.ROOT))) {
+            refuseUnused(SOAK, "--tickets", "--seed");
             return soak.run(this, out, line);
         }
         if (failover.given()) {
@@ -335,6 +342,20 @@ public final class BenchCommand implements Callable<Integer> {
                     "--failover-variants, --failover-tpm, --failover-burst and --failover-shape go with --scenario failover only");
         }
         return null;
+    }
+
+    /** The options every scenario takes that a bench running alone would ignore: refused, naming what it does take. */
+    private static final List<String> COMMON = List.of("--tickets", "--seed", "--timeout-minutes", "--baseline", "--warmup");
+
+    /** Refuses each of {@link #COMMON} given on the command line that {@code scenario} does not use ({@code uses}). */
+    private void refuseUnused(String scenario, String... uses) {
+        List<String> used = List.of(uses);
+        for (String option : COMMON) {
+            if (!used.contains(option) && spec.commandLine().getParseResult().hasMatchedOption(option)) {
+                throw new IllegalArgumentException(option + " does not apply to --scenario " + scenario + " (it takes "
+                        + String.join(", ", used) + ")");
+            }
+        }
     }
 
     private ChaosRunner chaosRunner(ProgressLine line, boolean terminal) {

@@ -72,6 +72,19 @@ class BenchCommandTest {
         assertThatThrownBy(() -> options.withBurstSeconds(61)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("burst");
     }
 
+    @Test
+    void shouldRefuseAnOptionABenchThatRunsAloneWouldIgnoreBeforeRunningIt() {
+        DevRun y = DevRun.quotaflow("bench", "--scenario", "y", "--tickets", "100");
+        assertThat(y.exitCode()).isNotZero();
+        assertThat(y.err()).contains("--tickets does not apply to --scenario y (it takes --seed)");
+        DevRun n = DevRun.quotaflow("bench", "--scenario", "n", "--baseline", "off");
+        assertThat(n.exitCode()).isNotZero();
+        assertThat(n.err()).contains("--baseline does not apply to --scenario n (it takes --tickets)");
+        DevRun lean = DevRun.quotaflow("bench", "--scenario", "lean", "--warmup", "fresh");
+        assertThat(lean.exitCode()).isNotZero();
+        assertThat(lean.err()).contains("--warmup does not apply to --scenario lean");
+    }
+
     /** A result as a bench returns one. */
     record Figures(int calls, double share) {
     }
