@@ -75,7 +75,7 @@ class BenchCommandTest {
     @Test
     void shouldRefuseAnOptionABenchThatRunsAloneWouldIgnoreBeforeRunningIt() {
         DevRun y = DevRun.quotaflow("bench", "--scenario", "y", "--tickets", "100");
-        assertThat(y.exitCode()).isNotZero();
+        assertThat(y.exitCode()).as("a usage error").isEqualTo(2);
         assertThat(y.err()).contains("--tickets does not apply to --scenario y (it takes --seed)");
         DevRun n = DevRun.quotaflow("bench", "--scenario", "n", "--baseline", "off");
         assertThat(n.exitCode()).isNotZero();
