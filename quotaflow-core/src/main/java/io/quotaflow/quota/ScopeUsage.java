@@ -6,10 +6,26 @@ package io.quotaflow.quota;
  * refill since ({@link QuotaLimiter#takeOver}), and, with daily limits, the day's usage, so a
  * restart or a moved task does not start the day at zero.
  *
- * @param lastAdmittedMs when the scope last admitted a call (epoch milliseconds; 0: never)
- * @param day            the budget day's usage; null without daily limits
+ * <p>It also carries whether the provider's answers ever showed rate-limit headers ({@code rateLimitHeaders}): a scope
+ * is its base URL, key and model, so a next owner that finds it set knows the route is a provider with a quota, not a
+ * self-hosted engine, and starts without {@link EngineSignals}' guard on the calls out before the first answer
+ * (a record written before the field existed reads false: the guard applies, as it did).
+ *
+ * @param lastAdmittedMs   when the scope last admitted a call (epoch milliseconds; 0: never)
+ * @param day              the budget day's usage; null without daily limits
+ * @param rateLimitHeaders an answer on this scope has carried rate-limit headers
  */
-public record ScopeUsage(long lastAdmittedMs, DailyUsage day) {
+public record ScopeUsage(long lastAdmittedMs, DailyUsage day, boolean rateLimitHeaders) {
+
+    /** A record that says nothing of rate-limit headers. */
+    public ScopeUsage(long lastAdmittedMs, DailyUsage day) {
+        this(lastAdmittedMs, day, false);
+    }
+
+    /** This record, saying whether an answer has carried rate-limit headers. */
+    public ScopeUsage withRateLimitHeaders(boolean seen) {
+        return seen == rateLimitHeaders ? this : new ScopeUsage(lastAdmittedMs, day, seen);
+    }
 
     /** How far two instances' clocks may differ when one reads the time the other recorded ({@link #inheritedUntil}). */
     static final long CLOCK_MARGIN_NANOS = java.time.Duration.ofSeconds(1).toNanos();

@@ -54,4 +54,24 @@ class BinarySerdeTest {
         assertThat(back.headers()).isEmpty();
         assertThat(back.reduced()).isFalse();
     }
+
+    /** A usage record as versions before {@code rateLimitHeaders} wrote it. */
+    record UsageBefore(long lastAdmittedMs, io.quotaflow.quota.DailyUsage day) {
+    }
+
+    @Test
+    void shouldKeepWhetherAScopeSawRateLimitHeadersAndReadAnOlderUsageRecordAsNotSeen() {
+        BinarySerde<io.quotaflow.quota.ScopeUsage> serde = new BinarySerde<>(io.quotaflow.quota.ScopeUsage.class);
+        io.quotaflow.quota.ScopeUsage seen = new io.quotaflow.quota.ScopeUsage(1_700_000_000_000L, null, true);
+        assertThat(serde.deserializer().deserialize("t", serde.serializer().serialize("t", seen))).isEqualTo(seen);
+
+        byte[] older = new BinarySerde<>(UsageBefore.class).serializer().serialize("t", new UsageBefore(1_700_000_000_000L, null));
+        io.quotaflow.quota.ScopeUsage read = serde.deserializer().deserialize("t", older);
+        assertThat(read.lastAdmittedMs()).isEqualTo(1_700_000_000_000L);
+        assertThat(read.rateLimitHeaders()).as("an older record: the guard applies").isFalse();
+
+        // and an older version reading the new record ignores the field it does not know
+        UsageBefore back = new BinarySerde<>(UsageBefore.class).deserializer().deserialize("t", serde.serializer().serialize("t", seen));
+        assertThat(back.lastAdmittedMs()).isEqualTo(1_700_000_000_000L);
+    }
 }

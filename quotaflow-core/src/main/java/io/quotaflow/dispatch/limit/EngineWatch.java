@@ -43,6 +43,11 @@ final class EngineWatch {
         return latency == null ? limit : Math.min(limit, latency.limit());
     }
 
+    /** Whether an answer has carried rate-limit headers (here, or on a previous owner: {@link ProviderModel#takeOver}). */
+    boolean headersSeen() {
+        return signals != null && signals.headersSeen();
+    }
+
     /** Some answer carried rate-limit headers: not an engine. */
     void headers() {
         if (signals != null && !signals.headersSeen()) {

@@ -311,6 +311,10 @@ public final class ProviderModel implements DispatchView.Limiter {
      */
     public void takeOver(ScopeUsage previous, java.time.Duration quietBound, int calls, long tokens) {
         long now = clock.epochNanos();
+        if (previous != null && previous.rateLimitHeaders()) {
+            // a previous owner's answers showed rate-limit headers: a provider with a quota, no guard before the first answer
+            engine.headers();
+        }
         limiter.inherit(calls, tokens, now, ScopeUsage.inheritedUntil(previous, now, settings.model().timeout().toNanos()));
         limiter.takeOver(previous, quietBound.toNanos(), calls, tokens, now);
     }
@@ -358,7 +362,7 @@ public final class ProviderModel implements DispatchView.Limiter {
 
     /** What the scope's next owner takes over from this one, for a store ({@link QuotaLimiter#usage}). */
     public ScopeUsage usage() {
-        return limiter.usage(clock.epochNanos());
+        return limiter.usage(clock.epochNanos()).withRateLimitHeaders(engine.headersSeen());
     }
 
     /** Forgets the calls out (the task closes: their answers will not be read). */

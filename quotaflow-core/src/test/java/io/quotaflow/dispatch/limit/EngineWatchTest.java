@@ -154,4 +154,43 @@ class EngineWatchTest {
         assertThat(run.view().inFlightLimit()).isEqualTo(128);
         assertThat(run.view().engine()).contains("max-in-flight stays at the configured 128");
     }
+
+    @Test
+    void shouldStartWithoutTheGuardOnAScopeWhosePreviousOwnerSawRateLimitHeadersAndSayItToTheNext() {
+        DispatcherSettings settings = DispatcherSettings.builder(MODEL, huge(), BatchSettings.ofDefaults().withMaxItems(1),
+                RetrySettings.ofDefaults()).build();
+        ManualTime time = new ManualTime(1_000_000);
+        ProviderModel fresh = new ProviderModel(settings, new PromptBuilder(settings.model()), EpochNanoClock.of(time));
+        fresh.takeOver(null, Duration.ofSeconds(6), 0, 0);
+        assertThat(fresh.maxInFlight()).as("nothing known: the guard's first calls").isEqualTo(EngineSignals.INITIAL_CAP);
+        assertThat(fresh.usage().rateLimitHeaders()).isFalse();
+
+        // the first owner's first answer carries headers: its record says so
+        time.sleep(1_000);
+        assertThat(fresh.admit("c1", Priority.STANDARD, Charge.call(300, 20), Charge.NONE)).isTrue();
+        time.sleep(400);
+        fresh.answered("c1", new ModelOutcome.Answered(Map.of(), Map.of(), "stop", 300, 10, HEADERS, 400));
+        io.quotaflow.quota.ScopeUsage record = fresh.usage();
+        assertThat(record.rateLimitHeaders()).isTrue();
+
+        // a next owner (a restart, a moved task) of the same scope starts without the guard
+        ProviderModel next = new ProviderModel(settings, new PromptBuilder(settings.model()), EpochNanoClock.of(time));
+        next.takeOver(record, Duration.ofSeconds(6), 0, 0);
+        assertThat(firstCallOut(next, time)).as("by the rates and what the buckets hold, before any answer of its own")
+                .isGreaterThan(4 * EngineSignals.INITIAL_CAP);
+        assertThat(next.usage().rateLimitHeaders()).as("and it passes it on").isTrue();
+
+        // a record of an owner that never saw headers (or one written before the field existed) leaves the guard on
+        ProviderModel unsure = new ProviderModel(settings, new PromptBuilder(settings.model()), EpochNanoClock.of(time));
+        unsure.takeOver(new io.quotaflow.quota.ScopeUsage(record.lastAdmittedMs(), null), Duration.ofSeconds(6), 0, 0);
+        assertThat(firstCallOut(unsure, time)).isLessThanOrEqualTo(EngineSignals.INITIAL_CAP + 2);
+    }
+
+    /** The in-flight limit 100 ms after a scope's first call went out, no answer yet, its buckets refilled for a second. */
+    private static int firstCallOut(ProviderModel provider, ManualTime time) {
+        time.sleep(1_000);
+        assertThat(provider.admit("first-" + time.nanoseconds(), Priority.STANDARD, Charge.call(300, 20), Charge.NONE)).isTrue();
+        time.sleep(100);
+        return provider.maxInFlight();
+    }
 }
