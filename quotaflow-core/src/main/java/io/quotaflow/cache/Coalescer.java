@@ -84,7 +84,7 @@ public final class Coalescer {
         if (group.isEmpty() || !group.get().leaderId().equals(item.key())) {
             store.lead(key, item);
         } else if (group.get().leaderPriority() != item.priority()) {
-            boolean outranked = store.followers(key).stream().anyMatch(f -> f.priority().compareTo(item.priority()) < 0);
+            boolean outranked = store.followers(key, group.get()).stream().anyMatch(f -> f.priority().compareTo(item.priority()) < 0);
             if (outranked) {
                 return new Arrival.Lead(false, new Departure.HandedOver(key, store.handOver(key, group.get())));
             }
@@ -123,7 +123,7 @@ public final class Coalescer {
             forgetLeadership(answeredId, key);
             return new Answered(kept, List.of());
         }
-        List<WorkItem> followers = store.drainFollowers(key);
+        List<WorkItem> followers = store.drainFollowers(key, group.get());
         if (group.get().leaderId().equals(answeredId)) {
             store.dissolve(key, group.get());
         }
@@ -141,7 +141,7 @@ public final class Coalescer {
             forgetLeadership(leaderId, key);
             return List.of();
         }
-        List<WorkItem> followers = store.drainFollowers(key);
+        List<WorkItem> followers = store.drainFollowers(key, group.get());
         store.dissolve(key, group.get());
         return followers;
     }

@@ -79,9 +79,14 @@ final class GroupStore {
         return entries(key, Integer.MAX_VALUE).stream().map(kv -> kv.value).toList();
     }
 
-    /** Removes every follower of {@code key} and returns them, in arrival order. */
-    List<WorkItem> drainFollowers(ContentKey key) {
-        List<KeyValue<String, WorkItem>> all = entries(key, Integer.MAX_VALUE);
+    /** The followers of {@code key}, whose group is {@code group}, in arrival order ({@link #entries(ContentKey, Group)}). */
+    List<WorkItem> followers(ContentKey key, Group group) {
+        return entries(key, group).stream().map(kv -> kv.value).toList();
+    }
+
+    /** Removes every follower of {@code key}, whose group is {@code group}, and returns them, in arrival order. */
+    List<WorkItem> drainFollowers(ContentKey key, Group group) {
+        List<KeyValue<String, WorkItem>> all = entries(key, group);
         List<WorkItem> out = new ArrayList<>(all.size());
         for (KeyValue<String, WorkItem> kv : all) {
             followers.delete(kv.key);
@@ -98,7 +103,7 @@ final class GroupStore {
     Optional<WorkItem> handOver(ContentKey key, Group group) {
         forgetLeader(key, group.leaderId());
         KeyValue<String, WorkItem> next = null;
-        for (KeyValue<String, WorkItem> kv : entries(key, Integer.MAX_VALUE)) {
+        for (KeyValue<String, WorkItem> kv : entries(key, group)) {
             if (next == null || kv.value.priority().compareTo(next.value.priority()) < 0) {
                 next = kv;
             }
@@ -129,6 +134,15 @@ final class GroupStore {
     /** Forgets a membership that no group backs any more. */
     void forget(String id) {
         members.delete(id);
+    }
+
+    /**
+     * The followers of {@code key} whose group is {@code group}: none without a range scan when no ticket ever joined it
+     * ({@link Group#nextSeq} 0: a follower joins with the next sequence number, and a group whose followers are all gone
+     * is dissolved). Most groups are a single ticket, and every answer asks, so this spares a store scan per answer.
+     */
+    private List<KeyValue<String, WorkItem>> entries(ContentKey key, Group group) {
+        return group.nextSeq() == 0 ? List.of() : entries(key, Integer.MAX_VALUE);
     }
 
     private List<KeyValue<String, WorkItem>> entries(ContentKey key, int max) {

@@ -30,12 +30,50 @@ final class CacheFixture {
     private final MockProcessorContext<Object, Object> context = new MockProcessorContext<>();
     private long offset;
 
+    /** Range scans of the followers store so far. */
+    private final java.util.concurrent.atomic.AtomicInteger followerScans = new java.util.concurrent.atomic.AtomicInteger();
+
     CacheFixture() {
-        for (StoreBuilder<?> builder : CacheStores.stores(Stores::inMemoryKeyValueStore)) {
+        for (StoreBuilder<?> builder : CacheStores.stores(this::supplier)) {
             StateStore store = builder.withLoggingDisabled().build();
             store.init(context.getStateStoreContext(), store);
             context.addStateStore(store);
         }
+    }
+
+    /** In memory; the followers store counts its range scans ({@link #followerScans}). */
+    private org.apache.kafka.streams.state.KeyValueBytesStoreSupplier supplier(String name) {
+        if (!name.equals(CacheStores.FOLLOWERS)) {
+            return Stores.inMemoryKeyValueStore(name);
+        }
+        return new org.apache.kafka.streams.state.KeyValueBytesStoreSupplier() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public KeyValueStore<org.apache.kafka.common.utils.Bytes, byte[]> get() {
+                return new org.apache.kafka.streams.state.internals.InMemoryKeyValueStore(name) {
+                    @Override
+                    public org.apache.kafka.streams.state.KeyValueIterator<org.apache.kafka.common.utils.Bytes, byte[]> range(
+                            org.apache.kafka.common.utils.Bytes from, org.apache.kafka.common.utils.Bytes to) {
+                        followerScans.incrementAndGet();
+                        return super.range(from, to);
+                    }
+                };
+            }
+
+            @Override
+            public String metricsScope() {
+                return "in-memory";
+            }
+        };
+    }
+
+    /** Range scans of the followers store so far. */
+    int followerScans() {
+        return followerScans.get();
     }
 
     Coalescer coalescer(Duration ttl) {

@@ -84,6 +84,23 @@ class CoalescerTest {
     }
 
     @Test
+    void shouldAnswerALeaderNobodyEverJoinedWithoutScanningTheFollowersAndStillDrainOnesThatDid() {
+        arrive(a);
+        arrive(other);
+        coalescer.onAnswered(refund, "A", CacheFixture.answer("billing", "low"), NOW);
+        coalescer.onLeaderFailed(CacheFixture.key(other), "X");
+        assertThat(fixture.followerScans()).as("no follower ever joined either group").isZero();
+
+        WorkItem d = fixture.ticket("D", "Login", "Cannot sign in at all");
+        WorkItem e = fixture.ticket("E", "Login", "Cannot sign in at all");
+        arrive(d);
+        arrive(e);
+        assertThat(coalescer.onAnswered(CacheFixture.key(d), "D", CacheFixture.answer("account", "low"), NOW).followers())
+                .as("a group with a follower is still drained").containsExactly(e);
+        assertThat(fixture.followerScans()).isEqualTo(1);
+    }
+
+    @Test
     void shouldDeadLetterFollowersWithTheirLeader() {
         arrive(a);
         arrive(b);
