@@ -78,9 +78,12 @@ public final class CancelCommand implements Callable<Integer> {
             description = "Write the tombstones to this priority's topic only (default: all three).")
     Priority priority;
 
-    @Option(names = "--tenant", paramLabel = "NAME", defaultValue = "${env:QUOTAFLOW_CANCEL_TENANT}",
+    /** The variable of {@code --tenant}'s default, read from the command's environment (as the settings are). */
+    static final String TENANT_VARIABLE = "QUOTAFLOW_CANCEL_TENANT";
+
+    @Option(names = "--tenant", paramLabel = "NAME",
             description = "The tenant whose tickets these ids are (default: the default tenant; an ID may also be "
-                    + "given as tenant:id). Env: QUOTAFLOW_CANCEL_TENANT.")
+                    + "given as tenant:id). Env: " + TENANT_VARIABLE + ".")
     String tenant;
 
     @Parameters(paramLabel = "ID", arity = "1..*",
@@ -98,6 +101,7 @@ public final class CancelCommand implements Callable<Integer> {
         List<String> wanted;
         try {
             wanted = CancelIds.resolve(ids, stdin);
+            String tenant = this.tenant != null ? this.tenant : kafka.environment.get(TENANT_VARIABLE);
             if (tenant != null && !tenant.isBlank()) {
                 if (!io.quotaflow.records.TicketKey.validTenant(tenant)) {
                     throw new IllegalArgumentException("--tenant must be 1 to " + io.quotaflow.records.TicketKey.MAX_TENANT_LENGTH

@@ -86,6 +86,15 @@ class PlanCommandTest {
     }
 
     @Test
+    void shouldRefuseAModelWithoutTicketsForItsTokenizerToCount() {
+        CommandRun r = run(Map.of(), "plan", "--rpm", "100", "--tokens-per-request", "1000", "--latency-s", "1", "--model", "gpt-4o");
+
+        assertThat(r.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("--model names the tokenizer that counts --tickets FILE");
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
     void shouldTakeNoneForALimitAsRunDoesAndRefuseAnythingElseThatIsNotANumber() {
         CommandRun none = run(Map.of(), "plan", "--rpm", "none", "--tpm", "30000", "--tokens-per-request", "1000", "--latency-s", "1");
         CommandRun word = run(Map.of(), "plan", "--rpm", "many", "--tpm", "30000", "--tokens-per-request", "1000", "--latency-s", "1");
