@@ -61,7 +61,7 @@ public final class ResultsCommand implements Callable<Integer> {
     @Option(names = "--from-beginning", description = "Start at the oldest result instead of the current end.")
     boolean fromBeginning;
 
-    @Option(names = "--follow", description = "Keep waiting for new results; never exit on idle (ignores "
+    @Option(names = "--follow", description = "Keep waiting for new results; never exit on idle (not with "
             + "--idle-timeout). Stop with --max or Ctrl+C.")
     boolean follow;
 
@@ -74,7 +74,7 @@ public final class ResultsCommand implements Callable<Integer> {
 
     @Option(names = "--idle-timeout", paramLabel = "SECONDS", defaultValue = "10",
             description = "Exit after this many seconds without a new result (default: ${DEFAULT-VALUE}). "
-                    + "Fractions allowed.")
+                    + "Fractions allowed. Not with --follow or --until-end, which never exit on idle.")
     double idleTimeoutSeconds;
 
     @Option(names = "--topic", paramLabel = "TOPIC", defaultValue = ResultsReader.DEFAULT_TOPIC, hidden = true,
@@ -89,6 +89,10 @@ public final class ResultsCommand implements Callable<Integer> {
         if (!(idleTimeoutSeconds > 0) || Double.isInfinite(idleTimeoutSeconds)) {
             throw new ParameterException(spec.commandLine(),
                     "--idle-timeout must be a positive number of seconds, was " + idleTimeoutSeconds);
+        }
+        if ((follow || untilEnd) && spec.commandLine().getParseResult().hasMatchedOption("--idle-timeout")) {
+            throw new ParameterException(spec.commandLine(), "--idle-timeout does not apply with " + (follow ? "--follow" : "--until-end")
+                    + ", which never exits on idle: leave it out, or drop " + (follow ? "--follow" : "--until-end"));
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();

@@ -75,7 +75,7 @@ class CliOptionsContractTest {
             }
         }
         assertThat(undescribed).isEmpty();
-        assertThat(everyOption()).as("every production command walked").hasSizeGreaterThan(80);
+        assertThat(everyOption()).as("every production command walked").hasSizeGreaterThan(120);
     }
 
     @Test
