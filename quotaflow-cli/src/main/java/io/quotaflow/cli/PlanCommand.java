@@ -148,6 +148,12 @@ public final class PlanCommand implements Callable<Integer>, ReadsEnvironment {
             throw new ParameterException(spec.commandLine(), "--model names the tokenizer that counts --tickets FILE: give --tickets, "
                     + "or leave --model out");
         }
+        List<String> routes = values.get(Keys.ROUTES).isPresent() ? values.list(Keys.ROUTES)
+                : List.of(io.quotaflow.settings.RouteSettings.DEFAULT_NAME);
+        if (route != null && !routes.contains(route)) {
+            throw new ParameterException(spec.commandLine(), "--route " + route + " is not a route of the configuration (routes: "
+                    + String.join(", ", routes) + ")");
+        }
         Optional<TicketSample> sample;
         try {
             sample = tickets == null ? Optional.empty() : Optional.of(measure(values));
