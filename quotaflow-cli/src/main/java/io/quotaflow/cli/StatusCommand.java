@@ -94,7 +94,8 @@ public final class StatusCommand implements Callable<Integer> {
             + "--bootstrap-servers serve HTTP on (http.port; default 8080). Not with --url, which names the port itself.")
     Integer httpPort;
 
-    @Option(names = "--application-id", description = "Kafka Streams application id of the instances (default: quotaflow). "
+    @Option(names = "--application-id", description = "Kafka Streams application id of the instances "
+            + "(application.id; default <topics.prefix>quotaflow). "
             + "Not with --url, which names the instance itself.")
     String applicationId;
 

@@ -50,6 +50,8 @@ class CliOptionsContractTest {
             "quotaflow dlq replay --group", "quotaflow dlq replay --max-replays", "quotaflow dlq replay --reset",
             "quotaflow dlq replay --max-records", "quotaflow dlq replay --json", "quotaflow dlq replay --topic");
 
+    /** The prefix application.id's default is compared under. */
+    private static final String PREFIX = "p.";
     private static final Pattern VARIABLE = Pattern.compile("QUOTAFLOW_[A-Z0-9_]+");
     private static final Pattern KEY_IN_PARENTHESES = Pattern.compile("\\(([a-z][a-z0-9.-]+)[;)]");
     private static final Pattern DEFAULT_AFTER = Pattern.compile("[Dd]efault:? ([^;,)\\s]+)");
@@ -107,7 +109,7 @@ class CliOptionsContractTest {
         for (Shown s : everyOption()) {
             Optional<String> stated = statedDefault(s.description());
             Optional<String> key = key(s);
-            String actual = key.map(k -> ConfigKeys.defaults().get(k)).orElseGet(() -> ownDefault(s.option()));
+            String actual = key.map(CliOptionsContractTest::keyDefault).orElseGet(() -> ownDefault(s.option()));
             if (!s.option().hidden() && s.option().defaultValue() != null && !s.description().contains(s.option().defaultValue())) {
                 wrong.put(s.name(), "its default " + s.option().defaultValue() + " is not in its help");
             }
@@ -190,6 +192,18 @@ class CliOptionsContractTest {
         return before.find() ? Optional.of(before.group(1)) : Optional.empty();
     }
 
+    /**
+     * The value {@code key} has when no source gives it; {@code application.id}'s under a prefix ("p."), since its
+     * default is the prefix's ({@code <topics.prefix>quotaflow}).
+     */
+    private static String keyDefault(String key) {
+        if (key.equals(io.quotaflow.settings.Keys.APPLICATION_ID)) {
+            return io.quotaflow.config.ConfigLoader.resolve(null, Map.of(), Map.of(io.quotaflow.settings.Keys.TOPICS_PREFIX, PREFIX),
+                    Set.of()).applicationId();
+        }
+        return ConfigKeys.defaults().get(key);
+    }
+
     /** The option's own default: picocli's default value, else the field's initial value (null: none to compare). */
     private static String ownDefault(OptionSpec option) {
         if (option.defaultValue() != null) {
@@ -200,9 +214,9 @@ class CliOptionsContractTest {
                 || initial instanceof Map<?, ?> ? null : initial.toString();
     }
 
-    /** "none" is the empty default; "<topics.prefix>" the prefix every default name is under; case and a final '.' aside. */
+    /** "none" is the empty default; "<topics.prefix>" stands for the prefix ({@link #PREFIX}); case and a final '.' aside. */
     private static String normalized(String value) {
-        String v = value.replace("<topics.prefix>", "").replaceAll("\\.$", "").strip().toLowerCase(Locale.ROOT);
+        String v = value.replaceAll("\\.$", "").replace("<topics.prefix>", PREFIX).strip().toLowerCase(Locale.ROOT);
         return v.equals("none") ? "" : v;
     }
 }
