@@ -106,10 +106,7 @@ public final class ResetCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if (keepLocalState && stateDir != null) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                    "give --state-dir (the local state to delete) or --keep-local-state (delete none), not both");
-        }
+        refuseConflicts();
         Map<String, String> flags = new LinkedHashMap<>();
         flags.put(Keys.APPLICATION_ID, applicationId);
         flags.put(Keys.STATE_DIR, stateDir == null ? null : stateDir.toString());
@@ -161,6 +158,14 @@ public final class ResetCommand implements Callable<Integer> {
         } finally {
             out.flush();
             err.flush();
+        }
+    }
+
+    /** --state-dir names the local state to delete: a usage error beside --keep-local-state, which deletes none. */
+    private void refuseConflicts() {
+        if (keepLocalState && stateDir != null) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "give --state-dir (the local state to delete) or --keep-local-state (delete none), not both");
         }
     }
 

@@ -83,17 +83,7 @@ public final class ResultsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (max != null && max < 1) {
-            throw new ParameterException(spec.commandLine(), "--max must be at least 1, was " + max);
-        }
-        if (!(idleTimeoutSeconds > 0) || Double.isInfinite(idleTimeoutSeconds)) {
-            throw new ParameterException(spec.commandLine(),
-                    "--idle-timeout must be a positive number of seconds, was " + idleTimeoutSeconds);
-        }
-        if ((follow || untilEnd) && spec.commandLine().getParseResult().hasMatchedOption("--idle-timeout")) {
-            throw new ParameterException(spec.commandLine(), "--idle-timeout does not apply with " + (follow ? "--follow" : "--until-end")
-                    + ", which never exits on idle: leave it out, or drop " + (follow ? "--follow" : "--until-end"));
-        }
+        refuseInvalidOptions();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Duration idle = Duration.ofMillis(Math.max(1, Math.round(idleTimeoutSeconds * 1000)));
@@ -126,6 +116,21 @@ public final class ResultsCommand implements Callable<Integer> {
             out.flush();
             err.println("results: " + PublishCommand.rootMessage(e));
             return ExitCodes.FAILURE;
+        }
+    }
+
+    /** A usage error (exit 2) for a bad --max or --idle-timeout, or an --idle-timeout nothing would apply. */
+    private void refuseInvalidOptions() {
+        if (max != null && max < 1) {
+            throw new ParameterException(spec.commandLine(), "--max must be at least 1, was " + max);
+        }
+        if (!(idleTimeoutSeconds > 0) || Double.isInfinite(idleTimeoutSeconds)) {
+            throw new ParameterException(spec.commandLine(),
+                    "--idle-timeout must be a positive number of seconds, was " + idleTimeoutSeconds);
+        }
+        if ((follow || untilEnd) && spec.commandLine().getParseResult().hasMatchedOption("--idle-timeout")) {
+            throw new ParameterException(spec.commandLine(), "--idle-timeout does not apply with " + (follow ? "--follow" : "--until-end")
+                    + ", which never exits on idle: leave it out, or drop " + (follow ? "--follow" : "--until-end"));
         }
     }
 

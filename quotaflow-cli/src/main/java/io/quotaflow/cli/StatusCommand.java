@@ -114,14 +114,7 @@ public final class StatusCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if (url != null && httpPort != null) {
-            throw new ParameterException(spec.commandLine(), "give --url (one instance) or --http-port (the port of the "
-                    + "instances found through --bootstrap-servers), not both");
-        }
-        if (url != null && applicationId != null) {
-            throw new ParameterException(spec.commandLine(), "give --url (one instance) or --application-id (the application "
-                    + "whose instances are found through --bootstrap-servers), not both");
-        }
+        refuseConflicts();
         Optional<List<URI>> found = roots(err);
         if (found.isEmpty()) {
             return ExitCodes.FAILURE;
@@ -152,6 +145,18 @@ public final class StatusCommand implements Callable<Integer> {
             out.flush();
         });
         return ExitCodes.FAILURE;
+    }
+
+    /** --url names one instance: the options that find the instances through the cluster are a usage error beside it. */
+    private void refuseConflicts() {
+        if (url != null && httpPort != null) {
+            throw new ParameterException(spec.commandLine(), "give --url (one instance) or --http-port (the port of the "
+                    + "instances found through --bootstrap-servers), not both");
+        }
+        if (url != null && applicationId != null) {
+            throw new ParameterException(spec.commandLine(), "give --url (one instance) or --application-id (the application "
+                    + "whose instances are found through --bootstrap-servers), not both");
+        }
     }
 
     /** The instances to ask: --url, or the members found through the cluster; empty (and said why) when none could be listed. */
