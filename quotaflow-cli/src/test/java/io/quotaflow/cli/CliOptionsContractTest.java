@@ -103,6 +103,19 @@ class CliOptionsContractTest {
     }
 
     @Test
+    void shouldOfferEveryFlagTheKeyTableNamesOnSomeProductionCommand() {
+        Set<String> offered = new TreeSet<>();
+        everyOption().forEach(s -> offered.addAll(List.of(s.option().names())));
+        offered.add(LogOptions.FLAG); // global, read before picocli parses
+
+        List<String> stale = new ArrayList<>();
+        for (String k : ConfigKeys.names()) {
+            ConfigKeys.flag(k).filter(f -> !offered.contains(f)).ifPresent(f -> stale.add(k + ": " + f));
+        }
+        assertThat(stale).as("flags configuration.md's table names that no command takes").isEmpty();
+    }
+
+    @Test
     void shouldStateTheDefaultTheOptionOrItsKeyReallyHas() {
         Map<String, String> wrong = new LinkedHashMap<>();
         int compared = 0;
