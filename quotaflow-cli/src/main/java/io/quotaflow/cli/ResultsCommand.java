@@ -107,8 +107,10 @@ public final class ResultsCommand implements Callable<Integer> {
                     out::flush);
             out.flush();
             if (result.reason() == ResultsReader.StopReason.TOPIC_NOT_FOUND) {
-                err.printf(Locale.ROOT, "results: topic %s not found within %.1f s: is %s reachable, and were the "
-                        + "topics created (quotaflow topics apply)?%n", topic, idleTimeoutSeconds, kafka.bootstrapServers());
+                // --until-end reads what the topic holds at the start: it does not wait for a missing one
+                err.printf(Locale.ROOT, "results: topic %s not found%s: is %s reachable, and were the "
+                        + "topics created (quotaflow topics apply)?%n", topic,
+                        untilEnd ? "" : String.format(Locale.ROOT, " within %.1f s", idleTimeoutSeconds), kafka.bootstrapServers());
                 return ExitCodes.FAILURE;
             }
             return ExitCodes.OK;
