@@ -78,9 +78,12 @@ public final class CancelCommand implements Callable<Integer> {
             description = "Write the tombstones to this priority's topic only (default: all three).")
     Priority priority;
 
-    @Option(names = "--tenant", paramLabel = "NAME", defaultValue = "${env:QUOTAFLOW_CANCEL_TENANT}",
+    /** The variable of {@code --tenant}'s default, read from the command's environment (as the settings are). */
+    static final String TENANT_VARIABLE = "QUOTAFLOW_CANCEL_TENANT";
+
+    @Option(names = "--tenant", paramLabel = "NAME",
             description = "The tenant whose tickets these ids are (default: the default tenant; an ID may also be "
-                    + "given as tenant:id). Env: QUOTAFLOW_CANCEL_TENANT.")
+                    + "given as tenant:id). Env: " + TENANT_VARIABLE + ".")
     String tenant;
 
     @Parameters(paramLabel = "ID", arity = "1..*",
@@ -97,14 +100,7 @@ public final class CancelCommand implements Callable<Integer> {
         kafka.cluster(); // a configuration problem is reported before anything else
         List<String> wanted;
         try {
-            wanted = CancelIds.resolve(ids, stdin);
-            if (tenant != null && !tenant.isBlank()) {
-                if (!io.quotaflow.records.TicketKey.validTenant(tenant)) {
-                    throw new IllegalArgumentException("--tenant must be 1 to " + io.quotaflow.records.TicketKey.MAX_TENANT_LENGTH
-                            + " characters without ':' or control characters");
-                }
-                wanted = wanted.stream().map(id -> io.quotaflow.records.TicketKey.key(tenant, id)).toList();
-            }
+            wanted = keyed(CancelIds.resolve(ids, stdin));
         } catch (IllegalArgumentException e) {
             err.println("cancel: " + e.getMessage());
             return ExitCodes.USAGE;
@@ -133,6 +129,19 @@ public final class CancelCommand implements Callable<Integer> {
             err.println("cancel: " + PublishCommand.rootMessage(e));
             return ExitCodes.FAILURE;
         }
+    }
+
+    /** The ids as keys of --tenant's tenant, else of {@link #TENANT_VARIABLE}'s, else as given; a bad tenant is refused. */
+    private List<String> keyed(List<String> given) {
+        String t = tenant != null ? tenant : kafka.environment.get(TENANT_VARIABLE);
+        if (t == null || t.isBlank()) {
+            return given;
+        }
+        if (!io.quotaflow.records.TicketKey.validTenant(t)) {
+            throw new IllegalArgumentException("--tenant must be 1 to " + io.quotaflow.records.TicketKey.MAX_TENANT_LENGTH
+                    + " characters without ':' or control characters");
+        }
+        return given.stream().map(id -> io.quotaflow.records.TicketKey.key(t, id)).toList();
     }
 
     /** Prints each outcome; the exit code. */

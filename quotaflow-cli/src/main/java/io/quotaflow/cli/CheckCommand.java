@@ -93,7 +93,7 @@ public final class CheckCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         boolean failed = false;
-        for (ProbeLine line : cluster(kafka.cluster(), TopicsApplier.bundled().withPrefix(config.topics().prefix()))) {
+        for (ProbeLine line : cluster(kafka.cluster(), declared(kafka))) {
             failed |= print(out, line);
         }
         try (ProviderProbe probe = new ProviderProbe()) {
@@ -111,6 +111,11 @@ public final class CheckCommand implements Callable<Integer> {
         out.println(line.text());
         out.flush();
         return line.failed();
+    }
+
+    /** The topics run applies at start and `topics diff` compares: the bundled ones under the prefix, and the tenants' own. */
+    static TopicsApplier declared(KafkaConnectionOptions kafka) {
+        return TopicsApplier.bundled().withPrefix(kafka.topics().prefix()).withTenantTopics(kafka.tenants(), kafka.topics());
     }
 
     /** The cluster's line, then the topics': one per difference from the declarations, or one saying there is none. */

@@ -115,7 +115,7 @@ public final class PlanCommand implements Callable<Integer>, ReadsEnvironment {
     @Option(names = "--route", paramLabel = "NAME", description = "Read the model, encoding and limits of route.NAME.* from the config.")
     String route;
 
-    @Option(names = "--model", paramLabel = "M", description = "Model whose tokenizer counts the tickets (llm.model).")
+    @Option(names = "--model", paramLabel = "M", description = "Model whose tokenizer counts the --tickets (llm.model); only with --tickets.")
     String model;
 
     @Option(names = "--config", paramLabel = "FILE", description = "Properties file of settings (docs/configuration.md).")
@@ -143,6 +143,16 @@ public final class PlanCommand implements Callable<Integer>, ReadsEnvironment {
             values = ConfigLoader.resolve(configFile, environment, Map.of(), extraVariables);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        if (model != null && tickets == null) {
+            throw new ParameterException(spec.commandLine(), "--model names the tokenizer that counts --tickets FILE: give --tickets, "
+                    + "or leave --model out");
+        }
+        List<String> routes = values.get(Keys.ROUTES).isPresent() ? values.list(Keys.ROUTES)
+                : List.of(io.quotaflow.settings.RouteSettings.DEFAULT_NAME);
+        if (route != null && !routes.contains(route)) {
+            throw new ParameterException(spec.commandLine(), "--route " + route + " is not a route of the configuration (routes: "
+                    + String.join(", ", routes) + ")");
         }
         Optional<TicketSample> sample;
         try {

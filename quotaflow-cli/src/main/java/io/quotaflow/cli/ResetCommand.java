@@ -82,7 +82,8 @@ public final class ResetCommand implements Callable<Integer> {
     String applicationId;
 
     @Option(names = "--state-dir", paramLabel = "DIR",
-            description = "Local state directory whose <application.id> subdirectory is deleted (state.dir).")
+            description = "Local state directory whose <application.id> subdirectory is deleted (state.dir). "
+                    + "Not with --keep-local-state.")
     Path stateDir;
 
     @Option(names = "--keep-local-state",
@@ -105,6 +106,7 @@ public final class ResetCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        refuseConflicts();
         Map<String, String> flags = new LinkedHashMap<>();
         flags.put(Keys.APPLICATION_ID, applicationId);
         flags.put(Keys.STATE_DIR, stateDir == null ? null : stateDir.toString());
@@ -156,6 +158,14 @@ public final class ResetCommand implements Callable<Integer> {
         } finally {
             out.flush();
             err.flush();
+        }
+    }
+
+    /** --state-dir names the local state to delete: a usage error beside --keep-local-state, which deletes none. */
+    private void refuseConflicts() {
+        if (keepLocalState && stateDir != null) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "give --state-dir (the local state to delete) or --keep-local-state (delete none), not both");
         }
     }
 

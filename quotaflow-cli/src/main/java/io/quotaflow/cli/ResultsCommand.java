@@ -61,7 +61,7 @@ public final class ResultsCommand implements Callable<Integer> {
     @Option(names = "--from-beginning", description = "Start at the oldest result instead of the current end.")
     boolean fromBeginning;
 
-    @Option(names = "--follow", description = "Keep waiting for new results; never exit on idle (ignores "
+    @Option(names = "--follow", description = "Keep waiting for new results; never exit on idle (not with "
             + "--idle-timeout). Stop with --max or Ctrl+C.")
     boolean follow;
 
@@ -74,7 +74,7 @@ public final class ResultsCommand implements Callable<Integer> {
 
     @Option(names = "--idle-timeout", paramLabel = "SECONDS", defaultValue = "10",
             description = "Exit after this many seconds without a new result (default: ${DEFAULT-VALUE}). "
-                    + "Fractions allowed.")
+                    + "Fractions allowed. Not with --follow or --until-end, which never exit on idle.")
     double idleTimeoutSeconds;
 
     @Option(names = "--topic", paramLabel = "TOPIC", defaultValue = ResultsReader.DEFAULT_TOPIC, hidden = true,
@@ -83,13 +83,7 @@ public final class ResultsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (max != null && max < 1) {
-            throw new ParameterException(spec.commandLine(), "--max must be at least 1, was " + max);
-        }
-        if (!(idleTimeoutSeconds > 0) || Double.isInfinite(idleTimeoutSeconds)) {
-            throw new ParameterException(spec.commandLine(),
-                    "--idle-timeout must be a positive number of seconds, was " + idleTimeoutSeconds);
-        }
+        refuseInvalidOptions();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Duration idle = Duration.ofMillis(Math.max(1, Math.round(idleTimeoutSeconds * 1000)));
@@ -113,8 +107,10 @@ public final class ResultsCommand implements Callable<Integer> {
                     out::flush);
             out.flush();
             if (result.reason() == ResultsReader.StopReason.TOPIC_NOT_FOUND) {
-                err.printf(Locale.ROOT, "results: topic %s not found within %.1f s: is %s reachable, and were the "
-                        + "topics created (quotaflow topics apply)?%n", topic, idleTimeoutSeconds, kafka.bootstrapServers());
+                // --until-end reads what the topic holds at the start: it does not wait for a missing one
+                err.printf(Locale.ROOT, "results: topic %s not found%s: is %s reachable, and were the "
+                        + "topics created (quotaflow topics apply)?%n", topic,
+                        untilEnd ? "" : String.format(Locale.ROOT, " within %.1f s", idleTimeoutSeconds), kafka.bootstrapServers());
                 return ExitCodes.FAILURE;
             }
             return ExitCodes.OK;
@@ -122,6 +118,21 @@ public final class ResultsCommand implements Callable<Integer> {
             out.flush();
             err.println("results: " + PublishCommand.rootMessage(e));
             return ExitCodes.FAILURE;
+        }
+    }
+
+    /** A usage error (exit 2) for a bad --max or --idle-timeout, or an --idle-timeout nothing would apply. */
+    private void refuseInvalidOptions() {
+        if (max != null && max < 1) {
+            throw new ParameterException(spec.commandLine(), "--max must be at least 1, was " + max);
+        }
+        if (!(idleTimeoutSeconds > 0) || Double.isInfinite(idleTimeoutSeconds)) {
+            throw new ParameterException(spec.commandLine(),
+                    "--idle-timeout must be a positive number of seconds, was " + idleTimeoutSeconds);
+        }
+        if ((follow || untilEnd) && spec.commandLine().getParseResult().hasMatchedOption("--idle-timeout")) {
+            throw new ParameterException(spec.commandLine(), "--idle-timeout does not apply with " + (follow ? "--follow" : "--until-end")
+                    + ", which never exits on idle: leave it out, or drop " + (follow ? "--follow" : "--until-end"));
         }
     }
 

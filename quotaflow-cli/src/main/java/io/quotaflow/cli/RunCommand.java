@@ -88,7 +88,7 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     LlmOptions llm = new LlmOptions();
 
-    @Option(names = "--application-id", description = "Kafka Streams application id (default: quotaflow).")
+    @Option(names = "--application-id", description = "Kafka Streams application id (application.id; default <topics.prefix>quotaflow).")
     String applicationId;
 
     @Option(names = "--instance-id", description = "Static group membership id: auto (default; from host name and state dir, "

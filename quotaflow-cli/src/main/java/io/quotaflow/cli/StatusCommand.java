@@ -94,25 +94,27 @@ public final class StatusCommand implements Callable<Integer> {
             + "--bootstrap-servers serve HTTP on (http.port; default 8080). Not with --url, which names the port itself.")
     Integer httpPort;
 
-    @Option(names = "--application-id", description = "Kafka Streams application id of the instances (default: quotaflow).")
+    @Option(names = "--application-id", description = "Kafka Streams application id of the instances "
+            + "(application.id; default <topics.prefix>quotaflow). "
+            + "Not with --url, which names the instance itself.")
     String applicationId;
 
     @Parameters(index = "0", paramLabel = "TICKET_ID", description = "The ticket's id (or its key, tenant:id).")
     String id;
 
-    @Option(names = "--tenant", paramLabel = "NAME", defaultValue = "${env:QUOTAFLOW_STATUS_TENANT}",
+    /** The variable of {@code --tenant}'s default, read from the command's environment (as the settings are). */
+    static final String TENANT_VARIABLE = "QUOTAFLOW_STATUS_TENANT";
+
+    @Option(names = "--tenant", paramLabel = "NAME",
             description = "The ticket's tenant (default: the default tenant, or the one TICKET_ID names as tenant:id). "
-                    + "Env: QUOTAFLOW_STATUS_TENANT.")
+                    + "Env: " + TENANT_VARIABLE + ".")
     String tenant;
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if (url != null && httpPort != null) {
-            throw new ParameterException(spec.commandLine(), "give --url (one instance) or --http-port (the port of the "
-                    + "instances found through --bootstrap-servers), not both");
-        }
+        refuseConflicts();
         Optional<List<URI>> found = roots(err);
         if (found.isEmpty()) {
             return ExitCodes.FAILURE;
@@ -145,6 +147,18 @@ public final class StatusCommand implements Callable<Integer> {
         return ExitCodes.FAILURE;
     }
 
+    /** --url names one instance: the options that find the instances through the cluster are a usage error beside it. */
+    private void refuseConflicts() {
+        if (url != null && httpPort != null) {
+            throw new ParameterException(spec.commandLine(), "give --url (one instance) or --http-port (the port of the "
+                    + "instances found through --bootstrap-servers), not both");
+        }
+        if (url != null && applicationId != null) {
+            throw new ParameterException(spec.commandLine(), "give --url (one instance) or --application-id (the application "
+                    + "whose instances are found through --bootstrap-servers), not both");
+        }
+    }
+
     /** The instances to ask: --url, or the members found through the cluster; empty (and said why) when none could be listed. */
     private Optional<List<URI>> roots(PrintWriter err) {
         if (url != null) {
@@ -171,6 +185,7 @@ public final class StatusCommand implements Callable<Integer> {
         } catch (RuntimeException e) {
             return false; // --url without a cluster: nothing else to ask
         }
+        String tenant = tenant();
         io.quotaflow.records.TicketKey key = tenant == null || tenant.isBlank() ? io.quotaflow.records.TicketKey.parse(id)
                 : new io.quotaflow.records.TicketKey(tenant, id);
         try (FinishedTicketLookup lookup = new FinishedTicketLookup(bootstrap, kafka.clientProperties())) {
@@ -339,9 +354,15 @@ public final class StatusCommand implements Callable<Integer> {
         return host.startsWith("/") ? host.substring(1) : host;
     }
 
+    /** {@code --tenant}, else {@link #TENANT_VARIABLE} of the command's environment, else null. */
+    private String tenant() {
+        return tenant != null ? tenant : kafka.environment.get(TENANT_VARIABLE);
+    }
+
     /** {@code tickets/{id}}, percent-encoded, with {@code ?tenant=} when one is given. */
     private String ticketPath() {
         String path = TicketPaths.of(id).substring(1);
+        String tenant = tenant();
         return tenant == null || tenant.isBlank() ? path : path + "?tenant=" + URLEncoder.encode(tenant, StandardCharsets.UTF_8);
     }
 }

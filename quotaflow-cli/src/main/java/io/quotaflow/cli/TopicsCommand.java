@@ -126,7 +126,7 @@ public class TopicsCommand implements Callable<Integer> {
 
         @Option(names = "--topics-dir", paramLabel = "DIR",
                 description = "Read the *.json declarations from this directory instead of the ones"
-                        + " bundled in the jar.")
+                        + " bundled in the jar (not with acls).")
         Path topicsDir;
 
         @Spec
@@ -308,6 +308,10 @@ public class TopicsCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
+            if (topicsDir != null) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--topics-dir does not apply to acls: "
+                        + "the ACLs follow from the tenants (tenant.<name>.principal), not from the topic declarations");
+            }
             io.quotaflow.settings.TenantAccess access = kafka.tenants();
             if (!apply) {
                 PrintWriter out = spec.commandLine().getOut();

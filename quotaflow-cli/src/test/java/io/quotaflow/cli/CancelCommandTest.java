@@ -32,6 +32,18 @@ class CancelCommandTest {
     }
 
     @Test
+    void shouldTakeTheTenantOfTheVariableItsHelpNamesFromTheCommandsEnvironment() {
+        CancelCommand command = new CancelCommand();
+        command.kafka.environment(java.util.Map.of("QUOTAFLOW_CANCEL_TENANT", "not:a-tenant"));
+
+        CommandRun run = CommandRun.of(command, "--bootstrap-servers", "localhost:1", "T-1");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.err()).as("the variable is known, read, and its value checked as --tenant's")
+                .startsWith("cancel: --tenant must be 1 to").doesNotContain("unknown environment variable");
+    }
+
+    @Test
     void shouldRefuseAnEmptyStandardInputAsAUsageError() {
         CancelCommand command = new CancelCommand();
         command.stdin = new java.io.ByteArrayInputStream(new byte[0]);

@@ -86,6 +86,32 @@ class PlanCommandTest {
     }
 
     @Test
+    void shouldRefuseAModelWithoutTicketsForItsTokenizerToCount() {
+        CommandRun r = run(Map.of(), "plan", "--rpm", "100", "--tokens-per-request", "1000", "--latency-s", "1", "--model", "gpt-4o");
+
+        assertThat(r.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("--model names the tokenizer that counts --tickets FILE");
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void shouldRefuseARouteTheConfigurationDoesNotHaveInsteadOfPlanningTheGlobalLimits(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("q.properties");
+        Files.writeString(config, "routes=fast,slow\nroute.fast.rpm=600\nroute.slow.rpm=60\nquota.rpm=1000\n");
+
+        CommandRun typo = run(Map.of(), "plan", "--config", config.toString(), "--route", "fsat", "--tokens-per-request", "100",
+                "--latency-s", "1");
+        CommandRun known = run(Map.of(), "plan", "--config", config.toString(), "--route", "slow", "--tokens-per-request", "100",
+                "--latency-s", "1");
+
+        assertThat(typo.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(typo.err()).contains("--route fsat is not a route of the configuration (routes: fast, slow)");
+        assertThat(typo.out()).isEmpty();
+        assertThat(known.exitCode()).as(known.err()).isZero();
+        assertThat(known.out()).contains("limits            60 RPM,");
+    }
+
+    @Test
     void shouldTakeNoneForALimitAsRunDoesAndRefuseAnythingElseThatIsNotANumber() {
         CommandRun none = run(Map.of(), "plan", "--rpm", "none", "--tpm", "30000", "--tokens-per-request", "1000", "--latency-s", "1");
         CommandRun word = run(Map.of(), "plan", "--rpm", "many", "--tpm", "30000", "--tokens-per-request", "1000", "--latency-s", "1");

@@ -29,6 +29,21 @@ class ResultsCommandTest {
     }
 
     @Test
+    void shouldRefuseAnIdleTimeoutThatFollowOrUntilEndWouldIgnore() {
+        // a client setting no consumer takes: were the idle timeout not refused first, the run would stop there, not wait
+        int follow = run("--bootstrap-servers", "localhost:1", "-X", "request.timeout.ms=oops", "--follow", "--idle-timeout", "5");
+        String followErr = err.toString();
+        err.getBuffer().setLength(0);
+        int untilEnd = run("--bootstrap-servers", "localhost:1", "-X", "request.timeout.ms=oops", "--until-end", "--idle-timeout", "5");
+
+        assertThat(follow).isEqualTo(ExitCodes.USAGE);
+        assertThat(followErr).contains("--idle-timeout does not apply with --follow, which never exits on idle");
+        assertThat(untilEnd).isEqualTo(ExitCodes.USAGE);
+        assertThat(err.toString()).contains("--idle-timeout does not apply with --until-end, which never exits on idle");
+        assertThat(out.toString()).isEmpty();
+    }
+
+    @Test
     void shouldDescribeItselfInHelp() {
         int code = run("--help");
 

@@ -28,6 +28,7 @@ class StatusCommandTest {
 
     private final List<String> asked = new CopyOnWriteArrayList<>();
     private final List<String> authorizations = new CopyOnWriteArrayList<>();
+    private final List<String> queries = new CopyOnWriteArrayList<>();
     private HttpServer server;
 
     @BeforeEach
@@ -35,6 +36,7 @@ class StatusCommandTest {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/", ex -> {
             asked.add(ex.getRequestURI().getRawPath());
+            queries.add(String.valueOf(ex.getRequestURI().getRawQuery()));
             authorizations.add(String.valueOf(ex.getRequestHeaders().getFirst("Authorization")));
             String id = ex.getRequestURI().getPath().substring("/tickets/".length());
             byte[] body = (id.equals("T 1") ? KNOWN : "{\"id\":\"" + id + "\",\"state\":\"unknown\"}").getBytes(StandardCharsets.UTF_8);
@@ -55,9 +57,13 @@ class StatusCommandTest {
     }
 
     private Run run(String... args) {
+        return run(System.getenv(), args);
+    }
+
+    private Run run(java.util.Map<String, String> env, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int code = QuotaflowCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), args);
+        int code = QuotaflowCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), env, args);
         return new Run(code, out.toString(), err.toString());
     }
 
@@ -118,6 +124,25 @@ class StatusCommandTest {
         assertThat(r.err()).contains("give --url (one instance) or --http-port (the port of the instances found through "
                 + "--bootstrap-servers), not both");
         assertThat(asked).isEmpty();
+    }
+
+    @Test
+    void shouldRefuseUrlAndApplicationIdTogether() {
+        Run r = run("status", "--url", url(), "--application-id", "other", "T 1");
+
+        assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("give --url (one instance) or --application-id (the application whose instances are "
+                + "found through --bootstrap-servers), not both");
+        assertThat(asked).isEmpty();
+    }
+
+    @Test
+    void shouldAskForTheTenantItsHelpNamesInTheEnvironment() {
+        Run r = run(java.util.Map.of("QUOTAFLOW_STATUS_TENANT", "acme"), "status", "--url", url(), "T-9");
+
+        assertThat(r.err()).doesNotContain("unknown environment variable");
+        assertThat(asked).containsExactly("/tickets/T-9");
+        assertThat(queries).containsExactly("tenant=acme");
     }
 
     @Test

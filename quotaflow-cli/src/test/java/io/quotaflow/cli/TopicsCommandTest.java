@@ -26,6 +26,16 @@ class TopicsCommandTest {
     }
 
     @Test
+    void shouldRefuseTopicsDirForAclsWhichReadNoDeclarations(@TempDir Path dir) {
+        CommandRun result = CommandRun.of(new TopicsCommand(), "acls", "--bootstrap-servers", "localhost:1",
+                "--topics-dir", dir.toString());
+
+        assertThat(result.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(result.err()).contains("--topics-dir does not apply to acls");
+        assertThat(result.out()).isEmpty();
+    }
+
+    @Test
     void shouldFailWithoutContactingKafkaWhenTheDeclarationsAreInvalid(@TempDir Path dir) {
         CommandRun result = CommandRun.of(new TopicsCommand(), "apply", "--bootstrap-servers", "localhost:1",
                 "--topics-dir", dir.resolve("missing").toString());

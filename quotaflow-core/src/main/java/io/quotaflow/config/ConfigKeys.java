@@ -35,7 +35,9 @@ public final class ConfigKeys {
      */
     public static final Set<String> OTHER_VARIABLES = Set.of(
             "QUOTAFLOW_LLM_API_KEY",   // the pipeline's API key (never a property)
-            "QUOTAFLOW_JAVA_OPTS");    // JVM options, read by a launcher script
+            "QUOTAFLOW_JAVA_OPTS",     // JVM options, read by a launcher script
+            "QUOTAFLOW_CANCEL_TENANT", // cancel's --tenant
+            "QUOTAFLOW_STATUS_TENANT"); // status's --tenant
 
     /** The definition: every key, typed, with its default and validator. */
     public static final ConfigDef DEFINITION;

@@ -131,7 +131,8 @@ public final class ResultsReader implements AutoCloseable {
      * it also returns ({@link StopReason#END_REACHED}) once every partition has been read up to the end offset
      * it had when the read started (for this {@code read_committed} consumer: the last stable offset), as
      * {@code kcat -e} does: a topic that keeps growing still ends the read. Partitions added later are not
-     * waited for.
+     * waited for, and neither is a topic missing at the start: it has no end to read to, so the read returns
+     * {@link StopReason#TOPIC_NOT_FOUND} after one metadata lookup, whatever {@code idleTimeout} says.
      */
     public ReadResult read(boolean fromBeginning, boolean untilEnd, Optional<Duration> idleTimeout, long max,
                            java.util.function.Consumer<String> sink, Runnable afterBatch) {
@@ -147,7 +148,7 @@ public final class ResultsReader implements AutoCloseable {
                 return new ReadResult(0, StopReason.MAX_RECORDS);
             }
             long started = time.nanoseconds();
-            Set<TopicPartition> assigned = waitForPartitions(started, idleNanos);
+            Set<TopicPartition> assigned = waitForPartitions(started, idleNanos, untilEnd);
             if (assigned.isEmpty()) {
                 return new ReadResult(0, StopReason.TOPIC_NOT_FOUND);
             }
@@ -209,7 +210,11 @@ public final class ResultsReader implements AutoCloseable {
         consumer.close(Duration.ofSeconds(5));
     }
 
-    private Set<TopicPartition> waitForPartitions(long started, long idleNanos) {
+    /** The topic's partitions, waited for up to {@code idleNanos}; until the end, not waited for (a missing topic has no end). */
+    private Set<TopicPartition> waitForPartitions(long started, long idleNanos, boolean untilEnd) {
+        if (untilEnd) {
+            return partitions();
+        }
         while (true) {
             Set<TopicPartition> partitions = partitions();
             if (!partitions.isEmpty()) {

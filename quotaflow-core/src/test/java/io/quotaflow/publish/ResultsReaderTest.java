@@ -174,6 +174,25 @@ class ResultsReaderTest {
     }
 
     @Test
+    void shouldReportAMissingTopicUntilEndInsteadOfWaitingForItForever() {
+        java.util.concurrent.atomic.AtomicInteger lookups = new java.util.concurrent.atomic.AtomicInteger();
+        MockConsumer<String, String> missing = new MockConsumer<>("latest") {
+            @Override
+            public synchronized List<PartitionInfo> partitionsFor(String topic, Duration timeout) {
+                if (lookups.incrementAndGet() > 3) {
+                    throw new IllegalStateException("still waiting for " + topic + " after " + (lookups.get() - 1) + " lookups");
+                }
+                return List.of();
+            }
+        };
+
+        ReadResult result = new ResultsReader(missing, TOPIC).read(true, true, Optional.empty(), Long.MAX_VALUE, v -> { }, () -> { });
+
+        assertThat(result).isEqualTo(new ReadResult(0, StopReason.TOPIC_NOT_FOUND));
+        assertThat(lookups).as("one metadata lookup, no wait: the topic has no end to read to").hasValue(1);
+    }
+
+    @Test
     void shouldEndAtOnceUntilEndOnAnEmptyTopic() {
         topicWithTwoPartitions();
         consumer.updateEndOffsets(Map.of(P0, 0L, P1, 0L));
