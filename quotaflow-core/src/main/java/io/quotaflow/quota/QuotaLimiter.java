@@ -330,10 +330,11 @@ public final class QuotaLimiter {
 
     /**
      * What the scope's next owner takes over: when this one last admitted a call (or what it took over,
-     * before its own first), and the day's usage with daily limits.
+     * before its own first), the day's usage with daily limits, and whether an answer has carried
+     * rate-limit headers (the caller knows: {@code rateLimitHeaders}).
      */
-    public ScopeUsage usage(long nowNanos) {
-        return new ScopeUsage(millis(lastAdmittedNanos), daily.usage(millis(nowNanos)));
+    public ScopeUsage usage(long nowNanos, boolean rateLimitHeaders) {
+        return new ScopeUsage(millis(lastAdmittedNanos), daily.usage(millis(nowNanos)), rateLimitHeaders);
     }
 
     /**

@@ -22,11 +22,6 @@ public record ScopeUsage(long lastAdmittedMs, DailyUsage day, boolean rateLimitH
         this(lastAdmittedMs, day, false);
     }
 
-    /** This record, saying whether an answer has carried rate-limit headers. */
-    public ScopeUsage withRateLimitHeaders(boolean seen) {
-        return seen == rateLimitHeaders ? this : new ScopeUsage(lastAdmittedMs, day, seen);
-    }
-
     /** How far two instances' clocks may differ when one reads the time the other recorded ({@link #inheritedUntil}). */
     static final long CLOCK_MARGIN_NANOS = java.time.Duration.ofSeconds(1).toNanos();
     private static final long NANOS_PER_MILLI = 1_000_000L;

@@ -477,12 +477,12 @@ class QuotaLimiterTest {
     void shouldRecordItsLastAdmissionForTheNextOwner() {
         long now = 100 * SECOND;
         QuotaLimiter limiter = twoThousandPerSecondFrom(now);
-        assertThat(limiter.usage(now).lastAdmittedMs()).isZero();
+        assertThat(limiter.usage(now, false).lastAdmittedMs()).isZero();
         limiter.takeOver(new ScopeUsage(97_000, null), 6 * SECOND, 0, 0, now);
-        assertThat(limiter.usage(now).lastAdmittedMs()).as("what it took over, until its own first call").isEqualTo(97_000);
+        assertThat(limiter.usage(now, false).lastAdmittedMs()).as("what it took over, until its own first call").isEqualTo(97_000);
         assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(1_000), now + SECOND / 2)).isTrue();
-        assertThat(limiter.usage(now + SECOND).lastAdmittedMs()).isEqualTo(100_500);
-        assertThat(limiter.usage(now).day()).as("no daily limits").isNull();
+        assertThat(limiter.usage(now + SECOND, false).lastAdmittedMs()).isEqualTo(100_500);
+        assertThat(limiter.usage(now, false).day()).as("no daily limits").isNull();
     }
 
     /** 120k TPM at safety 1: 2 000 tokens/s, 2 s of burst (4 000), no reserve. */

@@ -362,7 +362,7 @@ public final class ProviderModel implements DispatchView.Limiter {
 
     /** What the scope's next owner takes over from this one, for a store ({@link QuotaLimiter#usage}). */
     public ScopeUsage usage() {
-        return limiter.usage(clock.epochNanos()).withRateLimitHeaders(engine.headersSeen());
+        return limiter.usage(clock.epochNanos(), engine.headersSeen());
     }
 
     /** Forgets the calls out (the task closes: their answers will not be read). */

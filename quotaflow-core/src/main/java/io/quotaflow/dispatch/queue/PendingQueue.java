@@ -109,7 +109,7 @@ public final class PendingQueue {
         }
         boolean first = tq.isEmpty();
         // a ticket back from a call goes ahead of the tickets not sent yet: the tenant's head may change
-        boolean newHead = !first && ref.capPaid() && !tq.head().capPaid();
+        boolean newHead = !first && ref.capPaid() && !tq.anyReturned();
         if (newHead) {
             detach(q, tq);
         }

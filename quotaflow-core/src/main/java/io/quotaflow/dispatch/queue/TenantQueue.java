@@ -43,6 +43,11 @@ final class TenantQueue {
         return (returned.isEmpty() ? waiting : returned).values().iterator().next();
     }
 
+    /** Whether tickets back from a call wait here (they come first). */
+    boolean anyReturned() {
+        return !returned.isEmpty();
+    }
+
     boolean isEmpty() {
         return returned.isEmpty() && waiting.isEmpty();
     }
@@ -71,7 +76,10 @@ final class TenantQueue {
         return r != null ? r : waiting.remove(id);
     }
 
-    /** Every ticket, in serving order. */
+    /**
+     * Every ticket, in serving order. A plain iterator over the two parts rather than a stream: it is made for each tenant a
+     * proposal looks at, on the stream thread, every tick.
+     */
     Iterator<PendingQueue.Ref> iterator() {
         Iterator<PendingQueue.Ref> first = returned.values().iterator();
         Iterator<PendingQueue.Ref> second = waiting.values().iterator();
