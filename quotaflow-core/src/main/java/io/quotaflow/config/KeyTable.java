@@ -211,7 +211,8 @@ final class KeyTable {
         add(Keys.QUOTA_MAX_IN_FLIGHT_CEILING, Type.INT, Integer.toString(q.maxInFlightCeiling()), null, "the most "
                 + "`auto` may choose");
         add(Keys.QUOTA_RESERVE_FRACTION, Type.DOUBLE, Double.toString(q.reserveFraction()), null, "share of the local "
-                + "burst (`quota.burst-seconds` of refill) only interactive work may spend");
+                + "burst (`quota.burst-seconds` of refill) only interactive work may spend; a bulk backlog's last calls "
+                + "spend it when no interactive ticket came in the last five minutes (docs/design.md, \"Limiter\")");
         add(Keys.BATCH_MAX_ITEMS, Type.INT, Integer.toString(b.maxItems()), null, "tickets per call");
         add(Keys.BATCH_MAX_PROMPT_TOKENS, Type.INT, Integer.toString(b.maxPromptTokens()), null, "prompt tokens per "
                 + "call (lowered to fit the bucket)");

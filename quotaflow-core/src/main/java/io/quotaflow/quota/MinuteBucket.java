@@ -115,7 +115,7 @@ final class MinuteBucket {
      * the provider's starting level left unused over a whole run.
      */
     double floor(Priority priority, double burstScale) {
-        return floor(priority, burstScale, Long.MAX_VALUE);
+        return floor(priority, burstScale, Long.MAX_VALUE, true);
     }
 
     /**
@@ -124,15 +124,20 @@ final class MinuteBucket {
      * extra exists so that the reserve holds through the next lowering, which delays every bulk call by
      * its refill; on the last calls of a backlog that delay is the run's end, for certain, against an
      * interactive ticket that may come meanwhile and wait at most for the margin's refill, so those
-     * calls spend the extra and leave the reserve itself (docs/design.md, "Limiter").
+     * calls spend the extra. The reserve itself they leave while interactive work was admitted lately
+     * ({@code interactiveAbout}); otherwise it too is held back only from work that waits after the call,
+     * so a backlog's last calls spend it and the first interactive ticket after them waits at most for
+     * its refill (a quarter of the local burst at the defaults), where holding it would leave it unused
+     * at the end of every bulk run (docs/design.md, "Limiter").
      */
-    double floor(Priority priority, double burstScale, long after) {
+    double floor(Priority priority, double burstScale, long after, boolean interactiveAbout) {
         if (priority == Priority.INTERACTIVE) {
             return 0;
         }
         double reserve = reserve(burstScale);
+        double held = interactiveAbout ? reserve : Math.min(reserve, Math.max(0, after));
         double extra = Math.min(reserveExtra, Math.max(0, bucket.capacity() * MAX_FLOOR_SHARE - reserve));
-        return reserve + Math.min(extra, Math.max(0, after));
+        return held + Math.min(extra, Math.max(0, after));
     }
 
     /** The reserve without what lowerings added to it: a fraction of the local burst. */
@@ -169,9 +174,9 @@ final class MinuteBucket {
     }
 
     /** Whether {@code charge} fits above the floor of {@code priority} with {@code after} waiting behind it. */
-    boolean canTake(Charge charge, Charge after, Priority priority, double burstScale, long nowNanos) {
+    boolean canTake(Charge charge, Charge after, Priority priority, double burstScale, boolean interactiveAbout, long nowNanos) {
         decayReserveExtra(nowNanos);
-        return bucket.canTake(dimension.of(charge), floor(priority, burstScale, dimension.of(after)), nowNanos);
+        return bucket.canTake(dimension.of(charge), floor(priority, burstScale, dimension.of(after), interactiveAbout), nowNanos);
     }
 
     void take(Charge charge, long nowNanos) {
@@ -182,9 +187,9 @@ final class MinuteBucket {
         both(b -> b.giveBack(dimension.of(charge), nowNanos));
     }
 
-    long nanosUntil(Charge charge, Charge after, Priority priority, double burstScale, long nowNanos) {
+    long nanosUntil(Charge charge, Charge after, Priority priority, double burstScale, boolean interactiveAbout, long nowNanos) {
         decayReserveExtra(nowNanos);
-        return bucket.nanosUntil(dimension.of(charge), floor(priority, burstScale, dimension.of(after)), nowNanos);
+        return bucket.nanosUntil(dimension.of(charge), floor(priority, burstScale, dimension.of(after), interactiveAbout), nowNanos);
     }
 
     /** The largest cost {@code priority} can take without waiting for a completely full bucket. */

@@ -101,8 +101,8 @@ public final class QuotaLimiter {
 
     /**
      * As {@link #tryAcquire(Priority, Charge, long)}, for a call behind which work of classes below
-     * interactive charged {@code after} in all still waits: the last calls of a backlog may spend what
-     * lowerings added to the reserve, never the reserve itself ({@link MinuteBucket#floor(Priority, double, long)}).
+     * interactive charged {@code after} in all still waits: the last calls of a backlog may spend what lowerings added to
+     * the reserve, and the reserve too unless interactive work came lately ({@link MinuteBucket#floor(Priority, double, long, boolean)}).
      */
     public boolean tryAcquire(Priority priority, Charge charge, Charge after, long nowNanos) {
         maintain(nowNanos);
@@ -110,7 +110,7 @@ public final class QuotaLimiter {
             return false;
         }
         for (MinuteBucket b : buckets) {
-            if (!b.canTake(charge, after, priority, burst.scale(), nowNanos)) {
+            if (!b.canTake(charge, after, priority, burst.scale(), interactiveAbout(nowNanos), nowNanos)) {
                 return false;
             }
         }
@@ -129,8 +129,8 @@ public final class QuotaLimiter {
 
     /**
      * Whether interactive work was admitted within {@link #INTERACTIVE_ABOUT_NANOS}: only then do
-     * lowerings that take the reserve make bulk leave more of it ({@link MinuteBucket#floor}); a run
-     * without interactive tickets holds back no more than the reserve.
+     * lowerings that take the reserve make bulk leave more of it, and a backlog's last calls leave the
+     * reserve itself ({@link MinuteBucket#floor}); a run without interactive tickets holds back no more than the reserve.
      */
     private boolean interactiveAbout(long nowNanos) {
         return lastInteractiveNanos != Long.MIN_VALUE && nowNanos - lastInteractiveNanos <= INTERACTIVE_ABOUT_NANOS;
@@ -182,7 +182,7 @@ public final class QuotaLimiter {
     public long nanosUntilAdmissible(Priority priority, Charge charge, Charge after, long nowNanos) {
         long wait = burst.cooldownLeft(nowNanos);
         for (MinuteBucket b : buckets) {
-            wait = Math.max(wait, b.nanosUntil(charge, after, priority, burst.scale(), nowNanos));
+            wait = Math.max(wait, b.nanosUntil(charge, after, priority, burst.scale(), interactiveAbout(nowNanos), nowNanos));
         }
         wait = Math.max(wait, daily.millisUntil(charge, millis(nowNanos)) * NANOS_PER_MILLI);
         return Math.max(0, wait);

@@ -56,6 +56,38 @@ class QuotaLimiterTest {
         assertThat(limiter.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(1_000), full)).isTrue();
     }
 
+    /**
+     * A backlog's last calls, told what waits behind them: with no interactive work admitted in the last five
+     * minutes the reserve is held back only from work still waiting, so the last call spends it; while interactive
+     * work is about, or when the caller does not say what waits, it holds.
+     */
+    @Test
+    void shouldLetABacklogsLastCallsSpendTheReserveOnlyWhileNoInteractiveWorkIsAbout() {
+        QuotaSettings settings = QuotaSettings.ofDefaults().withRpm(6_000).withTpm(60_000).withSafetyFactor(1.0)
+                .withBurstSeconds(2).withReserveFraction(0.5);
+        long t = 1_900_000_000L; // 1 900 tokens of a 2 000 capacity (a full bucket admits any call), 1 000 the reserve
+        Charge last = Charge.unsplit(1_800);
+        Charge nothing = Charge.NONE;
+        assertThat(TestLimiters.of(settings).startingAt(0).tryAcquire(Priority.BULK, last, nothing, t))
+                .as("the last call, nothing behind it").isTrue();
+        assertThat(TestLimiters.of(settings).startingAt(0).tryAcquire(Priority.BULK, last, Charge.unsplit(400), t))
+                .as("400 behind it: 400 of the reserve held").isFalse();
+        assertThat(TestLimiters.of(settings).startingAt(0).tryAcquire(Priority.BULK, Charge.unsplit(1_400), Charge.unsplit(400), t))
+                .isTrue();
+        assertThat(TestLimiters.of(settings).startingAt(0).tryAcquire(Priority.BULK, last, t)).as("what waits not told").isFalse();
+
+        QuotaLimiter interactive = TestLimiters.of(settings).startingAt(0);
+        assertThat(interactive.tryAcquire(Priority.INTERACTIVE, Charge.unsplit(10), SECOND)).isTrue();
+        long later = 4 * 60 * SECOND; // the bucket full again, the interactive call four minutes ago
+        assertThat(interactive.tryAcquire(Priority.BULK, Charge.unsplit(100), later)).isTrue();
+        assertThat(interactive.tryAcquire(Priority.BULK, last, nothing, later)).as("interactive work about").isFalse();
+        assertThat(interactive.nanosUntilAdmissible(Priority.BULK, last, nothing, later)).isPositive();
+        long quiet = SECOND + QuotaLimiter.INTERACTIVE_ABOUT_NANOS + SECOND;
+        assertThat(interactive.tryAcquire(Priority.BULK, Charge.unsplit(100), quiet)).isTrue();
+        assertThat(interactive.nanosUntilAdmissible(Priority.BULK, last, nothing, quiet)).isZero();
+        assertThat(interactive.tryAcquire(Priority.BULK, last, nothing, quiet)).as("five minutes without interactive work").isTrue();
+    }
+
     @Test
     void shouldHoldBackOnlyTheLocalBurstsReserveWhenTheProviderHoldsAFullMinute() {
         // 30k TPM at safety 1 with 2 s of local burst (1000 tokens), reserve a quarter of it (250)

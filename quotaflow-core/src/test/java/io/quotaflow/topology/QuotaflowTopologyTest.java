@@ -374,8 +374,10 @@ class QuotaflowTopologyTest {
                 Optional.empty(), Optional.empty(), RateLimitInfo.EMPTY, 3));
         try (PipelineHarness h = new PipelineHarness(Fixtures.settings(), client)) {
             h.pipe(Priority.STANDARD, "T-1", Fixtures.ticket("T-1"));
-            // buckets start empty and standard work may not spend the reserve: the first call needs ~0.5 s
-            h.advance(Duration.ofSeconds(1));
+            // buckets start empty: the first call waits for its refill
+            for (int i = 0; i < 20 && client.requests().isEmpty(); i++) {
+                h.advance(Duration.ofMillis(50));
+            }
             assertThat(client.requests()).hasSize(1);
             client.respondWith(r -> FakeModelClient.answer(r, "billing", "low"));
             h.advance(Duration.ofMillis(2_500));
