@@ -23,9 +23,16 @@ import java.util.TreeMap;
  * @param useOwnWork        the keys' use, each from the run's first call to its own last admission (its starting level
  *                          once), pooled: unlike the use over the run, a key whose scope ran out of work while others
  *                          finished is not counted idle for it
+ * @param useBound          the most the use over the run could be with the same tokens per key and the same hand-over
+ *                          ({@link #bound}): what the configured limits (ceilings), the safety factor, the local burst and
+ *                          the moved scopes' time without an owner leave, before any loss of the pipeline's own
  */
 public record FullRateFigures(Map<Integer, Double> secondsToFullRate, Map<Integer, Double> useAfterRestore,
-                              List<Double> useRunPerScope, List<List<Long>> tokensPer10s, double useOwnWork) {
+                              List<Double> useRunPerScope, List<List<Long>> tokensPer10s, double useOwnWork, double useBound) {
+
+    /** quotaflow's defaults the bound assumes: {@code quota.safety-factor} and {@code quota.burst-seconds}. */
+    static final double SAFETY_FACTOR = 0.98;
+    static final double BURST_SECONDS = 2.0;
 
     /** A 10-second window at or above this share of the key's rate is full rate. */
     static final double FULL_SHARE = 0.9;
@@ -80,7 +87,43 @@ public record FullRateFigures(Map<Integer, Double> secondsToFullRate, Map<Intege
             }
             per10.add(row);
         }
-        return new FullRateFigures(seconds, after, run, per10, ownAdmissible > 0 ? ownAdmitted / ownAdmissible : Double.NaN);
+        List<Long> work = new ArrayList<>();
+        Map<Integer, Long> gaps = new TreeMap<>();
+        for (int i = 0; i < timelines.size(); i++) {
+            work.add(timelines.get(i).tokensBetween(f.firstCallMs() - 1, f.lastCallMs()));
+        }
+        for (int scope : f.victimScopes()) {
+            timelines.get(scope).firstAdmissionAfter(f.killMs() + FailoverFigures.KILL_MARGIN_MS)
+                    .ifPresent(restore -> gaps.put(scope, restore - f.killMs()));
+        }
+        return new FullRateFigures(seconds, after, run, per10, ownAdmissible > 0 ? ownAdmitted / ownAdmissible : Double.NaN,
+                bound(work, quotas, gaps));
+    }
+
+    /**
+     * The most the use over the run could be, the keys admitting {@code work} tokens each and the moved ones
+     * ({@code gapsMs}: key → ms from the kill to its first admission after it) idle for their gap: each key runs from the
+     * run's first call at the client's most under a configured limit (a ceiling: its local burst at once, then the limit
+     * × the safety factor, never the provider's larger bucket), a moved key's gap less the burst its new owner is credited,
+     * and the run ends when the last key's work does; the keys' admissible tokens are their starting bucket and their
+     * refill until then, as in the use over the run.
+     */
+    static double bound(List<Long> work, List<FailoverFigures.Quota> quotas, Map<Integer, Long> gapsMs) {
+        double endMs = 0;
+        for (int i = 0; i < work.size(); i++) {
+            double ratePerMs = quotas.get(i).tpm() * SAFETY_FACTOR / 60_000.0;
+            double burst = ratePerMs * BURST_SECONDS * 1_000;
+            double busyMs = Math.max(0, work.get(i) - burst) / ratePerMs;
+            double idleMs = Math.max(0, gapsMs.getOrDefault(i, 0L) - BURST_SECONDS * 1_000);
+            endMs = Math.max(endMs, busyMs + idleMs);
+        }
+        double admitted = 0;
+        double admissible = 0;
+        for (int i = 0; i < work.size(); i++) {
+            admitted += work.get(i);
+            admissible += quotas.get(i).tpm() * endMs / 60_000.0 + quotas.get(i).startTokens();
+        }
+        return admissible > 0 ? admitted / admissible : Double.NaN;
     }
 
     private static double use(ScopeTimeline t, FailoverFigures.Quota q, long fromMs, long toMs, boolean withStart) {
@@ -111,7 +154,8 @@ public record FullRateFigures(Map<Integer, Double> secondsToFullRate, Map<Intege
             parts.add("s" + i + " " + FailoverResult.pct(useRunPerScope.get(i)));
         }
         return String.join(", ", parts) + "; the keys over each one's own work (the run's first call to its last): "
-                + FailoverResult.pct(useOwnWork);
+                + FailoverResult.pct(useOwnWork) + "; the most the run could reach with these keys' work and hand-over: "
+                + FailoverResult.pct(useBound);
     }
 
     /** The admitted tokens per 10 s, one row per window, one column per scope, as Markdown. */

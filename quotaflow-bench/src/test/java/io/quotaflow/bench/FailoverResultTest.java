@@ -14,7 +14,7 @@ class FailoverResultTest {
                 Map.of(1, "fo-2", 4, "fo-3"), useRun, 0.9, 0.5, 0.4, 0.6, 4, 0);
         return new FailoverResult(variant, variant + " settings", "instance.id=auto", 2_400, "fo-1", List.of("s1", "s4"), f, restart, 0,
                 900, 2_400, 0, 0, 0, 120_000, "/tmp/logs", List.of("1-min load average 9 at the start"),
-                new FullRateFigures(Map.of(1, 2.5, 4, 20.0), Map.of(1, 0.95, 4, 0.7), List.of(0.9, 0.8), List.of(List.of(1L), List.of(2L)), 0.95));
+                new FullRateFigures(Map.of(1, 2.5, 4, 20.0), Map.of(1, 0.95, 4, 0.7), List.of(0.9, 0.8), List.of(List.of(1L), List.of(2L)), 0.95, 0.93));
     }
 
     @Test

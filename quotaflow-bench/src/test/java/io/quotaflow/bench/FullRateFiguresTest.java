@@ -72,8 +72,9 @@ class FullRateFiguresTest {
         FullRateFigures r = FullRateFigures.compute(timelines, quotas, f);
         assertThat(r.useRunPerScope().get(0)).as("over the run, s0 idle for its last 40 s").isCloseTo(0.5, within(0.02));
         assertThat(r.useOwnWork()).as("each key over its own work: both at their rate").isCloseTo(1.0, within(0.02));
-        assertThat(r.perScopeText()).endsWith("the keys over each one's own work (the run's first call to its last): "
-                + FailoverResult.pct(r.useOwnWork()));
+        assertThat(r.perScopeText()).contains("the keys over each one's own work (the run's first call to its last): "
+                + FailoverResult.pct(r.useOwnWork())).endsWith("the most the run could reach with these keys' work and hand-over: "
+                + FailoverResult.pct(r.useBound()));
     }
 
     @Test
@@ -86,5 +87,23 @@ class FullRateFiguresTest {
         assertThat(r.secondsToFullRate()).containsEntry(1, null);
         assertThat(r.maxSecondsToFullRate()).isNull();
         assertThat(r.text()).contains("s1 never");
+    }
+
+    /**
+     * The bound: two keys of 60 000 TPM (1 000 tokens/s, 5 000 at the start), 100 000 tokens of work each, the second
+     * moved with 7.5 s between the kill and its restore. At the client's most each is busy (100 000 - 1 960) / 0.98 ms
+     * (its 2 s burst at once, then 980 tokens/s), the moved one 5.5 s longer (its gap less the 2 s burst it is credited):
+     * 105 541 ms, when the two keys could have admitted 2 x (105 541 + 5 000).
+     */
+    @Test
+    void shouldBoundTheUseOverTheRunByTheCeilingsTheBurstAndTheMovedKeysGap() {
+        List<FailoverFigures.Quota> quotas = List.of(new FailoverFigures.Quota(60_000, 5_000), new FailoverFigures.Quota(60_000, 5_000));
+        double end = (100_000 - 1_960) / 0.98 + 5_500;
+        assertThat(FullRateFigures.bound(List.of(100_000L, 100_000L), quotas, java.util.Map.of(1, 7_500L)))
+                .isCloseTo(200_000 / (2 * (end + 5_000)), org.assertj.core.data.Offset.offset(1e-9))
+                .isCloseTo(0.9046, org.assertj.core.data.Offset.offset(1e-4));
+        assertThat(FullRateFigures.bound(List.of(100_000L, 100_000L), quotas, java.util.Map.of()))
+                .as("no gap: the ceiling, the safety factor and the provider's larger starting bucket only")
+                .isCloseTo(200_000 / (2 * ((100_000 - 1_960) / 0.98 + 5_000)), org.assertj.core.data.Offset.offset(1e-9));
     }
 }
