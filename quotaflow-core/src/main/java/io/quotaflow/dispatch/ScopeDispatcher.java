@@ -170,6 +170,7 @@ final class ScopeDispatcher {
     }
 
     void punctuate(long now) {
+        provider.tick(now);
         health.at(now);
         calls.drain((batchId, outcome) -> completed(batchId, outcome, now));
         if (batch != null) {

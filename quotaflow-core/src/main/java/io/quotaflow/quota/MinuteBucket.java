@@ -224,6 +224,11 @@ final class MinuteBucket {
         return bucket.capacity();
     }
 
+    /** The refill a second: the limit in force × the safety factor. */
+    double ratePerSecond() {
+        return ratePerSecond;
+    }
+
     /**
      * What one answer's headers said of this dimension: {@code remaining} of {@code limit}, taken
      * at {@code atNanos} at the latest.

@@ -14,30 +14,28 @@ import java.util.Objects;
 import java.util.OptionalLong;
 
 /**
- * Admits calls of one quota scope against every budget its route sets: requests per minute and
- * tokens per minute, optionally separate input (prompt) and output ({@code max_tokens}) tokens per
- * minute, each a continuously refilled {@link MinuteBucket} scaled by the safety factor and holding
- * only a few seconds of burst, and optionally the day's requests and tokens ({@link DailyBudget}).
- * A call goes only when every one of them allows it. Classes below interactive may spend each
- * per-minute bucket only down to a reserve, so interactive work never waits for a refill that bulk
- * work used up. A cooldown (after a 429) stops all admission.
+ * Admits calls of one quota scope against every budget its route sets: requests per minute and tokens per minute,
+ * optionally separate input (prompt) and output ({@code max_tokens}) tokens per minute, each a continuously refilled
+ * {@link MinuteBucket} scaled by the safety factor and holding only a few seconds of burst, and optionally the day's
+ * requests and tokens ({@link DailyBudget}). A call goes only when every one of them allows it. Classes below
+ * interactive may spend each per-minute bucket only down to a reserve, so interactive work never waits for a refill
+ * that bulk work used up. A cooldown (after a 429) stops all admission.
  *
- * <p>The per-minute buckets start empty, and a new owner of the scope (a restart, a task moved to
- * another instance) credits only the refill it can prove ({@link #takeOver}): since the previous
- * owner's last recorded admission, at most the group's session timeout.
+ * <p>The per-minute buckets start empty, and a new owner of the scope (a restart, a task moved to another instance)
+ * credits only the refill it can prove ({@link #takeOver}): since the previous owner's last recorded admission, at
+ * most the group's session timeout.
  *
- * <p>It listens to the provider: {@link #reseed} moves the local view to what the provider's
- * {@code remaining} headers imply, down and (outside a minute after a 429) up: a provider whose
- * bucket holds more than our few seconds (a full minute, say) is used as far as it says, never
- * above its reported limit; one that enforces short slices reports small levels and is never
- * exceeded. A refused call ({@link #refund}) gives its reservation back. Each 429 halves the burst
- * allowance, forgets what was learned of the provider's bucket, and the allowance grows back by an
- * eighth after every clean minute. A limit the operator set ({@link io.quotaflow.settings.LimitOrigin#SET})
- * is a ceiling: the provider's announced limit only lowers it, its bucket keeps the local burst, and
- * re-seeds raise its level no higher than its own admissions left ({@link MinuteBucket}).
+ * <p>It listens to the provider: {@link #reseed} moves the local view to what the provider's {@code remaining}
+ * headers imply, down and (outside a minute after a 429) up: a provider whose bucket holds more than our few seconds
+ * (a full minute, say) is used as far as it says, never above its reported limit; one that enforces short slices
+ * reports small levels and is never exceeded. A refused call ({@link #refund}) gives its reservation back. Each 429
+ * halves the burst allowance, forgets what was learned of the provider's bucket, and the allowance grows back by an
+ * eighth after every clean minute. A limit the operator set ({@link io.quotaflow.settings.LimitOrigin#SET}) is a
+ * ceiling: the provider's announced limit only lowers it, its bucket keeps the local burst, and re-seeds raise its
+ * level no higher than its own admissions left ({@link MinuteBucket}).
  *
- * <p>A route without a request or token limit ({@code none}: a self-hosted engine) has no bucket
- * for it: that dimension never holds a call back, and reads as infinitely available.
+ * <p>A route without a request or token limit ({@code none}: a self-hosted engine) has no bucket for it: that
+ * dimension never holds a call back, and reads as infinitely available.
  *
  * <p>Owned by one stream task; not thread-safe. Time comes in as nanoseconds since the epoch, from
  * one clock: the per-minute buckets only use its differences, the daily budget its day.
@@ -128,9 +126,8 @@ public final class QuotaLimiter {
     }
 
     /**
-     * Whether interactive work was admitted within {@link #INTERACTIVE_ABOUT_NANOS}: only then do
-     * lowerings that take the reserve make bulk leave more of it, and a backlog's last calls leave the
-     * reserve itself ({@link MinuteBucket#floor}); a run without interactive tickets holds back no more than the reserve.
+     * Whether interactive work was admitted within {@link #INTERACTIVE_ABOUT_NANOS}: only then do lowerings that take the reserve make bulk
+     * leave more of it, and a backlog's last calls leave the reserve itself ({@link MinuteBucket#floor}).
      */
     private boolean interactiveAbout(long nowNanos) {
         return lastInteractiveNanos != Long.MIN_VALUE && nowNanos - lastInteractiveNanos <= INTERACTIVE_ABOUT_NANOS;
@@ -338,18 +335,16 @@ public final class QuotaLimiter {
     }
 
     /**
-     * Takes over from the scope's previous owner ({@code previous}; null: none recorded), whose last
-     * {@code calls} calls of {@code tokens} were found still out ({@link #inherit}).
+     * Takes over from the scope's previous owner ({@code previous}; null: none recorded), whose last {@code calls} calls of {@code tokens} were found still out ({@link #inherit}).
      *
-     * <p>The day's usage carries on. The per-minute buckets, empty so far, are credited with the refill
-     * the provider certainly gave since the previous owner's last admission, over at most
-     * {@code quietBoundNanos}, less the calls still out (charged as if after it), never above
-     * capacity. Why that refill is certain: the record is committed with the admissions it covers, so a
-     * call the new owner does not know of was sent after the last commit, by an owner that then died
-     * without committing again (a clean close or a moved task commits first); its tasks move only once
-     * its session has expired, so such a call went out at least a session timeout ago. Give the
-     * session timeout as {@code quietBoundNanos}. Without a record (a scope that never admitted
-     * anything here) nothing is credited: another client may have used the key a moment ago.
+     * <p>The day's usage carries on. The per-minute buckets, empty so far, are credited with the refill the provider
+     * certainly gave since the previous owner's last admission, over at most {@code quietBoundNanos}, less the calls
+     * still out (charged as if after it), never above capacity. Why that refill is certain: the record is committed
+     * with the admissions it covers, so a call the new owner does not know of was sent after the last commit, by an
+     * owner that then died without committing again (a clean close or a moved task commits first); its tasks move
+     * only once its session has expired, so such a call went out at least a session timeout ago. Give the session
+     * timeout as {@code quietBoundNanos}. Without a record (a scope that never admitted anything here) nothing is
+     * credited: another client may have used the key a moment ago.
      */
     public void takeOver(ScopeUsage previous, long quietBoundNanos, int calls, long tokens, long nowNanos) {
         if (previous == null) {
@@ -391,6 +386,11 @@ public final class QuotaLimiter {
     /** The token bucket's capacity; infinity without a token limit. */
     public double tokenCapacity() {
         return tokens == null ? Double.POSITIVE_INFINITY : tokens.capacity();
+    }
+
+    /** The token bucket's refill a second (the limit in force × the safety factor); 0 without a token limit. */
+    public double tokenRate() {
+        return tokens == null ? 0 : tokens.ratePerSecond();
     }
 
     /** The request bucket's capacity; infinity without a request limit. */

@@ -54,6 +54,7 @@ public final class ProviderModel implements DispatchView.Limiter {
     private final EpochNanoClock clock;
     private final QuotaLimiter limiter;
     private final CostCalibration calibration = new CostCalibration();
+    private final TickLateness ticks;
     private final ContextWindow window;
     private final InFlightLimit inFlight;
     /** The limit found from latency on a self-hosted engine, configured as one or found to look like one. */
@@ -78,6 +79,12 @@ public final class ProviderModel implements DispatchView.Limiter {
         this.inFlight = new InFlightLimit(settings.quota().maxInFlight(), settings.quota().maxInFlightCeiling());
         this.engine = new EngineWatch(settings.quota(), inFlight.auto(), clock.epochNanos());
         this.budget = new CompletionBudget(settings.batch().completionTokensPerItem());
+        this.ticks = new TickLateness(settings.batch().punctuateInterval().toMillis());
+    }
+
+    /** The dispatcher ticked at {@code nowMs} (its punctuator's time, epoch ms): how late ticks come sizes batches ({@link #promptTokenCap}). */
+    public void tick(long nowMs) {
+        ticks.tick(nowMs);
     }
 
     /**
@@ -126,12 +133,15 @@ public final class ProviderModel implements DispatchView.Limiter {
     /**
      * Prompt tokens one batch of {@code priority} may hold: the configured cap, lowered so that a
      * full batch (prompt + its {@code max_tokens}) fits both the limiter's bucket above that class's
-     * reserve and the context window. A single larger ticket still goes alone, from a full bucket.
+     * reserve, less the refill of the ticks' recent lateness ({@link #tick}), and the context window. A
+     * single larger ticket still goes alone, from a full bucket.
      */
     @Override
     public int promptTokenCap(Priority priority) {
         long completion = budget.maxTokensFor(settings.batch().maxItems(), 1);
-        long room = Math.min(limiter.maxRegularCost(priority), window.tokens()) - completion;
+        // room for the refill of a late tick ({@link TickLateness}), or a late tick finds the bucket full
+        long slack = (long) Math.ceil(limiter.tokenRate() * ticks.lateMs(clock.epochNanos() / 1_000_000) / 1_000);
+        long room = Math.min(limiter.maxRegularCost(priority) - slack, window.tokens()) - completion;
         long promptRoom = Math.min(Math.max(0, room), limiter.maxRegularPrompt(priority));
         long fits = calibration.unapply(promptRoom) - prompts.fixedTokens();
         return (int) Math.max(1, Math.min(settings.batch().maxPromptTokens(), fits));
