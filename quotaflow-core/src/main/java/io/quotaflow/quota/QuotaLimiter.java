@@ -86,10 +86,7 @@ public final class QuotaLimiter {
         return settings;
     }
 
-    /**
-     * What waits behind a call when the caller does not say: without limit, so bulk work leaves the
-     * whole floor, the reserve and what lowerings added to it.
-     */
+    /** What waits behind a call when the caller does not say: without limit, so bulk work leaves the whole floor and the reserve. */
     public static final Charge UNKNOWN_AFTER = new Charge(Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE);
 
     /** Whether a call charged {@code charge} may start now at {@code priority}: every budget allows it; takes it if so. */
@@ -335,7 +332,8 @@ public final class QuotaLimiter {
     }
 
     /**
-     * Takes over from the scope's previous owner ({@code previous}; null: none recorded), whose last {@code calls} calls of {@code tokens} were found still out ({@link #inherit}).
+     * Takes over from the scope's previous owner ({@code previous}; null: none recorded), whose last
+     * {@code calls} calls of {@code tokens} were found still out ({@link #inherit}).
      *
      * <p>The day's usage carries on. The per-minute buckets, empty so far, are credited with the refill the provider
      * certainly gave since the previous owner's last admission, over at most {@code quietBoundNanos}, less the calls
