@@ -140,7 +140,7 @@ public final class ProviderModel implements DispatchView.Limiter {
     public int promptTokenCap(Priority priority) {
         long completion = budget.maxTokensFor(settings.batch().maxItems(), 1);
         // room for the refill of a late tick ({@link TickLateness}), or a late tick finds the bucket full
-        long slack = (long) Math.ceil(limiter.tokenRate() * ticks.lateMs(clock.epochNanos() / 1_000_000) / 1_000);
+        long slack = (long) Math.ceil(limiter.tokenRate() * ticks.lateMs() / 1_000);
         long room = Math.min(limiter.maxRegularCost(priority) - slack, window.tokens()) - completion;
         long promptRoom = Math.min(Math.max(0, room), limiter.maxRegularPrompt(priority));
         long fits = calibration.unapply(promptRoom) - prompts.fixedTokens();

@@ -28,18 +28,30 @@ final class TickLateness {
         this.intervalMs = intervalMs;
     }
 
-    /** A tick at {@code nowMs} (epoch ms). */
+    /**
+     * A tick at {@code nowMs} (epoch ms, the punctuator's clock). A clock that went back (a wall-clock step) starts over:
+     * what was seen before it is forgotten.
+     */
     void tick(long nowMs) {
-        if (lastTickMs != Long.MIN_VALUE && nowMs > lastTickMs) {
+        if (lastTickMs != Long.MIN_VALUE && nowMs < lastTickMs) {
+            lateMs = 0;
+        } else if (lastTickMs != Long.MIN_VALUE) {
             double late = Math.min(MAX_MS, Math.max(0, nowMs - lastTickMs - intervalMs));
-            lateMs = Math.max(lateMs(nowMs), late);
+            lateMs = Math.max(decayedAt(nowMs), late);
             lateAtMs = nowMs;
         }
-        lastTickMs = Math.max(lastTickMs, nowMs);
+        lastTickMs = nowMs;
     }
 
-    /** The recent lateness at {@code nowMs}, in ms: the largest seen, decayed. */
-    double lateMs(long nowMs) {
+    /**
+     * The recent lateness as of the last tick, in ms: the largest seen, decayed. Read on the ticks' own clock, so a step
+     * of another clock (the limiter's is monotonic) neither holds it up nor drops it.
+     */
+    double lateMs() {
+        return decayedAt(lastTickMs);
+    }
+
+    private double decayedAt(long nowMs) {
         if (lateMs <= 0) {
             return 0;
         }
