@@ -30,9 +30,9 @@ import java.util.TreeMap;
 public record FullRateFigures(Map<Integer, Double> secondsToFullRate, Map<Integer, Double> useAfterRestore,
                               List<Double> useRunPerScope, List<List<Long>> tokensPer10s, double useOwnWork, double useBound) {
 
-    /** quotaflow's defaults the bound assumes: {@code quota.safety-factor} and {@code quota.burst-seconds}. */
-    static final double SAFETY_FACTOR = 0.98;
-    static final double BURST_SECONDS = 2.0;
+    /** quotaflow's defaults the bound assumes: {@code quota.safety-factor} and {@code quota.burst-seconds}, as the instances run them. */
+    static final double SAFETY_FACTOR = io.quotaflow.settings.QuotaSettings.ofDefaults().safetyFactor();
+    static final double BURST_SECONDS = io.quotaflow.settings.QuotaSettings.ofDefaults().burstSeconds();
 
     /** A 10-second window at or above this share of the key's rate is full rate. */
     static final double FULL_SHARE = 0.9;
