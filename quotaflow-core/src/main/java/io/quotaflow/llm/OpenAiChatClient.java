@@ -149,7 +149,7 @@ public final class OpenAiChatClient implements ModelClient {
         ProviderDialect.Usage usage = dialect.usage(root);
         long prompt = usage.promptTokens();
         long completion = usage.completionTokens();
-        AnswerValidator.Validation v = validator.validate(content, ids);
+        AnswerValidator.Validation v = validator.validate(content, ids, "length".equals(finish));
         // the answer names tickets by their ids in the request; the outcome by their keys
         Map<String, String> keys = new HashMap<>();
         for (int i = 0; i < ids.size(); i++) {

@@ -12,10 +12,16 @@ import java.util.Arrays;
  * {@value #SIZE_WINDOW} such answers' completion tokens plus {@value #MARGIN_TOKENS} token. The sum of
  * {@code n} entries varies far less than {@code n} times the largest entry, so a full batch reserves
  * close to what it uses. A size without enough answers of its own reserves the envelope
- * ({@value #ENVELOPE} tokens) plus {@code n} times the same percentile of the per-ticket sizes of the
- * last {@value #WINDOW} answers of any size, plus {@value #MARGIN_PERCENT} % (plus
- * {@value #COLD_MARGIN_PERCENT} % while fewer than {@value #MIN_SAMPLES} answers came back). Before the
- * first answer, the configured budget per ticket. Every reservation stays between a floor of
+ * ({@value #ENVELOPE} tokens) plus the larger of two figures from the last {@value #WINDOW} answers of
+ * any size: {@code n} times the same percentile of their per-ticket sizes plus {@value #MARGIN_PERCENT} %
+ * (plus {@value #COLD_MARGIN_PERCENT} % while fewer than {@value #MIN_SAMPLES} answers came back); and,
+ * once {@value #MIN_SAMPLES} came back, {@code n} times their mean per ticket plus {@value #SPREAD_Z}
+ * times {@code sqrt(n)} times the spread of one ticket's entry. An answer of {@code k} tickets shows
+ * their mean, whose spread is a ticket's over {@code sqrt(k)}: percentiles of full batches' means
+ * under-reserve a call of three, whose own sum spreads more (a cut costs the call's prompt again).
+ * A size with fewer than {@value #FEW_SAME_SIZE} answers of its own reserves at least that second
+ * figure too: the 98th percentile of a few answers is their largest. Before the first answer, the
+ * configured budget per ticket. Every reservation stays between a floor of
  * {@code max(6, configured / 3)} and a cap of {@code 4 x configured} tokens per ticket (plus the envelope).
  *
  * <p>An answer cut at {@code max_tokens} ({@code finish_reason=length}) loses nothing: the dispatcher
@@ -39,19 +45,28 @@ public final class CompletionBudget {
     static final int MAX_ITEMS = 100;
     /** Answers of one size before that size's own percentile is used. */
     static final int MIN_SAME_SIZE = 8;
+    /** Answers of one size below which its own percentile is at least the spread's figure. */
+    static final int FEW_SAME_SIZE = SIZE_WINDOW / 2;
     /** Answers of any size before the per-ticket margin drops to {@value #MARGIN_PERCENT} %. */
     static final int MIN_SAMPLES = 8;
     static final int QUANTILE_PERCENT = 98;
     static final int MARGIN_TOKENS = 1;
     static final int MARGIN_PERCENT = 3;
     static final int COLD_MARGIN_PERCENT = 15;
+    /** Spreads of a sum above its mean reserved for a size without answers of its own: about its 99th percentile. */
+    static final double SPREAD_Z = 2.33;
 
     private final int minPerItem;
     private final int maxPerItem;
     private final double[] perItemSamples = new double[WINDOW];
+    private final int[] sampleItems = new int[WINDOW];
     private int count;
     private int next;
     private double learnedPerItem;
+    /** Mean completion tokens of one ticket's entry over the window, weighted by each answer's tickets. */
+    private double meanPerItem;
+    /** Standard deviation of one ticket's entry, from the answers' means (0 while fewer than MIN_SAMPLES). */
+    private double spreadPerItem;
     private final int[][] bySize = new int[MAX_ITEMS + 1][];
     private final int[] sizeCount = new int[MAX_ITEMS + 1];
     private final int[] sizeNext = new int[MAX_ITEMS + 1];
@@ -88,8 +103,10 @@ public final class CompletionBudget {
 
     private void add(int items, long completionTokens) {
         perItemSamples[next] = Math.max(0, completionTokens - ENVELOPE) / (double) items;
+        sampleItems[next] = items;
         next = (next + 1) % WINDOW;
         count = Math.min(WINDOW, count + 1);
+        learnSpread();
         double margin = 1 + (count >= MIN_SAMPLES ? MARGIN_PERCENT : COLD_MARGIN_PERCENT) / 100.0;
         learnedPerItem = Math.max(minPerItem, Math.min(maxPerItem, quantile(Arrays.copyOf(perItemSamples, count)) * margin));
         if (items <= MAX_ITEMS) {
@@ -101,6 +118,31 @@ public final class CompletionBudget {
             sizeCount[items] = Math.min(SIZE_WINDOW, sizeCount[items] + 1);
         }
         Arrays.fill(reserved, 0);
+    }
+
+    /**
+     * One ticket's mean and spread from the window's answers: the mean of {@code k} entries varies as
+     * one entry over {@code k}, so {@code k} times its squared distance from the mean estimates one
+     * entry's variance whatever the answers' sizes.
+     */
+    private void learnSpread() {
+        double tickets = 0;
+        double sum = 0;
+        for (int i = 0; i < count; i++) {
+            tickets += sampleItems[i];
+            sum += sampleItems[i] * perItemSamples[i];
+        }
+        meanPerItem = sum / tickets;
+        if (count < MIN_SAMPLES) {
+            spreadPerItem = 0;
+            return;
+        }
+        double squares = 0;
+        for (int i = 0; i < count; i++) {
+            double d = perItemSamples[i] - meanPerItem;
+            squares += sampleItems[i] * d * d;
+        }
+        spreadPerItem = Math.sqrt(squares / (count - 1));
     }
 
     /** The {@value #QUANTILE_PERCENT}th percentile (nearest rank) of {@code values}, which it sorts. */
@@ -135,11 +177,16 @@ public final class CompletionBudget {
     }
 
     private int reserve(int n) {
-        int fromAll = ENVELOPE + (int) Math.ceil(n * learnedPerItem - 1e-9);
+        int fromSpread = spreadPerItem == 0 ? 0 : ENVELOPE + (int) Math.ceil(n * meanPerItem + SPREAD_Z * Math.sqrt(n) * spreadPerItem - 1e-9);
         if (sizeCount[n] < MIN_SAME_SIZE) {
-            return fromAll;
+            int fromAll = ENVELOPE + (int) Math.ceil(n * learnedPerItem - 1e-9);
+            return Math.min(ENVELOPE + n * maxPerItem, Math.max(fromAll, fromSpread));
         }
         int fromSize = quantile(Arrays.copyOf(bySize[n], sizeCount[n])) + MARGIN_TOKENS;
+        if (sizeCount[n] < FEW_SAME_SIZE) {
+            // the 98th percentile of a few answers is their largest, which the next exceeds 1 time in (answers + 1)
+            fromSize = Math.max(fromSize, fromSpread);
+        }
         return Math.max(ENVELOPE + n * minPerItem, Math.min(ENVELOPE + n * maxPerItem, fromSize));
     }
 

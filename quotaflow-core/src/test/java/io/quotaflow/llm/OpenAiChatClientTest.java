@@ -132,6 +132,25 @@ class OpenAiChatClientTest {
         });
     }
 
+    @Test
+    void shouldClassifyTheTicketsACutAnswerCompletedAndAskAgainOnlyForTheRest() {
+        ModelRequest three = batch("hooli:T-1", "hooli:T-2", "hooli:T-3");
+        String cut = "{\"results\":[{\"id\":\"1\",\"category\":\"billing\",\"urgency\":\"high\"},"
+                + "{\"id\":\"2\",\"category\":\"account\",\"urgency\":\"low\"},{\"id\":\"3\",\"categ";
+
+        ModelOutcome lengthCut = client.interpret(200, headers(Map.of()), answer(cut).replace("\"stop\"", "\"length\""), three, 5);
+        ModelOutcome stopped = client.interpret(200, headers(Map.of()), answer(cut), three, 5);
+
+        assertThat(lengthCut).isInstanceOfSatisfying(ModelOutcome.Answered.class, a -> {
+            assertThat(a.truncated()).isTrue();
+            assertThat(a.labels()).containsOnly(Map.entry("hooli:T-1", new ModelOutcome.Label("billing", "high")),
+                    Map.entry("hooli:T-2", new ModelOutcome.Label("account", "low")));
+            assertThat(a.invalid()).containsOnlyKeys("hooli:T-3");
+        });
+        assertThat(stopped).as("the same text ending with finish_reason=stop is malformed, not cut")
+                .isInstanceOfSatisfying(ModelOutcome.Answered.class, a -> assertThat(a.labels()).isEmpty());
+    }
+
     private static final String CANARY = "sk-LEAKCANARY0123456789abcdef2345";
 
     private static OpenAiChatClient clientWithKey(java.net.URI baseUrl) {

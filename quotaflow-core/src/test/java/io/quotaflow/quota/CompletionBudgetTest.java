@@ -64,6 +64,52 @@ class CompletionBudgetTest {
     }
 
     @Test
+    void shouldCoverASmallCallsAnswerLearnedOnlyFromFullBatchesMostOfTheTime() {
+        CompletionBudget budget = new CompletionBudget(28);
+        SplittableRandom random = new SplittableRandom(11);
+        for (int i = 0; i < 200; i++) {
+            budget.record(10, answer(random, 10));
+        }
+        int full = budget.maxTokensFor(10, 1);
+        for (int n : new int[] {1, 2, 3, 5}) {
+            int reserved = budget.maxTokensFor(n, 1);
+            int cut = 0;
+            for (int i = 0; i < 10_000; i++) {
+                if (answer(random, n) > reserved) {
+                    cut++;
+                }
+            }
+            // an entry of 10..17 tokens: the mean of ten spreads a third as much as one entry; the 98th percentile
+            // of ten-ticket means times n cut a call of one 1 time in 8 and a call of three 1 time in 25
+            assertThat(cut).as("calls of %d cut at max_tokens=%d, of 10,000", n, reserved).isLessThan(200);
+            assertThat(reserved).as("and not the configured 28 a ticket").isLessThan(8 + 20 * n);
+        }
+        assertThat(budget.maxTokensFor(10, 1)).as("a full batch keeps its own percentile").isEqualTo(full).isLessThan(8 + 150);
+
+        // eight answers of three of its own: their largest is its percentile, not yet the reservation
+        for (int i = 0; i < CompletionBudget.MIN_SAME_SIZE; i++) {
+            budget.record(3, answer(random, 3));
+        }
+        int reserved = budget.maxTokensFor(3, 1);
+        int cut = 0;
+        for (int i = 0; i < 10_000; i++) {
+            if (answer(random, 3) > reserved) {
+                cut++;
+            }
+        }
+        assertThat(cut).as("calls of 3 after 8 of their own, cut at max_tokens=%d, of 10,000", reserved).isLessThan(200);
+    }
+
+    /** An answer of {@code n} tickets: the envelope plus an entry of 10 to 17 tokens each. */
+    private static int answer(SplittableRandom random, int n) {
+        int tokens = 8;
+        for (int t = 0; t < n; t++) {
+            tokens += 10 + random.nextInt(8);
+        }
+        return tokens;
+    }
+
+    @Test
     void shouldLearnFromTheFirstAnswerWithAColdMargin() {
         CompletionBudget budget = new CompletionBudget(28);
         budget.record(10, 8 + 140);
