@@ -59,7 +59,7 @@ final class AnswerBuilder {
         }
         String content = mapper.writeValueAsString(document);
         if (fault == Fault.MALFORMED) {
-            // cut in the middle: unbalanced braces, so no lenient parser can recover an object
+            // cut in the middle, unbalanced braces, yet finish_reason=stop: a malformed answer, not one cut at max_tokens
             content = content.substring(0, Math.max(1, content.length() / 2));
         }
         int tokens = tokenCounter.count(content);
