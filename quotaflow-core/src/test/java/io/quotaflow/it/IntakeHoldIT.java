@@ -95,9 +95,12 @@ class IntakeHoldIT {
             });
             long holds;
             try (Pipeline b = Pipeline.start(second, model)) {
-                await().atMost(Duration.ofSeconds(150)).pollInterval(Duration.ofMillis(200)).until(() -> {
+                // a timeout says how far the run got: a stall shows as a count that stopped, a slow machine as one still rising
+                await().atMost(Duration.ofSeconds(150)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
                     counter.poll(Duration.ofMillis(100));
-                    return counter.classifiedIds().size() >= total;
+                    assertThat(counter.classifiedIds().size()).as("classified of %d (asked %d; holds %d and %d; dead-lettered %d)", total,
+                            model.asked.get(), a.metrics().intakeHoldCount(), b.metrics().intakeHoldCount(), counter.deadLettered())
+                            .isGreaterThanOrEqualTo(total);
                 });
                 ItSupport.awaitQuiet(Duration.ofSeconds(3), counter);
                 holds = a.metrics().intakeHoldCount() + b.metrics().intakeHoldCount();
