@@ -149,8 +149,8 @@ final class KeyTable {
         add(Keys.INSTANCE_TAKEOVER_CREDIT, Type.STRING, ConfigRules.oneOf("on", "off"),
                 "on", null, "`on`: a new owner of a quota scope (a restart, a task "
                 + "moved from a dead instance) starts with the refill the provider certainly gave since the scope's last "
-                + "recorded call, over at most the session timeout; `off`: it earns its burst from empty, as it does without "
-                + "a record (docs/design.md, \"Limiter\")");
+                + "recorded call, over at most the session timeout; without a record, the refill since its instance started, "
+                + "over the same bound; `off`: it earns its burst from empty (docs/design.md, \"Limiter\")");
         add(Keys.RECORDS_MAX_VALUE_BYTES, Type.INT, Integer.toString(l.maxValueBytes()), null, "largest value written "
                 + "as it is: a larger input travels as its reduced ticket and is dead-lettered truncated; with "
                 + "`records.max-header-bytes` and 24 KiB of overhead it must fit the producer's `max.request.size`");

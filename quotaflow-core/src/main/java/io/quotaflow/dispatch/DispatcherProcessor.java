@@ -142,7 +142,7 @@ public final class DispatcherProcessor implements Processor<String, WorkItem, St
         handOverForeign(pending, delayed, context.currentSystemTimeMs());
         for (String scope : routing.scopes()) {
             if (owns(scope)) {
-                unit(scope).restore(item -> scope.equals(scopeOf(item)), quietBound(), context.currentSystemTimeMs());
+                unit(scope).restore(item -> scope.equals(scopeOf(item)), quietBound(), parts.startedNanos(), context.currentSystemTimeMs());
             }
         }
         rerouteOrphans(pending);

@@ -128,16 +128,17 @@ final class ScopeDispatcher {
 
     /**
      * Rebuilds this scope's share of the stores ({@code mine}: its tickets), taking over from its previous
-     * owner, whose unknown calls went out at least {@code quietBound} ago ({@link ProviderModel#takeOver}).
+     * owner, whose unknown calls went out at least {@code quietBound} ago ({@link ProviderModel#takeOver}; without a record
+     * of one, the refill since this instance started, {@code startedNanos}, is credited over the same bound).
      */
-    void restore(java.util.function.Predicate<WorkItem> mine, java.time.Duration quietBound, long now) {
+    void restore(java.util.function.Predicate<WorkItem> mine, java.time.Duration quietBound, long startedNanos, long now) {
         Set<String> jobCalls = batch == null ? Set.of() : batch.restore(now);
         io.quotaflow.dispatch.ledger.Restored r = ledger.restore(mine, jobCalls::contains);
         for (WorkItem cancelled : r.cancelled()) {
             // cancelled while the previous owner's call was out: that call is forgotten, so it ends now
             effects.withdrawn(cancelled, now);
         }
-        provider.takeOver(report.usage().read(), quietBound, r.calls(), r.callTokens());
+        provider.takeOver(report.usage().read(), quietBound, r.calls(), r.callTokens(), startedNanos);
         if (r.any()) {
             report.activate();
             LOG.info("{}: restored {} pending ({} from {} interrupted calls), {} delayed, {} calls in batch jobs", who(settings, scope), r.pending(),

@@ -22,8 +22,8 @@ import java.util.OptionalLong;
  * that bulk work used up. A cooldown (after a 429) stops all admission.
  *
  * <p>The per-minute buckets start empty, and a new owner of the scope (a restart, a task moved to another instance)
- * credits only the refill it can prove ({@link #takeOver}): since the previous owner's last recorded admission, at
- * most the group's session timeout.
+ * credits only the refill it can prove ({@link #takeOver}): since the previous owner's last recorded admission (without
+ * one, since this instance started), at most the group's session timeout.
  *
  * <p>It listens to the provider: {@link #reseed} moves the local view to what the provider's {@code remaining}
  * headers imply, down and (outside a minute after a 429) up: a provider whose bucket holds more than our few seconds
@@ -148,10 +148,7 @@ public final class QuotaLimiter {
         }
     }
 
-    /**
-     * The largest call {@code priority} can start without waiting for a completely full bucket:
-     * batches are sized to fit it.
-     */
+    /** The largest call {@code priority} can start without waiting for a completely full bucket: batches are sized to fit it. */
     public long maxRegularCost(Priority priority) {
         return tokens == null ? Long.MAX_VALUE : tokens.maxRegular(priority, burst.scale());
     }
@@ -332,31 +329,34 @@ public final class QuotaLimiter {
     }
 
     /**
-     * Takes over from the scope's previous owner ({@code previous}; null: none recorded), whose last
-     * {@code calls} calls of {@code tokens} were found still out ({@link #inherit}).
-     *
-     * <p>The day's usage carries on. The per-minute buckets, empty so far, are credited with the refill the provider
-     * certainly gave since the previous owner's last admission, over at most {@code quietBoundNanos}, less the calls
-     * still out (charged as if after it), never above capacity. Why that refill is certain: the record is committed
-     * with the admissions it covers, so a call the new owner does not know of was sent after the last commit, by an
-     * owner that then died without committing again (a clean close or a moved task commits first); its tasks move
-     * only once its session has expired, so such a call went out at least a session timeout ago. Give the session
-     * timeout as {@code quietBoundNanos}. Without a record (a scope that never admitted anything here) nothing is
-     * credited: another client may have used the key a moment ago.
+     * Takes over from the scope's previous owner ({@code previous}; null: none recorded), whose last {@code calls} calls of
+     * {@code tokens} were found still out ({@link #inherit}). The day's usage carries on. The per-minute buckets, empty so
+     * far, are credited with the refill the provider certainly gave since the previous owner's last admission, over at
+     * most {@code quietBoundNanos}, less the calls still out (charged as if after it), never above capacity. Why that
+     * refill is certain: the record is committed with the admissions it covers, so a call the new owner does not know of
+     * was sent after the last commit, by an owner that then died without committing again (a clean close or a moved task
+     * commits first); its tasks move only once its session has expired, so such a call went out at least a session
+     * timeout ago. Give the session timeout as {@code quietBoundNanos}. Without a record, the refill since this instance
+     * started ({@code startedNanos}), over the same bound: a client that used the key before, a previous run too, stopped
+     * at least that long ago (one using it meanwhile shows only in the headers), so a task assigned just before its first
+     * ticket keeps its burst.
      */
-    public void takeOver(ScopeUsage previous, long quietBoundNanos, int calls, long tokens, long nowNanos) {
-        if (previous == null) {
+    public void takeOver(ScopeUsage previous, long quietBoundNanos, int calls, long tokens, long startedNanos, long nowNanos) {
+        long since = startedNanos;
+        if (previous != null) {
+            daily.restore(previous.day(), millis(nowNanos));
+            if (previous.lastAdmittedMs() > 0) {
+                since = previous.lastAdmittedMs() * NANOS_PER_MILLI;
+                lastAdmittedNanos = Math.max(lastAdmittedNanos, since);
+            }
+        }
+        if (quietBoundNanos <= 0) {
             return;
         }
-        daily.restore(previous.day(), millis(nowNanos));
-        if (previous.lastAdmittedMs() <= 0 || quietBoundNanos <= 0) {
-            return;
-        }
-        long quietNanos = Math.min(Math.max(0, nowNanos - previous.lastAdmittedMs() * NANOS_PER_MILLI), quietBoundNanos);
+        long quietNanos = Math.min(Math.max(0, nowNanos - since), quietBoundNanos);
         for (MinuteBucket b : buckets) {
             b.credit(quietNanos, b.dimension() == QuotaDimension.REQUESTS ? calls : tokens, nowNanos);
         }
-        lastAdmittedNanos = Math.max(lastAdmittedNanos, previous.lastAdmittedMs() * NANOS_PER_MILLI);
     }
 
     public double burstScale() {

@@ -480,7 +480,7 @@ class QuotaLimiterTest {
     /** A limiter at 100 s that took over from an owner whose last call was at {@code lastAdmittedMs}. */
     private static QuotaLimiter takenOver(long lastAdmittedMs, long boundNanos, int calls, long tokens) {
         QuotaLimiter limiter = twoThousandPerSecondFrom(100 * SECOND);
-        limiter.takeOver(new ScopeUsage(lastAdmittedMs, null), boundNanos, calls, tokens, 100 * SECOND);
+        limiter.takeOver(new ScopeUsage(lastAdmittedMs, null), boundNanos, calls, tokens, 0, 100 * SECOND);
         return limiter;
     }
 
@@ -490,19 +490,41 @@ class QuotaLimiterTest {
     }
 
     @Test
-    void shouldCreditNothingWithoutARecordOrASessionToBoundIt() {
+    void shouldCreditWithoutARecordOnlyTheRefillSinceThisInstanceStartedUpToTheSession() {
         long now = 100 * SECOND;
-        QuotaLimiter none = twoThousandPerSecondFrom(now);
-        none.takeOver(null, 6 * SECOND, 0, 0, now);
-        assertThat(none.tryAcquire(Priority.BULK, Charge.unsplit(100), now)).as("no record: another client may have used the key").isFalse();
+        QuotaLimiter assignedAtStart = twoThousandPerSecondFrom(now);
+        assignedAtStart.takeOver(null, 6 * SECOND, 0, 0, now, now);
+        assertThat(assignedAtStart.tryAcquire(Priority.BULK, Charge.unsplit(100), now)).as("started just now: another client may have used the key").isFalse();
 
-        QuotaLimiter streamsProtocol = twoThousandPerSecondFrom(now);
-        streamsProtocol.takeOver(new ScopeUsage(70_000, null), 0, 0, 0, now);
-        assertThat(streamsProtocol.tryAcquire(Priority.BULK, Charge.unsplit(100), now)).isFalse();
+        // a task assigned 1.5 s after the instance started (the rebalance of a second instance joining): 3 000 tokens of refill
+        assertAdmitsThenRefuses(startedAgo(1_500, 6 * SECOND), 2_900, 200);
+        // started a minute ago: the bucket's 4 000, as for a task assigned at start
+        assertAdmitsThenRefuses(startedAgo(60_000, 6 * SECOND), 4_000, 100);
+        // a 1 s session bounds it as it bounds a record's
+        assertAdmitsThenRefuses(startedAgo(60_000, SECOND), 1_900, 200);
 
         QuotaLimiter never = twoThousandPerSecondFrom(now);
-        never.takeOver(new ScopeUsage(0, null), 6 * SECOND, 0, 0, now);
-        assertThat(never.tryAcquire(Priority.BULK, Charge.unsplit(100), now)).isFalse();
+        never.takeOver(new ScopeUsage(0, null), 6 * SECOND, 0, 0, now - SECOND, now);
+        assertThat(never.tryAcquire(Priority.BULK, Charge.unsplit(1_900), now)).as("a record without an admission: as none").isTrue();
+    }
+
+    @Test
+    void shouldCreditNothingWithoutASessionToBoundIt() {
+        long now = 100 * SECOND;
+        QuotaLimiter streamsProtocol = twoThousandPerSecondFrom(now);
+        streamsProtocol.takeOver(new ScopeUsage(70_000, null), 0, 0, 0, 0, now);
+        assertThat(streamsProtocol.tryAcquire(Priority.BULK, Charge.unsplit(100), now)).isFalse();
+
+        QuotaLimiter noRecord = twoThousandPerSecondFrom(now);
+        noRecord.takeOver(null, 0, 0, 0, 0, now);
+        assertThat(noRecord.tryAcquire(Priority.BULK, Charge.unsplit(100), now)).as("started long ago, no session to bound it").isFalse();
+    }
+
+    /** A limiter at 100 s, without a record, in an instance started {@code agoMs} before. */
+    private static QuotaLimiter startedAgo(long agoMs, long boundNanos) {
+        QuotaLimiter limiter = twoThousandPerSecondFrom(100 * SECOND);
+        limiter.takeOver(null, boundNanos, 0, 0, 100 * SECOND - agoMs * (SECOND / 1000), 100 * SECOND);
+        return limiter;
     }
 
     @Test
@@ -510,7 +532,7 @@ class QuotaLimiterTest {
         long now = 100 * SECOND;
         QuotaLimiter limiter = twoThousandPerSecondFrom(now);
         assertThat(limiter.usage(now, false).lastAdmittedMs()).isZero();
-        limiter.takeOver(new ScopeUsage(97_000, null), 6 * SECOND, 0, 0, now);
+        limiter.takeOver(new ScopeUsage(97_000, null), 6 * SECOND, 0, 0, now, now);
         assertThat(limiter.usage(now, false).lastAdmittedMs()).as("what it took over, until its own first call").isEqualTo(97_000);
         assertThat(limiter.tryAcquire(Priority.BULK, Charge.unsplit(1_000), now + SECOND / 2)).isTrue();
         assertThat(limiter.usage(now + SECOND, false).lastAdmittedMs()).isEqualTo(100_500);

@@ -79,7 +79,17 @@ public final class PipelineHarness implements AutoCloseable {
     public PipelineHarness(DispatcherSettings settings, io.quotaflow.routing.ModelClients clients, DispatcherListener listener,
                            io.quotaflow.tracing.Tracing tracing, Instant start,
                            Class<? extends org.apache.kafka.streams.state.DslStoreSuppliers> stores) {
-        now = start;
+        this(settings, clients, listener, tracing, start, stores, Duration.ZERO);
+    }
+
+    /**
+     * As the whole of it, in an instance that started {@code up} before its task was assigned at {@code start} (its
+     * topology built then: the rebalances of instances starting together).
+     */
+    public PipelineHarness(DispatcherSettings settings, io.quotaflow.routing.ModelClients clients, DispatcherListener listener,
+                           io.quotaflow.tracing.Tracing tracing, Instant start,
+                           Class<? extends org.apache.kafka.streams.state.DslStoreSuppliers> stores, Duration up) {
+        now = start.minus(up);
         try {
             stateDir = io.quotaflow.testkit.TestDirs.temporary("qf-ttd");
         } catch (java.io.IOException e) {
@@ -95,8 +105,10 @@ public final class PipelineHarness implements AutoCloseable {
         props.put(StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG, stores);
         // the driver runs one task on partition 0 of every topic: one dispatch partition, which owns every scope
         HarnessTime time = new HarnessTime();
-        driver = new TopologyTestDriver(QuotaflowTopology.build(settings.withDispatchPartitions(1), clients, new SplittableRandom(7), listener, props,
-                time, new io.quotaflow.provider.RouteStateBoard(java.util.List.of(), time), tracing), props, start);
+        org.apache.kafka.streams.Topology topology = QuotaflowTopology.build(settings.withDispatchPartitions(1), clients, new SplittableRandom(7),
+                listener, props, time, new io.quotaflow.provider.RouteStateBoard(java.util.List.of(), time), tracing);
+        now = start;
+        driver = new TopologyTestDriver(topology, props, start);
         for (Priority p : Priority.values()) {
             inputs.put(p, driver.createInputTopic(p.topic(), new StringSerializer(), new ByteArraySerializer(), start, Duration.ZERO));
         }

@@ -317,16 +317,17 @@ public final class ProviderModel implements DispatchView.Limiter {
      * yet charged by the provider until they certainly reached it ({@link ScopeUsage#inheritedUntil}:
      * a transit after its last recorded admission; the request timeout without a record);
      * its usage record ({@code previous}, null for none) carries the day's usage on and credits the
-     * refill since its last admission, over at most {@code quietBound} ({@link QuotaLimiter#takeOver}).
+     * refill since its last admission (without one, since this instance started: {@code startedNanos}),
+     * over at most {@code quietBound} ({@link QuotaLimiter#takeOver}).
      */
-    public void takeOver(ScopeUsage previous, java.time.Duration quietBound, int calls, long tokens) {
+    public void takeOver(ScopeUsage previous, java.time.Duration quietBound, int calls, long tokens, long startedNanos) {
         long now = clock.epochNanos();
         if (previous != null && previous.rateLimitHeaders()) {
             // a previous owner's answers showed rate-limit headers: a provider with a quota, no guard before the first answer
             engine.headers();
         }
         limiter.inherit(calls, tokens, now, ScopeUsage.inheritedUntil(previous, now, settings.model().timeout().toNanos()));
-        limiter.takeOver(previous, quietBound.toNanos(), calls, tokens, now);
+        limiter.takeOver(previous, quietBound.toNanos(), calls, tokens, startedNanos, now);
     }
 
     /** A call the provider refused before admitting it (it charged nothing): its charge goes back to the buckets. */

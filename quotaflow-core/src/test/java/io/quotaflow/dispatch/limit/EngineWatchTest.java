@@ -161,7 +161,7 @@ class EngineWatchTest {
                 RetrySettings.ofDefaults()).build();
         ManualTime time = new ManualTime(1_000_000);
         ProviderModel fresh = new ProviderModel(settings, new PromptBuilder(settings.model()), EpochNanoClock.of(time));
-        fresh.takeOver(null, Duration.ofSeconds(6), 0, 0);
+        fresh.takeOver(null, Duration.ofSeconds(6), 0, 0, EpochNanoClock.of(time).epochNanos());
         assertThat(fresh.maxInFlight()).as("nothing known: the guard's first calls").isEqualTo(EngineSignals.INITIAL_CAP);
         assertThat(fresh.usage().rateLimitHeaders()).isFalse();
 
@@ -175,14 +175,14 @@ class EngineWatchTest {
 
         // a next owner (a restart, a moved task) of the same scope starts without the guard
         ProviderModel next = new ProviderModel(settings, new PromptBuilder(settings.model()), EpochNanoClock.of(time));
-        next.takeOver(record, Duration.ofSeconds(6), 0, 0);
+        next.takeOver(record, Duration.ofSeconds(6), 0, 0, EpochNanoClock.of(time).epochNanos());
         assertThat(firstCallOut(next, time)).as("by the rates and what the buckets hold, before any answer of its own")
                 .isGreaterThan(4 * EngineSignals.INITIAL_CAP);
         assertThat(next.usage().rateLimitHeaders()).as("and it passes it on").isTrue();
 
         // a record of an owner that never saw headers (or one written before the field existed) leaves the guard on
         ProviderModel unsure = new ProviderModel(settings, new PromptBuilder(settings.model()), EpochNanoClock.of(time));
-        unsure.takeOver(new io.quotaflow.quota.ScopeUsage(record.lastAdmittedMs(), null), Duration.ofSeconds(6), 0, 0);
+        unsure.takeOver(new io.quotaflow.quota.ScopeUsage(record.lastAdmittedMs(), null), Duration.ofSeconds(6), 0, 0, EpochNanoClock.of(time).epochNanos());
         assertThat(firstCallOut(unsure, time)).isLessThanOrEqualTo(EngineSignals.INITIAL_CAP + 2);
     }
 
