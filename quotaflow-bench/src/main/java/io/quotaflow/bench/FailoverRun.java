@@ -288,7 +288,7 @@ final class FailoverRun {
                 figures.victimScopes().stream().map(FailoverRunner::route).toList(), figures,
                 restartRunningMs == null ? null : restartRunningMs / 1000.0, http429, calls, counter.classified(),
                 counter.deadLettered(), lost, counter.duplicates(), lastOutcome - start, root.resolve("logs").toString(), notes,
-                FullRateFigures.compute(timelines, quotas, figures));
+                FullRateFigures.compute(timelines, quotas, figures, variant.limitsSet()));
     }
 
     /** Who owns each scope, from who owns each dispatch partition. */

@@ -180,8 +180,10 @@ public final class FailoverRunner {
         sb.append("routes=").append(String.join(",", routes)).append('\n');
         for (int i = 0; i < baseUrls.size(); i++) {
             sb.append("route.").append(route(i)).append(".base-url=").append(baseUrls.get(i)).append('\n');
-            sb.append("route.").append(route(i)).append(".rpm=").append(RPM).append('\n');
-            sb.append("route.").append(route(i)).append(".tpm=").append(tpm).append('\n');
+            if (variant.limitsSet()) {
+                sb.append("route.").append(route(i)).append(".rpm=").append(RPM).append('\n');
+                sb.append("route.").append(route(i)).append(".tpm=").append(tpm).append('\n');
+            }
             sb.append("routing.tenant.").append(tenant(i)).append('=').append(route(i)).append('\n');
         }
         sb.append("kafka.client.id=").append(label(instance)).append('\n');

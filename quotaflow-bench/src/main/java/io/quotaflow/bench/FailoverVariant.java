@@ -19,14 +19,22 @@ import java.util.Objects;
  * @param broker      broker properties on top of the embedded broker's
  * @param restart     whether the killed instance is restarted at once with the same state directory
  *                    (and so the same instance id); otherwise it stays dead
+ * @param limitsSet   whether each route sets its {@code rpm} and {@code tpm} (ceilings: the local burst, then the limit ×
+ *                    the safety factor); otherwise they are learned from the provider's headers, its bucket used as it says
  */
 public record FailoverVariant(String name, String description, Map<String, String> kafka, String instanceId,
-                              Map<String, String> broker, boolean restart) {
+                              Map<String, String> broker, boolean restart, boolean limitsSet) {
 
     /** Suffix of a variant whose killed instance is restarted. */
     public static final String RESTART_SUFFIX = "+restart";
     /** The variants {@code bench --scenario failover} runs unless told otherwise. */
     public static final String DEFAULT_SELECTION = "before,defaults,before+restart,defaults+restart";
+
+    /** A variant whose routes set their limits. */
+    public FailoverVariant(String name, String description, Map<String, String> kafka, String instanceId, Map<String, String> broker,
+                           boolean restart) {
+        this(name, description, kafka, instanceId, broker, restart, true);
+    }
 
     public FailoverVariant {
         Objects.requireNonNull(name, "name");
@@ -44,7 +52,7 @@ public record FailoverVariant(String name, String description, Map<String, Strin
     /** The same settings with the killed instance restarted at once. */
     public FailoverVariant withRestart() {
         return restart ? this : new FailoverVariant(name + RESTART_SUFFIX, description + "; the killed instance restarted at once",
-                kafka, instanceId, broker, true);
+                kafka, instanceId, broker, true, limitsSet);
     }
 
     /**
@@ -64,6 +72,8 @@ public record FailoverVariant(String name, String description, Map<String, Strin
                         + "10 s, 1 standby (Kafka's defaults: the settings before this scenario)", classic(45_000, 3_000, 10_000, 1),
                         "auto", none, false),
                 new FailoverVariant("defaults", "quotaflow's defaults as they are now (nothing set)", none, "auto", none, false),
+                new FailoverVariant("defaults-learned", "quotaflow's defaults with the routes' rpm and tpm unset: learned from the "
+                        + "provider's headers, its bucket used as far as it says", none, "auto", none, false, false),
                 new FailoverVariant("defaults-no-credit", "quotaflow's defaults with instance.takeover-credit=off: the new owner "
                         + "of a moved scope earns its burst from empty", Map.of("quotaflow.takeover.credit", "off"), "auto", none, false),
                 new FailoverVariant("defaults-lag-100", "quotaflow's defaults with acceptable.recovery.lag 100 (Kafka Streams' "

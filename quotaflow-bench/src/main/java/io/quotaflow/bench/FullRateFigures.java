@@ -48,6 +48,11 @@ public record FullRateFigures(Map<Integer, Double> secondsToFullRate, Map<Intege
     }
 
     static FullRateFigures compute(List<ScopeTimeline> timelines, List<FailoverFigures.Quota> quotas, FailoverFigures f) {
+        return compute(timelines, quotas, f, true);
+    }
+
+    /** {@code ceilings}: the routes set their limits ({@link #bound}); otherwise the limits are learned from the headers. */
+    static FullRateFigures compute(List<ScopeTimeline> timelines, List<FailoverFigures.Quota> quotas, FailoverFigures f, boolean ceilings) {
         Map<Integer, Double> seconds = new TreeMap<>();
         Map<Integer, Double> after = new TreeMap<>();
         for (int scope : f.victimScopes()) {
@@ -97,7 +102,7 @@ public record FullRateFigures(Map<Integer, Double> secondsToFullRate, Map<Intege
                     .ifPresent(restore -> gaps.put(scope, restore - f.killMs()));
         }
         return new FullRateFigures(seconds, after, run, per10, ownAdmissible > 0 ? ownAdmitted / ownAdmissible : Double.NaN,
-                bound(work, quotas, gaps));
+                bound(work, quotas, gaps, ceilings));
     }
 
     /**
@@ -106,15 +111,20 @@ public record FullRateFigures(Map<Integer, Double> secondsToFullRate, Map<Intege
      * run's first call at the client's most under a configured limit (a ceiling: its local burst at once, then the limit
      * × the safety factor, never the provider's larger bucket), a moved key's gap less the burst its new owner is credited,
      * and the run ends when the last key's work does; the keys' admissible tokens are their starting bucket and their
-     * refill until then, as in the use over the run.
+     * refill until then, as in the use over the run. With limits learned from the headers ({@code ceilings} false) a key
+     * spends the provider's starting bucket at once and a moved key's gap is shortened by what that bucket holds again.
      */
     static double bound(List<Long> work, List<FailoverFigures.Quota> quotas, Map<Integer, Long> gapsMs) {
+        return bound(work, quotas, gapsMs, true);
+    }
+
+    static double bound(List<Long> work, List<FailoverFigures.Quota> quotas, Map<Integer, Long> gapsMs, boolean ceilings) {
         double endMs = 0;
         for (int i = 0; i < work.size(); i++) {
             double ratePerMs = quotas.get(i).tpm() * SAFETY_FACTOR / 60_000.0;
-            double burst = ratePerMs * BURST_SECONDS * 1_000;
+            double burst = ceilings ? ratePerMs * BURST_SECONDS * 1_000 : quotas.get(i).startTokens();
             double busyMs = Math.max(0, work.get(i) - burst) / ratePerMs;
-            double idleMs = Math.max(0, gapsMs.getOrDefault(i, 0L) - BURST_SECONDS * 1_000);
+            double idleMs = Math.max(0, gapsMs.getOrDefault(i, 0L) - burst / ratePerMs);
             endMs = Math.max(endMs, busyMs + idleMs);
         }
         double admitted = 0;

@@ -25,8 +25,8 @@ import java.util.Map;
 final class FailoverBench {
 
     @Option(names = "--failover-variants", paramLabel = "LIST",
-            description = "With --scenario failover: the settings measured, comma-separated (before, defaults, defaults-no-credit, "
-                    + "defaults-lag-100, static-10s, "
+            description = "With --scenario failover: the settings measured, comma-separated (before, defaults, defaults-learned, "
+                    + "defaults-no-credit, defaults-lag-100, static-10s, "
                     + "static-6s, static-6s-txn-5s, static-6s-txn-5s-sticky, static-6s-txn-5s-broker-1s, static-6s-hb-500ms-txn-5s, static-6s-no-standby, "
                     + "dynamic-6s, streams, streams-6s, each optionally +restart; all = every "
                     + "one; default: " + FailoverVariant.DEFAULT_SELECTION + "). The first is the baseline of the ratios.")

@@ -29,6 +29,15 @@ class FailoverRunnerTest {
     }
 
     @Test
+    void shouldLeaveTheLimitsToTheHeadersInTheLearnedVariant() {
+        FailoverVariant v = FailoverVariant.select("defaults-learned").get(0);
+        String config = FailoverRunner.instanceConfig("localhost:9092", List.of("http://127.0.0.1:1/v1"), 40_000, 1, v);
+        assertThat(config).contains("route.s0.base-url=http://127.0.0.1:1/v1\n").doesNotContain(".tpm=", ".rpm=");
+        assertThat(v.withRestart().limitsSet()).isFalse();
+        assertThat(FailoverVariant.select("defaults").get(0).limitsSet()).isTrue();
+    }
+
+    @Test
     void shouldKnowAnInstanceByTheClientIdPrefixOfItsGroupMembers() {
         List<String> labels = List.of("fo-1", "fo-2", "fo-3");
         assertThat(GroupOwnership.label("fo-2-StreamThread-1-consumer", labels)).hasValue("fo-2");

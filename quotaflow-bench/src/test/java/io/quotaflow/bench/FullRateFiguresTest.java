@@ -106,4 +106,17 @@ class FullRateFiguresTest {
                 .as("no gap: the ceiling, the safety factor and the provider's larger starting bucket only")
                 .isCloseTo(200_000 / (2 * ((100_000 - 1_960) / 0.98 + 5_000)), org.assertj.core.data.Offset.offset(1e-9));
     }
+
+    /**
+     * Limits learned from the headers: a key spends the provider's starting 5 000 tokens at once, then 980 tokens/s, and a
+     * moved key's 7.5 s gap is shortened by the 5.1 s that bucket holds again: (100 000 - 5 000) / 0.98 + 2 398 ms.
+     */
+    @Test
+    void shouldBoundLearnedLimitsByTheProvidersBucketNotTheLocalBurst() {
+        List<FailoverFigures.Quota> quotas = List.of(new FailoverFigures.Quota(60_000, 5_000), new FailoverFigures.Quota(60_000, 5_000));
+        double end = (100_000 - 5_000) / 0.98 + (7_500 - 5_000 / 0.98);
+        double learned = FullRateFigures.bound(List.of(100_000L, 100_000L), quotas, java.util.Map.of(1, 7_500L), false);
+        assertThat(learned).isCloseTo(200_000 / (2 * (end + 5_000)), org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(learned).isGreaterThan(FullRateFigures.bound(List.of(100_000L, 100_000L), quotas, java.util.Map.of(1, 7_500L), true));
+    }
 }
