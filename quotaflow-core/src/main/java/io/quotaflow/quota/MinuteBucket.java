@@ -198,13 +198,20 @@ final class MinuteBucket {
     }
 
     /**
-     * Raises the level by {@code nanos} of refill at the limit × the safety factor, less {@code spent}
-     * units, never above capacity ({@link QuotaLimiter#takeOver}).
+     * A new owner's start ({@link QuotaLimiter#takeOver}): the limit its previous owner had in force ({@code recorded}, 0:
+     * not known) is adopted, as if announced; then the level rises by {@code nanos} of refill at the limit × the safety
+     * factor, less {@code spent} units, never above the local burst, and only to a limit known (a ceiling, or recorded): a
+     * limit still to be learned is its default, which may be far above the key's (two seconds of 2 000 000 TPM spent
+     * before the first answer gave six 429s on six 60 000 TPM keys in the failover bench).
      */
-    void credit(long nanos, double spent, long nowNanos) {
+    void takeOver(long recorded, long nanos, double spent, double burstScale, long nowNanos) {
+        if (recorded > 0) {
+            adopt(recorded, burstScale, nowNanos);
+        }
         double refill = ratePerSecond * (nanos / 1e9) - spent;
-        if (refill > 0) {
-            both(b -> b.raiseTo(b.available(nowNanos) + refill, nowNanos));
+        if ((ceiling || recorded > 0) && refill > 0) {
+            double most = Math.max(1.0, baseCapacity * burstScale);
+            both(b -> b.raiseTo(Math.max(b.available(nowNanos), Math.min(most, b.available(nowNanos) + refill)), nowNanos));
         }
     }
 

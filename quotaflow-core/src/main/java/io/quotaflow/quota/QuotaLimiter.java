@@ -325,7 +325,8 @@ public final class QuotaLimiter {
      * rate-limit headers (the caller knows: {@code rateLimitHeaders}).
      */
     public ScopeUsage usage(long nowNanos, boolean rateLimitHeaders) {
-        return new ScopeUsage(millis(lastAdmittedNanos), daily.usage(millis(nowNanos)), rateLimitHeaders);
+        return new ScopeUsage(millis(lastAdmittedNanos), daily.usage(millis(nowNanos)), rateLimitHeaders,
+                requests == null ? 0 : requests.limit(), tokens == null ? 0 : tokens.limit());
     }
 
     /**
@@ -339,7 +340,7 @@ public final class QuotaLimiter {
      * timeout ago. Give the session timeout as {@code quietBoundNanos}. Without a record, the refill since this instance
      * started ({@code startedNanos}), over the same bound: a client that used the key before, a previous run too, stopped
      * at least that long ago (one using it meanwhile shows only in the headers), so a task assigned just before its first
-     * ticket keeps its burst.
+     * ticket keeps its burst. Limits the record carries are adopted first ({@link MinuteBucket#takeOver}).
      */
     public void takeOver(ScopeUsage previous, long quietBoundNanos, int calls, long tokens, long startedNanos, long nowNanos) {
         long since = startedNanos;
@@ -350,12 +351,10 @@ public final class QuotaLimiter {
                 lastAdmittedNanos = Math.max(lastAdmittedNanos, since);
             }
         }
-        if (quietBoundNanos <= 0) {
-            return;
-        }
-        long quietNanos = Math.min(Math.max(0, nowNanos - since), quietBoundNanos);
+        long quietNanos = quietBoundNanos <= 0 ? 0 : Math.min(Math.max(0, nowNanos - since), quietBoundNanos);
         for (MinuteBucket b : buckets) {
-            b.credit(quietNanos, b.dimension() == QuotaDimension.REQUESTS ? calls : tokens, nowNanos);
+            b.takeOver(previous == null ? 0 : previous.limit(b.dimension()), quietNanos, b.dimension() == QuotaDimension.REQUESTS ? calls : tokens,
+                    burst.scale(), nowNanos);
         }
     }
 

@@ -11,15 +11,37 @@ package io.quotaflow.quota;
  * self-hosted engine, and starts without {@link EngineSignals}' guard on the calls out before the first answer
  * (a record written before the field existed reads false: the guard applies, as it did).
  *
+ * <p>And the per-minute limits in force ({@code requestLimit}, {@code tokenLimit}): a route whose limits are learned from
+ * the headers starts at its defaults (10 000 RPM, 2 000 000 TPM), so a next owner that skips the guard would spend two
+ * seconds of those before its first answer said the key's; it adopts the recorded ones instead, and without them
+ * credits no refill to a limit not learned ({@link QuotaLimiter#takeOver}). A record written before the fields existed
+ * reads 0: not known.
+ *
  * @param lastAdmittedMs   when the scope last admitted a call (epoch milliseconds; 0: never)
  * @param day              the budget day's usage; null without daily limits
  * @param rateLimitHeaders an answer on this scope has carried rate-limit headers
+ * @param requestLimit     requests per minute in force when written (0: not known, or no request limit)
+ * @param tokenLimit       tokens per minute in force when written (0: not known, or no token limit)
  */
-public record ScopeUsage(long lastAdmittedMs, DailyUsage day, boolean rateLimitHeaders) {
+public record ScopeUsage(long lastAdmittedMs, DailyUsage day, boolean rateLimitHeaders, long requestLimit, long tokenLimit) {
 
     /** A record that says nothing of rate-limit headers. */
     public ScopeUsage(long lastAdmittedMs, DailyUsage day) {
         this(lastAdmittedMs, day, false);
+    }
+
+    /** A record that says nothing of the limits in force. */
+    public ScopeUsage(long lastAdmittedMs, DailyUsage day, boolean rateLimitHeaders) {
+        this(lastAdmittedMs, day, rateLimitHeaders, 0, 0);
+    }
+
+    /** The per-minute limit of {@code dimension} in force when written; 0 when not known (input and output: never recorded). */
+    public long limit(QuotaDimension dimension) {
+        return switch (dimension) {
+            case REQUESTS -> requestLimit;
+            case TOKENS -> tokenLimit;
+            default -> 0;
+        };
     }
 
     /** How far two instances' clocks may differ when one reads the time the other recorded ({@link #inheritedUntil}). */

@@ -1,5 +1,6 @@
 package io.quotaflow.quota;
 
+import io.quotaflow.settings.LimitOrigin;
 import io.quotaflow.settings.QuotaSettings;
 import io.quotaflow.records.Priority;
 import org.junit.jupiter.api.Test;
@@ -480,7 +481,7 @@ class QuotaLimiterTest {
     /** A limiter at 100 s that took over from an owner whose last call was at {@code lastAdmittedMs}. */
     private static QuotaLimiter takenOver(long lastAdmittedMs, long boundNanos, int calls, long tokens) {
         QuotaLimiter limiter = twoThousandPerSecondFrom(100 * SECOND);
-        limiter.takeOver(new ScopeUsage(lastAdmittedMs, null), boundNanos, calls, tokens, 0, 100 * SECOND);
+        limiter.takeOver(new ScopeUsage(lastAdmittedMs, null, true, 6_000, 120_000), boundNanos, calls, tokens, 0, 100 * SECOND);
         return limiter;
     }
 
@@ -492,8 +493,7 @@ class QuotaLimiterTest {
     @Test
     void shouldCreditWithoutARecordOnlyTheRefillSinceThisInstanceStartedUpToTheSession() {
         long now = 100 * SECOND;
-        QuotaLimiter assignedAtStart = twoThousandPerSecondFrom(now);
-        assignedAtStart.takeOver(null, 6 * SECOND, 0, 0, now, now);
+        QuotaLimiter assignedAtStart = startedAgo(0, 6 * SECOND);
         assertThat(assignedAtStart.tryAcquire(Priority.BULK, Charge.unsplit(100), now)).as("started just now: another client may have used the key").isFalse();
 
         // a task assigned 1.5 s after the instance started (the rebalance of a second instance joining): 3 000 tokens of refill
@@ -503,9 +503,33 @@ class QuotaLimiterTest {
         // a 1 s session bounds it as it bounds a record's
         assertAdmitsThenRefuses(startedAgo(60_000, SECOND), 1_900, 200);
 
-        QuotaLimiter never = twoThousandPerSecondFrom(now);
+        QuotaLimiter never = TestLimiters.of(QuotaSettings.ofDefaults().withRpm(6_000, LimitOrigin.SET).withTpm(120_000, LimitOrigin.SET).withSafetyFactor(1.0)
+                .withBurstSeconds(2).withReserveFraction(0)).startingAt(now);
         never.takeOver(new ScopeUsage(0, null), 6 * SECOND, 0, 0, now - SECOND, now);
         assertThat(never.tryAcquire(Priority.BULK, Charge.unsplit(1_900), now)).as("a record without an admission: as none").isTrue();
+    }
+
+    @Test
+    void shouldAdoptTheLimitsARecordCarriesAndCreditNoRefillToALimitStillToBeLearned() {
+        long now = 100 * SECOND;
+        // limits left to the headers: the built-in defaults, 10 000 RPM and 2 000 000 TPM, until an answer says the key's
+        QuotaSettings learned = QuotaSettings.ofDefaults().withSafetyFactor(1.0).withBurstSeconds(2).withReserveFraction(0);
+        QuotaLimiter unknown = TestLimiters.of(learned).startingAt(now);
+        unknown.takeOver(new ScopeUsage(99_000, null, true), 6 * SECOND, 0, 0, 0, now);
+        assertThat(unknown.tryAcquire(Priority.BULK, Charge.unsplit(100), now)).as("a default limit earns its burst from empty").isFalse();
+        QuotaLimiter started = TestLimiters.of(learned).startingAt(now);
+        started.takeOver(null, 6 * SECOND, 0, 0, 0, now);
+        assertThat(started.tryAcquire(Priority.BULK, Charge.unsplit(100), now)).as("nor since the instance started").isFalse();
+
+        // the previous owner had learned 120 000 TPM: adopted, and 1 s of its refill credited (2 000), not 1 s of the default's
+        QuotaLimiter recorded = TestLimiters.of(learned).startingAt(now);
+        recorded.takeOver(new ScopeUsage(99_000, null, true, 6_000, 120_000), 6 * SECOND, 0, 0, 0, now);
+        assertThat(recorded.usage(now, true).tokenLimit()).isEqualTo(120_000);
+        assertAdmitsThenRefuses(recorded, 1_900, 200);
+        // 30 s ago: the local burst of the recorded limit (4 000), not a minute of it
+        QuotaLimiter longAgo = TestLimiters.of(learned).startingAt(now);
+        longAgo.takeOver(new ScopeUsage(70_000, null, true, 6_000, 120_000), 6 * SECOND, 0, 0, 0, now);
+        assertAdmitsThenRefuses(longAgo, 4_000, 100);
     }
 
     @Test
@@ -520,9 +544,10 @@ class QuotaLimiterTest {
         assertThat(noRecord.tryAcquire(Priority.BULK, Charge.unsplit(100), now)).as("started long ago, no session to bound it").isFalse();
     }
 
-    /** A limiter at 100 s, without a record, in an instance started {@code agoMs} before. */
+    /** A limiter at 100 s under configured limits (ceilings), without a record, in an instance started {@code agoMs} before. */
     private static QuotaLimiter startedAgo(long agoMs, long boundNanos) {
-        QuotaLimiter limiter = twoThousandPerSecondFrom(100 * SECOND);
+        QuotaLimiter limiter = TestLimiters.of(QuotaSettings.ofDefaults().withRpm(6_000, LimitOrigin.SET).withTpm(120_000, LimitOrigin.SET)
+                .withSafetyFactor(1.0).withBurstSeconds(2).withReserveFraction(0)).startingAt(100 * SECOND);
         limiter.takeOver(null, boundNanos, 0, 0, 100 * SECOND - agoMs * (SECOND / 1000), 100 * SECOND);
         return limiter;
     }

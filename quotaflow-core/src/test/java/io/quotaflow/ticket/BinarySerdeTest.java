@@ -69,6 +69,9 @@ class BinarySerdeTest {
         io.quotaflow.quota.ScopeUsage read = serde.deserializer().deserialize("t", older);
         assertThat(read.lastAdmittedMs()).isEqualTo(1_700_000_000_000L);
         assertThat(read.rateLimitHeaders()).as("an older record: the guard applies").isFalse();
+        assertThat(read.tokenLimit()).as("and its limits are not known").isZero();
+        io.quotaflow.quota.ScopeUsage limits = new io.quotaflow.quota.ScopeUsage(1_700_000_000_000L, null, true, 1_000, 60_000);
+        assertThat(serde.deserializer().deserialize("t", serde.serializer().serialize("t", limits))).isEqualTo(limits);
 
         // and an older version reading the new record ignores the field it does not know
         UsageBefore back = new BinarySerde<>(UsageBefore.class).deserializer().deserialize("t", serde.serializer().serialize("t", seen));

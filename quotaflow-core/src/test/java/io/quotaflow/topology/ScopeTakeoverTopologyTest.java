@@ -152,4 +152,45 @@ class ScopeTakeoverTopologyTest {
             }
         }
     }
+
+    /**
+     * Limits left to the headers (the built-in 10 000 RPM and 2 000 000 TPM until an answer says the key's): the previous
+     * owner learned the key's 60 000 TPM, and its record says so; the next owner, which skips the first-calls guard since
+     * the record says the provider sends rate-limit headers, starts at that limit, not at two seconds of the default.
+     */
+    @Test
+    void shouldStartANextOwnerAtTheLimitsThePreviousOneLearnedFromTheHeaders() {
+        DispatcherSettings learned = DispatcherSettings.builder(Fixtures.model(), QuotaSettings.ofDefaults(), BatchSettings.ofDefaults(),
+                RetrySettings.ofDefaults()).build();
+        PipelineHarness[] harness = new PipelineHarness[1];
+        BucketProvider before = new BucketProvider(() -> harness[0].now().toEpochMilli());
+        Instant stoppedAt;
+        try (PipelineHarness h = new PipelineHarness(learned, ModelClients.of(new FakeModelClient(before)), DispatcherListener.NONE,
+                PipelineHarness.START, SharedMemoryStores.class)) {
+            harness[0] = h;
+            for (int i = 0; i < 800; i++) {
+                h.pipe(Priority.BULK, "T-" + i, ticket("T-" + i));
+            }
+            h.advance(Duration.ofSeconds(20));
+            stoppedAt = h.now();
+        }
+        assertThat(before.admitted).as("the first owner learned the key from its answers").hasSizeGreaterThan(5);
+
+        Instant restoredAt = stoppedAt.plusSeconds(8);
+        harness[0] = null;
+        BucketProvider provider = new BucketProvider(() -> harness[0] == null ? restoredAt.toEpochMilli() : harness[0].now().toEpochMilli());
+        try (PipelineHarness h = new PipelineHarness(learned, ModelClients.of(new FakeModelClient(provider)), DispatcherListener.NONE,
+                restoredAt, SharedMemoryStores.class)) {
+            harness[0] = h;
+            h.advance(Duration.ofSeconds(30));
+            long start = restoredAt.toEpochMilli();
+            // two seconds of the default 2 000 000 TPM before the first answer: 429s on a key whose bucket holds 5 000 tokens
+            assertThat(provider.refused).as("no 429").isZero();
+            for (long from = start + 5_000; from + 10_000 <= start + 30_000; from += 5_000) {
+                assertThat(provider.tokensBetween(from, from + 10_000))
+                        .as("tokens admitted in the 10 s from %d s after the restore", (from - start) / 1000)
+                        .isGreaterThanOrEqualTo((long) (0.9 * TPM / 6));
+            }
+        }
+    }
 }
