@@ -150,7 +150,8 @@ final class KeyTable {
                 "on", null, "`on`: a new owner of a quota scope (a restart, a task "
                 + "moved from a dead instance) starts with the refill the provider certainly gave since the scope's last "
                 + "recorded call, over at most the session timeout; without a record, the refill since its instance started, "
-                + "over the same bound; `off`: it earns its burst from empty (docs/design.md, \"Limiter\")");
+                + "over the same bound; only to a limit set or recorded (one still to be learned earns its burst), at most the "
+                + "local burst; `off`: it earns its burst from empty (docs/design.md, \"Limiter\")");
         add(Keys.RECORDS_MAX_VALUE_BYTES, Type.INT, Integer.toString(l.maxValueBytes()), null, "largest value written "
                 + "as it is: a larger input travels as its reduced ticket and is dead-lettered truncated; with "
                 + "`records.max-header-bytes` and 24 KiB of overhead it must fit the producer's `max.request.size`");
