@@ -201,7 +201,7 @@ final class MinuteBucket {
      * A new owner's start ({@link QuotaLimiter#takeOver}): the limit its previous owner had in force ({@code recorded}, 0:
      * not known) is adopted, as if announced; then the level rises by {@code nanos} of refill at the limit × the safety
      * factor, less {@code spent} units, never above the local burst, and only to a limit known (a ceiling, or recorded): a
-     * limit still to be learned is its default, which may be far above the key's (two seconds of 2 000 000 TPM spent
+     * limit still to be learned is its default, which may be far above the key's (two seconds of 200 000 TPM spent
      * before the first answer gave six 429s on six 60 000 TPM keys in the failover bench).
      */
     void takeOver(long recorded, long nanos, double spent, double burstScale, long nowNanos) {

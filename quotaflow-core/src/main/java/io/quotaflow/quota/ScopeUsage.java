@@ -12,7 +12,7 @@ package io.quotaflow.quota;
  * (a record written before the field existed reads false: the guard applies, as it did).
  *
  * <p>And the per-minute limits in force ({@code requestLimit}, {@code tokenLimit}): a route whose limits are learned from
- * the headers starts at its defaults (10 000 RPM, 2 000 000 TPM), so a next owner that skips the guard would spend two
+ * the headers starts at its defaults (500 RPM, 200 000 TPM), so a next owner that skips the guard would spend two
  * seconds of those before its first answer said the key's; it adopts the recorded ones instead, and without them
  * credits no refill to a limit not learned ({@link QuotaLimiter#takeOver}). A record written before the fields existed
  * reads 0: not known.

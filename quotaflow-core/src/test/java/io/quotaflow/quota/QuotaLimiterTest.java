@@ -512,7 +512,7 @@ class QuotaLimiterTest {
     @Test
     void shouldAdoptTheLimitsARecordCarriesAndCreditNoRefillToALimitStillToBeLearned() {
         long now = 100 * SECOND;
-        // limits left to the headers: the built-in defaults, 10 000 RPM and 2 000 000 TPM, until an answer says the key's
+        // limits left to the headers: the built-in defaults, 500 RPM and 200 000 TPM, until an answer says the key's
         QuotaSettings learned = QuotaSettings.ofDefaults().withSafetyFactor(1.0).withBurstSeconds(2).withReserveFraction(0);
         QuotaLimiter unknown = TestLimiters.of(learned).startingAt(now);
         unknown.takeOver(new ScopeUsage(99_000, null, true), 6 * SECOND, 0, 0, 0, now);

@@ -155,7 +155,7 @@ class ScopeTakeoverTopologyTest {
     }
 
     /**
-     * Limits left to the headers (the built-in 10 000 RPM and 2 000 000 TPM until an answer says the key's): the previous
+     * Limits left to the headers (the built-in 500 RPM and 200 000 TPM until an answer says the key's): the previous
      * owner learned the key's 60 000 TPM, and its record says so; the next owner, which skips the first-calls guard since
      * the record says the provider sends rate-limit headers, starts at that limit, not at two seconds of the default.
      */
@@ -186,7 +186,7 @@ class ScopeTakeoverTopologyTest {
             harness[0] = h;
             runFor(h, provider, Duration.ofSeconds(30));
             long start = restoredAt.toEpochMilli();
-            // two seconds of the default 2 000 000 TPM spent before the first answer: 429s on a key whose bucket holds 5 000
+            // two seconds of the default 200 000 TPM spent before the first answer: 429s on a key whose bucket holds 5 000
             assertThat(provider.refused()).as("no 429").isZero();
             for (long from = start + 5_000; from + 10_000 <= start + 30_000; from += 5_000) {
                 assertThat(provider.tokensBetween(from, from + 10_000))
