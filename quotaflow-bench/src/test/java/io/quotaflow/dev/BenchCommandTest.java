@@ -25,6 +25,15 @@ class BenchCommandTest {
     }
 
     @Test
+    void shouldNameEveryFailoverVariantInHelp() {
+        // the help wraps its lines: read it as one line of words
+        String help = DevRun.quotaflow("bench", "--help").out().replaceAll("\\s+", " ");
+        for (io.quotaflow.bench.FailoverVariant v : io.quotaflow.bench.FailoverVariant.catalogue()) {
+            assertThat(help).as("bench --help names variant %s", v.name()).containsPattern("[ (,]" + java.util.regex.Pattern.quote(v.name()) + "[,)]");
+        }
+    }
+
+    @Test
     void shouldRunTheBaselineWhereAskedOnly() {
         List<Scenario> all = Scenario.select("all", null);
         assertThat(BenchCommand.withBaseline(all, "auto")).filteredOn(s -> s.baselineTicketCount() > 0)
