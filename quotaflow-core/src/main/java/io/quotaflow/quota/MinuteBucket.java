@@ -198,14 +198,15 @@ final class MinuteBucket {
     }
 
     /**
-     * A new owner's start ({@link QuotaLimiter#takeOver}): the limit its previous owner had in force ({@code recorded}, 0:
-     * not known) is adopted, as if announced; then the level rises by {@code nanos} of refill at the limit × the safety
-     * factor, less {@code spent} units, never above the local burst, and only to a limit known (a ceiling, or recorded): a
-     * limit still to be learned is its default, which may be far above the key's (two seconds of 200 000 TPM spent
-     * before the first answer gave six 429s on six 60 000 TPM keys in the failover bench).
+     * A new owner's start ({@link QuotaLimiter#takeOver}). A learned limit adopts the one its previous owner had in force
+     * ({@code recorded}, 0: not known), as if announced; a ceiling keeps its configured value, which a roll-out may have
+     * raised (its headers lower it again if the provider says less). Then the level rises by {@code nanos} of refill at the
+     * limit × the safety factor, less {@code spent} units, never above the local burst, and only to a limit known (a
+     * ceiling, or recorded): a learned limit not yet learned is its default, which may be far above the key's, and its
+     * first calls would go out at that rate until an answer said otherwise.
      */
     void takeOver(long recorded, long nanos, double spent, double burstScale, long nowNanos) {
-        if (recorded > 0) {
+        if (recorded > 0 && !ceiling) {
             adopt(recorded, burstScale, nowNanos);
         }
         double refill = ratePerSecond * (nanos / 1e9) - spent;

@@ -333,14 +333,15 @@ public final class QuotaLimiter {
      * Takes over from the scope's previous owner ({@code previous}; null: none recorded), whose last {@code calls} calls of
      * {@code tokens} were found still out ({@link #inherit}). The day's usage carries on. The per-minute buckets, empty so
      * far, are credited with the refill the provider certainly gave since the previous owner's last admission, over at
-     * most {@code quietBoundNanos}, less the calls still out (charged as if after it), never above capacity. Why that
+     * most {@code quietBoundNanos}, less the calls still out (charged as if after it), never above the burst. Why that
      * refill is certain: the record is committed with the admissions it covers, so a call the new owner does not know of
      * was sent after the last commit, by an owner that then died without committing again (a clean close or a moved task
      * commits first); its tasks move only once its session has expired, so such a call went out at least a session
      * timeout ago. Give the session timeout as {@code quietBoundNanos}. Without a record, the refill since this instance
      * started ({@code startedNanos}), over the same bound: a client that used the key before, a previous run too, stopped
      * at least that long ago (one using it meanwhile shows only in the headers), so a task assigned just before its first
-     * ticket keeps its burst. Limits the record carries are adopted first ({@link MinuteBucket#takeOver}).
+     * ticket keeps its burst. A learned limit adopts the one the record carries, and is credited only with it
+     * ({@link MinuteBucket#takeOver}).
      */
     public void takeOver(ScopeUsage previous, long quietBoundNanos, int calls, long tokens, long startedNanos, long nowNanos) {
         long since = startedNanos;

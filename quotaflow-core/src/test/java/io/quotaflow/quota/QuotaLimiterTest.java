@@ -544,6 +544,18 @@ class QuotaLimiterTest {
         assertThat(noRecord.tryAcquire(Priority.BULK, Charge.unsplit(100), now)).as("started long ago, no session to bound it").isFalse();
     }
 
+    @Test
+    void shouldKeepACeilingTheOperatorRaisedAboveTheLimitTheRecordCarries() {
+        long now = 100 * SECOND;
+        // a roll-out raised tpm from 60 000 to 120 000 (a new tier): the record still says 60 000
+        QuotaLimiter raised = TestLimiters.of(QuotaSettings.ofDefaults().withRpm(6_000, LimitOrigin.SET).withTpm(120_000, LimitOrigin.SET)
+                .withSafetyFactor(1.0).withBurstSeconds(2).withReserveFraction(0)).startingAt(now);
+        raised.takeOver(new ScopeUsage(99_000, null, true, 3_000, 60_000), 6 * SECOND, 0, 0, 0, now);
+        assertThat(raised.usage(now, true).tokenLimit()).as("the configured ceiling, not the old record").isEqualTo(120_000);
+        // 1 s of refill at 120 000 a minute: 2 000 tokens
+        assertAdmitsThenRefuses(raised, 1_900, 200);
+    }
+
     /** A limiter at 100 s under configured limits (ceilings), without a record, in an instance started {@code agoMs} before. */
     private static QuotaLimiter startedAgo(long agoMs, long boundNanos) {
         QuotaLimiter limiter = TestLimiters.of(QuotaSettings.ofDefaults().withRpm(6_000, LimitOrigin.SET).withTpm(120_000, LimitOrigin.SET)
