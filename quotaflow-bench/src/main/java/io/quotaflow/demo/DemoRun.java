@@ -85,8 +85,8 @@ public final class DemoRun {
     /** Tickets the outage scenario sends again (new ids, same text) while the route is down. */
     static final int OUTAGE_REPEATS = 10;
     /**
-     * Interactive tickets that arrive while the route is down (new ids, new text): the bundled interactive
-     * ones go first and are answered before the outage begins, so these are the ones handed off.
+     * Interactive tickets that arrive while the route is down (new ids, new text): the outage begins once the bundled
+     * interactive ones are answered, so these are the ones handed off.
      */
     static final int OUTAGE_INTERACTIVE = 5;
 
@@ -217,8 +217,10 @@ public final class DemoRun {
             long replayed = 0;
             long repeats = 0;
             if (options.scenario() == Scenario.OUTAGE) {
-                // let the pipeline work for a while, then take the provider down
-                waitUntil(ticker, deadline, () -> counter.classified() >= expected / 5);
+                // let the pipeline work for a while, then take the provider down; the dataset's interactive tickets first:
+                // one still out when the outage begins would be handed off too, beside those that arrive during it
+                java.util.Set<String> interactive = OutageTickets.interactiveKeys(lines);
+                waitUntil(ticker, deadline, () -> counter.classified() >= expected / 5 && counter.accountedFor(interactive) >= interactive.size());
                 sim.setFaults(Faults.builder().p503(1.0).build());
                 log.printf("%n>>> OUTAGE: the provider now answers 503 to everything; tickets go to tickets.retry, the circuit opens,"
                         + " interactive tickets are handed off before their %d s deadline, the others are dead-lettered after their"

@@ -52,6 +52,29 @@ final class OutageTickets {
     }
 
     /**
+     * The keys of the dataset's interactive tickets: the outage begins once each is accounted for, so that the only
+     * tickets handed off are those that arrive while the route is down.
+     */
+    static java.util.Set<String> interactiveKeys(byte[] lines) {
+        java.util.Set<String> keys = new java.util.HashSet<>();
+        for (String line : new String(lines, java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+            if (!line.contains("interactive")) {
+                continue;
+            }
+            try {
+                com.fasterxml.jackson.databind.JsonNode t = io.quotaflow.records.Json.MAPPER.readTree(line);
+                if ("interactive".equals(t.path("priority").asText())) {
+                    keys.add(io.quotaflow.records.TicketKey.key(t.path("tenant").asText(io.quotaflow.records.Ticket.DEFAULT_TENANT),
+                            t.path("id").asText()));
+                }
+            } catch (IOException e) {
+                // a malformed line of the dataset (sent on purpose): refused at intake, never classified
+            }
+        }
+        return keys;
+    }
+
+    /**
      * Publishes {@link DemoRun#OUTAGE_INTERACTIVE} interactive tickets of the dataset under new ids ({@code O-<id>}) and
      * with new text (no cache entry answers them): arriving while the route is down, they are handed off before
      * their {@link DemoRun#OUTAGE_DEADLINE}.
